@@ -1,0 +1,80 @@
+#pragma once
+// raydb's embeddable C++ API: open a database directory, run SQL, read results.
+//
+//   auto db = raydb::Database::open("ssb1");
+//   raydb::QueryResult r = db->query("select count(*) from lineorder");
+//   std::cout << r.get(0, 0).to_string();
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "storage/persist/database_directory.h"
+#include "storage/value.h"
+
+namespace raydb {
+
+enum class Backend { kAuto, kCpu };
+Backend parse_backend(std::string_view name);  // "auto" | "cpu"; kInvalidInput otherwise
+const char* backend_name(Backend b);
+
+struct QueryOptions {
+  Backend backend = Backend::kAuto;
+  int threads = 0;  // 0: all hardware threads
+};
+
+// A materialized result, stored by column.
+class QueryResult {
+ public:
+  struct ColumnData {
+    std::string name;
+    Type type;
+    std::vector<int64_t> ints;      // BOOLEAN, INTEGER, BIGINT, DECIMAL(<=18 digits), DATE
+    std::vector<__int128> huge;     // HUGEINT, DECIMAL(38,s)
+    std::vector<double> doubles;    // DOUBLE
+    std::vector<std::string> strings;  // VARCHAR
+    std::vector<uint8_t> nulls;     // 1 = NULL; empty when the column has no NULLs
+  };
+
+  size_t row_count() const { return rows_; }
+  size_t column_count() const { return columns_.size(); }
+  const std::string& column_name(size_t c) const { return columns_[c].name; }
+  const Type& column_type(size_t c) const { return columns_[c].type; }
+  Value get(size_t row, size_t col) const;
+
+  std::string backend;        // the backend that ran the query
+  double elapsed_ms = 0;      // execution time (plan + run), excluding output formatting
+  std::string explain;        // EXPLAIN text, when the statement was EXPLAIN
+
+  // Construction (executors and api).
+  std::vector<ColumnData>& columns() { return columns_; }
+  const std::vector<ColumnData>& columns() const { return columns_; }
+  void set_row_count(size_t n) { rows_ = n; }
+
+ private:
+  std::vector<ColumnData> columns_;
+  size_t rows_ = 0;
+};
+
+enum class OutputFormat { kTable, kCsv, kJson };
+OutputFormat parse_output_format(std::string_view name);
+// Writes the result as an aligned text table, CSV (RFC 4180 quoting, header line) or
+// JSON (one array of objects).
+std::string format_result(const QueryResult& r, OutputFormat f);
+
+class Database {
+ public:
+  // Opens an existing database directory (see DatabaseDirectory::open for errors).
+  static std::unique_ptr<Database> open(const std::string& path);
+  explicit Database(std::shared_ptr<DatabaseDirectory> dir);
+
+  // Runs one SQL statement (SELECT or EXPLAIN SELECT).
+  QueryResult query(const std::string& sql, const QueryOptions& options = {});
+  DatabaseDirectory& directory() { return *dir_; }
+
+ private:
+  std::shared_ptr<DatabaseDirectory> dir_;
+};
+
+}  // namespace raydb

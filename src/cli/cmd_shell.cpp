@@ -1,0 +1,7 @@
+#include "cli/commands.h"
+
+namespace raydb::cli {
+
+void register_shell(CLI::App& app) { (void)app; }  // TODO(owner): implement
+
+}  // namespace raydb::cli

@@ -1,0 +1,19 @@
+#pragma once
+// Each `raydb` subcommand lives in its own cmd_*.cpp and registers itself on the
+// app. A command's callback throws raydb::Error on failure; main prints it on one
+// line and exits non-zero.
+#include <CLI/CLI.hpp>
+
+namespace raydb::cli {
+
+void register_gen(CLI::App& app);       // raydb gen ssb
+void register_load(CLI::App& app);      // raydb load ssb | csv
+void register_export(CLI::App& app);    // raydb export
+void register_describe(CLI::App& app);  // raydb describe
+void register_query(CLI::App& app);     // raydb query
+void register_shell(CLI::App& app);     // raydb shell
+void register_bench(CLI::App& app);     // raydb bench ssb
+void register_ssb(CLI::App& app);       // raydb ssb (main job)
+void register_info(CLI::App& app);      // raydb info
+
+}  // namespace raydb::cli

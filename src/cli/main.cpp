@@ -1,0 +1,45 @@
+// raydb command-line entry point.
+#include <cstdio>
+#include <exception>
+
+#include "cli/commands.h"
+#include "common/error.h"
+#include "raydb/build_config.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"raydb: a database engine that uses GPU ray tracing beside CUDA cores and CPUs"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "raydb " RAYDB_VERSION);
+  raydb::cli::register_gen(app);
+  raydb::cli::register_load(app);
+  raydb::cli::register_export(app);
+  raydb::cli::register_describe(app);
+  raydb::cli::register_query(app);
+  raydb::cli::register_shell(app);
+  raydb::cli::register_bench(app);
+  raydb::cli::register_ssb(app);
+  raydb::cli::register_info(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    // One line, as for every other error.
+    std::fprintf(stderr, "error: %s (see raydb --help)\n", e.what());
+    return 2;
+  } catch (const raydb::Error& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "error: out of memory\n");
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: internal: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,184 @@
+#include "plan/logical/expression.h"
+
+#include <fmt/format.h>
+
+namespace raydb::plan {
+
+namespace {
+std::shared_ptr<Expr> make(ExprKind kind, Type type) {
+  auto e = std::make_shared<Expr>();
+  e->kind = kind;
+  e->type = type;
+  return e;
+}
+const char* arith_text(ArithOp op) {
+  switch (op) {
+    case ArithOp::kAdd: return "+";
+    case ArithOp::kSub: return "-";
+    case ArithOp::kMul: return "*";
+    case ArithOp::kDiv: return "/";
+    case ArithOp::kMod: return "%";
+  }
+  return "?";
+}
+const char* compare_text(CompareOp op) {
+  switch (op) {
+    case CompareOp::kEq: return "=";
+    case CompareOp::kNe: return "<>";
+    case CompareOp::kLt: return "<";
+    case CompareOp::kLe: return "<=";
+    case CompareOp::kGt: return ">";
+    case CompareOp::kGe: return ">=";
+  }
+  return "?";
+}
+}  // namespace
+
+ExprPtr Expr::column(int table, int column, Type type, std::string name) {
+  auto e = make(ExprKind::kColumnRef, type);
+  e->table_index = table;
+  e->column_index = column;
+  e->name = std::move(name);
+  return e;
+}
+ExprPtr Expr::constant(Value v) {
+  auto e = make(ExprKind::kConstant, v.type());
+  e->value = std::move(v);
+  return e;
+}
+ExprPtr Expr::group_ref(int index, Type type, std::string name) {
+  auto e = make(ExprKind::kGroupRef, type);
+  e->ref_index = index;
+  e->name = std::move(name);
+  return e;
+}
+ExprPtr Expr::aggregate_ref(int index, Type type, std::string name) {
+  auto e = make(ExprKind::kAggregateRef, type);
+  e->ref_index = index;
+  e->name = std::move(name);
+  return e;
+}
+ExprPtr Expr::output_ref(int index, Type type, std::string name) {
+  auto e = make(ExprKind::kOutputRef, type);
+  e->ref_index = index;
+  e->name = std::move(name);
+  return e;
+}
+ExprPtr Expr::arith(ArithOp op, ExprPtr l, ExprPtr r, Type type) {
+  auto e = make(ExprKind::kArith, type);
+  e->arith_op = op;
+  e->children = {std::move(l), std::move(r)};
+  return e;
+}
+ExprPtr Expr::negate(ExprPtr x, Type type) {
+  auto e = make(ExprKind::kNegate, type);
+  e->children = {std::move(x)};
+  return e;
+}
+ExprPtr Expr::compare(CompareOp op, ExprPtr l, ExprPtr r) {
+  auto e = make(ExprKind::kCompare, Type::boolean());
+  e->compare_op = op;
+  e->children = {std::move(l), std::move(r)};
+  return e;
+}
+ExprPtr Expr::conjunction(bool is_and, std::vector<ExprPtr> children) {
+  if (children.size() == 1) return children[0];
+  auto e = make(is_and ? ExprKind::kAnd : ExprKind::kOr, Type::boolean());
+  e->children = std::move(children);
+  return e;
+}
+ExprPtr Expr::logical_not(ExprPtr x) {
+  auto e = make(ExprKind::kNot, Type::boolean());
+  e->children = {std::move(x)};
+  return e;
+}
+ExprPtr Expr::between(ExprPtr x, ExprPtr lo, ExprPtr hi, bool negated) {
+  auto e = make(ExprKind::kBetween, Type::boolean());
+  e->children = {std::move(x), std::move(lo), std::move(hi)};
+  e->negated = negated;
+  return e;
+}
+ExprPtr Expr::in_list(ExprPtr x, std::vector<ExprPtr> items, bool negated) {
+  auto e = make(ExprKind::kInList, Type::boolean());
+  e->children.push_back(std::move(x));
+  for (auto& i : items) e->children.push_back(std::move(i));
+  e->negated = negated;
+  return e;
+}
+ExprPtr Expr::like(ExprPtr x, std::string pattern, bool negated) {
+  auto e = make(ExprKind::kLike, Type::boolean());
+  e->children = {std::move(x)};
+  e->value = Value::varchar(std::move(pattern));
+  e->negated = negated;
+  return e;
+}
+ExprPtr Expr::is_null(ExprPtr x, bool negated) {
+  auto e = make(ExprKind::kIsNull, Type::boolean());
+  e->children = {std::move(x)};
+  e->negated = negated;
+  return e;
+}
+ExprPtr Expr::cast(ExprPtr x, Type to) {
+  auto e = make(ExprKind::kCast, to);
+  e->children = {std::move(x)};
+  return e;
+}
+
+std::string Expr::to_string() const {
+  auto child = [&](size_t i) { return children[i]->to_string(); };
+  switch (kind) {
+    case ExprKind::kColumnRef: return name.empty() ? fmt::format("#{}.{}", table_index, column_index) : name;
+    case ExprKind::kConstant:
+      return value.type().id == TypeId::kVarchar ? "'" + value.to_string() + "'" : value.to_string();
+    case ExprKind::kGroupRef: return name.empty() ? fmt::format("group#{}", ref_index) : name;
+    case ExprKind::kAggregateRef: return name.empty() ? fmt::format("agg#{}", ref_index) : name;
+    case ExprKind::kOutputRef: return name.empty() ? fmt::format("out#{}", ref_index) : name;
+    case ExprKind::kArith: return fmt::format("({} {} {})", child(0), arith_text(arith_op), child(1));
+    case ExprKind::kNegate: return fmt::format("(-{})", child(0));
+    case ExprKind::kCompare: return fmt::format("({} {} {})", child(0), compare_text(compare_op), child(1));
+    case ExprKind::kAnd:
+    case ExprKind::kOr: {
+      std::string s = "(";
+      for (size_t i = 0; i < children.size(); i++) {
+        if (i) s += kind == ExprKind::kAnd ? " AND " : " OR ";
+        s += child(i);
+      }
+      return s + ")";
+    }
+    case ExprKind::kNot: return fmt::format("(NOT {})", child(0));
+    case ExprKind::kBetween:
+      return fmt::format("({} {}BETWEEN {} AND {})", child(0), negated ? "NOT " : "", child(1), child(2));
+    case ExprKind::kInList: {
+      std::string s = fmt::format("({} {}IN (", child(0), negated ? "NOT " : "");
+      for (size_t i = 1; i < children.size(); i++) s += (i > 1 ? ", " : "") + child(i);
+      return s + "))";
+    }
+    case ExprKind::kLike: return fmt::format("({} {}LIKE '{}')", child(0), negated ? "NOT " : "", value.to_string());
+    case ExprKind::kIsNull: return fmt::format("({} IS {}NULL)", child(0), negated ? "NOT " : "");
+    case ExprKind::kCast: return fmt::format("CAST({} AS {})", child(0), type.to_string());
+    case ExprKind::kCase: {
+      std::string s = "CASE";
+      size_t pairs = (children.size() - (has_else ? 1 : 0)) / 2;
+      for (size_t i = 0; i < pairs; i++) s += fmt::format(" WHEN {} THEN {}", child(2 * i), child(2 * i + 1));
+      if (has_else) s += " ELSE " + children.back()->to_string();
+      return s + " END";
+    }
+  }
+  return "?";
+}
+
+uint64_t tables_used(const Expr& e) {
+  uint64_t m = e.kind == ExprKind::kColumnRef ? (uint64_t(1) << e.table_index) : 0;
+  for (auto& c : e.children) m |= tables_used(*c);
+  return m;
+}
+
+void split_conjuncts(const ExprPtr& e, std::vector<ExprPtr>& out) {
+  if (e->kind == ExprKind::kAnd) {
+    for (auto& c : e->children) split_conjuncts(c, out);
+  } else {
+    out.push_back(e);
+  }
+}
+
+}  // namespace raydb::plan

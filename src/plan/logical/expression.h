@@ -1,0 +1,103 @@
+#pragma once
+// Bound, typed expressions of the logical plan. Produced by sql/binder, consumed by
+// plan/ and the executors. Immutable and shared (ExprPtr).
+//
+// Domains: an expression either reads base columns (kColumnRef; WHERE, GROUP BY keys,
+// aggregate arguments, SELECT items of a non-aggregate query) or, after
+// aggregation, reads group keys and aggregate results (kGroupRef, kAggregateRef;
+// HAVING, SELECT and ORDER BY items of an aggregate query). kOutputRef refers to a
+// SELECT item by position (ORDER BY alias / ordinal).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "storage/types.h"
+#include "storage/value.h"
+
+namespace raydb::plan {
+
+// Typing rules (the binder applies them; executors rely on them):
+// - Integral arithmetic is exact: INTEGER op INTEGER -> BIGINT for + - * (cannot
+//   overflow); with a BIGINT operand: + - -> BIGINT (overflow is an execution error),
+//   * -> HUGEINT; with a HUGEINT operand -> HUGEINT (overflow is an error).
+//   / and % on integral types truncate toward zero (as SQLite and PostgreSQL) and
+//   keep the wider operand type (INTEGER/INTEGER -> INTEGER); x / 0 is an error.
+// - DECIMAL(p1,s1) +- DECIMAL(p2,s2) -> DECIMAL(18, max(s1,s2)); * -> DECIMAL(18,
+//   s1+s2) (error when s1+s2 > 18); / -> DOUBLE. Integral operands act as DECIMAL(18,0).
+//   Decimal overflow beyond 18 digits is an execution error.
+// - Any DOUBLE operand -> DOUBLE arithmetic.
+// - DATE + INTEGER, DATE - INTEGER -> DATE; DATE - DATE -> INTEGER (days).
+// - Comparisons: numeric types compare exactly across types (scales aligned; a DOUBLE
+//   operand compares as double); VARCHAR with VARCHAR; DATE with DATE (a string
+//   constant compared with a DATE is cast to DATE by the binder, or it is an error).
+// - NULL: arithmetic and comparisons with NULL give NULL; AND/OR/NOT are three-valued;
+//   WHERE and HAVING keep rows whose predicate is true.
+
+enum class ExprKind {
+  kColumnRef,     // table_index, column_index
+  kConstant,      // value (typed; NULL constant has type kNull or the target type)
+  kGroupRef,      // index into LogicalQuery::group_keys
+  kAggregateRef,  // index into LogicalQuery::aggregates
+  kOutputRef,     // index into LogicalQuery::select (ORDER BY only)
+  kArith,         // op in {kAdd, kSub, kMul, kDiv, kMod}; children[0], children[1]
+  kNegate,        // children[0]
+  kCompare,       // op in {kEq, kNe, kLt, kLe, kGt, kGe}; children[0], children[1]
+  kAnd,           // children (2 or more)
+  kOr,            // children (2 or more)
+  kNot,           // children[0]
+  kBetween,       // children[0] BETWEEN children[1] AND children[2] (negated => NOT BETWEEN)
+  kInList,        // children[0] IN (children[1..]) (negated => NOT IN); list items are constants
+  kLike,          // children[0] LIKE pattern (constant string); negated => NOT LIKE
+  kIsNull,        // children[0] IS NULL (negated => IS NOT NULL)
+  kCast,          // children[0] cast to `type`
+  kCase,          // CASE WHEN c0 THEN v0 ... [ELSE e] END: children = c0,v0,c1,v1,...,[e]; has_else
+};
+
+enum class ArithOp { kAdd, kSub, kMul, kDiv, kMod };
+enum class CompareOp { kEq, kNe, kLt, kLe, kGt, kGe };
+
+struct Expr;
+using ExprPtr = std::shared_ptr<const Expr>;
+
+struct Expr {
+  ExprKind kind;
+  Type type;  // result type (BOOLEAN for predicates)
+
+  int table_index = -1;   // kColumnRef: index into LogicalQuery::tables
+  int column_index = -1;  // kColumnRef: column in that table
+  int ref_index = -1;     // kGroupRef / kAggregateRef / kOutputRef
+  Value value;            // kConstant; kLike: the pattern (VARCHAR)
+  ArithOp arith_op = ArithOp::kAdd;
+  CompareOp compare_op = CompareOp::kEq;
+  bool negated = false;   // kBetween, kInList, kLike, kIsNull
+  bool has_else = false;  // kCase
+  std::vector<ExprPtr> children;
+  std::string name;  // display text (e.g. "sum(lo_revenue)"), for EXPLAIN and column headers
+
+  // Builders used by the binder and tests.
+  static ExprPtr column(int table, int column, Type type, std::string name);
+  static ExprPtr constant(Value v);
+  static ExprPtr group_ref(int index, Type type, std::string name);
+  static ExprPtr aggregate_ref(int index, Type type, std::string name);
+  static ExprPtr output_ref(int index, Type type, std::string name);
+  static ExprPtr arith(ArithOp op, ExprPtr l, ExprPtr r, Type type);
+  static ExprPtr negate(ExprPtr e, Type type);
+  static ExprPtr compare(CompareOp op, ExprPtr l, ExprPtr r);
+  static ExprPtr conjunction(bool is_and, std::vector<ExprPtr> children);
+  static ExprPtr logical_not(ExprPtr e);
+  static ExprPtr between(ExprPtr e, ExprPtr lo, ExprPtr hi, bool negated);
+  static ExprPtr in_list(ExprPtr e, std::vector<ExprPtr> items, bool negated);
+  static ExprPtr like(ExprPtr e, std::string pattern, bool negated);
+  static ExprPtr is_null(ExprPtr e, bool negated);
+  static ExprPtr cast(ExprPtr e, Type to);
+
+  // Text form for EXPLAIN and debugging.
+  std::string to_string() const;
+};
+
+// The set of tables (indices into LogicalQuery::tables) an expression reads.
+uint64_t tables_used(const Expr& e);  // bit mask; at most 64 tables per query
+// Splits nested ANDs into conjuncts.
+void split_conjuncts(const ExprPtr& e, std::vector<ExprPtr>& out);
+
+}  // namespace raydb::plan

@@ -1,0 +1,64 @@
+#pragma once
+// The logical plan of one SELECT block, as the binder produces it: the tables it
+// reads, its conjunctive filter (WHERE and JOIN ... ON, split at AND), optional
+// grouping and aggregation, HAVING, the SELECT list, DISTINCT, ORDER BY and LIMIT.
+//
+// Evaluation order is SQL's: FROM x WHERE -> GROUP BY / aggregates -> HAVING ->
+// SELECT -> DISTINCT -> ORDER BY -> OFFSET/LIMIT. The physical planner decides join
+// order, join methods, predicate placement and backend.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "plan/logical/expression.h"
+#include "storage/table.h"
+
+namespace raydb::plan {
+
+struct TableRef {
+  std::string name;   // catalog name
+  std::string alias;  // as written (alias or name)
+  TablePtr table;
+};
+
+enum class AggFunc { kCountStar, kCount, kSum, kMin, kMax, kAvg };
+
+struct AggregateExpr {
+  AggFunc func;
+  ExprPtr arg;  // over base columns; null for COUNT(*)
+  bool distinct = false;
+  // Result types (SQL as PostgreSQL types them, exact where PostgreSQL is):
+  //   COUNT -> BIGINT; SUM(INTEGER) -> BIGINT; SUM(BIGINT|HUGEINT) -> HUGEINT;
+  //   SUM(DECIMAL(p,s)) -> DECIMAL(38,s) (int128 payload); SUM(DOUBLE) -> DOUBLE;
+  //   MIN/MAX -> argument type; AVG -> DOUBLE. Aggregates over no rows are NULL,
+  //   COUNT is 0.
+  Type type;
+  std::string name;
+};
+
+struct OrderItem {
+  ExprPtr expr;  // same domain as SELECT items (may be kOutputRef)
+  bool descending = false;
+  // NULLs sort as PostgreSQL does by default: last in ASC, first in DESC.
+};
+
+struct LogicalQuery {
+  std::vector<TableRef> tables;
+  std::vector<ExprPtr> conjuncts;  // WHERE and ON predicates, split at AND
+
+  bool is_aggregate = false;  // GROUP BY present or any aggregate used
+  std::vector<ExprPtr> group_keys;
+  std::vector<AggregateExpr> aggregates;
+  ExprPtr having;  // null when absent
+
+  std::vector<ExprPtr> select;
+  std::vector<std::string> output_names;
+  bool distinct = false;
+  std::vector<OrderItem> order_by;
+  int64_t limit = -1;  // -1: none
+  int64_t offset = 0;
+
+  std::string to_string() const;  // for EXPLAIN
+};
+
+}  // namespace raydb::plan

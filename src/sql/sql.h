@@ -1,0 +1,28 @@
+#pragma once
+// Entry point of the SQL layer: text -> AST -> bound logical plan.
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "plan/logical/logical_query.h"
+#include "storage/table.h"
+
+namespace raydb::sql {
+
+// Looks a table up by name (case-insensitive); nullptr when it does not exist.
+using TableResolver = std::function<TablePtr(std::string_view name)>;
+
+enum class StatementKind { kSelect, kExplain };
+
+struct BoundStatement {
+  StatementKind kind = StatementKind::kSelect;
+  plan::LogicalQuery query;
+};
+
+// Parses and binds one statement (a trailing ';' is allowed). Throws Error(kParse)
+// with "line L, column C" of the offending token, or Error(kBinder) for unknown
+// tables/columns, ambiguous names, type mismatches and aggregate misuse.
+BoundStatement parse_and_bind(std::string_view sql, const TableResolver& resolve);
+
+}  // namespace raydb::sql

@@ -1,0 +1,173 @@
+#include "storage/column.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include "common/error.h"
+
+namespace raydb {
+
+Column::Column(std::string name, Type type, std::shared_ptr<Buffer> data, uint64_t size,
+               std::shared_ptr<const Dictionary> dict, ColumnStats stats)
+    : name_(std::move(name)), type_(type), data_(std::move(data)), size_(size), dict_(std::move(dict)),
+      stats_(stats) {}
+
+int64_t Column::get_int(uint64_t row) const {
+  if (type_.physical_width() == 4) return data<int32_t>()[row];
+  return data<int64_t>()[row];
+}
+
+Value Column::get(uint64_t row) const {
+  switch (type_.id) {
+    case TypeId::kInteger: return Value::integer(data<int32_t>()[row]);
+    case TypeId::kBigint: return Value::bigint(data<int64_t>()[row]);
+    case TypeId::kDouble: return Value::float64(data<double>()[row]);
+    case TypeId::kDecimal: return Value::decimal(data<int64_t>()[row], type_.precision, type_.scale);
+    case TypeId::kDate: return Value::date(data<int32_t>()[row]);
+    case TypeId::kVarchar: return Value::varchar(std::string(dict_->at(uint32_t(data<int32_t>()[row]))));
+    default: fail(ErrorKind::kInternal, "column {} has unstorable type {}", name_, type_.to_string());
+  }
+}
+
+namespace {
+template <typename T>
+void minmax(const T* v, uint64_t n, T& lo, T& hi) {
+  T mn = std::numeric_limits<T>::max(), mx = std::numeric_limits<T>::lowest();
+#pragma omp parallel for reduction(min : mn) reduction(max : mx) schedule(static) if (n > (1u << 16))
+  for (uint64_t i = 0; i < n; i++) {
+    mn = std::min(mn, v[i]);
+    mx = std::max(mx, v[i]);
+  }
+  lo = mn;
+  hi = mx;
+}
+}  // namespace
+
+ColumnStats compute_stats(const Type& type, const void* data, uint64_t size) {
+  ColumnStats s;
+  if (size == 0) return s;
+  if (type.id == TypeId::kDouble) {
+    minmax(static_cast<const double*>(data), size, s.min_d, s.max_d);
+    s.min = 0;
+    s.max = -1;
+  } else if (type.physical_width() == 4) {
+    int32_t lo, hi;
+    minmax(static_cast<const int32_t*>(data), size, lo, hi);
+    s.min = lo;
+    s.max = hi;
+  } else {
+    minmax(static_cast<const int64_t*>(data), size, s.min, s.max);
+  }
+  return s;
+}
+
+template <typename T>
+ColumnPtr make_column(std::string name, Type type, const std::vector<T>& values,
+                      std::shared_ptr<const Dictionary> dict) {
+  if (size_t(type.physical_width()) != sizeof(T))
+    fail(ErrorKind::kInternal, "make_column {}: {} is not stored in {} bytes", name, type.to_string(), sizeof(T));
+  if ((type.id == TypeId::kVarchar) != (dict != nullptr))
+    fail(ErrorKind::kInternal, "make_column {}: dictionary must be given exactly for VARCHAR", name);
+  auto buf = Buffer::allocate(values.size() * sizeof(T));
+  if (!values.empty()) std::memcpy(buf->mutable_data(), values.data(), values.size() * sizeof(T));
+  auto stats = compute_stats(type, buf->data(), values.size());
+  return std::make_shared<const Column>(std::move(name), type, std::move(buf), values.size(), std::move(dict), stats);
+}
+
+template ColumnPtr make_column<int32_t>(std::string, Type, const std::vector<int32_t>&,
+                                        std::shared_ptr<const Dictionary>);
+template ColumnPtr make_column<int64_t>(std::string, Type, const std::vector<int64_t>&,
+                                        std::shared_ptr<const Dictionary>);
+template ColumnPtr make_column<double>(std::string, Type, const std::vector<double>&,
+                                       std::shared_ptr<const Dictionary>);
+
+ColumnBuilder::ColumnBuilder(std::string name, Type type) : name_(std::move(name)), type_(type) {
+  if (!type.storable()) fail(ErrorKind::kInvalidInput, "column {}: type {} cannot be stored", name_, type.to_string());
+}
+
+void ColumnBuilder::reserve(uint64_t n) {
+  if (type_.id == TypeId::kDouble)
+    f64_.reserve(n);
+  else if (type_.physical_width() == 4)
+    i32_.reserve(n);
+  else
+    i64_.reserve(n);
+}
+
+void ColumnBuilder::append_int(int64_t v) {
+  if (type_.physical_width() == 4 && type_.id != TypeId::kVarchar)
+    i32_.push_back(int32_t(v));
+  else if (type_.id == TypeId::kBigint || type_.id == TypeId::kDecimal)
+    i64_.push_back(v);
+  else
+    fail(ErrorKind::kInternal, "append_int on {} column {}", type_.to_string(), name_);
+  size_++;
+}
+
+void ColumnBuilder::append_double(double v) {
+  if (type_.id != TypeId::kDouble) fail(ErrorKind::kInternal, "append_double on {} column {}", type_.to_string(), name_);
+  f64_.push_back(v);
+  size_++;
+}
+
+void ColumnBuilder::append_string(std::string_view s) {
+  if (type_.id != TypeId::kVarchar) fail(ErrorKind::kInternal, "append_string on {} column {}", type_.to_string(), name_);
+  i32_.push_back(int32_t(dict_builder_.add(s)));
+  size_++;
+}
+
+void ColumnBuilder::append_value(const Value& v) {
+  if (v.is_null()) fail(ErrorKind::kInvalidInput, "column {} cannot hold NULL", name_);
+  switch (type_.id) {
+    case TypeId::kVarchar: return append_string(v.to_string());
+    case TypeId::kDouble: return append_double(v.as_double());
+    default: break;
+  }
+  if (v.type().id == TypeId::kDouble || v.type().id == TypeId::kVarchar || v.type().id == TypeId::kHugeint)
+    fail(ErrorKind::kInvalidInput, "column {} ({}) cannot hold {} value {}", name_, type_.to_string(),
+         v.type().to_string(), v.to_string());
+  __int128 x = v.as_hugeint();
+  int from_scale = v.type().id == TypeId::kDecimal ? v.type().scale : 0;
+  int to_scale = type_.id == TypeId::kDecimal ? type_.scale : 0;
+  if (to_scale >= from_scale)
+    x *= pow10_i128(to_scale - from_scale);
+  else if (x % pow10_i128(from_scale - to_scale) != 0)
+    fail(ErrorKind::kInvalidInput, "value {} does not fit {} of column {} exactly", v.to_string(), type_.to_string(),
+         name_);
+  else
+    x /= pow10_i128(from_scale - to_scale);
+  __int128 lo = type_.physical_width() == 4 ? INT32_MIN : INT64_MIN;
+  __int128 hi = type_.physical_width() == 4 ? INT32_MAX : INT64_MAX;
+  if (type_.id == TypeId::kDecimal) {
+    hi = pow10_i128(type_.precision) - 1;
+    lo = -hi;
+  }
+  if (x < lo || x > hi)
+    fail(ErrorKind::kInvalidInput, "value {} is out of range for {} column {}", v.to_string(), type_.to_string(),
+         name_);
+  append_int(int64_t(x));
+}
+
+ColumnPtr ColumnBuilder::finish() {
+  ColumnPtr col;
+  if (type_.id == TypeId::kVarchar) {
+    std::vector<uint32_t> remap;
+    auto dict = dict_builder_.finish(remap);
+    for (auto& c : i32_) c = int32_t(remap[uint32_t(c)]);
+    col = make_column(name_, type_, i32_, dict);
+  } else if (type_.id == TypeId::kDouble) {
+    col = make_column(name_, type_, f64_);
+  } else if (type_.physical_width() == 4) {
+    col = make_column(name_, type_, i32_);
+  } else {
+    col = make_column(name_, type_, i64_);
+  }
+  i32_ = {};
+  i64_ = {};
+  f64_ = {};
+  size_ = 0;
+  return col;
+}
+
+}  // namespace raydb

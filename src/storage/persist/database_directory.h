@@ -1,0 +1,46 @@
+#pragma once
+// A database is a directory: manifest.json (format version, tables, their schemas,
+// row counts, column files, dictionaries, statistics) plus one little-endian file per
+// column, read through mmap. Every change is atomic: new files are written and
+// fsynced, then manifest.json is replaced by rename (and the directory fsynced);
+// files the new manifest no longer names are removed afterwards. A failed or killed
+// write leaves the previous manifest, and so the previous database, in force.
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "storage/table.h"
+
+namespace raydb {
+
+class DatabaseDirectory {
+ public:
+  // Opens an existing database. Errors (kCatalog, one line, naming the path): the
+  // directory is missing, is not a raydb database (no manifest.json), or its manifest
+  // is corrupted or of an unknown format version, or a column file is missing/truncated.
+  static std::shared_ptr<DatabaseDirectory> open(const std::string& path);
+  // Opens `path` if it is a database; creates an empty database if `path` is missing
+  // or an empty directory; otherwise (a non-empty directory that is not a database)
+  // fails with kCatalog and touches nothing.
+  static std::shared_ptr<DatabaseDirectory> open_or_create(const std::string& path);
+
+  const std::string& path() const { return path_; }
+  std::vector<std::string> table_names() const;   // sorted
+  TablePtr table(std::string_view name) const;    // case-insensitive; nullptr when absent
+
+  // Writes `tables` in one atomic step. A table whose name exists is replaced when
+  // `replace`, else the call fails (kCatalog) before writing anything.
+  void commit(const std::vector<TablePtr>& tables, bool replace);
+  void drop_table(std::string_view name);  // atomic; kCatalog when absent
+
+ private:
+  DatabaseDirectory() = default;
+  struct State;
+  std::string path_;
+  std::shared_ptr<State> state_;
+  mutable std::mutex mutex_;
+};
+
+}  // namespace raydb

@@ -17,8 +17,9 @@ void expected_error(const Token& found, const std::string& expected) {
   parse_error_at(found.line, found.column, "syntax error", "expected " + expected + ", found " + describe(found));
 }
 
-void not_supported_error(const Token& at, const std::string& what) {
-  fail(ErrorKind::kNotImplemented, "{} is not supported (line {}, column {})", what, at.line, at.column);
+void not_supported_error(const Token& at, const std::string& what, const std::string& hint) {
+  fail(ErrorKind::kNotImplemented, "{} is not supported{} (line {}, column {})", what, hint.empty() ? "" : "; " + hint,
+       at.line, at.column);
 }
 
 }  // namespace raydb::sql

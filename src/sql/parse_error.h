@@ -11,6 +11,7 @@ namespace raydb::sql {
 // "syntax error at line L, column C: expected X, found 'Y'".
 [[noreturn]] void expected_error(const Token& found, const std::string& expected);
 // Features the grammar recognizes but raydb does not run: Error(kNotImplemented) with position.
-[[noreturn]] void not_supported_error(const Token& at, const std::string& what);
+// "<what> is not supported[; hint] (line L, column C)".
+[[noreturn]] void not_supported_error(const Token& at, const std::string& what, const std::string& hint = {});
 
 }  // namespace raydb::sql

@@ -199,7 +199,7 @@ SelectStatement Parser::parse_select() {
       break;
     }
   }
-  if (peek().is_keyword("fetch")) not_supported_error(peek(), "FETCH FIRST (use LIMIT)");
+  if (peek().is_keyword("fetch")) not_supported_error(peek(), "FETCH FIRST", "use LIMIT");
   if (!peek().is_operator(";") && peek().type != TokenType::kEnd) unexpected_after_clause(clause);
   return s;
 }
@@ -274,7 +274,7 @@ void Parser::parse_from(SelectStatement& s) {
     if (at.is_keyword("left") || at.is_keyword("right") || at.is_keyword("full")) {
       std::string kind = at.raw;
       for (auto& c : kind) c = char(std::toupper(static_cast<unsigned char>(c)));
-      not_supported_error(at, kind + " JOIN (only inner joins are)");
+      not_supported_error(at, kind + " JOIN", "raydb runs inner joins only");
     }
     if (at.is_keyword("natural")) not_supported_error(at, "NATURAL JOIN");
     if (accept_keyword("cross")) {
@@ -289,7 +289,7 @@ void Parser::parse_from(SelectStatement& s) {
     if (inner || peek().is_keyword("join")) {
       expect_keyword("join", "JOIN");
       TableItem t = parse_table_item();
-      if (peek().is_keyword("using")) not_supported_error(peek(), "JOIN ... USING (write JOIN ... ON)");
+      if (peek().is_keyword("using")) not_supported_error(peek(), "JOIN ... USING", "write JOIN ... ON");
       expect_keyword("on", "ON");
       t.on = parse_expr();
       s.from.push_back(std::move(t));
@@ -604,7 +604,7 @@ AstPtr Parser::parse_function(const Token& name) {
 
 AstPtr Parser::parse_case(const Token& start) {
   auto e = node(AstKind::kCase, start);
-  if (!peek().is_keyword("when")) {
+  if (!peek().is_keyword("when") && !peek().is_keyword("else") && !peek().is_keyword("end")) {
     e->has_operand = true;
     e->children.push_back(parse_expr());
   }

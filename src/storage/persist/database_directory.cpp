@@ -249,6 +249,17 @@ void DatabaseDirectory::install_state(persist::Manifest manifest) {
   if (state->manifest.generation > state_->manifest.generation) state_ = std::move(state);
 }
 
+bool DatabaseDirectory::exists(const std::string& path) {
+  return path_kind(path) == PathKind::kDirectory && file_exists(join(path, Manifest::kFileName));
+}
+
+void DatabaseDirectory::check_creatable(const std::string& path) {
+  PathKind kind = path_kind(path);
+  if (kind == PathKind::kOther) fail(ErrorKind::kCatalog, "{} is not a directory", path);
+  if (kind == PathKind::kDirectory && !file_exists(join(path, Manifest::kFileName)) && !directory_is_empty(path))
+    fail(ErrorKind::kCatalog, "{} is not empty and is not a raydb database (no manifest.json); not touching it", path);
+}
+
 std::vector<std::string> DatabaseDirectory::table_names() const {
   std::shared_ptr<State> s;
   {

@@ -29,6 +29,13 @@ class DatabaseDirectory {
   // or an empty directory; otherwise (a non-empty directory that is not a database)
   // fails with kCatalog and touches nothing.
   static std::shared_ptr<DatabaseDirectory> open_or_create(const std::string& path);
+  // Whether `path` is a directory with a manifest.json (its content is not checked).
+  static bool exists(const std::string& path);
+  // Throws what open_or_create would throw for a path that is not a database (not a
+  // directory; a non-empty directory without manifest.json) without creating
+  // anything. Loaders call it before a long parse and create the database only once
+  // the data is ready, so a failed load into a new path leaves nothing behind.
+  static void check_creatable(const std::string& path);
 
   const std::string& path() const { return path_; }
   std::vector<std::string> table_names() const;   // sorted

@@ -11,7 +11,7 @@
 
 namespace raydb::persist {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 namespace {
 

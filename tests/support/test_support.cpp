@@ -107,7 +107,7 @@ std::string gen_ssb(const std::string& db, const std::string& sf) {
 }
 std::string load_csv(const std::string& db, const std::string& table, const std::string& schema,
                      const std::string& csv_file) {
-  return "load csv --db " + shell_quote(db) + " --table " + shell_quote(table) + " --schema " +
+  return "load csv --header --db " + shell_quote(db) + " --table " + shell_quote(table) + " --schema " +
          shell_quote(schema) + " " + shell_quote(csv_file);
 }
 std::string query(const std::string& db, const std::string& sql, const std::string& extra) {

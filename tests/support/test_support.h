@@ -42,7 +42,7 @@ void copy_tree(const std::string& from, const std::string& to);
 // The command lines of the raydb CLI that tests use, in one place.
 namespace cli {
 std::string gen_ssb(const std::string& db, const std::string& sf);  // "gen ssb --sf SF --db DB"
-// "load csv" of `csv_file` into table `table` with schema "name TYPE, ...".
+// "load csv --header" of `csv_file` (header line first) into `table` with schema "name TYPE, ...".
 std::string load_csv(const std::string& db, const std::string& table, const std::string& schema,
                      const std::string& csv_file);
 // "query --db DB [extra] SQL"

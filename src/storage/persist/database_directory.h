@@ -15,6 +15,10 @@
 
 namespace raydb {
 
+namespace persist {
+struct Manifest;
+}
+
 class DatabaseDirectory {
  public:
   // Opens an existing database. Errors (kCatalog, one line, naming the path): the
@@ -37,7 +41,9 @@ class DatabaseDirectory {
 
  private:
   DatabaseDirectory() = default;
-  struct State;
+  // Maps the tables `manifest` names and makes them current.
+  void install_state(persist::Manifest manifest);
+  struct State;  // manifest + mapped tables; defined in database_directory.cpp
   std::string path_;
   std::shared_ptr<State> state_;
   mutable std::mutex mutex_;

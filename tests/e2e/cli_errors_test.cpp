@@ -147,8 +147,13 @@ TEST_F(CliErrors, BadFlagsBackendsFormats) {
   EXPECT_TRUE(clean_error(query("select count(*) from lineorder", "--no-such-flag"), {"no-such-flag"}));
   EXPECT_TRUE(clean_error(query("select count(*) from lineorder", "--backend quantum"), {"quantum"}));
   EXPECT_TRUE(clean_error(query("select count(*) from lineorder", "--format xml"), {"xml"}));
-  EXPECT_TRUE(clean_error(run_raydb("frobnicate"), {"frobnicate"}));
   EXPECT_TRUE(clean_error(run_raydb("query --db " + shell_quote(db_)), {}));  // no SQL
+  EXPECT_TRUE(clean_error(run_raydb("query --db " + shell_quote(db_) + " --threads many 'select 1'"), {"threads"}));
+}
+
+TEST(CliCommands, UnknownCommandIsNamed) {
+  EXPECT_TRUE(clean_error(run_raydb("frobnicate"), {"frobnicate"}));
+  EXPECT_TRUE(clean_error(run_raydb("gen nosuchbench --db /tmp/x"), {"nosuchbench"}));
 }
 
 TEST_F(CliErrors, LoadCsvMissingFileLeavesDatabaseAlone) {

@@ -109,6 +109,14 @@ TEST_F(CliErrors, AggregateMisuse) {
   EXPECT_TRUE(clean_error(query("select count(*) from lineorder where sum(lo_quantity) > 1"), {"error:"}));
 }
 
+TEST_F(CliErrors, UnsupportedSqlIsAClearError) {
+  EXPECT_TRUE(clean_error(query("select count(*) from lineorder left join customer on lo_custkey = c_custkey"), {"join"}));
+  EXPECT_TRUE(clean_error(query("select count(*) from lineorder where lo_custkey in (select c_custkey from customer)"),
+                          {"subquer"}));
+  EXPECT_TRUE(clean_error(query("select c_city from customer union select s_city from supplier"), {"union"}));
+  EXPECT_TRUE(clean_error(query("select count(*) from lineorder; select 1"), {}));
+}
+
 TEST_F(CliErrors, CorruptedManifest) {
   std::string manifest = db_ + "/manifest.json";
   ASSERT_TRUE(fs::exists(manifest));

@@ -9,7 +9,7 @@
 namespace raydb::test {
 namespace {
 
-TEST(SsbSf1, AllQueriesMatchSqlite) {
+TEST(SsbSf1Oracle, AllQueriesMatchSqlite) {
   OracleFixture& f = ssb_fixture("1");
   ASSERT_TRUE(f.db) << f.error;
   Rows n = f.oracle->query_raw("select count(*) from lineorder");

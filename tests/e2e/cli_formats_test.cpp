@@ -168,6 +168,25 @@ TEST_F(CliFormats, BackendsAgree) {
   EXPECT_EQ(cpu.out, aut.out);
 }
 
+TEST(CliRoundTrip, ExportThenLoadGivesTheSameTable) {
+  OracleFixture& f = csv_fixture();
+  ASSERT_TRUE(f.db) << f.error;
+  TempDir tmp;
+  std::string csv = tmp.file("emp.csv"), db = tmp.file("db");
+  CommandResult e = run_raydb("export --db " + shell_quote(f.path) + " --table emp --csv " + shell_quote(csv));
+  ASSERT_EQ(e.exit_code, 0) << e.err;
+  const CsvTable& emp = csv_tables()[0];
+  CommandResult l = run_raydb(cli::load_csv(db, "emp", emp.schema, csv));
+  ASSERT_EQ(l.exit_code, 0) << l.err;
+  auto copy = Database::open(db);
+  Rows a = canonical_rows(f.db->query("select * from emp order by id"));
+  Rows b = canonical_rows(copy->query("select * from emp order by id"));
+  EXPECT_EQ(diff_results(a, b, analyze_sql("select * from emp order by id")), "");
+  CommandResult d = run_raydb("describe --db " + shell_quote(db));
+  EXPECT_EQ(d.exit_code, 0) << d.err;
+  EXPECT_NE(d.out.find("emp"), std::string::npos) << d.out;
+}
+
 TEST(CliBasics, VersionAndHelp) {
   CommandResult v = run_raydb("--version");
   EXPECT_EQ(v.exit_code, 0);

@@ -4,6 +4,9 @@
 // generation and SQLite loading are paid once.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdio>
+
 #include "support/fixtures.h"
 
 namespace raydb::test {
@@ -14,12 +17,17 @@ TEST(SsbSf1Oracle, AllQueriesMatchSqlite) {
   ASSERT_TRUE(f.db) << f.error;
   Rows n = f.oracle->query_raw("select count(*) from lineorder");
   EXPECT_GT(n.rows[0][0].i, 5900000);
+  std::printf("lineorder: %lld rows in SQLite\n", (long long)n.rows[0][0].i);
   for (const char* q : {"q1.1", "q1.2", "q1.3", "q2.1", "q2.2", "q2.3", "q3.1", "q3.2", "q3.3", "q3.4", "q4.1",
                         "q4.2", "q4.3"}) {
     SCOPED_TRACE(q);
     std::string sql = read_file(source_dir() + "/ssb/queries/" + q + ".sql");
     ASSERT_FALSE(sql.empty());
+    auto t0 = std::chrono::steady_clock::now();
     EXPECT_TRUE(matches_sqlite(*f.db, *f.oracle, sql, QueryOptions{Backend::kCpu})) << q;
+    size_t rows = f.oracle->query_raw(sqlite_dialect(sql)).rows.size();
+    std::printf("%s: %zu rows, compared in %.2f s\n", q, rows,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
 }
 

@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <future>
 #include <memory>
 #include <optional>
 
@@ -78,41 +77,38 @@ struct FileCloser {
   void operator()(std::FILE* f) const { std::fclose(f); }
 };
 
-// Writes the chunks of one round in row order (on a helper thread); false on error.
-bool write_chunks(std::FILE* file, const std::vector<std::string>& chunks) {
-  for (const std::string& chunk : chunks)
-    if (std::fwrite(chunk.data(), 1, chunk.size(), file) != chunk.size()) return false;
-  return true;
-}
+// One thread's output text, on its own cache lines: threads appending to adjacent
+// std::string headers would slow each other down (false sharing).
+struct alignas(64) Chunk {
+  std::string text;
+};
 
-// Formats rounds of `threads` chunks in parallel; while one round is formatted the
-// previous one is written, so disk and CPU overlap.
+// Threads format chunks of rows in parallel and append them to the file in row
+// order (an ordered loop): while one thread writes, the others format, and no
+// extra writer thread competes for cores.
 void write_table(const Table& t, const std::string& path, int threads) {
   for (const ColumnPtr& c : t.columns()) check_dictionary(t, *c);
   std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "wb"));
   if (!file) fail(ErrorKind::kIO, "cannot create {}: {}", path, std::strerror(errno));
   std::optional<Progress> progress;
   if (!progress_quiet()) progress.emplace("write " + t.name() + ".tbl", t.row_count());
-  const uint64_t rows = t.row_count(), round_rows = kRowsPerChunk * uint64_t(threads);
   std::vector<FieldSource> fields;
   for (const ColumnPtr& c : t.columns()) fields.emplace_back(*c);
-  std::vector<std::string> rounds[2] = {std::vector<std::string>(size_t(threads)),
-                                        std::vector<std::string>(size_t(threads))};
-  std::future<bool> writing;
-  auto written = [&] { return !writing.valid() || writing.get(); };
-  for (uint64_t round = 0, i = 0; round < rows; round += round_rows, i ^= 1) {
-    std::vector<std::string>& chunks = rounds[i];
-#pragma omp parallel for schedule(static, 1) num_threads(threads)
-    for (int k = 0; k < threads; k++) {
-      const uint64_t begin = std::min(rows, round + uint64_t(k) * kRowsPerChunk);
-      format_rows(fields, begin, std::min(rows, begin + kRowsPerChunk), chunks[size_t(k)]);
+  const uint64_t rows = t.row_count(), chunks = (rows + kRowsPerChunk - 1) / kRowsPerChunk;
+  std::vector<Chunk> buffers(static_cast<size_t>(threads));
+  bool failed = false;  // written only inside the ordered section
+#pragma omp parallel for ordered schedule(static, 1) num_threads(threads)
+  for (uint64_t k = 0; k < chunks; k++) {
+    std::string& text = buffers[size_t(omp_get_thread_num())].text;
+    const uint64_t begin = k * kRowsPerChunk, end = std::min(rows, begin + kRowsPerChunk);
+    format_rows(fields, begin, end, text);
+#pragma omp ordered
+    {
+      if (!failed && std::fwrite(text.data(), 1, text.size(), file.get()) != text.size()) failed = true;
+      if (progress) progress->add(end - begin);
     }
-    if (!written()) fail(ErrorKind::kIO, "cannot write {}: {}", path, std::strerror(errno));
-    writing = std::async(std::launch::async, write_chunks, file.get(), std::cref(chunks));
-    if (progress) progress->add(std::min(rows - round, round_rows));
   }
-  if (!written()) fail(ErrorKind::kIO, "cannot write {}: {}", path, std::strerror(errno));
-  if (std::fflush(file.get()) != 0 || std::fclose(file.release()) != 0)
+  if (failed || std::fflush(file.get()) != 0 || std::fclose(file.release()) != 0)
     fail(ErrorKind::kIO, "cannot write {}: {}", path, std::strerror(errno));
   if (progress) progress->finish();
 }

@@ -1,7 +1,37 @@
+// raydb export: one table to a CSV file (written to a temporary file, then renamed).
+#include <cstdio>
+#include <string>
+
 #include "cli/commands.h"
+#include "common/error.h"
+#include "storage/loaders/csv_exporter.h"
+#include "storage/persist/database_directory.h"
 
 namespace raydb::cli {
 
-void register_export(CLI::App& app) { (void)app; }  // TODO(owner): implement
+void register_export(CLI::App& app) {
+  struct Args {
+    std::string db, table, csv, delimiter = ",";
+  };
+  auto args = std::make_shared<Args>();
+  CLI::App* cmd = app.add_subcommand("export", "Write a table as CSV with a header line");
+  cmd->add_option("--db", args->db, "database directory")->required();
+  cmd->add_option("--table", args->table, "table name")->required();
+  cmd->add_option("--csv", args->csv, "output file (replaced atomically)")->required();
+  cmd->add_option("--delimiter", args->delimiter, "field delimiter, one character (default ',', \\t for tab)");
+  cmd->callback([args] {
+    char delimiter = args->delimiter == "\\t" || args->delimiter == "tab" ? '\t' : '\0';
+    if (!delimiter) {
+      if (args->delimiter.size() != 1)
+        fail(ErrorKind::kInvalidInput, "--delimiter must be one character (or \\t), got '{}'", args->delimiter);
+      delimiter = args->delimiter[0];
+    }
+    auto db = DatabaseDirectory::open(args->db);
+    TablePtr t = db->table(args->table);
+    if (!t) fail(ErrorKind::kCatalog, "table {} does not exist in {}", args->table, args->db);
+    uint64_t rows = export_csv(*t, args->csv, delimiter);
+    std::printf("%s: %llu rows written to %s\n", t->name().c_str(), (unsigned long long)rows, args->csv.c_str());
+  });
+}
 
 }  // namespace raydb::cli

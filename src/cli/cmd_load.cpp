@@ -1,7 +1,78 @@
+// raydb load ssb | csv: parse input files into memory, then commit atomically.
+#include <cstdio>
+#include <string>
+#include <vector>
+
 #include "cli/commands.h"
+#include "common/error.h"
+#include "storage/loaders/csv_loader.h"
+#include "storage/loaders/ssb_loader.h"
+#include "storage/persist/database_directory.h"
 
 namespace raydb::cli {
 
-void register_load(CLI::App& app) { (void)app; }  // TODO(owner): implement
+namespace {
+
+char parse_delimiter(const std::string& text) {
+  if (text == "\\t" || text == "tab" || text == "TAB") return '\t';
+  if (text.size() != 1) fail(ErrorKind::kInvalidInput, "--delimiter must be one character (or \\t), got '{}'", text);
+  char c = text[0];
+  if (c == '"' || c == '\n' || c == '\r') fail(ErrorKind::kInvalidInput, "--delimiter cannot be a quote or a newline");
+  return c;
+}
+
+}  // namespace
+
+void register_load(CLI::App& app) {
+  CLI::App* load = app.add_subcommand("load", "Load data into a database directory (atomically)");
+  load->require_subcommand(1);
+
+  struct SsbArgs {
+    std::string db, tbl;
+  };
+  auto ssb_args = std::make_shared<SsbArgs>();
+  CLI::App* ssb = load->add_subcommand("ssb", "Load the five SSB tables from dbgen .tbl files (replacing them)");
+  ssb->add_option("--db", ssb_args->db, "database directory (created when missing or empty)")->required();
+  ssb->add_option("--tbl", ssb_args->tbl, "directory with customer.tbl, supplier.tbl, part.tbl, date.tbl, "
+                                          "lineorder.tbl (or lineorder.tbl.1 .. N)")
+      ->required();
+  ssb->callback([ssb_args] {
+    load_ssb(ssb_args->db, ssb_args->tbl);
+    auto db = DatabaseDirectory::open(ssb_args->db);
+    for (auto& name : db->table_names())
+      std::printf("%s: %llu rows\n", name.c_str(), (unsigned long long)db->table(name)->row_count());
+  });
+
+  struct CsvArgs {
+    std::string db, table, schema, delimiter = ",";
+    bool header = false, replace = false;
+    std::vector<std::string> files;
+  };
+  auto csv_args = std::make_shared<CsvArgs>();
+  CLI::App* csv = load->add_subcommand("csv", "Load one table from CSV files (rows of all files, in order)");
+  csv->add_option("--db", csv_args->db, "database directory (created when missing or empty)")->required();
+  csv->add_option("--table", csv_args->table, "table name")->required();
+  csv->add_option("--schema", csv_args->schema, "columns: \"name TYPE, ...\" (INT, BIGINT, DOUBLE, DECIMAL(p,s), DATE, "
+                                                "VARCHAR)")
+      ->required();
+  csv->add_flag("--header", csv_args->header, "skip the first line of every file");
+  csv->add_option("--delimiter", csv_args->delimiter, "field delimiter, one character (default ',', \\t for tab)");
+  csv->add_flag("--replace", csv_args->replace, "replace the table if it exists (otherwise that is an error)");
+  csv->add_option("files", csv_args->files, "CSV files")->required()->expected(1, -1);
+  csv->callback([csv_args] {
+    CsvLoadOptions options;
+    options.header = csv_args->header;
+    options.delimiter = parse_delimiter(csv_args->delimiter);
+    options.replace = csv_args->replace;
+    if (!options.replace && DatabaseDirectory::exists(csv_args->db)) {
+      auto db = DatabaseDirectory::open(csv_args->db);
+      if (auto t = db->table(csv_args->table))
+        fail(ErrorKind::kCatalog, "table {} already exists in {} (use --replace to replace it)", t->name(),
+             csv_args->db);
+    }
+    uint64_t rows = load_csv(csv_args->db, csv_args->table, csv_args->schema, csv_args->files, options);
+    std::printf("%s: %llu rows\n", csv_args->table.c_str(), (unsigned long long)rows);
+  });
+}
 
 }  // namespace raydb::cli

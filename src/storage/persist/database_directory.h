@@ -15,6 +15,10 @@
 
 namespace raydb {
 
+namespace persist {
+struct Manifest;
+}
+
 class DatabaseDirectory {
  public:
   // Opens an existing database. Errors (kCatalog, one line, naming the path): the
@@ -25,6 +29,13 @@ class DatabaseDirectory {
   // or an empty directory; otherwise (a non-empty directory that is not a database)
   // fails with kCatalog and touches nothing.
   static std::shared_ptr<DatabaseDirectory> open_or_create(const std::string& path);
+  // Whether `path` is a directory with a manifest.json (its content is not checked).
+  static bool exists(const std::string& path);
+  // Throws what open_or_create would throw for a path that is not a database (not a
+  // directory; a non-empty directory without manifest.json) without creating
+  // anything. Loaders call it before a long parse and create the database only once
+  // the data is ready, so a failed load into a new path leaves nothing behind.
+  static void check_creatable(const std::string& path);
 
   const std::string& path() const { return path_; }
   std::vector<std::string> table_names() const;   // sorted
@@ -37,7 +48,9 @@ class DatabaseDirectory {
 
  private:
   DatabaseDirectory() = default;
-  struct State;
+  // Maps the tables `manifest` names and makes them current.
+  void install_state(persist::Manifest manifest);
+  struct State;  // manifest + mapped tables; defined in database_directory.cpp
   std::string path_;
   std::shared_ptr<State> state_;
   mutable std::mutex mutex_;

@@ -1,0 +1,33 @@
+#pragma once
+// Loads one table from CSV files.
+#include <string>
+#include <vector>
+
+#include "storage/table.h"
+
+namespace raydb {
+
+struct CsvLoadOptions {
+  bool header = false;     // skip the first line of every file
+  char delimiter = ',';
+  // An existing table of that name is an error unless `replace`: a load never
+  // destroys data silently.
+  bool replace = false;
+};
+
+// Whether `name` is usable as a table name: letters, digits and '_', not starting
+// with a digit.
+bool is_valid_table_name(std::string_view name);
+
+// Parses `files` (rows concatenated in order) into a table; touches no database.
+TablePtr read_csv_table(const std::string& table, const std::vector<ColumnDef>& schema,
+                        const std::vector<std::string>& files, const CsvLoadOptions& options);
+
+// Parses the schema ("name TYPE, ..."), reads the files, then creates (or, with
+// `replace`, replaces) `table` in the database at `db_path` (created when missing or
+// empty) in one atomic commit. A failure at any point leaves the database as it was.
+// Returns the row count.
+uint64_t load_csv(const std::string& db_path, const std::string& table, const std::string& schema_text,
+                  const std::vector<std::string>& files, const CsvLoadOptions& options);
+
+}  // namespace raydb

@@ -1,0 +1,337 @@
+#include "storage/persist/database_directory.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "common/error.h"
+#include "storage/persist/file_io.h"
+#include "storage/persist/manifest.h"
+
+// Column files hold the in-memory arrays byte for byte; the format is little-endian.
+static_assert(std::endian::native == std::endian::little, "raydb's file format assumes a little-endian host");
+
+namespace raydb {
+
+using persist::DirectoryLock;
+using persist::Manifest;
+using persist::ManifestColumn;
+using persist::ManifestDictionary;
+using persist::ManifestTable;
+
+struct DatabaseDirectory::State {
+  Manifest manifest;
+  std::vector<TablePtr> tables;  // parallel to manifest.tables
+};
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string join(const std::string& dir, const std::string& name) { return dir + "/" + name; }
+
+enum class PathKind { kMissing, kDirectory, kOther };
+PathKind path_kind(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return PathKind::kMissing;
+  return S_ISDIR(st.st_mode) ? PathKind::kDirectory : PathKind::kOther;
+}
+
+bool file_exists(const std::string& path) {
+  struct stat st;
+  return ::lstat(path.c_str(), &st) == 0;
+}
+
+// Dictionary file layout (little-endian): uint64 offsets[entries + 1] with offsets[0]
+// == 0, then the concatenated string bytes; string i is chars[offsets[i],
+// offsets[i+1]). Strings are strictly increasing (bytewise), as Dictionary requires.
+std::shared_ptr<const Dictionary> read_dictionary(const std::string& path, const ManifestDictionary& d,
+                                                  const std::string& what) {
+  if (!file_exists(path)) fail(ErrorKind::kCatalog, "missing dictionary file {} ({})", path, what);
+  std::string bytes = persist::read_small_file(path);
+  if (bytes.size() != d.bytes)
+    fail(ErrorKind::kCatalog, "dictionary file {} ({}) has {} bytes, the manifest says {}", path, what, bytes.size(),
+         d.bytes);
+  size_t header = 8 * (d.entries + 1);
+  std::vector<uint64_t> offsets(d.entries + 1);
+  std::memcpy(offsets.data(), bytes.data(), header);
+  uint64_t chars = bytes.size() - header;
+  if (offsets[0] != 0 || offsets[d.entries] != chars)
+    fail(ErrorKind::kCatalog, "dictionary file {} ({}) is corrupted: its offsets do not match its size", path, what);
+  for (uint64_t i = 0; i < d.entries; i++)
+    if (offsets[i] > offsets[i + 1])
+      fail(ErrorKind::kCatalog, "dictionary file {} ({}) is corrupted: offsets decrease at entry {}", path, what, i);
+  auto dict = std::make_shared<const Dictionary>(std::move(offsets), bytes.substr(header));
+  for (uint32_t i = 1; i < dict->size(); i++)
+    if (!(dict->at(i - 1) < dict->at(i)))
+      fail(ErrorKind::kCatalog, "dictionary file {} ({}) is corrupted: entries {} and {} are not in order", path, what,
+           i - 1, i);
+  return dict;
+}
+
+ColumnPtr open_column(const std::string& dir, const ManifestTable& t, const ManifestColumn& c) {
+  std::string what = t.name + "." + c.name;
+  std::string path = join(dir, c.file);
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0)
+    fail(ErrorKind::kCatalog, "missing column file {} ({})", path, what);
+  if (uint64_t(st.st_size) != c.bytes)
+    fail(ErrorKind::kCatalog, "column file {} ({}) has {} bytes, the manifest says {} (truncated or foreign file)",
+         path, what, uint64_t(st.st_size), c.bytes);
+  auto buffer = Buffer::map_file(path, c.bytes);
+  std::shared_ptr<const Dictionary> dict;
+  if (c.dictionary) dict = read_dictionary(join(dir, c.dictionary->file), *c.dictionary, what);
+  return std::make_shared<const Column>(c.name, c.type, std::move(buffer), t.rows, std::move(dict), c.stats);
+}
+
+std::vector<TablePtr> open_tables(const std::string& dir, const Manifest& manifest) {
+  std::vector<TablePtr> tables;
+  for (auto& t : manifest.tables) {
+    std::vector<ColumnPtr> cols;
+    for (auto& c : t.columns) cols.push_back(open_column(dir, t, c));
+    tables.push_back(std::make_shared<const Table>(t.name, std::move(cols)));
+  }
+  return tables;
+}
+
+// Deletes raydb's own files that `keep` does not name: leftovers of an interrupted
+// write, or files an older manifest named. Callers hold the exclusive lock, so no
+// writer is producing such files right now. Failures are ignored (a read-only
+// directory stays as it is; the files are harmless).
+void remove_unreferenced(const std::string& dir, const std::set<std::string>& keep) {
+  std::error_code ec;
+  bool removed = false;
+  for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (!persist::is_database_data_file(name) || keep.count(name)) continue;
+    if (::unlink(join(dir, name).c_str()) == 0) removed = true;
+  }
+  if (removed) {
+    try {
+      persist::fsync_directory(dir);
+    } catch (const Error&) {
+    }
+  }
+}
+
+// Replaces manifest.json atomically: temp file, fsync, rename, fsync of the directory.
+void install_manifest(const std::string& dir, const Manifest& m) {
+  std::string text = m.to_json();
+  std::string tmp = join(dir, Manifest::kTempFileName);
+  std::string final_path = join(dir, Manifest::kFileName);
+  persist::write_file_durably(tmp, text.data(), text.size());
+  if (::rename(tmp.c_str(), final_path.c_str()) != 0) {
+    int e = errno;
+    ::unlink(tmp.c_str());
+    fail(ErrorKind::kIO, "cannot rename {} to {}: {}", tmp, final_path, std::strerror(e));
+  }
+  persist::fsync_directory(dir);
+}
+
+Manifest read_manifest_of(const std::string& dir) {
+  std::string mpath = join(dir, Manifest::kFileName);
+  if (!file_exists(mpath)) fail(ErrorKind::kCatalog, "{} is not a raydb database (no manifest.json)", dir);
+  return Manifest::read(mpath);
+}
+
+void check_is_directory(const std::string& path) {
+  switch (path_kind(path)) {
+    case PathKind::kMissing: fail(ErrorKind::kCatalog, "database directory {} does not exist", path);
+    case PathKind::kOther: fail(ErrorKind::kCatalog, "{} is not a directory", path);
+    case PathKind::kDirectory: break;
+  }
+}
+
+bool directory_is_empty(const std::string& path) {
+  std::error_code ec;
+  fs::directory_iterator it(path, ec);
+  if (ec) fail(ErrorKind::kIO, "cannot list directory {}: {}", path, ec.message());
+  return it == fs::directory_iterator();
+}
+
+// Writes one table's column and dictionary files for generation `gen` and returns
+// its manifest entry. Appends every file it creates to `written`.
+ManifestTable write_table(const std::string& dir, const Table& table, uint64_t gen, size_t table_number,
+                          std::vector<std::string>& written) {
+  ManifestTable mt;
+  mt.name = table.name();
+  mt.rows = table.row_count();
+  std::string prefix =
+      fmt::format("g{}.t{}.{}", gen, table_number, persist::sanitize_file_component(table.name()));
+  for (size_t i = 0; i < table.column_count(); i++) {
+    const Column& col = table.column(i);
+    if (!col.type().storable())
+      fail(ErrorKind::kInvalidInput, "column {}.{} has type {}, which cannot be stored", table.name(), col.name(),
+           col.type().to_string());
+    ManifestColumn mc;
+    mc.name = col.name();
+    mc.type = col.type();
+    std::string stem = fmt::format("{}.c{}.{}", prefix, i, persist::sanitize_file_component(col.name()));
+    mc.file = stem + ".col";
+    mc.bytes = col.size() * uint64_t(col.type().physical_width());
+    mc.stats = col.stats();
+    written.push_back(mc.file);
+    persist::write_file_durably(join(dir, mc.file), col.buffer() ? col.buffer()->data() : nullptr, mc.bytes);
+    if (col.type().id == TypeId::kVarchar) {
+      const Dictionary* dict = col.dictionary();
+      if (!dict) fail(ErrorKind::kInternal, "VARCHAR column {}.{} has no dictionary", table.name(), col.name());
+      ManifestDictionary md;
+      md.file = stem + ".dict";
+      md.entries = dict->size();
+      md.bytes = dict->offsets().size() * 8 + dict->chars().size();
+      persist::FilePiece pieces[2] = {{dict->offsets().data(), dict->offsets().size() * 8},
+                                      {dict->chars().data(), dict->chars().size()}};
+      written.push_back(md.file);
+      persist::write_file_durably(join(dir, md.file), pieces, 2);
+      mc.dictionary = md;
+    }
+    mt.columns.push_back(std::move(mc));
+  }
+  return mt;
+}
+
+}  // namespace
+
+std::shared_ptr<DatabaseDirectory> DatabaseDirectory::open(const std::string& path) {
+  check_is_directory(path);
+  if (!file_exists(join(path, Manifest::kFileName)))
+    fail(ErrorKind::kCatalog, "{} is not a raydb database (no manifest.json)", path);
+  std::shared_ptr<DatabaseDirectory> db(new DatabaseDirectory());
+  db->path_ = path;
+  // With no writer active (the exclusive lock is free), leftovers of a killed write
+  // are removed here, so an interrupted load leaves no trace once the database is
+  // opened again. Otherwise wait for the writer and just read.
+  DirectoryLock lock = DirectoryLock::try_exclusive(path);
+  std::optional<DirectoryLock> shared;
+  if (!lock.locked()) shared.emplace(path, DirectoryLock::Mode::kShared);
+  Manifest manifest = read_manifest_of(path);
+  if (lock.locked()) remove_unreferenced(path, manifest.referenced_files());
+  auto state = std::make_shared<State>();
+  state->tables = open_tables(path, manifest);
+  state->manifest = std::move(manifest);
+  db->state_ = std::move(state);
+  return db;
+}
+
+std::shared_ptr<DatabaseDirectory> DatabaseDirectory::open_or_create(const std::string& path) {
+  PathKind kind = path_kind(path);
+  if (kind == PathKind::kOther) fail(ErrorKind::kCatalog, "{} is not a directory", path);
+  if (kind == PathKind::kDirectory && file_exists(join(path, Manifest::kFileName))) return open(path);
+  if (kind == PathKind::kMissing) {
+    std::error_code ec;
+    fs::create_directories(path, ec);
+    if (ec) fail(ErrorKind::kIO, "cannot create database directory {}: {}", path, ec.message());
+  }
+  {
+    DirectoryLock lock(path, DirectoryLock::Mode::kExclusive);
+    // Another process may have created the database while we waited for the lock.
+    if (!file_exists(join(path, Manifest::kFileName))) {
+      if (!directory_is_empty(path))
+        fail(ErrorKind::kCatalog, "{} is not empty and is not a raydb database (no manifest.json); not touching it",
+             path);
+      install_manifest(path, Manifest{});
+    }
+  }
+  return open(path);
+}
+
+void DatabaseDirectory::install_state(persist::Manifest manifest) {
+  auto state = std::make_shared<State>();
+  state->tables = open_tables(path_, manifest);
+  state->manifest = std::move(manifest);
+  std::lock_guard<std::mutex> g(mutex_);
+  // Two threads may commit through one object; keep the newer generation.
+  if (state->manifest.generation > state_->manifest.generation) state_ = std::move(state);
+}
+
+bool DatabaseDirectory::exists(const std::string& path) {
+  return path_kind(path) == PathKind::kDirectory && file_exists(join(path, Manifest::kFileName));
+}
+
+void DatabaseDirectory::check_creatable(const std::string& path) {
+  PathKind kind = path_kind(path);
+  if (kind == PathKind::kOther) fail(ErrorKind::kCatalog, "{} is not a directory", path);
+  if (kind == PathKind::kDirectory && !file_exists(join(path, Manifest::kFileName)) && !directory_is_empty(path))
+    fail(ErrorKind::kCatalog, "{} is not empty and is not a raydb database (no manifest.json); not touching it", path);
+}
+
+std::vector<std::string> DatabaseDirectory::table_names() const {
+  std::shared_ptr<State> s;
+  {
+    std::lock_guard<std::mutex> g(mutex_);
+    s = state_;
+  }
+  std::vector<std::string> names;
+  for (auto& t : s->manifest.tables) names.push_back(t.name);
+  std::sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) {
+    std::string la = to_lower(a), lb = to_lower(b);
+    return la != lb ? la < lb : a < b;
+  });
+  return names;
+}
+
+TablePtr DatabaseDirectory::table(std::string_view name) const {
+  std::lock_guard<std::mutex> g(mutex_);
+  int i = state_->manifest.find_table(name);
+  return i < 0 ? nullptr : state_->tables[size_t(i)];
+}
+
+void DatabaseDirectory::commit(const std::vector<TablePtr>& tables, bool replace) {
+  for (size_t i = 0; i < tables.size(); i++) {
+    if (!tables[i]) fail(ErrorKind::kInternal, "commit of a null table");
+    if (tables[i]->name().empty()) fail(ErrorKind::kInvalidInput, "a table name cannot be empty");
+    for (size_t j = 0; j < i; j++)
+      if (iequals(tables[i]->name(), tables[j]->name()))
+        fail(ErrorKind::kInvalidInput, "table {} is given twice in one commit", tables[i]->name());
+  }
+  check_is_directory(path_);
+  DirectoryLock lock(path_, DirectoryLock::Mode::kExclusive);
+  // Re-read under the lock: another process may have committed since we opened.
+  Manifest current = read_manifest_of(path_);
+  for (auto& t : tables)
+    if (!replace && current.find_table(t->name()) >= 0)
+      fail(ErrorKind::kCatalog, "table {} already exists in {}", current.tables[size_t(current.find_table(t->name()))].name,
+           path_);
+  remove_unreferenced(path_, current.referenced_files());
+
+  Manifest next = current;
+  next.generation = current.generation + 1;
+  std::vector<std::string> written;
+  try {
+    for (size_t k = 0; k < tables.size(); k++) {
+      ManifestTable mt = write_table(path_, *tables[k], next.generation, k, written);
+      int existing = next.find_table(mt.name);
+      if (existing >= 0) next.tables.erase(next.tables.begin() + existing);
+      next.tables.push_back(std::move(mt));
+    }
+    persist::fsync_directory(path_);
+    install_manifest(path_, next);
+  } catch (...) {
+    for (auto& f : written) ::unlink(join(path_, f).c_str());
+    throw;
+  }
+  remove_unreferenced(path_, next.referenced_files());
+  install_state(std::move(next));
+}
+
+void DatabaseDirectory::drop_table(std::string_view name) {
+  check_is_directory(path_);
+  DirectoryLock lock(path_, DirectoryLock::Mode::kExclusive);
+  Manifest current = read_manifest_of(path_);
+  int i = current.find_table(name);
+  if (i < 0) fail(ErrorKind::kCatalog, "table {} does not exist in {}", name, path_);
+  remove_unreferenced(path_, current.referenced_files());
+  Manifest next = current;
+  next.generation = current.generation + 1;
+  next.tables.erase(next.tables.begin() + i);
+  install_manifest(path_, next);
+  remove_unreferenced(path_, next.referenced_files());
+  install_state(std::move(next));
+}
+
+}  // namespace raydb

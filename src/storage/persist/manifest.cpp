@@ -1,0 +1,250 @@
+#include "storage/persist/manifest.h"
+
+#include <cmath>
+#include <limits>
+
+#include <nlohmann/json.hpp>
+
+#include "common/error.h"
+#include "storage/persist/file_io.h"
+#include "storage/table.h"
+
+namespace raydb::persist {
+
+using json = nlohmann::ordered_json;
+
+namespace {
+
+// Every defect is reported as "corrupted manifest <path>: <where> <what>".
+class ManifestReader {
+ public:
+  explicit ManifestReader(const std::string& path) : path_(path) {}
+
+  [[noreturn]] void corrupt(const std::string& what) const {
+    fail(ErrorKind::kCatalog, "corrupted manifest {}: {}", path_, what);
+  }
+
+  const json& field(const json& obj, const char* key, const std::string& where) const {
+    auto it = obj.find(key);
+    if (it == obj.end()) corrupt(fmt::format("{} has no \"{}\"", where, key));
+    return *it;
+  }
+  uint64_t unsigned_field(const json& obj, const char* key, const std::string& where) const {
+    const json& v = field(obj, key, where);
+    if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<int64_t>() >= 0))
+      corrupt(fmt::format("{}.{} is not a non-negative integer", where, key));
+    return v.get<uint64_t>();
+  }
+  int64_t signed_field(const json& obj, const char* key, const std::string& where) const {
+    const json& v = field(obj, key, where);
+    if (v.is_number_unsigned()) {
+      if (v.get<uint64_t>() > uint64_t(std::numeric_limits<int64_t>::max()))
+        corrupt(fmt::format("{}.{} is out of range", where, key));
+      return int64_t(v.get<uint64_t>());
+    }
+    if (!v.is_number_integer()) corrupt(fmt::format("{}.{} is not an integer", where, key));
+    return v.get<int64_t>();
+  }
+  double double_field(const json& obj, const char* key, const std::string& where) const {
+    const json& v = field(obj, key, where);
+    if (v.is_number()) return v.get<double>();
+    if (v.is_string()) {
+      const auto& s = v.get_ref<const std::string&>();
+      if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
+      if (s == "inf") return std::numeric_limits<double>::infinity();
+      if (s == "-inf") return -std::numeric_limits<double>::infinity();
+    }
+    corrupt(fmt::format("{}.{} is not a number", where, key));
+  }
+  const std::string& string_field(const json& obj, const char* key, const std::string& where) const {
+    const json& v = field(obj, key, where);
+    if (!v.is_string()) corrupt(fmt::format("{}.{} is not a string", where, key));
+    const auto& s = v.get_ref<const std::string&>();
+    if (s.empty()) corrupt(fmt::format("{}.{} is empty", where, key));
+    return s;
+  }
+  const json& object_field(const json& obj, const char* key, const std::string& where) const {
+    const json& v = field(obj, key, where);
+    if (!v.is_object()) corrupt(fmt::format("{}.{} is not an object", where, key));
+    return v;
+  }
+  const json& array_field(const json& obj, const char* key, const std::string& where) const {
+    const json& v = field(obj, key, where);
+    if (!v.is_array()) corrupt(fmt::format("{}.{} is not an array", where, key));
+    return v;
+  }
+  // A file name inside the directory: no separators, no "." / "..", so a manifest can
+  // never point outside its database.
+  std::string file_field(const json& obj, const char* key, const std::string& where) const {
+    const std::string& f = string_field(obj, key, where);
+    if (f.find('/') != std::string::npos || f.find('\0') != std::string::npos || f == "." || f == ".." ||
+        f == Manifest::kFileName || f == Manifest::kTempFileName)
+      corrupt(fmt::format("{}.{} '{}' is not a plain file name", where, key, f));
+    return f;
+  }
+
+ private:
+  const std::string& path_;
+};
+
+json double_json(double d) {
+  if (std::isnan(d)) return "nan";
+  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+  return d;
+}
+
+}  // namespace
+
+Manifest Manifest::parse(const std::string& text, const std::string& path) {
+  ManifestReader r(path);
+  json root;
+  try {
+    root = json::parse(text);
+  } catch (const json::parse_error& e) {
+    r.corrupt(fmt::format("invalid JSON at byte {}", e.byte));
+  }
+  if (!root.is_object()) r.corrupt("the top level is not an object");
+  Manifest m;
+  uint64_t version = r.unsigned_field(root, "format_version", "manifest");
+  if (version != uint64_t(kFormatVersion))
+    r.corrupt(fmt::format("unknown format version {} (this raydb reads version {})", version, kFormatVersion));
+  m.generation = r.unsigned_field(root, "generation", "manifest");
+  const json& tables = r.array_field(root, "tables", "manifest");
+  std::set<std::string> files;
+  for (size_t ti = 0; ti < tables.size(); ti++) {
+    std::string tw = fmt::format("tables[{}]", ti);
+    const json& tj = tables[ti];
+    if (!tj.is_object()) r.corrupt(tw + " is not an object");
+    ManifestTable t;
+    t.name = r.string_field(tj, "name", tw);
+    if (m.find_table(t.name) >= 0) r.corrupt(fmt::format("table '{}' appears twice", t.name));
+    t.rows = r.unsigned_field(tj, "rows", tw);
+    const json& cols = r.array_field(tj, "columns", tw);
+    if (cols.empty()) r.corrupt(tw + ".columns is empty");
+    for (size_t ci = 0; ci < cols.size(); ci++) {
+      std::string cw = fmt::format("{}.columns[{}]", tw, ci);
+      const json& cj = cols[ci];
+      if (!cj.is_object()) r.corrupt(cw + " is not an object");
+      ManifestColumn c;
+      c.name = r.string_field(cj, "name", cw);
+      for (auto& other : t.columns)
+        if (iequals(other.name, c.name)) r.corrupt(fmt::format("table '{}' has column '{}' twice", t.name, c.name));
+      const std::string& type_text = r.string_field(cj, "type", cw);
+      try {
+        c.type = Type::parse(type_text);
+      } catch (const Error&) {
+        r.corrupt(fmt::format("{}.type '{}' is not a known type", cw, type_text));
+      }
+      if (!c.type.storable()) r.corrupt(fmt::format("{}.type '{}' cannot be stored", cw, type_text));
+      c.file = r.file_field(cj, "file", cw);
+      if (!files.insert(c.file).second) r.corrupt(fmt::format("file '{}' is named twice", c.file));
+      c.bytes = r.unsigned_field(cj, "bytes", cw);
+      if (c.bytes / uint64_t(c.type.physical_width()) != t.rows || c.bytes % uint64_t(c.type.physical_width()) != 0)
+        r.corrupt(fmt::format("{}.bytes is {}, but {} rows of {} take {}", cw, c.bytes, t.rows, c.type.to_string(),
+                              t.rows * uint64_t(c.type.physical_width())));
+      if (t.rows > 0) {
+        std::string sw = cw + ".stats";
+        const json& sj = r.object_field(cj, "stats", cw);
+        if (c.type.id == TypeId::kDouble) {
+          c.stats.min_d = r.double_field(sj, "min", sw);
+          c.stats.max_d = r.double_field(sj, "max", sw);
+          c.stats.min = 0;
+          c.stats.max = -1;
+        } else {
+          c.stats.min = r.signed_field(sj, "min", sw);
+          c.stats.max = r.signed_field(sj, "max", sw);
+          if (c.stats.min > c.stats.max) r.corrupt(sw + ".min is greater than max");
+          if (c.type.physical_width() == 4 &&
+              (c.stats.min < std::numeric_limits<int32_t>::min() || c.stats.max > std::numeric_limits<int32_t>::max()))
+            r.corrupt(sw + " is out of range for a 32-bit column");
+        }
+      }
+      if (c.type.id == TypeId::kVarchar) {
+        std::string dw = cw + ".dictionary";
+        const json& dj = r.object_field(cj, "dictionary", cw);
+        ManifestDictionary d;
+        d.file = r.file_field(dj, "file", dw);
+        if (!files.insert(d.file).second) r.corrupt(fmt::format("file '{}' is named twice", d.file));
+        d.entries = r.unsigned_field(dj, "entries", dw);
+        d.bytes = r.unsigned_field(dj, "bytes", dw);
+        if (d.entries >= (uint64_t(1) << 31)) r.corrupt(dw + ".entries is too large");
+        if (d.bytes < 8 * (d.entries + 1)) r.corrupt(dw + ".bytes is too small for its entries");
+        if (t.rows > 0 && (c.stats.min < 0 || uint64_t(c.stats.max) >= d.entries))
+          r.corrupt(cw + ".stats lie outside the dictionary");
+        c.dictionary = d;
+      } else if (cj.contains("dictionary")) {
+        r.corrupt(cw + " is not VARCHAR but has a dictionary");
+      }
+      t.columns.push_back(std::move(c));
+    }
+    m.tables.push_back(std::move(t));
+  }
+  return m;
+}
+
+Manifest Manifest::read(const std::string& path) { return parse(read_small_file(path), path); }
+
+std::string Manifest::to_json() const {
+  json root = json::object();
+  root["format_version"] = kFormatVersion;
+  root["generation"] = generation;
+  json tables = json::array();
+  for (auto& t : this->tables) {
+    json tj = json::object();
+    tj["name"] = t.name;
+    tj["rows"] = t.rows;
+    json cols = json::array();
+    for (auto& c : t.columns) {
+      json cj = json::object();
+      cj["name"] = c.name;
+      cj["type"] = c.type.to_string();
+      cj["file"] = c.file;
+      cj["bytes"] = c.bytes;
+      if (t.rows > 0) {
+        if (c.type.id == TypeId::kDouble)
+          cj["stats"] = {{"min", double_json(c.stats.min_d)}, {"max", double_json(c.stats.max_d)}};
+        else
+          cj["stats"] = {{"min", c.stats.min}, {"max", c.stats.max}};
+      }
+      if (c.dictionary)
+        cj["dictionary"] = {
+            {"file", c.dictionary->file}, {"entries", c.dictionary->entries}, {"bytes", c.dictionary->bytes}};
+      cols.push_back(std::move(cj));
+    }
+    tj["columns"] = std::move(cols);
+    tables.push_back(std::move(tj));
+  }
+  root["tables"] = std::move(tables);
+  try {
+    return root.dump(1) + "\n";
+  } catch (const json::type_error&) {  // names that are not valid UTF-8
+    fail(ErrorKind::kInvalidInput, "cannot write manifest: a table or column name is not valid UTF-8");
+  }
+}
+
+int Manifest::find_table(std::string_view name) const {
+  for (size_t i = 0; i < tables.size(); i++)
+    if (iequals(tables[i].name, name)) return int(i);
+  return -1;
+}
+
+std::set<std::string> Manifest::referenced_files() const {
+  std::set<std::string> files;
+  for (auto& t : tables)
+    for (auto& c : t.columns) {
+      files.insert(c.file);
+      if (c.dictionary) files.insert(c.dictionary->file);
+    }
+  return files;
+}
+
+bool is_database_data_file(std::string_view name) {
+  if (name == Manifest::kTempFileName) return true;
+  if (name.size() < 2 || name[0] != 'g' || name[1] < '0' || name[1] > '9') return false;
+  size_t i = 1;
+  while (i < name.size() && name[i] >= '0' && name[i] <= '9') i++;
+  if (i >= name.size() || name[i] != '.') return false;
+  return name.ends_with(".col") || name.ends_with(".dict");
+}
+
+}  // namespace raydb::persist

@@ -1,0 +1,73 @@
+#pragma once
+// manifest.json: the one file that says what a database directory holds. Format
+// version 1:
+//
+//   { "format_version": 1,
+//     "generation": 7,                      // bumped by every commit / drop
+//     "tables": [ { "name": "lineorder", "rows": 6001171,
+//       "columns": [ { "name": "lo_orderkey", "type": "INTEGER",
+//                      "file": "g7.t0.lineorder.c0.lo_orderkey.col", "bytes": 24004684,
+//                      "stats": { "min": 1, "max": 6000000 },          // absent when rows == 0
+//                      "dictionary": { "file": "...dict", "entries": 7, "bytes": 120 }  // VARCHAR only
+//                    } ] } ] }
+//
+// Integer-physical stats are JSON integers; DOUBLE stats are JSON numbers, or the
+// strings "nan", "inf", "-inf" (JSON has no such numbers).
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "storage/column.h"
+#include "storage/types.h"
+
+namespace raydb::persist {
+
+struct ManifestDictionary {
+  std::string file;
+  uint64_t entries = 0;
+  uint64_t bytes = 0;
+};
+
+struct ManifestColumn {
+  std::string name;
+  Type type;
+  std::string file;
+  uint64_t bytes = 0;
+  ColumnStats stats;  // meaningful when the table has rows
+  std::optional<ManifestDictionary> dictionary;
+};
+
+struct ManifestTable {
+  std::string name;
+  uint64_t rows = 0;
+  std::vector<ManifestColumn> columns;
+};
+
+struct Manifest {
+  static constexpr int kFormatVersion = 1;
+  static constexpr const char* kFileName = "manifest.json";
+  static constexpr const char* kTempFileName = "manifest.json.tmp";
+
+  uint64_t generation = 0;
+  std::vector<ManifestTable> tables;
+
+  // Parses and validates manifest text. `path` is only used in messages. Throws
+  // Error(kCatalog) "corrupted manifest <path>: <what>" on any defect.
+  static Manifest parse(const std::string& text, const std::string& path);
+  static Manifest read(const std::string& path);
+  std::string to_json() const;
+
+  // Index of the table named `name` (case-insensitive), or -1.
+  int find_table(std::string_view name) const;
+  // Every column and dictionary file the manifest names.
+  std::set<std::string> referenced_files() const;
+};
+
+// Whether `name` looks like a file that raydb writes into a database directory (data
+// files "g<digits>.<...>.col|dict" and the manifest's temporary file). Only such
+// files are ever deleted as leftovers; anything else in the directory is left alone.
+bool is_database_data_file(std::string_view name);
+
+}  // namespace raydb::persist

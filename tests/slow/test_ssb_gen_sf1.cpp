@@ -29,7 +29,7 @@ double expected_sum(const Flight1& f, uint64_t rows) {
   return double(rows) * f.date_days / 2406 * 3.0 / 11 * f.qty_fraction * 149949.5 * f.qty_mean * f.disc_mean;
 }
 
-TEST(SsbSf1, Flight1Sums) {
+TEST(SsbGenSf1, Flight1Sums) {
   const uint64_t rows = oracle::table(sf1(), "lineorder").row_count();
   for (const Flight1& f : {Flight1{"q1.1", 446268068091.0, 365, 2, 24.0 / 50, 12.5, 0.01},
                            Flight1{"q1.2", 98314553869.0, 31, 5, 10.0 / 50, 30.5, 0.06},
@@ -47,7 +47,7 @@ TEST(SsbSf1, Flight1Sums) {
 // Group counts fixed by the domains must match dbgen's exactly. q3.2, q3.4 and q4.3
 // have sparse groups, some empty by chance: seeds 1..6 gave 597..600, 1..4 and
 // 663..719 groups, dbgen 596, 3 and 700.
-TEST(SsbSf1, GroupCounts) {
+TEST(SsbGenSf1, GroupCounts) {
   struct Expect {
     const char* query;
     int dbgen, min, max;

@@ -1,7 +1,101 @@
+// raydb bench ssb: time the 13 SSB queries (warm-up, repetitions, median/min/max),
+// verify every repetition against the first run, write JSON lines.
+#include <omp.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
 #include "cli/commands.h"
+#include "cli/ssb_runner.h"
+#include "common/machine_info.h"
+#include "raydb/build_config.h"
 
 namespace raydb::cli {
 
-void register_bench(CLI::App& app) { (void)app; }  // TODO(owner): implement
+void register_bench(CLI::App& app) {
+  auto* bench = app.add_subcommand("bench", "Benchmarks (JSON lines)");
+  bench->require_subcommand(1);
+  auto* cmd = bench->add_subcommand("ssb", "Time the 13 SSB queries");
+  struct Args {
+    std::string db, backend = "auto", json, queries;
+    double sf = 0;
+    int reps = 10, warmup = 1, threads = 0;
+    uint64_t seed = 19920101;
+  };
+  auto a = std::make_shared<Args>();
+  cmd->add_option("--db", a->db, "SSB database directory (generated there at --sf when absent)");
+  cmd->add_option("--sf", a->sf, "Scale factor (with no --db: data/ssb-sf<SF>)");
+  cmd->add_option("--backend", a->backend, "auto | cpu");
+  cmd->add_option("--reps", a->reps, "Timed repetitions per query (default 10)");
+  cmd->add_option("--warmup", a->warmup, "Untimed runs before timing (default 1)");
+  cmd->add_option("--threads", a->threads, "CPU threads (0: all)");
+  cmd->add_option("--seed", a->seed, "Generator seed when data is generated");
+  cmd->add_option("--queries", a->queries, "Comma-separated subset, e.g. q1.1,q4.3");
+  cmd->add_option("--json", a->json, "Write one JSON object per query to FILE");
+  cmd->callback([a]() {
+    if (a->db.empty() && a->sf <= 0) fail(ErrorKind::kInvalidInput, "bench ssb needs --db DIR or --sf SF");
+    if (a->reps < 1) fail(ErrorKind::kInvalidInput, "--reps must be at least 1");
+    if (a->warmup < 0) fail(ErrorKind::kInvalidInput, "--warmup must be >= 0");
+    if (a->threads < 0) fail(ErrorKind::kInvalidInput, "--threads must be >= 0");
+    QueryOptions opts;
+    opts.backend = parse_backend(a->backend);
+    opts.threads = a->threads;
+    std::string dir = a->db.empty() ? fmt::format("data/ssb-sf{}", a->sf) : a->db;
+    auto storage = ensure_ssb_database(dir, a->sf > 0 ? a->sf : 1.0, a->seed, a->threads);
+    Database db(storage);
+    std::vector<std::string> only;
+    for (size_t p = 0; !a->queries.empty() && p <= a->queries.size();) {
+      size_t c = a->queries.find(',', p);
+      if (c == std::string::npos) c = a->queries.size();
+      only.push_back(a->queries.substr(p, c - p));
+      p = c + 1;
+    }
+    auto timings = run_ssb_queries(db, opts, a->warmup, a->reps, only);
+    MachineInfo m = machine_info();
+    const int threads = a->threads > 0 ? a->threads : omp_get_max_threads();
+    const uint64_t lo_rows = storage->table("lineorder")->row_count();
+    std::ofstream json;
+    if (!a->json.empty()) {
+      json.open(a->json);
+      if (!json) fail(ErrorKind::kIO, "cannot write {}", a->json);
+    }
+    std::printf("%-6s %10s %10s %10s %8s  %s\n", "query", "median_ms", "min_ms", "max_ms", "rows", "verified");
+    double sum = 0;
+    bool all_ok = true;
+    for (auto& t : timings) {
+      std::printf("%-6s %10.2f %10.2f %10.2f %8zu  %s\n", t.name.c_str(), t.median_ms, t.min_ms, t.max_ms, t.rows,
+                  t.verified ? "yes" : "NO");
+      sum += t.median_ms;
+      all_ok &= t.verified;
+      if (json.is_open()) {
+        nlohmann::ordered_json j;
+        j["suite"] = "ssb";
+        j["query"] = t.name;
+        j["backend"] = t.first.backend;
+        j["median_ms"] = t.median_ms;
+        j["min_ms"] = t.min_ms;
+        j["max_ms"] = t.max_ms;
+        j["rows"] = t.rows;
+        j["reps"] = a->reps;
+        j["verified"] = t.verified;
+        j["times_ms"] = t.times_ms;
+        j["lineorder_rows"] = lo_rows;
+        j["db"] = dir;
+        j["threads"] = threads;
+        j["raydb_version"] = RAYDB_VERSION;
+        j["machine"] = {{"hostname", m.hostname}, {"cpu", m.cpu_model}, {"hardware_threads", m.hardware_threads},
+                        {"memory_gib", m.memory_gib}};
+        j["timestamp"] = std::time(nullptr);
+        json << j.dump() << "\n";
+      }
+    }
+    std::printf("%-6s %10.2f\n", "sum", sum);
+    if (!all_ok) fail(ErrorKind::kExecution, "a repetition returned a different result than the first run");
+  });
+}
 
 }  // namespace raydb::cli

@@ -1,7 +1,42 @@
+// raydb query: run one SQL statement against a database directory.
+#include <cstdio>
+
+#include "cli/cli_util.h"
 #include "cli/commands.h"
 
 namespace raydb::cli {
 
-void register_query(CLI::App& app) { (void)app; }  // TODO(owner): implement
+void register_query(CLI::App& app) {
+  auto* cmd = app.add_subcommand("query", "Run one SQL statement and print its result");
+  struct Args {
+    std::string db, backend = "auto", format = "table", sql, file;
+    int threads = 0;
+    bool timing = false;
+  };
+  auto a = std::make_shared<Args>();
+  cmd->add_option("--db", a->db, "Database directory")->required();
+  cmd->add_option("--backend", a->backend, "auto | cpu");
+  cmd->add_option("--format", a->format, "table | csv | json");
+  cmd->add_option("--threads", a->threads, "CPU threads (0: all)");
+  cmd->add_option("-f,--file", a->file, "Read the SQL from FILE ('-': standard input)");
+  cmd->add_flag("--timing", a->timing, "Print the execution time on stderr");
+  cmd->add_option("sql", a->sql, "SQL statement");
+  cmd->callback([a]() {
+    QueryOptions opts;
+    opts.backend = parse_backend(a->backend);
+    opts.threads = a->threads;
+    OutputFormat fmt = parse_output_format(a->format);
+    if (a->threads < 0) fail(ErrorKind::kInvalidInput, "--threads must be >= 0");
+    std::string sql = read_sql(a->sql, a->file);
+    auto db = open_database(a->db);
+    QueryResult r = db->query(sql, opts);
+    if (!r.explain.empty() && fmt == OutputFormat::kTable) {
+      std::fputs(r.explain.c_str(), stdout);
+    } else {
+      print_result(r, fmt);
+    }
+    if (a->timing) std::fprintf(stderr, "time: %.3f ms (backend %s)\n", r.elapsed_ms, r.backend.c_str());
+  });
+}
 
 }  // namespace raydb::cli

@@ -1,7 +1,117 @@
+// raydb shell: an interactive SQL prompt with line editing and history (readline).
+#include <readline/history.h>
+#include <readline/readline.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+
+#include "cli/cli_util.h"
 #include "cli/commands.h"
 
 namespace raydb::cli {
 
-void register_shell(CLI::App& app) { (void)app; }  // TODO(owner): implement
+namespace {
+
+void print_help() {
+  std::puts(
+      "Enter SQL statements ending with ';'. Commands:\n"
+      "  .tables               list tables\n"
+      "  .schema TABLE         columns and types of TABLE\n"
+      "  .format table|csv|json\n"
+      "  .timing on|off        print execution time after each statement\n"
+      "  .help                 this text\n"
+      "  .quit                 leave (also Ctrl-D)");
+}
+
+std::string trim(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
+  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+}  // namespace
+
+void register_shell(CLI::App& app) {
+  auto* cmd = app.add_subcommand("shell", "Interactive SQL shell");
+  struct Args {
+    std::string db, backend = "auto", format = "table";
+    int threads = 0;
+  };
+  auto a = std::make_shared<Args>();
+  cmd->add_option("--db", a->db, "Database directory")->required();
+  cmd->add_option("--backend", a->backend, "auto | cpu");
+  cmd->add_option("--format", a->format, "table | csv | json");
+  cmd->add_option("--threads", a->threads, "CPU threads (0: all)");
+  cmd->callback([a]() {
+    QueryOptions opts;
+    opts.backend = parse_backend(a->backend);
+    opts.threads = a->threads;
+    OutputFormat fmt = parse_output_format(a->format);
+    auto db = open_database(a->db);
+    const bool tty = isatty(STDIN_FILENO);
+    std::string history;
+    if (const char* home = std::getenv("HOME")) history = std::string(home) + "/.raydb_history";
+    if (tty && !history.empty()) read_history(history.c_str());
+    bool timing = false;
+    std::string pending;
+    if (tty) std::printf("raydb shell on %s; .help for help\n", a->db.c_str());
+    while (true) {
+      std::string line;
+      if (tty) {
+        char* raw = readline(pending.empty() ? "raydb> " : "  ...> ");
+        if (!raw) break;
+        line = raw;
+        std::free(raw);
+      } else if (!std::getline(std::cin, line)) {
+        break;
+      }
+      std::string t = trim(line);
+      if (pending.empty() && !t.empty() && t[0] == '.') {
+        if (tty) add_history(line.c_str());
+        std::string word = t.substr(0, t.find(' ')), rest = trim(t.substr(word.size()));
+        try {
+          if (word == ".quit" || word == ".exit") break;
+          if (word == ".help") {
+            print_help();
+          } else if (word == ".tables") {
+            for (auto& n : db->directory().table_names()) std::puts(n.c_str());
+          } else if (word == ".schema") {
+            auto tbl = db->directory().table(rest);
+            if (!tbl) fail(ErrorKind::kBinder, "unknown table '{}'", rest);
+            for (auto& c : tbl->schema()) std::printf("%s %s\n", c.name.c_str(), c.type.to_string().c_str());
+          } else if (word == ".format") {
+            fmt = parse_output_format(rest);
+          } else if (word == ".timing") {
+            timing = rest == "on";
+          } else {
+            fail(ErrorKind::kInvalidInput, "unknown command {} (.help lists them)", word);
+          }
+        } catch (const Error& e) {
+          std::fprintf(stderr, "error: %s\n", e.what());
+        }
+        continue;
+      }
+      if (t.empty() && pending.empty()) continue;
+      pending += line + "\n";
+      if (t.empty() || t.back() != ';') continue;
+      if (tty) add_history(trim(pending).c_str());
+      try {
+        QueryResult r = db->query(pending, opts);
+        if (!r.explain.empty() && fmt == OutputFormat::kTable)
+          std::fputs(r.explain.c_str(), stdout);
+        else
+          print_result(r, fmt);
+        if (timing) std::printf("time: %.3f ms\n", r.elapsed_ms);
+      } catch (const Error& e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+      }
+      std::fflush(stdout);
+      pending.clear();
+    }
+    if (tty && !history.empty()) write_history(history.c_str());
+  });
+}
 
 }  // namespace raydb::cli

@@ -30,6 +30,12 @@ class Value {
   static Value decimal(int64_t scaled, int precision, int scale) {
     return make_int(Type::decimal(precision, scale), scaled);
   }
+  // DECIMAL with an int128 payload (results of SUM over decimals: precision up to 38).
+  static Value decimal_wide(__int128 scaled, int precision, int scale) {
+    Value v(Type::decimal(precision, scale));
+    v.h_ = scaled;
+    return v;
+  }
   static Value date(int32_t days) { return make_int(Type::date(), days); }
   static Value varchar(std::string s) {
     Value v(Type::varchar());

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <memory>
 #include <stdexcept>
 
 namespace raydb::test {
@@ -47,6 +48,91 @@ CommandResult run_raydb(const std::string& args) {
   r.out = read_file(tmp.file("out"));
   r.err = read_file(tmp.file("err"));
   return r;
+}
+
+}  // namespace raydb::test
+
+namespace raydb::test {
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') out += "'\\''";
+    else out += c;
+  }
+  return out + "'";
+}
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> out;
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t nl = text.find('\n', at);
+    if (nl == std::string::npos) nl = text.size();
+    out.push_back(text.substr(at, nl - at));
+    at = nl + 1;
+  }
+  return out;
+}
+
+std::map<std::string, std::string> snapshot_tree(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::map<std::string, std::string> out;
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) return out;
+  for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator(); ++it) {
+    std::string rel = fs::relative(it->path(), dir).string();
+    if (it->is_directory()) {
+      out[rel] = "dir";
+      continue;
+    }
+    std::string bytes = read_file(it->path().string());
+    uint64_t h = 1469598103934665603ull;
+    for (unsigned char c : bytes) {
+      h ^= c;
+      h *= 1099511628211ull;
+    }
+    out[rel] = std::to_string(bytes.size()) + ":" + std::to_string(h);
+  }
+  return out;
+}
+
+void copy_tree(const std::string& from, const std::string& to) {
+  std::filesystem::copy(from, to, std::filesystem::copy_options::recursive);
+}
+
+namespace cli {
+std::string gen_ssb(const std::string& db, const std::string& sf) {
+  return "gen ssb --sf " + sf + " --db " + shell_quote(db);
+}
+std::string load_csv(const std::string& db, const std::string& table, const std::string& schema,
+                     const std::string& csv_file) {
+  return "load csv --header --db " + shell_quote(db) + " --table " + shell_quote(table) + " --schema " +
+         shell_quote(schema) + " " + shell_quote(csv_file);
+}
+std::string query(const std::string& db, const std::string& sql, const std::string& extra) {
+  return "query --db " + shell_quote(db) + (extra.empty() ? "" : " " + extra) + " " + shell_quote(sql);
+}
+}  // namespace cli
+
+std::string shared_ssb_database(const std::string& sf, std::string& error) {
+  struct Entry {
+    std::unique_ptr<TempDir> dir;
+    std::string path, error;
+  };
+  static std::map<std::string, Entry> cache;
+  auto it = cache.find(sf);
+  if (it == cache.end()) {
+    Entry e;
+    e.dir = std::make_unique<TempDir>();
+    std::string path = e.dir->file("ssb-sf" + sf);
+    CommandResult r = run_raydb(cli::gen_ssb(path, sf));
+    if (r.exit_code != 0) e.error = "raydb " + cli::gen_ssb(path, sf) + " failed (exit " + std::to_string(r.exit_code) + "): " + r.err;
+    else e.path = path;
+    it = cache.emplace(sf, std::move(e)).first;
+  }
+  error = it->second.error;
+  return it->second.path;
 }
 
 }  // namespace raydb::test

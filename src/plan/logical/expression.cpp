@@ -123,6 +123,12 @@ ExprPtr Expr::cast(ExprPtr x, Type to) {
   e->children = {std::move(x)};
   return e;
 }
+ExprPtr Expr::case_when(std::vector<ExprPtr> children, bool has_else, Type type) {
+  auto e = make(ExprKind::kCase, type);
+  e->children = std::move(children);
+  e->has_else = has_else;
+  return e;
+}
 
 std::string Expr::to_string() const {
   auto child = [&](size_t i) { return children[i]->to_string(); };
@@ -171,6 +177,35 @@ uint64_t tables_used(const Expr& e) {
   uint64_t m = e.kind == ExprKind::kColumnRef ? (uint64_t(1) << e.table_index) : 0;
   for (auto& c : e.children) m |= tables_used(*c);
   return m;
+}
+
+bool same_expr(const Expr& a, const Expr& b) {
+  if (a.kind != b.kind || !(a.type == b.type) || a.children.size() != b.children.size()) return false;
+  switch (a.kind) {
+    case ExprKind::kColumnRef:
+      if (a.table_index != b.table_index || a.column_index != b.column_index) return false;
+      break;
+    case ExprKind::kConstant:
+    case ExprKind::kLike:
+      if (!(a.value == b.value)) return false;
+      break;
+    case ExprKind::kGroupRef:
+    case ExprKind::kAggregateRef:
+    case ExprKind::kOutputRef:
+      if (a.ref_index != b.ref_index) return false;
+      break;
+    case ExprKind::kArith:
+      if (a.arith_op != b.arith_op) return false;
+      break;
+    case ExprKind::kCompare:
+      if (a.compare_op != b.compare_op) return false;
+      break;
+    default: break;
+  }
+  if (a.negated != b.negated || a.has_else != b.has_else) return false;
+  for (size_t i = 0; i < a.children.size(); i++)
+    if (!same_expr(*a.children[i], *b.children[i])) return false;
+  return true;
 }
 
 void split_conjuncts(const ExprPtr& e, std::vector<ExprPtr>& out) {

@@ -90,6 +90,8 @@ struct Expr {
   static ExprPtr like(ExprPtr e, std::string pattern, bool negated);
   static ExprPtr is_null(ExprPtr e, bool negated);
   static ExprPtr cast(ExprPtr e, Type to);
+  // children = c0, v0, c1, v1, ..., [else]; the values already have result type `type`.
+  static ExprPtr case_when(std::vector<ExprPtr> children, bool has_else, Type type);
 
   // Text form for EXPLAIN and debugging.
   std::string to_string() const;
@@ -97,6 +99,9 @@ struct Expr {
 
 // The set of tables (indices into LogicalQuery::tables) an expression reads.
 uint64_t tables_used(const Expr& e);  // bit mask; at most 64 tables per query
+// Structural equality: same kind, type, references, constants, operators and
+// children; display names are ignored. The binder matches GROUP BY keys with it.
+bool same_expr(const Expr& a, const Expr& b);
 // Splits nested ANDs into conjuncts.
 void split_conjuncts(const ExprPtr& e, std::vector<ExprPtr>& out);
 

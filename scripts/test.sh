@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Builds raydb and runs the default test suite (everything but the `slow` label), then
+# repeats it in an AddressSanitizer + UndefinedBehaviorSanitizer build (build-asan/).
+# Skip the sanitizer pass with RAYDB_SKIP_SANITIZE=1. Exits non-zero on any failure.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+jobs="${RAYDB_JOBS:-$(nproc)}"
+start=$SECONDS
+failed=0
+
+stamp() { echo "== $1 ($((SECONDS - start)) s)"; }
+
+stamp "setup and Release build"
+bash scripts/setup.sh || { echo "test.sh: setup or build failed" >&2; exit 1; }
+
+stamp "default suite (Release)"
+ctest --test-dir build -LE slow --output-on-failure -j "$jobs" || failed=1
+
+if [ "${RAYDB_SKIP_SANITIZE:-0}" != 1 ]; then
+  stamp "sanitizer build (ASan + UBSan)"
+  generator=()
+  if command -v ninja >/dev/null 2>&1; then generator=(-G Ninja); fi
+  if [ ! -f build-asan/CMakeCache.txt ]; then
+    cmake -S . -B build-asan "${generator[@]}" -DCMAKE_BUILD_TYPE=Debug -DRAYDB_SANITIZE=ON || exit 1
+  fi
+  if cmake --build build-asan -j "$jobs"; then
+    stamp "default suite (sanitizers)"
+    # Findings abort the process, so the test fails; children (the raydb CLI) inherit this.
+    ASAN_OPTIONS="abort_on_error=1:detect_leaks=1:strict_string_checks=1:check_initialization_order=1" \
+    UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
+      ctest --test-dir build-asan -LE slow --output-on-failure -j "$jobs" || failed=1
+  else
+    echo "test.sh: sanitizer build failed" >&2
+    failed=1
+  fi
+fi
+
+stamp "done"
+if [ "$failed" -ne 0 ]; then
+  echo "test.sh: FAILED" >&2
+  exit 1
+fi
+echo "test.sh: all passed"

@@ -1,0 +1,92 @@
+#include <omp.h>
+
+#include "common/timer.h"
+#include "exec/cpu/cpu_executor.h"
+#include "plan/physical/physical_planner.h"
+#include "raydb/raydb.h"
+#include "sql/sql.h"
+
+namespace raydb {
+
+Backend parse_backend(std::string_view name) {
+  if (name == "auto") return Backend::kAuto;
+  if (name == "cpu") return Backend::kCpu;
+  fail(ErrorKind::kInvalidInput, "unknown backend '{}' (expected auto or cpu)", name);
+}
+
+const char* backend_name(Backend b) {
+  switch (b) {
+    case Backend::kAuto: return "auto";
+    case Backend::kCpu: return "cpu";
+  }
+  return "?";
+}
+
+std::unique_ptr<Database> Database::open(const std::string& path) {
+  return std::make_unique<Database>(DatabaseDirectory::open(path));
+}
+
+Database::Database(std::shared_ptr<DatabaseDirectory> dir) : dir_(std::move(dir)) {}
+
+namespace {
+
+// Copies executor vectors into the API's owned result columns.
+QueryResult to_query_result(exec::ResultTable& t) {
+  QueryResult r;
+  auto& cols = r.columns();
+  for (size_t c = 0; c < t.columns.size(); c++) {
+    exec::Vector& v = t.columns[c];
+    QueryResult::ColumnData d;
+    d.name = c < t.names.size() ? t.names[c] : "";
+    d.type = v.type;
+    const size_t n = t.rows;
+    switch (v.kind) {
+      case exec::VectorKind::kInt: d.ints.assign(v.ints.begin(), v.ints.begin() + long(n)); break;
+      case exec::VectorKind::kHuge: d.huge.assign(v.huge.begin(), v.huge.begin() + long(n)); break;
+      case exec::VectorKind::kDouble: d.doubles.assign(v.doubles.begin(), v.doubles.begin() + long(n)); break;
+      case exec::VectorKind::kCode:
+      case exec::VectorKind::kString:
+        d.strings.reserve(n);
+        for (size_t i = 0; i < n; i++) d.strings.emplace_back(v.is_null(i) ? std::string_view() : v.string_at(i));
+        break;
+    }
+    if (v.has_nulls()) d.nulls.assign(v.nulls.begin(), v.nulls.begin() + long(n));
+    cols.push_back(std::move(d));
+  }
+  r.set_row_count(t.rows);
+  return r;
+}
+
+}  // namespace
+
+QueryResult Database::query(const std::string& sql, const QueryOptions& options) {
+  Timer timer;
+  sql::BoundStatement stmt = sql::parse_and_bind(sql, [this](std::string_view name) { return dir_->table(name); });
+  // `auto` resolves to the CPU until other backends exist.
+  plan::PlannerOptions popts;
+  popts.backend = plan::BackendKind::kCpu;
+  auto logical = std::make_shared<plan::LogicalQuery>(std::move(stmt.query));
+  plan::PhysicalPlan physical = plan::plan_query(logical, popts);
+  if (stmt.kind == sql::StatementKind::kExplain) {
+    QueryResult r;
+    QueryResult::ColumnData d;
+    d.name = "plan";
+    d.type = Type::varchar();
+    d.strings.push_back(physical.explain());
+    r.columns().push_back(std::move(d));
+    r.set_row_count(1);
+    r.explain = physical.explain();
+    r.backend = plan::backend_kind_name(physical.backend);
+    r.elapsed_ms = timer.elapsed_ms();
+    return r;
+  }
+  exec::ExecOptions eopts;
+  eopts.threads = options.threads;
+  exec::ResultTable table = exec::CpuExecutor::execute(physical, eopts);
+  QueryResult r = to_query_result(table);
+  r.backend = plan::backend_kind_name(physical.backend);
+  r.elapsed_ms = timer.elapsed_ms();
+  return r;
+}
+
+}  // namespace raydb

@@ -1,0 +1,35 @@
+#include "cli/cli_util.h"
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace raydb::cli {
+
+std::string read_sql(const std::string& positional, const std::string& file) {
+  if (!positional.empty() && !file.empty()) fail(ErrorKind::kInvalidInput, "give the SQL either as an argument or with -f, not both");
+  if (file.empty()) {
+    if (positional.empty()) fail(ErrorKind::kInvalidInput, "no SQL given (pass it as an argument or with -f FILE)");
+    return positional;
+  }
+  std::stringstream ss;
+  if (file == "-") {
+    ss << std::cin.rdbuf();
+  } else {
+    std::ifstream f(file, std::ios::binary);
+    if (!f) fail(ErrorKind::kIO, "cannot read SQL file {}", file);
+    ss << f.rdbuf();
+  }
+  return ss.str();
+}
+
+std::unique_ptr<Database> open_database(const std::string& dir) { return Database::open(dir); }
+
+void print_result(const QueryResult& r, OutputFormat f) {
+  std::string s = format_result(r, f);
+  std::fwrite(s.data(), 1, s.size(), stdout);
+  std::fflush(stdout);
+}
+
+}  // namespace raydb::cli

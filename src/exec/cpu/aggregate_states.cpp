@@ -1,0 +1,317 @@
+#include "exec/cpu/aggregate_states.h"
+
+#include <cstring>
+#include <limits>
+
+#include "common/error.h"
+
+namespace raydb::exec {
+
+using plan::AggFunc;
+
+AggregateStates::AggregateStates(const std::vector<plan::AggregateExpr>* aggs, StringInterner* interner)
+    : aggs_(aggs), interner_(interner), states_(aggs->size()) {}
+
+void AggregateStates::resize(size_t groups) {
+  if (groups <= size_) return;
+  for (size_t a = 0; a < states_.size(); a++) {
+    State& s = states_[a];
+    const AggFunc f = (*aggs_)[a].func;
+    const bool is_min = f == AggFunc::kMin;
+    s.count.resize(groups, 0);
+    if (f == AggFunc::kCount || f == AggFunc::kCountStar) continue;
+    s.sum.resize(groups, is_min ? std::numeric_limits<__int128>::max()
+                                : (f == AggFunc::kMax ? std::numeric_limits<__int128>::min() : 0));
+    s.sum_d.resize(groups, is_min ? std::numeric_limits<double>::infinity()
+                                  : (f == AggFunc::kMax ? -std::numeric_limits<double>::infinity() : 0.0));
+    if ((f == AggFunc::kMin || f == AggFunc::kMax) && s.kind_known && s.kind == VectorKind::kString)
+      s.str.resize(groups);
+  }
+  size_ = groups;
+}
+
+void AggregateStates::update(size_t a, const uint32_t* gids, size_t n, const Vector* arg) {
+  State& s = states_[a];
+  const plan::AggregateExpr& agg = (*aggs_)[a];
+  if (agg.func == AggFunc::kCountStar) {
+    if (!gids) {
+      s.count[0] += int64_t(n);
+    } else {
+      for (size_t i = 0; i < n; i++) s.count[gids[i]]++;
+    }
+    return;
+  }
+  const Vector& v = *arg;
+  if (!s.kind_known) {
+    s.kind_known = true;
+    s.kind = v.kind;
+    s.dict = v.dict;
+    s.arg_type = v.type;
+    if (s.kind == VectorKind::kString && (agg.func == AggFunc::kMin || agg.func == AggFunc::kMax)) s.str.resize(size_);
+  }
+  if (v.kind != s.kind || (v.kind == VectorKind::kCode && v.dict != s.dict))
+    fail(ErrorKind::kInternal, "aggregate {} saw arguments of different kinds", agg.name);
+  auto gid = [&](size_t i) -> uint32_t { return gids ? gids[i] : 0; };
+  if (agg.distinct) {
+    for (size_t i = 0; i < n; i++) {
+      if (v.is_null(i)) continue;
+      DistinctEntry e{gid(i), 0, 0};
+      switch (v.kind) {
+        case VectorKind::kInt:
+        case VectorKind::kCode: e.w0 = v.ints[i]; break;
+        case VectorKind::kHuge:
+          e.w0 = int64_t(uint64_t(v.huge[i]));
+          e.w1 = int64_t(v.huge[i] >> 64);
+          break;
+        case VectorKind::kDouble: {
+          double d = v.doubles[i] == 0 ? 0.0 : v.doubles[i];
+          std::memcpy(&e.w0, &d, 8);
+          break;
+        }
+        case VectorKind::kString: e.w0 = interner_->intern(v.strings[i]); break;
+      }
+      s.distinct.insert(e);
+    }
+    return;
+  }
+  const bool nulls = v.has_nulls();
+  switch (agg.func) {
+    case AggFunc::kCount:
+      for (size_t i = 0; i < n; i++) s.count[gid(i)] += !v.is_null(i);
+      return;
+    case AggFunc::kSum:
+    case AggFunc::kAvg:
+      if (v.kind == VectorKind::kInt) {
+        if (!gids && !nulls) {
+          __int128 acc = 0;
+          for (size_t i = 0; i < n; i++) acc += v.ints[i];
+          s.sum[0] += acc;
+          s.count[0] += int64_t(n);
+        } else {
+          for (size_t i = 0; i < n; i++) {
+            if (nulls && v.nulls[i]) continue;
+            uint32_t g = gid(i);
+            s.sum[g] += v.ints[i];
+            s.count[g]++;
+          }
+        }
+      } else if (v.kind == VectorKind::kHuge) {
+        for (size_t i = 0; i < n; i++) {
+          if (nulls && v.nulls[i]) continue;
+          uint32_t g = gid(i);
+          if (__builtin_add_overflow(s.sum[g], v.huge[i], &s.sum[g]))
+            fail(ErrorKind::kExecution, "numeric overflow in {}", agg.name);
+          s.count[g]++;
+        }
+      } else if (v.kind == VectorKind::kDouble) {
+        for (size_t i = 0; i < n; i++) {
+          if (nulls && v.nulls[i]) continue;
+          uint32_t g = gid(i);
+          s.sum_d[g] += v.doubles[i];
+          s.count[g]++;
+        }
+      } else {
+        fail(ErrorKind::kInternal, "{} over strings", agg.name);
+      }
+      return;
+    case AggFunc::kMin:
+    case AggFunc::kMax: {
+      const bool mn = agg.func == AggFunc::kMin;
+      for (size_t i = 0; i < n; i++) {
+        if (nulls && v.nulls[i]) continue;
+        uint32_t g = gid(i);
+        s.count[g]++;
+        switch (v.kind) {
+          case VectorKind::kInt:
+          case VectorKind::kCode:
+          case VectorKind::kHuge: {
+            __int128 x = v.int_at(i);
+            if (mn ? x < s.sum[g] : x > s.sum[g]) s.sum[g] = x;
+            break;
+          }
+          case VectorKind::kDouble:
+            if (mn ? v.doubles[i] < s.sum_d[g] : v.doubles[i] > s.sum_d[g]) s.sum_d[g] = v.doubles[i];
+            break;
+          case VectorKind::kString:
+            if (s.count[g] == 1 || (mn ? v.strings[i] < s.str[g] : v.strings[i] > s.str[g]))
+              s.str[g] = std::string(v.strings[i]);
+            break;
+        }
+      }
+      return;
+    }
+    case AggFunc::kCountStar: return;
+  }
+}
+
+void AggregateStates::merge(const AggregateStates& other, const uint32_t* src, const uint32_t* dst, size_t count) {
+  for (size_t a = 0; a < states_.size(); a++) {
+    State& s = states_[a];
+    const State& o = other.states_[a];
+    const plan::AggregateExpr& agg = (*aggs_)[a];
+    if (o.kind_known && !s.kind_known) {
+      s.kind_known = true;
+      s.kind = o.kind;
+      s.dict = o.dict;
+      s.arg_type = o.arg_type;
+      if (s.kind == VectorKind::kString && (agg.func == AggFunc::kMin || agg.func == AggFunc::kMax))
+        s.str.resize(size_);
+    }
+    if (agg.distinct) {
+      // Re-key other's entries by the destination group ids.
+      std::unordered_map<uint32_t, uint32_t> remap;
+      for (size_t i = 0; i < count; i++) remap[src[i]] = dst[i];
+      for (auto e : o.distinct) {
+        e.gid = remap.at(e.gid);
+        s.distinct.insert(e);
+      }
+      continue;
+    }
+    const bool mn = agg.func == AggFunc::kMin, mx = agg.func == AggFunc::kMax;
+    for (size_t i = 0; i < count; i++) {
+      uint32_t f = src[i], t = dst[i];
+      if (o.count[f] == 0 && agg.func != AggFunc::kCountStar) continue;
+      s.count[t] += o.count[f];
+      if (agg.func == AggFunc::kCount || agg.func == AggFunc::kCountStar) continue;
+      if (mn || mx) {
+        if (o.kind == VectorKind::kDouble) {
+          if (mn ? o.sum_d[f] < s.sum_d[t] : o.sum_d[f] > s.sum_d[t]) s.sum_d[t] = o.sum_d[f];
+        } else if (o.kind == VectorKind::kString) {
+          if (s.count[t] == o.count[f] || (mn ? o.str[f] < s.str[t] : o.str[f] > s.str[t])) s.str[t] = o.str[f];
+        } else {
+          if (mn ? o.sum[f] < s.sum[t] : o.sum[f] > s.sum[t]) s.sum[t] = o.sum[f];
+        }
+      } else {
+        if (__builtin_add_overflow(s.sum[t], o.sum[f], &s.sum[t]))
+          fail(ErrorKind::kExecution, "numeric overflow in {}", agg.name);
+        s.sum_d[t] += o.sum_d[f];
+      }
+    }
+  }
+}
+
+Vector AggregateStates::finalize(size_t a, const std::vector<uint32_t>& gids) const {
+  const plan::AggregateExpr& agg = (*aggs_)[a];
+  const State* sp = &states_[a];
+  if (agg.distinct) {
+    // Turn the distinct (group, value) pairs into the state of the same aggregate
+    // without DISTINCT, then finalize that.
+    plan::AggregateExpr plain = agg;
+    plain.distinct = false;
+    std::vector<plan::AggregateExpr> one{plain};
+    AggregateStates single(&one, interner_);
+    single.resize(size_);
+    State& t = single.states_[0];
+    t.kind = sp->kind;
+    t.kind_known = sp->kind_known;
+    t.dict = sp->dict;
+    t.arg_type = sp->arg_type;
+    if (t.kind == VectorKind::kString) t.str.assign(size_, std::string());
+    for (auto& e : sp->distinct) {
+      uint32_t g = e.gid;
+      t.count[g]++;
+      if (agg.func == AggFunc::kCount) continue;
+      switch (t.kind) {
+        case VectorKind::kInt:
+        case VectorKind::kCode:
+        case VectorKind::kHuge: {
+          __int128 x = t.kind == VectorKind::kHuge ? ((__int128(e.w1) << 64) | __int128(uint64_t(e.w0))) : e.w0;
+          if (agg.func == AggFunc::kMin) {
+            if (x < t.sum[g]) t.sum[g] = x;
+          } else if (agg.func == AggFunc::kMax) {
+            if (x > t.sum[g]) t.sum[g] = x;
+          } else {
+            t.sum[g] += x;
+          }
+          break;
+        }
+        case VectorKind::kDouble: {
+          double d;
+          std::memcpy(&d, &e.w0, 8);
+          if (agg.func == AggFunc::kMin) t.sum_d[g] = std::min(t.sum_d[g], d);
+          else if (agg.func == AggFunc::kMax) t.sum_d[g] = std::max(t.sum_d[g], d);
+          else t.sum_d[g] += d;
+          break;
+        }
+        case VectorKind::kString: {
+          std::string s(interner_->get(e.w0));
+          if (t.count[g] == 1 || (agg.func == AggFunc::kMin ? s < t.str[g] : s > t.str[g])) t.str[g] = s;
+          break;
+        }
+      }
+    }
+    return single.finalize(0, gids);
+  }
+  const State& s = *sp;
+  const size_t n = gids.size();
+  Vector r(agg.type, n);
+  auto null_if_empty = [&](size_t i, uint32_t g) {
+    if (s.count[g] == 0) r.set_null(i);
+    return s.count[g] == 0;
+  };
+  switch (agg.func) {
+    case AggFunc::kCountStar:
+    case AggFunc::kCount:
+      for (size_t i = 0; i < n; i++) r.ints[i] = s.count[gids[i]];
+      return r;
+    case AggFunc::kAvg:
+      for (size_t i = 0; i < n; i++) {
+        uint32_t g = gids[i];
+        if (null_if_empty(i, g)) continue;
+        if (s.kind == VectorKind::kDouble) {
+          r.doubles[i] = s.sum_d[g] / double(s.count[g]);
+        } else {
+          long double x = (long double)s.sum[g] / (long double)s.count[g];
+          if (s.arg_type.id == TypeId::kDecimal) x /= (long double)pow10_i128(s.arg_type.scale);
+          r.doubles[i] = double(x);
+        }
+      }
+      return r;
+    case AggFunc::kSum:
+      for (size_t i = 0; i < n; i++) {
+        uint32_t g = gids[i];
+        if (null_if_empty(i, g)) continue;
+        switch (r.kind) {
+          case VectorKind::kDouble:
+            r.doubles[i] = s.kind == VectorKind::kDouble ? s.sum_d[g] : double(s.sum[g]);
+            break;
+          case VectorKind::kHuge: r.huge[i] = s.sum[g]; break;
+          case VectorKind::kInt:
+            if (s.sum[g] > INT64_MAX || s.sum[g] < INT64_MIN)
+              fail(ErrorKind::kExecution, "numeric overflow in {}", agg.name);
+            r.ints[i] = int64_t(s.sum[g]);
+            break;
+          default: fail(ErrorKind::kInternal, "SUM into a string");
+        }
+      }
+      return r;
+    case AggFunc::kMin:
+    case AggFunc::kMax:
+      if (s.kind == VectorKind::kCode) {
+        r.kind = VectorKind::kCode;
+        r.strings.clear();
+        r.ints.resize(n);
+        r.dict = s.dict;
+      }
+      for (size_t i = 0; i < n; i++) {
+        uint32_t g = gids[i];
+        if (null_if_empty(i, g)) continue;
+        switch (r.kind) {
+          case VectorKind::kInt:
+          case VectorKind::kCode: r.ints[i] = int64_t(s.sum[g]); break;
+          case VectorKind::kHuge: r.huge[i] = s.sum[g]; break;
+          case VectorKind::kDouble: r.doubles[i] = s.sum_d[g]; break;
+          case VectorKind::kString: {
+            auto& arena = r.owners.empty() ? r.new_arena() : const_cast<std::deque<std::string>&>(*r.owners.back());
+            arena.push_back(s.str[g]);
+            r.strings[i] = arena.back();
+            break;
+          }
+        }
+      }
+      return r;
+  }
+  return r;
+}
+
+}  // namespace raydb::exec

@@ -1,0 +1,62 @@
+#pragma once
+// Running states of the aggregates of one query, one slot per group id. Sums over
+// exact types accumulate in int128 (exact for any realistic input: 2^64 rows of
+// int64 values cannot overflow it); COUNT in int64; MIN/MAX keep the extreme value
+// (dictionary codes compare as their strings do). DISTINCT aggregates collect
+// (group, value) pairs and are computed at the end.
+#include <cstdint>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "exec/cpu/key_encoder.h"
+#include "exec/cpu/vector.h"
+#include "plan/logical/logical_query.h"
+
+namespace raydb::exec {
+
+class AggregateStates {
+ public:
+  AggregateStates(const std::vector<plan::AggregateExpr>* aggs, StringInterner* interner);
+
+  void resize(size_t groups);
+  // Adds n input rows for aggregate `a`; `arg` is null for COUNT(*).
+  void update(size_t a, const uint32_t* gids, size_t n, const Vector* arg);
+  // Folds `other`'s groups into this one: other's group src[i] becomes dst[i].
+  void merge(const AggregateStates& other, const uint32_t* src, const uint32_t* dst, size_t count);
+  // The results of aggregate `a` for the given groups, typed as AggregateExpr::type.
+  Vector finalize(size_t a, const std::vector<uint32_t>& gids) const;
+
+ private:
+  struct DistinctEntry {
+    uint32_t gid;
+    int64_t w0, w1;
+    bool operator==(const DistinctEntry& o) const { return gid == o.gid && w0 == o.w0 && w1 == o.w1; }
+  };
+  struct DistinctHash {
+    size_t operator()(const DistinctEntry& e) const {
+      uint64_t h = uint64_t(e.gid) * 0x9E3779B97F4A7C15ull ^ uint64_t(e.w0) * 0xBF58476D1CE4E5B9ull ^
+                   uint64_t(e.w1) * 0x94D049BB133111EBull;
+      return size_t(h ^ (h >> 31));
+    }
+  };
+  struct State {
+    VectorKind kind = VectorKind::kInt;  // the argument's kind (set by the first update)
+    bool kind_known = false;
+    const Dictionary* dict = nullptr;
+    Type arg_type;
+    std::vector<int64_t> count;    // rows with a non-NULL argument (or all rows for COUNT(*))
+    std::vector<__int128> sum;     // SUM/AVG over exact kinds; MIN/MAX over kInt/kCode/kHuge
+    std::vector<double> sum_d;     // SUM/AVG/MIN/MAX over DOUBLE
+    std::vector<std::string> str;  // MIN/MAX over kString
+    std::unordered_set<DistinctEntry, DistinctHash> distinct;
+  };
+  void fold_distinct(size_t a, State& s) const;
+
+  const std::vector<plan::AggregateExpr>* aggs_;
+  StringInterner* interner_;
+  std::vector<State> states_;
+  size_t size_ = 0;
+};
+
+}  // namespace raydb::exec

@@ -1,0 +1,345 @@
+#include "exec/cpu/column_predicate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "exec/cpu/expression_evaluator.h"
+
+namespace raydb::exec {
+
+using plan::CompareOp;
+using plan::Expr;
+using plan::ExprKind;
+
+namespace {
+
+using Ranges = std::vector<std::pair<int64_t, int64_t>>;
+constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+
+Ranges normalize(Ranges r) {
+  std::sort(r.begin(), r.end());
+  Ranges out;
+  for (auto& [lo, hi] : r) {
+    if (lo > hi) continue;
+    if (!out.empty() && (out.back().second == kMax || lo <= out.back().second + 1))
+      out.back().second = std::max(out.back().second, hi);
+    else
+      out.push_back({lo, hi});
+  }
+  return out;
+}
+
+Ranges intersect(const Ranges& a, const Ranges& b) {
+  Ranges out;
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    int64_t lo = std::max(a[i].first, b[j].first), hi = std::min(a[i].second, b[j].second);
+    if (lo <= hi) out.push_back({lo, hi});
+    if (a[i].second < b[j].second)
+      i++;
+    else
+      j++;
+  }
+  return out;
+}
+
+Ranges complement(const Ranges& a) {
+  Ranges out;
+  int64_t next = kMin;
+  bool done = false;
+  for (auto& [lo, hi] : a) {
+    if (lo > next) out.push_back({next, lo - 1});
+    if (hi == kMax) {
+      done = true;
+      break;
+    }
+    next = hi + 1;
+  }
+  if (!done) out.push_back({next, kMax});
+  return out;
+}
+
+CompareOp flip(CompareOp op) {
+  switch (op) {
+    case CompareOp::kLt: return CompareOp::kGt;
+    case CompareOp::kLe: return CompareOp::kGe;
+    case CompareOp::kGt: return CompareOp::kLt;
+    case CompareOp::kGe: return CompareOp::kLe;
+    default: return op;
+  }
+}
+
+// The stored values v with `v op k` for constant k, in the column's domain.
+std::optional<Ranges> ranges_for(const Column& col, CompareOp op, const Value& k) {
+  if (k.is_null()) return std::nullopt;  // NULL comparisons: leave to the generic path
+  const Type& ct = col.type();
+  int64_t lo_incl, hi_incl;  // the constant as the tightest bounds [ceil(k'), floor(k')]
+  bool exact = true;         // k' is an integer in the column's domain
+  if (ct.id == TypeId::kVarchar) {
+    if (k.type().id != TypeId::kVarchar) return std::nullopt;
+    const Dictionary& d = *col.dictionary();
+    const std::string& s = k.as_string();
+    // Codes c with string(c) < s are [0, lower_bound(s)); == s is [lb, ub).
+    int64_t lb = d.lower_bound(s), ub = d.upper_bound(s);
+    switch (op) {
+      case CompareOp::kEq: return Ranges{{lb, ub - 1}};
+      case CompareOp::kNe: return Ranges{{kMin, lb - 1}, {ub, kMax}};
+      case CompareOp::kLt: return Ranges{{kMin, lb - 1}};
+      case CompareOp::kLe: return Ranges{{kMin, ub - 1}};
+      case CompareOp::kGt: return Ranges{{ub, kMax}};
+      case CompareOp::kGe: return Ranges{{lb, kMax}};
+    }
+    return std::nullopt;
+  }
+  if (ct.id == TypeId::kDouble) return std::nullopt;
+  if (ct.id == TypeId::kDate) {
+    if (k.type().id != TypeId::kDate) return std::nullopt;
+    lo_incl = hi_incl = k.as_int();
+  } else {
+    // Numeric column (INTEGER, BIGINT, DECIMAL): k' = k * 10^column_scale.
+    const int cs = ct.id == TypeId::kDecimal ? ct.scale : 0;
+    switch (k.type().id) {
+      case TypeId::kInteger:
+      case TypeId::kBigint:
+      case TypeId::kHugeint:
+      case TypeId::kDecimal: {
+        const int ks = k.type().id == TypeId::kDecimal ? k.type().scale : 0;
+        __int128 x = k.as_hugeint();
+        __int128 lo, hi;
+        if (ks <= cs) {
+          if (__builtin_mul_overflow(x, pow10_i128(cs - ks), &x)) return std::nullopt;
+          lo = hi = x;
+        } else {
+          __int128 f = pow10_i128(ks - cs);
+          __int128 q = x / f, r = x % f;  // truncation toward zero
+          if (r == 0) {
+            lo = hi = q;
+          } else {
+            exact = false;
+            lo = r > 0 ? q + 1 : q;   // ceil
+            hi = r > 0 ? q : q - 1;   // floor
+          }
+        }
+        if (lo > kMax || hi < kMin) return std::nullopt;
+        lo_incl = int64_t(std::max<__int128>(lo, kMin));
+        hi_incl = int64_t(std::min<__int128>(hi, kMax));
+        break;
+      }
+      case TypeId::kDouble: {
+        long double kd = (long double)k.as_double() * (long double)pow10_i128(cs);
+        if (!std::isfinite(double(kd)) || std::fabs(kd) > 9.0e18L) return std::nullopt;
+        long double c = std::ceil(kd), f = std::floor(kd);
+        exact = c == f;
+        lo_incl = int64_t(c);
+        hi_incl = int64_t(f);
+        break;
+      }
+      default: return std::nullopt;
+    }
+  }
+  switch (op) {
+    case CompareOp::kEq: return exact ? Ranges{{lo_incl, hi_incl}} : Ranges{};
+    case CompareOp::kNe: return exact ? Ranges{{kMin, lo_incl - 1}, {lo_incl + 1, kMax}} : Ranges{{kMin, kMax}};
+    case CompareOp::kLt: return Ranges{{kMin, lo_incl - 1}};  // v < k  <=> v <= ceil(k)-1
+    case CompareOp::kLe: return Ranges{{kMin, hi_incl}};      // v <= k <=> v <= floor(k)
+    case CompareOp::kGt: return Ranges{{hi_incl + 1, kMax}};  // v > k  <=> v >= floor(k)+1
+    case CompareOp::kGe: return Ranges{{lo_incl, kMax}};      // v >= k <=> v >= ceil(k)
+  }
+  return std::nullopt;
+}
+
+bool is_column(const Expr& e) { return e.kind == ExprKind::kColumnRef; }
+bool is_const(const Expr& e) { return e.kind == ExprKind::kConstant; }
+
+}  // namespace
+
+std::optional<Ranges> ColumnPredicate::compile_ranges(const Expr& e, const plan::LogicalQuery& q, int& table,
+                                                      int& column) {
+  auto bind_column = [&](const Expr& c) -> const Column* {
+    if (table >= 0 && (table != c.table_index || column != c.column_index)) return nullptr;
+    table = c.table_index;
+    column = c.column_index;
+    return &q.tables[size_t(table)].table->column(size_t(column));
+  };
+  switch (e.kind) {
+    case ExprKind::kCompare: {
+      const Expr *c = e.children[0].get(), *k = e.children[1].get();
+      CompareOp op = e.compare_op;
+      if (is_const(*c) && is_column(*k)) {
+        std::swap(c, k);
+        op = flip(op);
+      }
+      if (!is_column(*c) || !is_const(*k)) return std::nullopt;
+      const Column* col = bind_column(*c);
+      if (!col) return std::nullopt;
+      auto r = ranges_for(*col, op, k->value);
+      if (!r) return std::nullopt;
+      return normalize(*r);
+    }
+    case ExprKind::kBetween: {
+      if (!is_column(*e.children[0]) || !is_const(*e.children[1]) || !is_const(*e.children[2])) return std::nullopt;
+      const Column* col = bind_column(*e.children[0]);
+      if (!col) return std::nullopt;
+      auto a = ranges_for(*col, CompareOp::kGe, e.children[1]->value);
+      auto b = ranges_for(*col, CompareOp::kLe, e.children[2]->value);
+      if (!a || !b) return std::nullopt;
+      Ranges r = intersect(normalize(*a), normalize(*b));
+      return e.negated ? normalize(complement(r)) : r;
+    }
+    case ExprKind::kInList: {
+      if (!is_column(*e.children[0])) return std::nullopt;
+      const Column* col = bind_column(*e.children[0]);
+      if (!col) return std::nullopt;
+      Ranges all;
+      for (size_t i = 1; i < e.children.size(); i++) {
+        if (!is_const(*e.children[i])) return std::nullopt;
+        auto r = ranges_for(*col, CompareOp::kEq, e.children[i]->value);
+        if (!r) return std::nullopt;  // includes NULL items: three-valued, generic path
+        all.insert(all.end(), r->begin(), r->end());
+      }
+      Ranges r = normalize(all);
+      return e.negated ? normalize(complement(r)) : r;
+    }
+    case ExprKind::kLike: {
+      if (!is_column(*e.children[0])) return std::nullopt;
+      const Column* col = bind_column(*e.children[0]);
+      if (!col || col->type().id != TypeId::kVarchar) return std::nullopt;
+      const Dictionary& d = *col->dictionary();
+      const std::string& pat = e.value.as_string();
+      Ranges r;
+      for (uint32_t c = 0; c < d.size(); c++)
+        if (like_match(d.at(c), pat) != e.negated) r.push_back({c, c});
+      return normalize(r);
+    }
+    case ExprKind::kAnd:
+    case ExprKind::kOr: {
+      std::optional<Ranges> acc;
+      for (auto& c : e.children) {
+        auto r = compile_ranges(*c, q, table, column);
+        if (!r) return std::nullopt;
+        if (!acc) {
+          acc = *r;
+        } else if (e.kind == ExprKind::kAnd) {
+          acc = intersect(*acc, *r);
+        } else {
+          Ranges u = *acc;
+          u.insert(u.end(), r->begin(), r->end());
+          acc = normalize(u);
+        }
+      }
+      return acc;
+    }
+    case ExprKind::kNot: {
+      auto r = compile_ranges(*e.children[0], q, table, column);
+      if (!r) return std::nullopt;
+      return normalize(complement(*r));
+    }
+    default: return std::nullopt;
+  }
+}
+
+std::optional<ColumnPredicate> ColumnPredicate::compile(const Expr& e, const plan::LogicalQuery& q) {
+  int table = -1, column = -1;
+  auto r = compile_ranges(e, q, table, column);
+  if (!r || table < 0) return std::nullopt;
+  ColumnPredicate p;
+  p.table_ = table;
+  p.column_ = &q.tables[size_t(table)].table->column(size_t(column));
+  // Clip to the column's actual [min, max]: fewer, tighter ranges.
+  const ColumnStats& s = p.column_->stats();
+  if (s.min <= s.max) {
+    p.ranges_ = intersect(*r, Ranges{{s.min, s.max}});
+  } else {
+    p.ranges_.clear();  // empty column: nothing passes
+  }
+  p.finalize();
+  return p;
+}
+
+void ColumnPredicate::finalize() {
+  bitmap_.clear();
+  if (ranges_.size() <= 2) return;
+  // Many ranges (IN lists, LIKE): a bitmap over [first.lo, last.hi] when small.
+  int64_t lo = ranges_.front().first, hi = ranges_.back().second;
+  if (hi - lo > (int64_t(1) << 24)) return;
+  bitmap_base_ = lo;
+  bitmap_.assign(size_t((hi - lo) / 64 + 1), 0);
+  for (auto& [a, b] : ranges_)
+    for (int64_t v = a; v <= b; v++) bitmap_[size_t((v - lo) >> 6)] |= uint64_t(1) << ((v - lo) & 63);
+}
+
+bool ColumnPredicate::test(int64_t v) const {
+  if (ranges_.size() == 1) return v >= ranges_[0].first && v <= ranges_[0].second;
+  if (!bitmap_.empty()) {
+    uint64_t off = uint64_t(v - bitmap_base_);
+    if (v < bitmap_base_ || off >= bitmap_.size() * 64) return false;
+    return bitmap_[off >> 6] >> (off & 63) & 1;
+  }
+  for (auto& [a, b] : ranges_)
+    if (v >= a && v <= b) return true;
+  return false;
+}
+
+double ColumnPredicate::coverage() const {
+  const ColumnStats& s = column_->stats();
+  if (s.min > s.max) return 0;
+  long double total = (long double)s.max - (long double)s.min + 1, covered = 0;
+  for (auto& [a, b] : ranges_) covered += (long double)b - (long double)a + 1;
+  return double(covered / total);
+}
+
+template <typename T>
+size_t ColumnPredicate::filter_impl(const T* data, uint32_t* rows, size_t n) const {
+  size_t m = 0;
+  if (ranges_.size() == 1) {
+    // Branch-free: unsigned trick for lo <= v <= hi.
+    const uint64_t lo = uint64_t(ranges_[0].first), width = uint64_t(ranges_[0].second) - lo;
+    for (size_t i = 0; i < n; i++) {
+      uint32_t r = rows[i];
+      rows[m] = r;
+      m += (uint64_t(int64_t(data[r])) - lo) <= width;
+    }
+    return m;
+  }
+  for (size_t i = 0; i < n; i++) {
+    uint32_t r = rows[i];
+    rows[m] = r;
+    m += test(int64_t(data[r]));
+  }
+  return m;
+}
+
+template <typename T>
+size_t ColumnPredicate::filter_range_impl(const T* data, uint32_t begin, size_t n, uint32_t* out) const {
+  size_t m = 0;
+  const T* d = data + begin;
+  if (ranges_.size() == 1) {
+    const uint64_t lo = uint64_t(ranges_[0].first), width = uint64_t(ranges_[0].second) - lo;
+    for (size_t i = 0; i < n; i++) {
+      out[m] = begin + uint32_t(i);
+      m += (uint64_t(int64_t(d[i])) - lo) <= width;
+    }
+    return m;
+  }
+  for (size_t i = 0; i < n; i++) {
+    out[m] = begin + uint32_t(i);
+    m += test(int64_t(d[i]));
+  }
+  return m;
+}
+
+size_t ColumnPredicate::filter(uint32_t* rows, size_t n) const {
+  if (ranges_.empty()) return 0;
+  if (column_->type().physical_width() == 4) return filter_impl(column_->data<int32_t>(), rows, n);
+  return filter_impl(column_->data<int64_t>(), rows, n);
+}
+
+size_t ColumnPredicate::filter_range(uint32_t begin, size_t n, uint32_t* out) const {
+  if (ranges_.empty()) return 0;
+  if (column_->type().physical_width() == 4) return filter_range_impl(column_->data<int32_t>(), begin, n, out);
+  return filter_range_impl(column_->data<int64_t>(), begin, n, out);
+}
+
+}  // namespace raydb::exec

@@ -1,0 +1,55 @@
+#pragma once
+// A single-column predicate compiled against one stored column: the set of stored
+// values (integers, decimal-scaled integers, day numbers or dictionary codes) for
+// which it is TRUE, as sorted disjoint ranges or a bitmap over the column's
+// [min, max]. Constants are mapped into the column's domain exactly (decimal scales
+// by integer arithmetic, strings through the order-preserving dictionary), so the
+// hot loop compares stored integers only.
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "plan/logical/logical_query.h"
+#include "storage/column.h"
+
+namespace raydb::exec {
+
+class ColumnPredicate {
+ public:
+  // Compiles `e` when it is a predicate over a single non-DOUBLE column of table
+  // `table_index` and constants (compare, BETWEEN, IN, LIKE, and AND/OR/NOT of such
+  // on the same column); nullopt otherwise (the caller evaluates it generically).
+  static std::optional<ColumnPredicate> compile(const plan::Expr& e, const plan::LogicalQuery& q);
+
+  int table_index() const { return table_; }
+  const Column& column() const { return *column_; }
+  bool always_false() const { return ranges_.empty(); }
+
+  // Keeps the rows of `rows[0..n)` that satisfy the predicate, compacting `rows`
+  // (and the parallel arrays in `others`) in place; returns the new count.
+  size_t filter(uint32_t* rows, size_t n) const;
+  // Same over the dense row range [begin, begin+n): writes passing row ids to `out`.
+  size_t filter_range(uint32_t begin, size_t n, uint32_t* out) const;
+  // True when stored value v satisfies the predicate.
+  bool test(int64_t v) const;
+  // Fraction of the column's [min, max] domain covered (for ordering filters).
+  double coverage() const;
+
+ private:
+  using Ranges = std::vector<std::pair<int64_t, int64_t>>;  // inclusive, sorted, disjoint
+  static std::optional<Ranges> compile_ranges(const plan::Expr& e, const plan::LogicalQuery& q, int& table,
+                                              int& column);
+  void finalize();
+  template <typename T>
+  size_t filter_impl(const T* data, uint32_t* rows, size_t n) const;
+  template <typename T>
+  size_t filter_range_impl(const T* data, uint32_t begin, size_t n, uint32_t* out) const;
+
+  int table_ = -1;
+  const Column* column_ = nullptr;
+  Ranges ranges_;
+  int64_t bitmap_base_ = 0;
+  std::vector<uint64_t> bitmap_;  // over [bitmap_base_, bitmap_base_ + 64*size) when not empty
+};
+
+}  // namespace raydb::exec

@@ -1,0 +1,34 @@
+#pragma once
+// Runs a physical plan on the CPU: vectorized over batches of rows, multi-threaded
+// over morsels of the probe root (OpenMP), with thread-local aggregation merged at
+// the end.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "exec/cpu/key_encoder.h"
+#include "exec/cpu/vector.h"
+#include "plan/physical/physical_plan.h"
+
+namespace raydb::exec {
+
+struct ExecOptions {
+  int threads = 0;  // 0: all hardware threads
+};
+
+// The columns of a finished query. Vectors may view strings owned by `interner`
+// and by the query's tables; keep both alive while reading.
+struct ResultTable {
+  std::vector<std::string> names;
+  std::vector<Vector> columns;
+  size_t rows = 0;
+  std::shared_ptr<StringInterner> interner;
+  std::string profile;  // per-phase timings and sizes, for EXPLAIN ANALYZE-style output
+};
+
+class CpuExecutor {
+ public:
+  static ResultTable execute(const plan::PhysicalPlan& plan, const ExecOptions& options);
+};
+
+}  // namespace raydb::exec

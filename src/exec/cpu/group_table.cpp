@@ -1,0 +1,102 @@
+#include "exec/cpu/group_table.h"
+
+#include <cstring>
+
+#include "common/error.h"
+
+namespace raydb::exec {
+
+namespace {
+inline uint64_t hash_words(const int64_t* k, int w) {
+  uint64_t h = 0x2545F4914F6CDD1Dull;
+  for (int i = 0; i < w; i++) {
+    uint64_t x = uint64_t(k[i]) * 0x9E3779B97F4A7C15ull;
+    h = (h ^ (x ^ (x >> 29))) * 0xBF58476D1CE4E5B9ull;
+  }
+  return h ^ (h >> 32);
+}
+}  // namespace
+
+GroupTable::GroupTable(int width, bool direct, uint64_t direct_range) : width_(width), direct_(direct) {
+  if (direct_) {
+    range_ = direct_range;
+    used_.assign(range_, 0);
+  } else {
+    slots_.assign(1024, 0);
+    mask_ = 1023;
+  }
+}
+
+void GroupTable::grow() {
+  size_t cap = slots_.size() * 2;
+  slots_.assign(cap, 0);
+  mask_ = cap - 1;
+  for (size_t g = 0; g < count_; g++) {
+    uint64_t h = hashes_[g] & mask_;
+    while (slots_[h]) h = (h + 1) & mask_;
+    slots_[h] = uint32_t(g + 1);
+  }
+}
+
+uint32_t GroupTable::find_or_insert_one(const int64_t* key) {
+  if (direct_) {
+    uint64_t g = uint64_t(key[0]);
+    if (!used_[g]) {
+      used_[g] = 1;
+      used_count_++;
+    }
+    return uint32_t(g);
+  }
+  uint64_t h = hash_words(key, width_);
+  uint64_t s = h & mask_;
+  while (uint32_t v = slots_[s]) {
+    const int64_t* k = &keys_[size_t(v - 1) * size_t(width_)];
+    if (hashes_[v - 1] == h && std::memcmp(k, key, sizeof(int64_t) * size_t(width_)) == 0) return v - 1;
+    s = (s + 1) & mask_;
+  }
+  if (count_ >= UINT32_MAX - 1) fail(ErrorKind::kNotImplemented, "more than 2^32 groups");
+  uint32_t g = uint32_t(count_++);
+  keys_.insert(keys_.end(), key, key + width_);
+  hashes_.push_back(h);
+  slots_[s] = g + 1;
+  if (count_ * 2 > slots_.size()) grow();
+  return g;
+}
+
+void GroupTable::find_or_insert(const int64_t* words, size_t n, uint32_t* gids) {
+  if (direct_) {
+    for (size_t i = 0; i < n; i++) {
+      uint64_t g = uint64_t(words[i]);
+      used_count_ += !used_[g];
+      used_[g] = 1;
+      gids[i] = uint32_t(g);
+    }
+    return;
+  }
+  for (size_t i = 0; i < n; i++) gids[i] = find_or_insert_one(words + i * size_t(width_));
+}
+
+std::vector<uint32_t> GroupTable::groups() const {
+  std::vector<uint32_t> out;
+  if (direct_) {
+    out.reserve(used_count_);
+    for (uint64_t g = 0; g < range_; g++)
+      if (used_[g]) out.push_back(uint32_t(g));
+  } else {
+    out.resize(count_);
+    for (size_t g = 0; g < count_; g++) out[g] = uint32_t(g);
+  }
+  return out;
+}
+
+void GroupTable::key_words(uint32_t gid, int64_t* out) const {
+  if (direct_) {
+    out[0] = int64_t(gid);
+    return;
+  }
+  std::memcpy(out, &keys_[size_t(gid) * size_t(width_)], sizeof(int64_t) * size_t(width_));
+}
+
+size_t GroupTable::group_count() const { return direct_ ? used_count_ : count_; }
+
+}  // namespace raydb::exec

@@ -1,0 +1,42 @@
+#pragma once
+// Maps encoded group keys to group ids. Direct mode (a packed key whose range is
+// small): the packed word IS the group id, no hashing. Hash mode: open addressing
+// over the key words, dense group ids in first-seen order.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace raydb::exec {
+
+class GroupTable {
+ public:
+  GroupTable(int width, bool direct, uint64_t direct_range);
+
+  bool direct() const { return direct_; }
+  int width() const { return width_; }
+  // Group ids for n rows of `width` words each.
+  void find_or_insert(const int64_t* words, size_t n, uint32_t* gids);
+  uint32_t find_or_insert_one(const int64_t* key);
+  // Capacity of state arrays needed (direct: the range; hash: the group count).
+  size_t state_size() const { return direct_ ? size_t(range_) : count_; }
+  // Ids of the groups present, in ascending id order, and their key words.
+  std::vector<uint32_t> groups() const;
+  void key_words(uint32_t gid, int64_t* out) const;
+  size_t group_count() const;
+
+ private:
+  void grow();
+  int width_;
+  bool direct_;
+  uint64_t range_ = 0;
+  std::vector<uint8_t> used_;  // direct
+  size_t used_count_ = 0;
+  // hash
+  std::vector<uint32_t> slots_;  // gid + 1
+  uint64_t mask_ = 0;
+  std::vector<int64_t> keys_;  // width_ words per group
+  std::vector<uint64_t> hashes_;
+  size_t count_ = 0;
+};
+
+}  // namespace raydb::exec

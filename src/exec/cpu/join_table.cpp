@@ -1,0 +1,122 @@
+#include "exec/cpu/join_table.h"
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+
+#include "common/error.h"
+
+namespace raydb::exec {
+
+uint64_t JoinTable::hash(const int64_t* key, int width) {
+  uint64_t h = 0x9E3779B97F4A7C15ull;
+  for (int i = 0; i < width; i++) {
+    h ^= uint64_t(key[i]) + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+    h *= 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 31;
+  }
+  return h;
+}
+
+void JoinTable::build(std::vector<int64_t> keys, int width, std::vector<uint32_t> rows) {
+  width_ = width;
+  const size_t n = rows.size();
+  if (n >= kNone) fail(ErrorKind::kNotImplemented, "join build side has {} rows; at most 2^32-2 are supported", n);
+  // Order build rows by key (ties by row id, so results are deterministic).
+  std::vector<uint32_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  auto key_less = [&](uint32_t a, uint32_t b) {
+    const int64_t* ka = &keys[size_t(a) * size_t(width)];
+    const int64_t* kb = &keys[size_t(b) * size_t(width)];
+    for (int i = 0; i < width; i++)
+      if (ka[i] != kb[i]) return ka[i] < kb[i];
+    return rows[a] < rows[b];
+  };
+  bool sorted = true;
+  for (size_t i = 1; i < n && sorted; i++) sorted = !key_less(uint32_t(i), uint32_t(i - 1));
+  if (!sorted) std::sort(order.begin(), order.end(), key_less);
+  rows_.resize(n);
+  for (size_t i = 0; i < n; i++) rows_[i] = rows[order[i]];
+  auto key_of = [&](size_t sorted_index) { return &keys[size_t(order[sorted_index]) * size_t(width)]; };
+  auto same = [&](size_t a, size_t b) { return std::memcmp(key_of(a), key_of(b), sizeof(int64_t) * size_t(width)) == 0; };
+
+  // Distinct keys and their ranges.
+  group_begin_.clear();
+  group_keys_.clear();
+  unique_ = true;
+  for (size_t i = 0; i < n; i++) {
+    if (i == 0 || !same(i, i - 1)) {
+      group_begin_.push_back(uint32_t(i));
+      group_keys_.insert(group_keys_.end(), key_of(i), key_of(i) + width);
+    } else {
+      unique_ = false;
+    }
+  }
+  distinct_ = group_begin_.size();
+  group_begin_.push_back(uint32_t(n));
+
+  // Dense index when one key word spans a small range (a few slots per key at most).
+  dense_ = false;
+  if (width == 1 && distinct_ > 0) {
+    int64_t lo = group_keys_.front(), hi = group_keys_.back();
+    unsigned __int128 range = (unsigned __int128)((__int128)hi - (__int128)lo) + 1;
+    if (range <= std::max<unsigned __int128>(uint64_t(1) << 20, (unsigned __int128)distinct_ * 8)) {
+      dense_ = true;
+      min_key_ = lo;
+      range_ = uint64_t(range);
+      offsets_.assign(range_ + 1, 0);
+      // offsets_[k] = first sorted position with key >= lo + k.
+      size_t g = 0;
+      for (uint64_t k = 0; k <= range_; k++) {
+        while (g < distinct_ && uint64_t(group_keys_[g] - lo) < k) g++;
+        offsets_[k] = group_begin_[g];
+      }
+      if (unique_) {
+        first_.assign(range_, kNone);
+        for (size_t i = 0; i < distinct_; i++) first_[uint64_t(group_keys_[i] - lo)] = rows_[group_begin_[i]];
+      }
+      group_keys_.clear();
+      group_keys_.shrink_to_fit();
+      return;
+    }
+  }
+  if (distinct_ == 0) {
+    dense_ = true;  // empty: everything misses
+    range_ = 0;
+    offsets_.assign(1, 0);
+    first_.clear();
+    return;
+  }
+  size_t cap = 16;
+  while (cap < distinct_ * 2) cap <<= 1;
+  mask_ = cap - 1;
+  slots_.assign(cap, 0);
+  for (size_t g = 0; g < distinct_; g++) {
+    uint64_t h = hash(&group_keys_[g * size_t(width)], width) & mask_;
+    while (slots_[h]) h = (h + 1) & mask_;
+    slots_[h] = uint32_t(g + 1);
+  }
+}
+
+void JoinTable::find_hashed(const int64_t* key, uint32_t& begin, uint32_t& end) const {
+  uint64_t h = hash(key, width_) & mask_;
+  while (uint32_t s = slots_[h]) {
+    const int64_t* k = &group_keys_[size_t(s - 1) * size_t(width_)];
+    bool eq = true;
+    for (int i = 0; i < width_; i++) eq &= k[i] == key[i];
+    if (eq) {
+      begin = group_begin_[s - 1];
+      end = group_begin_[s];
+      return;
+    }
+    h = (h + 1) & mask_;
+  }
+  begin = end = 0;
+}
+
+size_t JoinTable::memory_bytes() const {
+  return rows_.size() * 4 + offsets_.size() * 4 + first_.size() * 4 + slots_.size() * 4 + group_keys_.size() * 8 +
+         group_begin_.size() * 4;
+}
+
+}  // namespace raydb::exec

@@ -1,0 +1,73 @@
+#pragma once
+// The build side of an equi-join: build rows grouped by key, found through a dense
+// key-indexed array when the key range is small (the common star-schema case: a
+// dimension's primary key), else an open-addressing hash index. Keys are W 64-bit
+// words (one per join column, already encoded so equal SQL values give equal words).
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace raydb::exec {
+
+class JoinTable {
+ public:
+  static constexpr uint32_t kNone = UINT32_MAX;
+
+  // keys: row-major, `width` words per build row; rows: the build rows' ids.
+  void build(std::vector<int64_t> keys, int width, std::vector<uint32_t> rows);
+
+  int width() const { return width_; }
+  uint64_t build_rows() const { return rows_.size(); }
+  uint64_t distinct_keys() const { return distinct_; }
+  bool unique() const { return unique_; }  // every key has at most one build row
+  bool dense() const { return dense_; }
+  size_t memory_bytes() const;
+
+  // Matching build rows of `key`: [begin, end) into rows(). Empty range when none.
+  void find(const int64_t* key, uint32_t& begin, uint32_t& end) const {
+    if (dense_) {
+      uint64_t off = uint64_t(key[0] - min_key_);
+      if (off >= range_) {
+        begin = end = 0;
+        return;
+      }
+      begin = offsets_[off];
+      end = offsets_[off + 1];
+      return;
+    }
+    find_hashed(key, begin, end);
+  }
+  // Unique tables only: the one matching build row, or kNone.
+  uint32_t find_unique(int64_t key) const {
+    if (dense_) {
+      uint64_t off = uint64_t(key - min_key_);
+      return off < range_ ? first_[off] : kNone;
+    }
+    uint32_t b, e;
+    find_hashed(&key, b, e);
+    return b < e ? rows_[b] : kNone;
+  }
+  const uint32_t* rows() const { return rows_.data(); }
+
+ private:
+  void find_hashed(const int64_t* key, uint32_t& begin, uint32_t& end) const;
+  static uint64_t hash(const int64_t* key, int width);
+
+  int width_ = 1;
+  bool unique_ = true;
+  bool dense_ = false;
+  uint64_t distinct_ = 0;
+  std::vector<uint32_t> rows_;  // build rows sorted by key
+  // Dense: offsets_[k - min_key_] .. offsets_[k - min_key_ + 1]; first_ for unique.
+  int64_t min_key_ = 0;
+  uint64_t range_ = 0;
+  std::vector<uint32_t> offsets_;
+  std::vector<uint32_t> first_;
+  // Hashed: slots hold group index + 1 (0 = empty); groups hold key words and ranges.
+  std::vector<uint32_t> slots_;
+  uint64_t mask_ = 0;
+  std::vector<int64_t> group_keys_;  // width_ words per group
+  std::vector<uint32_t> group_begin_;  // distinct_ + 1 entries
+};
+
+}  // namespace raydb::exec

@@ -1,0 +1,51 @@
+#pragma once
+// The physical plan of one query block: where each conjunct is evaluated, which table
+// streams (the probe root) and which tables are built into join tables, in what
+// order they are probed, how the block aggregates, and on which backend it runs.
+//
+// Shape (a left-deep pipeline over the largest table, as star queries want):
+//   scan(root) -> filter(root filters) -> probe(join 1) -> residuals -> probe(join 2)
+//     -> ... -> aggregate | project -> having -> select -> distinct -> order -> limit
+// Each build table is scanned and filtered once into a join table keyed on its join
+// columns (a dense key-indexed array when the key range allows, else a hash table).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "plan/logical/logical_query.h"
+
+namespace raydb::plan {
+
+enum class BackendKind { kCpu };
+const char* backend_kind_name(BackendKind b);
+
+struct JoinStep {
+  int build_table = -1;             // index into LogicalQuery::tables
+  std::vector<ExprPtr> probe_keys;  // over tables bound before this step
+  std::vector<ExprPtr> build_keys;  // over build_table only; same count and comparable types
+  // Tables this step's probe keys read (bit mask); the step may run once they are bound.
+  uint64_t depends_on = 0;
+  // Conjuncts over several tables that become checkable once this step is done.
+  std::vector<ExprPtr> residuals;
+  // Estimated fraction of probe rows that find a match (for ordering; refined by
+  // the executor with exact build-side counts).
+  double est_selectivity = 1.0;
+};
+
+struct PhysicalPlan {
+  std::shared_ptr<const LogicalQuery> query;
+  BackendKind backend = BackendKind::kCpu;
+  bool always_empty = false;  // a constant conjunct is false or NULL
+
+  int root_table = 0;
+  // Single-table conjuncts, per table index (root's are applied while streaming).
+  std::vector<std::vector<ExprPtr>> table_filters;
+  std::vector<JoinStep> joins;  // a valid probe order; executors may reorder by exact counts
+  // Conjuncts that become checkable right after the root scan (multi-column over root only
+  // are in table_filters; this holds constant-free leftovers, normally empty).
+  std::vector<ExprPtr> root_residuals;
+
+  std::string explain() const;
+};
+
+}  // namespace raydb::plan

@@ -1,0 +1,88 @@
+#include "sql/ast.h"
+
+#include <fmt/format.h>
+
+namespace raydb::sql {
+
+namespace {
+
+// Binding strength, higher binds tighter; decides where to_string needs parentheses.
+int precedence(const AstExpr& e) {
+  switch (e.kind) {
+    case AstKind::kBinary:
+      if (e.op == "or") return 1;
+      if (e.op == "and") return 2;
+      if (e.op == "+" || e.op == "-") return 5;
+      if (e.op == "*" || e.op == "/" || e.op == "%") return 6;
+      return 4;  // comparisons
+    case AstKind::kUnary: return e.op == "not" ? 3 : 7;
+    case AstKind::kBetween:
+    case AstKind::kInList:
+    case AstKind::kLike:
+    case AstKind::kIsNull: return 4;
+    default: return 9;  // primaries
+  }
+}
+
+std::string quote_ident(const std::string& name, bool quoted) {
+  if (!quoted) return name;
+  std::string s = "\"";
+  for (char c : name) s += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return s + "\"";
+}
+
+// Child text, parenthesized when it binds looser than its parent requires.
+std::string operand(const AstExpr& child, int min_prec) {
+  std::string s = child.to_string();
+  return precedence(child) < min_prec ? "(" + s + ")" : s;
+}
+
+}  // namespace
+
+std::string AstExpr::to_string() const {
+  switch (kind) {
+    case AstKind::kColumn: return (qualifier.empty() ? "" : qualifier + ".") + quote_ident(name, quoted);
+    case AstKind::kStar: return qualifier.empty() ? "*" : qualifier + ".*";
+    case AstKind::kLiteral: return text;
+    case AstKind::kUnary:
+      if (op == "not") return "NOT " + operand(*children[0], 3);
+      return op + operand(*children[0], 7);
+    case AstKind::kBinary: {
+      int p = precedence(*this);
+      std::string o = op == "and" ? "AND" : op == "or" ? "OR" : op;
+      // Left-associative: the right operand needs parentheses at equal precedence.
+      return operand(*children[0], p) + " " + o + " " + operand(*children[1], p + 1);
+    }
+    case AstKind::kBetween:
+      return fmt::format("{} {}BETWEEN {} AND {}", operand(*children[0], 5), negated ? "NOT " : "",
+                         operand(*children[1], 5), operand(*children[2], 5));
+    case AstKind::kInList: {
+      std::string s = operand(*children[0], 5) + (negated ? " NOT IN (" : " IN (");
+      for (size_t i = 1; i < children.size(); i++) s += (i > 1 ? ", " : "") + children[i]->to_string();
+      return s + ")";
+    }
+    case AstKind::kLike:
+      return operand(*children[0], 5) + (negated ? " NOT LIKE " : " LIKE ") + operand(*children[1], 5);
+    case AstKind::kIsNull: return operand(*children[0], 5) + (negated ? " IS NOT NULL" : " IS NULL");
+    case AstKind::kFunction: {
+      if (star_arg) return name + "(*)";
+      std::string s = name + "(" + (distinct ? "DISTINCT " : "");
+      for (size_t i = 0; i < children.size(); i++) s += (i ? ", " : "") + children[i]->to_string();
+      return s + ")";
+    }
+    case AstKind::kCase: {
+      std::string s = "CASE";
+      size_t i = 0;
+      if (has_operand) s += " " + children[i++]->to_string();
+      size_t end = children.size() - (has_else ? 1 : 0);
+      for (; i + 1 < end; i += 2)
+        s += " WHEN " + children[i]->to_string() + " THEN " + children[i + 1]->to_string();
+      if (has_else) s += " ELSE " + children.back()->to_string();
+      return s + " END";
+    }
+    case AstKind::kCast: return "CAST(" + children[0]->to_string() + " AS " + cast_type.to_string() + ")";
+  }
+  return "?";
+}
+
+}  // namespace raydb::sql

@@ -1,0 +1,90 @@
+#pragma once
+// Parse tree of one SQL statement, as written: names are unresolved and nothing is
+// typed yet. The Parser builds it, the Binder turns it into a plan::LogicalQuery.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "storage/types.h"
+#include "storage/value.h"
+
+namespace raydb::sql {
+
+enum class AstKind {
+  kColumn,    // [qualifier.]name
+  kStar,      // * or qualifier.* (select list and count(*) only)
+  kLiteral,   // value (already typed: INTEGER/BIGINT, DECIMAL, DOUBLE, VARCHAR, DATE, BOOLEAN, NULL)
+  kUnary,     // op "-", "+" or "not"; children[0]
+  kBinary,    // op "+" "-" "*" "/" "%" "=" "<>" "<" "<=" ">" ">=" "and" "or"; children[0..1]
+  kBetween,   // children: operand, low, high; negated
+  kInList,    // children: operand, items...; negated
+  kLike,      // children: operand, pattern; negated
+  kIsNull,    // children[0]; negated => IS NOT NULL
+  kFunction,  // name(args) / name(*) / name(DISTINCT arg)
+  kCase,      // [operand] WHEN c THEN v ... [ELSE e] END
+  kCast,      // CAST(children[0] AS cast_type) or children[0]::cast_type
+};
+
+struct AstExpr;
+using AstPtr = std::shared_ptr<AstExpr>;
+
+struct AstExpr {
+  AstKind kind = AstKind::kLiteral;
+  int line = 1, column = 1;  // where the expression starts, for messages
+
+  std::string qualifier;  // kColumn, kStar: table name or alias ("" when none)
+  std::string name;       // kColumn: column name; kFunction: lower-cased function name
+  bool quoted = false;    // kColumn: name was "double quoted"
+
+  Value value;       // kLiteral
+  std::string text;  // kLiteral: the literal as written (for expression text)
+
+  std::string op;          // kUnary, kBinary
+  bool negated = false;    // kBetween, kInList, kLike, kIsNull
+  bool distinct = false;   // kFunction
+  bool star_arg = false;   // kFunction: name(*)
+  bool has_operand = false;  // kCase: CASE operand WHEN ...; children[0] is the operand
+  bool has_else = false;     // kCase: the last child is the ELSE value
+  Type cast_type;            // kCast
+  std::vector<AstPtr> children;  // kCase: [operand], when0, then0, when1, then1, ..., [else]
+
+  // Canonical SQL text: lower-case keywords and names, minimal parentheses. Used for
+  // output column names (e.g. "sum(lo_revenue)") and in error messages.
+  std::string to_string() const;
+};
+
+struct SelectItem {
+  AstPtr expr;        // kStar for * and t.*
+  std::string alias;  // empty when none
+};
+
+struct TableItem {
+  std::string name;   // as written (lower-cased unless quoted)
+  std::string alias;  // empty when none
+  int line = 1, column = 1;
+  AstPtr on;  // JOIN ... ON condition; null for FROM lists, CROSS JOIN and the first table
+};
+
+struct OrderByItem {
+  AstPtr expr;
+  bool descending = false;
+};
+
+struct SelectStatement {
+  bool distinct = false;
+  std::vector<SelectItem> select;
+  std::vector<TableItem> from;  // empty for SELECT without FROM
+  AstPtr where;
+  std::vector<AstPtr> group_by;
+  AstPtr having;
+  std::vector<OrderByItem> order_by;
+  AstPtr limit;   // null when absent
+  AstPtr offset;  // null when absent
+};
+
+struct Statement {
+  bool explain = false;
+  SelectStatement select;
+};
+
+}  // namespace raydb::sql

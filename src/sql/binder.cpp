@@ -1,0 +1,218 @@
+#include "sql/binder.h"
+
+#include "common/error.h"
+#include "sql/expression_binder.h"
+
+namespace raydb::sql {
+
+using plan::Expr;
+using plan::ExprKind;
+using plan::ExprPtr;
+
+namespace {
+bool is_integer_literal(const AstExpr& e) {
+  return e.kind == AstKind::kLiteral && !e.value.is_null() &&
+         (e.value.type().id == TypeId::kInteger || e.value.type().id == TypeId::kBigint);
+}
+}  // namespace
+
+plan::LogicalQuery Binder::bind(const SelectStatement& s) {
+  bind_from(s);
+  if (s.where) {
+    ExpressionBinder eb(q_.tables, q_.tables.size(), nullptr, "WHERE");
+    ExprPtr w = eb.bind(*s.where);
+    ExpressionBinder::require_boolean(w, "argument of WHERE");
+    plan::split_conjuncts(w, q_.conjuncts);
+  }
+  expand_select_list(s);
+
+  bool has_aggregate = s.having != nullptr;
+  for (auto& e : entries_) has_aggregate = has_aggregate || (e.ast && contains_aggregate(*e.ast));
+  for (auto& o : s.order_by) has_aggregate = has_aggregate || contains_aggregate(*o.expr);
+  q_.is_aggregate = has_aggregate || !s.group_by.empty();
+  bind_group_by(s);
+
+  for (auto& e : entries_) {
+    q_.select.push_back(bind_select_entry(e));
+    q_.output_names.push_back(e.name);
+  }
+  if (s.having) {
+    q_.having = bind_output_expr(*s.having, "HAVING");
+    ExpressionBinder::require_boolean(q_.having, "argument of HAVING");
+  }
+  q_.distinct = s.distinct;
+  bind_order_by(s);
+  if (s.limit) q_.limit = bind_limit(*s.limit, "LIMIT");
+  if (s.offset) q_.offset = bind_limit(*s.offset, "OFFSET");
+  return std::move(q_);
+}
+
+void Binder::bind_from(const SelectStatement& s) {
+  for (auto& item : s.from) {
+    TablePtr t = resolve_(item.name);
+    if (!t) fail(ErrorKind::kBinder, "unknown table '{}'", item.name);
+    if (q_.tables.size() == 64) fail(ErrorKind::kBinder, "a query may read at most 64 tables");
+    plan::TableRef ref;
+    ref.name = t->name();
+    ref.alias = item.alias.empty() ? item.name : item.alias;
+    for (auto& other : q_.tables)
+      if (iequals(other.alias, ref.alias))
+        fail(ErrorKind::kBinder, "table name '{}' specified more than once (use an alias)", ref.alias);
+    ref.table = std::move(t);
+    q_.tables.push_back(std::move(ref));
+    if (item.on) {
+      // ON sees the tables joined so far, as in PostgreSQL.
+      ExpressionBinder eb(q_.tables, q_.tables.size(), nullptr, "JOIN conditions");
+      ExprPtr on = eb.bind(*item.on);
+      ExpressionBinder::require_boolean(on, "argument of JOIN/ON");
+      plan::split_conjuncts(on, q_.conjuncts);
+    }
+  }
+}
+
+void Binder::expand_select_list(const SelectStatement& s) {
+  for (auto& item : s.select) {
+    const AstExpr& e = *item.expr;
+    if (e.kind != AstKind::kStar) {
+      SelectEntry entry;
+      entry.ast = &e;
+      entry.aliased = !item.alias.empty();
+      entry.name = entry.aliased ? item.alias : e.kind == AstKind::kColumn ? "" : e.to_string();
+      entries_.push_back(std::move(entry));
+      continue;
+    }
+    if (q_.tables.empty()) fail(ErrorKind::kBinder, "SELECT * with no tables specified is not valid");
+    size_t begin = 0, end = q_.tables.size();
+    if (!e.qualifier.empty()) {
+      begin = end;
+      for (size_t i = 0; i < q_.tables.size(); i++)
+        if (iequals(q_.tables[i].alias, e.qualifier)) begin = i;
+      if (begin == end) fail(ErrorKind::kBinder, "unknown table or alias '{}' in '{}'", e.qualifier, e.to_string());
+      end = begin + 1;
+    }
+    for (size_t t = begin; t < end; t++) {
+      const Table& table = *q_.tables[t].table;
+      for (size_t c = 0; c < table.column_count(); c++) {
+        SelectEntry entry;
+        entry.name = table.column(c).name();
+        entry.star_column = Expr::column(int(t), int(c), table.column(c).type(),
+                                         e.qualifier.empty() ? entry.name : q_.tables[t].alias + "." + entry.name);
+        entries_.push_back(std::move(entry));
+      }
+    }
+  }
+  // A plain column is named after the column as stored (not as written).
+  for (auto& entry : entries_) {
+    if (!entry.ast || entry.aliased || entry.ast->kind != AstKind::kColumn) continue;
+    ExpressionBinder eb(q_.tables, q_.tables.size(), nullptr, "SELECT");
+    ExprPtr c = eb.bind(*entry.ast);
+    entry.name = q_.tables[size_t(c->table_index)].table->column(size_t(c->column_index)).name();
+  }
+}
+
+int Binder::ordinal(const AstExpr& e, const char* clause) const {
+  if (!is_integer_literal(e)) return -1;
+  int64_t n = e.value.as_int();
+  if (n < 1 || n > int64_t(entries_.size()))
+    fail(ErrorKind::kBinder, "{} position {} is not in select list (it has {} items)", clause, n, entries_.size());
+  return int(n - 1);
+}
+
+void Binder::bind_group_by(const SelectStatement& s) {
+  ExpressionBinder eb(q_.tables, q_.tables.size(), nullptr, "GROUP BY");
+  for (auto& g : s.group_by) {
+    ExprPtr key;
+    int pos = ordinal(*g, "GROUP BY");
+    const AstExpr* ast = g.get();
+    if (pos >= 0) {
+      if (entries_[size_t(pos)].star_column) key = entries_[size_t(pos)].star_column;
+      ast = entries_[size_t(pos)].ast;
+    } else if (g->kind == AstKind::kColumn && g->qualifier.empty() && !eb.has_column(g->name)) {
+      // GROUP BY prefers input columns; an unknown name may be a select-list alias (PostgreSQL's rule).
+      for (auto& entry : entries_)
+        if (entry.aliased && entry.name == g->name) {
+          ast = entry.ast;
+          break;
+        }
+    }
+    if (!key) key = eb.bind(*ast);
+    bool duplicate = false;
+    for (auto& k : q_.group_keys) duplicate = duplicate || plan::same_expr(*k, *key);
+    if (!duplicate) q_.group_keys.push_back(key);
+  }
+}
+
+ExprPtr Binder::to_post_aggregation(const ExprPtr& e) {
+  if (e->kind == ExprKind::kAggregateRef || e->kind == ExprKind::kConstant) return e;
+  for (size_t i = 0; i < q_.group_keys.size(); i++)
+    if (plan::same_expr(*e, *q_.group_keys[i])) return Expr::group_ref(int(i), e->type, q_.group_keys[i]->to_string());
+  if (e->kind == ExprKind::kColumnRef)
+    fail(ErrorKind::kBinder, "column '{}' must appear in the GROUP BY clause or be used in an aggregate function",
+         e->name);
+  auto copy = std::make_shared<Expr>(*e);
+  for (auto& c : copy->children) c = to_post_aggregation(c);
+  return copy;
+}
+
+ExprPtr Binder::bind_output_expr(const AstExpr& e, const std::string& clause) {
+  ExpressionBinder eb(q_.tables, q_.tables.size(), &q_.aggregates, clause);
+  ExprPtr bound = eb.bind(e);
+  return q_.is_aggregate ? to_post_aggregation(bound) : bound;
+}
+
+ExprPtr Binder::bind_select_entry(const SelectEntry& entry) {
+  if (entry.star_column) return q_.is_aggregate ? to_post_aggregation(entry.star_column) : entry.star_column;
+  return bind_output_expr(*entry.ast, "SELECT");
+}
+
+void Binder::bind_order_by(const SelectStatement& s) {
+  for (auto& o : s.order_by) {
+    plan::OrderItem item;
+    item.descending = o.descending;
+    int pos = ordinal(*o.expr, "ORDER BY");
+    if (pos < 0 && o.expr->kind == AstKind::kColumn && o.expr->qualifier.empty()) {
+      // ORDER BY prefers output names (aliases and column names) over input columns.
+      for (size_t i = 0; i < entries_.size(); i++) {
+        if (!iequals(entries_[i].name, o.expr->name)) continue;
+        if (pos >= 0 && !plan::same_expr(*q_.select[size_t(pos)], *q_.select[i]))
+          fail(ErrorKind::kBinder, "ORDER BY '{}' is ambiguous: it names more than one select list item",
+               o.expr->name);
+        if (pos < 0) pos = int(i);
+      }
+    }
+    if (pos >= 0) {
+      item.expr = Expr::output_ref(pos, q_.select[size_t(pos)]->type, q_.output_names[size_t(pos)]);
+    } else {
+      item.expr = bind_output_expr(*o.expr, "ORDER BY");
+      if (q_.distinct) {
+        // After DISTINCT only the select list exists (PostgreSQL's rule).
+        int found = -1;
+        for (size_t i = 0; i < q_.select.size() && found < 0; i++)
+          if (plan::same_expr(*q_.select[i], *item.expr)) found = int(i);
+        if (found < 0)
+          fail(ErrorKind::kBinder, "for SELECT DISTINCT, ORDER BY expressions must appear in select list: '{}'",
+               o.expr->to_string());
+        item.expr = Expr::output_ref(found, q_.select[size_t(found)]->type, q_.output_names[size_t(found)]);
+      }
+    }
+    q_.order_by.push_back(std::move(item));
+  }
+}
+
+int64_t Binder::bind_limit(const AstExpr& e, const char* what) {
+  std::vector<plan::TableRef> none;
+  ExpressionBinder eb(none, 0, nullptr, what);
+  ExprPtr v;
+  try {
+    v = eb.bind(e);
+  } catch (const Error& err) {
+    if (err.kind() != ErrorKind::kBinder) throw;
+    fail(ErrorKind::kBinder, "{} must be a non-negative integer constant, got '{}'", what, e.to_string());
+  }
+  bool ok = v->kind == ExprKind::kConstant && !v->value.is_null() &&
+            (v->type.id == TypeId::kInteger || v->type.id == TypeId::kBigint) && v->value.as_int() >= 0;
+  if (!ok) fail(ErrorKind::kBinder, "{} must be a non-negative integer constant, got '{}'", what, e.to_string());
+  return v->value.as_int();
+}
+
+}  // namespace raydb::sql

@@ -1,0 +1,389 @@
+#include "sql/expression_binder.h"
+
+#include <optional>
+
+#include "common/error.h"
+#include "sql/constant_folder.h"
+#include "sql/edit_distance.h"
+#include "sql/type_rules.h"
+
+namespace raydb::sql {
+
+using plan::AggFunc;
+using plan::ArithOp;
+using plan::CompareOp;
+using plan::Expr;
+using plan::ExprKind;
+using plan::ExprPtr;
+
+namespace {
+
+bool is_constant(const ExprPtr& e) { return e->kind == ExprKind::kConstant; }
+
+std::optional<AggFunc> aggregate_function(const std::string& name) {
+  if (name == "count") return AggFunc::kCount;
+  if (name == "sum") return AggFunc::kSum;
+  if (name == "min") return AggFunc::kMin;
+  if (name == "max") return AggFunc::kMax;
+  if (name == "avg") return AggFunc::kAvg;
+  return std::nullopt;
+}
+
+std::optional<ArithOp> arith_op(const std::string& op) {
+  if (op == "+") return ArithOp::kAdd;
+  if (op == "-") return ArithOp::kSub;
+  if (op == "*") return ArithOp::kMul;
+  if (op == "/") return ArithOp::kDiv;
+  if (op == "%") return ArithOp::kMod;
+  return std::nullopt;
+}
+
+std::optional<CompareOp> compare_op(const std::string& op) {
+  if (op == "=") return CompareOp::kEq;
+  if (op == "<>") return CompareOp::kNe;
+  if (op == "<") return CompareOp::kLt;
+  if (op == "<=") return CompareOp::kLe;
+  if (op == ">") return CompareOp::kGt;
+  if (op == ">=") return CompareOp::kGe;
+  return std::nullopt;
+}
+
+// A constant as it reads in SQL, for messages ('abc', 12.50, NULL).
+std::string constant_text(const Value& v) {
+  return v.type().id == TypeId::kVarchar && !v.is_null() ? "'" + v.as_string() + "'" : v.to_string();
+}
+
+// A NULL constant of type NULL adopts `t`, so executors see typed NULLs only.
+ExprPtr typed_null(const ExprPtr& e, const Type& t) {
+  if (is_constant(e) && e->type.id == TypeId::kNull && t.id != TypeId::kNull) return Expr::constant(Value::null(t));
+  return e;
+}
+
+// Operands of a chain of the same AND/OR, so a AND b AND c becomes one node.
+void flatten(const AstExpr& e, const std::string& op, std::vector<const AstExpr*>& out) {
+  if (e.kind == AstKind::kBinary && e.op == op) {
+    flatten(*e.children[0], op, out);
+    flatten(*e.children[1], op, out);
+  } else {
+    out.push_back(&e);
+  }
+}
+
+}  // namespace
+
+bool contains_aggregate(const AstExpr& e) {
+  if (e.kind == AstKind::kFunction && aggregate_function(e.name)) return true;
+  for (auto& c : e.children)
+    if (contains_aggregate(*c)) return true;
+  return false;
+}
+
+ExpressionBinder::ExpressionBinder(const std::vector<plan::TableRef>& tables, size_t visible,
+                                   std::vector<plan::AggregateExpr>* aggregates, std::string clause)
+    : tables_(tables), visible_(visible), aggregates_(aggregates), clause_(std::move(clause)) {}
+
+void ExpressionBinder::require_boolean(const ExprPtr& e, const std::string& what) {
+  if (e->type.id != TypeId::kBoolean && e->type.id != TypeId::kNull)
+    fail(ErrorKind::kBinder, "{} must be type BOOLEAN, not {}", what, e->type.to_string());
+}
+
+bool ExpressionBinder::has_column(const std::string& name) const {
+  for (size_t i = 0; i < visible_; i++)
+    if (tables_[i].table->find_column(name) >= 0) return true;
+  return false;
+}
+
+ExprPtr ExpressionBinder::bind_column(const std::string& qualifier, const std::string& name, const std::string& text) {
+  // Closest column name among the given tables, for "did you mean".
+  auto suggestion = [&](size_t begin, size_t end) -> std::string {
+    std::string best;
+    size_t best_d = 3;
+    for (size_t i = begin; i < end; i++)
+      for (auto& c : tables_[i].table->columns()) {
+        size_t d = edit_distance(to_lower(name), to_lower(c->name()));
+        if (d < best_d && d < name.size()) best_d = d, best = c->name();
+      }
+    if (!best.empty()) return "; did you mean '" + best + "'?";
+    if (visible_ == 0) return " (the query has no FROM clause)";
+    std::string list;
+    for (size_t i = begin; i < end; i++) list += (list.empty() ? "" : ", ") + tables_[i].alias;
+    return (end - begin == 1 ? " in table " : " in tables ") + list;
+  };
+
+  if (!qualifier.empty()) {
+    size_t ti = tables_.size();
+    for (size_t i = 0; i < tables_.size(); i++)
+      if (iequals(tables_[i].alias, qualifier)) {
+        ti = i;
+        break;
+      }
+    if (ti == tables_.size()) {
+      for (auto& t : tables_)
+        if (iequals(t.name, qualifier))
+          fail(ErrorKind::kBinder, "unknown table or alias '{}' in '{}' (table '{}' is aliased as '{}')", qualifier,
+               text, t.name, t.alias);
+      fail(ErrorKind::kBinder, "unknown table or alias '{}' in '{}'", qualifier, text);
+    }
+    if (ti >= visible_)
+      fail(ErrorKind::kBinder, "table '{}' cannot be referenced in {} before it is joined, in '{}'", qualifier,
+           clause_, text);
+    const Table& t = *tables_[ti].table;
+    int ci = t.find_column(name);
+    if (ci < 0) fail(ErrorKind::kBinder, "unknown column '{}'{}", text, suggestion(ti, ti + 1));
+    return Expr::column(int(ti), ci, t.column(size_t(ci)).type(), tables_[ti].alias + "." + t.column(size_t(ci)).name());
+  }
+
+  std::vector<std::pair<size_t, int>> matches;
+  for (size_t i = 0; i < visible_; i++) {
+    int ci = tables_[i].table->find_column(name);
+    if (ci >= 0) matches.emplace_back(i, ci);
+  }
+  if (matches.empty()) {
+    for (size_t i = visible_; i < tables_.size(); i++)
+      if (tables_[i].table->find_column(name) >= 0)
+        fail(ErrorKind::kBinder, "column '{}' of table '{}' cannot be referenced in {} before the table is joined",
+             text, tables_[i].alias, clause_);
+    fail(ErrorKind::kBinder, "unknown column '{}'{}", text, suggestion(0, visible_));
+  }
+  if (matches.size() > 1) {
+    std::string list;
+    for (auto& [ti, ci] : matches)
+      list += (list.empty() ? "" : ", ") + tables_[ti].alias + "." + tables_[ti].table->column(size_t(ci)).name();
+    fail(ErrorKind::kBinder, "column reference '{}' is ambiguous (candidates: {})", text, list);
+  }
+  auto [ti, ci] = matches[0];
+  const Column& col = tables_[ti].table->column(size_t(ci));
+  return Expr::column(int(ti), ci, col.type(), col.name());
+}
+
+ExprPtr ExpressionBinder::bind(const AstExpr& e) {
+  switch (e.kind) {
+    case AstKind::kColumn: return bind_column(e.qualifier, e.name, e.to_string());
+    case AstKind::kStar:
+      fail(ErrorKind::kBinder, "'{}' is only allowed as a select list item or in count(*)", e.to_string());
+    case AstKind::kLiteral: return Expr::constant(e.value);
+    case AstKind::kUnary: return bind_unary(e);
+    case AstKind::kBinary: return bind_binary(e);
+    case AstKind::kBetween: return bind_between(e);
+    case AstKind::kInList: return bind_in_list(e);
+    case AstKind::kLike: return bind_like(e);
+    case AstKind::kIsNull: return Expr::is_null(bind(*e.children[0]), e.negated);
+    case AstKind::kFunction: return bind_function(e);
+    case AstKind::kCase: return bind_case(e);
+    case AstKind::kCast: return bind_cast(e);
+  }
+  fail(ErrorKind::kInternal, "unknown AST node");
+}
+
+ExprPtr ExpressionBinder::bind_unary(const AstExpr& e) {
+  ExprPtr c = bind(*e.children[0]);
+  if (e.op == "not") {
+    require_boolean(c, "argument of NOT");
+    return Expr::logical_not(c);
+  }
+  auto t = negate_type(c->type);
+  if (!t) fail(ErrorKind::kBinder, "cannot negate {} in '{}'", c->type.to_string(), e.to_string());
+  if (is_constant(c))
+    if (auto v = fold_negate(c->value, *t)) return Expr::constant(*v);
+  return Expr::negate(c, *t);
+}
+
+ExprPtr ExpressionBinder::bind_binary(const AstExpr& e) {
+  if (e.op == "and" || e.op == "or") return bind_logical(e);
+  ExprPtr l = bind(*e.children[0]);
+  ExprPtr r = bind(*e.children[1]);
+  if (auto op = arith_op(e.op)) return make_arith(*op, l, r, e);
+  if (auto op = compare_op(e.op)) return make_compare(*op, l, r, e);
+  fail(ErrorKind::kInternal, "unknown operator '{}'", e.op);
+}
+
+ExprPtr ExpressionBinder::make_arith(ArithOp op, ExprPtr l, ExprPtr r, const AstExpr& whole) {
+  auto t = arithmetic_type(op, l->type, r->type);
+  if (!t) {
+    if (op == ArithOp::kMul && l->type.id == TypeId::kDecimal && r->type.id == TypeId::kDecimal)
+      fail(ErrorKind::kBinder, "DECIMAL multiplication needs scale {} > 18 in '{}'", l->type.scale + r->type.scale,
+           whole.to_string());
+    fail(ErrorKind::kBinder, "cannot apply '{}' to {} and {} in '{}'", whole.op, l->type.to_string(),
+         r->type.to_string(), whole.to_string());
+  }
+  if (is_constant(l) && is_constant(r))
+    if (auto v = fold_arithmetic(op, l->value, r->value, *t)) return Expr::constant(*v);
+  // An untyped NULL operand takes the other side's type (INTEGER next to a DATE).
+  auto null_type = [](const Type& other) { return other.id == TypeId::kDate ? Type::integer() : other; };
+  l = typed_null(l, null_type(r->type));
+  r = typed_null(r, null_type(l->type));
+  return Expr::arith(op, l, r, *t);
+}
+
+void ExpressionBinder::coerce_for_compare(ExprPtr& a, ExprPtr& b, const AstExpr& whole) {
+  a = typed_null(a, b->type);
+  b = typed_null(b, a->type);
+  auto to_date = [&](ExprPtr& s) {
+    if (!is_constant(s) || s->type.id != TypeId::kVarchar) return;
+    auto v = cast_constant(s->value, Type::date());
+    if (!v)
+      fail(ErrorKind::kBinder, "invalid DATE {} in '{}' (expected 'YYYY-MM-DD')", constant_text(s->value),
+           whole.to_string());
+    s = Expr::constant(*v);
+  };
+  if (a->type.id == TypeId::kDate) to_date(b);
+  if (b->type.id == TypeId::kDate) to_date(a);
+  if (!comparable(a->type, b->type))
+    fail(ErrorKind::kBinder, "cannot compare {} and {} in '{}'", a->type.to_string(), b->type.to_string(),
+         whole.to_string());
+}
+
+ExprPtr ExpressionBinder::make_compare(CompareOp op, ExprPtr l, ExprPtr r, const AstExpr& whole) {
+  coerce_for_compare(l, r, whole);
+  return Expr::compare(op, l, r);
+}
+
+ExprPtr ExpressionBinder::bind_logical(const AstExpr& e) {
+  std::vector<const AstExpr*> operands;
+  flatten(e, e.op, operands);
+  std::vector<ExprPtr> children;
+  const char* what = e.op == "and" ? "argument of AND" : "argument of OR";
+  for (auto* o : operands) {
+    ExprPtr c = bind(*o);
+    require_boolean(c, what);
+    children.push_back(typed_null(c, Type::boolean()));
+  }
+  return Expr::conjunction(e.op == "and", std::move(children));
+}
+
+ExprPtr ExpressionBinder::bind_between(const AstExpr& e) {
+  ExprPtr x = bind(*e.children[0]);
+  ExprPtr lo = bind(*e.children[1]);
+  ExprPtr hi = bind(*e.children[2]);
+  coerce_for_compare(x, lo, e);
+  coerce_for_compare(x, hi, e);
+  return Expr::between(x, lo, hi, e.negated);
+}
+
+ExprPtr ExpressionBinder::bind_in_list(const AstExpr& e) {
+  ExprPtr x = bind(*e.children[0]);
+  std::vector<ExprPtr> items;
+  bool all_constant = true;
+  for (size_t i = 1; i < e.children.size(); i++) {
+    ExprPtr item = bind(*e.children[i]);
+    ExprPtr xi = x;
+    coerce_for_compare(xi, item, e);
+    if (x->type.id == TypeId::kNull) x = xi;  // a NULL operand takes the items' type
+    all_constant = all_constant && is_constant(item);
+    items.push_back(item);
+  }
+  if (all_constant) return Expr::in_list(x, std::move(items), e.negated);
+  // The IR's IN list holds constants only; x IN (a, y) is x = a OR x = y, and
+  // x NOT IN (a, y) is x <> a AND x <> y (the same under three-valued logic).
+  std::vector<ExprPtr> terms;
+  for (auto& item : items) terms.push_back(Expr::compare(e.negated ? CompareOp::kNe : CompareOp::kEq, x, item));
+  return Expr::conjunction(e.negated, std::move(terms));
+}
+
+ExprPtr ExpressionBinder::bind_like(const AstExpr& e) {
+  ExprPtr x = bind(*e.children[0]);
+  ExprPtr p = bind(*e.children[1]);
+  if (x->type.id != TypeId::kVarchar && x->type.id != TypeId::kNull)
+    fail(ErrorKind::kBinder, "LIKE needs a VARCHAR operand, not {}, in '{}'", x->type.to_string(), e.to_string());
+  if (!is_constant(p) || p->type.id != TypeId::kVarchar || p->value.is_null())
+    fail(ErrorKind::kBinder, "LIKE pattern must be a string constant in '{}'", e.to_string());
+  return Expr::like(typed_null(x, Type::varchar()), p->value.as_string(), e.negated);
+}
+
+ExprPtr ExpressionBinder::bind_function(const AstExpr& e) {
+  if (auto f = aggregate_function(e.name)) return bind_aggregate(e, *f);
+  fail(ErrorKind::kBinder, "unknown function '{}' in '{}' (supported: count, sum, min, max, avg)", e.name,
+       e.to_string());
+}
+
+ExprPtr ExpressionBinder::bind_aggregate(const AstExpr& e, AggFunc f) {
+  std::string text = e.to_string();
+  if (!aggregates_) fail(ErrorKind::kBinder, "aggregate functions are not allowed in {}: '{}'", clause_, text);
+  if (inside_aggregate_) fail(ErrorKind::kBinder, "aggregate function calls cannot be nested: '{}'", text);
+  ExprPtr arg;
+  if (e.star_arg) {
+    if (f != AggFunc::kCount) fail(ErrorKind::kBinder, "{}(*) is not allowed; only count takes *", e.name);
+    f = AggFunc::kCountStar;
+  } else {
+    if (e.children.size() != 1)
+      fail(ErrorKind::kBinder, "{} takes exactly one argument, got {} in '{}'", e.name, e.children.size(), text);
+    inside_aggregate_ = true;
+    arg = bind(*e.children[0]);
+    inside_aggregate_ = false;
+    arg = typed_null(arg, Type::integer());
+  }
+  Type arg_type = arg ? arg->type : Type::null();
+  auto t = aggregate_type(f, arg_type);
+  if (!t) fail(ErrorKind::kBinder, "cannot apply {} to {} in '{}'", e.name, arg_type.to_string(), text);
+  // The same aggregate written twice is computed once.
+  for (size_t i = 0; i < aggregates_->size(); i++) {
+    const auto& a = (*aggregates_)[i];
+    bool same_arg = (!a.arg && !arg) || (a.arg && arg && plan::same_expr(*a.arg, *arg));
+    if (a.func == f && a.distinct == e.distinct && same_arg) return Expr::aggregate_ref(int(i), a.type, a.name);
+  }
+  plan::AggregateExpr a;
+  a.func = f;
+  a.arg = arg;
+  a.distinct = e.distinct;
+  a.type = *t;
+  a.name = text;
+  aggregates_->push_back(a);
+  return Expr::aggregate_ref(int(aggregates_->size() - 1), a.type, a.name);
+}
+
+ExprPtr ExpressionBinder::convert(ExprPtr e, const Type& to, const AstExpr& whole) {
+  if (e->type == to) return e;
+  if (is_constant(e)) {
+    auto v = cast_constant(e->value, to);
+    if (!v)
+      fail(ErrorKind::kBinder, "cannot cast {} to {} in '{}'", constant_text(e->value), to.to_string(),
+           whole.to_string());
+    return Expr::constant(*v);
+  }
+  if (!castable(e->type, to))
+    fail(ErrorKind::kBinder, "cannot cast {} to {} in '{}' (only constants convert between strings, dates and numbers)",
+         e->type.to_string(), to.to_string(), whole.to_string());
+  return Expr::cast(e, to);
+}
+
+ExprPtr ExpressionBinder::bind_case(const AstExpr& e) {
+  size_t i = 0;
+  ExprPtr operand;
+  if (e.has_operand) operand = bind(*e.children[i++]);
+  size_t end = e.children.size() - (e.has_else ? 1 : 0);
+  std::vector<ExprPtr> conditions, values;
+  for (; i + 1 < end; i += 2) {
+    ExprPtr c = bind(*e.children[i]);
+    if (operand) {
+      c = make_compare(CompareOp::kEq, operand, c, e);  // CASE x WHEN v is CASE WHEN x = v
+    } else {
+      require_boolean(c, "argument of CASE/WHEN");
+      c = typed_null(c, Type::boolean());
+    }
+    conditions.push_back(c);
+    values.push_back(bind(*e.children[i + 1]));
+  }
+  if (e.has_else) values.push_back(bind(*e.children.back()));
+  Type result = Type::null();
+  for (auto& v : values) {
+    auto t = common_type(result, v->type);
+    if (!t)
+      fail(ErrorKind::kBinder, "CASE types {} and {} cannot be matched in '{}'", result.to_string(),
+           v->type.to_string(), e.to_string());
+    result = *t;
+  }
+  std::vector<ExprPtr> children;
+  for (size_t k = 0; k < conditions.size(); k++) {
+    children.push_back(conditions[k]);
+    children.push_back(convert(values[k], result, e));
+  }
+  if (e.has_else) children.push_back(convert(values.back(), result, e));
+  return Expr::case_when(std::move(children), e.has_else, result);
+}
+
+ExprPtr ExpressionBinder::bind_cast(const AstExpr& e) {
+  ExprPtr c = bind(*e.children[0]);
+  return convert(c, e.cast_type, e);
+}
+
+}  // namespace raydb::sql

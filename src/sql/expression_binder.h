@@ -1,0 +1,60 @@
+#pragma once
+// Binds one AST expression to a typed plan::Expr over base columns: resolves
+// names, applies the typing rules (type_rules.h), casts string constants compared
+// with DATEs, folds constants (constant_folder.h) and, where the clause allows it,
+// collects aggregate calls into the query and replaces them with kAggregateRef.
+#include <string>
+#include <vector>
+
+#include "plan/logical/logical_query.h"
+#include "sql/ast.h"
+
+namespace raydb::sql {
+
+class ExpressionBinder {
+ public:
+  // tables[0, visible) may be referenced. `aggregates`: where aggregate calls are
+  // collected; null when the clause (named by `clause`, e.g. "WHERE") forbids them.
+  ExpressionBinder(const std::vector<plan::TableRef>& tables, size_t visible,
+                   std::vector<plan::AggregateExpr>* aggregates, std::string clause);
+
+  plan::ExprPtr bind(const AstExpr& e);
+
+  // Resolves [qualifier.]name to a column reference; throws kBinder when unknown or ambiguous.
+  plan::ExprPtr bind_column(const std::string& qualifier, const std::string& name, const std::string& text);
+  // Whether an unqualified name is a column of a visible table (for GROUP BY alias lookup).
+  bool has_column(const std::string& name) const;
+
+  // Throws kBinder unless e is BOOLEAN (or NULL): "argument of WHERE must be type BOOLEAN, not INTEGER".
+  static void require_boolean(const plan::ExprPtr& e, const std::string& what);
+
+ private:
+  plan::ExprPtr bind_unary(const AstExpr& e);
+  plan::ExprPtr bind_binary(const AstExpr& e);
+  plan::ExprPtr make_arith(plan::ArithOp op, plan::ExprPtr l, plan::ExprPtr r, const AstExpr& whole);
+  plan::ExprPtr make_compare(plan::CompareOp op, plan::ExprPtr l, plan::ExprPtr r, const AstExpr& whole);
+  plan::ExprPtr bind_logical(const AstExpr& e);
+  plan::ExprPtr bind_between(const AstExpr& e);
+  plan::ExprPtr bind_in_list(const AstExpr& e);
+  plan::ExprPtr bind_like(const AstExpr& e);
+  plan::ExprPtr bind_function(const AstExpr& e);
+  plan::ExprPtr bind_aggregate(const AstExpr& e, plan::AggFunc f);
+  plan::ExprPtr bind_case(const AstExpr& e);
+  plan::ExprPtr bind_cast(const AstExpr& e);
+  // Makes a and b comparable: NULL constants take the other type, string constants
+  // compared with DATEs become DATE constants; throws "cannot compare X and Y in ...".
+  void coerce_for_compare(plan::ExprPtr& a, plan::ExprPtr& b, const AstExpr& whole);
+  // e converted to `to` (constants converted now, others by a kCast node).
+  plan::ExprPtr convert(plan::ExprPtr e, const Type& to, const AstExpr& whole);
+
+  const std::vector<plan::TableRef>& tables_;
+  size_t visible_;
+  std::vector<plan::AggregateExpr>* aggregates_;
+  std::string clause_;
+  bool inside_aggregate_ = false;
+};
+
+// Whether the AST calls an aggregate function (count, sum, min, max, avg) anywhere.
+bool contains_aggregate(const AstExpr& e);
+
+}  // namespace raydb::sql

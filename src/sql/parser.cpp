@@ -1,0 +1,655 @@
+#include "sql/parser.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <unordered_set>
+
+#include "sql/edit_distance.h"
+#include "sql/lexer.h"
+#include "sql/parse_error.h"
+
+namespace raydb::sql {
+
+namespace {
+
+AstPtr node(AstKind kind, const Token& at) {
+  auto e = std::make_shared<AstExpr>();
+  e->kind = kind;
+  e->line = at.line;
+  e->column = at.column;
+  return e;
+}
+
+AstPtr node(AstKind kind, const AstExpr& at) {
+  auto e = std::make_shared<AstExpr>();
+  e->kind = kind;
+  e->line = at.line;
+  e->column = at.column;
+  return e;
+}
+
+AstPtr binary(const std::string& op, AstPtr l, AstPtr r) {
+  auto e = node(AstKind::kBinary, *l);
+  e->op = op;
+  e->children = {std::move(l), std::move(r)};
+  return e;
+}
+
+AstPtr literal(const Token& at, Value v, std::string text) {
+  auto e = node(AstKind::kLiteral, at);
+  e->value = std::move(v);
+  e->text = std::move(text);
+  return e;
+}
+
+// Clauses in the order SQL requires them; used to say what may follow.
+enum Clause { kAfterSelectList, kAfterFrom, kAfterWhere, kAfterGroupBy, kAfterHaving, kAfterOrderBy, kAfterLimit };
+
+}  // namespace
+
+bool is_reserved_word(const std::string& w) {
+  static const std::unordered_set<std::string> words = {
+      "select", "from",   "where",  "group",  "by",      "having", "order", "limit",  "offset", "and",
+      "or",     "not",    "as",     "on",     "join",    "inner",  "left",  "right",  "full",   "outer",
+      "cross",  "natural", "using", "union",  "intersect", "except", "all", "distinct", "case", "when",
+      "then",   "else",   "end",    "is",     "null",    "true",   "false", "between", "in",    "like",
+      "ilike",  "similar", "cast",  "asc",    "desc",    "exists", "with",  "nulls",  "window", "fetch"};
+  return words.count(w) > 0;
+}
+
+Parser::Parser(std::string_view sql) : tokens_(Lexer(sql).tokenize()) {}
+
+const Token& Parser::peek(size_t ahead) const {
+  size_t i = std::min(pos_ + ahead, tokens_.size() - 1);
+  return tokens_[i];
+}
+
+const Token& Parser::next() {
+  const Token& t = tokens_[pos_];
+  if (pos_ + 1 < tokens_.size()) pos_++;
+  return t;
+}
+
+bool Parser::accept_keyword(const char* kw) {
+  if (!peek().is_keyword(kw)) return false;
+  next();
+  return true;
+}
+
+bool Parser::accept_operator(const char* op) {
+  if (!peek().is_operator(op)) return false;
+  next();
+  return true;
+}
+
+const Token& Parser::expect_keyword(const char* kw, const char* shown) {
+  if (!peek().is_keyword(kw)) expected_error(peek(), shown);
+  return next();
+}
+
+const Token& Parser::expect_operator(const char* op) {
+  if (!peek().is_operator(op)) expected_error(peek(), std::string("'") + op + "'");
+  return next();
+}
+
+bool Parser::at_name() const {
+  const Token& t = peek();
+  return t.type == TokenType::kQuotedIdentifier || (t.type == TokenType::kIdentifier && !is_reserved_word(t.text));
+}
+
+std::string Parser::expect_name(const char* what, bool* quoted) {
+  if (!at_name()) expected_error(peek(), what);
+  const Token& t = next();
+  if (quoted) *quoted = t.type == TokenType::kQuotedIdentifier;
+  return t.text;
+}
+
+bool Parser::parse_optional_alias(std::string& alias) {
+  if (accept_keyword("as")) {
+    // After AS any word is a name, reserved or not (as PostgreSQL allows).
+    const Token& t = peek();
+    if (t.type != TokenType::kIdentifier && t.type != TokenType::kQuotedIdentifier) expected_error(t, "an alias");
+    alias = next().text;
+    return true;
+  }
+  if (at_name()) {
+    implicit_alias_pos_ = pos_;
+    alias = next().text;
+    return true;
+  }
+  return false;
+}
+
+Statement Parser::parse_statement() {
+  Statement st;
+  if (accept_keyword("explain")) st.explain = true;
+  if (peek().is_keyword("with")) not_supported_error(peek(), "WITH (common table expressions)");
+  st.select = parse_select();
+  bool had_semicolon = accept_operator(";");
+  if (peek().type != TokenType::kEnd) {
+    if (had_semicolon) {
+      while (accept_operator(";")) {
+      }
+      if (peek().type != TokenType::kEnd)
+        parse_error_at(peek().line, peek().column, "syntax error",
+                       "only one statement is allowed, found " + describe(peek()));
+    } else {
+      expected_error(peek(), "end of statement");
+    }
+  }
+  return st;
+}
+
+SelectStatement Parser::parse_select() {
+  SelectStatement s;
+  if (peek().is_operator("(")) not_supported_error(peek(), "a parenthesized query");
+  expect_keyword("select", "SELECT");
+  if (accept_keyword("distinct")) {
+    s.distinct = true;
+    if (peek().is_keyword("on")) not_supported_error(peek(), "DISTINCT ON");
+  } else {
+    accept_keyword("all");
+  }
+  parse_select_list(s);
+  int clause = kAfterSelectList;
+  if (accept_keyword("from")) {
+    parse_from(s);
+    clause = kAfterFrom;
+  }
+  if (clause <= kAfterFrom && accept_keyword("where")) {
+    s.where = parse_expr();
+    clause = kAfterWhere;
+  }
+  if (clause <= kAfterWhere && peek().is_keyword("group")) {
+    next();
+    expect_keyword("by", "BY");
+    do s.group_by.push_back(parse_expr());
+    while (accept_operator(","));
+    clause = kAfterGroupBy;
+  }
+  if (clause <= kAfterGroupBy && accept_keyword("having")) {
+    s.having = parse_expr();
+    clause = kAfterHaving;
+  }
+  for (const char* op : {"union", "intersect", "except"})
+    if (peek().is_keyword(op)) not_supported_error(peek(), "UNION, INTERSECT and EXCEPT");
+  if (clause <= kAfterHaving && peek().is_keyword("order")) {
+    next();
+    expect_keyword("by", "BY");
+    parse_order_by(s);
+    clause = kAfterOrderBy;
+  }
+  // LIMIT and OFFSET in either order, each at most once (as PostgreSQL accepts).
+  bool seen_limit = false;
+  for (;;) {
+    if (!seen_limit && accept_keyword("limit")) {
+      seen_limit = true;
+      if (peek().is_keyword("all")) {
+        next();
+        s.limit = nullptr;
+      } else {
+        s.limit = parse_expr();
+      }
+      clause = kAfterLimit;
+    } else if (!s.offset && accept_keyword("offset")) {
+      s.offset = parse_expr();
+      if (!accept_keyword("rows")) accept_keyword("row");
+      clause = kAfterLimit;
+    } else {
+      break;
+    }
+  }
+  if (peek().is_keyword("fetch")) not_supported_error(peek(), "FETCH FIRST", "use LIMIT");
+  if (!peek().is_operator(";") && peek().type != TokenType::kEnd) unexpected_after_clause(clause);
+  return s;
+}
+
+void Parser::unexpected_after_clause(int clause) {
+  static const std::pair<const char*, const char*> clauses[] = {
+      {"from", "FROM"}, {"where", "WHERE"}, {"group", "GROUP BY"}, {"having", "HAVING"},
+      {"order", "ORDER BY"}, {"limit", "LIMIT"}};
+  // What may come next: FROM after the select list, else the clauses after the last one seen.
+  std::vector<const char*> words;
+  std::vector<std::string> shown;
+  size_t first = clause == kAfterSelectList ? 0 : size_t(clause);
+  size_t last = clause == kAfterSelectList ? 1 : std::size(clauses);
+  for (size_t i = first; i < last; i++) {
+    words.push_back(clauses[i].first);
+    shown.push_back(clauses[i].second);
+  }
+  if (clause != kAfterSelectList) shown.push_back("end of statement");
+  std::string expected;
+  for (size_t i = 0; i < shown.size(); i++)
+    expected += (i == 0 ? "" : i + 1 == shown.size() ? " or " : ", ") + shown[i];
+  // "select x FORM t" reads FORM as an alias of x; point at it when it looks like
+  // the keyword the user meant and the token after it does not.
+  auto near_keyword = [&](const std::string& w) {
+    for (auto* k : words)
+      if (w.size() >= 3 && edit_distance(w, k) <= 2) return true;
+    return false;
+  };
+  if (implicit_alias_pos_ + 1 == pos_) {
+    const Token& alias = tokens_[implicit_alias_pos_];
+    if (near_keyword(alias.text) && !near_keyword(peek().text)) expected_error(alias, expected);
+  }
+  expected_error(peek(), expected);
+}
+
+void Parser::parse_select_list(SelectStatement& s) {
+  do {
+    SelectItem item;
+    const Token& t = peek();
+    if (t.is_operator("*")) {
+      next();
+      item.expr = node(AstKind::kStar, t);
+    } else {
+      item.expr = parse_expr();
+      if (item.expr->kind != AstKind::kStar) parse_optional_alias(item.alias);
+    }
+    s.select.push_back(std::move(item));
+  } while (accept_operator(","));
+}
+
+TableItem Parser::parse_table_item() {
+  TableItem t;
+  const Token& at = peek();
+  if (at.is_operator("(")) not_supported_error(at, "a subquery or parenthesized join in FROM");
+  t.line = at.line;
+  t.column = at.column;
+  t.name = expect_name("a table name");
+  if (peek().is_operator("(")) not_supported_error(peek(), "a table function");
+  if (peek().is_operator(".")) not_supported_error(peek(), "a schema-qualified table name");
+  parse_optional_alias(t.alias);
+  return t;
+}
+
+void Parser::parse_from(SelectStatement& s) {
+  s.from.push_back(parse_table_item());
+  for (;;) {
+    if (accept_operator(",")) {
+      s.from.push_back(parse_table_item());
+      continue;
+    }
+    const Token& at = peek();
+    if (at.is_keyword("left") || at.is_keyword("right") || at.is_keyword("full")) {
+      std::string kind = at.raw;
+      for (auto& c : kind) c = char(std::toupper(static_cast<unsigned char>(c)));
+      not_supported_error(at, kind + " JOIN", "raydb runs inner joins only");
+    }
+    if (at.is_keyword("natural")) not_supported_error(at, "NATURAL JOIN");
+    if (accept_keyword("cross")) {
+      expect_keyword("join", "JOIN");
+      s.from.push_back(parse_table_item());
+      if (peek().is_keyword("on") || peek().is_keyword("using"))
+        parse_error_at(peek().line, peek().column, "syntax error",
+                       "CROSS JOIN does not take an ON or USING clause (write JOIN ... ON)");
+      continue;
+    }
+    bool inner = accept_keyword("inner");
+    if (inner || peek().is_keyword("join")) {
+      expect_keyword("join", "JOIN");
+      TableItem t = parse_table_item();
+      if (peek().is_keyword("using")) not_supported_error(peek(), "JOIN ... USING", "write JOIN ... ON");
+      expect_keyword("on", "ON");
+      t.on = parse_expr();
+      s.from.push_back(std::move(t));
+      continue;
+    }
+    return;
+  }
+}
+
+void Parser::parse_order_by(SelectStatement& s) {
+  do {
+    OrderByItem item;
+    item.expr = parse_expr();
+    if (accept_keyword("desc")) {
+      item.descending = true;
+    } else {
+      accept_keyword("asc");
+    }
+    if (peek().is_keyword("nulls")) not_supported_error(peek(), "NULLS FIRST/LAST");
+    s.order_by.push_back(std::move(item));
+  } while (accept_operator(","));
+}
+
+AstPtr Parser::parse_expr() { return parse_or(); }
+
+AstPtr Parser::parse_or() {
+  AstPtr e = parse_and();
+  while (accept_keyword("or")) e = binary("or", e, parse_and());
+  return e;
+}
+
+AstPtr Parser::parse_and() {
+  AstPtr e = parse_not();
+  while (accept_keyword("and")) e = binary("and", e, parse_not());
+  return e;
+}
+
+AstPtr Parser::parse_not() {
+  if (peek().is_keyword("not")) {
+    const Token& t = next();
+    auto e = node(AstKind::kUnary, t);
+    e->op = "not";
+    e->children = {parse_not()};
+    return e;
+  }
+  return parse_predicate();
+}
+
+AstPtr Parser::parse_predicate() {
+  AstPtr left = parse_additive();
+  const Token& t = peek();
+  static const char* const comparisons[] = {"=", "<>", "!=", "<", "<=", ">", ">="};
+  for (const char* op : comparisons) {
+    if (t.is_operator(op)) {
+      next();
+      AstPtr right = parse_additive();
+      auto e = binary(std::string(op) == "!=" ? "<>" : op, left, right);
+      // a = b = c is ambiguous in SQL; PostgreSQL rejects it too.
+      for (const char* op2 : comparisons)
+        if (peek().is_operator(op2)) expected_error(peek(), "AND, OR or the end of the expression");
+      return e;
+    }
+  }
+  if (t.is_keyword("is")) {
+    next();
+    auto e = node(AstKind::kIsNull, *left);
+    e->negated = accept_keyword("not");
+    if (peek().is_keyword("true") || peek().is_keyword("false") || peek().is_keyword("distinct"))
+      not_supported_error(peek(), "IS [NOT] TRUE/FALSE/DISTINCT FROM");
+    expect_keyword("null", "NULL");
+    e->children = {left};
+    return e;
+  }
+  bool negated = false;
+  if (t.is_keyword("not") &&
+      (peek(1).is_keyword("between") || peek(1).is_keyword("in") || peek(1).is_keyword("like") ||
+       peek(1).is_keyword("ilike"))) {
+    next();
+    negated = true;
+  }
+  if (peek().is_keyword("ilike") || peek().is_keyword("similar")) not_supported_error(peek(), "ILIKE / SIMILAR TO");
+  if (accept_keyword("between")) {
+    auto e = node(AstKind::kBetween, *left);
+    e->negated = negated;
+    if (peek().is_keyword("symmetric")) not_supported_error(peek(), "BETWEEN SYMMETRIC");
+    AstPtr lo = parse_additive();
+    expect_keyword("and", "AND");
+    AstPtr hi = parse_additive();
+    e->children = {left, lo, hi};
+    return e;
+  }
+  if (accept_keyword("in")) {
+    auto e = node(AstKind::kInList, *left);
+    e->negated = negated;
+    expect_operator("(");
+    if (peek().is_keyword("select")) not_supported_error(peek(), "a subquery in IN");
+    e->children.push_back(left);
+    do e->children.push_back(parse_expr());
+    while (accept_operator(","));
+    expect_operator(")");
+    return e;
+  }
+  if (accept_keyword("like")) {
+    auto e = node(AstKind::kLike, *left);
+    e->negated = negated;
+    e->children = {left, parse_additive()};
+    if (peek().is_keyword("escape")) not_supported_error(peek(), "LIKE ... ESCAPE");
+    return e;
+  }
+  return left;
+}
+
+AstPtr Parser::parse_additive() {
+  AstPtr e = parse_multiplicative();
+  for (;;) {
+    if (accept_operator("+")) {
+      e = binary("+", e, parse_multiplicative());
+    } else if (accept_operator("-")) {
+      e = binary("-", e, parse_multiplicative());
+    } else {
+      return e;
+    }
+  }
+}
+
+AstPtr Parser::parse_multiplicative() {
+  AstPtr e = parse_unary();
+  for (;;) {
+    const Token& t = peek();
+    if (t.is_operator("*") || t.is_operator("/") || t.is_operator("%")) {
+      std::string op = next().text;
+      e = binary(op, e, parse_unary());
+    } else {
+      return e;
+    }
+  }
+}
+
+AstPtr Parser::parse_unary() {
+  const Token& t = peek();
+  if (t.is_operator("-") || t.is_operator("+")) {
+    next();
+    const Token& n = peek();
+    bool number = n.type == TokenType::kInteger || n.type == TokenType::kDecimal || n.type == TokenType::kFloat;
+    // A signed numeric literal is one literal, so -2147483648 is an INTEGER and
+    // -9223372036854775808 a valid BIGINT. A following :: still applies to it.
+    if (number && !peek(1).is_operator("::")) {
+      next();
+      AstPtr lit = parse_number(n, t.text == "-");
+      lit->line = t.line;
+      lit->column = t.column;
+      return lit;
+    }
+    AstPtr operand = parse_unary();
+    if (t.text == "+") return operand;
+    auto e = node(AstKind::kUnary, t);
+    e->op = "-";
+    e->children = {operand};
+    return e;
+  }
+  return parse_postfix();
+}
+
+AstPtr Parser::parse_postfix() {
+  AstPtr e = parse_primary();
+  while (peek().is_operator("::")) {
+    next();
+    auto c = node(AstKind::kCast, *e);
+    c->cast_type = parse_type_name();
+    c->children = {e};
+    e = c;
+  }
+  return e;
+}
+
+AstPtr Parser::parse_number(const Token& t, bool negative) {
+  std::string text = (negative ? "-" : "") + t.raw;
+  switch (t.type) {
+    case TokenType::kInteger: {
+      // Accumulate in 128 bits; anything beyond 2^63 is out of range either way.
+      unsigned __int128 v = 0;
+      for (char c : t.text) {
+        v = v * 10 + unsigned(c - '0');
+        if (v > (unsigned __int128)1 << 64) break;
+      }
+      __int128 s = negative ? -__int128(v) : __int128(v);
+      if (s >= INT32_MIN && s <= INT32_MAX) return literal(t, Value::integer(int32_t(s)), text);
+      if (s >= INT64_MIN && s <= INT64_MAX) return literal(t, Value::bigint(int64_t(s)), text);
+      parse_error_at(t.line, t.column, "integer literal out of range",
+                     text + " does not fit in a BIGINT (64-bit signed integer)");
+    }
+    case TokenType::kDecimal: {
+      std::string_view digits = t.text;
+      auto dot = digits.find('.');
+      int scale = int(digits.size() - dot - 1);
+      std::string_view ip = digits.substr(0, dot);
+      while (!ip.empty() && ip.front() == '0') ip.remove_prefix(1);
+      int precision = std::max<int>(1, int(ip.size()) + scale);
+      int64_t scaled = 0;
+      // More than 18 digits do not fit DECIMAL's int64; such literals become DOUBLE (as in DuckDB).
+      if (precision <= 18 && parse_decimal(t.text, precision, scale, scaled))
+        return literal(t, Value::decimal(negative ? -scaled : scaled, precision, scale), text);
+      return literal(t, Value::float64(std::strtod(text.c_str(), nullptr)), text);
+    }
+    case TokenType::kFloat: {
+      errno = 0;
+      double d = std::strtod(text.c_str(), nullptr);
+      if (errno == ERANGE && (d > 1 || d < -1))
+        parse_error_at(t.line, t.column, "numeric literal out of range", text + " does not fit in a DOUBLE");
+      return literal(t, Value::float64(d), text);
+    }
+    default: expected_error(t, "a number");
+  }
+}
+
+AstPtr Parser::parse_primary() {
+  const Token& t = peek();
+  switch (t.type) {
+    case TokenType::kInteger:
+    case TokenType::kDecimal:
+    case TokenType::kFloat: next(); return parse_number(t, false);
+    case TokenType::kString: next(); return literal(t, Value::varchar(t.text), t.raw);
+    case TokenType::kQuotedIdentifier: break;
+    case TokenType::kEnd: expected_error(t, "an expression");
+    case TokenType::kOperator:
+      if (t.is_operator("(")) {
+        next();
+        if (peek().is_keyword("select")) not_supported_error(peek(), "a subquery");
+        AstPtr e = parse_expr();
+        expect_operator(")");
+        return e;
+      }
+      expected_error(t, "an expression");
+    case TokenType::kIdentifier:
+      if (t.text == "null") return next(), literal(t, Value::null(), "NULL");
+      if (t.text == "true") return next(), literal(t, Value::boolean(true), "true");
+      if (t.text == "false") return next(), literal(t, Value::boolean(false), "false");
+      if (t.text == "case") return next(), parse_case(t);
+      if (t.text == "exists") not_supported_error(t, "EXISTS (subqueries)");
+      if (t.text == "cast") {
+        next();
+        expect_operator("(");
+        auto e = node(AstKind::kCast, t);
+        e->children = {parse_expr()};
+        expect_keyword("as", "AS");
+        e->cast_type = parse_type_name();
+        expect_operator(")");
+        return e;
+      }
+      if (t.text == "date" && peek(1).type == TokenType::kString) {
+        next();
+        const Token& s = next();
+        int32_t days = 0;
+        if (!parse_date(s.text, days))
+          parse_error_at(s.line, s.column, "invalid DATE literal", s.raw + " is not a date in the form YYYY-MM-DD");
+        return literal(t, Value::date(days), "DATE " + s.raw);
+      }
+      if ((t.text == "timestamp" || t.text == "interval" || t.text == "time") && peek(1).type == TokenType::kString)
+        not_supported_error(t, "the " + t.text + " type");
+      if (is_reserved_word(t.text)) expected_error(t, "an expression");
+      break;
+  }
+  // A name: column, qualified column, qualifier.* or function call.
+  const Token& name_tok = next();
+  if (name_tok.type == TokenType::kIdentifier && peek().is_operator("(")) return parse_function(name_tok);
+  if (accept_operator(".")) {
+    if (peek().is_operator("*")) {
+      next();
+      auto e = node(AstKind::kStar, name_tok);
+      e->qualifier = name_tok.text;
+      return e;
+    }
+    auto e = node(AstKind::kColumn, name_tok);
+    e->qualifier = name_tok.text;
+    e->name = expect_name("a column name", &e->quoted);
+    return e;
+  }
+  auto e = node(AstKind::kColumn, name_tok);
+  e->name = name_tok.text;
+  e->quoted = name_tok.type == TokenType::kQuotedIdentifier;
+  return e;
+}
+
+AstPtr Parser::parse_function(const Token& name) {
+  auto e = node(AstKind::kFunction, name);
+  e->name = name.text;
+  expect_operator("(");
+  if (peek().is_operator("*")) {
+    next();
+    e->star_arg = true;
+    expect_operator(")");
+    return e;
+  }
+  if (accept_keyword("distinct")) {
+    e->distinct = true;
+    if (peek().is_operator("*")) expected_error(peek(), "an expression");
+  } else {
+    accept_keyword("all");
+  }
+  if (!peek().is_operator(")")) {
+    do e->children.push_back(parse_expr());
+    while (accept_operator(","));
+  } else if (e->distinct) {
+    expected_error(peek(), "an expression");
+  }
+  if (peek().is_keyword("order")) not_supported_error(peek(), "ORDER BY inside an aggregate");
+  expect_operator(")");
+  if (peek().is_keyword("over")) not_supported_error(peek(), "window functions (OVER)");
+  if (peek().is_keyword("filter")) not_supported_error(peek(), "FILTER on aggregates");
+  return e;
+}
+
+AstPtr Parser::parse_case(const Token& start) {
+  auto e = node(AstKind::kCase, start);
+  if (!peek().is_keyword("when") && !peek().is_keyword("else") && !peek().is_keyword("end")) {
+    e->has_operand = true;
+    e->children.push_back(parse_expr());
+  }
+  if (!peek().is_keyword("when")) expected_error(peek(), "WHEN");
+  while (accept_keyword("when")) {
+    e->children.push_back(parse_expr());
+    expect_keyword("then", "THEN");
+    e->children.push_back(parse_expr());
+  }
+  if (accept_keyword("else")) {
+    e->has_else = true;
+    e->children.push_back(parse_expr());
+  }
+  expect_keyword("end", "END");
+  return e;
+}
+
+Type Parser::parse_type_name() {
+  const Token& t = peek();
+  if (t.type != TokenType::kIdentifier) expected_error(t, "a type name");
+  next();
+  std::string text = t.text;
+  if (text == "double" && accept_keyword("precision")) text = "double";
+  if (text == "character" && accept_keyword("varying")) text = "varchar";
+  if (text == "character") text = "char";
+  if (accept_operator("(")) {
+    text += "(";
+    for (;;) {
+      const Token& n = peek();
+      if (n.type != TokenType::kInteger) expected_error(n, "an integer");
+      text += next().text;
+      if (accept_operator(",")) {
+        text += ",";
+        continue;
+      }
+      expect_operator(")");
+      break;
+    }
+    text += ")";
+  }
+  try {
+    return Type::parse(text);
+  } catch (const Error& err) {
+    parse_error_at(t.line, t.column, "syntax error", err.what());
+  }
+}
+
+}  // namespace raydb::sql

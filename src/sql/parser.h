@@ -1,0 +1,66 @@
+#pragma once
+// Recursive-descent parser for raydb's SELECT dialect (see sql.h). Produces the AST;
+// throws Error(kParse) with line and column for malformed SQL and
+// Error(kNotImplemented) for recognized but unsupported features (outer joins,
+// subqueries, set operations).
+#include <string_view>
+#include <vector>
+
+#include "sql/ast.h"
+#include "sql/token.h"
+
+namespace raydb::sql {
+
+class Parser {
+ public:
+  explicit Parser(std::string_view sql);
+  // One statement, optionally followed by ';'; anything after that is an error.
+  Statement parse_statement();
+
+ private:
+  // Token access.
+  const Token& peek(size_t ahead = 0) const;
+  const Token& next();
+  bool accept_keyword(const char* kw);
+  bool accept_operator(const char* op);
+  const Token& expect_keyword(const char* kw, const char* shown);
+  const Token& expect_operator(const char* op);
+  // A name (identifier or quoted identifier, not a reserved word); `what` is shown in errors.
+  std::string expect_name(const char* what, bool* quoted = nullptr);
+  bool at_name() const;
+  // A column alias or table alias after an optional AS.
+  bool parse_optional_alias(std::string& alias);
+
+  // Statement structure.
+  SelectStatement parse_select();
+  void parse_select_list(SelectStatement& s);
+  void parse_from(SelectStatement& s);
+  TableItem parse_table_item();
+  void parse_order_by(SelectStatement& s);
+  [[noreturn]] void unexpected_after_clause(int clause);
+
+  // Expressions, loosest binding first.
+  AstPtr parse_expr();
+  AstPtr parse_or();
+  AstPtr parse_and();
+  AstPtr parse_not();
+  AstPtr parse_predicate();
+  AstPtr parse_additive();
+  AstPtr parse_multiplicative();
+  AstPtr parse_unary();
+  AstPtr parse_postfix();
+  AstPtr parse_primary();
+  AstPtr parse_number(const Token& t, bool negative);
+  AstPtr parse_case(const Token& start);
+  AstPtr parse_function(const Token& name);
+  Type parse_type_name();
+
+  std::vector<Token> tokens_;
+  size_t pos_ = 0;
+  size_t implicit_alias_pos_ = size_t(-1);  // token index of the last alias written without AS
+};
+
+// Words that cannot be used as unquoted column or table names or as aliases.
+bool is_reserved_word(const std::string& lower);
+
+}  // namespace raydb::sql

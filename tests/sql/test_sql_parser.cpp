@@ -1,0 +1,206 @@
+#include <gtest/gtest.h>
+
+#include "common/error.h"
+#include "sql/parser.h"
+
+namespace raydb::sql {
+namespace {
+
+Statement parse(const std::string& s) { return Parser(s).parse_statement(); }
+
+// Canonical text of the single select item of "select <expr> from t".
+std::string expr_text(const std::string& e) { return parse("select " + e + " from t").select.select[0].expr->to_string(); }
+
+std::pair<ErrorKind, std::string> parse_error(const std::string& s) {
+  try {
+    parse(s);
+  } catch (const Error& e) {
+    return {e.kind(), e.what()};
+  }
+  ADD_FAILURE() << "no error for " << s;
+  return {ErrorKind::kInternal, ""};
+}
+
+TEST(SqlParser, ClausesOfASelect) {
+  auto st = parse(
+      "SELECT DISTINCT a AS x, b y, t.* FROM t AS p, u JOIN v ON u.k = v.k INNER JOIN w ON w.a = 1 AND w.b = 2 "
+      "CROSS JOIN z WHERE a > 1 GROUP BY a, 2 HAVING count(*) > 1 ORDER BY x DESC, 2 ASC, c LIMIT 10 OFFSET 5;");
+  EXPECT_FALSE(st.explain);
+  const SelectStatement& s = st.select;
+  EXPECT_TRUE(s.distinct);
+  ASSERT_EQ(s.select.size(), 3u);
+  EXPECT_EQ(s.select[0].alias, "x");
+  EXPECT_EQ(s.select[1].alias, "y");
+  EXPECT_EQ(s.select[2].expr->kind, AstKind::kStar);
+  EXPECT_EQ(s.select[2].expr->qualifier, "t");
+  ASSERT_EQ(s.from.size(), 5u);
+  EXPECT_EQ(s.from[0].alias, "p");
+  EXPECT_EQ(s.from[1].name, "u");
+  EXPECT_EQ(s.from[1].on, nullptr);
+  ASSERT_NE(s.from[2].on, nullptr);
+  EXPECT_EQ(s.from[2].on->to_string(), "u.k = v.k");
+  EXPECT_EQ(s.from[3].on->to_string(), "w.a = 1 AND w.b = 2");
+  EXPECT_EQ(s.from[4].name, "z");
+  EXPECT_EQ(s.from[4].on, nullptr);
+}
+
+TEST(SqlParser, ClausesOfASelectRest) {
+  auto s = parse(
+               "SELECT a FROM t WHERE a > 1 GROUP BY a, 2 HAVING count(*) > 1 ORDER BY x DESC, 2 ASC, c "
+               "LIMIT 10 OFFSET 5")
+               .select;
+  EXPECT_EQ(s.where->to_string(), "a > 1");
+  ASSERT_EQ(s.group_by.size(), 2u);
+  EXPECT_EQ(s.having->to_string(), "count(*) > 1");
+  ASSERT_EQ(s.order_by.size(), 3u);
+  EXPECT_TRUE(s.order_by[0].descending);
+  EXPECT_FALSE(s.order_by[1].descending);
+  EXPECT_FALSE(s.order_by[2].descending);
+  EXPECT_EQ(s.limit->to_string(), "10");
+  EXPECT_EQ(s.offset->to_string(), "5");
+  auto s2 = parse("select a from t offset 3 limit 4").select;
+  EXPECT_EQ(s2.limit->to_string(), "4");
+  EXPECT_EQ(s2.offset->to_string(), "3");
+}
+
+TEST(SqlParser, PrecedenceAndCanonicalText) {
+  EXPECT_EQ(expr_text("a+b*c"), "a + b * c");
+  EXPECT_EQ(expr_text("(a+b)*c"), "(a + b) * c");
+  EXPECT_EQ(expr_text("a-(b-c)"), "a - (b - c)");
+  EXPECT_EQ(expr_text("a-b-c"), "a - b - c");
+  EXPECT_EQ(expr_text("a or b and c"), "a OR b AND c");
+  EXPECT_EQ(expr_text("(a or b) and c"), "(a OR b) AND c");
+  EXPECT_EQ(expr_text("not a = 1 and b"), "NOT a = 1 AND b");
+  EXPECT_EQ(expr_text("-a * 2"), "-a * 2");
+  EXPECT_EQ(expr_text("- (a + 1)"), "-(a + 1)");
+  EXPECT_EQ(expr_text("SUM(LO_REVENUE)"), "sum(lo_revenue)");
+  EXPECT_EQ(expr_text("sum(lo_extendedprice*lo_discount)"), "sum(lo_extendedprice * lo_discount)");
+  EXPECT_EQ(expr_text("count(*)"), "count(*)");
+  EXPECT_EQ(expr_text("count(distinct x)"), "count(DISTINCT x)");
+  EXPECT_EQ(expr_text("x between 1 and 2+3"), "x BETWEEN 1 AND 2 + 3");
+  EXPECT_EQ(expr_text("x not between 1 and 3"), "x NOT BETWEEN 1 AND 3");
+  EXPECT_EQ(expr_text("x not in (1, 2)"), "x NOT IN (1, 2)");
+  EXPECT_EQ(expr_text("x not like 'a%'"), "x NOT LIKE 'a%'");
+  EXPECT_EQ(expr_text("x is not null"), "x IS NOT NULL");
+  EXPECT_EQ(expr_text("x != 1"), "x <> 1");
+  EXPECT_EQ(expr_text("case when a then 1 else 2 end"), "CASE WHEN a THEN 1 ELSE 2 END");
+  EXPECT_EQ(expr_text("case x when 1 then 'a' end"), "CASE x WHEN 1 THEN 'a' END");
+  EXPECT_EQ(expr_text("cast(x as decimal(10, 2))"), "CAST(x AS DECIMAL(10,2))");
+  EXPECT_EQ(expr_text("x::bigint"), "CAST(x AS BIGINT)");
+  EXPECT_EQ(expr_text("cast(x as double precision)"), "CAST(x AS DOUBLE)");
+  EXPECT_EQ(expr_text("date '1995-01-31'"), "DATE '1995-01-31'");
+  EXPECT_EQ(expr_text("'it''s'"), "'it''s'");
+  EXPECT_EQ(expr_text("\"Mixed\""), "\"Mixed\"");
+  EXPECT_EQ(expr_text("t.\"a b\""), "t.\"a b\"");
+}
+
+TEST(SqlParser, Literals) {
+  auto lit = [](const std::string& e) { return parse("select " + e).select.select[0].expr->value; };
+  EXPECT_EQ(lit("2147483647"), Value::integer(2147483647));
+  EXPECT_EQ(lit("-2147483648"), Value::integer(INT32_MIN));
+  EXPECT_EQ(lit("2147483648"), Value::bigint(2147483648LL));
+  EXPECT_EQ(lit("9223372036854775807"), Value::bigint(INT64_MAX));
+  EXPECT_EQ(lit("-9223372036854775808"), Value::bigint(INT64_MIN));
+  EXPECT_EQ(lit("12.50"), Value::decimal(1250, 4, 2));
+  EXPECT_EQ(lit("-0.5"), Value::decimal(-5, 1, 1));
+  EXPECT_EQ(lit(".25"), Value::decimal(25, 2, 2));
+  EXPECT_EQ(lit("5."), Value::decimal(5, 1, 0));
+  EXPECT_EQ(lit("1e3"), Value::float64(1000));
+  EXPECT_EQ(lit("-2.5e-1"), Value::float64(-0.25));
+  EXPECT_EQ(lit("1234567890.123456789"), Value::float64(1234567890.123456789));  // 19 digits: DOUBLE
+  EXPECT_EQ(lit("'a''b'"), Value::varchar("a'b"));
+  EXPECT_EQ(lit("DATE '1970-01-02'"), Value::date(1));
+  EXPECT_EQ(lit("TRUE"), Value::boolean(true));
+  EXPECT_EQ(lit("false"), Value::boolean(false));
+  EXPECT_TRUE(lit("NULL").is_null());
+}
+
+TEST(SqlParser, KeywordsAsNamesWhereUnambiguous) {
+  auto s = parse("select date.d_year, date from date, lineorder as \"order\" where date = 1").select;
+  EXPECT_EQ(s.select[0].expr->qualifier, "date");
+  EXPECT_EQ(s.select[1].expr->name, "date");
+  EXPECT_EQ(s.from[0].name, "date");
+  EXPECT_EQ(s.from[1].alias, "order");
+  // After AS even a reserved word is an alias.
+  EXPECT_EQ(parse("select 1 as from").select.select[0].alias, "from");
+}
+
+TEST(SqlParser, ExplainSemicolonAndComments) {
+  EXPECT_TRUE(parse("EXPLAIN select 1").explain);
+  EXPECT_FALSE(parse("select 1;").explain);
+  EXPECT_EQ(parse("/* c */ select -- x\n 1 ; -- done").select.select.size(), 1u);
+  EXPECT_EQ(parse("select 1;;").select.select.size(), 1u);
+}
+
+TEST(SqlParser, SyntaxErrorsCarryPosition) {
+  auto e = parse_error("select lo_tax FORM lineorder");
+  EXPECT_EQ(e.first, ErrorKind::kParse);
+  EXPECT_EQ(e.second, "syntax error at line 1, column 15: expected FROM, found 'FORM'");
+  EXPECT_EQ(parse_error("select a from t whre a = 1").second,
+            "syntax error at line 1, column 17: expected WHERE, GROUP BY, HAVING, ORDER BY, LIMIT or end of "
+            "statement, found 'whre'");
+  EXPECT_EQ(parse_error("select a from t\nwhere a = = 1").second,
+            "syntax error at line 2, column 11: expected an expression, found '='");
+  EXPECT_EQ(parse_error("select a from t where").second,
+            "syntax error at line 1, column 22: expected an expression, found end of input");
+  EXPECT_EQ(parse_error("").second, "syntax error at line 1, column 1: expected SELECT, found end of input");
+  EXPECT_EQ(parse_error("update t set a = 1").second, "syntax error at line 1, column 1: expected SELECT, found 'update'");
+  EXPECT_EQ(parse_error("select 1; select 2").second,
+            "syntax error at line 1, column 11: only one statement is allowed, found 'select'");
+  EXPECT_EQ(parse_error("select (1 + 2 from t").second,
+            "syntax error at line 1, column 15: expected ')', found 'from'");
+  EXPECT_EQ(parse_error("select a from t order by a limit 1 where").second,
+            "syntax error at line 1, column 36: expected end of statement, found 'where'");
+  EXPECT_EQ(parse_error("select a from t group a").second, "syntax error at line 1, column 23: expected BY, found 'a'");
+  EXPECT_EQ(parse_error("select a from t where a = b = c").second,
+            "syntax error at line 1, column 29: expected AND, OR or the end of the expression, found '='");
+  EXPECT_EQ(parse_error("select case when a then 1 from t").second,
+            "syntax error at line 1, column 27: expected END, found 'from'");
+  EXPECT_EQ(parse_error("select case end").second, "syntax error at line 1, column 13: expected WHEN, found 'end'");
+  EXPECT_EQ(parse_error("select cast(a as blob) from t").first, ErrorKind::kParse);
+  EXPECT_NE(parse_error("select cast(a as blob) from t").second.find("line 1, column 18: unknown type 'blob'"),
+            std::string::npos);
+  EXPECT_EQ(parse_error("select count(distinct *) from t").second,
+            "syntax error at line 1, column 23: expected an expression, found '*'");
+  EXPECT_EQ(parse_error("select 99999999999999999999").second,
+            "integer literal out of range at line 1, column 8: 99999999999999999999 does not fit in a BIGINT "
+            "(64-bit signed integer)");
+  EXPECT_EQ(parse_error("select 1e999").second,
+            "numeric literal out of range at line 1, column 8: 1e999 does not fit in a DOUBLE");
+  EXPECT_EQ(parse_error("select date '1993-02-30'").second,
+            "invalid DATE literal at line 1, column 13: '1993-02-30' is not a date in the form YYYY-MM-DD");
+  EXPECT_EQ(parse_error("select a from select").second,
+            "syntax error at line 1, column 15: expected a table name, found 'select'");
+  EXPECT_EQ(parse_error("select a from t cross join u on a = b").second,
+            "syntax error at line 1, column 30: CROSS JOIN does not take an ON or USING clause (write JOIN ... ON)");
+  EXPECT_EQ(parse_error("select a from t join u").second,
+            "syntax error at line 1, column 23: expected ON, found end of input");
+}
+
+TEST(SqlParser, UnsupportedFeaturesSaySo) {
+  auto ns = [](const std::string& sql, const std::string& what) {
+    auto e = parse_error(sql);
+    EXPECT_EQ(e.first, ErrorKind::kNotImplemented) << sql;
+    EXPECT_NE(e.second.find(what), std::string::npos) << e.second;
+    EXPECT_NE(e.second.find("is not supported"), std::string::npos) << e.second;
+  };
+  ns("select a from t left join u on t.a = u.a", "LEFT JOIN is not supported; raydb runs inner joins only (line 1, column 17)");
+  ns("select a from t right outer join u on t.a = u.a", "RIGHT JOIN");
+  ns("select a from t full join u on t.a = u.a", "FULL JOIN");
+  ns("select a from t natural join u", "NATURAL JOIN");
+  ns("select a from t join u using (a)", "JOIN ... USING");
+  ns("select a from (select 1)", "subquery");
+  ns("select a from t where a in (select 1)", "subquery");
+  ns("select (select 1)", "subquery");
+  ns("select a from t where exists (select 1)", "EXISTS");
+  ns("select a from t union select b from u", "UNION");
+  ns("with x as (select 1) select 1", "WITH");
+  ns("select a from t where a ilike 'x'", "ILIKE");
+  ns("select a from t order by a nulls first", "NULLS FIRST/LAST");
+  ns("select distinct on (a) a from t", "DISTINCT ON");
+  ns("select sum(a) over () from t", "window functions");
+  ns("select a from t where a like 'x' escape '!'", "ESCAPE");
+}
+
+}  // namespace
+}  // namespace raydb::sql

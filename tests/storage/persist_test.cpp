@@ -509,6 +509,27 @@ TEST(PersistTest, ConcurrentCommitsFromThreadsAllLand) {
   expect_only_referenced_files(tmp.path());
 }
 
+TEST(PersistTest, FailedWriteRemovesItsFilesAndKeepsTheManifest) {
+  TempDir tmp;
+  auto db = DatabaseDirectory::open_or_create(tmp.path());
+  db->commit({int_table("keep", {1, 2})}, false);
+  uint64_t gen = read_manifest_json(tmp.path())["generation"];
+  // A directory where the next commit wants to write its second column file makes
+  // that write fail (even for root); the first column's file must not stay behind.
+  std::string blocker = tmp.file("g" + std::to_string(gen + 1) + ".t0.t.c1.y.col");
+  fs::create_directory(blocker);
+  auto before = snapshot_dir(tmp.path());
+  auto t = std::make_shared<const Table>(
+      "t", std::vector<ColumnPtr>{make_column("x", Type::integer(), std::vector<int32_t>{1}),
+                                  make_column("y", Type::integer(), std::vector<int32_t>{2})});
+  expect_error([&] { db->commit({t}, false); }, ErrorKind::kIO, {blocker});
+  EXPECT_EQ(snapshot_dir(tmp.path()), before);
+  EXPECT_EQ(db->table_names(), std::vector<std::string>{"keep"});
+  fs::remove(blocker);
+  db->commit({t}, false);
+  EXPECT_EQ(DatabaseDirectory::open(tmp.path())->table("t")->column(1).get(0).as_int(), 2);
+}
+
 TEST(PersistTest, CommitRejectsDuplicateNamesBeforeWriting) {
   TempDir tmp;
   auto db = DatabaseDirectory::open_or_create(tmp.path());

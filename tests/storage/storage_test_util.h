@@ -14,24 +14,8 @@
 
 namespace raydb::test {
 
-// FNV-1a over a file's bytes, with its size: enough to see any change.
-inline std::string file_digest(const std::string& path) {
-  std::string content = read_file(path);
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : content) h = (h ^ c) * 1099511628211ull;
-  return std::to_string(content.size()) + ":" + std::to_string(h);
-}
-
-// name -> digest of every entry under `dir` (recursively; directories as "dir").
-inline std::map<std::string, std::string> snapshot_dir(const std::string& dir) {
-  std::map<std::string, std::string> snap;
-  if (!std::filesystem::exists(dir)) return snap;
-  for (auto& e : std::filesystem::recursive_directory_iterator(dir)) {
-    std::string rel = std::filesystem::relative(e.path(), dir).string();
-    snap[rel] = e.is_directory() ? "dir" : file_digest(e.path().string());
-  }
-  return snap;
-}
+// name -> size and hash of every entry under `dir` (the shared snapshot_tree).
+inline std::map<std::string, std::string> snapshot_dir(const std::string& dir) { return snapshot_tree(dir); }
 
 inline bool is_one_line(const std::string& s) {
   size_t nl = s.find('\n');
@@ -83,7 +67,9 @@ inline void expect_tables_equal(const Table& a, const Table& b) {
       EXPECT_EQ(x.dictionary()->chars(), y.dictionary()->chars());
     }
     size_t bytes = size_t(a.row_count()) * size_t(x.type().physical_width());
-    if (bytes) EXPECT_EQ(std::memcmp(x.buffer()->data(), y.buffer()->data(), bytes), 0) << x.name();
+    if (bytes) {
+      EXPECT_EQ(std::memcmp(x.buffer()->data(), y.buffer()->data(), bytes), 0) << x.name();
+    }
     for (uint64_t r = 0; r < a.row_count(); r++) ASSERT_TRUE(x.get(r) == y.get(r)) << x.name() << " row " << r;
   }
 }

@@ -204,6 +204,11 @@ class ChunkParser {
       }
       bool eol = false;
       for (size_t c = 0; c < ncols; c++) {
+        if ((kinds_[c] == FieldKind::kInt32 || kinds_[c] == FieldKind::kInt64) &&
+            fast_integer(c, p, eol)) {
+          if (eol && c + 1 < ncols) return fail_at(record, fmt::format("expected {} fields, found {}", ncols, c + 1));
+          continue;
+        }
         Field f;
         if (!next_field<kQuoting>(p, f, eol)) return fail_at(record);
         if (eol && c + 1 < ncols) {
@@ -242,6 +247,39 @@ class ChunkParser {
     bool quoted = false;
     bool escaped = false;  // quoted and contains "" pairs
   };
+
+  // The common case of an integer field (plain digits, at most 18 of them, right up
+  // to the terminator), parsed while scanning. Anything else returns false with p
+  // unchanged, and the general path parses the field and reports errors.
+  bool fast_integer(size_t c, const char*& p, bool& eol) {
+    const char* s = p;
+    bool neg = s < end_ && *s == '-';
+    s += neg;
+    const char* digits = s;
+    uint64_t v = 0;
+    while (s < end_ && unsigned(*s - '0') <= 9 && s - digits < 18) v = v * 10 + unsigned(*s++ - '0');
+    if (s == digits || (s < end_ && unsigned(*s - '0') <= 9)) return false;
+    const char* next;
+    if (s < end_ && *s == format_.delimiter) {
+      eol = false;
+      next = s + 1;
+    } else if (at_line_end(s)) {
+      eol = true;
+      next = s;
+      skip_line_end(next);
+    } else {
+      return false;
+    }
+    int64_t x = neg ? -int64_t(v) : int64_t(v);
+    if (kinds_[c] == FieldKind::kInt32) {
+      if (x < std::numeric_limits<int32_t>::min() || x > std::numeric_limits<int32_t>::max()) return false;
+      out_.columns[c].i32.push_back(int32_t(x));
+    } else {
+      out_.columns[c].i64.push_back(x);
+    }
+    p = next;
+    return true;
+  }
 
   bool at_line_end(const char* p) const {
     return p == end_ || *p == '\n' || (*p == '\r' && (p + 1 == end_ || p[1] == '\n'));

@@ -157,6 +157,7 @@ TEST(LoadReaderTest, ChunkBoundariesNeverSplitRecords) {
       field += "\"";
     }
     csv += std::to_string(id) + "," + field + "," + std::to_string(r) + (rng() % 3 == 0 ? "\r\n" : "\n");
+    if (rng() % 10 == 0) csv += rng() % 2 ? "\n" : "\r\n";  // blank lines are skipped
   }
   write_file(tmp.file("a.csv"), csv);
   for (size_t chunk : {size_t(1), size_t(3), size_t(17), size_t(256), size_t(4096), size_t(8) << 20}) {

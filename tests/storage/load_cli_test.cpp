@@ -364,7 +364,7 @@ TEST(LoadCliTest, ExportErrorsLeaveNoFiles) {
   EXPECT_EQ(snapshot_dir(e.db), e.before);
 }
 
-pid_t spawn_raydb(const std::vector<std::string>& args) {
+pid_t spawn_raydb(const std::vector<std::string>& args, const std::string& err_file = "/dev/null") {
   std::vector<std::string> all = {RAYDB_BINARY};
   all.insert(all.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -373,7 +373,7 @@ pid_t spawn_raydb(const std::vector<std::string>& args) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   setenv("RAYDB_QUIET", "1", 1);
   pid_t pid = -1;
   int rc = posix_spawn(&pid, RAYDB_BINARY, &fa, nullptr, argv.data(), environ);
@@ -467,11 +467,12 @@ TEST(LoadCliTest, ConcurrentLoadsAllLand) {
   std::vector<pid_t> pids;
   for (int k = 0; k < n; k++)
     pids.push_back(spawn_raydb({"load", "csv", "--db", db, "--table", "t" + std::to_string(k), "--schema",
-                                "a BIGINT, s VARCHAR", tmp.file("t" + std::to_string(k) + ".csv")}));
-  for (pid_t pid : pids) {
+                                "a BIGINT, s VARCHAR", tmp.file("t" + std::to_string(k) + ".csv")},
+                               tmp.file("err" + std::to_string(k))));
+  for (int k = 0; k < n; k++) {
     int status = 0;
-    ASSERT_EQ(waitpid(pid, &status, 0), pid);
-    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    ASSERT_EQ(waitpid(pids[size_t(k)], &status, 0), pids[size_t(k)]);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << read_file(tmp.file("err" + std::to_string(k)));
   }
   auto d = DatabaseDirectory::open(db);
   ASSERT_EQ(d->table_names().size(), size_t(n));

@@ -412,6 +412,13 @@ TEST(PersistTest, OpenOrCreate) {
   expect_error([&] { DatabaseDirectory::check_creatable(tmp.file("other")); }, ErrorKind::kCatalog,
                {tmp.file("other")});
   EXPECT_EQ(snapshot_dir(tmp.file("other")), before);
+  // A directory with only the leftover of a creation that was killed before its
+  // manifest was renamed into place: taken over, the leftover removed.
+  fs::create_directory(tmp.file("half"));
+  write_file(tmp.file("half/manifest.json.tmp"), "{\"format_");
+  DatabaseDirectory::open_or_create(tmp.file("half"));
+  EXPECT_FALSE(fs::exists(tmp.file("half/manifest.json.tmp")));
+  EXPECT_TRUE(fs::exists(tmp.file("half/manifest.json")));
   // A file in the way.
   write_file(tmp.file("file"), "x");
   expect_error([&] { DatabaseDirectory::open_or_create(tmp.file("file")); }, ErrorKind::kCatalog,

@@ -151,11 +151,18 @@ void check_is_directory(const std::string& path) {
   }
 }
 
-bool directory_is_empty(const std::string& path) {
+// True when `path` holds nothing but files raydb itself writes (none at all, or the
+// leftovers of a creation that was killed before its manifest was in place). Such a
+// directory may become a database; anything else in it is somebody else's.
+bool directory_is_free(const std::string& path) {
   std::error_code ec;
   fs::directory_iterator it(path, ec);
   if (ec) fail(ErrorKind::kIO, "cannot list directory {}: {}", path, ec.message());
-  return it == fs::directory_iterator();
+  for (; it != fs::directory_iterator(); it.increment(ec)) {
+    if (ec) fail(ErrorKind::kIO, "cannot list directory {}: {}", path, ec.message());
+    if (!persist::is_database_data_file(it->path().filename().string())) return false;
+  }
+  return true;
 }
 
 // One file to write: its name in the directory and its bytes (which live in the
@@ -261,9 +268,10 @@ std::shared_ptr<DatabaseDirectory> DatabaseDirectory::open_or_create(const std::
     DirectoryLock lock(path, DirectoryLock::Mode::kExclusive);
     // Another process may have created the database while we waited for the lock.
     if (!file_exists(join(path, Manifest::kFileName))) {
-      if (!directory_is_empty(path))
+      if (!directory_is_free(path))
         fail(ErrorKind::kCatalog, "{} is not empty and is not a raydb database (no manifest.json); not touching it",
              path);
+      remove_unreferenced(path, {});
       install_manifest(path, Manifest{});
     }
   }
@@ -286,7 +294,7 @@ bool DatabaseDirectory::exists(const std::string& path) {
 void DatabaseDirectory::check_creatable(const std::string& path) {
   PathKind kind = path_kind(path);
   if (kind == PathKind::kOther) fail(ErrorKind::kCatalog, "{} is not a directory", path);
-  if (kind == PathKind::kDirectory && !file_exists(join(path, Manifest::kFileName)) && !directory_is_empty(path))
+  if (kind == PathKind::kDirectory && !file_exists(join(path, Manifest::kFileName)) && !directory_is_free(path))
     fail(ErrorKind::kCatalog, "{} is not empty and is not a raydb database (no manifest.json); not touching it", path);
 }
 

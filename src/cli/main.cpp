@@ -20,6 +20,16 @@ int main(int argc, char** argv) {
   raydb::cli::register_ssb(app);
   raydb::cli::register_info(app);
   try {
+    // An unknown command word gets a message that names it (CLI11 would only say
+    // that a subcommand is required).
+    if (argc > 1 && argv[1][0] != '-') {
+      bool known = false;
+      for (auto* sub : app.get_subcommands([](CLI::App*) { return true; })) known |= sub->check_name(argv[1]);
+      if (!known) {
+        std::fprintf(stderr, "error: unknown command '%s' (see raydb --help)\n", argv[1]);
+        return 2;
+      }
+    }
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);

@@ -20,8 +20,7 @@ plan::LogicalQuery Binder::bind(const SelectStatement& s) {
   bind_from(s);
   if (s.where) {
     ExpressionBinder eb(q_.tables, q_.tables.size(), nullptr, "WHERE");
-    ExprPtr w = eb.bind(*s.where);
-    ExpressionBinder::require_boolean(w, "argument of WHERE");
+    ExprPtr w = ExpressionBinder::as_predicate(eb.bind(*s.where), "argument of WHERE");
     plan::split_conjuncts(w, q_.conjuncts);
   }
   expand_select_list(s);
@@ -37,8 +36,7 @@ plan::LogicalQuery Binder::bind(const SelectStatement& s) {
     q_.output_names.push_back(e.name);
   }
   if (s.having) {
-    q_.having = bind_output_expr(*s.having, "HAVING");
-    ExpressionBinder::require_boolean(q_.having, "argument of HAVING");
+    q_.having = ExpressionBinder::as_predicate(bind_output_expr(*s.having, "HAVING"), "argument of HAVING");
   }
   q_.distinct = s.distinct;
   bind_order_by(s);
@@ -60,13 +58,14 @@ void Binder::bind_from(const SelectStatement& s) {
         fail(ErrorKind::kBinder, "table name '{}' specified more than once (use an alias)", ref.alias);
     ref.table = std::move(t);
     q_.tables.push_back(std::move(ref));
-    if (item.on) {
-      // ON sees the tables joined so far, as in PostgreSQL.
-      ExpressionBinder eb(q_.tables, q_.tables.size(), nullptr, "JOIN conditions");
-      ExprPtr on = eb.bind(*item.on);
-      ExpressionBinder::require_boolean(on, "argument of JOIN/ON");
-      plan::split_conjuncts(on, q_.conjuncts);
-    }
+  }
+  // ON sees the tables joined so far, as in PostgreSQL; later ones exist only to
+  // explain the error.
+  for (size_t i = 0; i < s.from.size(); i++) {
+    if (!s.from[i].on) continue;
+    ExpressionBinder eb(q_.tables, i + 1, nullptr, "JOIN conditions");
+    ExprPtr on = ExpressionBinder::as_predicate(eb.bind(*s.from[i].on), "argument of JOIN/ON");
+    plan::split_conjuncts(on, q_.conjuncts);
   }
 }
 

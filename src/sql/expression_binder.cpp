@@ -87,6 +87,11 @@ void ExpressionBinder::require_boolean(const ExprPtr& e, const std::string& what
     fail(ErrorKind::kBinder, "{} must be type BOOLEAN, not {}", what, e->type.to_string());
 }
 
+ExprPtr ExpressionBinder::as_predicate(const ExprPtr& e, const std::string& what) {
+  require_boolean(e, what);
+  return typed_null(e, Type::boolean());
+}
+
 bool ExpressionBinder::has_column(const std::string& name) const {
   for (size_t i = 0; i < visible_; i++)
     if (tables_[i].table->find_column(name) >= 0) return true;
@@ -178,8 +183,7 @@ ExprPtr ExpressionBinder::bind(const AstExpr& e) {
 ExprPtr ExpressionBinder::bind_unary(const AstExpr& e) {
   ExprPtr c = bind(*e.children[0]);
   if (e.op == "not") {
-    require_boolean(c, "argument of NOT");
-    return Expr::logical_not(c);
+    return Expr::logical_not(as_predicate(c, "argument of NOT"));
   }
   auto t = negate_type(c->type);
   if (!t) fail(ErrorKind::kBinder, "cannot negate {} in '{}'", c->type.to_string(), e.to_string());

@@ -27,6 +27,8 @@ class ExpressionBinder {
 
   // Throws kBinder unless e is BOOLEAN (or NULL): "argument of WHERE must be type BOOLEAN, not INTEGER".
   static void require_boolean(const plan::ExprPtr& e, const std::string& what);
+  // require_boolean, and an untyped NULL becomes a BOOLEAN NULL (WHERE, ON, HAVING).
+  static plan::ExprPtr as_predicate(const plan::ExprPtr& e, const std::string& what);
 
  private:
   plan::ExprPtr bind_unary(const AstExpr& e);

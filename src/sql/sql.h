@@ -1,5 +1,14 @@
 #pragma once
 // Entry point of the SQL layer: text -> AST -> bound logical plan.
+//
+// Pipeline: Lexer (lexer.h) -> Parser -> AST (ast.h) -> Binder (binder.h, with
+// ExpressionBinder, type_rules.h, constant_folder.h) -> plan::LogicalQuery.
+// Dialect: [EXPLAIN] SELECT [DISTINCT] items FROM t [AS a], u [INNER] JOIN v ON ...
+// [CROSS JOIN w] [WHERE] [GROUP BY expr|alias|ordinal] [HAVING] [ORDER BY
+// expr|alias|ordinal [ASC|DESC]] [LIMIT n] [OFFSET m]; count/sum/min/max/avg with
+// DISTINCT; CASE, CAST and ::, BETWEEN, IN, LIKE, IS [NOT] NULL; DATE '...' literals.
+// Outer joins, subqueries, set operations and scalar functions are kNotImplemented
+// or kBinder errors that say so.
 #include <functional>
 #include <memory>
 #include <string>

@@ -214,3 +214,15 @@ TEST(Like, Patterns) {
 
 }  // namespace
 }  // namespace raydb::exec
+
+namespace raydb::exec {
+namespace {
+TEST(Like, BackslashEscapesAsPostgres) {
+  EXPECT_TRUE(like_match("bob_x", "%\\_%"));
+  EXPECT_FALSE(like_match("bobx", "%\\_%"));
+  EXPECT_TRUE(like_match("50%", "50\\%"));
+  EXPECT_FALSE(like_match("500", "50\\%"));
+  EXPECT_TRUE(like_match("a\\b", "a\\\\b"));
+}
+}  // namespace
+}  // namespace raydb::exec

@@ -399,29 +399,37 @@ Vector eval_case(const Expr& e, const EvalContext& ctx) {
 }  // namespace
 
 bool like_match(std::string_view s, std::string_view p) {
-  // Iterative matcher with single backtrack point for the last %, linear in practice.
-  auto char_len = [](unsigned char c) { return c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1; };
+  // Iterative matcher with one backtrack point (the last %), linear in practice.
+  // A backslash makes the next pattern character literal (PostgreSQL's default
+  // ESCAPE); _ matches one UTF-8 character.
+  auto char_len = [](unsigned char c) -> size_t {
+    return c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
+  };
   size_t si = 0, pi = 0, star_p = std::string_view::npos, star_s = 0;
   while (si < s.size()) {
     if (pi < p.size() && p[pi] == '%') {
       star_p = ++pi;
       star_s = si;
-    } else if (pi < p.size() && p[pi] == '_') {
-      si += size_t(char_len(static_cast<unsigned char>(s[si])));
-      pi++;
-    } else if (pi < p.size() && p[pi] == s[si]) {
-      si++;
-      pi++;
-    } else if (star_p != std::string_view::npos) {
-      star_s += size_t(char_len(static_cast<unsigned char>(s[star_s])));
-      si = star_s;
-      pi = star_p;
-    } else {
-      return false;
+      continue;
     }
+    if (pi < p.size() && p[pi] == '_') {
+      si += std::min(char_len(static_cast<unsigned char>(s[si])), s.size() - si);
+      pi++;
+      continue;
+    }
+    size_t lit = (pi + 1 < p.size() && p[pi] == '\\') ? pi + 1 : pi;
+    if (lit < p.size() && p[lit] == s[si]) {
+      si++;
+      pi = lit + 1;
+      continue;
+    }
+    if (star_p == std::string_view::npos) return false;
+    star_s += std::min(char_len(static_cast<unsigned char>(s[star_s])), s.size() - star_s);
+    si = star_s;
+    pi = star_p;
   }
   while (pi < p.size() && p[pi] == '%') pi++;
-  return pi == p.size() && si == s.size();
+  return pi == p.size();
 }
 
 bool may_be_null(const Expr& e) {

@@ -10,12 +10,14 @@
 #include <vector>
 
 #include "common/error.h"
+#include "plan/physical/backend_choice.h"
 #include "storage/persist/database_directory.h"
 #include "storage/value.h"
 
 namespace raydb {
 
-enum class Backend { kAuto, kCpu };
+// Which backend runs a query (the planner resolves kAuto; see plan/physical/backend_choice.h).
+using Backend = plan::BackendRequest;
 Backend parse_backend(std::string_view name);  // "auto" | "cpu"; kInvalidInput otherwise
 const char* backend_name(Backend b);
 

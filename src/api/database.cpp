@@ -8,19 +8,9 @@
 
 namespace raydb {
 
-Backend parse_backend(std::string_view name) {
-  if (name == "auto") return Backend::kAuto;
-  if (name == "cpu") return Backend::kCpu;
-  fail(ErrorKind::kInvalidInput, "unknown backend '{}' (expected auto or cpu)", name);
-}
+Backend parse_backend(std::string_view name) { return plan::parse_backend_request(name); }
 
-const char* backend_name(Backend b) {
-  switch (b) {
-    case Backend::kAuto: return "auto";
-    case Backend::kCpu: return "cpu";
-  }
-  return "?";
-}
+const char* backend_name(Backend b) { return plan::backend_request_name(b); }
 
 std::unique_ptr<Database> Database::open(const std::string& path) {
   return std::make_unique<Database>(DatabaseDirectory::open(path));
@@ -62,9 +52,8 @@ QueryResult to_query_result(exec::ResultTable& t) {
 QueryResult Database::query(const std::string& sql, const QueryOptions& options) {
   Timer timer;
   sql::BoundStatement stmt = sql::parse_and_bind(sql, [this](std::string_view name) { return dir_->table(name); });
-  // `auto` resolves to the CPU until other backends exist.
   plan::PlannerOptions popts;
-  popts.backend = plan::BackendKind::kCpu;
+  popts.backend = plan::choose_backend(options.backend);
   auto logical = std::make_shared<plan::LogicalQuery>(std::move(stmt.query));
   plan::PhysicalPlan physical = plan::plan_query(logical, popts);
   if (stmt.kind == sql::StatementKind::kExplain) {

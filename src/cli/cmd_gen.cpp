@@ -48,10 +48,16 @@ ssb::GenOptions parse_options(const GenSsbArgs& a) {
 void run_gen_ssb(const GenSsbArgs& a) {
   const ssb::GenOptions options = parse_options(a);
   Timer timer;
-  // Open (or create) the database first, so a bad --db fails before generating.
-  auto db = DatabaseDirectory::open_or_create(a.db);
+  // A bad --db fails before generating; a new database is created only once the
+  // data is ready, so a failed run into a new path leaves nothing behind.
+  std::shared_ptr<DatabaseDirectory> db;
+  if (DatabaseDirectory::exists(a.db))
+    db = DatabaseDirectory::open(a.db);
+  else
+    DatabaseDirectory::check_creatable(a.db);
   auto tables = ssb::generate(options);
   if (!a.tbl.empty()) ssb::write_tbl(tables, a.tbl, options.threads);
+  if (!db) db = DatabaseDirectory::open_or_create(a.db);
   db->commit(tables, /*replace=*/true);
   uint64_t rows = 0;
   for (auto& t : tables) rows += t->row_count();

@@ -22,7 +22,8 @@ std::string_view trim(std::string_view s) {
 }  // namespace
 
 Type Type::parse(std::string_view text) {
-  std::string t = upper(trim(text));
+  text = trim(text);
+  std::string t = upper(text);
   std::string base = t, args;
   if (auto p = t.find('('); p != std::string::npos) {
     if (t.back() != ')') fail(ErrorKind::kInvalidInput, "malformed type '{}'", text);

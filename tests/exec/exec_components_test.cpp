@@ -142,8 +142,10 @@ TEST(JoinTable, DenseHashedAndDuplicatesMatchBruteForce) {
       std::sort(want.begin(), want.end());
       ASSERT_EQ(got, want) << "mode " << mode << " key " << k;
       if (jt.unique()) ASSERT_EQ(jt.find_unique(k), want.empty() ? JoinTable::kNone : want[0]);
+      if (jt.has_presence_bits()) ASSERT_EQ(jt.find_unique_filtered(k), want.empty() ? JoinTable::kNone : want[0]);
     }
     EXPECT_EQ(jt.unique(), mode < 2 ? truth.size() == n && jt.distinct_keys() == n : false);
+    if (mode == 0) EXPECT_TRUE(jt.has_presence_bits());  // 5000 keys over a range of 15000
   }
   JoinTable empty;
   empty.build({}, 1, {});

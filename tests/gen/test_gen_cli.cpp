@@ -35,6 +35,16 @@ TEST(GenCli, RejectsBadFlagsWithOneLine) {
   expect_invalid("--sf 0.01 --seed -3", "--seed must be a non-negative integer, got '-3'");
 }
 
+TEST(GenCli, RefusesADirectoryThatIsNotADatabase) {
+  test::TempDir dir;
+  test::write_file(dir.file("notes.txt"), "mine");
+  auto r = run_raydb("gen ssb --sf 0.01 --db " + dir.path());
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("manifest.json")));
+  EXPECT_EQ(test::read_file(dir.file("notes.txt")), "mine");
+}
+
 TEST(GenCli, MissingDbIsAUsageError) {
   auto r = run_raydb("gen ssb --sf 0.01");
   EXPECT_NE(r.exit_code, 0);

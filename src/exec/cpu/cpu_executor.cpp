@@ -398,6 +398,17 @@ template <typename T>
 size_t probe_fast(const T* col, const uint32_t* probe_rows, size_t n, const JoinTable& index, uint32_t* sel,
                   uint32_t* out) {
   size_t m = 0;
+  if (index.has_presence_bits()) {
+    // Selective dimension: most probes stop at one bit; keep the branch (it predicts).
+    for (size_t i = 0; i < n; i++) {
+      uint32_t r = index.find_unique_filtered(int64_t(col[probe_rows[i]]));
+      if (r != JoinTable::kNone) {
+        sel[m] = uint32_t(i);
+        out[m++] = r;
+      }
+    }
+    return m;
+  }
   for (size_t i = 0; i < n; i++) {
     uint32_t r = index.find_unique(int64_t(col[probe_rows[i]]));
     sel[m] = uint32_t(i);

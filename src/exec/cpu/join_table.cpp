@@ -64,16 +64,29 @@ void JoinTable::build(std::vector<int64_t> keys, int width, std::vector<uint32_t
       dense_ = true;
       min_key_ = lo;
       range_ = uint64_t(range);
-      offsets_.assign(range_ + 1, 0);
-      // offsets_[k] = first sorted position with key >= lo + k.
-      size_t g = 0;
-      for (uint64_t k = 0; k <= range_; k++) {
-        while (g < distinct_ && uint64_t(group_keys_[g] - lo) < k) g++;
-        offsets_[k] = group_begin_[g];
-      }
       if (unique_) {
         first_.assign(range_, kNone);
-        for (size_t i = 0; i < distinct_; i++) first_[uint64_t(group_keys_[i] - lo)] = rows_[group_begin_[i]];
+        sorted_pos_.assign(range_, 0);
+        for (size_t i = 0; i < distinct_; i++) {
+          first_[uint64_t(group_keys_[i] - lo)] = rows_[group_begin_[i]];
+          sorted_pos_[uint64_t(group_keys_[i] - lo)] = group_begin_[i];
+        }
+        // Presence bits pay when most probes miss and first_ does not fit L1.
+        if (range_ * sizeof(uint32_t) > (32u << 10) && distinct_ * 2 < range_) {
+          bits_.assign((range_ + 63) / 64, 0);
+          for (size_t i = 0; i < distinct_; i++) {
+            uint64_t off = uint64_t(group_keys_[i] - lo);
+            bits_[off >> 6] |= uint64_t(1) << (off & 63);
+          }
+        }
+      } else {
+        offsets_.assign(range_ + 1, 0);
+        // offsets_[k] = first sorted position with key >= lo + k.
+        size_t g = 0;
+        for (uint64_t k = 0; k <= range_; k++) {
+          while (g < distinct_ && uint64_t(group_keys_[g] - lo) < k) g++;
+          offsets_[k] = group_begin_[g];
+        }
       }
       group_keys_.clear();
       group_keys_.shrink_to_fit();
@@ -115,8 +128,8 @@ void JoinTable::find_hashed(const int64_t* key, uint32_t& begin, uint32_t& end) 
 }
 
 size_t JoinTable::memory_bytes() const {
-  return rows_.size() * 4 + offsets_.size() * 4 + first_.size() * 4 + slots_.size() * 4 + group_keys_.size() * 8 +
-         group_begin_.size() * 4;
+  return rows_.size() * 4 + offsets_.size() * 4 + first_.size() * 4 + sorted_pos_.size() * 4 + bits_.size() * 8 +
+         slots_.size() * 4 + group_keys_.size() * 8 + group_begin_.size() * 4;
 }
 
 }  // namespace raydb::exec

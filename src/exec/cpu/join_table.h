@@ -25,6 +25,13 @@ class JoinTable {
 
   // Matching build rows of `key`: [begin, end) into rows(). Empty range when none.
   void find(const int64_t* key, uint32_t& begin, uint32_t& end) const {
+    if (dense_ && unique_) {
+      uint64_t off = uint64_t(key[0] - min_key_);
+      uint32_t r = off < range_ ? first_[off] : kNone;
+      begin = r == kNone ? 0 : sorted_pos_[off];
+      end = r == kNone ? 0 : begin + 1;
+      return;
+    }
     if (dense_) {
       uint64_t off = uint64_t(key[0] - min_key_);
       if (off >= range_) {
@@ -49,6 +56,17 @@ class JoinTable {
   }
   const uint32_t* rows() const { return rows_.data(); }
 
+  // Presence bits over a dense unique key range, built when few keys survived and
+  // the row array is larger than L1: a probe tests one bit (the bitmap is 32x
+  // smaller) before touching the row array. Empty otherwise.
+  bool has_presence_bits() const { return !bits_.empty(); }
+  // Dense unique tables with presence bits: the build row of `key` or kNone.
+  uint32_t find_unique_filtered(int64_t key) const {
+    uint64_t off = uint64_t(key - min_key_);
+    if (off >= range_ || !(bits_[off >> 6] >> (off & 63) & 1)) return kNone;
+    return first_[off];
+  }
+
  private:
   void find_hashed(const int64_t* key, uint32_t& begin, uint32_t& end) const;
   static uint64_t hash(const int64_t* key, int width);
@@ -61,8 +79,10 @@ class JoinTable {
   // Dense: offsets_[k - min_key_] .. offsets_[k - min_key_ + 1]; first_ for unique.
   int64_t min_key_ = 0;
   uint64_t range_ = 0;
-  std::vector<uint32_t> offsets_;
-  std::vector<uint32_t> first_;
+  std::vector<uint32_t> offsets_;     // non-unique dense tables
+  std::vector<uint32_t> first_;       // unique dense tables: build row per key
+  std::vector<uint32_t> sorted_pos_;  // unique dense tables: position in rows_ per key
+  std::vector<uint64_t> bits_;
   // Hashed: slots hold group index + 1 (0 = empty); groups hold key words and ranges.
   std::vector<uint32_t> slots_;
   uint64_t mask_ = 0;

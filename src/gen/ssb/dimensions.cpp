@@ -48,16 +48,17 @@ std::vector<std::string> city_domain() {
 }
 
 // The columns customer and supplier share: key, name, address, city, nation,
-// region, phone. `extra(row, rng)` draws a table's own columns from the same stream.
+// region, phone (named <prefix><column>, the key <prefix><key>). `extra(row, rng)`
+// draws a table's own columns from the same stream.
 template <typename Extra>
 std::vector<ColumnPtr> party_columns(const TableJob& job, uint64_t rows, Stream stream, std::string_view prefix,
-                                     std::string_view name_tag, Extra&& extra) {
-  Int32Array key(rows), city(rows), nation(rows), region(rows);
+                                     std::string_view key, std::string_view name_tag, Extra&& extra) {
+  Int32Array keys(rows), city(rows), nation(rows), region(rows);
   std::vector<std::string> name(rows), address(rows), phone(rows);
 #pragma omp parallel for schedule(static) num_threads(job.threads)
   for (uint64_t r = 0; r < rows; r++) {
     RowRandom rng(job.seed, stream, r);
-    key[r] = int32_t(r + 1);
+    keys[r] = int32_t(r + 1);
     name[r] = fmt::format("{}{:09d}", name_tag, r + 1);
     address[r] = random_address(rng);
     const int n = int(rng.uniform(0, d::kNations - 1));
@@ -69,7 +70,7 @@ std::vector<ColumnPtr> party_columns(const TableJob& job, uint64_t rows, Stream 
   }
   auto col = [&](std::string_view suffix) { return fmt::format("{}{}", prefix, suffix); };
   std::vector<ColumnPtr> cols;
-  cols.push_back(integer_column(col(prefix == "c_" ? "custkey" : "suppkey"), std::move(key)));
+  cols.push_back(integer_column(col(key), std::move(keys)));
   cols.push_back(varchar_from_strings(col("name"), name));
   cols.push_back(varchar_from_strings(col("address"), address));
   cols.push_back(varchar_from_domain(col("city"), city_domain(), std::move(city), job.threads));
@@ -84,14 +85,15 @@ std::vector<ColumnPtr> party_columns(const TableJob& job, uint64_t rows, Stream 
 TablePtr generate_customer(const TableJob& job) {
   const uint64_t rows = job.counts.customer;
   Int32Array segment(rows);
-  auto cols = party_columns(job, rows, Stream::kCustomer, "c_", "Customer#",
+  auto cols = party_columns(job, rows, Stream::kCustomer, "c_", "custkey", "Customer#",
                             [&](uint64_t r, RowRandom& rng) { segment[r] = int32_t(rng.uniform(0, 4)); });
   cols.push_back(varchar_from_domain("c_mktsegment", to_strings(d::kMktSegments), std::move(segment), job.threads));
   return assemble_table("customer", std::move(cols));
 }
 
 TablePtr generate_supplier(const TableJob& job) {
-  auto cols = party_columns(job, job.counts.supplier, Stream::kSupplier, "s_", "Supplier#", [](uint64_t, RowRandom&) {});
+  auto cols = party_columns(job, job.counts.supplier, Stream::kSupplier, "s_", "suppkey", "Supplier#",
+                            [](uint64_t, RowRandom&) {});
   return assemble_table("supplier", std::move(cols));
 }
 
@@ -180,6 +182,10 @@ bool is_holiday(int month, int day) {
 
 }  // namespace
 
+// The calendar as the specification describes it. dbgen's date table has bugs that
+// are not reproduced: month names "Augest" and "Octorber", weekday names shifted by
+// one day, and d_lastdayinmonthfl inverted. Its week number (day of year / 7 + 1)
+// and selling seasons are kept, as queries select on them.
 TablePtr generate_date() {
   const uint64_t rows = d::kDateTableDays;
   Int32Array datekey(rows), date(rows), dayofweek(rows), month(rows), year(rows), yearmonthnum(rows), yearmonth(rows),

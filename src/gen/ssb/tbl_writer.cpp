@@ -33,20 +33,42 @@ void append_int(std::string& out, int64_t v) {
   out.append(buf, end);
 }
 
-void append_field(std::string& out, const Column& c, uint64_t row) {
-  switch (c.type().id) {
-    case TypeId::kInteger: append_int(out, c.data<int32_t>()[row]); break;
-    case TypeId::kBigint: append_int(out, c.data<int64_t>()[row]); break;
-    case TypeId::kVarchar: out.append(c.dictionary()->at(uint32_t(c.data<int32_t>()[row]))); break;
-    default: out.append(c.get(row).to_string()); break;
-  }
-  out.push_back('|');
-}
+// One column prepared for formatting: raw pointers and decoded dictionary strings,
+// so the per-cell work is a switch and a copy.
+struct FieldSource {
+  enum Kind { kInt32, kInt64, kString, kOther } kind;
+  const Column* column;
+  const int32_t* i32 = nullptr;
+  const int64_t* i64 = nullptr;
+  std::vector<std::string_view> strings;
 
-void format_rows(const Table& t, uint64_t begin, uint64_t end, std::string& out) {
+  explicit FieldSource(const Column& c) : column(&c) {
+    switch (c.type().id) {
+      case TypeId::kInteger: kind = kInt32, i32 = c.data<int32_t>(); break;
+      case TypeId::kBigint: kind = kInt64, i64 = c.data<int64_t>(); break;
+      case TypeId::kVarchar:
+        kind = kString, i32 = c.data<int32_t>();
+        for (uint32_t k = 0; k < c.dictionary()->size(); k++) strings.push_back(c.dictionary()->at(k));
+        break;
+      default: kind = kOther; break;  // dates, decimals, doubles: as SQL prints them
+    }
+  }
+
+  void append(std::string& out, uint64_t row) const {
+    switch (kind) {
+      case kInt32: append_int(out, i32[row]); break;
+      case kInt64: append_int(out, i64[row]); break;
+      case kString: out.append(strings[size_t(i32[row])]); break;
+      case kOther: out.append(column->get(row).to_string()); break;
+    }
+    out.push_back('|');
+  }
+};
+
+void format_rows(const std::vector<FieldSource>& fields, uint64_t begin, uint64_t end, std::string& out) {
   out.clear();
   for (uint64_t r = begin; r < end; r++) {
-    for (const ColumnPtr& c : t.columns()) append_field(out, *c, r);
+    for (const FieldSource& f : fields) f.append(out, r);
     out.push_back('\n');
   }
 }
@@ -55,28 +77,38 @@ struct FileCloser {
   void operator()(std::FILE* f) const { std::fclose(f); }
 };
 
-// Formats chunks of rows in parallel, one round of `threads` chunks at a time, and
-// writes each round in row order.
+// One thread's output text, on its own cache lines: threads appending to adjacent
+// std::string headers would slow each other down (false sharing).
+struct alignas(64) Chunk {
+  std::string text;
+};
+
+// Threads format chunks of rows in parallel and append them to the file in row
+// order (an ordered loop): while one thread writes, the others format, and no
+// extra writer thread competes for cores.
 void write_table(const Table& t, const std::string& path, int threads) {
   for (const ColumnPtr& c : t.columns()) check_dictionary(t, *c);
   std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "wb"));
   if (!file) fail(ErrorKind::kIO, "cannot create {}: {}", path, std::strerror(errno));
   std::optional<Progress> progress;
   if (!progress_quiet()) progress.emplace("write " + t.name() + ".tbl", t.row_count());
-  std::vector<std::string> chunks(static_cast<size_t>(threads));
-  const uint64_t rows = t.row_count();
-  for (uint64_t round = 0; round < rows; round += kRowsPerChunk * uint64_t(threads)) {
-#pragma omp parallel for schedule(static, 1) num_threads(threads)
-    for (int k = 0; k < threads; k++) {
-      const uint64_t begin = std::min(rows, round + uint64_t(k) * kRowsPerChunk);
-      format_rows(t, begin, std::min(rows, begin + kRowsPerChunk), chunks[size_t(k)]);
+  std::vector<FieldSource> fields;
+  for (const ColumnPtr& c : t.columns()) fields.emplace_back(*c);
+  const uint64_t rows = t.row_count(), chunks = (rows + kRowsPerChunk - 1) / kRowsPerChunk;
+  std::vector<Chunk> buffers(static_cast<size_t>(threads));
+  bool failed = false;  // written only inside the ordered section
+#pragma omp parallel for ordered schedule(static, 1) num_threads(threads)
+  for (uint64_t k = 0; k < chunks; k++) {
+    std::string& text = buffers[size_t(omp_get_thread_num())].text;
+    const uint64_t begin = k * kRowsPerChunk, end = std::min(rows, begin + kRowsPerChunk);
+    format_rows(fields, begin, end, text);
+#pragma omp ordered
+    {
+      if (!failed && std::fwrite(text.data(), 1, text.size(), file.get()) != text.size()) failed = true;
+      if (progress) progress->add(end - begin);
     }
-    for (const std::string& chunk : chunks)
-      if (std::fwrite(chunk.data(), 1, chunk.size(), file.get()) != chunk.size())
-        fail(ErrorKind::kIO, "cannot write {}: {}", path, std::strerror(errno));
-    if (progress) progress->add(std::min(rows - round, kRowsPerChunk * uint64_t(threads)));
   }
-  if (std::fflush(file.get()) != 0 || std::fclose(file.release()) != 0)
+  if (failed || std::fflush(file.get()) != 0 || std::fclose(file.release()) != 0)
     fail(ErrorKind::kIO, "cannot write {}: {}", path, std::strerror(errno));
   if (progress) progress->finish();
 }

@@ -22,17 +22,22 @@ bool csv_needs_quotes(std::string_view s, char delimiter) {
   return false;
 }
 
-void append_csv_field(std::string& out, std::string_view s, char delimiter) {
-  if (!csv_needs_quotes(s, delimiter)) {
-    out.append(s);
-    return;
-  }
+namespace {
+void append_quoted(std::string& out, std::string_view s) {
   out += '"';
   for (char c : s) {
     if (c == '"') out += '"';
     out += c;
   }
   out += '"';
+}
+}  // namespace
+
+void append_csv_field(std::string& out, std::string_view s, char delimiter) {
+  if (csv_needs_quotes(s, delimiter))
+    append_quoted(out, s);
+  else
+    out.append(s);
 }
 
 namespace {
@@ -99,7 +104,7 @@ void format_rows(const Table& table, const std::vector<std::vector<uint8_t>>& qu
           uint32_t code = uint32_t(col.data<int32_t>()[row]);
           std::string_view s = col.dictionary()->at(code);
           if (quote_code[c][code])
-            append_csv_field(out, s, delimiter);
+            append_quoted(out, s);
           else
             out.append(s);
           break;

@@ -86,13 +86,6 @@ FieldKind field_kind(const Type& t) {
   }
 }
 
-struct ColumnChunk {
-  std::vector<int32_t> i32;  // INTEGER, DATE, provisional VARCHAR codes
-  std::vector<int64_t> i64;  // BIGINT, DECIMAL
-  std::vector<double> f64;   // DOUBLE
-  StringInterner strings;    // VARCHAR
-};
-
 // A byte range of one file that starts and ends at record boundaries.
 struct Chunk {
   size_t file = 0;
@@ -101,8 +94,10 @@ struct Chunk {
 };
 
 struct ChunkOutput {
-  uint64_t rows = 0;
-  std::vector<ColumnChunk> columns;
+  uint64_t first_row = 0;  // of this chunk in the whole input
+  uint64_t records = 0;    // counted before parsing
+  uint64_t rows = 0;     // parsed
+  std::vector<StringInterner> strings;  // per VARCHAR column: provisional codes
   std::deque<std::string> unescaped;  // VARCHAR values that contained "" (stable addresses)
   const char* error_at = nullptr;     // start of the bad record
   std::string error;                  // message without "file:line: "
@@ -172,24 +167,16 @@ bool looks_like_decimal(const char* b, const char* e) {
 
 class ChunkParser {
  public:
+  // `dst[c]` points at this chunk's first row in column c's final array, which has
+  // room for exactly `out.records` rows.
   ChunkParser(const std::vector<ColumnDef>& schema, const std::vector<FieldKind>& kinds, const DelimitedFormat& format,
-              ChunkOutput& out)
-      : schema_(schema), kinds_(kinds), format_(format), out_(out) {}
+              const std::vector<char*>& dst, ChunkOutput& out)
+      : schema_(schema), kinds_(kinds), format_(format), dst_(dst), out_(out) {}
 
   template <bool kQuoting>
   void run(const char* begin, const char* end) {
     end_ = end;
-    out_.columns.resize(schema_.size());
-    size_t estimate = size_t(end - begin) / 32 + 16;  // rows, rough; vectors still grow
-    for (size_t c = 0; c < schema_.size(); c++) {
-      auto& col = out_.columns[c];
-      if (kinds_[c] == FieldKind::kInt64 || kinds_[c] == FieldKind::kDecimal)
-        col.i64.reserve(estimate);
-      else if (kinds_[c] == FieldKind::kDouble)
-        col.f64.reserve(estimate);
-      else
-        col.i32.reserve(estimate);
-    }
+    out_.strings.resize(schema_.size());
     const size_t ncols = schema_.size();
     const char* p = begin;
     while (p < end) {
@@ -202,8 +189,15 @@ class ChunkParser {
         p += p + 1 == end ? 1 : 2;
         continue;
       }
+      if (out_.rows == out_.records)  // the count disagrees with the parse: never for valid input
+        return fail_at(record, "malformed record (quotes do not pair up)");
       bool eol = false;
       for (size_t c = 0; c < ncols; c++) {
+        if ((kinds_[c] == FieldKind::kInt32 || kinds_[c] == FieldKind::kInt64) &&
+            fast_integer(c, p, eol)) {
+          if (eol && c + 1 < ncols) return fail_at(record, fmt::format("expected {} fields, found {}", ncols, c + 1));
+          continue;
+        }
         Field f;
         if (!next_field<kQuoting>(p, f, eol)) return fail_at(record);
         if (eol && c + 1 < ncols) {
@@ -242,6 +236,44 @@ class ChunkParser {
     bool quoted = false;
     bool escaped = false;  // quoted and contains "" pairs
   };
+
+  // The common case of an integer field (plain digits, at most 18 of them, right up
+  // to the terminator), parsed while scanning. Anything else returns false with p
+  // unchanged, and the general path parses the field and reports errors.
+  bool fast_integer(size_t c, const char*& p, bool& eol) {
+    const char* s = p;
+    bool neg = s < end_ && *s == '-';
+    s += neg;
+    const char* digits = s;
+    uint64_t v = 0;
+    while (s < end_ && unsigned(*s - '0') <= 9 && s - digits < 18) v = v * 10 + unsigned(*s++ - '0');
+    if (s == digits || (s < end_ && unsigned(*s - '0') <= 9)) return false;
+    const char* next;
+    if (s < end_ && *s == format_.delimiter) {
+      eol = false;
+      next = s + 1;
+    } else if (at_line_end(s)) {
+      eol = true;
+      next = s;
+      skip_line_end(next);
+    } else {
+      return false;
+    }
+    int64_t x = neg ? -int64_t(v) : int64_t(v);
+    if (kinds_[c] == FieldKind::kInt32) {
+      if (x < std::numeric_limits<int32_t>::min() || x > std::numeric_limits<int32_t>::max()) return false;
+      put<int32_t>(c, int32_t(x));
+    } else {
+      put<int64_t>(c, x);
+    }
+    p = next;
+    return true;
+  }
+
+  template <typename T>
+  void put(size_t c, T v) {
+    reinterpret_cast<T*>(dst_[c])[out_.rows] = v;
+  }
 
   bool at_line_end(const char* p) const {
     return p == end_ || *p == '\n' || (*p == '\r' && (p + 1 == end_ || p[1] == '\n'));
@@ -317,7 +349,6 @@ class ChunkParser {
   }
 
   bool store_field(size_t c, const Field& f) {
-    ColumnChunk& col = out_.columns[c];
     const char* b = f.b;
     const char* e = f.e;
     if (kinds_[c] == FieldKind::kVarchar) {
@@ -331,7 +362,7 @@ class ChunkParser {
         }
         s = u;
       }
-      col.i32.push_back(int32_t(col.strings.add(s)));
+      put<int32_t>(c, int32_t(out_.strings[c].add(s)));
       return true;
     }
     trim_blanks(b, e);
@@ -352,9 +383,9 @@ class ChunkParser {
         if (r == NumberResult::kSyntax) return bad_value(c, b, e);
         if (r == NumberResult::kRange) return out_of_range(c, b, e);
         if (narrow)
-          col.i32.push_back(int32_t(v));
+          put<int32_t>(c, int32_t(v));
         else
-          col.i64.push_back(v);
+          put<int64_t>(c, v);
         return true;
       }
       case FieldKind::kDouble: {
@@ -369,7 +400,7 @@ class ChunkParser {
           d = std::strtod(tmp.c_str(), nullptr);
           if (std::isinf(d)) return out_of_range(c, b, e);
         }
-        col.f64.push_back(d);
+        put<double>(c, d);
         return true;
       }
       case FieldKind::kDecimal: {
@@ -382,13 +413,13 @@ class ChunkParser {
           }
           return bad_value(c, b, e);
         }
-        col.i64.push_back(v);
+        put<int64_t>(c, v);
         return true;
       }
       case FieldKind::kDate: {
         int32_t days;
         if (!parse_date(std::string_view(b, size_t(e - b)), days)) return bad_value(c, b, e);
-        col.i32.push_back(days);
+        put<int32_t>(c, days);
         return true;
       }
       case FieldKind::kVarchar: break;
@@ -429,6 +460,7 @@ class ChunkParser {
   const std::vector<ColumnDef>& schema_;
   const std::vector<FieldKind>& kinds_;
   const DelimitedFormat& format_;
+  const std::vector<char*>& dst_;
   ChunkOutput& out_;
   const char* end_ = nullptr;
   std::string error_;
@@ -490,72 +522,74 @@ void split_chunks(size_t file, const char* begin, const char* end, size_t target
   for (size_t i = 0; i + 1 < bounds.size(); i++) chunks.push_back({file, bounds[i], bounds[i + 1]});
 }
 
-// Builds one column from its per-chunk pieces and frees them as it goes.
-ColumnPtr assemble_column(const ColumnDef& def, FieldKind kind, std::vector<ChunkOutput>& outs,
-                          const std::vector<uint64_t>& row_offset, uint64_t rows, size_t c) {
-  int width = def.type.physical_width();
-  auto buffer = Buffer::allocate(rows * uint64_t(width));
-  std::shared_ptr<const Dictionary> dict;
-  const int64_t nchunks = int64_t(outs.size());
-  if (kind == FieldKind::kVarchar) {
-    // Merge the per-chunk distinct strings into one sorted dictionary, then map each
-    // chunk's provisional codes to final codes.
-    std::vector<std::string_view> all;
-    size_t total = 0;
-    for (auto& o : outs) total += o.columns.empty() ? 0 : o.columns[c].strings.strings().size();
-    all.reserve(total);
-    for (auto& o : outs)
-      if (!o.columns.empty())
-        all.insert(all.end(), o.columns[c].strings.strings().begin(), o.columns[c].strings.strings().end());
-    std::sort(all.begin(), all.end());
-    all.erase(std::unique(all.begin(), all.end()), all.end());
-    if (all.size() > size_t(std::numeric_limits<int32_t>::max()))
-      fail(ErrorKind::kLoad, "column {} has {} distinct strings; at most 2^31-1 are supported", def.name, all.size());
-    std::vector<uint64_t> offsets;
-    offsets.reserve(all.size() + 1);
-    offsets.push_back(0);
-    size_t chars_size = 0;
-    for (auto s : all) chars_size += s.size();
-    std::string chars;
-    chars.reserve(chars_size);
-    for (auto s : all) {
-      chars.append(s);
-      offsets.push_back(chars.size());
+// Records in a chunk, as the parser will find them: non-blank lines, where with
+// quoting a newline inside quotes (odd quote count so far) is data. Counted first so
+// that every chunk can parse straight into its slice of the final column arrays.
+uint64_t count_records(const char* p, const char* end, bool quoting) {
+  const bool quotes = quoting && std::memchr(p, '"', size_t(end - p)) != nullptr;
+  uint64_t records = 0;
+  while (p < end) {
+    if (*p == '\n') {
+      p++;
+      continue;
     }
-    int32_t* dst = static_cast<int32_t*>(buffer->mutable_data());
-#pragma omp parallel for schedule(dynamic, 1)
-    for (int64_t k = 0; k < nchunks; k++) {
-      auto& o = outs[size_t(k)];
-      if (o.columns.empty()) continue;
-      auto& cc = o.columns[c];
-      const auto& local = cc.strings.strings();
-      std::vector<int32_t> remap(local.size());
-      for (size_t i = 0; i < local.size(); i++)
-        remap[i] = int32_t(std::lower_bound(all.begin(), all.end(), local[i]) - all.begin());
-      int32_t* out = dst + row_offset[size_t(k)];
-      for (size_t i = 0; i < cc.i32.size(); i++) out[i] = remap[size_t(cc.i32[i])];
-      cc.i32 = {};
-      cc.strings = StringInterner();
+    if (*p == '\r' && (p + 1 == end || p[1] == '\n')) {
+      p += p + 1 == end ? 1 : 2;
+      continue;
     }
-    dict = std::make_shared<const Dictionary>(std::move(offsets), std::move(chars));
-  } else {
-    char* dst = static_cast<char*>(buffer->mutable_data());
-#pragma omp parallel for schedule(dynamic, 1)
-    for (int64_t k = 0; k < nchunks; k++) {
-      auto& o = outs[size_t(k)];
-      if (o.columns.empty()) continue;
-      auto& cc = o.columns[c];
-      char* out = dst + row_offset[size_t(k)] * uint64_t(width);
-      if (!cc.i32.empty()) std::memcpy(out, cc.i32.data(), cc.i32.size() * 4);
-      if (!cc.i64.empty()) std::memcpy(out, cc.i64.data(), cc.i64.size() * 8);
-      if (!cc.f64.empty()) std::memcpy(out, cc.f64.data(), cc.f64.size() * 8);
-      cc.i32 = {};
-      cc.i64 = {};
-      cc.f64 = {};
+    records++;
+    if (!quotes) {
+      const char* nl = static_cast<const char*>(std::memchr(p, '\n', size_t(end - p)));
+      p = nl ? nl + 1 : end;
+    } else {
+      bool odd = false;
+      for (; p < end; p++) {
+        if (*p == '"') odd = !odd;
+        if (*p == '\n' && !odd) break;
+      }
+      if (p < end) p++;
     }
   }
-  ColumnStats stats = compute_stats(def.type, buffer->data(), rows);
-  return std::make_shared<const Column>(def.name, def.type, std::move(buffer), rows, std::move(dict), stats);
+  return records;
+}
+
+// Turns a column's per-chunk provisional VARCHAR codes (already in `codes`) into
+// codes of one sorted dictionary for the whole input.
+std::shared_ptr<const Dictionary> merge_dictionaries(const ColumnDef& def, std::vector<ChunkOutput>& outs,
+                                                     int32_t* codes, size_t c) {
+  std::vector<std::string_view> all;
+  size_t total = 0;
+  for (auto& o : outs) total += o.strings[c].strings().size();
+  all.reserve(total);
+  for (auto& o : outs) all.insert(all.end(), o.strings[c].strings().begin(), o.strings[c].strings().end());
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  if (all.size() > size_t(std::numeric_limits<int32_t>::max()))
+    fail(ErrorKind::kLoad, "column {} has {} distinct strings; at most 2^31-1 are supported", def.name, all.size());
+  const int64_t nchunks = int64_t(outs.size());
+#pragma omp parallel for schedule(dynamic, 1)
+  for (int64_t k = 0; k < nchunks; k++) {
+    auto& o = outs[size_t(k)];
+    const auto& local = o.strings[c].strings();
+    std::vector<int32_t> remap(local.size());
+    for (size_t i = 0; i < local.size(); i++)
+      remap[i] = int32_t(std::lower_bound(all.begin(), all.end(), local[i]) - all.begin());
+    int32_t* out = codes + o.first_row;
+    for (uint64_t i = 0; i < o.rows; i++) out[i] = remap[size_t(out[i])];
+  }
+  std::vector<uint64_t> offsets;
+  offsets.reserve(all.size() + 1);
+  offsets.push_back(0);
+  size_t chars_size = 0;
+  for (auto sv : all) chars_size += sv.size();
+  std::string chars;
+  chars.reserve(chars_size);
+  for (auto sv : all) {
+    chars.append(sv);
+    offsets.push_back(chars.size());
+  }
+  for (auto& o : outs) o.strings[c] = StringInterner();
+  return std::make_shared<const Dictionary>(std::move(offsets), std::move(chars));
 }
 
 }  // namespace
@@ -594,21 +628,39 @@ TablePtr read_delimited_table(const std::string& table_name, const std::vector<C
     progress = std::make_unique<Progress>("loading " + (label.empty() ? table_name : label) + " (bytes)", total_bytes);
 
   std::vector<ChunkOutput> outs(chunks.size());
+  const int64_t nchunks = int64_t(chunks.size());
+#pragma omp parallel for schedule(dynamic, 1)
+  for (int64_t k = 0; k < nchunks; k++)
+    outs[size_t(k)].records = count_records(chunks[size_t(k)].begin, chunks[size_t(k)].end, format.quoting);
+  uint64_t rows = 0;
+  for (auto& o : outs) {
+    o.first_row = rows;
+    rows += o.records;
+  }
+  std::vector<std::shared_ptr<Buffer>> buffers;
+  for (auto& d : schema) buffers.push_back(Buffer::allocate(rows * uint64_t(d.type.physical_width())));
+
   // The first bad record in file order is reported; chunks after a failed one are
   // skipped. Chunks before it are still parsed, since one of them may hold an
   // earlier error.
-  std::atomic<int64_t> first_failed{int64_t(chunks.size())};
-  const int64_t nchunks = int64_t(chunks.size());
+  std::atomic<int64_t> first_failed{nchunks};
 #pragma omp parallel for schedule(dynamic, 1)
   for (int64_t k = 0; k < nchunks; k++) {
     if (k > first_failed.load(std::memory_order_relaxed)) continue;
     ChunkOutput& out = outs[size_t(k)];
+    std::vector<char*> dst(schema.size());
+    for (size_t c = 0; c < schema.size(); c++)
+      dst[c] = static_cast<char*>(buffers[c]->mutable_data()) + out.first_row * uint64_t(schema[c].type.physical_width());
     try {
-      ChunkParser parser(schema, kinds, format, out);
+      ChunkParser parser(schema, kinds, format, dst, out);
       if (format.quoting)
         parser.run<true>(chunks[size_t(k)].begin, chunks[size_t(k)].end);
       else
         parser.run<false>(chunks[size_t(k)].begin, chunks[size_t(k)].end);
+      if (!out.error_at && out.rows != out.records) {
+        out.error_at = chunks[size_t(k)].begin;
+        out.error = "malformed records (quotes do not pair up)";
+      }
     } catch (const std::bad_alloc&) {
       out.error_at = chunks[size_t(k)].begin;
       out.error = "out of memory";
@@ -617,7 +669,6 @@ TablePtr read_delimited_table(const std::string& table_name, const std::vector<C
       int64_t cur = first_failed.load();
       while (k < cur && !first_failed.compare_exchange_weak(cur, k)) {
       }
-      out.columns.clear();
     }
     if (progress) progress->add(uint64_t(chunks[size_t(k)].end - chunks[size_t(k)].begin));
   }
@@ -628,12 +679,15 @@ TablePtr read_delimited_table(const std::string& table_name, const std::vector<C
     fail(ErrorKind::kLoad, "{}:{}: {}", m.path(), line_of(m.data(), out.error_at), out.error);
   }
 
-  std::vector<uint64_t> row_offset(chunks.size() + 1, 0);
-  for (size_t k = 0; k < chunks.size(); k++) row_offset[k + 1] = row_offset[k] + outs[k].rows;
-  uint64_t rows = row_offset.back();
   std::vector<ColumnPtr> columns;
-  for (size_t c = 0; c < schema.size(); c++)
-    columns.push_back(assemble_column(schema[c], kinds[c], outs, row_offset, rows, c));
+  for (size_t c = 0; c < schema.size(); c++) {
+    std::shared_ptr<const Dictionary> dict;
+    if (kinds[c] == FieldKind::kVarchar)
+      dict = merge_dictionaries(schema[c], outs, static_cast<int32_t*>(buffers[c]->mutable_data()), c);
+    ColumnStats stats = compute_stats(schema[c].type, buffers[c]->data(), rows);
+    columns.push_back(
+        std::make_shared<const Column>(schema[c].name, schema[c].type, std::move(buffers[c]), rows, std::move(dict), stats));
+  }
   auto table = std::make_shared<const Table>(table_name, std::move(columns));
   if (progress && !progress_quiet()) {
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_time).count();

@@ -7,6 +7,7 @@
 #include <bit>
 #include <cerrno>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 
 #include "common/error.h"
@@ -120,7 +121,9 @@ void remove_unreferenced(const std::string& dir, const std::set<std::string>& ke
 }
 
 // Replaces manifest.json atomically: temp file, fsync, rename, fsync of the directory.
-void install_manifest(const std::string& dir, const Manifest& m) {
+// Once the rename happened the new manifest is live, even if the final fsync fails;
+// `renamed` tells the caller so that it never deletes files the manifest names.
+void install_manifest(const std::string& dir, const Manifest& m, bool* renamed = nullptr) {
   std::string text = m.to_json();
   std::string tmp = join(dir, Manifest::kTempFileName);
   std::string final_path = join(dir, Manifest::kFileName);
@@ -130,6 +133,7 @@ void install_manifest(const std::string& dir, const Manifest& m) {
     ::unlink(tmp.c_str());
     fail(ErrorKind::kIO, "cannot rename {} to {}: {}", tmp, final_path, std::strerror(e));
   }
+  if (renamed) *renamed = true;
   persist::fsync_directory(dir);
 }
 
@@ -147,17 +151,30 @@ void check_is_directory(const std::string& path) {
   }
 }
 
-bool directory_is_empty(const std::string& path) {
+// True when `path` holds nothing but files raydb itself writes (none at all, or the
+// leftovers of a creation that was killed before its manifest was in place). Such a
+// directory may become a database; anything else in it is somebody else's.
+bool directory_is_free(const std::string& path) {
   std::error_code ec;
   fs::directory_iterator it(path, ec);
   if (ec) fail(ErrorKind::kIO, "cannot list directory {}: {}", path, ec.message());
-  return it == fs::directory_iterator();
+  for (; it != fs::directory_iterator(); it.increment(ec)) {
+    if (ec) fail(ErrorKind::kIO, "cannot list directory {}: {}", path, ec.message());
+    if (!persist::is_database_data_file(it->path().filename().string())) return false;
+  }
+  return true;
 }
 
-// Writes one table's column and dictionary files for generation `gen` and returns
-// its manifest entry. Appends every file it creates to `written`.
-ManifestTable write_table(const std::string& dir, const Table& table, uint64_t gen, size_t table_number,
-                          std::vector<std::string>& written) {
+// One file to write: its name in the directory and its bytes (which live in the
+// tables being committed).
+struct FileJob {
+  std::string name;
+  std::vector<persist::FilePiece> pieces;
+};
+
+// Plans one table's column and dictionary files for generation `gen` and returns its
+// manifest entry.
+ManifestTable plan_table(const Table& table, uint64_t gen, size_t table_number, std::vector<FileJob>& jobs) {
   ManifestTable mt;
   mt.name = table.name();
   mt.rows = table.row_count();
@@ -175,8 +192,7 @@ ManifestTable write_table(const std::string& dir, const Table& table, uint64_t g
     mc.file = stem + ".col";
     mc.bytes = col.size() * uint64_t(col.type().physical_width());
     mc.stats = col.stats();
-    written.push_back(mc.file);
-    persist::write_file_durably(join(dir, mc.file), col.buffer() ? col.buffer()->data() : nullptr, mc.bytes);
+    jobs.push_back({mc.file, {{col.buffer() ? col.buffer()->data() : nullptr, mc.bytes}}});
     if (col.type().id == TypeId::kVarchar) {
       const Dictionary* dict = col.dictionary();
       if (!dict) fail(ErrorKind::kInternal, "VARCHAR column {}.{} has no dictionary", table.name(), col.name());
@@ -184,15 +200,36 @@ ManifestTable write_table(const std::string& dir, const Table& table, uint64_t g
       md.file = stem + ".dict";
       md.entries = dict->size();
       md.bytes = dict->offsets().size() * 8 + dict->chars().size();
-      persist::FilePiece pieces[2] = {{dict->offsets().data(), dict->offsets().size() * 8},
-                                      {dict->chars().data(), dict->chars().size()}};
-      written.push_back(md.file);
-      persist::write_file_durably(join(dir, md.file), pieces, 2);
+      jobs.push_back({md.file,
+                      {{dict->offsets().data(), dict->offsets().size() * 8}, {dict->chars().data(), dict->chars().size()}}});
       mc.dictionary = md;
     }
     mt.columns.push_back(std::move(mc));
   }
   return mt;
+}
+
+// Writes and fsyncs all files, several at a time (fsync latency overlaps). Throws the
+// first failure after all writers stopped.
+void write_files(const std::string& dir, const std::vector<FileJob>& jobs) {
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  const int64_t n = int64_t(jobs.size());
+#pragma omp parallel for schedule(dynamic, 1)
+  for (int64_t k = 0; k < n; k++) {
+    {
+      std::lock_guard<std::mutex> g(error_mutex);
+      if (error) continue;
+    }
+    try {
+      const FileJob& job = jobs[size_t(k)];
+      persist::write_file_durably(join(dir, job.name), job.pieces.data(), job.pieces.size());
+    } catch (...) {
+      std::lock_guard<std::mutex> g(error_mutex);
+      if (!error) error = std::current_exception();
+    }
+  }
+  if (error) std::rethrow_exception(error);
 }
 
 }  // namespace
@@ -231,9 +268,10 @@ std::shared_ptr<DatabaseDirectory> DatabaseDirectory::open_or_create(const std::
     DirectoryLock lock(path, DirectoryLock::Mode::kExclusive);
     // Another process may have created the database while we waited for the lock.
     if (!file_exists(join(path, Manifest::kFileName))) {
-      if (!directory_is_empty(path))
+      if (!directory_is_free(path))
         fail(ErrorKind::kCatalog, "{} is not empty and is not a raydb database (no manifest.json); not touching it",
              path);
+      remove_unreferenced(path, {});
       install_manifest(path, Manifest{});
     }
   }
@@ -256,7 +294,7 @@ bool DatabaseDirectory::exists(const std::string& path) {
 void DatabaseDirectory::check_creatable(const std::string& path) {
   PathKind kind = path_kind(path);
   if (kind == PathKind::kOther) fail(ErrorKind::kCatalog, "{} is not a directory", path);
-  if (kind == PathKind::kDirectory && !file_exists(join(path, Manifest::kFileName)) && !directory_is_empty(path))
+  if (kind == PathKind::kDirectory && !file_exists(join(path, Manifest::kFileName)) && !directory_is_free(path))
     fail(ErrorKind::kCatalog, "{} is not empty and is not a raydb database (no manifest.json); not touching it", path);
 }
 
@@ -301,18 +339,21 @@ void DatabaseDirectory::commit(const std::vector<TablePtr>& tables, bool replace
 
   Manifest next = current;
   next.generation = current.generation + 1;
-  std::vector<std::string> written;
+  std::vector<FileJob> jobs;
+  for (size_t k = 0; k < tables.size(); k++) {
+    ManifestTable mt = plan_table(*tables[k], next.generation, k, jobs);
+    int existing = next.find_table(mt.name);
+    if (existing >= 0) next.tables.erase(next.tables.begin() + existing);
+    next.tables.push_back(std::move(mt));
+  }
+  bool renamed = false;
   try {
-    for (size_t k = 0; k < tables.size(); k++) {
-      ManifestTable mt = write_table(path_, *tables[k], next.generation, k, written);
-      int existing = next.find_table(mt.name);
-      if (existing >= 0) next.tables.erase(next.tables.begin() + existing);
-      next.tables.push_back(std::move(mt));
-    }
-    persist::fsync_directory(path_);
-    install_manifest(path_, next);
+    write_files(path_, jobs);
+    persist::fsync_directory(path_);  // the new files' entries, before a manifest names them
+    install_manifest(path_, next, &renamed);
   } catch (...) {
-    for (auto& f : written) ::unlink(join(path_, f).c_str());
+    if (!renamed)
+      for (auto& job : jobs) ::unlink(join(path_, job.name).c_str());
     throw;
   }
   remove_unreferenced(path_, next.referenced_files());

@@ -21,14 +21,22 @@ int main(int argc, char** argv) {
   raydb::cli::register_info(app);
   try {
     // An unknown command word gets a message that names it (CLI11 would only say
-    // that a subcommand is required).
-    if (argc > 1 && argv[1][0] != '-') {
-      bool known = false;
-      for (auto* sub : app.get_subcommands([](CLI::App*) { return true; })) known |= sub->check_name(argv[1]);
-      if (!known) {
-        std::fprintf(stderr, "error: unknown command '%s' (see raydb --help)\n", argv[1]);
+    // that a subcommand is required). Walk the command words down the tree.
+    CLI::App* level = &app;
+    std::string path = "raydb";
+    for (int i = 1; i < argc && argv[i][0] != '-'; i++) {
+      auto subs = level->get_subcommands([](CLI::App*) { return true; });
+      if (subs.empty()) break;  // a positional argument of a leaf command
+      CLI::App* next = nullptr;
+      for (auto* sub : subs)
+        if (sub->check_name(argv[i])) next = sub;
+      if (!next) {
+        std::fprintf(stderr, "error: unknown command '%s' for %s (see %s --help)\n", argv[i], path.c_str(),
+                     path.c_str());
         return 2;
       }
+      level = next;
+      path += " " + next->get_name();
     }
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -19,7 +19,11 @@ namespace raydb::cli {
 void register_bench(CLI::App& app) {
   auto* bench = app.add_subcommand("bench", "Benchmarks (JSON lines)");
   bench->require_subcommand(1);
-  auto* cmd = bench->add_subcommand("ssb", "Time the 13 SSB queries");
+  register_bench_ssb(*bench);
+}
+
+void register_bench_ssb(CLI::App& bench) {
+  auto* cmd = bench.add_subcommand("ssb", "Time the 13 SSB queries");
   struct Args {
     std::string db, backend = "auto", json, queries;
     double sf = 0;

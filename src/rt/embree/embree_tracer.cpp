@@ -1,0 +1,258 @@
+// The Embree 3 tracer: runs the shared mappings on CPU cores. Rays are traced one at
+// a time (rtcIntersect1) from as many host threads as the caller uses; any-hit
+// handling goes through a geometry intersect-filter function that forwards each hit
+// to the caller's HitSink and rejects it, so traversal continues (OptiX's
+// optixIgnoreIntersection).
+#include <embree3/rtcore.h>
+
+#include <atomic>
+#include <vector>
+
+#include "common/error.h"
+#include "rt/tracer.h"
+
+namespace raydb::rt {
+namespace {
+
+struct MemoryCounter {
+  std::atomic<int64_t> current{0};
+  std::atomic<int64_t> peak{0};
+};
+
+bool on_memory(void* user, ssize_t bytes, bool /*post*/) {
+  auto* m = static_cast<MemoryCounter*>(user);
+  const int64_t now = m->current.fetch_add(bytes) + bytes;
+  int64_t p = m->peak.load();
+  while (now > p && !m->peak.compare_exchange_weak(p, now)) {
+  }
+  return true;
+}
+
+// The intersect context carries the sink of an all_hits call (nullptr for closest).
+struct Context {
+  RTCIntersectContext base;
+  HitSink* sink = nullptr;
+  bool stopped = false;
+};
+
+uint32_t instance_of(unsigned id) { return id == RTC_INVALID_GEOMETRY_ID ? 0u : id; }
+
+void filter_hit(const RTCFilterFunctionNArguments* args) {
+  auto* ctx = reinterpret_cast<Context*>(args->context);
+  if (ctx->sink == nullptr) return;  // closest-hit: accept, Embree keeps the nearest
+  if (ctx->stopped) {
+    args->valid[0] = 0;
+    return;
+  }
+  Hit h;
+  h.primitive = RTCHitN_primID(args->hit, args->N, 0);
+  h.instance = instance_of(RTCHitN_instID(args->hit, args->N, 0, 0));
+  h.t = RTCRayN_tfar(args->ray, args->N, 0);
+  if (ctx->sink->on_hit(h)) {
+    args->valid[0] = 0;  // ignore: keep traversing, tfar unchanged
+  } else {
+    ctx->stopped = true;  // accept this one; later candidates are rejected above
+  }
+}
+
+struct CustomData {
+  std::vector<Aabb> boxes;  // Embree asks for bounds during the build only, but keep
+  IntersectFn intersect;    // them: rebuilds and refits would need them again
+  const void* user;
+};
+
+void custom_bounds(const RTCBoundsFunctionArguments* args) {
+  const auto* d = static_cast<const CustomData*>(args->geometryUserPtr);
+  const Aabb& b = d->boxes[args->primID];
+  RTCBounds* o = args->bounds_o;
+  o->lower_x = b.lo.x;
+  o->lower_y = b.lo.y;
+  o->lower_z = b.lo.z;
+  o->upper_x = b.hi.x;
+  o->upper_y = b.hi.y;
+  o->upper_z = b.hi.z;
+}
+
+void custom_intersect(const RTCIntersectFunctionNArguments* args) {
+  if (!args->valid[0]) return;
+  const auto* d = static_cast<const CustomData*>(args->geometryUserPtr);
+  auto* rh = reinterpret_cast<RTCRayHit*>(args->rayhit);  // N == 1: rtcIntersect1 only
+  Ray r{{rh->ray.org_x, rh->ray.org_y, rh->ray.org_z}, rh->ray.tnear,
+        {rh->ray.dir_x, rh->ray.dir_y, rh->ray.dir_z}, rh->ray.tfar};
+  float t = 0;
+  if (!d->intersect(d->user, args->primID, r, &t)) return;
+  RTCHit candidate{};
+  candidate.Ng_x = -r.dir.x;
+  candidate.Ng_y = -r.dir.y;
+  candidate.Ng_z = -r.dir.z;
+  candidate.primID = args->primID;
+  candidate.geomID = args->geomID;
+  candidate.instID[0] = args->context->instID[0];
+  const float old_t = rh->ray.tfar;
+  rh->ray.tfar = t;
+  int valid = -1;
+  RTCFilterFunctionNArguments fargs{&valid, args->geometryUserPtr, args->context,
+                                    reinterpret_cast<RTCRayN*>(&rh->ray), reinterpret_cast<RTCHitN*>(&candidate), 1};
+  rtcFilterIntersection(args, &fargs);
+  if (valid == -1) {
+    rh->hit = candidate;
+  } else {
+    rh->ray.tfar = old_t;
+  }
+}
+
+class EmbreeAccel final : public Accel {
+ public:
+  EmbreeAccel(RTCScene scene, size_t count, size_t bytes, std::unique_ptr<CustomData> custom)
+      : scene_(scene), count_(count), bytes_(bytes), custom_(std::move(custom)) {}
+  ~EmbreeAccel() override { rtcReleaseScene(scene_); }
+  size_t primitive_count() const override { return count_; }
+  size_t memory_bytes() const override { return bytes_; }
+  RTCScene scene() const { return scene_; }
+
+ private:
+  RTCScene scene_;
+  size_t count_;
+  size_t bytes_;
+  std::unique_ptr<CustomData> custom_;
+};
+
+class EmbreeTracer final : public Tracer {
+ public:
+  EmbreeTracer() {
+    device_ = rtcNewDevice(nullptr);
+    if (device_ == nullptr) fail(ErrorKind::kInternal, "embree: cannot create a device");
+    rtcSetDeviceMemoryMonitorFunction(device_, on_memory, &memory_);
+  }
+  ~EmbreeTracer() override { rtcReleaseDevice(device_); }
+  std::string name() const override { return "embree"; }
+
+  std::unique_ptr<Accel> build(const GeometryInput& in, const BuildOptions& options) override {
+    const int64_t before = memory_.current.load();
+    RTCScene scene = rtcNewScene(device_);
+    int flags = RTC_SCENE_FLAG_ROBUST;  // conservative traversal: never skip a box on rounding
+    if (options.compact) flags |= RTC_SCENE_FLAG_COMPACT;
+    rtcSetSceneFlags(scene, static_cast<RTCSceneFlags>(flags));
+    rtcSetSceneBuildQuality(scene, options.fast_trace ? RTC_BUILD_QUALITY_MEDIUM : RTC_BUILD_QUALITY_LOW);
+    std::unique_ptr<CustomData> custom;
+    const size_t n = in.size();
+    if (n > 0) {
+      RTCGeometry g;
+      if (in.kind == GeometryInput::Kind::kTriangles) {
+        g = rtcNewGeometry(device_, RTC_GEOMETRY_TYPE_TRIANGLE);
+        // Embree has no non-indexed input: vertices 3i..3i+2 form triangle i.
+        auto* v = static_cast<float*>(
+            rtcSetNewGeometryBuffer(g, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3, 3 * sizeof(float), 3 * n));
+        auto* idx = static_cast<uint32_t*>(
+            rtcSetNewGeometryBuffer(g, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3, 3 * sizeof(uint32_t), n));
+        if (v == nullptr || idx == nullptr) fail(ErrorKind::kOutOfMemory, "embree: cannot allocate {} triangles", n);
+        for (size_t i = 0; i < n; ++i) {
+          const Triangle& t = in.triangles[i];
+          const float xyz[9] = {t.a.x, t.a.y, t.a.z, t.b.x, t.b.y, t.b.z, t.c.x, t.c.y, t.c.z};
+          for (int k = 0; k < 9; ++k) v[9 * i + k] = xyz[k];
+          idx[3 * i] = static_cast<uint32_t>(3 * i);
+          idx[3 * i + 1] = static_cast<uint32_t>(3 * i + 1);
+          idx[3 * i + 2] = static_cast<uint32_t>(3 * i + 2);
+        }
+      } else {
+        g = rtcNewGeometry(device_, RTC_GEOMETRY_TYPE_USER);
+        custom = std::make_unique<CustomData>(
+            CustomData{std::vector<Aabb>(in.boxes.begin(), in.boxes.end()), in.intersect, in.user});
+        rtcSetGeometryUserPrimitiveCount(g, static_cast<unsigned>(n));
+        rtcSetGeometryUserData(g, custom.get());
+        rtcSetGeometryBoundsFunction(g, custom_bounds, nullptr);
+        rtcSetGeometryIntersectFunction(g, custom_intersect);
+      }
+      rtcSetGeometryIntersectFilterFunction(g, filter_hit);
+      rtcCommitGeometry(g);
+      rtcAttachGeometry(scene, g);
+      rtcReleaseGeometry(g);
+    }
+    rtcCommitScene(scene);
+    check("build");
+    const int64_t bytes = memory_.current.load() - before;
+    return std::make_unique<EmbreeAccel>(scene, n, static_cast<size_t>(bytes > 0 ? bytes : 0), std::move(custom));
+  }
+
+  std::unique_ptr<Accel> build_instances(std::span<const Accel* const> children) override {
+    const int64_t before = memory_.current.load();
+    RTCScene scene = rtcNewScene(device_);
+    rtcSetSceneFlags(scene, RTC_SCENE_FLAG_ROBUST);
+    // Identity transform: Embree maps the ray into instance space by x' = 1*x + 0*y +
+    // 0*z + 0, which is exact, so instancing keeps every mapping's exactness.
+    const float identity[12] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+    for (size_t i = 0; i < children.size(); ++i) {
+      RTCGeometry g = rtcNewGeometry(device_, RTC_GEOMETRY_TYPE_INSTANCE);
+      rtcSetGeometryInstancedScene(g, static_cast<const EmbreeAccel*>(children[i])->scene());
+      rtcSetGeometryTransform(g, 0, RTC_FORMAT_FLOAT3X4_COLUMN_MAJOR, identity);
+      rtcCommitGeometry(g);
+      rtcAttachGeometryByID(scene, g, static_cast<unsigned>(i));
+      rtcReleaseGeometry(g);
+    }
+    rtcCommitScene(scene);
+    check("instance build");
+    const int64_t bytes = memory_.current.load() - before;
+    return std::make_unique<EmbreeAccel>(scene, children.size(), static_cast<size_t>(bytes > 0 ? bytes : 0),
+                                         nullptr);
+  }
+
+  Hit closest(const Accel& accel, const Ray& ray) const override {
+    Context ctx;
+    rtcInitIntersectContext(&ctx.base);
+    RTCRayHit rh = to_embree(ray);
+    rtcIntersect1(static_cast<const EmbreeAccel&>(accel).scene(), &ctx.base, &rh);
+    Hit h;
+    if (rh.hit.geomID != RTC_INVALID_GEOMETRY_ID) {
+      h.primitive = rh.hit.primID;
+      h.instance = instance_of(rh.hit.instID[0]);
+      h.t = rh.ray.tfar;
+    }
+    return h;
+  }
+
+  void all_hits(const Accel& accel, const Ray& ray, HitSink& sink) const override {
+    Context ctx;
+    rtcInitIntersectContext(&ctx.base);
+    ctx.sink = &sink;
+    RTCRayHit rh = to_embree(ray);
+    rtcIntersect1(static_cast<const EmbreeAccel&>(accel).scene(), &ctx.base, &rh);
+  }
+
+  TracerMemory memory() const override {
+    return TracerMemory{static_cast<size_t>(std::max<int64_t>(0, memory_.current.load())),
+                        static_cast<size_t>(std::max<int64_t>(0, memory_.peak.load()))};
+  }
+  void reset_peak_memory() override { memory_.peak.store(memory_.current.load()); }
+
+ private:
+  static RTCRayHit to_embree(const Ray& r) {
+    RTCRayHit rh{};
+    rh.ray.org_x = r.origin.x;
+    rh.ray.org_y = r.origin.y;
+    rh.ray.org_z = r.origin.z;
+    rh.ray.dir_x = r.dir.x;
+    rh.ray.dir_y = r.dir.y;
+    rh.ray.dir_z = r.dir.z;
+    rh.ray.tnear = r.tmin;
+    rh.ray.tfar = r.tmax;
+    rh.ray.mask = 0xFFFFFFFFu;
+    rh.ray.flags = 0;
+    rh.hit.geomID = RTC_INVALID_GEOMETRY_ID;
+    rh.hit.instID[0] = RTC_INVALID_GEOMETRY_ID;
+    return rh;
+  }
+  void check(const char* what) const {
+    const RTCError e = rtcGetDeviceError(device_);
+    if (e == RTC_ERROR_OUT_OF_MEMORY) fail(ErrorKind::kOutOfMemory, "embree: out of memory during {}", what);
+    if (e != RTC_ERROR_NONE) fail(ErrorKind::kInternal, "embree: error {} during {}", static_cast<int>(e), what);
+  }
+
+  RTCDevice device_;
+  MemoryCounter memory_;
+};
+
+}  // namespace
+
+std::unique_ptr<Tracer> make_embree_tracer() { return std::make_unique<EmbreeTracer>(); }
+
+}  // namespace raydb::rt

@@ -20,6 +20,7 @@ void register_bench(CLI::App& app) {
   auto* bench = app.add_subcommand("bench", "Benchmarks (JSON lines)");
   bench->require_subcommand(1);
   register_bench_ssb(*bench);
+  register_bench_index(*bench);
 }
 
 void register_bench_ssb(CLI::App& bench) {

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Plots `raydb bench index --json FILE` output: lookup time and build time per method.
+
+    python3 scripts/plot_bench_index.py bench_index.jsonl --out plots/
+
+One PNG per workload (key bits, point/range hits, hit rate, duplicates, sorted probes)
+with lookup throughput against log2(keys), plus build time and memory.
+"""
+import argparse
+import collections
+import json
+import os
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("json", nargs="+")
+    ap.add_argument("--out", default="plots")
+    args = ap.parse_args()
+    rows = []
+    for path in args.json:
+        with open(path) as f:
+            rows += [json.loads(line) for line in f if line.strip()]
+    rows = [r for r in rows if r.get("suite") == "index"]
+    if not rows:
+        raise SystemExit("no index benchmark lines")
+    os.makedirs(args.out, exist_ok=True)
+    groups = collections.defaultdict(list)
+    for r in rows:
+        key = (r["key_bits"], r["range_hits"], r["hit_rate"], r["log_dups"], r["sorted_probes"], r["log_lookups"])
+        groups[key].append(r)
+    for key, rs in sorted(groups.items()):
+        bits, hits, hit_rate, dups, sp, ll = key
+        fig, axes = plt.subplots(1, 3, figsize=(15, 4))
+        for method in sorted({r["method"] for r in rs}):
+            m = sorted((r for r in rs if r["method"] == method), key=lambda r: r["log_keys"])
+            xs = [r["log_keys"] for r in m]
+            axes[0].plot(xs, [2 ** r["log_lookups"] / r["lookup_median_ms"] / 1e3 for r in m], marker="o", label=method)
+            axes[1].plot(xs, [r["build_ms"] for r in m], marker="o", label=method)
+            axes[2].plot(xs, [r["memory_bytes"] / 2 ** 20 for r in m], marker="o", label=method)
+        titles = ["lookups (M/s)", "build (ms)", "resident memory (MiB)"]
+        for ax, t in zip(axes, titles):
+            ax.set_xlabel("log2(keys)")
+            ax.set_title(t)
+            ax.grid(True, alpha=0.3)
+        axes[1].set_yscale("log")
+        axes[0].legend()
+        work = "point" if hits == 0 else f"range{hits}"
+        fig.suptitle(f"{bits}-bit keys, {work}, hit rate {hit_rate}, 2^{dups} copies, "
+                     f"{'sorted' if sp else 'unsorted'} probes, 2^{ll} lookups ({rs[0]['machine']['cpu']})")
+        fig.tight_layout()
+        name = f"index_k{bits}_{work}_hr{hit_rate}_d{dups}_{'s' if sp else 'u'}_l{ll}.png"
+        fig.savefig(os.path.join(args.out, name), dpi=100)
+        plt.close(fig)
+        print(os.path.join(args.out, name))
+
+
+if __name__ == "__main__":
+    main()

@@ -7,18 +7,21 @@
 //                 custom boxes, or an instance structure over several of them
 //   trace         closest(accel, ray) for closest-hit methods; all_hits(accel, ray,
 //                 sink) for any-hit methods (the sink sees every hit, may stop early)
+//   launch        a program of rt/mapping/launch.h over a batch (one optixLaunch on
+//                 the GPU, a parallel loop on the CPU), with Buffers for its data
 //
 // Mappings (rt/mapping/) are written against a tiny "trace context" concept with
 // closest()/all_hits() so the same program runs on this host API (Embree) and as
 // OptiX device programs, where closest/all_hits become optixTrace with closest-hit
-// and any-hit programs.
+// and any-hit programs. Batch work goes through launch(): on a GPU tracer the
+// per-ray host calls are slow helpers (one launch per call) for tests.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
 
-#include "rt/mapping/geometry.h"
+#include "rt/mapping/launch.h"
 
 namespace raydb::rt {
 
@@ -33,18 +36,24 @@ struct GeometryInput {
   std::span<const Aabb> boxes;          // kCustom: primitive i bounded by boxes[i]
   IntersectFn intersect = nullptr;      // kCustom
   const void* user = nullptr;           // kCustom: passed to intersect; must outlive the Accel
+  // kCustom on a GPU tracer: primitive i is mapping::key_box(decompose(box_keys[i])) and
+  // is intersected by mapping::intersect_key_box on the device (a host IntersectFn
+  // cannot run there). A GPU tracer rejects custom input without keys.
+  std::span<const uint64_t> box_keys;
 
   static GeometryInput of_triangles(std::span<const Triangle> t) {
     GeometryInput g;
     g.triangles = t;
     return g;
   }
-  static GeometryInput of_custom(std::span<const Aabb> b, IntersectFn fn, const void* user) {
+  static GeometryInput of_custom(std::span<const Aabb> b, IntersectFn fn, const void* user,
+                                 std::span<const uint64_t> box_keys = {}) {
     GeometryInput g;
     g.kind = Kind::kCustom;
     g.boxes = b;
     g.intersect = fn;
     g.user = user;
+    g.box_keys = box_keys;
     return g;
   }
   size_t size() const { return kind == Kind::kTriangles ? triangles.size() : boxes.size(); }
@@ -68,6 +77,21 @@ class HitSink {
   virtual bool on_hit(const Hit& hit) = 0;  // false stops the ray's traversal
 };
 
+// Memory a launch program reads or writes. address() is what goes into the program's
+// parameters: a device pointer on a GPU tracer, host memory on a CPU tracer.
+class Buffer {
+ public:
+  virtual ~Buffer() = default;
+  virtual void* address() const = 0;
+  virtual size_t bytes() const = 0;
+};
+
+enum class Transfer {
+  kIn,     // the program reads it: copied to the device (a CPU tracer reads host memory in place)
+  kOut,    // the program writes it: fetch() brings it back
+  kInOut,  // both
+};
+
 struct TracerMemory {
   size_t current_bytes = 0;
   size_t peak_bytes = 0;
@@ -88,11 +112,46 @@ class Tracer {
   virtual Hit closest(const Accel& accel, const Ray& ray) const = 0;
   virtual void all_hits(const Accel& accel, const Ray& ray, HitSink& sink) const = 0;
 
+  // Buffers for launches. With host memory, a CPU tracer returns a view of it (no copy;
+  // it must outlive the buffer) and a GPU tracer allocates device memory, copying host
+  // in for kIn/kInOut. With host == nullptr the tracer allocates scratch memory of its
+  // own that only programs use (not fetchable).
+  virtual std::unique_ptr<Buffer> buffer(void* host, size_t bytes, Transfer transfer) = 0;
+  std::unique_ptr<Buffer> upload(const void* host, size_t bytes) {
+    return buffer(const_cast<void*>(host), bytes, Transfer::kIn);  // kIn: never written
+  }
+  // Copies a kOut/kInOut buffer back into its host memory (nothing to do on a CPU tracer).
+  virtual void fetch(const Buffer& buffer) = 0;
+  // Runs `program` for launch items 0..n-1; params is the program's parameter struct
+  // (mapping::KeyLookupParams, mapping::RayBatchParams) whose pointers are Buffer
+  // addresses; slots[s] is the structure that mapping::Slot s traces (may be null: no
+  // hits; at most 3). Returns when the results are complete.
+  virtual void launch(mapping::Program program, std::span<const Accel* const> slots, const void* params,
+                      size_t params_bytes, uint32_t n) = 0;
+  // Milliseconds the last launch took on its own (GPU: CUDA events around
+  // optixLaunch; CPU: the loop), without the caller's transfers.
+  virtual double last_launch_ms() const = 0;
+  virtual bool on_gpu() const = 0;
+
   virtual TracerMemory memory() const = 0;
   virtual void reset_peak_memory() = 0;
 };
 
 // Embree 3 on the CPU; always available (CI runs every RT method through it).
 std::unique_ptr<Tracer> make_embree_tracer();
+
+// OptiX on the GPU (rt/optix). Throws an Error with one line saying why when the
+// backend was not built, or there is no CUDA device or no OptiX driver.
+std::unique_ptr<Tracer> make_optix_tracer();
+
+// What `raydb info` and the tests ask before creating an OptiX tracer.
+struct OptixDeviceInfo {
+  bool built = false;      // compiled with OptiX headers and nvcc
+  bool available = false;  // a CUDA device and the driver's OptiX (libnvoptix.so.1) work
+  unsigned rtcore_version = 0;  // OPTIX_DEVICE_PROPERTY_RTCORE_VERSION: 0 = no RT cores
+  std::string device;           // device name
+  std::string reason;           // why not available
+};
+const OptixDeviceInfo& optix_device_info();  // probed once per process
 
 }  // namespace raydb::rt

@@ -1,6 +1,7 @@
 #include "access/rt_index/rt_index.h"
 
 #include <algorithm>
+#include <cstddef>
 
 #include "common/error.h"
 #include "common/timer.h"
@@ -22,31 +23,6 @@ std::string RtIndexOptions::describe() const {
   if (primitive == RtPrimitive::kBox) s += "+box";
   return s;
 }
-
-// The CPU trace context of key_search.h: slots are the key structure (a geometry or an
-// instance structure) and the two marker structures.
-struct RtIndex::TraceContext {
-  const rt::Tracer& tracer;
-  const rt::Accel* slots[3];
-  uint32_t part_size;
-
-  rt::Hit closest(mp::Slot s, const rt::Ray& r) const { return tracer.closest(*slots[static_cast<int>(s)], r); }
-  template <typename F>
-  void all_hits(mp::Slot s, const rt::Ray& r, F&& f) const {
-    struct Sink final : rt::HitSink {
-      explicit Sink(F& fn) : fn(fn) {}
-      bool on_hit(const rt::Hit& h) override { return fn(h); }
-      F& fn;
-    } sink(f);
-    tracer.all_hits(*slots[static_cast<int>(s)], r, sink);
-  }
-  uint32_t global(const rt::Hit& h) const { return h.instance * part_size + h.primitive; }
-};
-
-// User data of the custom-box variant: the partition's representative keys.
-struct RtIndex::BoxUser {
-  const uint64_t* keys;
-};
 
 namespace {
 bool intersect_box(const void* user, uint32_t prim, const rt::Ray& ray, float* t) {
@@ -99,6 +75,7 @@ RtIndex::RtIndex(rt::Tracer& tracer, std::span<const uint64_t> keys, std::span<c
   tracer_.reset_peak_memory();
   const size_t tracer_before = tracer_.memory().current_bytes;
   build_structures(tracer);
+  upload_tables();
   const rt::TracerMemory mem = tracer_.memory();
   const size_t host = sk_.memory_bytes() + rep_keys_.capacity() * 8 + rep_first_unit_.capacity() * 4 +
                       row_values_.capacity() * 8 +
@@ -135,8 +112,8 @@ void RtIndex::build_structures(rt::Tracer& tracer) {
       std::vector<rt::Aabb> boxes(end - begin);
 #pragma omp parallel for schedule(static)
       for (size_t i = 0; i < boxes.size(); ++i) boxes[i] = mp::key_box(mp::decompose(keys[i]));
-      box_users_.push_back(std::make_unique<BoxUser>(BoxUser{keys}));
-      parts_.push_back(tracer.build(rt::GeometryInput::of_custom(boxes, intersect_box, keys), bo));
+      parts_.push_back(tracer.build(
+          rt::GeometryInput::of_custom(boxes, intersect_box, keys, std::span<const uint64_t>(keys, end - begin)), bo));
     }
   }
   if (parts > 1) {
@@ -170,94 +147,138 @@ void RtIndex::build_structures(rt::Tracer& tracer) {
   plane_markers_ = tracer.build(rt::GeometryInput::of_triangles(tris), bo);
 }
 
-rt::mapping::KeySearchParams RtIndex::params() const {
-  return mp::KeySearchParams{rep_keys_.data(), marker_rows_.data(), marker_planes_.data()};
+void RtIndex::upload_tables() {
+  auto up = [&](const auto& v) -> const void* {
+    if (v.empty()) return nullptr;
+    table_buffers_.push_back(tracer_.upload(v.data(), v.size() * sizeof(v[0])));
+    return table_buffers_.back()->address();
+  };
+  mp::KeyTables& t = tables_;
+  t = mp::KeyTables{};
+  const bool sorted = options_.sort_keys;
+  const auto& unit_keys = sk_.compressed ? sk_.unit_keys : sk_.keys;
+  const void* unit_keys_at = sorted ? up(unit_keys) : nullptr;
+  // With one primitive per unit the representatives are the unit keys: one copy.
+  const void* rep_at = sorted && options_.bucket_size == 1 ? unit_keys_at : up(rep_keys_);
+  t.search = mp::KeySearchParams{static_cast<const uint64_t*>(rep_at),
+                                 static_cast<const uint32_t*>(up(marker_rows_)),
+                                 static_cast<const uint32_t*>(up(marker_planes_)), part_size_};
+  t.reps = static_cast<uint32_t>(rep_keys_.size());
+  t.units = static_cast<uint32_t>(sorted ? sk_.units() : n_);
+  t.positions = static_cast<uint32_t>(n_);
+  t.unit_keys = static_cast<const uint64_t*>(unit_keys_at);
+  t.unit_starts = sk_.compressed ? static_cast<const uint32_t*>(up(sk_.unit_starts)) : nullptr;
+  t.rep_first_unit = static_cast<const uint32_t*>(up(rep_first_unit_));
+  t.rows = sorted ? static_cast<const RowId*>(up(sk_.rows)) : nullptr;
+  t.values = static_cast<const int64_t*>(up(sorted ? sk_.values : row_values_));
 }
 
-Run RtIndex::find_run(const KeyRange& q) const {
-  if (q.lo > q.hi || rep_keys_.empty()) return {};
-  const rt::Accel* keys = keys_accel_ ? keys_accel_.get() : parts_[0].get();
-  const TraceContext tc{tracer_, {keys, row_markers_.get(), plane_markers_.get()}, part_size_};
-  const mp::KeySearchParams p = params();
-  const bool buckets = options_.bucket_size > 1;
-  uint32_t r;
-  if (!buckets && q.lo == q.hi) {
-    r = mp::find_equal(tc, p, q.lo);
-  } else {
-    r = mp::first_at_least(tc, p, q.lo);
-    if (r != kNone && rep_keys_[r] < q.lo)  // cannot happen by key_grid.h; never answer wrongly
-      fail(ErrorKind::kInternal, "rt index: closest hit {} below lookup {}", rep_keys_[r], q.lo);
+// One batch of lookups where the tracer reads them: bounds and the probe order. The
+// host permutation stays alive with the batch (a CPU tracer reads it in place; moving
+// a Batch keeps the vector's memory where it is).
+struct RtIndex::Batch {
+  uint32_t n = 0;
+  std::vector<uint32_t> order_host;
+  std::unique_ptr<rt::Buffer> bounds, order;
+};
+
+RtIndex::Batch RtIndex::prepare(std::span<const KeyRange> lookups) const {
+  static_assert(sizeof(KeyRange) == 16 && offsetof(KeyRange, hi) == 8, "bounds are read as lo, hi pairs");
+  Batch b;
+  if (lookups.size() >= (uint64_t{1} << 32)) fail(ErrorKind::kInvalidInput, "rt index: at most 2^32 - 1 lookups per batch");
+  b.n = static_cast<uint32_t>(lookups.size());
+  b.bounds = tracer_.upload(lookups.data(), lookups.size_bytes());
+  if (sorted_probes_ && b.n > 1) {
+    // Neighbouring launch items walk the same paths; results stay in the caller's order.
+    b.order_host = probe_order(lookups);
+    b.order = tracer_.upload(b.order_host.data(), b.order_host.size() * 4);
   }
-  if (r == kNone) return {};
-  size_t u;
-  if (!buckets) {
-    u = r;
-  } else {  // cgRX's bucket search: lower bound of lo within the representative's bucket
-    size_t a = rep_first_unit_[r], b = rep_first_unit_[r + 1];
-    while (a < b) {
-      const size_t m = (a + b) / 2;
-      if (sk_.unit_key(m) < q.lo) a = m + 1; else b = m;
-    }
-    u = a;
-  }
-  // Uncompressed duplicates coincide: the ray may report any copy; start at the first.
-  while (u > 0 && sk_.unit_key(u - 1) >= q.lo) --u;
-  const size_t e = sk_.scan_past(u, q.hi);
-  return Run{sk_.unit_start(u), e < sk_.units() ? sk_.unit_start(e) : static_cast<uint32_t>(sk_.keys.size())};
+  return b;
 }
 
-template <typename Visit>
-void RtIndex::visit_any_hit(const KeyRange& q, Visit&& visit) const {
-  if (q.lo > q.hi || rep_keys_.empty()) return;
-  const rt::Accel* keys = keys_accel_ ? keys_accel_.get() : parts_[0].get();
-  const TraceContext tc{tracer_, {keys, row_markers_.get(), plane_markers_.get()}, part_size_};
-  if (!options_.sort_keys) {
-    mp::for_each_in_range(tc, params(), q.lo, q.hi,
-                          [&](uint32_t row) { visit(row, row_values_.empty() ? 0 : row_values_[row]); });
-  } else {
-    mp::for_each_in_range(tc, params(), q.lo, q.hi, [&](uint32_t unit) {
-      const uint32_t b = sk_.unit_start(unit);
-      const uint32_t e = unit + 1 < sk_.units() ? sk_.unit_start(unit + 1) : static_cast<uint32_t>(sk_.keys.size());
-      for (uint32_t i = b; i < e; ++i) visit(sk_.rows[i], sk_.values.empty() ? 0 : sk_.values[i]);
-    });
-  }
+void RtIndex::run(const Batch& b, mp::KeyLookupParams& p, mp::LookupMode mode) const {
+  uint32_t error = 0;
+  auto err = tracer_.buffer(&error, sizeof(error), rt::Transfer::kInOut);
+  p.t = tables_;
+  p.bounds = b.bounds ? static_cast<const uint64_t*>(b.bounds->address()) : nullptr;
+  p.order = b.order ? static_cast<const uint32_t*>(b.order->address()) : nullptr;
+  p.n = b.n;
+  p.strategy = options_.closest_hit_ranges ? mp::LookupStrategy::kClosestScan : mp::LookupStrategy::kAnyHit;
+  p.mode = mode;
+  p.point_rays = options_.bucket_size == 1;
+  p.error = static_cast<uint32_t*>(err->address());
+  const rt::Accel* keys = rep_keys_.empty() ? nullptr : keys_accel_ ? keys_accel_.get() : parts_[0].get();
+  const rt::Accel* slots[3] = {keys, row_markers_.get(), plane_markers_.get()};
+  tracer_.launch(rt::mapping::Program::kKeyLookup, slots, &p, sizeof(p), b.n);
+  tracer_.fetch(*err);
+  if (error & mp::kErrorClosestBelow) fail(ErrorKind::kInternal, "rt index: a closest hit below its lookup ({})", tracer_.name());
+  if (error & mp::kErrorWriteMismatch)
+    fail(ErrorKind::kInternal, "rt index: write pass found other hits than count pass ({})", tracer_.name());
+  if (error != 0) fail(ErrorKind::kInternal, "rt index: tracer {} reported a hit outside the index", tracer_.name());
 }
 
 void RtIndex::aggregate(std::span<const KeyRange> lookups, AggregateResult& out) const {
-  if (options_.closest_hit_ranges) return RunIndex::aggregate(lookups, out);
   out.count.assign(lookups.size(), 0);
   out.sum.assign(lookups.size(), 0);
-  for_each_lookup(lookups, [&](size_t i) {
-    uint64_t c = 0;
-    int64_t s = 0;
-    visit_any_hit(lookups[i], [&](RowId, int64_t v) {
-      ++c;
-      s += v;
-    });
-    out.count[i] = c;
-    out.sum[i] = s;
-  });
+  if (lookups.empty()) return;
+  const Batch b = prepare(lookups);
+  auto count = tracer_.buffer(out.count.data(), out.count.size() * 8, rt::Transfer::kOut);
+  auto sum = tracer_.buffer(out.sum.data(), out.sum.size() * 8, rt::Transfer::kOut);
+  mp::KeyLookupParams p{};
+  p.count = static_cast<uint64_t*>(count->address());
+  p.sum = static_cast<int64_t*>(sum->address());
+  run(b, p, mp::LookupMode::kAggregate);
+  tracer_.fetch(*count);
+  tracer_.fetch(*sum);
 }
 
 void RtIndex::materialize(std::span<const KeyRange> lookups, RowIdLists& out) const {
-  if (options_.closest_hit_ranges) return RunIndex::materialize(lookups, out);
-  // Any-hit: a count pass of rays, the prefix sum, and a write pass of the same rays
-  // (as on the GPU, where results cannot grow inside a launch).
+  // Count pass, exclusive prefix sum, write pass (results cannot grow inside a launch).
+  // The closest-scan count pass keeps each lookup's run, so the write pass only copies.
   std::vector<uint64_t> counts(lookups.size(), 0);
-  for_each_lookup(lookups, [&](size_t i) {
-    uint64_t c = 0;
-    visit_any_hit(lookups[i], [&](RowId, int64_t) { ++c; });
-    counts[i] = c;
-  });
+  out.rows.clear();
+  if (lookups.empty()) {
+    out.offsets.assign(1, 0);
+    return;
+  }
+  const Batch b = prepare(lookups);
+  auto count = tracer_.buffer(counts.data(), counts.size() * 8, rt::Transfer::kOut);
+  std::unique_ptr<rt::Buffer> runs;
+  mp::KeyLookupParams p{};
+  if (options_.closest_hit_ranges) {
+    runs = tracer_.buffer(nullptr, lookups.size() * sizeof(mp::KeyRun), rt::Transfer::kOut);
+    p.runs = static_cast<mp::KeyRun*>(runs->address());
+  }
+  p.count = static_cast<uint64_t*>(count->address());
+  run(b, p, mp::LookupMode::kCount);
+  tracer_.fetch(*count);
+  count.reset();
   exclusive_prefix_sum(counts, out.offsets);
   out.rows.resize(out.offsets.back());
-  for_each_lookup(lookups, [&](size_t i) {
-    uint64_t at = out.offsets[i];
-    visit_any_hit(lookups[i], [&](RowId row, int64_t) {
-      if (at < out.offsets[i + 1]) out.rows[at++] = row;
-    });
-    if (at != out.offsets[i + 1]) fail(ErrorKind::kInternal, "rt index: write pass found other hits than count pass");
-  });
+  auto offsets = tracer_.upload(out.offsets.data(), out.offsets.size() * 8);
+  auto rows = tracer_.buffer(out.rows.data(), out.rows.size() * sizeof(RowId), rt::Transfer::kOut);
+  p.count = nullptr;
+  p.offsets = static_cast<const uint64_t*>(offsets->address());
+  p.rows_out = static_cast<uint32_t*>(rows->address());
+  run(b, p, mp::LookupMode::kWrite);
+  tracer_.fetch(*rows);
+}
+
+Run RtIndex::find_run(const KeyRange& q) const {
+  // RunIndex's single-lookup hook (aggregate and materialize above launch whole
+  // batches): a launch of one count pass that keeps the run.
+  if (!options_.closest_hit_ranges) fail(ErrorKind::kInternal, "rt index: any-hit lookups have no single run");
+  const Batch b = prepare(std::span<const KeyRange>(&q, 1));
+  uint64_t count = 0;
+  mp::KeyRun r{0, 0};
+  auto c = tracer_.buffer(&count, sizeof(count), rt::Transfer::kOut);
+  auto rb = tracer_.buffer(&r, sizeof(r), rt::Transfer::kOut);
+  mp::KeyLookupParams p{};
+  p.count = static_cast<uint64_t*>(c->address());
+  p.runs = static_cast<mp::KeyRun*>(rb->address());
+  run(b, p, mp::LookupMode::kCount);
+  tracer_.fetch(*rb);
+  return Run{r.begin, r.end};
 }
 
 JoinPairs rt_join(rt::Tracer& tracer, std::span<const uint64_t> left, std::span<const uint64_t> right,

@@ -17,7 +17,7 @@
 #include <memory>
 
 #include "access/rt_index/run_index.h"
-#include "rt/mapping/key_search.h"
+#include "rt/mapping/key_lookup.h"
 #include "rt/tracer.h"
 
 namespace raydb::access {
@@ -39,7 +39,8 @@ struct RtIndexOptions {
 
 class RtIndex final : public RunIndex {
  public:
-  // Builds on `tracer` (which must outlive the index). Throws kInvalidInput for
+  // Builds on `tracer` (which must outlive the index; on a GPU tracer the structures
+  // and side tables are resident on the device). Throws kInvalidInput for
   // inconsistent switches (e.g. buckets without sorted keys).
   RtIndex(rt::Tracer& tracer, std::span<const uint64_t> keys, std::span<const int64_t> values,
           RtIndexOptions options = {});
@@ -57,12 +58,11 @@ class RtIndex final : public RunIndex {
   Run find_run(const KeyRange& q) const override;
 
  private:
-  struct TraceContext;
-  struct BoxUser;
-  template <typename Visit>
-  void visit_any_hit(const KeyRange& q, Visit&& visit) const;  // any-hit modes: visit(row, value)
+  struct Batch;
   void build_structures(rt::Tracer& tracer);
-  rt::mapping::KeySearchParams params() const;
+  void upload_tables();
+  Batch prepare(std::span<const KeyRange> lookups) const;
+  void run(const Batch& b, rt::mapping::KeyLookupParams& p, rt::mapping::LookupMode mode) const;
 
   rt::Tracer& tracer_;
   RtIndexOptions options_;
@@ -74,10 +74,11 @@ class RtIndex final : public RunIndex {
   std::vector<int64_t> row_values_;  // sort_keys = false: values by row id
   std::vector<uint32_t> marker_rows_, marker_row_planes_, marker_planes_;
   uint32_t part_size_ = 0;
-  std::vector<std::unique_ptr<BoxUser>> box_users_;
   std::vector<std::unique_ptr<rt::Accel>> parts_;
   std::unique_ptr<rt::Accel> keys_accel_;  // instance structure when partitioned
   std::unique_ptr<rt::Accel> row_markers_, plane_markers_;
+  std::vector<std::unique_ptr<rt::Buffer>> table_buffers_;  // side tables where the tracer reads them
+  rt::mapping::KeyTables tables_{};
 };
 
 // Index-nested-loop join of two key columns with the RT index; with inverse_mapping

@@ -6,9 +6,11 @@
 #include <embree3/rtcore.h>
 
 #include <atomic>
+#include <cstring>
 #include <vector>
 
 #include "common/error.h"
+#include "common/timer.h"
 #include "rt/tracer.h"
 
 namespace raydb::rt {
@@ -117,6 +119,48 @@ class EmbreeAccel final : public Accel {
   std::unique_ptr<CustomData> custom_;
 };
 
+// A view of host memory, or (host == nullptr) memory of its own.
+class HostBuffer final : public Buffer {
+ public:
+  HostBuffer(void* host, size_t bytes) : bytes_(bytes) {
+    if (host == nullptr) {
+      own_.resize((bytes + 7) / 8);
+      host = own_.data();
+    }
+    p_ = host;
+  }
+  void* address() const override { return p_; }
+  size_t bytes() const override { return bytes_; }
+
+ private:
+  void* p_;
+  size_t bytes_;
+  std::vector<uint64_t> own_;
+};
+
+// The trace context of the mapping programs on the CPU: one rtcIntersect1 per ray.
+template <typename T>
+struct HostTraceContext {
+  const T& tracer;
+  const Accel* slots[3];
+
+  Hit closest(mapping::Slot s, const Ray& r) const {
+    const Accel* a = slots[static_cast<int>(s)];
+    return a == nullptr ? Hit{} : tracer.closest(*a, r);
+  }
+  template <typename A>
+  void all_hits(mapping::Slot s, const Ray& r, A& action) const {
+    const Accel* a = slots[static_cast<int>(s)];
+    if (a == nullptr) return;
+    struct Sink final : HitSink {
+      explicit Sink(A& act) : act(act) {}
+      bool on_hit(const Hit& h) override { return act(h); }
+      A& act;
+    } sink(action);
+    tracer.all_hits(*a, r, sink);
+  }
+};
+
 class EmbreeTracer final : public Tracer {
  public:
   EmbreeTracer() {
@@ -218,6 +262,41 @@ class EmbreeTracer final : public Tracer {
     rtcIntersect1(static_cast<const EmbreeAccel&>(accel).scene(), &ctx.base, &rh);
   }
 
+  std::unique_ptr<Buffer> buffer(void* host, size_t bytes, Transfer) override {
+    return std::make_unique<HostBuffer>(host, bytes);
+  }
+  void fetch(const Buffer&) override {}  // launches wrote the host memory itself
+  bool on_gpu() const override { return false; }
+  double last_launch_ms() const override { return last_launch_ms_; }
+
+  void launch(mapping::Program program, std::span<const Accel* const> slots, const void* params,
+              size_t params_bytes, uint32_t n) override {
+    if (slots.size() > 3) fail(ErrorKind::kInternal, "embree: a launch traces at most 3 structures");
+    HostTraceContext<EmbreeTracer> tc{*this, {nullptr, nullptr, nullptr}};
+    for (size_t s = 0; s < slots.size(); ++s) tc.slots[s] = slots[s];
+    Timer timer;
+    const int64_t items = n;
+    switch (program) {
+      case mapping::Program::kKeyLookup: {
+        if (params_bytes != sizeof(mapping::KeyLookupParams)) fail(ErrorKind::kInternal, "embree: bad launch params");
+        const auto& p = *static_cast<const mapping::KeyLookupParams*>(params);
+#pragma omp parallel for schedule(dynamic, 1024)
+        for (int64_t j = 0; j < items; ++j) mapping::key_lookup(tc, p, static_cast<uint32_t>(j));
+        break;
+      }
+      case mapping::Program::kRays: {
+        if (params_bytes != sizeof(mapping::RayBatchParams)) fail(ErrorKind::kInternal, "embree: bad launch params");
+        const auto& p = *static_cast<const mapping::RayBatchParams*>(params);
+#pragma omp parallel for schedule(dynamic, 1024)
+        for (int64_t j = 0; j < items; ++j) mapping::trace_rays(tc, p, static_cast<uint32_t>(j));
+        break;
+      }
+      default:
+        fail(ErrorKind::kInternal, "embree: unknown program {}", static_cast<int>(program));
+    }
+    last_launch_ms_ = timer.elapsed_ms();
+  }
+
   TracerMemory memory() const override {
     return TracerMemory{static_cast<size_t>(std::max<int64_t>(0, memory_.current.load())),
                         static_cast<size_t>(std::max<int64_t>(0, memory_.peak.load()))};
@@ -249,6 +328,7 @@ class EmbreeTracer final : public Tracer {
 
   RTCDevice device_;
   MemoryCounter memory_;
+  double last_launch_ms_ = 0;
 };
 
 }  // namespace

@@ -2,11 +2,12 @@
 // The RT index's lookup programs over the key grid (key_grid.h), written once
 // against a trace context so the Embree tracer and OptiX device programs share them.
 //
-// A trace context TC provides:
+// A trace context TC provides (the Embree tracer's host context and the OptiX
+// raygen's device context both do):
 //   Hit  closest(Slot, const Ray&)              nearest hit, or !valid()
-//   void all_hits(Slot, const Ray&, F&& f)      f(const Hit&) -> bool (false: stop)
-//   uint32_t global(const Hit&)                 representative index of a key hit
-//                                               (instance offset + primitive)
+//   void all_hits(Slot, const Ray&, A& action)  action(const Hit&) -> bool (false: stop);
+//                                               on the GPU the any-hit program calls it,
+//                                               so actions are named types (key_lookup.h)
 // and KeySearchParams the side tables (device pointers on the GPU).
 #include "rt/mapping/key_grid.h"
 
@@ -18,6 +19,10 @@ struct KeySearchParams {
   const uint64_t* rep_keys;     // key of representative i (what primitive i encodes)
   const uint32_t* marker_rows;  // y of row-marker primitive i
   const uint32_t* marker_planes;  // z of plane-marker primitive i
+  uint32_t part_size;           // representatives per partition (instance)
+
+  // Representative index of a key hit: instance offset + primitive.
+  RAYDB_HOST_DEVICE uint32_t global(const Hit& h) const { return h.instance * part_size + h.primitive; }
 };
 
 inline constexpr uint32_t kNone = 0xFFFFFFFFu;
@@ -30,7 +35,7 @@ template <typename TC>
 RAYDB_HOST_DEVICE uint32_t first_at_least(const TC& tc, const KeySearchParams& p, uint64_t q) {
   const GridPoint g = decompose(q);
   Hit h = tc.closest(Slot::kKeys, row_ray(g.y, g.z, g.x, kXMax));
-  if (h.valid()) return tc.global(h);
+  if (h.valid()) return p.global(h);
   uint32_t z = g.z;
   uint32_t y = kNone;
   if (g.y < kYMax) {
@@ -47,41 +52,22 @@ RAYDB_HOST_DEVICE uint32_t first_at_least(const TC& tc, const KeySearchParams& p
     y = p.marker_rows[h.primitive];
   }
   h = tc.closest(Slot::kKeys, row_ray(y, z, 0, kXMax));
-  return h.valid() ? tc.global(h) : kNone;
+  return h.valid() ? p.global(h) : kNone;
 }
 
-// Any representative with key == q (a short ray around q's point; stops at the first
-// verified hit), or kNone. RX's point lookup.
-template <typename TC>
-RAYDB_HOST_DEVICE uint32_t find_equal(const TC& tc, const KeySearchParams& p, uint64_t q) {
-  uint32_t found = kNone;
-  tc.all_hits(Slot::kKeys, point_ray(decompose(q)), [&](const Hit& h) {
-    const uint32_t r = tc.global(h);
-    if (p.rep_keys[r] != q) return true;  // exactness check (key_grid.h point 4)
-    found = r;
-    return false;
-  });
-  return found;
-}
-
-// RX's any-hit range lookup: one +x ray per row between lo's and hi's rows; visit(r)
-// is called for every representative r with lo <= key <= hi (each exactly once: a
-// ray covers one row and rows are disjoint). Cost grows with the number of rows.
-template <typename TC, typename Visit>
-RAYDB_HOST_DEVICE void for_each_in_range(const TC& tc, const KeySearchParams& p, uint64_t lo, uint64_t hi,
-                                         Visit&& visit) {
+// RX's any-hit range lookup: one +x ray per row between lo's and hi's rows. The action
+// sees every key hit of those rays and must re-check the key against [lo, hi] in
+// integers (key_grid.h point 4); rows are disjoint, so each key is hit exactly once
+// (tracers are asked for a single any-hit call per primitive). Cost grows with rows.
+template <typename TC, typename Action>
+RAYDB_HOST_DEVICE void for_each_row_ray(const TC& tc, uint64_t lo, uint64_t hi, Action& action) {
   if (lo > hi) return;
   const uint64_t row_lo = row_of(lo), row_hi = row_of(hi);
   const uint32_t x_lo = decompose(lo).x, x_hi = decompose(hi).x;
   for (uint64_t row = row_lo;; ++row) {
     const uint32_t y = static_cast<uint32_t>(row & kYMax), z = static_cast<uint32_t>(row >> kYBits);
     const uint32_t from = row == row_lo ? x_lo : 0, to = row == row_hi ? x_hi : kXMax;
-    tc.all_hits(Slot::kKeys, row_ray(y, z, from, to), [&](const Hit& h) {
-      const uint32_t r = tc.global(h);
-      const uint64_t k = p.rep_keys[r];
-      if (k >= lo && k <= hi) visit(r);
-      return true;
-    });
+    tc.all_hits(Slot::kKeys, row_ray(y, z, from, to), action);
     if (row == row_hi) break;
   }
 }

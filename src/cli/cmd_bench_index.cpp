@@ -73,7 +73,7 @@ void register_bench_index(CLI::App& bench) {
   auto* cmd = bench.add_subcommand("index", "RT index vs sorted array vs hash table (JSON lines)");
   struct Args {
     std::string log_keys = "16,20", log_lookups = "20", hit_rates = "1.0", range_hits = "0", dups = "0",
-                key_bits = "32", sorted = "0,1", methods = "rt,rx,cgrx,sa,hash", json;
+                key_bits = "32", sorted = "0,1", methods = "rt,rx,cgrx,sa,hash", json, tracer = "embree";
     int reps = 3, warmup = 1, threads = 0, partitions = 1, bucket = 32;
     uint64_t seed = 42;
   };
@@ -93,6 +93,8 @@ void register_bench_index(CLI::App& bench) {
   cmd->add_option("--threads", a->threads, "CPU threads (0: all)");
   cmd->add_option("--seed", a->seed, "data seed");
   cmd->add_option("--json", a->json, "append one JSON object per measurement to FILE");
+  cmd->add_option("--tracer", a->tracer, "tracer of the RT methods: embree (CPU) or optix (GPU)")
+      ->check(CLI::IsMember({"embree", "optix"}));
   cmd->callback([a]() {
     if (a->reps < 1) fail(ErrorKind::kInvalidInput, "--reps must be at least 1");
     if (a->threads > 0) omp_set_num_threads(a->threads);
@@ -102,9 +104,9 @@ void register_bench_index(CLI::App& bench) {
       if (!json) fail(ErrorKind::kIO, "cannot write {}", a->json);
     }
     const MachineInfo m = machine_info();
-    auto tracer = rt::make_embree_tracer();
-    std::printf("%-7s %3s %3s %4s %4s %5s %4s %3s %10s %10s %10s %10s %s\n", "method", "kb", "lk", "ll", "hit",
-                "range", "dup", "sp", "build_ms", "lookup_ms", "Mlookup/s", "mem_MB", "ok");
+    auto tracer = a->tracer == "optix" ? rt::make_optix_tracer() : rt::make_embree_tracer();
+    std::printf("%-7s %3s %3s %4s %4s %5s %4s %3s %10s %10s %10s %10s %10s %s\n", "method", "kb", "lk", "ll", "hit",
+                "range", "dup", "sp", "build_ms", "lookup_ms", "launch_ms", "Mlookup/s", "mem_MB", "ok");
     bool all_ok = true;
     for (int bits : parse_ints(a->key_bits))
       for (int lk : parse_ints(a->log_keys))
@@ -147,13 +149,19 @@ void register_bench_index(CLI::App& bench) {
                     auto index = make_index(method, *tracer, keys, values, sp != 0, a->partitions, a->bucket);
                     access::AggregateResult out;
                     for (int w = 0; w < a->warmup; ++w) index->aggregate(lookups, out);
-                    std::vector<double> times;
+                    const bool traced = method != "sa" && method != "hash";
+                    std::vector<double> times, launch_times;
                     for (int r = 0; r < a->reps; ++r) {
                       Timer t;
                       index->aggregate(lookups, out);
                       times.push_back(t.elapsed_ms());
+                      if (traced) launch_times.push_back(tracer->last_launch_ms());
                     }
                     std::sort(times.begin(), times.end());
+                    std::sort(launch_times.begin(), launch_times.end());
+                    // The launch alone (GPU: CUDA events, data resident); lookup_ms is end to
+                    // end from host memory (uploads, sorted-probe permutation, downloads).
+                    const double launch_med = traced ? launch_times[launch_times.size() / 2] : 0.0;
                     const double med = times[times.size() / 2];
                     if (!have_reference) {
                       access::SortedArrayIndex sa(keys, values);
@@ -163,16 +171,17 @@ void register_bench_index(CLI::App& bench) {
                     const bool ok = out.count == reference.count && out.sum == reference.sum;
                     all_ok &= ok;
                     const auto& st = index->stats();
-                    std::printf("%-7s %3d %3d %4d %4.2f %5d %4d %3d %10.1f %10.2f %10.2f %10.1f %s\n", method.c_str(),
-                                bits, lk, ll, hit_rate, hits, dup, sp, st.build_ms, med, nl / med / 1e3,
-                                st.memory_bytes / 1e6, ok ? "yes" : "NO");
+                    std::printf("%-7s %3d %3d %4d %4.2f %5d %4d %3d %10.1f %10.2f %10.2f %10.2f %10.1f %s\n",
+                                method.c_str(), bits, lk, ll, hit_rate, hits, dup, sp, st.build_ms, med, launch_med,
+                                nl / med / 1e3, st.memory_bytes / 1e6, ok ? "yes" : "NO");
                     std::fflush(stdout);
                     if (json.is_open()) {
                       nlohmann::ordered_json j;
                       j["suite"] = "index";
                       j["method"] = method;
                       j["index"] = index->name();
-                      j["tracer"] = tracer->name();
+                      j["tracer"] = traced ? tracer->name() : "none";
+                      j["launch_median_ms"] = launch_med;
                       j["key_bits"] = bits;
                       j["log_keys"] = lk;
                       j["log_lookups"] = ll;

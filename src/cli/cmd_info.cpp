@@ -4,6 +4,7 @@
 #include "cli/commands.h"
 #include "common/machine_info.h"
 #include "raydb/build_config.h"
+#include "rt/tracer.h"
 
 namespace raydb::cli {
 
@@ -15,9 +16,18 @@ void register_info(CLI::App& app) {
     std::printf("cpu: %s, %d hardware threads, %.1f GiB memory\n", m.cpu_model.c_str(), m.hardware_threads,
                 m.memory_gib);
     std::printf("backends: cpu\n");
-    std::printf("build features: CUDA no, OptiX no, Embree no\n");
+    const rt::OptixDeviceInfo& rt_info = rt::optix_device_info();
+    std::printf("build features: CUDA no, OptiX %s, Embree yes\n", rt_info.built ? "yes" : "no");
     std::printf("devices: none (CUDA backend not built)\n");
-    std::printf("ray-tracing cores: no\n");
+    // OPTIX_DEVICE_PROPERTY_RTCORE_VERSION: 0 on GPUs without RT cores (A100, H100, H200).
+    if (!rt_info.built)
+      std::printf("ray-tracing cores: OptiX backend not built\n");
+    else if (!rt_info.available)
+      std::printf("ray-tracing cores: unknown (%s)\n", rt_info.reason.c_str());
+    else if (rt_info.rtcore_version > 0)
+      std::printf("ray-tracing cores: yes (RT core version %u, %s)\n", rt_info.rtcore_version, rt_info.device.c_str());
+    else
+      std::printf("ray-tracing cores: no (OptiX traverses in software on %s)\n", rt_info.device.c_str());
   });
 }
 

@@ -29,6 +29,7 @@ struct TracerKind {
   std::unique_ptr<rt::Tracer> (*make)();
   bool (*available)(std::string* why);
 };
+inline void PrintTo(const TracerKind& k, std::ostream* os) { *os << k.name; }
 inline std::string tracer_kind_name(const ::testing::TestParamInfo<TracerKind>& i) { return i.param.name; }
 
 class RtTracerTest : public ::testing::TestWithParam<TracerKind> {

@@ -34,7 +34,7 @@ void register_bench_ssb(CLI::App& bench) {
   auto a = std::make_shared<Args>();
   cmd->add_option("--db", a->db, "SSB database directory (generated there at --sf when absent)");
   cmd->add_option("--sf", a->sf, "Scale factor (with no --db: data/ssb-sf<SF>)");
-  cmd->add_option("--backend", a->backend, "auto | cpu");
+  cmd->add_option("--backend", a->backend, "auto | cpu | rt");
   cmd->add_option("--reps", a->reps, "Timed repetitions per query (default 10)");
   cmd->add_option("--warmup", a->warmup, "Untimed runs before timing (default 1)");
   cmd->add_option("--threads", a->threads, "CPU threads (0: all)");

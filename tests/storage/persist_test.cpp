@@ -307,10 +307,10 @@ TEST(PersistTest, CorruptedManifests) {
   expect_open_fails(
       [](const std::string& p) {
         auto j = read_manifest_json(p);
-        j["format_version"] = 2;
+        j["format_version"] = 3;
         write_manifest_json(p, j);
       },
-      {"manifest.json", "unknown format version 2"});
+      {"manifest.json", "unknown format version 3"});
   expect_open_fails(
       [](const std::string& p) {
         auto j = read_manifest_json(p);

@@ -8,7 +8,9 @@
 
 namespace raydb::plan {
 
-enum class BackendRequest { kAuto, kCpu };
+// kRt: run on the CPU backend but take the RT index path wherever an RT index
+// applies (the access-path choice is forced, not costed).
+enum class BackendRequest { kAuto, kCpu, kRt };
 
 BackendRequest parse_backend_request(std::string_view name);  // kInvalidInput when unknown
 const char* backend_request_name(BackendRequest r);

@@ -16,5 +16,6 @@ void register_bench(CLI::App& app);     // raydb bench <suite>
 void register_bench_ssb(CLI::App& bench);  // raydb bench ssb (cmd_bench.cpp)
 void register_ssb(CLI::App& app);       // raydb ssb (main job)
 void register_info(CLI::App& app);      // raydb info
+void register_calibrate(CLI::App& app);  // raydb calibrate (cmd_calibrate.cpp)
 
 }  // namespace raydb::cli

@@ -20,7 +20,18 @@ build/raydb gen ssb --sf 20 --db /tmp/ssb20 > "$OUT/gen.txt" 2>&1
 timeout 240 build/raydb bench ssb --backend cuda --db /tmp/ssb20 --reps 10 --json "$OUT/bench_ssb20_cuda.json" \
   > "$OUT/bench.txt" 2>&1
 echo "bench rc=$?" >> "$OUT/bench.txt"
+# Phase times per query (dimension kernels, host sync, fact kernel, result copy).
+for f in ssb/queries/q*.sql; do
+  echo "$(basename $f .sql): $(RAYDB_CUDA_PROFILE=1 build/raydb query --backend cuda --db /tmp/ssb20 "$(cat $f)" 2>&1 >/dev/null | grep 'cuda profile')"
+done > "$OUT/profile.txt" 2>&1
+if [ "${RAYDB_NCU:-1}" = 1 ] && command -v ncu >/dev/null; then
+  timeout 120 ncu --clock-control none -k regex:star_kernel -c 1 --section SpeedOfLight --section Occupancy \
+    --section LaunchStats build/raydb query --backend cuda --db /tmp/ssb20 "$(cat ssb/queries/q1.1.sql)" \
+    > "$OUT/ncu_q11.txt" 2>&1
+fi
 echo "== info"; cat "$OUT/info.txt" "$OUT/calibrate.txt"
 echo "== tests"; grep -E "^\[  (PASSED|FAILED|SKIPPED) |FAILED|tests ran|rc=" "$OUT/test_gpu.txt" | head -40
 grep -c "cpu only" "$OUT/test_gpu.txt" | sed 's/^/cpu-only ad-hoc cases: /'
+echo "== profile"; cat "$OUT/profile.txt"
+echo "== ncu q1.1"; grep -E "Duration|Memory Throughput|DRAM Throughput|Achieved Occupancy|Registers Per|Theoretical Occupancy|Block Limit Reg" "$OUT/ncu_q11.txt" | head -12
 echo "== bench"; cat "$OUT/bench.txt" | tail -22

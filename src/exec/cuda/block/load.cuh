@@ -1,9 +1,10 @@
 #pragma once
 // BlockLoad: a tile of TILE = kBlock * kItems rows per thread block; thread t holds
-// rows base + i * kBlock + t (i < kItems), so each load instruction of a warp reads
-// consecutive rows (coalesced). Loads are predicated on the row's selection flag:
-// once filters and probes have dropped most rows, later columns are read only in
-// the 32-byte sectors that still hold a selected row.
+// the kItems consecutive rows base + t * kItems + i ("blocked"), read with 16-byte
+// vector loads, so narrow columns (1- and 2-byte) move 16 bytes per load
+// instruction and a warp reads 512 consecutive bytes. A vector is loaded only when
+// one of its rows is still selected: once filters and probes have dropped most
+// rows, later columns are read only where a selected row lives.
 #include <cstdint>
 
 #include "exec/cuda/kernel_params.h"
@@ -11,7 +12,7 @@
 namespace raydb::exec::cuda::block {
 
 constexpr int kBlock = 256;
-constexpr int kItems = 8;
+constexpr int kItems = 16;
 constexpr int kTile = kBlock * kItems;
 
 template <typename T>
@@ -35,13 +36,37 @@ __device__ __forceinline__ int64_t value_of(const DevColumn& c, uint64_t s) {
   return c.decode ? __ldg(c.decode + s) : int64_t(uint64_t(c.base) + s);
 }
 
-// Loads the stored values of the selected rows of a tile into registers.
+// The first row of this thread's items in the tile at `base`.
+__device__ __forceinline__ uint64_t thread_row(uint64_t base) { return base + uint64_t(threadIdx.x) * kItems; }
+
+// Loads the stored values of the selected rows of a tile into registers. Reading a
+// whole vector past the last row stays inside the buffer: device buffers are
+// rounded up to 256 bytes and vectors are aligned to their size.
 template <typename T>
 __device__ __forceinline__ void load_tile(const void* data, uint64_t base, const bool (&flag)[kItems],
                                           uint64_t (&out)[kItems]) {
-  const T* d = static_cast<const T*>(data);
+  constexpr int kPer = 16 / int(sizeof(T));  // items per 16-byte vector
+  const uint4* d = reinterpret_cast<const uint4*>(static_cast<const T*>(data) + thread_row(base));
 #pragma unroll
-  for (int i = 0; i < kItems; i++) out[i] = flag[i] ? uint64_t(__ldg(d + base + uint64_t(i) * kBlock + threadIdx.x)) : 0;
+  for (int v = 0; v < kItems / kPer; v++) {
+    bool any = false;
+#pragma unroll
+    for (int j = 0; j < kPer; j++) any |= flag[v * kPer + j];
+    uint4 x = make_uint4(0, 0, 0, 0);
+    if (any) x = __ldg(d + v);
+    const uint32_t w[4] = {x.x, x.y, x.z, x.w};
+#pragma unroll
+    for (int j = 0; j < kPer; j++) {
+      if constexpr (sizeof(T) == 8) {
+        out[v * kPer + j] = uint64_t(w[2 * j]) | (uint64_t(w[2 * j + 1]) << 32);
+      } else {
+        constexpr int kBits = int(sizeof(T)) * 8;
+        constexpr int kPerWord = 32 / kBits;
+        const uint32_t word = w[j / kPerWord];
+        out[v * kPer + j] = kBits == 32 ? word : (word >> ((j % kPerWord) * kBits)) & ((1u << (kBits & 31)) - 1u);
+      }
+    }
+  }
 }
 
 // Dispatches on the stored width once per tile, not per row.

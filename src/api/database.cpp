@@ -2,6 +2,7 @@
 
 #include "common/timer.h"
 #include "exec/cpu/cpu_executor.h"
+#include "exec/cuda/cuda_backend.h"
 #include "plan/physical/physical_planner.h"
 #include "raydb/raydb.h"
 #include "sql/sql.h"
@@ -47,15 +48,36 @@ QueryResult to_query_result(exec::ResultTable& t) {
   return r;
 }
 
+// What the CUDA backend can do, for the planner's backend choice.
+const plan::BackendCapabilities& capabilities() {
+  static plan::BackendCapabilities caps = [] {
+    plan::BackendCapabilities c;
+    c.cuda_devices = exec::cuda::device_count();
+    c.cuda_missing = exec::cuda::no_device_reason();
+    c.cuda_unsupported = [](const plan::PhysicalPlan& p) { return exec::cuda::unsupported_reason(p); };
+    c.cuda_does_not_fit = [](const plan::PhysicalPlan& p) -> std::optional<std::string> {
+      const uint64_t need = exec::cuda::bytes_to_upload(p);
+      const exec::cuda::MemoryStats m = exec::cuda::memory_stats();
+      if (need > 0 && m.in_use + need > m.budget)
+        return fmt::format("the query's columns ({:.2f} GiB) do not fit the GPU memory budget ({:.2f} GiB free of {:.2f})",
+                           double(need) / (1 << 30), double(m.budget - std::min(m.budget, m.in_use)) / (1 << 30),
+                           double(m.budget) / (1 << 30));
+      return std::nullopt;
+    };
+    return c;
+  }();
+  return caps;
+}
+
 }  // namespace
 
 QueryResult Database::query(const std::string& sql, const QueryOptions& options) {
   Timer timer;
   sql::BoundStatement stmt = sql::parse_and_bind(sql, [this](std::string_view name) { return dir_->table(name); });
   plan::PlannerOptions popts;
-  popts.backend = plan::choose_backend(options.backend);
   auto logical = std::make_shared<plan::LogicalQuery>(std::move(stmt.query));
   plan::PhysicalPlan physical = plan::plan_query(logical, popts);
+  physical.backend = plan::choose_backend(options.backend, physical, capabilities());
   if (stmt.kind == sql::StatementKind::kExplain) {
     QueryResult r;
     QueryResult::ColumnData d;
@@ -71,10 +93,27 @@ QueryResult Database::query(const std::string& sql, const QueryOptions& options)
   }
   exec::ExecOptions eopts;
   eopts.threads = options.threads;
-  exec::ResultTable table = exec::CpuExecutor::execute(physical, eopts);
+  exec::ResultTable table;
+  if (physical.backend == plan::BackendKind::kCuda) {
+    try {
+      table = exec::cuda::CudaExecutor::execute(physical, eopts);
+    } catch (const Error& e) {
+      // `auto` falls back to the CPU when the GPU runs out of memory or meets a
+      // shape it rejects at run time; a forced `cuda` reports the error.
+      if (options.backend != Backend::kAuto ||
+          (e.kind() != ErrorKind::kOutOfMemory && e.kind() != ErrorKind::kNotImplemented))
+        throw;
+      physical.backend = plan::BackendKind::kCpu;
+      table = exec::CpuExecutor::execute(physical, eopts);
+    }
+  } else {
+    table = exec::CpuExecutor::execute(physical, eopts);
+  }
   QueryResult r = to_query_result(table);
   r.backend = plan::backend_kind_name(physical.backend);
   r.elapsed_ms = timer.elapsed_ms();
+  r.device_ms = table.device_ms;
+  r.device_bytes = table.device_bytes;
   return r;
 }
 

@@ -18,7 +18,7 @@ namespace raydb {
 
 // Which backend runs a query (the planner resolves kAuto; see plan/physical/backend_choice.h).
 using Backend = plan::BackendRequest;
-Backend parse_backend(std::string_view name);  // "auto" | "cpu" | "rt"; kInvalidInput otherwise
+Backend parse_backend(std::string_view name);  // "auto" | "cpu" | "cuda" | "rt"; kInvalidInput otherwise
 const char* backend_name(Backend b);
 
 struct QueryOptions {
@@ -47,6 +47,8 @@ class QueryResult {
 
   std::string backend;        // the backend that ran the query
   double elapsed_ms = 0;      // execution time (plan + run), excluding output formatting
+  double device_ms = -1;      // GPU backends: device time of the query (CUDA events); -1 otherwise
+  uint64_t device_bytes = 0;  // GPU backends: bytes of fact columns read, as stored on the device
   std::string explain;        // EXPLAIN text, when the statement was EXPLAIN
 
   // Construction (executors and api).

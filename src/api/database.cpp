@@ -5,6 +5,7 @@
 #include "exec/cpu/cpu_executor.h"
 #include "exec/index/access_path_chooser.h"
 #include "exec/index/index_catalog.h"
+#include "exec/cuda/cuda_backend.h"
 #include "plan/physical/physical_planner.h"
 #include "raydb/raydb.h"
 #include "sql/sql.h"
@@ -49,6 +50,27 @@ QueryResult to_query_result(exec::ResultTable& t) {
   }
   r.set_row_count(t.rows);
   return r;
+}
+
+// What the CUDA backend can do, for the planner's backend choice.
+const plan::BackendCapabilities& capabilities() {
+  static plan::BackendCapabilities caps = [] {
+    plan::BackendCapabilities c;
+    c.cuda_devices = exec::cuda::device_count();
+    c.cuda_missing = exec::cuda::no_device_reason();
+    c.cuda_unsupported = [](const plan::PhysicalPlan& p) { return exec::cuda::unsupported_reason(p); };
+    c.cuda_does_not_fit = [](const plan::PhysicalPlan& p) -> std::optional<std::string> {
+      const uint64_t need = exec::cuda::bytes_to_upload(p);
+      const exec::cuda::MemoryStats m = exec::cuda::memory_stats();
+      if (need > 0 && m.in_use + need > m.budget)
+        return fmt::format("the query's columns ({:.2f} GiB) do not fit the GPU memory budget ({:.2f} GiB free of {:.2f})",
+                           double(need) / (1 << 30), double(m.budget - std::min(m.budget, m.in_use)) / (1 << 30),
+                           double(m.budget) / (1 << 30));
+      return std::nullopt;
+    };
+    return c;
+  }();
+  return caps;
 }
 
 QueryResult status_result(const std::string& text) {
@@ -131,14 +153,17 @@ QueryResult Database::query(const std::string& sql, const QueryOptions& options)
   if (stmt.kind == sql::StatementKind::kCreateIndex) return create_index(std::move(stmt.index));
   if (stmt.kind == sql::StatementKind::kDropIndex) return drop_index(stmt.index.name, stmt.if_exists);
   plan::PlannerOptions popts;
-  popts.backend = plan::choose_backend(options.backend);
   auto logical = std::make_shared<plan::LogicalQuery>(std::move(stmt.query));
   plan::PhysicalPlan physical = plan::plan_query(logical, popts);
-  // Access paths: scan or index, hash join or index join (exec/index/access_path_chooser.h).
-  exec::AccessPolicy policy = options.backend == Backend::kRt    ? exec::AccessPolicy::kForceRt
-                              : options.backend == Backend::kCpu ? exec::AccessPolicy::kNoRt
-                                                                 : exec::AccessPolicy::kCost;
-  exec::choose_access_paths(physical, index_candidates(*logical, *dir_, indexes_), policy);
+  physical.backend = plan::choose_backend(options.backend, physical, capabilities());
+  // Access paths (scan or index, hash join or index join): only the CPU executor
+  // runs index paths, so they are chosen once the backend is.
+  if (physical.backend == plan::BackendKind::kCpu) {
+    exec::AccessPolicy policy = options.backend == Backend::kRt    ? exec::AccessPolicy::kForceRt
+                                : options.backend == Backend::kCpu ? exec::AccessPolicy::kNoRt
+                                                                   : exec::AccessPolicy::kCost;
+    exec::choose_access_paths(physical, index_candidates(*logical, *dir_, indexes_), policy);
+  }
   if (stmt.kind == sql::StatementKind::kExplain) {
     QueryResult r;
     QueryResult::ColumnData d;
@@ -154,10 +179,27 @@ QueryResult Database::query(const std::string& sql, const QueryOptions& options)
   }
   exec::ExecOptions eopts;
   eopts.threads = options.threads;
-  exec::ResultTable table = exec::CpuExecutor::execute(physical, eopts);
+  exec::ResultTable table;
+  if (physical.backend == plan::BackendKind::kCuda) {
+    try {
+      table = exec::cuda::CudaExecutor::execute(physical, eopts);
+    } catch (const Error& e) {
+      // `auto` falls back to the CPU when the GPU runs out of memory or meets a
+      // shape it rejects at run time; a forced `cuda` reports the error.
+      if (options.backend != Backend::kAuto ||
+          (e.kind() != ErrorKind::kOutOfMemory && e.kind() != ErrorKind::kNotImplemented))
+        throw;
+      physical.backend = plan::BackendKind::kCpu;
+      table = exec::CpuExecutor::execute(physical, eopts);
+    }
+  } else {
+    table = exec::CpuExecutor::execute(physical, eopts);
+  }
   QueryResult r = to_query_result(table);
   r.backend = plan::backend_kind_name(physical.backend);
   r.elapsed_ms = timer.elapsed_ms();
+  r.device_ms = table.device_ms;
+  r.device_bytes = table.device_bytes;
   return r;
 }
 

@@ -3,6 +3,7 @@
 
 #include "cli/commands.h"
 #include "common/machine_info.h"
+#include "exec/cuda/cuda_backend.h"
 #include "raydb/build_config.h"
 
 namespace raydb::cli {
@@ -14,9 +15,15 @@ void register_info(CLI::App& app) {
     std::printf("raydb %s (%s, %s)\n", RAYDB_VERSION, RAYDB_BUILD_TYPE, RAYDB_COMPILER);
     std::printf("cpu: %s, %d hardware threads, %.1f GiB memory\n", m.cpu_model.c_str(), m.hardware_threads,
                 m.memory_gib);
-    std::printf("backends: cpu\n");
-    std::printf("build features: CUDA no, OptiX no, Embree no\n");
-    std::printf("devices: none (CUDA backend not built)\n");
+    namespace cu = exec::cuda;
+    const bool gpu = cu::device_count() > 0;
+    std::printf("backends: cpu%s\n", gpu ? ", cuda" : "");
+    std::printf("build features: CUDA %s, OptiX no, Embree no\n", cu::built() ? "yes (sm_90, PTX compute_75)" : "no");
+    if (!gpu) std::printf("devices: none (%s)\n", cu::no_device_reason().c_str());
+    for (const cu::DeviceInfo& d : cu::devices())
+      std::printf("device %d: %s, compute capability %d.%d, %.1f GiB memory (%.1f GiB free), %d SMs, %.0f MiB L2\n",
+                  d.index, d.name.c_str(), d.cc_major, d.cc_minor, double(d.total_bytes) / (1 << 30),
+                  double(d.free_bytes) / (1 << 30), d.multiprocessors, double(d.l2_bytes) / (1 << 20));
     std::printf("ray-tracing cores: no\n");
   });
 }

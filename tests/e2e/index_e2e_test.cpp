@@ -343,7 +343,7 @@ TEST(IndexCatalog, CliCreateQueryDrop) {
   r = run_raydb(cli::query(path, "drop index idx_d"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   r = run_raydb(cli::query(path, "select 1", "--backend nope"));
-  EXPECT_NE(r.err.find("expected auto, cpu or rt"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("expected auto, cpu, cuda or rt"), std::string::npos) << r.err;
 }
 
 }  // namespace

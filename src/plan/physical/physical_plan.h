@@ -18,7 +18,7 @@
 
 namespace raydb::plan {
 
-enum class BackendKind { kCpu };
+enum class BackendKind { kCpu, kCuda };
 const char* backend_kind_name(BackendKind b);
 
 struct JoinStep {

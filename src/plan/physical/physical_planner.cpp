@@ -47,6 +47,7 @@ double guess_selectivity(const std::vector<ExprPtr>& filters) {
 const char* backend_kind_name(BackendKind b) {
   switch (b) {
     case BackendKind::kCpu: return "cpu";
+    case BackendKind::kCuda: return "cuda";
   }
   return "?";
 }

@@ -21,23 +21,27 @@ const CostConstants& cost_constants() {
       // count(*) with `lo_orderdate = 19940101` 0.35 ms, without a filter 0.11 ms
       // -> (0.35 - 0.11) / 600k = 0.4 ns per row and filter.
       .scan_ns_per_row = 0.4,
-      // Index scans returning 10^3..10^5 of 600k rows (tests/e2e, bench note in
-      // README): per candidate row, lookup excluded, about 12 ns (the row ids are
-      // materialized, sorted, and the pipeline gathers instead of streaming).
+      // Index scans on the same data through a sorted index, --threads 1, median of
+      // 20: `lo_orderdate between 19940101 and 19940331` (22.7k rows) 0.29 ms,
+      // a point (237 rows) 0.012 ms -> (0.29 - 0.012) / 22.7k = 12 ns per candidate
+      // row (row ids materialized, sorted, gathered instead of streamed).
       .fetch_ns_per_row = 12.0,
       // `raydb bench index --log-keys 20 --log-lookups 14 --methods rt,sa,hash
       // --sorted-probes 0 --threads 1`: RT (Embree, triangles, sorted+compressed)
       // 0.91 M lookups/s = 1.1 us at 2^20 keys -> 55 ns per level; sorted array
-      // 5.8 M/s = 172 ns -> 8.6 ns per level; hash 42 M/s -> 24 ns.
+      // 5.8 M/s = 172 ns -> 8.6 ns per level; hash 42 M/s -> 24 ns. At 2^12 keys
+      // the same run gives 121 ns (RT) and 47 ns (sorted): per level the constants
+      // overestimate small (cache-resident) indexes, RT more than sorted.
       .rt_ns_per_level = 55.0,
       .sorted_ns_per_level = 8.6,
       .hash_ns_per_lookup = 24.0,
-      // JoinTable build (key encode, sort into CSR / dense array) and probe, from the
-      // executor's build/probe profile on SSB SF 0.1 joins: ~10 ns per build row,
-      // ~3 ns per probe row.
+      // JoinTable build (key encode, dense array / CSR) and probe: not measured
+      // separately; these values reproduce the measured 0.062 ms of a 3000-row
+      // customer hash join probed by 2.4k index-scanned lineorder rows (SF 0.1).
       .join_build_ns_per_row = 10.0,
       .join_probe_ns_per_row = 3.0,
-      // Sorting the lookups, launching, the prefix sum: ~5 us per batch.
+      // Sorting the lookups, launching, the prefix sum: at most ~5 us per batch (a
+      // whole point query through the sorted index, parse to result, took 12 us).
       .index_setup_ns = 5000.0,
   };
   return c;

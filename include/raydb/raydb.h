@@ -18,7 +18,7 @@ namespace raydb {
 
 // Which backend runs a query (the planner resolves kAuto; see plan/physical/backend_choice.h).
 using Backend = plan::BackendRequest;
-Backend parse_backend(std::string_view name);  // "auto" | "cpu"; kInvalidInput otherwise
+Backend parse_backend(std::string_view name);  // "auto" | "cpu" | "cuda" | "rt"; kInvalidInput otherwise
 const char* backend_name(Backend b);
 
 struct QueryOptions {
@@ -47,6 +47,8 @@ class QueryResult {
 
   std::string backend;        // the backend that ran the query
   double elapsed_ms = 0;      // execution time (plan + run), excluding output formatting
+  double device_ms = -1;      // GPU backends: device time of the query (CUDA events); -1 otherwise
+  uint64_t device_bytes = 0;  // GPU backends: bytes of fact columns read, as stored on the device
   std::string explain;        // EXPLAIN text, when the statement was EXPLAIN
 
   // Construction (executors and api).
@@ -65,18 +67,27 @@ OutputFormat parse_output_format(std::string_view name);
 // JSON (one array of objects).
 std::string format_result(const QueryResult& r, OutputFormat f);
 
+namespace exec {
+class IndexCatalog;
+}
+
 class Database {
  public:
   // Opens an existing database directory (see DatabaseDirectory::open for errors).
   static std::unique_ptr<Database> open(const std::string& path);
   explicit Database(std::shared_ptr<DatabaseDirectory> dir);
 
-  // Runs one SQL statement (SELECT or EXPLAIN SELECT).
+  // Runs one SQL statement: SELECT, EXPLAIN SELECT, CREATE INDEX or DROP INDEX (the
+  // DDL results have one row, column "status").
   QueryResult query(const std::string& sql, const QueryOptions& options = {});
   DatabaseDirectory& directory() { return *dir_; }
 
  private:
+  QueryResult create_index(IndexDefinition def);
+  QueryResult drop_index(const std::string& name, bool if_exists);
+
   std::shared_ptr<DatabaseDirectory> dir_;
+  std::shared_ptr<exec::IndexCatalog> indexes_;  // built indexes, made on first use
 };
 
 }  // namespace raydb

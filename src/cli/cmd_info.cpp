@@ -3,6 +3,7 @@
 
 #include "cli/commands.h"
 #include "common/machine_info.h"
+#include "exec/cuda/cuda_backend.h"
 #include "raydb/build_config.h"
 #include "rt/tracer.h"
 
@@ -15,10 +16,17 @@ void register_info(CLI::App& app) {
     std::printf("raydb %s (%s, %s)\n", RAYDB_VERSION, RAYDB_BUILD_TYPE, RAYDB_COMPILER);
     std::printf("cpu: %s, %d hardware threads, %.1f GiB memory\n", m.cpu_model.c_str(), m.hardware_threads,
                 m.memory_gib);
-    std::printf("backends: cpu\n");
+    namespace cu = exec::cuda;
+    const bool gpu = cu::device_count() > 0;
+    std::printf("backends: cpu%s\n", gpu ? ", cuda" : "");
     const rt::OptixDeviceInfo& rt_info = rt::optix_device_info();
-    std::printf("build features: CUDA no, OptiX %s, Embree yes\n", rt_info.built ? "yes" : "no");
-    std::printf("devices: none (CUDA backend not built)\n");
+    std::printf("build features: CUDA %s, OptiX %s, Embree yes\n", cu::built() ? "yes (sm_90, PTX compute_75)" : "no",
+                rt_info.built ? "yes" : "no");
+    if (!gpu) std::printf("devices: none (%s)\n", cu::no_device_reason().c_str());
+    for (const cu::DeviceInfo& d : cu::devices())
+      std::printf("device %d: %s, compute capability %d.%d, %.1f GiB memory (%.1f GiB free), %d SMs, %.0f MiB L2\n",
+                  d.index, d.name.c_str(), d.cc_major, d.cc_minor, double(d.total_bytes) / (1 << 30),
+                  double(d.free_bytes) / (1 << 30), d.multiprocessors, double(d.l2_bytes) / (1 << 20));
     // OPTIX_DEVICE_PROPERTY_RTCORE_VERSION: 0 on GPUs without RT cores (A100, H100, H200).
     if (!rt_info.built)
       std::printf("ray-tracing cores: OptiX backend not built\n");

@@ -41,7 +41,7 @@ void register_shell(CLI::App& app) {
   };
   auto a = std::make_shared<Args>();
   cmd->add_option("--db", a->db, "Database directory")->required();
-  cmd->add_option("--backend", a->backend, "auto | cpu");
+  cmd->add_option("--backend", a->backend, "auto | cpu | cuda | rt");
   cmd->add_option("--format", a->format, "table | csv | json");
   cmd->add_option("--threads", a->threads, "CPU threads (0: all)");
   cmd->callback([a]() {

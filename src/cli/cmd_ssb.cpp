@@ -18,7 +18,7 @@ void register_ssb(CLI::App& app) {
   auto a = std::make_shared<Args>();
   cmd->add_option("--sf", a->sf, "Scale factor (default 1)");
   cmd->add_option("--db", a->db, "Database directory (default data/ssb-sf<SF>)");
-  cmd->add_option("--backend", a->backend, "auto | cpu");
+  cmd->add_option("--backend", a->backend, "auto | cpu | cuda | rt");
   cmd->add_option("--reps", a->reps, "Timed repetitions per query (default 3)");
   cmd->add_option("--threads", a->threads, "CPU threads (0: all)");
   cmd->add_flag("--quiet", a->quiet, "Print only the timing table");

@@ -17,5 +17,6 @@ void register_bench_ssb(CLI::App& bench);  // raydb bench ssb (cmd_bench.cpp)
 void register_bench_index(CLI::App& bench);  // raydb bench index (cmd_bench_index.cpp)
 void register_ssb(CLI::App& app);       // raydb ssb (main job)
 void register_info(CLI::App& app);      // raydb info
+void register_calibrate(CLI::App& app);  // raydb calibrate (cmd_calibrate.cpp)
 
 }  // namespace raydb::cli

@@ -52,6 +52,7 @@ std::vector<QueryTiming> run_ssb_queries(Database& db, const QueryOptions& optio
       Timer timer;
       QueryResult r = db.query(q.sql, options);
       t.times_ms.push_back(timer.elapsed_ms());
+      if (r.device_ms >= 0) t.device_ms.push_back(r.device_ms);
       if (warmup == 0 && i == 0)
         t.first = std::move(r);
       else if (!same_result(r, t.first))

@@ -16,6 +16,7 @@ std::shared_ptr<DatabaseDirectory> ensure_ssb_database(const std::string& dir, d
 struct QueryTiming {
   std::string name;
   std::vector<double> times_ms;
+  std::vector<double> device_ms;  // GPU backends: CUDA-event time of each timed repetition
   double median_ms = 0, min_ms = 0, max_ms = 0;
   size_t rows = 0;
   bool verified = true;  // every repetition equal to the first run

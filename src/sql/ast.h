@@ -82,9 +82,27 @@ struct SelectStatement {
   AstPtr offset;  // null when absent
 };
 
+// CREATE INDEX name ON table (column) [USING RT|SORTED|HASH] [WITH (option = value, ...)]
+struct CreateIndexStatement {
+  std::string name, table, column;
+  std::string kind = "rt";  // lower case; RT when USING is absent
+  std::vector<std::pair<std::string, std::string>> options;  // names lower-cased, values as written
+};
+
+// DROP INDEX [IF EXISTS] name
+struct DropIndexStatement {
+  std::string name;
+  bool if_exists = false;
+};
+
+enum class StatementType { kSelect, kCreateIndex, kDropIndex };
+
 struct Statement {
-  bool explain = false;
+  StatementType type = StatementType::kSelect;
+  bool explain = false;  // kSelect only
   SelectStatement select;
+  CreateIndexStatement create_index;
+  DropIndexStatement drop_index;
 };
 
 }  // namespace raydb::sql

@@ -122,9 +122,27 @@ bool Parser::parse_optional_alias(std::string& alias) {
 
 Statement Parser::parse_statement() {
   Statement st;
-  if (accept_keyword("explain")) st.explain = true;
-  if (peek().is_keyword("with")) not_supported_error(peek(), "WITH (common table expressions)");
-  st.select = parse_select();
+  if (peek().is_keyword("create")) {
+    next();
+    st.type = StatementType::kCreateIndex;
+    if (peek().is_keyword("unique")) not_supported_error(peek(), "UNIQUE indexes");
+    if (peek().is_keyword("table") || peek().is_keyword("view"))
+      not_supported_error(peek(), peek().text == "table" ? "CREATE TABLE" : "CREATE VIEW", "load tables with `raydb load`");
+    expect_keyword("index", "INDEX");
+    st.create_index = parse_create_index();
+  } else if (peek().is_keyword("drop")) {
+    next();
+    st.type = StatementType::kDropIndex;
+    if (peek().is_keyword("table")) not_supported_error(peek(), "DROP TABLE");
+    expect_keyword("index", "INDEX");
+    st.drop_index = parse_drop_index();
+  } else {
+    if (accept_keyword("explain")) st.explain = true;
+    if (peek().is_keyword("with")) not_supported_error(peek(), "WITH (common table expressions)");
+    if (st.explain && (peek().is_keyword("create") || peek().is_keyword("drop")))
+      not_supported_error(peek(), "EXPLAIN of CREATE or DROP");
+    st.select = parse_select();
+  }
   bool had_semicolon = accept_operator(";");
   if (peek().type != TokenType::kEnd) {
     if (had_semicolon) {
@@ -138,6 +156,60 @@ Statement Parser::parse_statement() {
     }
   }
   return st;
+}
+
+CreateIndexStatement Parser::parse_create_index() {
+  CreateIndexStatement c;
+  if (peek().is_keyword("if")) not_supported_error(peek(), "CREATE INDEX IF NOT EXISTS");
+  c.name = expect_name("an index name");
+  expect_keyword("on", "ON");
+  c.table = expect_name("a table name");
+  if (peek().is_keyword("using")) not_supported_error(peek(), "USING before the column list", "write ON t (column) USING kind");
+  expect_operator("(");
+  c.column = expect_name("a column name");
+  if (peek().is_operator(",")) not_supported_error(peek(), "an index on several columns");
+  expect_operator(")");
+  if (accept_keyword("using")) {
+    const Token& k = peek();
+    if (k.type != TokenType::kIdentifier) expected_error(k, "RT, SORTED or HASH");
+    if (k.text != "rt" && k.text != "sorted" && k.text != "hash")
+      parse_error_at(k.line, k.column, "syntax error",
+                     "unknown index kind '" + k.raw + "' (expected RT, SORTED or HASH)");
+    c.kind = next().text;
+  }
+  if (accept_keyword("with")) {
+    expect_operator("(");
+    do {
+      const Token& n = peek();
+      if (n.type != TokenType::kIdentifier && n.type != TokenType::kQuotedIdentifier) expected_error(n, "an option name");
+      std::string name = next().text;
+      expect_operator("=");
+      const Token& v = peek();
+      std::string value;
+      bool negative = accept_operator("-");
+      const Token& vt = peek();
+      if (vt.type == TokenType::kInteger || vt.type == TokenType::kDecimal || vt.type == TokenType::kFloat ||
+          (!negative && (vt.type == TokenType::kIdentifier || vt.type == TokenType::kString))) {
+        value = (negative ? "-" : "") + next().text;
+      } else {
+        expected_error(negative ? vt : v, "an option value");
+      }
+      c.options.emplace_back(std::move(name), std::move(value));
+    } while (accept_operator(","));
+    expect_operator(")");
+  }
+  return c;
+}
+
+DropIndexStatement Parser::parse_drop_index() {
+  DropIndexStatement d;
+  if (peek().is_keyword("if") && peek(1).is_keyword("exists")) {
+    next();
+    next();
+    d.if_exists = true;
+  }
+  d.name = expect_name("an index name");
+  return d;
 }
 
 SelectStatement Parser::parse_select() {

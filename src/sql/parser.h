@@ -33,6 +33,8 @@ class Parser {
 
   // Statement structure.
   SelectStatement parse_select();
+  CreateIndexStatement parse_create_index();
+  DropIndexStatement parse_drop_index();
   void parse_select_list(SelectStatement& s);
   void parse_from(SelectStatement& s);
   TableItem parse_table_item();

@@ -8,6 +8,18 @@ namespace raydb::sql {
 BoundStatement parse_and_bind(std::string_view sql, const TableResolver& resolve) {
   Statement st = Parser(sql).parse_statement();
   BoundStatement out;
+  if (st.type == StatementType::kCreateIndex) {
+    out.kind = StatementKind::kCreateIndex;
+    auto& c = st.create_index;
+    out.index = IndexDefinition{c.name, c.table, c.column, c.kind, c.options};
+    return out;
+  }
+  if (st.type == StatementType::kDropIndex) {
+    out.kind = StatementKind::kDropIndex;
+    out.index.name = st.drop_index.name;
+    out.if_exists = st.drop_index.if_exists;
+    return out;
+  }
   out.kind = st.explain ? StatementKind::kExplain : StatementKind::kSelect;
   out.query = Binder(resolve).bind(st.select);
   return out;

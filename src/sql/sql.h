@@ -9,12 +9,16 @@
 // DISTINCT; CASE, CAST and ::, BETWEEN, IN, LIKE, IS [NOT] NULL; DATE '...' literals.
 // Outer joins, subqueries, set operations and scalar functions are kNotImplemented
 // or kBinder errors that say so.
+// DDL: CREATE INDEX name ON table (column) [USING RT|SORTED|HASH] [WITH (option =
+// value, ...)] and DROP INDEX [IF EXISTS] name. They are parsed here and carried out
+// by the catalog (DatabaseDirectory), which resolves the names.
 #include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
 
 #include "plan/logical/logical_query.h"
+#include "storage/index_definition.h"
 #include "storage/table.h"
 
 namespace raydb::sql {
@@ -22,11 +26,13 @@ namespace raydb::sql {
 // Looks a table up by name (case-insensitive); nullptr when it does not exist.
 using TableResolver = std::function<TablePtr(std::string_view name)>;
 
-enum class StatementKind { kSelect, kExplain };
+enum class StatementKind { kSelect, kExplain, kCreateIndex, kDropIndex };
 
 struct BoundStatement {
   StatementKind kind = StatementKind::kSelect;
-  plan::LogicalQuery query;
+  plan::LogicalQuery query;  // kSelect, kExplain
+  IndexDefinition index;     // kCreateIndex (names as written); kDropIndex: name only
+  bool if_exists = false;    // kDropIndex
 };
 
 // Parses and binds one statement (a trailing ';' is allowed). Throws Error(kParse)

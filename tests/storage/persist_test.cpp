@@ -307,10 +307,10 @@ TEST(PersistTest, CorruptedManifests) {
   expect_open_fails(
       [](const std::string& p) {
         auto j = read_manifest_json(p);
-        j["format_version"] = 2;
+        j["format_version"] = 3;
         write_manifest_json(p, j);
       },
-      {"manifest.json", "unknown format version 2"});
+      {"manifest.json", "unknown format version 3"});
   expect_open_fails(
       [](const std::string& p) {
         auto j = read_manifest_json(p);
@@ -544,6 +544,46 @@ TEST(PersistTest, CommitRejectsDuplicateNamesBeforeWriting) {
   expect_error([&] { db->commit({int_table("x", {1}), int_table("X", {2})}, true); }, ErrorKind::kInvalidInput,
                {"twice"});
   EXPECT_EQ(snapshot_dir(tmp.path()), before);
+}
+
+}  // namespace
+}  // namespace raydb::test
+
+namespace raydb::test {
+namespace {
+
+// Format version 2: index definitions in the manifest, validated like the rest.
+TEST(PersistTest, IndexDefinitionsInManifest) {
+  TempDir tmp;
+  const std::string p = tmp.file("db");
+  auto dir = DatabaseDirectory::open_or_create(p);
+  dir->commit({int_table("t", {3, 1, 2})}, false);
+  dir->create_index(IndexDefinition{"i", "T", "X", "rt", {{"bucket_size", "4"}}});
+  EXPECT_EQ(read_manifest_json(p)["format_version"].get<int>(), 2);
+  auto again = DatabaseDirectory::open(p);
+  ASSERT_EQ(again->indexes().size(), 1u);
+  EXPECT_EQ(again->indexes()[0].table, "t");
+  EXPECT_EQ(again->indexes()[0].column, "x");
+  EXPECT_EQ(again->indexes()[0].options[0].second, "4");
+  auto corrupt = [&](auto edit, const char* what) {
+    auto j = read_manifest_json(p);
+    auto saved = j;
+    edit(j);
+    write_manifest_json(p, j);
+    try {
+      DatabaseDirectory::open(p);
+      ADD_FAILURE() << what << ": opened";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+    }
+    write_manifest_json(p, saved);
+  };
+  corrupt([](auto& j) { j["indexes"][0]["table"] = "nope"; }, "names table 'nope'");
+  corrupt([](auto& j) { j["indexes"][0]["column"] = "nope"; }, "names column 'nope'");
+  corrupt([](auto& j) { j["indexes"][0]["kind"] = "btree"; }, "is not rt, sorted or hash");
+  corrupt([](auto& j) { j["indexes"].push_back(j["indexes"][0]); }, "index 'i' appears twice");
+  corrupt([](auto& j) { j["format_version"] = 1; }, "format version 1 has no");
+  DatabaseDirectory::open(p);
 }
 
 }  // namespace

@@ -190,6 +190,21 @@ void AggregateStates::merge(const AggregateStates& other, const uint32_t* src, c
   }
 }
 
+void AggregateStates::load(size_t a, std::vector<int64_t> count, std::vector<__int128> sum, VectorKind kind,
+                           const Dictionary* dict, const Type& arg_type) {
+  State& s = states_[a];
+  const size_t n = count.size();
+  s.kind = kind;
+  s.kind_known = true;
+  s.dict = dict;
+  s.arg_type = arg_type;
+  s.count = std::move(count);
+  s.sum = std::move(sum);
+  s.sum.resize(n, 0);
+  s.sum_d.assign(n, 0.0);
+  size_ = n;
+}
+
 Vector AggregateStates::finalize(size_t a, const std::vector<uint32_t>& gids) const {
   const plan::AggregateExpr& agg = (*aggs_)[a];
   const State* sp = &states_[a];

@@ -24,6 +24,12 @@ class AggregateStates {
   void update(size_t a, const uint32_t* gids, size_t n, const Vector* arg);
   // Folds `other`'s groups into this one: other's group src[i] becomes dst[i].
   void merge(const AggregateStates& other, const uint32_t* src, const uint32_t* dst, size_t count);
+  // Sets the state of (non-DISTINCT) aggregate `a` from raw per-group arrays computed
+  // elsewhere (the CUDA backend): rows counted, and the int128 sum (SUM/AVG) or the
+  // extreme value (MIN/MAX) of an argument of `kind` (kInt, kCode or kHuge) and
+  // `arg_type`. `sum` may be empty for COUNT. Groups are [0, count.size()).
+  void load(size_t a, std::vector<int64_t> count, std::vector<__int128> sum, VectorKind kind,
+            const Dictionary* dict, const Type& arg_type);
   // The results of aggregate `a` for the given groups, typed as AggregateExpr::type.
   Vector finalize(size_t a, const std::vector<uint32_t>& gids) const;
 

@@ -34,6 +34,9 @@ class ColumnPredicate {
   bool test(int64_t v) const;
   // Fraction of the column's [min, max] domain covered (for ordering filters).
   double coverage() const;
+  // The stored values that pass, as inclusive sorted disjoint ranges (other backends and
+  // index scans compile these into their own form).
+  const std::vector<std::pair<int64_t, int64_t>>& ranges() const { return ranges_; }
 
  private:
   using Ranges = std::vector<std::pair<int64_t, int64_t>>;  // inclusive, sorted, disjoint

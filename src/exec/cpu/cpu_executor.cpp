@@ -18,6 +18,8 @@
 #include "exec/cpu/expression_evaluator.h"
 #include "exec/cpu/group_table.h"
 #include "exec/cpu/join_table.h"
+#include "exec/index/index_access.h"
+#include "exec/result_finisher.h"
 
 namespace raydb::exec {
 
@@ -238,11 +240,17 @@ struct BuiltJoin {
   // Fast path: one integer key read straight from a probe column into a unique index.
   const Column* fast_column = nullptr;
   int fast_table = -1;
+  // Index-nested-loop join: probe keys are looked up in this index of the build
+  // table's key column (no join table is built); matches pass build_filter.
+  const BuiltIndex* index_join = nullptr;
+  const TableFilter* build_filter = nullptr;
 };
 
-// Filtered row ids of a whole table, in ascending order.
-std::vector<uint32_t> scan_table(size_t t, const TableFilter& f, const LogicalQuery& q, int threads) {
-  const uint64_t total = q.tables[t].table->row_count();
+// Filtered row ids of a whole table, in ascending order. With `candidates` (an
+// index scan's rows, ascending) only those rows are read and filtered.
+std::vector<uint32_t> scan_table(size_t t, const TableFilter& f, const LogicalQuery& q, int threads,
+                                 const std::vector<uint32_t>* candidates = nullptr) {
+  const uint64_t total = candidates ? candidates->size() : q.tables[t].table->row_count();
   if (f.always_false || total == 0) return {};
   const size_t batches = size_t((total + kBatch - 1) / kBatch);
   const size_t units = (batches + kMorselBatches - 1) / kMorselBatches;
@@ -258,13 +266,19 @@ std::vector<uint32_t> scan_table(size_t t, const TableFilter& f, const LogicalQu
     for (size_t b = u * kMorselBatches; b < std::min(batches, (u + 1) * kMorselBatches); b++) {
       uint32_t begin = uint32_t(b * kBatch);
       size_t len = size_t(std::min<uint64_t>(kBatch, total - begin));
-      if (!f.columns.empty()) {
-        rows.n = f.columns[0].filter_range(begin, len, rows.of[t].data());
-      } else {
-        std::iota(rows.of[t].begin(), rows.of[t].begin() + long(len), begin);
+      if (candidates) {
+        std::copy(candidates->begin() + begin, candidates->begin() + begin + long(len), rows.of[t].begin());
         rows.n = len;
+        apply_filter(f, t, q, rows, keep, sel, 0);
+      } else {
+        if (!f.columns.empty()) {
+          rows.n = f.columns[0].filter_range(begin, len, rows.of[t].data());
+        } else {
+          std::iota(rows.of[t].begin(), rows.of[t].begin() + long(len), begin);
+          rows.n = len;
+        }
+        apply_filter(f, t, q, rows, keep, sel, 1);
       }
-      apply_filter(f, t, q, rows, keep, sel, 1);
       parts[u].insert(parts[u].end(), rows.of[t].begin(), rows.of[t].begin() + long(rows.n));
     }
   });
@@ -290,15 +304,35 @@ VectorKind join_key_kind(const Expr& build_key) {
   }
 }
 
-BuiltJoin build_join(const plan::JoinStep& step, const TableFilter& filter, const LogicalQuery& q, int threads,
-                     StringInterner& interner) {
+BuiltJoin build_join(const plan::JoinStep& step, const TableFilter& filter, const plan::IndexScan* index_scan,
+                     const LogicalQuery& q, int threads, StringInterner& interner) {
   BuiltJoin j;
   j.step = &step;
   j.table = step.build_table;
   j.depends_on = step.depends_on;
   j.residuals = step.residuals;
   const size_t t = size_t(step.build_table);
-  std::vector<uint32_t> rows = scan_table(t, filter, q, threads);
+  if (step.index_join) {
+    // Nothing to build: probes look their keys up in the index. Run after the hash
+    // joins that are ready (they shrink the probe rows at no lookup cost).
+    j.index_join = dynamic_cast<const BuiltIndex*>(step.index_join->index.get());
+    if (!j.index_join) fail(ErrorKind::kInternal, "index join without a built index");
+    j.build_filter = &filter;
+    auto c = std::make_unique<JoinKeyCodec>();
+    c->build_kind = join_key_kind(*step.build_keys[0]);
+    if (c->build_kind == VectorKind::kCode)
+      c->build_dict = q.tables[t].table->column(size_t(step.build_keys[0]->column_index)).dictionary();
+    j.codecs.push_back(std::move(c));
+    j.selectivity = 1.5;
+    return j;
+  }
+  std::vector<uint32_t> rows;
+  if (index_scan) {
+    const std::vector<uint32_t> candidates = index_scan_rows(*index_scan, q);
+    rows = scan_table(t, filter, q, threads, &candidates);
+  } else {
+    rows = scan_table(t, filter, q, threads);
+  }
   const double total = double(std::max<uint64_t>(1, q.tables[t].table->row_count()));
   if (step.build_keys.empty()) {
     j.cross = true;
@@ -418,6 +452,82 @@ size_t probe_fast(const T* col, const uint32_t* probe_rows, size_t n, const Join
   return m;
 }
 
+// Index-nested-loop join of the current rows: each valid probe key is one point
+// lookup into the build column's index; every match becomes a row (probe rows repeat
+// for duplicate keys) and must pass the build table's filters.
+void probe_index_join(const BuiltJoin& j, const LogicalQuery& q, Rows& rows, StringInterner& interner,
+                      std::vector<uint32_t>& sel, std::vector<int64_t>& words, std::vector<uint8_t>& valid) {
+  const size_t t = size_t(j.table);
+  const size_t n = rows.n;
+  BatchRows view = rows.view();
+  EvalContext ctx;
+  ctx.query = &q;
+  ctx.batch = &view;
+  ctx.n = n;
+  words.assign(n, 0);
+  valid.assign(n, 1);
+  Vector v = evaluate(*j.step->probe_keys[0], ctx);
+  if (j.codecs[0]->build_kind == VectorKind::kInt && v.kind == VectorKind::kHuge)
+    fail(ErrorKind::kNotImplemented, "join on a 128-bit key expression {}", j.step->probe_keys[0]->to_string());
+  encode_join_key(v, *j.codecs[0], false, 0, 1, words.data(), valid.data(), interner);
+  // Words are stored values of the build column's domain (dictionary codes for
+  // VARCHAR); those outside the index's key domain cannot match.
+  std::vector<access::KeyRange> lookups;
+  std::vector<uint32_t> src;
+  lookups.reserve(n);
+  src.reserve(n);
+  for (size_t i = 0; i < n; i++) {
+    uint64_t key;
+    if (!valid[i] || !j.index_join->encode(words[i], key)) continue;
+    lookups.push_back({key, key});
+    src.push_back(uint32_t(i));
+  }
+  access::RowIdLists lists;
+  // This runs inside the pipeline's parallel region: the index's own parallel loop
+  // must not start a nested team per batch (with one pipeline thread, OpenMP would
+  // start one, and its idle threads spin between batches).
+  omp_set_num_threads(1);
+  j.index_join->index().materialize(lookups, lists);
+  const size_t m = lists.rows.size();
+  for (size_t u = 0; u < rows.of.size(); u++) {
+    if (!rows.bound[u]) continue;
+    std::vector<uint32_t> next(std::max(m, kBatch));
+    for (size_t l = 0; l < lookups.size(); l++)
+      for (uint64_t k = lists.offsets[l]; k < lists.offsets[l + 1]; k++) next[k] = rows.of[u][src[l]];
+    rows.of[u] = std::move(next);
+  }
+  std::vector<uint32_t> build(lists.rows.begin(), lists.rows.end());
+  build.resize(std::max(m, kBatch));
+  rows.of[t] = std::move(build);
+  rows.bound[t] = 1;
+  rows.n = m;
+  // The build table's filters, on the matched rows. ColumnPredicate::filter compacts
+  // one row array only, so column predicates are tested here row by row and all
+  // bound tables compacted together.
+  if (sel.size() < rows.n) sel.resize(rows.n);
+  for (const ColumnPredicate& p : j.build_filter->columns) {
+    const Column& c = p.column();
+    const uint32_t* r = rows.of[t].data();
+    size_t kept = 0;
+    if (c.type().physical_width() == 4) {
+      const int32_t* d = c.data<int32_t>();
+      for (size_t i = 0; i < rows.n; i++) {
+        sel[kept] = uint32_t(i);
+        kept += p.test(d[r[i]]);
+      }
+    } else {
+      const int64_t* d = c.data<int64_t>();
+      for (size_t i = 0; i < rows.n; i++) {
+        sel[kept] = uint32_t(i);
+        kept += p.test(d[r[i]]);
+      }
+    }
+    if (kept != rows.n) rows.compact(sel.data(), kept);
+  }
+  std::vector<uint8_t> keep;
+  apply_generic(j.build_filter->generic, q, rows, keep, sel);
+}
+
 // Probes one join for the current rows; afterwards rows.of[j.table] is bound.
 void probe_join(const BuiltJoin& j, const LogicalQuery& q, Rows& rows, StringInterner& interner,
                 std::vector<uint32_t>& sel, std::vector<int64_t>& words, std::vector<uint8_t>& valid) {
@@ -452,6 +562,10 @@ void probe_join(const BuiltJoin& j, const LogicalQuery& q, Rows& rows, StringInt
     if (m != n) rows.compact(sel.data(), m);
     rows.n = m;
     rows.bound[t] = 1;
+    return;
+  }
+  if (j.index_join) {
+    probe_index_join(j, q, rows, interner, sel, words, valid);
     return;
   }
   // General keys.
@@ -543,52 +657,6 @@ struct Worker {
   std::vector<std::pair<size_t, std::vector<Vector>>> chunks;  // (batch, projected columns)
 };
 
-// Sorts row indices by ORDER BY keys: NULLs last in ASC, first in DESC (PostgreSQL).
-std::vector<uint32_t> sort_rows(const std::vector<Vector>& keys, const std::vector<plan::OrderItem>& items, size_t n,
-                                int64_t limit) {
-  std::vector<uint32_t> idx(n);
-  std::iota(idx.begin(), idx.end(), 0);
-  auto cmp = [&](uint32_t a, uint32_t b) {
-    for (size_t k = 0; k < keys.size(); k++) {
-      const Vector& v = keys[k];
-      const bool desc = items[k].descending;
-      bool na = v.is_null(a), nb = v.is_null(b);
-      if (na || nb) {
-        if (na && nb) continue;
-        // ASC: NULL is larger (last); DESC: NULL first.
-        return desc ? na : nb;
-      }
-      int c = 0;
-      switch (v.kind) {
-        case VectorKind::kInt:
-        case VectorKind::kCode: c = (v.ints[a] > v.ints[b]) - (v.ints[a] < v.ints[b]); break;
-        case VectorKind::kHuge: c = (v.huge[a] > v.huge[b]) - (v.huge[a] < v.huge[b]); break;
-        case VectorKind::kDouble: c = (v.doubles[a] > v.doubles[b]) - (v.doubles[a] < v.doubles[b]); break;
-        case VectorKind::kString: {
-          int r = v.strings[a].compare(v.strings[b]);
-          c = (r > 0) - (r < 0);
-          break;
-        }
-      }
-      if (c != 0) return desc ? c > 0 : c < 0;
-    }
-    return a < b;  // stable
-  };
-  if (limit >= 0 && size_t(limit) < n) {
-    std::partial_sort(idx.begin(), idx.begin() + limit, idx.end(), cmp);
-    idx.resize(size_t(limit));
-  } else {
-    std::sort(idx.begin(), idx.end(), cmp);
-  }
-  return idx;
-}
-
-std::vector<Vector> select_rows(const std::vector<Vector>& cols, const std::vector<uint32_t>& idx) {
-  std::vector<Vector> out;
-  for (auto& c : cols) out.push_back(c.select(idx.data(), idx.size()));
-  return out;
-}
-
 }  // namespace
 
 ResultTable CpuExecutor::execute(const plan::PhysicalPlan& plan, const ExecOptions& options) {
@@ -621,7 +689,11 @@ ResultTable CpuExecutor::execute(const plan::PhysicalPlan& plan, const ExecOptio
   for (size_t t = 0; t < nt; t++) filters.push_back(compile_filter(plan.table_filters[t], q));
   std::vector<BuiltJoin> joins;
   if (!empty)
-    for (auto& step : plan.joins) joins.push_back(build_join(step, filters[size_t(step.build_table)], q, threads, interner));
+    for (auto& step : plan.joins) {
+      const size_t bt = size_t(step.build_table);
+      const plan::IndexScan* iscan = bt < plan.index_scans.size() && plan.index_scans[bt] ? &*plan.index_scans[bt] : nullptr;
+      joins.push_back(build_join(step, filters[bt], iscan, q, threads, interner));
+    }
   std::vector<BuiltJoin*> order = order_joins(joins, plan.root_table);
   double build_ms = timer.elapsed_ms();
 
@@ -648,7 +720,13 @@ ResultTable CpuExecutor::execute(const plan::PhysicalPlan& plan, const ExecOptio
   const bool no_tables = nt == 0;
   const uint64_t total = no_tables ? 1 : q.tables[root].table->row_count();
   if (total >= JoinTable::kNone) fail(ErrorKind::kNotImplemented, "tables of 2^32 rows or more are not supported yet");
-  const size_t batches = empty || filters.empty() || !filters[root].always_false ? size_t((total + kBatch - 1) / kBatch) : 0;
+  // An index scan of the root: the pipeline streams its candidate rows instead of
+  // the whole table (and applies every root filter to them as to scanned rows).
+  std::optional<std::vector<uint32_t>> root_candidates;
+  if (!empty && !no_tables && root < plan.index_scans.size() && plan.index_scans[root])
+    root_candidates = index_scan_rows(*plan.index_scans[root], q);
+  const uint64_t stream = root_candidates ? root_candidates->size() : total;
+  const size_t batches = empty || filters.empty() || !filters[root].always_false ? size_t((stream + kBatch - 1) / kBatch) : 0;
   const size_t run_batches = empty ? 0 : batches;
   const size_t units = (run_batches + kMorselBatches - 1) / kMorselBatches;
   std::vector<Worker> workers(static_cast<size_t>(threads));
@@ -671,15 +749,21 @@ ResultTable CpuExecutor::execute(const plan::PhysicalPlan& plan, const ExecOptio
         rows.bound[root] = 1;
         rows.ensure(root, kBatch);
         uint32_t begin = uint32_t(b * kBatch);
-        size_t len = size_t(std::min<uint64_t>(kBatch, total - begin));
+        size_t len = size_t(std::min<uint64_t>(kBatch, stream - begin));
         const TableFilter& f = filters[root];
-        if (!f.columns.empty()) {
+        if (root_candidates) {
+          std::copy(root_candidates->begin() + begin, root_candidates->begin() + begin + long(len),
+                    rows.of[root].begin());
+          rows.n = len;
+          apply_filter(f, root, q, rows, w.keep, w.sel, 0);
+        } else if (!f.columns.empty()) {
           rows.n = f.columns[0].filter_range(begin, len, rows.of[root].data());
+          apply_filter(f, root, q, rows, w.keep, w.sel, 1);
         } else {
           std::iota(rows.of[root].begin(), rows.of[root].begin() + long(len), begin);
           rows.n = len;
+          apply_filter(f, root, q, rows, w.keep, w.sel, 1);
         }
-        apply_filter(f, root, q, rows, w.keep, w.sel, 1);
         for (auto* j : order) {
           if (rows.n == 0) break;
           probe_join(*j, q, rows, interner, w.sel, w.words, w.valid);
@@ -762,30 +846,7 @@ ResultTable CpuExecutor::execute(const plan::PhysicalPlan& plan, const ExecOptio
       key_vectors = encoder->decode(words.data(), n);
       for (size_t a = 0; a < q.aggregates.size(); a++) agg_vectors.push_back(global_states.finalize(a, gids));
     }
-    EvalContext ctx;
-    ctx.query = &q;
-    ctx.group_keys = &key_vectors;
-    ctx.aggregates = &agg_vectors;
-    ctx.n = n;
-    if (q.having && n > 0) {
-      std::vector<uint8_t> keep;
-      evaluate_predicate(*q.having, ctx, keep);
-      std::vector<uint32_t> idx;
-      for (size_t i = 0; i < n; i++)
-        if (keep[i]) idx.push_back(uint32_t(i));
-      key_vectors = select_rows(key_vectors, idx);
-      agg_vectors = select_rows(agg_vectors, idx);
-      n = idx.size();
-      ctx.n = n;
-    }
-    for (auto& e : q.select) outputs.push_back(evaluate(*e, ctx));
-    // ORDER BY keys in the post-aggregation domain (may read outputs).
-    if (!q.order_by.empty()) {
-      ctx.outputs = &outputs;
-      std::vector<Vector> extra;
-      for (auto& o : q.order_by) extra.push_back(evaluate(*o.expr, ctx));
-      for (auto& v : extra) outputs.push_back(std::move(v));
-    }
+    outputs = finish_aggregation(q, std::move(key_vectors), std::move(agg_vectors), n);
   } else {
     std::vector<std::pair<size_t, std::vector<Vector>>*> chunks;
     for (auto& w : workers)
@@ -818,54 +879,7 @@ ResultTable CpuExecutor::execute(const plan::PhysicalPlan& plan, const ExecOptio
     }
   }
 
-  // DISTINCT over the SELECT columns (first occurrence wins).
-  const size_t nsel = q.select.size();
-  if (q.distinct && n > 0) {
-    std::vector<KeySpec> specs;
-    for (size_t c = 0; c < nsel; c++) {
-      KeySpec s;
-      s.type = outputs[c].type;
-      s.kind = outputs[c].kind;
-      s.dict = outputs[c].dict;
-      s.nullable = true;
-      specs.push_back(s);
-    }
-    KeyEncoder enc(specs, &interner);
-    std::vector<Vector> sel_cols(outputs.begin(), outputs.begin() + long(nsel));
-    std::vector<int64_t> words;
-    enc.encode(sel_cols, n, words);
-    GroupTable seen(enc.width(), false, 0);
-    std::vector<uint32_t> idx;
-    size_t before = 0;
-    for (size_t i = 0; i < n; i++) {
-      seen.find_or_insert_one(&words[i * size_t(enc.width())]);
-      if (seen.group_count() > before) {
-        idx.push_back(uint32_t(i));
-        before = seen.group_count();
-      }
-    }
-    outputs = select_rows(outputs, idx);
-    n = idx.size();
-  }
-
-  // ORDER BY, OFFSET, LIMIT.
-  std::vector<uint32_t> idx;
-  if (!q.order_by.empty()) {
-    std::vector<Vector> keys(outputs.begin() + long(nsel), outputs.end());
-    int64_t need = q.limit >= 0 ? q.limit + q.offset : -1;
-    idx = sort_rows(keys, q.order_by, n, need);
-  } else {
-    idx.resize(n);
-    std::iota(idx.begin(), idx.end(), 0);
-  }
-  size_t from = std::min<size_t>(size_t(q.offset), idx.size());
-  size_t to = q.limit >= 0 ? std::min(idx.size(), from + size_t(q.limit)) : idx.size();
-  std::vector<uint32_t> final_idx(idx.begin() + long(from), idx.begin() + long(to));
-  outputs.resize(nsel);
-  const bool identity = final_idx.size() == n && std::is_sorted(final_idx.begin(), final_idx.end());
-  result.columns = identity ? std::move(outputs) : select_rows(outputs, final_idx);
-  result.rows = final_idx.size();
-  for (auto& c : result.columns) c.size = result.rows;
+  finish_rows(q, std::move(outputs), n, result);
   result.profile = fmt::format("build {:.2f} ms, probe {:.2f} ms, finish {:.2f} ms, {} threads", build_ms, probe_ms,
                                timer.elapsed_ms() - build_ms - probe_ms, threads);
   return result;

@@ -24,6 +24,11 @@ struct ResultTable {
   size_t rows = 0;
   std::shared_ptr<StringInterner> interner;
   std::string profile;  // per-phase timings and sizes, for EXPLAIN ANALYZE-style output
+  // GPU backends: device time of the whole query (CUDA events around dimension work,
+  // fact kernel and the copy of the result to the host), and the bytes of fact
+  // columns the query reads as stored on the device. -1 / 0 elsewhere.
+  double device_ms = -1;
+  uint64_t device_bytes = 0;
 };
 
 class CpuExecutor {

@@ -9,14 +9,16 @@
 // Each build table is scanned and filtered once into a join table keyed on its join
 // columns (a dense key-indexed array when the key range allows, else a hash table).
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "plan/logical/logical_query.h"
+#include "plan/physical/access_path.h"
 
 namespace raydb::plan {
 
-enum class BackendKind { kCpu };
+enum class BackendKind { kCpu, kCuda };
 const char* backend_kind_name(BackendKind b);
 
 struct JoinStep {
@@ -30,6 +32,9 @@ struct JoinStep {
   // Estimated fraction of probe rows that find a match (for ordering; refined by
   // the executor with exact build-side counts).
   double est_selectivity = 1.0;
+  // Set when the build side is probed through an index (access_path.h) instead of
+  // being built into a join table.
+  std::optional<IndexJoin> index_join;
 };
 
 struct PhysicalPlan {
@@ -44,6 +49,8 @@ struct PhysicalPlan {
   // Conjuncts that become checkable right after the root scan (multi-column over root only
   // are in table_filters; this holds constant-free leftovers, normally empty).
   std::vector<ExprPtr> root_residuals;
+  // Per table: rows found through an index instead of a scan (empty: scan all).
+  std::vector<std::optional<IndexScan>> index_scans;
 
   std::string explain() const;
 };

@@ -47,6 +47,7 @@ double guess_selectivity(const std::vector<ExprPtr>& filters) {
 const char* backend_kind_name(BackendKind b) {
   switch (b) {
     case BackendKind::kCpu: return "cpu";
+    case BackendKind::kCuda: return "cuda";
   }
   return "?";
 }
@@ -166,14 +167,30 @@ std::string PhysicalPlan::explain() const {
   std::string s = fmt::format("backend: {}\n", backend_kind_name(backend));
   if (always_empty) s += "empty: a constant predicate is false\n";
   auto table_line = [&](int t, const char* role) {
-    std::string line = fmt::format("{} {} ({} rows)", role, q.tables[size_t(t)].alias, q.tables[size_t(t)].table->row_count());
+    std::string line;
+    const IndexScan* ix = size_t(t) < index_scans.size() && index_scans[size_t(t)] ? &*index_scans[size_t(t)] : nullptr;
+    if (ix)
+      line = fmt::format("{}index scan {} via {} ({}, {}; {} of {} rows; cost {:.3f} ms vs scan {:.3f} ms)",
+                         std::string_view(role) == "scan" ? "" : std::string(role) + " ", q.tables[size_t(t)].alias,
+                         ix->index->name, index_kind_name(ix->index->kind), ix->mode, ix->candidates,
+                         q.tables[size_t(t)].table->row_count(), ix->cost_ms, ix->scan_cost_ms);
+    else
+      line = fmt::format("{} {} ({} rows)", role, q.tables[size_t(t)].alias, q.tables[size_t(t)].table->row_count());
     for (auto& f : table_filters[size_t(t)]) line += "\n    filter " + f->to_string();
     return line + "\n";
   };
   s += table_line(root_table, "scan");
   for (auto& c : root_residuals) s += "    filter " + c->to_string() + "\n";
   for (auto& j : joins) {
-    s += "  " + table_line(j.build_table, "join");
+    if (j.index_join) {
+      const IndexJoin& ij = *j.index_join;
+      s += fmt::format("  index join {} via {} ({}; ~{:.0f} probes; cost {:.3f} ms vs hash join {:.3f} ms)\n",
+                       q.tables[size_t(j.build_table)].alias, ij.index->name, index_kind_name(ij.index->kind),
+                       ij.est_probes, ij.cost_ms, ij.hash_cost_ms);
+      for (auto& f : table_filters[size_t(j.build_table)]) s += "    filter " + f->to_string() + "\n";
+    } else {
+      s += "  " + table_line(j.build_table, "join");
+    }
     for (size_t k = 0; k < j.build_keys.size(); k++)
       s += fmt::format("    on {} = {}\n", j.probe_keys[k]->to_string(), j.build_keys[k]->to_string());
     if (j.build_keys.empty()) s += "    cross product\n";

@@ -280,7 +280,30 @@ std::shared_ptr<DatabaseDirectory> DatabaseDirectory::open_or_create(const std::
 
 void DatabaseDirectory::install_state(persist::Manifest manifest) {
   auto state = std::make_shared<State>();
-  state->tables = open_tables(path_, manifest);
+  // Tables whose files did not change keep their mapped objects, so what was built
+  // from them (in-memory indexes, keyed by the table object) stays valid across
+  // commits that touch other tables or only the index catalog.
+  std::shared_ptr<State> old;
+  {
+    std::lock_guard<std::mutex> g(mutex_);
+    old = state_;
+  }
+  auto same_files = [](const ManifestTable& a, const ManifestTable& b) {
+    if (a.name != b.name || a.rows != b.rows || a.columns.size() != b.columns.size()) return false;
+    for (size_t c = 0; c < a.columns.size(); c++)
+      if (a.columns[c].file != b.columns[c].file) return false;
+    return true;
+  };
+  for (auto& t : manifest.tables) {
+    int i = old ? old->manifest.find_table(t.name) : -1;
+    if (i >= 0 && same_files(old->manifest.tables[size_t(i)], t)) {
+      state->tables.push_back(old->tables[size_t(i)]);
+      continue;
+    }
+    std::vector<ColumnPtr> cols;
+    for (auto& c : t.columns) cols.push_back(open_column(path_, t, c));
+    state->tables.push_back(std::make_shared<const Table>(t.name, std::move(cols)));
+  }
   state->manifest = std::move(manifest);
   std::lock_guard<std::mutex> g(mutex_);
   // Two threads may commit through one object; keep the newer generation.
@@ -343,7 +366,10 @@ void DatabaseDirectory::commit(const std::vector<TablePtr>& tables, bool replace
   for (size_t k = 0; k < tables.size(); k++) {
     ManifestTable mt = plan_table(*tables[k], next.generation, k, jobs);
     int existing = next.find_table(mt.name);
-    if (existing >= 0) next.tables.erase(next.tables.begin() + existing);
+    if (existing >= 0) {
+      next.tables.erase(next.tables.begin() + existing);
+      next.drop_indexes_of(mt.name);  // the index described the old rows
+    }
     next.tables.push_back(std::move(mt));
   }
   bool renamed = false;
@@ -369,10 +395,63 @@ void DatabaseDirectory::drop_table(std::string_view name) {
   remove_unreferenced(path_, current.referenced_files());
   Manifest next = current;
   next.generation = current.generation + 1;
+  next.drop_indexes_of(next.tables[size_t(i)].name);
   next.tables.erase(next.tables.begin() + i);
   install_manifest(path_, next);
   remove_unreferenced(path_, next.referenced_files());
   install_state(std::move(next));
+}
+
+std::vector<IndexDefinition> DatabaseDirectory::indexes() const {
+  std::lock_guard<std::mutex> g(mutex_);
+  return state_->manifest.indexes;
+}
+
+void DatabaseDirectory::create_index(IndexDefinition def) {
+  if (def.name.empty()) fail(ErrorKind::kInvalidInput, "an index name cannot be empty");
+  if (!IndexDefinition::known_kind(def.kind))
+    fail(ErrorKind::kInvalidInput, "unknown index kind '{}' (expected RT, SORTED or HASH)", def.kind);
+  check_is_directory(path_);
+  DirectoryLock lock(path_, DirectoryLock::Mode::kExclusive);
+  // Validate against the manifest on disk (another process may have changed it).
+  Manifest current = read_manifest_of(path_);
+  if (int i = current.find_index(def.name); i >= 0)
+    fail(ErrorKind::kCatalog, "index {} already exists (on {}.{})", current.indexes[size_t(i)].name,
+         current.indexes[size_t(i)].table, current.indexes[size_t(i)].column);
+  int t = current.find_table(def.table);
+  if (t < 0) fail(ErrorKind::kBinder, "unknown table '{}'", def.table);
+  const ManifestTable& mt = current.tables[size_t(t)];
+  const ManifestColumn* col = nullptr;
+  for (auto& c : mt.columns)
+    if (iequals(c.name, def.column)) col = &c;
+  if (!col) fail(ErrorKind::kBinder, "table '{}' has no column '{}'", mt.name, def.column);
+  if (col->type.id == TypeId::kDouble)
+    fail(ErrorKind::kInvalidInput, "cannot index column {}.{} of type DOUBLE (indexes take INTEGER, BIGINT, DECIMAL, "
+         "DATE and VARCHAR keys)", mt.name, col->name);
+  def.table = mt.name;
+  def.column = col->name;
+  Manifest next = current;
+  next.generation = current.generation + 1;
+  next.indexes.push_back(std::move(def));
+  install_manifest(path_, next);
+  install_state(std::move(next));
+}
+
+bool DatabaseDirectory::drop_index(std::string_view name, bool if_exists) {
+  check_is_directory(path_);
+  DirectoryLock lock(path_, DirectoryLock::Mode::kExclusive);
+  Manifest current = read_manifest_of(path_);
+  int i = current.find_index(name);
+  if (i < 0) {
+    if (if_exists) return false;
+    fail(ErrorKind::kCatalog, "index {} does not exist", name);
+  }
+  Manifest next = current;
+  next.generation = current.generation + 1;
+  next.indexes.erase(next.indexes.begin() + i);
+  install_manifest(path_, next);
+  install_state(std::move(next));
+  return true;
 }
 
 }  // namespace raydb

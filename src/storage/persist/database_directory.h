@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "storage/index_definition.h"
 #include "storage/table.h"
 
 namespace raydb {
@@ -44,7 +45,20 @@ class DatabaseDirectory {
   // Writes `tables` in one atomic step. A table whose name exists is replaced when
   // `replace`, else the call fails (kCatalog) before writing anything.
   void commit(const std::vector<TablePtr>& tables, bool replace);
-  void drop_table(std::string_view name);  // atomic; kCatalog when absent
+  void drop_table(std::string_view name);  // atomic; kCatalog when absent; drops its indexes
+
+  // Secondary indexes (definitions only: nothing but the manifest changes). A table
+  // that is replaced or dropped loses its indexes.
+  std::vector<IndexDefinition> indexes() const;  // in creation order
+  // Adds `def` atomically. Its table and column are resolved case-insensitively and
+  // stored under their catalog names. Fails (kCatalog or kBinder, one line) before
+  // writing anything when the name is taken, the table or column does not exist,
+  // the column is DOUBLE or the kind is unknown. Options must be validated by the
+  // caller (storage/ does not know what they mean).
+  void create_index(IndexDefinition def);
+  // Removes index `name`; false (and nothing written) when it does not exist and
+  // `if_exists`, else kCatalog.
+  bool drop_index(std::string_view name, bool if_exists);
 
  private:
   DatabaseDirectory() = default;

@@ -106,8 +106,9 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
   if (!root.is_object()) r.corrupt("the top level is not an object");
   Manifest m;
   uint64_t version = r.unsigned_field(root, "format_version", "manifest");
-  if (version != uint64_t(kFormatVersion))
-    r.corrupt(fmt::format("unknown format version {} (this raydb reads version {})", version, kFormatVersion));
+  if (version < uint64_t(kOldestFormatVersion) || version > uint64_t(kFormatVersion))
+    r.corrupt(fmt::format("unknown format version {} (this raydb reads versions {} to {})", version,
+                          kOldestFormatVersion, kFormatVersion));
   m.generation = r.unsigned_field(root, "generation", "manifest");
   const json& tables = r.array_field(root, "tables", "manifest");
   std::set<std::string> files;
@@ -179,6 +180,35 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
     }
     m.tables.push_back(std::move(t));
   }
+  if (root.contains("indexes")) {
+    if (version < 2) r.corrupt("format version 1 has no \"indexes\"");
+    const json& indexes = r.array_field(root, "indexes", "manifest");
+    for (size_t ii = 0; ii < indexes.size(); ii++) {
+      std::string iw = fmt::format("indexes[{}]", ii);
+      const json& ij = indexes[ii];
+      if (!ij.is_object()) r.corrupt(iw + " is not an object");
+      IndexDefinition d;
+      d.name = r.string_field(ij, "name", iw);
+      if (m.find_index(d.name) >= 0) r.corrupt(fmt::format("index '{}' appears twice", d.name));
+      d.table = r.string_field(ij, "table", iw);
+      int t = m.find_table(d.table);
+      if (t < 0) r.corrupt(fmt::format("{} names table '{}', which does not exist", iw, d.table));
+      d.column = r.string_field(ij, "column", iw);
+      const ManifestColumn* col = nullptr;
+      for (auto& c : m.tables[size_t(t)].columns)
+        if (iequals(c.name, d.column)) col = &c;
+      if (!col) r.corrupt(fmt::format("{} names column '{}', which table '{}' does not have", iw, d.column, d.table));
+      if (col->type.id == TypeId::kDouble) r.corrupt(fmt::format("{} is on DOUBLE column '{}'", iw, d.column));
+      d.kind = r.string_field(ij, "kind", iw);
+      if (!IndexDefinition::known_kind(d.kind)) r.corrupt(fmt::format("{}.kind '{}' is not rt, sorted or hash", iw, d.kind));
+      const json& opts = r.object_field(ij, "options", iw);
+      for (auto it = opts.begin(); it != opts.end(); ++it) {
+        if (!it.value().is_string()) r.corrupt(fmt::format("{}.options.{} is not a string", iw, it.key()));
+        d.options.emplace_back(it.key(), it.value().get<std::string>());
+      }
+      m.indexes.push_back(std::move(d));
+    }
+  }
   return m;
 }
 
@@ -186,7 +216,8 @@ Manifest Manifest::read(const std::string& path) { return parse(read_small_file(
 
 std::string Manifest::to_json() const {
   json root = json::object();
-  root["format_version"] = kFormatVersion;
+  // Version 1 when there is nothing that needs version 2 (older builds open it).
+  root["format_version"] = indexes.empty() ? kOldestFormatVersion : kFormatVersion;
   root["generation"] = generation;
   json tables = json::array();
   for (auto& t : this->tables) {
@@ -215,6 +246,15 @@ std::string Manifest::to_json() const {
     tables.push_back(std::move(tj));
   }
   root["tables"] = std::move(tables);
+  if (!indexes.empty()) {
+    json ij = json::array();
+    for (auto& d : indexes) {
+      json opts = json::object();
+      for (auto& [k, v] : d.options) opts[k] = v;
+      ij.push_back({{"name", d.name}, {"table", d.table}, {"column", d.column}, {"kind", d.kind}, {"options", opts}});
+    }
+    root["indexes"] = std::move(ij);
+  }
   try {
     return root.dump(1) + "\n";
   } catch (const json::type_error&) {  // names that are not valid UTF-8
@@ -226,6 +266,16 @@ int Manifest::find_table(std::string_view name) const {
   for (size_t i = 0; i < tables.size(); i++)
     if (iequals(tables[i].name, name)) return int(i);
   return -1;
+}
+
+int Manifest::find_index(std::string_view name) const {
+  for (size_t i = 0; i < indexes.size(); i++)
+    if (iequals(indexes[i].name, name)) return int(i);
+  return -1;
+}
+
+void Manifest::drop_indexes_of(std::string_view table) {
+  std::erase_if(indexes, [&](const IndexDefinition& d) { return iequals(d.table, table); });
 }
 
 std::set<std::string> Manifest::referenced_files() const {

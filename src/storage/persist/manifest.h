@@ -1,6 +1,7 @@
 #pragma once
 // manifest.json: the one file that says what a database directory holds. Format
-// version 1:
+// version 1 (version 2 adds "indexes"; a manifest without indexes is still written
+// as version 1, so older raydb builds keep opening such databases):
 //
 //   { "format_version": 1,
 //     "generation": 7,                      // bumped by every commit / drop
@@ -9,8 +10,12 @@
 //                      "file": "g7.t0.lineorder.c0.lo_orderkey.col", "bytes": 24004684,
 //                      "stats": { "min": 1, "max": 6000000 },          // absent when rows == 0
 //                      "dictionary": { "file": "...dict", "entries": 7, "bytes": 120 }  // VARCHAR only
-//                    } ] } ] }
+//                    } ] } ],
+//     "indexes": [ { "name": "idx_lo_orderdate", "table": "lineorder",      // version 2
+//                    "column": "lo_orderdate", "kind": "rt",
+//                    "options": { "bucket_size": "4" } } ] }
 //
+// Indexes hold no files: they are rebuilt in memory from their column when used.
 // Integer-physical stats are JSON integers; DOUBLE stats are JSON numbers, or the
 // strings "nan", "inf", "-inf" (JSON has no such numbers).
 #include <cstdint>
@@ -20,6 +25,7 @@
 #include <vector>
 
 #include "storage/column.h"
+#include "storage/index_definition.h"
 #include "storage/types.h"
 
 namespace raydb::persist {
@@ -46,12 +52,14 @@ struct ManifestTable {
 };
 
 struct Manifest {
-  static constexpr int kFormatVersion = 1;
+  static constexpr int kFormatVersion = 2;         // the newest version this build reads and writes
+  static constexpr int kOldestFormatVersion = 1;   // version 1: no indexes
   static constexpr const char* kFileName = "manifest.json";
   static constexpr const char* kTempFileName = "manifest.json.tmp";
 
   uint64_t generation = 0;
   std::vector<ManifestTable> tables;
+  std::vector<IndexDefinition> indexes;
 
   // Parses and validates manifest text. `path` is only used in messages. Throws
   // Error(kCatalog) "corrupted manifest <path>: <what>" on any defect.
@@ -61,6 +69,10 @@ struct Manifest {
 
   // Index of the table named `name` (case-insensitive), or -1.
   int find_table(std::string_view name) const;
+  // Index of the index named `name` (case-insensitive), or -1.
+  int find_index(std::string_view name) const;
+  // Drops the indexes on table `name` (when the table is replaced or dropped).
+  void drop_indexes_of(std::string_view table);
   // Every column and dictionary file the manifest names.
   std::set<std::string> referenced_files() const;
 };

@@ -1,0 +1,56 @@
+#pragma once
+// Columns resident on the device, uploaded once per process and kept until
+// clear(). Each column is stored in the narrowest exact form its statistics allow:
+//   offset:     stored = value - min as an unsigned 1-, 2-, 4- or 8-byte integer;
+//               exact because value - min lies in [0, max - min] and fits the type
+//               chosen from max - min, and value = min + stored is the inverse.
+//   dictionary: when the values need 4+ bytes as offsets but at most 65536 distinct
+//               values occur (dates in a fact table), stored = rank of the value
+//               among the sorted distinct values (2 bytes); decode[rank] = value
+//               is exact, and ranks order like values, so ranges stay ranges.
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "exec/cuda/device_memory.h"
+#include "exec/cuda/kernel_params.h"
+#include "storage/column.h"
+
+namespace raydb::exec::cuda {
+
+struct DeviceColumn {
+  ColumnPtr owner;  // keeps the Column (and so its address, the cache key) alive
+  DevColumn dev;
+  DeviceBuffer data, decode;
+  std::vector<int64_t> host_decode;  // dictionary mode: sorted distinct values
+  uint64_t rows = 0;
+  uint64_t bytes() const { return rows * uint64_t(dev.width); }
+  // Maps inclusive value ranges to inclusive stored ranges (empty ones dropped).
+  std::vector<std::pair<uint64_t, uint64_t>> stored_ranges(const std::vector<std::pair<int64_t, int64_t>>& r) const;
+  // Largest stored value + 1 (the stored domain's size).
+  uint64_t stored_range() const;
+  int64_t value_of_stored(uint64_t s) const { return dev.decode ? host_decode[s] : int64_t(uint64_t(dev.base) + s); }
+};
+
+class ColumnCache {
+ public:
+  static ColumnCache& instance();
+  // The device copy of `c`, uploaded on first use (through pinned staging buffers).
+  const DeviceColumn& get(const ColumnPtr& c, cudaStream_t stream);
+  bool resident(const Column* c);
+  // Device bytes `c` would take (its narrowed width; dictionary mode not predicted).
+  static uint64_t estimate_bytes(const Column& c);
+  // True when the integer column's values are distinct (computed once, cached).
+  bool unique(const ColumnPtr& c);
+  void clear();
+
+ private:
+  std::mutex mutex_;
+  std::unordered_map<const Column*, std::unique_ptr<DeviceColumn>> columns_;
+  std::unordered_map<const Column*, std::pair<ColumnPtr, bool>> unique_;
+  PinnedBuffer staging_[2];
+};
+
+}  // namespace raydb::exec::cuda

@@ -1,0 +1,58 @@
+#pragma once
+// The CUDA execution backend, as the rest of raydb sees it. Everything here exists
+// in every build: without CUDA (RAYDB_HAVE_CUDA unset) there are no devices and
+// execute() fails with a clear message, so callers need no #ifdefs.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "exec/cpu/cpu_executor.h"
+#include "plan/physical/physical_plan.h"
+
+namespace raydb::exec::cuda {
+
+struct DeviceInfo {
+  int index = 0;
+  std::string name;
+  int cc_major = 0, cc_minor = 0;
+  uint64_t total_bytes = 0, free_bytes = 0;
+  int multiprocessors = 0;
+  int l2_bytes = 0;
+};
+
+bool built();                           // compiled with CUDA
+int device_count();                     // 0 without CUDA, driver or device
+std::string no_device_reason();         // why device_count() is 0 ("" otherwise)
+std::vector<DeviceInfo> devices();
+
+// nullopt when the CUDA executor runs `plan`; else a one-line reason. Pure plan
+// analysis: answers the same with or without a device.
+std::optional<std::string> unsupported_reason(const plan::PhysicalPlan& plan);
+// Bytes of device memory the plan's columns need beyond what is cached now (0 when
+// all resident); the planner compares it with the budget.
+uint64_t bytes_to_upload(const plan::PhysicalPlan& plan);
+
+class CudaExecutor {
+ public:
+  // Runs a supported plan on device 0. Throws Error(kNotImplemented) for plans
+  // outside the backend's shapes, Error(kOutOfMemory) when a column or intermediate
+  // does not fit the memory budget.
+  static ResultTable execute(const plan::PhysicalPlan& plan, const ExecOptions& options);
+};
+
+// Device memory: budget (RAYDB_GPU_MEMORY_LIMIT bytes, with K/M/G suffixes, or
+// set_memory_budget; default 90% of the device's free memory at first use),
+// bytes in use by cached columns and query scratch, pooled free bytes.
+struct MemoryStats {
+  uint64_t budget = 0, in_use = 0, pooled = 0, peak = 0;
+};
+MemoryStats memory_stats();
+void set_memory_budget(uint64_t bytes);  // 0: back to the default
+void clear_column_cache();                // drop resident columns (end-to-end timing)
+
+// Calibration (raydb calibrate, raydb bench): GB/s, measured on device 0.
+double measure_device_read_gbs();  // a streaming reduction over 2 GiB
+double measure_host_to_device_gbs();  // pinned host -> device copies of 256 MiB
+
+}  // namespace raydb::exec::cuda

@@ -1,0 +1,22 @@
+// The CUDA backend in a build without CUDA: no devices, clear errors.
+#include "common/error.h"
+#include "exec/cuda/cuda_backend.h"
+
+namespace raydb::exec::cuda {
+
+bool built() { return false; }
+int device_count() { return 0; }
+std::string no_device_reason() { return "this raydb was built without CUDA (RAYDB_CUDA=OFF or no nvcc)"; }
+std::vector<DeviceInfo> devices() { return {}; }
+uint64_t bytes_to_upload(const plan::PhysicalPlan&) { return 0; }
+MemoryStats memory_stats() { return {}; }
+void set_memory_budget(uint64_t) {}
+void clear_column_cache() {}
+double measure_device_read_gbs() { return 0; }
+double measure_host_to_device_gbs() { return 0; }
+
+ResultTable CudaExecutor::execute(const plan::PhysicalPlan&, const ExecOptions&) {
+  fail(ErrorKind::kNotImplemented, "no CUDA device: {}", no_device_reason());
+}
+
+}  // namespace raydb::exec::cuda

@@ -1,0 +1,148 @@
+// Device discovery, memory statistics and calibration for the CUDA backend.
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+
+#include "common/error.h"
+#include "exec/cuda/column_cache.h"
+#include "exec/cuda/cuda_backend.h"
+#include "exec/cuda/device_memory.h"
+#include "exec/cuda/kernels.h"
+#include "exec/cuda/star_plan.h"
+
+namespace raydb::exec::cuda {
+
+namespace {
+
+struct Probe {
+  int count = 0;
+  std::string reason;
+};
+
+const Probe& probe() {
+  // Counted once per process: no driver or no device gives 0 and a reason, never
+  // an error; RAYDB_CUDA_DISABLE=1 hides devices (tests of the CPU fallback).
+  static Probe p = [] {
+    Probe r;
+    if (const char* off = std::getenv("RAYDB_CUDA_DISABLE"); off && *off && *off != '0') {
+      r.reason = "disabled by RAYDB_CUDA_DISABLE";
+      return r;
+    }
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess) {
+      cudaGetLastError();
+      r.reason = cudaGetErrorString(e);
+      return r;
+    }
+    if (n == 0) r.reason = "no CUDA device";
+    r.count = n;
+    return r;
+  }();
+  return p;
+}
+
+}  // namespace
+
+bool built() { return true; }
+int device_count() { return probe().count; }
+std::string no_device_reason() { return probe().reason; }
+
+std::vector<DeviceInfo> devices() {
+  std::vector<DeviceInfo> out;
+  for (int i = 0; i < device_count(); i++) {
+    cudaDeviceProp p{};
+    if (cudaGetDeviceProperties(&p, i) != cudaSuccess) continue;
+    DeviceInfo d;
+    d.index = i;
+    d.name = p.name;
+    d.cc_major = p.major;
+    d.cc_minor = p.minor;
+    d.total_bytes = p.totalGlobalMem;
+    d.multiprocessors = p.multiProcessorCount;
+    d.l2_bytes = p.l2CacheSize;
+    size_t f = 0, t = 0;
+    if (i == 0 && cudaMemGetInfo(&f, &t) == cudaSuccess) d.free_bytes = f;
+    out.push_back(d);
+  }
+  cudaGetLastError();
+  return out;
+}
+
+uint64_t bytes_to_upload(const plan::PhysicalPlan& plan) {
+  auto r = analyze(plan);
+  auto* sp = std::get_if<StarPlan>(&r);
+  if (!sp) return 0;
+  uint64_t b = 0;
+  ColumnCache& cache = ColumnCache::instance();
+  auto add = [&](const ColumnPtr& c) {
+    if (!cache.resident(c.get())) b += ColumnCache::estimate_bytes(*c);
+  };
+  for (auto& c : sp->fact_columns) add(c);
+  for (auto& d : sp->dims) {
+    add(d.key);
+    for (auto& f : d.filters) add(f.column);
+  }
+  return b;
+}
+
+MemoryStats memory_stats() {
+  if (device_count() == 0) return {};
+  return MemoryPool::instance().stats();
+}
+void set_memory_budget(uint64_t bytes) { MemoryPool::instance().set_budget(bytes); }
+void clear_column_cache() {
+  if (device_count() > 0) ColumnCache::instance().clear();
+}
+
+double measure_device_read_gbs() {
+  if (device_count() == 0) return 0;
+  const uint64_t bytes = uint64_t(2) << 30;
+  DeviceBuffer buf(bytes, "bandwidth calibration");
+  DeviceBuffer sink(8, "bandwidth calibration");
+  check_cuda(cudaMemset(buf.get(), 1, bytes), "cudaMemset");
+  cudaEvent_t a, b;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  launch_read_bandwidth(buf.get(), bytes, sink.get<unsigned long long>(), 0);  // warm-up
+  float best = 1e30f;
+  for (int i = 0; i < 10; i++) {
+    cudaEventRecord(a);
+    launch_read_bandwidth(buf.get(), bytes, sink.get<unsigned long long>(), 0);
+    cudaEventRecord(b);
+    check_cuda(cudaEventSynchronize(b), "bandwidth kernel");
+    float ms = 0;
+    cudaEventElapsedTime(&ms, a, b);
+    best = std::min(best, ms);
+  }
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  return double(bytes) / (double(best) * 1e-3) / 1e9;
+}
+
+double measure_host_to_device_gbs() {
+  if (device_count() == 0) return 0;
+  const uint64_t bytes = uint64_t(256) << 20;
+  PinnedBuffer host(bytes);
+  std::memset(host.get(), 1, bytes);
+  DeviceBuffer dev(bytes, "bandwidth calibration");
+  cudaEvent_t a, b;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  check_cuda(cudaMemcpy(dev.get(), host.get(), bytes, cudaMemcpyHostToDevice), "copy");
+  float best = 1e30f;
+  for (int i = 0; i < 5; i++) {
+    cudaEventRecord(a);
+    cudaMemcpyAsync(dev.get(), host.get(), bytes, cudaMemcpyHostToDevice, 0);
+    cudaEventRecord(b);
+    check_cuda(cudaEventSynchronize(b), "copy");
+    float ms = 0;
+    cudaEventElapsedTime(&ms, a, b);
+    best = std::min(best, ms);
+  }
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  return double(bytes) / (double(best) * 1e-3) / 1e9;
+}
+
+}  // namespace raydb::exec::cuda

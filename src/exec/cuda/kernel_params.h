@@ -1,0 +1,120 @@
+#pragma once
+// Plain structs passed from the host orchestration (C++) to the kernels (CUDA),
+// by value as kernel parameters. No CUDA headers: both compilers include this.
+#include <cstdint>
+
+namespace raydb::exec::cuda {
+
+constexpr int kMaxFactColumns = 16;
+constexpr int kMaxFactPreds = 8;
+constexpr int kMaxPredRanges = 4;
+constexpr int kMaxJoins = 6;
+constexpr int kMaxAggs = 8;
+constexpr int kMaxProgram = 12;
+constexpr int kMaxRootGroups = 4;
+constexpr int kProgramRegisters = 4;
+
+// A column as stored on the device. Offset mode: value = base + stored, with
+// stored an unsigned integer of `width` bytes. Dictionary mode (decode != null):
+// value = decode[stored], decode sorted ascending, so stored order is value order.
+struct DevColumn {
+  const void* data = nullptr;
+  const int64_t* decode = nullptr;
+  int64_t base = 0;
+  int32_t width = 4;  // 1, 2, 4 or 8
+  int32_t pad = 0;
+};
+
+// A fact-table predicate: stored value in one of the inclusive ranges.
+struct DevPred {
+  int32_t col = 0;
+  int32_t nranges = 0;
+  uint64_t lo[kMaxPredRanges] = {};
+  uint64_t hi[kMaxPredRanges] = {};
+};
+
+// A probe of a dimension's key-indexed lookup array: idx = stored + offset; rows
+// with idx outside [0, size) or lookup[idx] < 0 drop out; otherwise the group id
+// grows by lookup[idx] * stride.
+struct DevJoin {
+  const int32_t* lookup = nullptr;
+  int64_t offset = 0;
+  uint64_t size = 0;
+  uint64_t stride = 0;
+  int32_t col = 0;
+  int32_t pad = 0;
+};
+
+// A GROUP BY key read from the fact table: group id grows by stored * stride.
+struct DevRootGroup {
+  uint64_t stride = 0;
+  int32_t col = 0;
+  int32_t pad = 0;
+};
+
+enum DevOp : uint8_t { kOpLoad, kOpConst, kOpAdd, kOpSub, kOpMul, kOpNeg };
+struct DevInstr {
+  uint8_t op = kOpConst, dst = 0, a = 0, b = 0;
+  int32_t col = 0;
+  int64_t k = 0;
+};
+enum DevAggFunc : int32_t { kAggCount, kAggSum, kAggMin, kAggMax };
+// One aggregate: a register program over fact columns computes its int64 argument
+// (bounds proven on the host, so no step overflows); SUM accumulates in 64 bits
+// or, when `wide`, in 128 bits (low word + high word with carry).
+struct DevAgg {
+  int32_t func = kAggCount;
+  int32_t wide = 0;
+  int32_t nins = 0;
+  int32_t result = 0;
+  DevInstr ins[kMaxProgram];
+};
+
+// Per-group accumulators in device memory, each an array over the group range.
+struct DevAccum {
+  unsigned long long* count = nullptr;                // rows per group
+  unsigned long long* lo[kMaxAggs] = {};             // SUM low words / MIN / MAX (as int64 bits)
+  unsigned long long* hi[kMaxAggs] = {};             // SUM high words (wide only)
+};
+
+struct StarParams {
+  uint64_t rows = 0;
+  uint64_t groups = 1;  // group id range
+  int32_t ncols = 0, npreds = 0, njoins = 0, nroot_groups = 0, naggs = 0;
+  int32_t mode = 0;  // 0: one group in registers, 1: shared-memory groups, 2: global atomics
+  DevColumn cols[kMaxFactColumns];
+  DevPred preds[kMaxFactPreds];
+  DevJoin joins[kMaxJoins];
+  DevRootGroup root_groups[kMaxRootGroups];
+  DevAgg aggs[kMaxAggs];
+  DevAccum acc;
+};
+
+// Dimension side: one filter of a dimension table, ranges in the stored domain.
+struct DimFilter {
+  DevColumn col;
+  const uint64_t* ranges = nullptr;  // device pairs lo, hi (inclusive)
+  int32_t nranges = 0;
+  int32_t pad = 0;
+};
+constexpr int kMaxDimFilters = 8;
+constexpr int kMaxDimGroups = 4;
+struct DimGroupPart {  // local code part: (value - min) * mult (mixed radix over the dim's keys)
+  DevColumn col;
+  int64_t min = 0;
+  uint64_t mult = 1;
+};
+struct DimParams {
+  uint64_t rows = 0;
+  DevColumn key;
+  int64_t key_min = 0;
+  uint64_t key_range = 0;
+  int32_t nfilters = 0, ngroups = 0;
+  DimFilter filters[kMaxDimFilters];
+  DimGroupPart groups[kMaxDimGroups];
+  int32_t* lookup = nullptr;   // key_range entries, -1 prefilled
+  uint32_t* flags = nullptr;   // local range entries, zero prefilled (present marks)
+  unsigned long long* passed = nullptr;  // rows that passed
+};
+
+}  // namespace raydb::exec::cuda

@@ -1,0 +1,40 @@
+#pragma once
+// Host entry points of the CUDA kernels (kernels.cu). Launches are asynchronous on
+// `stream`; errors surface through check_cuda at the next synchronizing call.
+#include <cuda_runtime.h>
+
+#include "exec/cuda/kernel_params.h"
+
+namespace raydb::exec::cuda {
+
+// Dimension side (DESIGN decision 5): filter rows, write lookup[key - min] = local
+// group code and mark the codes present; then rank the present codes densely and
+// rewrite the lookup array with dense codes.
+void launch_dim_build(const DimParams& p, cudaStream_t stream);
+// flags[0, range) -> dense[code] (rank among present codes), inv[rank] = code,
+// *count = number of present codes. One block; range is small (dictionary sizes).
+void launch_dim_rank(const uint32_t* flags, uint64_t range, int32_t* dense, int32_t* inv, unsigned long long* count,
+                     cudaStream_t stream);
+void launch_dim_remap(int32_t* lookup, uint64_t n, const int32_t* dense, cudaStream_t stream);
+// out[c] = lookup[decode[c] - key_min] (or -1 outside the key range): a lookup array
+// indexed by a dictionary-encoded foreign key's codes.
+void launch_translate(const int32_t* lookup, int64_t key_min, uint64_t key_range, const int64_t* decode, uint64_t n,
+                      int32_t* out, cudaStream_t stream);
+
+// The fused fact kernel: filter -> probe -> group code -> aggregate, one pass.
+// Returns the shared memory bytes it needs for p.mode (0 when mode 2).
+size_t star_shared_bytes(const StarParams& p);
+void launch_star(const StarParams& p, cudaStream_t stream);
+
+// Keeps the groups with a non-zero count: gids[i], and `fields` accumulator arrays
+// (count first) gathered into out[f * capacity + i]; *n = groups kept.
+void launch_compact(const unsigned long long* const* fields, int nfields, uint64_t groups, uint64_t capacity,
+                    unsigned long long* out, unsigned long long* gids, unsigned long long* n, cudaStream_t stream);
+
+// p[0, n) = value.
+void launch_fill(unsigned long long* p, uint64_t n, unsigned long long value, cudaStream_t stream);
+
+// Calibration: reads `bytes` of device memory once per call (a reduction).
+void launch_read_bandwidth(const void* data, uint64_t bytes, unsigned long long* sink, cudaStream_t stream);
+
+}  // namespace raydb::exec::cuda

@@ -1,0 +1,400 @@
+#include "exec/cuda/star_plan.h"
+
+#include <algorithm>
+#include <bit>
+#include <limits>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "exec/cpu/column_predicate.h"
+#include "exec/cpu/expression_evaluator.h"
+#include "exec/cuda/cuda_backend.h"
+
+namespace raydb::exec::cuda {
+
+using plan::AggFunc;
+using plan::Expr;
+using plan::ExprKind;
+using plan::LogicalQuery;
+
+namespace {
+
+using i128 = __int128;
+constexpr i128 kI64Max = std::numeric_limits<int64_t>::max();
+constexpr i128 kI64Min = std::numeric_limits<int64_t>::min();
+
+bool integer_physical(const Type& t) {
+  return t.id == TypeId::kInteger || t.id == TypeId::kBigint || t.id == TypeId::kDate || t.id == TypeId::kDecimal;
+}
+
+// The range of values the CPU evaluator accepts for a result of type t without an
+// overflow error (expression_evaluator.cpp, arith_exact); beyond int64 the GPU
+// program cannot go anyway.
+std::pair<i128, i128> type_bounds(const Type& t) {
+  switch (t.id) {
+    case TypeId::kInteger:
+    case TypeId::kDate: return {INT32_MIN, INT32_MAX};
+    case TypeId::kDecimal:
+      if (t.precision <= 18) return {-(pow10_i128(18) - 1), pow10_i128(18) - 1};
+      return {kI64Min, kI64Max};
+    default: return {kI64Min, kI64Max};
+  }
+}
+
+struct Compiler {
+  const LogicalQuery& q;
+  int root;
+  StarPlan& sp;
+  std::map<const Column*, int>& col_index;
+  DevAgg& agg;
+  std::string why;
+
+  int fact_col(const Expr& e) {
+    const ColumnPtr& c = q.tables[size_t(root)].table->column_ptr(size_t(e.column_index));
+    auto it = col_index.find(c.get());
+    if (it != col_index.end()) return it->second;
+    int i = int(sp.fact_columns.size());
+    sp.fact_columns.push_back(c);
+    col_index[c.get()] = i;
+    return i;
+  }
+  bool emit(DevInstr ins) {
+    if (agg.nins >= kMaxProgram) {
+      why = "aggregate expression too long";
+      return false;
+    }
+    agg.ins[agg.nins++] = ins;
+    return true;
+  }
+  bool scale(int dst, i128 factor, i128& lo, i128& hi) {
+    if (factor == 1) return true;
+    if (dst + 1 >= kProgramRegisters) {
+      why = "aggregate expression too deep";
+      return false;
+    }
+    lo *= factor;
+    hi *= factor;
+    DevInstr c;
+    c.op = kOpConst;
+    c.dst = uint8_t(dst + 1);
+    c.k = int64_t(factor);
+    DevInstr m;
+    m.op = kOpMul;
+    m.dst = m.a = uint8_t(dst);
+    m.b = uint8_t(dst + 1);
+    return emit(c) && emit(m);
+  }
+  // Compiles `e` into register `dst`; lo/hi bound its values (exact interval arithmetic).
+  bool compile(const Expr& e, int dst, i128& lo, i128& hi) {
+    if (dst >= kProgramRegisters) {
+      why = "aggregate expression too deep";
+      return false;
+    }
+    switch (e.kind) {
+      case ExprKind::kColumnRef: {
+        if (e.table_index != root) {
+          why = "aggregates over dimension columns";
+          return false;
+        }
+        if (!integer_physical(e.type)) {
+          why = fmt::format("aggregate over {} column {}", e.type.to_string(), e.name);
+          return false;
+        }
+        const Column& c = q.tables[size_t(root)].table->column(size_t(e.column_index));
+        lo = c.stats().min;
+        hi = c.stats().max;
+        if (lo > hi) lo = hi = 0;  // empty table: never evaluated
+        DevInstr ins;
+        ins.op = kOpLoad;
+        ins.dst = uint8_t(dst);
+        ins.col = fact_col(e);
+        return emit(ins);
+      }
+      case ExprKind::kConstant: {
+        if (e.value.is_null() || !(e.type.is_integral() || e.type.id == TypeId::kDecimal)) {
+          why = "a non-integer constant in an aggregate";
+          return false;
+        }
+        i128 v = e.value.as_hugeint();
+        if (v > kI64Max || v < kI64Min) {
+          why = "a constant beyond 64 bits";
+          return false;
+        }
+        lo = hi = v;
+        DevInstr ins;
+        ins.op = kOpConst;
+        ins.dst = uint8_t(dst);
+        ins.k = int64_t(v);
+        return emit(ins);
+      }
+      case ExprKind::kNegate: {
+        if (!compile(*e.children[0], dst, lo, hi)) return false;
+        i128 l = -hi, h = -lo;
+        lo = l;
+        hi = h;
+        DevInstr ins;
+        ins.op = kOpNeg;
+        ins.dst = ins.a = uint8_t(dst);
+        if (!emit(ins)) return false;
+        break;
+      }
+      case ExprKind::kArith: {
+        if (e.arith_op == plan::ArithOp::kDiv || e.arith_op == plan::ArithOp::kMod) {
+          why = "division or modulo in an aggregate";
+          return false;
+        }
+        if (e.type.id == TypeId::kDouble || !(e.children[0]->type.id != TypeId::kDouble &&
+                                               e.children[1]->type.id != TypeId::kDouble)) {
+          why = "DOUBLE arithmetic in an aggregate";
+          return false;
+        }
+        auto scale_of = [](const Type& t) { return t.id == TypeId::kDecimal ? int(t.scale) : 0; };
+        const bool add_like = e.arith_op != plan::ArithOp::kMul;
+        const int rs = scale_of(e.type);
+        i128 l1, h1, l2, h2;
+        if (!compile(*e.children[0], dst, l1, h1)) return false;
+        // Operands of + and - are aligned to the result scale exactly as the CPU does.
+        if (add_like && !scale(dst, pow10_i128(rs - scale_of(e.children[0]->type)), l1, h1)) return false;
+        if (!compile(*e.children[1], dst + 1, l2, h2)) return false;
+        if (add_like && !scale(dst + 1, pow10_i128(rs - scale_of(e.children[1]->type)), l2, h2)) return false;
+        for (i128 v : {l1, h1, l2, h2})
+          if (v > kI64Max || v < kI64Min) {
+            why = "an aggregate expression that may exceed 64 bits";
+            return false;
+          }
+        DevInstr ins;
+        ins.dst = ins.a = uint8_t(dst);
+        ins.b = uint8_t(dst + 1);
+        if (e.arith_op == plan::ArithOp::kAdd) {
+          ins.op = kOpAdd;
+          lo = l1 + l2;
+          hi = h1 + h2;
+        } else if (e.arith_op == plan::ArithOp::kSub) {
+          ins.op = kOpSub;
+          lo = l1 - h2;
+          hi = h1 - l2;
+        } else {
+          ins.op = kOpMul;
+          i128 c[4] = {l1 * l2, l1 * h2, h1 * l2, h1 * h2};
+          lo = *std::min_element(c, c + 4);
+          hi = *std::max_element(c, c + 4);
+        }
+        if (!emit(ins)) return false;
+        break;
+      }
+      default:
+        why = fmt::format("aggregate argument {}", e.to_string());
+        return false;
+    }
+    auto [tl, th] = type_bounds(e.type);
+    if (lo < tl || hi > th || lo < kI64Min || hi > kI64Max) {
+      why = fmt::format("{} may overflow (bounds from column statistics)", e.to_string());
+      return false;
+    }
+    return true;
+  }
+};
+
+KeySpec key_spec_for(const Expr& e, const LogicalQuery& q) {
+  // As exec/cpu/cpu_executor.cpp encodes group keys, so packed words agree.
+  KeySpec s;
+  s.type = e.type;
+  s.kind = kind_of(e.type);
+  s.nullable = may_be_null(e);
+  const Column& c = q.tables[size_t(e.table_index)].table->column(size_t(e.column_index));
+  if (c.type().id == TypeId::kVarchar) {
+    s.kind = VectorKind::kCode;
+    s.dict = c.dictionary();
+    s.has_range = c.dictionary()->size() > 0;
+    s.min = 0;
+    s.max = int64_t(c.dictionary()->size()) - 1;
+  } else if (c.type().id != TypeId::kDouble && c.stats().min <= c.stats().max) {
+    s.has_range = true;
+    s.min = c.stats().min;
+    s.max = c.stats().max;
+  }
+  return s;
+}
+
+std::optional<std::string> compile_filters(const std::vector<plan::ExprPtr>& conjuncts, const LogicalQuery& q,
+                                           std::vector<StarFilter>& out, bool& always_false) {
+  for (auto& c : conjuncts) {
+    auto p = ColumnPredicate::compile(*c, q);
+    if (!p) return fmt::format("filter {}", c->to_string());
+    StarFilter f;
+    f.column = q.tables[size_t(p->table_index())].table->column_ptr(
+        size_t(q.tables[size_t(p->table_index())].table->find_column(p->column().name())));
+    f.ranges = p->ranges();
+    f.coverage = p->coverage();
+    if (p->always_false()) always_false = true;
+    out.push_back(std::move(f));
+  }
+  std::stable_sort(out.begin(), out.end(), [](auto& a, auto& b) { return a.coverage < b.coverage; });
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::variant<StarPlan, std::string> analyze(const plan::PhysicalPlan& plan) {
+  const LogicalQuery& q = *plan.query;
+  StarPlan sp;
+  if (!q.is_aggregate) return std::string("queries without GROUP BY or aggregates");
+  if (q.tables.empty()) return std::string("queries without tables");
+  if (q.tables.size() > 1 + size_t(kMaxJoins)) return fmt::format("more than {} joins", kMaxJoins);
+  if (!plan.root_residuals.empty()) return std::string("constant conditions");
+  sp.root = plan.root_table;
+  const size_t root = size_t(plan.root_table);
+  const Table& rt = *q.tables[root].table;
+  sp.root_rows = rt.row_count();
+  if (sp.root_rows >= (uint64_t(1) << 32)) return std::string("tables of 2^32 rows or more");
+  sp.always_false = plan.always_empty;
+  std::map<const Column*, int> col_index;
+  auto fact_col = [&](const ColumnPtr& c) {
+    auto it = col_index.find(c.get());
+    if (it != col_index.end()) return it->second;
+    int i = int(sp.fact_columns.size());
+    sp.fact_columns.push_back(c);
+    col_index[c.get()] = i;
+    return i;
+  };
+
+  // Root filters.
+  if (auto why = compile_filters(plan.table_filters[root], q, sp.fact_filters, sp.always_false)) return *why;
+  if (sp.fact_filters.size() > size_t(kMaxFactPreds)) return fmt::format("more than {} fact-table filters", kMaxFactPreds);
+  for (auto& f : sp.fact_filters) {
+    if (f.ranges.size() > size_t(kMaxPredRanges))
+      return fmt::format("a fact-table filter of more than {} ranges on {}", kMaxPredRanges, f.column->name());
+    f.fact_col = fact_col(f.column);
+  }
+
+  // Joins: each a dimension joined to the root on one integer key.
+  std::vector<int> dim_of_table(q.tables.size(), -1);
+  for (auto& step : plan.joins) {
+    if (step.build_keys.size() != 1) return std::string("joins on several keys or cross joins");
+    if (!step.residuals.empty()) return std::string("join conditions beyond key equality");
+    const Expr& pk = *step.probe_keys[0];
+    const Expr& bk = *step.build_keys[0];
+    if (pk.kind != ExprKind::kColumnRef || pk.table_index != int(root))
+      return std::string("joins whose probe key is not a fact-table column (snowflake or chain joins)");
+    if (bk.kind != ExprKind::kColumnRef || !integer_physical(bk.type) || !integer_physical(pk.type))
+      return std::string("joins on non-integer keys");
+    if (pk.type.id == TypeId::kDecimal || bk.type.id == TypeId::kDecimal) return std::string("joins on decimal keys");
+    if (dim_of_table[size_t(step.build_table)] >= 0) return std::string("a table joined twice");
+    StarDim d;
+    d.table = step.build_table;
+    d.key = q.tables[size_t(d.table)].table->column_ptr(size_t(bk.column_index));
+    d.fact_col = fact_col(rt.column_ptr(size_t(pk.column_index)));
+    if (auto why = compile_filters(plan.table_filters[size_t(d.table)], q, d.filters, d.always_false)) return *why;
+    if (d.filters.size() > size_t(kMaxDimFilters)) return std::string("too many filters on one dimension");
+    const ColumnStats& ks = d.key->stats();
+    if (ks.min <= ks.max && uint64_t(ks.max - ks.min) >= (uint64_t(1) << 28))
+      return fmt::format("join key {} spans more than 2^28 values (hash joins are not on the GPU yet)", d.key->name());
+    dim_of_table[size_t(d.table)] = int(sp.dims.size());
+    sp.dims.push_back(std::move(d));
+  }
+  if (sp.dims.size() + 1 != q.tables.size()) return std::string("tables that are not joined to the fact table");
+
+  // Group keys: columns with known ranges, packed as the CPU packs them.
+  int bits = 0;
+  for (size_t k = 0; k < q.group_keys.size(); k++) {
+    const Expr& g = *q.group_keys[k];
+    if (g.kind != ExprKind::kColumnRef) return fmt::format("GROUP BY expression {}", g.to_string());
+    if (g.type.id == TypeId::kDouble) return std::string("GROUP BY a DOUBLE column");
+    KeySpec s = key_spec_for(g, q);
+    if (!s.has_range) {
+      if (q.tables[size_t(g.table_index)].table->row_count() == 0) {
+        sp.always_false = true;  // an empty table: nothing joins, no groups
+        s.has_range = true;
+        s.min = s.max = 0;
+      } else {
+        return fmt::format("GROUP BY {} without a value range", g.name);
+      }
+    }
+    uint64_t r = uint64_t(s.max - s.min) + 1;
+    int b = r <= 1 ? 0 : 64 - std::countl_zero(r - 1);
+    sp.key_shifts.push_back(bits);
+    bits += b;
+    sp.key_specs.push_back(s);
+    if (g.table_index == int(root)) {
+      if (sp.root_group_keys.size() >= size_t(kMaxRootGroups)) return std::string("too many fact-table GROUP BY keys");
+      sp.root_group_keys.push_back(int(k));
+      sp.root_group_cols.push_back(fact_col(rt.column_ptr(size_t(g.column_index))));
+    } else {
+      int d = dim_of_table[size_t(g.table_index)];
+      if (sp.dims[size_t(d)].group_keys.size() >= size_t(kMaxDimGroups))
+        return std::string("too many GROUP BY keys from one dimension");
+      sp.dims[size_t(d)].group_keys.push_back(int(k));
+    }
+  }
+  if (bits > 62) return std::string("GROUP BY keys wider than 62 bits together");
+
+  // Aggregates.
+  if (q.aggregates.size() > size_t(kMaxAggs)) return fmt::format("more than {} aggregates", kMaxAggs);
+  for (auto& a : q.aggregates) {
+    if (a.distinct) return std::string("DISTINCT aggregates");
+    StarAgg sa;
+    sa.func = a.func;
+    if (a.func == AggFunc::kCountStar) {
+      sa.dev.func = kAggCount;
+      sp.aggs.push_back(sa);
+      continue;
+    }
+    const Expr& arg = *a.arg;
+    if (may_be_null(arg)) return fmt::format("aggregate over a nullable expression {}", arg.to_string());
+    sa.arg_type = arg.type;
+    sa.kind = kind_of(arg.type);
+    if (arg.kind == ExprKind::kColumnRef && arg.table_index == int(root) &&
+        (arg.type.id == TypeId::kVarchar || a.func == AggFunc::kCount)) {
+      // COUNT of a NOT NULL column counts rows; MIN/MAX of VARCHAR compare codes.
+      if (a.func == AggFunc::kCount) {
+        sa.dev.func = kAggCount;
+        sp.aggs.push_back(sa);
+        continue;
+      }
+      if (a.func != AggFunc::kMin && a.func != AggFunc::kMax) return fmt::format("{} over VARCHAR", a.name);
+      sa.kind = VectorKind::kCode;
+      sa.dict = rt.column(size_t(arg.column_index)).dictionary();
+      sa.dev.func = a.func == AggFunc::kMin ? kAggMin : kAggMax;
+      DevInstr ins;
+      ins.op = kOpLoad;
+      ins.col = fact_col(rt.column_ptr(size_t(arg.column_index)));
+      sa.dev.ins[0] = ins;
+      sa.dev.nins = 1;
+      sp.aggs.push_back(sa);
+      continue;
+    }
+    if (arg.type.id == TypeId::kDouble || arg.type.id == TypeId::kVarchar)
+      return fmt::format("{} over {} (not exact on the GPU yet)", a.name, arg.type.to_string());
+    Compiler c{q, int(root), sp, col_index, sa.dev, {}};
+    i128 lo = 0, hi = 0;
+    if (!c.compile(arg, 0, lo, hi)) return c.why;
+    switch (a.func) {
+      case AggFunc::kCount: sa.dev.func = kAggCount; break;
+      case AggFunc::kSum:
+      case AggFunc::kAvg: {
+        sa.dev.func = kAggSum;
+        // 64-bit sums are exact when |value| * rows cannot leave int64 (wrap-around
+        // additions in any order then give the exact total); else 128 bits.
+        i128 m = std::max(lo < 0 ? -lo : lo, hi < 0 ? -hi : hi);
+        sa.dev.wide = m * i128(std::max<uint64_t>(sp.root_rows, 1)) > kI64Max;
+        break;
+      }
+      case AggFunc::kMin: sa.dev.func = kAggMin; break;
+      case AggFunc::kMax: sa.dev.func = kAggMax; break;
+      default: return std::string("unknown aggregate");
+    }
+    sp.aggs.push_back(sa);
+  }
+  if (sp.fact_columns.size() > size_t(kMaxFactColumns))
+    return fmt::format("more than {} fact-table columns", kMaxFactColumns);
+  return sp;
+}
+
+std::optional<std::string> unsupported_reason(const plan::PhysicalPlan& plan) {
+  auto r = analyze(plan);
+  if (auto* why = std::get_if<std::string>(&r)) return *why;
+  return std::nullopt;
+}
+
+}  // namespace raydb::exec::cuda

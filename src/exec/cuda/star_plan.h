@@ -1,0 +1,69 @@
+#pragma once
+// Which plans the CUDA backend runs, and how: a star join. The probe root (fact
+// table) streams once through one fused kernel; every other table is a dimension
+// joined on one integer key that is unique in it, and becomes a key-indexed lookup
+// array holding a dense group code or "filtered out" (DESIGN decision 5).
+//
+// Supported shape (analyze() says why not otherwise):
+//   - an aggregate query (GROUP BY and/or aggregates, no DISTINCT aggregates);
+//   - root filters that compile to column predicates (ranges of stored values);
+//   - joins root.fk = dim.key, integer columns, one per dimension, no residuals;
+//   - dimension filters that compile to column predicates;
+//   - GROUP BY keys that are columns (root or dimension) with known value ranges;
+//   - COUNT/SUM/AVG/MIN/MAX over + - * and unary minus of root integer/decimal
+//     columns and constants, with every intermediate provably within 64 bits
+//     (interval arithmetic over the column statistics), or MIN/MAX/COUNT of a
+//     root VARCHAR column (dictionary codes order like their strings).
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "exec/cpu/key_encoder.h"
+#include "exec/cuda/kernel_params.h"
+#include "plan/physical/physical_plan.h"
+
+namespace raydb::exec::cuda {
+
+struct StarFilter {
+  ColumnPtr column;
+  int fact_col = -1;  // root filters: index into StarPlan::fact_columns
+  std::vector<std::pair<int64_t, int64_t>> ranges;  // stored values, inclusive, sorted
+  double coverage = 1;
+};
+
+struct StarDim {
+  int table = -1;
+  ColumnPtr key;
+  int fact_col = -1;  // the root's foreign-key column
+  std::vector<StarFilter> filters;
+  bool always_false = false;
+  std::vector<int> group_keys;  // indices into LogicalQuery::group_keys read from this dim
+};
+
+struct StarAgg {
+  plan::AggFunc func = plan::AggFunc::kCountStar;
+  DevAgg dev;                  // program columns index StarPlan::fact_columns
+  VectorKind kind = VectorKind::kInt;  // the argument's kind for AggregateStates
+  const Dictionary* dict = nullptr;
+  Type arg_type;
+};
+
+struct StarPlan {
+  int root = 0;
+  uint64_t root_rows = 0;
+  std::vector<ColumnPtr> fact_columns;  // distinct root columns the kernel reads
+  std::vector<StarFilter> fact_filters;
+  std::vector<StarDim> dims;
+  std::vector<int> root_group_keys;     // GROUP BY keys on root columns
+  std::vector<int> root_group_cols;     // their fact_columns index
+  std::vector<KeySpec> key_specs;       // one per GROUP BY key (as the CPU backend encodes them)
+  std::vector<int> key_shifts;          // packed-word shift per key (KeyEncoder layout)
+  std::vector<StarAgg> aggs;
+  bool always_false = false;            // some filter can never pass
+};
+
+// A StarPlan, or the reason the plan is outside the CUDA backend's shapes.
+std::variant<StarPlan, std::string> analyze(const plan::PhysicalPlan& plan);
+
+}  // namespace raydb::exec::cuda

@@ -1,0 +1,35 @@
+#pragma once
+// The access-path choice: for each table of a planned query, scan or index scan (and
+// through which index), and for each join step, hash join or index-nested-loop join.
+// It runs after plan::plan_query and before execution, in the executor layer because
+// it needs what only executors have: predicates compiled to stored-value ranges and
+// the built indexes, whose exact counts replace guesses for the candidate rows.
+// Costs come from plan/physical/cost_model.h.
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "exec/index/built_index.h"
+#include "plan/physical/physical_plan.h"
+
+namespace raydb::exec {
+
+// An index that exists on a column of one of the query's tables. `build` returns the
+// built index (building it on first use); the chooser calls it only when a predicate
+// or join could use the index.
+struct IndexCandidate {
+  int table = -1;   // index into LogicalQuery::tables
+  int column = -1;  // column index in that table
+  plan::IndexKind kind = plan::IndexKind::kRt;
+  std::function<std::shared_ptr<const BuiltIndex>()> build;
+};
+
+enum class AccessPolicy {
+  kCost,     // --backend auto: cheapest by the cost model, any index kind
+  kNoRt,     // --backend cpu: cheapest by the cost model among sorted and hash indexes
+  kForceRt,  // --backend rt: an RT index wherever one applies, else as kCost
+};
+
+void choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexCandidate>& candidates, AccessPolicy policy);
+
+}  // namespace raydb::exec

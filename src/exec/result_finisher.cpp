@@ -1,0 +1,146 @@
+#include "exec/result_finisher.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "exec/cpu/expression_evaluator.h"
+#include "exec/cpu/group_table.h"
+#include "exec/cpu/key_encoder.h"
+
+namespace raydb::exec {
+
+using plan::ExprKind;
+using plan::LogicalQuery;
+
+namespace {
+
+// Sorts row indices by ORDER BY keys: NULLs last in ASC, first in DESC (PostgreSQL).
+std::vector<uint32_t> sort_rows(const std::vector<Vector>& keys, const std::vector<plan::OrderItem>& items, size_t n,
+                                int64_t limit) {
+  std::vector<uint32_t> idx(n);
+  std::iota(idx.begin(), idx.end(), 0);
+  auto cmp = [&](uint32_t a, uint32_t b) {
+    for (size_t k = 0; k < keys.size(); k++) {
+      const Vector& v = keys[k];
+      const bool desc = items[k].descending;
+      bool na = v.is_null(a), nb = v.is_null(b);
+      if (na || nb) {
+        if (na && nb) continue;
+        // ASC: NULL is larger (last); DESC: NULL first.
+        return desc ? na : nb;
+      }
+      int c = 0;
+      switch (v.kind) {
+        case VectorKind::kInt:
+        case VectorKind::kCode: c = (v.ints[a] > v.ints[b]) - (v.ints[a] < v.ints[b]); break;
+        case VectorKind::kHuge: c = (v.huge[a] > v.huge[b]) - (v.huge[a] < v.huge[b]); break;
+        case VectorKind::kDouble: c = (v.doubles[a] > v.doubles[b]) - (v.doubles[a] < v.doubles[b]); break;
+        case VectorKind::kString: {
+          int r = v.strings[a].compare(v.strings[b]);
+          c = (r > 0) - (r < 0);
+          break;
+        }
+      }
+      if (c != 0) return desc ? c > 0 : c < 0;
+    }
+    return a < b;  // stable
+  };
+  if (limit >= 0 && size_t(limit) < n) {
+    std::partial_sort(idx.begin(), idx.begin() + limit, idx.end(), cmp);
+    idx.resize(size_t(limit));
+  } else {
+    std::sort(idx.begin(), idx.end(), cmp);
+  }
+  return idx;
+}
+
+std::vector<Vector> select_rows(const std::vector<Vector>& cols, const std::vector<uint32_t>& idx) {
+  std::vector<Vector> out;
+  for (auto& c : cols) out.push_back(c.select(idx.data(), idx.size()));
+  return out;
+}
+
+}  // namespace
+
+std::vector<Vector> finish_aggregation(const LogicalQuery& q, std::vector<Vector> key_vectors,
+                                       std::vector<Vector> agg_vectors, size_t& n) {
+  std::vector<Vector> outputs;
+  EvalContext ctx;
+  ctx.query = &q;
+  ctx.group_keys = &key_vectors;
+  ctx.aggregates = &agg_vectors;
+  ctx.n = n;
+  if (q.having && n > 0) {
+    std::vector<uint8_t> keep;
+    evaluate_predicate(*q.having, ctx, keep);
+    std::vector<uint32_t> idx;
+    for (size_t i = 0; i < n; i++)
+      if (keep[i]) idx.push_back(uint32_t(i));
+    key_vectors = select_rows(key_vectors, idx);
+    agg_vectors = select_rows(agg_vectors, idx);
+    n = idx.size();
+    ctx.n = n;
+  }
+  for (auto& e : q.select) outputs.push_back(evaluate(*e, ctx));
+  // ORDER BY keys in the post-aggregation domain (may read outputs).
+  if (!q.order_by.empty()) {
+    ctx.outputs = &outputs;
+    std::vector<Vector> extra;
+    for (auto& o : q.order_by) extra.push_back(evaluate(*o.expr, ctx));
+    for (auto& v : extra) outputs.push_back(std::move(v));
+  }
+  return outputs;
+}
+
+void finish_rows(const LogicalQuery& q, std::vector<Vector> outputs, size_t n, ResultTable& result) {
+  // DISTINCT over the SELECT columns (first occurrence wins).
+  const size_t nsel = q.select.size();
+  if (q.distinct && n > 0) {
+    std::vector<KeySpec> specs;
+    for (size_t c = 0; c < nsel; c++) {
+      KeySpec s;
+      s.type = outputs[c].type;
+      s.kind = outputs[c].kind;
+      s.dict = outputs[c].dict;
+      s.nullable = true;
+      specs.push_back(s);
+    }
+    KeyEncoder enc(specs, result.interner.get());
+    std::vector<Vector> sel_cols(outputs.begin(), outputs.begin() + long(nsel));
+    std::vector<int64_t> words;
+    enc.encode(sel_cols, n, words);
+    GroupTable seen(enc.width(), false, 0);
+    std::vector<uint32_t> idx;
+    size_t before = 0;
+    for (size_t i = 0; i < n; i++) {
+      seen.find_or_insert_one(&words[i * size_t(enc.width())]);
+      if (seen.group_count() > before) {
+        idx.push_back(uint32_t(i));
+        before = seen.group_count();
+      }
+    }
+    outputs = select_rows(outputs, idx);
+    n = idx.size();
+  }
+
+  // ORDER BY, OFFSET, LIMIT.
+  std::vector<uint32_t> idx;
+  if (!q.order_by.empty()) {
+    std::vector<Vector> keys(outputs.begin() + long(nsel), outputs.end());
+    int64_t need = q.limit >= 0 ? q.limit + q.offset : -1;
+    idx = sort_rows(keys, q.order_by, n, need);
+  } else {
+    idx.resize(n);
+    std::iota(idx.begin(), idx.end(), 0);
+  }
+  size_t from = std::min<size_t>(size_t(q.offset), idx.size());
+  size_t to = q.limit >= 0 ? std::min(idx.size(), from + size_t(q.limit)) : idx.size();
+  std::vector<uint32_t> final_idx(idx.begin() + long(from), idx.begin() + long(to));
+  outputs.resize(nsel);
+  const bool identity = final_idx.size() == n && std::is_sorted(final_idx.begin(), final_idx.end());
+  result.columns = identity ? std::move(outputs) : select_rows(outputs, final_idx);
+  result.rows = final_idx.size();
+  for (auto& c : result.columns) c.size = result.rows;
+}
+
+}  // namespace raydb::exec

@@ -1,0 +1,22 @@
+#pragma once
+// The end of every query, shared by all backends so that their results agree row
+// for row: after aggregation HAVING, SELECT and the ORDER BY keys; then DISTINCT,
+// ORDER BY (NULLs last ascending, first descending, as PostgreSQL), OFFSET/LIMIT.
+#include <vector>
+
+#include "exec/cpu/cpu_executor.h"
+
+namespace raydb::exec {
+
+// Aggregate queries: `keys` (one vector per GROUP BY key) and `aggs` (one per
+// aggregate) hold `n` groups. Applies HAVING, evaluates the SELECT list and appends
+// the ORDER BY keys; returns the output columns and updates `n`.
+std::vector<Vector> finish_aggregation(const plan::LogicalQuery& q, std::vector<Vector> keys, std::vector<Vector> aggs,
+                                       size_t& n);
+
+// `outputs` holds the SELECT columns followed by one column per ORDER BY item, `n`
+// rows. Applies DISTINCT, ORDER BY, OFFSET and LIMIT and stores the SELECT columns
+// in `result` (columns, rows).
+void finish_rows(const plan::LogicalQuery& q, std::vector<Vector> outputs, size_t n, ResultTable& result);
+
+}  // namespace raydb::exec

@@ -1,0 +1,54 @@
+#pragma once
+// Access paths other than a full scan: a table's rows found through a secondary
+// index (point, IN or range predicates on the indexed column), and equality joins
+// whose build side is probed through an index on its key column (index-nested-loop
+// join) instead of being scanned into a join table. plan/ only describes them; the
+// executor layer owns the built indexes (it subclasses IndexHandle) and decides,
+// with exact counts from the indexes and the cost model (cost_model.h), which path
+// each table and join takes.
+#include <memory>
+#include <string>
+
+#include "plan/logical/expression.h"
+
+namespace raydb::plan {
+
+// The kinds of CREATE INDEX ... USING (mirrors access::IndexKind; plan/ does not
+// depend on access/).
+enum class IndexKind { kRt, kSorted, kHash };
+const char* index_kind_name(IndexKind k);  // "rt", "sorted", "hash"
+
+// A built index on one column of one table.
+class IndexHandle {
+ public:
+  virtual ~IndexHandle() = default;
+  std::string name;
+  IndexKind kind = IndexKind::kRt;
+  int column = -1;             // column index in its table
+  uint64_t rows = 0;           // indexed rows (the table's)
+  uint64_t distinct_keys = 0;  // distinct keys
+  bool supports_ranges = true;
+};
+
+// A table's rows come from an index: the index yields candidate row ids for
+// `predicate` (one of the table's filters), and all of the table's filters are
+// still applied to them, so the result is the scan's.
+struct IndexScan {
+  std::shared_ptr<const IndexHandle> index;
+  ExprPtr predicate;
+  std::string mode;         // "point", "in" or "range"
+  uint64_t candidates = 0;  // exact number of rows the index returns
+  double cost_ms = 0;       // estimated, this path
+  double scan_cost_ms = 0;  // estimated, the scan it replaces
+};
+
+// A join step probes an index on the build table's key column with the probe keys,
+// rather than scanning and hashing the build table.
+struct IndexJoin {
+  std::shared_ptr<const IndexHandle> index;
+  double est_probes = 0;       // probe rows expected at this step (upper bound)
+  double cost_ms = 0;          // estimated, this path
+  double hash_cost_ms = 0;     // estimated, the hash join it replaces
+};
+
+}  // namespace raydb::plan

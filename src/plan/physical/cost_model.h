@@ -1,0 +1,41 @@
+#pragma once
+// The cost model of the access-path choice: scan vs index lookups, hash join vs
+// index-nested-loop join, and which index kind. Costs are single-thread milliseconds
+// (every path parallelizes alike, so the comparison holds for any thread count).
+//
+// The constants were measured once on the development machine (2 cores of an x86-64
+// VM, Release build, one thread) and are documented at their definitions in
+// cost_model.cpp together with the commands that measured them. `raydb calibrate`
+// does not exist yet; when it does it should replace these per machine.
+#include <cstdint>
+
+#include "plan/physical/access_path.h"
+
+namespace raydb::plan {
+
+struct CostConstants {
+  double scan_ns_per_row;        // stream one column of a table through a compiled filter
+  double fetch_ns_per_row;       // one candidate row from an index: materialize, sort, gather
+  double rt_ns_per_level;        // RT index (Embree BVH) lookup, per log2(keys)
+  double sorted_ns_per_level;    // sorted-array binary search, per log2(keys)
+  double hash_ns_per_lookup;     // hash index probe
+  double join_build_ns_per_row;  // insert one filtered build row into a JoinTable
+  double join_probe_ns_per_row;  // probe one row into a JoinTable
+  double index_setup_ns;         // fixed cost of one batch of index lookups
+};
+
+const CostConstants& cost_constants();
+
+// Cost of `lookups` lookups into an index of `kind` over `keys` keys.
+double lookup_cost_ms(IndexKind kind, uint64_t keys, double lookups);
+// Full scan of `rows` rows with `filters` compiled filters (at least one column read).
+double scan_cost_ms(uint64_t rows, int filters);
+// An index scan: `lookups` lookups returning `candidates` rows.
+double index_scan_cost_ms(IndexKind kind, uint64_t keys, double lookups, double candidates);
+// A hash join: scan the build table (`build_rows`, `build_filters`), insert the
+// `kept` rows that pass, probe `probes` rows.
+double hash_join_cost_ms(uint64_t build_rows, int build_filters, double kept, double probes);
+// An index join: `probes` lookups returning `matches` rows.
+double index_join_cost_ms(IndexKind kind, uint64_t keys, double probes, double matches);
+
+}  // namespace raydb::plan

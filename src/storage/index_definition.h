@@ -1,0 +1,24 @@
+#pragma once
+// What the catalog knows about a secondary index: CREATE INDEX name ON table (column)
+// USING kind [WITH (option = value, ...)]. Only the definition is persisted; the index
+// itself is rebuilt in memory from the column (access/ builds it, exec/ owns the
+// built structures). Options stay text here: storage/ does not know what they mean,
+// the access layer validates them before a definition is committed.
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace raydb {
+
+struct IndexDefinition {
+  std::string name;
+  std::string table;   // catalog table name
+  std::string column;  // column name as stored
+  std::string kind;    // "rt", "sorted" or "hash" (lower case)
+  std::vector<std::pair<std::string, std::string>> options;  // in the order written
+
+  // The index kinds the catalog accepts.
+  static bool known_kind(const std::string& kind) { return kind == "rt" || kind == "sorted" || kind == "hash"; }
+};
+
+}  // namespace raydb

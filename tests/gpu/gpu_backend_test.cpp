@@ -1,0 +1,229 @@
+// The CUDA backend against the CPU backend: identical results, row for row where
+// the query orders them (as a multiset otherwise), on SSB and on the ad-hoc query
+// lists; plus the edge cases of the issue (unsupported shapes give one clean line,
+// out of memory, empty tables, everything filtered out, more than 2^20 groups).
+// Without a CUDA device every test reports SKIPPED.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "exec/cuda/cuda_backend.h"
+#include "support/adhoc_cases.h"
+#include "support/fixtures.h"
+
+namespace raydb::test {
+namespace {
+
+bool have_gpu() { return exec::cuda::device_count() > 0; }
+
+#define REQUIRE_GPU() \
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device: " << exec::cuda::no_device_reason()
+
+std::vector<std::vector<std::string>> rows_of(const QueryResult& r) {
+  std::vector<std::vector<std::string>> out(r.row_count());
+  for (size_t i = 0; i < r.row_count(); i++)
+    for (size_t c = 0; c < r.column_count(); c++) {
+      Value v = r.get(i, c);
+      out[i].push_back(v.type().to_string() + ":" + v.to_string());
+    }
+  return out;
+}
+
+bool has_order_by(std::string sql) {
+  std::transform(sql.begin(), sql.end(), sql.begin(), ::tolower);
+  return sql.find("order by") != std::string::npos;
+}
+
+// Exact comparison (type and value of every cell).
+::testing::AssertionResult same(const QueryResult& cpu, const QueryResult& gpu, const std::string& sql) {
+  auto a = rows_of(cpu), b = rows_of(gpu);
+  if (!has_order_by(sql)) {
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+  }
+  if (a.size() != b.size())
+    return ::testing::AssertionFailure() << "rows: cpu " << a.size() << ", cuda " << b.size() << " for " << sql;
+  for (size_t i = 0; i < a.size(); i++)
+    if (a[i] != b[i]) {
+      std::string x, y;
+      for (auto& s : a[i]) x += s + " ";
+      for (auto& s : b[i]) y += s + " ";
+      return ::testing::AssertionFailure() << "row " << i << ": cpu [" << x << "] cuda [" << y << "] for " << sql;
+    }
+  return ::testing::AssertionSuccess();
+}
+
+// Runs `sql` on both backends. Returns false (and sets `why`) when the CUDA
+// backend rejects the shape with its one-line message.
+bool run_both(Database& db, const std::string& sql, std::string& why) {
+  QueryResult cpu = db.query(sql, QueryOptions{Backend::kCpu});
+  try {
+    QueryResult gpu = db.query(sql, QueryOptions{Backend::kCuda});
+    EXPECT_EQ(gpu.backend, "cuda");
+    EXPECT_GE(gpu.device_ms, 0);
+    EXPECT_TRUE(same(cpu, gpu, sql));
+    return true;
+  } catch (const Error& e) {
+    why = e.what();
+    EXPECT_EQ(e.kind(), ErrorKind::kNotImplemented) << why;
+    EXPECT_EQ(why.rfind("not supported on the CUDA backend yet: ", 0), 0u) << why;
+    EXPECT_EQ(why.find('\n'), std::string::npos) << why;
+    // `auto` runs it on the CPU instead.
+    QueryResult fallback = db.query(sql, QueryOptions{Backend::kAuto});
+    EXPECT_EQ(fallback.backend, "cpu");
+    EXPECT_TRUE(same(cpu, fallback, sql));
+    return false;
+  }
+}
+
+class GpuSsb : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(GpuSsb, EqualsCpuAtSf001) {
+  REQUIRE_GPU();
+  OracleFixture& f = ssb_fixture("0.01");
+  ASSERT_TRUE(f.db) << f.error;
+  std::string sql = read_file(source_dir() + "/ssb/queries/" + GetParam() + ".sql");
+  std::string why;
+  EXPECT_TRUE(run_both(*f.db, sql, why)) << "SSB must run on the GPU: " << why;
+  // `auto` picks the GPU for star queries when a device is present.
+  EXPECT_EQ(f.db->query(sql, QueryOptions{Backend::kAuto}).backend, "cuda");
+}
+
+INSTANTIATE_TEST_SUITE_P(Ssb, GpuSsb,
+                         ::testing::Values("q1.1", "q1.2", "q1.3", "q2.1", "q2.2", "q2.3", "q3.1", "q3.2", "q3.3",
+                                           "q3.4", "q4.1", "q4.2", "q4.3"),
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           for (char& c : n)
+                             if (c == '.') c = '_';
+                           return n;
+                         });
+
+class GpuSsbAdhoc : public ::testing::TestWithParam<Case> {};
+TEST_P(GpuSsbAdhoc, EqualsCpuOrCleanError) {
+  REQUIRE_GPU();
+  OracleFixture& f = ssb_fixture("0.01");
+  ASSERT_TRUE(f.db) << f.error;
+  std::string why;
+  if (!run_both(*f.db, GetParam().sql, why)) std::printf("[ cpu only ] %s: %s\n", GetParam().name, why.c_str());
+}
+INSTANTIATE_TEST_SUITE_P(Ssb, GpuSsbAdhoc, ::testing::ValuesIn(kSsbCases),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+class GpuCsvAdhoc : public ::testing::TestWithParam<Case> {};
+TEST_P(GpuCsvAdhoc, EqualsCpuOrCleanError) {
+  REQUIRE_GPU();
+  OracleFixture& f = csv_fixture();
+  ASSERT_TRUE(f.db) << f.error;
+  std::string why;
+  if (!run_both(*f.db, GetParam().sql, why)) std::printf("[ cpu only ] %s: %s\n", GetParam().name, why.c_str());
+}
+INSTANTIATE_TEST_SUITE_P(Csv, GpuCsvAdhoc, ::testing::ValuesIn(kCsvCases),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+// Shapes the CUDA backend must run (beyond SSB), so coverage cannot silently shrink.
+TEST(GpuShapes, SupportedShapesRunOnTheGpu) {
+  REQUIRE_GPU();
+  OracleFixture& f = ssb_fixture("0.01");
+  ASSERT_TRUE(f.db) << f.error;
+  const char* must[] = {
+      "select count(*) from lineorder",
+      "select count(*), sum(lo_quantity), min(lo_orderdate), max(lo_orderdate), avg(lo_discount) from lineorder",
+      "select lo_shipmode, count(*) as n from lineorder group by lo_shipmode order by lo_shipmode",
+      "select sum(-lo_discount + lo_tax * 2 - (lo_quantity - 3)) from lineorder",
+      "select sum(lo_extendedprice * (100 - lo_discount)) from lineorder",
+      "select min(lo_shipmode), max(lo_orderpriority), count(lo_orderkey) from lineorder where lo_discount between 2 and 4",
+      "select c_region, s_region, count(*) as n from lineorder join customer on lo_custkey = c_custkey "
+      "join supplier on lo_suppkey = s_suppkey group by c_region, s_region order by c_region, s_region",
+      "select d_year, lo_discount, sum(lo_revenue) from lineorder, date where lo_orderdate = d_datekey "
+      "group by d_year, lo_discount order by 1, 2",
+      "select d_year, avg(lo_discount) as avg_disc from lineorder join date on lo_orderdate = d_datekey "
+      "group by d_year order by d_year",
+      "select c_region, p_mfgr, sum(lo_revenue) as rev from lineorder, customer, supplier, part, date "
+      "where lo_custkey = c_custkey and lo_suppkey = s_suppkey and lo_partkey = p_partkey and lo_orderdate = d_datekey "
+      "and d_year >= 1997 group by c_region, p_mfgr order by rev desc",
+  };
+  for (const char* sql : must) {
+    std::string why;
+    EXPECT_TRUE(run_both(*f.db, sql, why)) << sql << ": " << why;
+  }
+}
+
+TEST(GpuShapes, UnsupportedShapeIsOneCleanLine) {
+  REQUIRE_GPU();
+  OracleFixture& f = ssb_fixture("0.01");
+  ASSERT_TRUE(f.db) << f.error;
+  std::string why;
+  EXPECT_FALSE(run_both(*f.db, "select lo_orderkey from lineorder where lo_quantity = 1 order by 1 limit 3", why));
+  EXPECT_NE(why.find("without GROUP BY"), std::string::npos) << why;
+}
+
+TEST(GpuEdges, AllFilteredOut) {
+  REQUIRE_GPU();
+  OracleFixture& f = ssb_fixture("0.01");
+  ASSERT_TRUE(f.db) << f.error;
+  const char* sqls[] = {
+      "select sum(lo_revenue), count(*), min(lo_quantity) from lineorder where lo_quantity > 1000",
+      "select lo_shipmode, count(*) from lineorder where lo_quantity < 0 group by lo_shipmode",
+      "select d_year, sum(lo_revenue) from lineorder, date, part where lo_orderdate = d_datekey "
+      "and lo_partkey = p_partkey and p_category = 'no such category' group by d_year",
+      "select sum(lo_revenue) from lineorder, date where lo_orderdate = d_datekey and d_year = 1900",
+  };
+  for (const char* sql : sqls) {
+    std::string why;
+    EXPECT_TRUE(run_both(*f.db, sql, why)) << sql << ": " << why;
+  }
+}
+
+TEST(GpuEdges, EmptyTables) {
+  REQUIRE_GPU();
+  OracleFixture& f = csv_fixture();
+  ASSERT_TRUE(f.db) << f.error;
+  std::string why;
+  EXPECT_TRUE(run_both(*f.db, "select count(*) from empty", why)) << why;
+  EXPECT_TRUE(run_both(*f.db, "select a, count(*) from empty group by a", why)) << why;
+}
+
+TEST(GpuEdges, OutOfMemoryIsCleanAndAutoFallsBack) {
+  REQUIRE_GPU();
+  OracleFixture& f = ssb_fixture("0.01");
+  ASSERT_TRUE(f.db) << f.error;
+  const std::string sql = read_file(source_dir() + "/ssb/queries/q2.1.sql");
+  QueryResult cpu = f.db->query(sql, QueryOptions{Backend::kCpu});
+  exec::cuda::clear_column_cache();
+  exec::cuda::set_memory_budget(64 * 1024);  // far below one fact column
+  try {
+    f.db->query(sql, QueryOptions{Backend::kCuda});
+    ADD_FAILURE() << "expected an out-of-memory error";
+  } catch (const Error& e) {
+    std::string m = e.what();
+    EXPECT_TRUE(e.kind() == ErrorKind::kOutOfMemory || e.kind() == ErrorKind::kNotImplemented) << m;
+    EXPECT_NE(m.find("budget"), std::string::npos) << m;
+    EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+  }
+  QueryResult fallback = f.db->query(sql, QueryOptions{Backend::kAuto});
+  EXPECT_EQ(fallback.backend, "cpu");
+  EXPECT_TRUE(same(cpu, fallback, sql));
+  exec::cuda::set_memory_budget(0);
+  exec::cuda::clear_column_cache();
+  QueryResult gpu = f.db->query(sql, QueryOptions{Backend::kCuda});
+  EXPECT_TRUE(same(cpu, gpu, sql));
+}
+
+TEST(GpuEdges, MoreThan2To20Groups) {
+  REQUIRE_GPU();
+  std::string error;
+  std::string path = shared_ssb_database("0.2", error);
+  ASSERT_FALSE(path.empty()) << error;
+  auto db = Database::open(path);
+  const std::string sql =
+      "select lo_orderkey, lo_linenumber, count(*), sum(lo_revenue), max(lo_discount) from lineorder "
+      "group by lo_orderkey, lo_linenumber";
+  QueryResult cpu = db->query(sql, QueryOptions{Backend::kCpu});
+  ASSERT_GT(cpu.row_count(), size_t(1) << 20);
+  QueryResult gpu = db->query(sql, QueryOptions{Backend::kCuda});
+  EXPECT_TRUE(same(cpu, gpu, sql));
+}
+
+}  // namespace
+}  // namespace raydb::test

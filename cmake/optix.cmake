@@ -8,11 +8,7 @@
 set(OptiX_INSTALL_DIR "" CACHE PATH "Directory holding include/optix.h (OptiX SDK or NVIDIA/optix-dev)")
 option(RAYDB_FETCH_OPTIX "Fetch the OptiX headers (github NVIDIA/optix-dev, v9.0.0) when OptiX_INSTALL_DIR is unset" OFF)
 
-# raydb_rt's source glob picks up rt/optix: those sources build in raydb_rt_optix.
-get_target_property(_raydb_rt_srcs raydb_rt SOURCES)
-list(FILTER _raydb_rt_srcs EXCLUDE REGEX "/src/rt/optix/")
-set_property(TARGET raydb_rt PROPERTY SOURCES ${_raydb_rt_srcs})
-
+# rt/optix sources build here, not in raydb_rt (raydb_layer ... EXCLUDE optix).
 set(_optix_dir "${OptiX_INSTALL_DIR}")
 if(NOT _optix_dir AND RAYDB_FETCH_OPTIX)
   include(FetchContent)

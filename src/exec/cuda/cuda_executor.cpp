@@ -189,7 +189,8 @@ ResultTable CudaExecutor::execute(const plan::PhysicalPlan& plan, const ExecOpti
       p.passed = counts + 2 * i + 1;
       launch_dim_build(p, s);
       launch_dim_rank(r.flags.get<uint32_t>(), r.local, r.dense.get<int32_t>(), r.inv.get<int32_t>(), counts + 2 * i, s);
-      launch_dim_remap(r.lookup.get<int32_t>(), r.K, r.dense.get<int32_t>(), s);
+      // One local code (no GROUP BY key on this dimension): dense[0] = 0, the remap is the identity.
+      if (r.local > 1) launch_dim_remap(r.lookup.get<int32_t>(), r.K, r.dense.get<int32_t>(), s);
       if (r.fk->dev.decode) {
         r.translated = DeviceBuffer(r.fk->host_decode.size() * 4, "a translated lookup array");
         launch_translate(r.lookup.get<int32_t>(), d.key->stats().min, r.K, r.fk->dev.decode, r.fk->host_decode.size(),

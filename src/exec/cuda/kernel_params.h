@@ -59,6 +59,9 @@ struct DevInstr {
   int64_t k = 0;
 };
 enum DevAggFunc : int32_t { kAggCount, kAggSum, kAggMin, kAggMax };
+// Argument shapes the fact kernel evaluates without the interpreter (set by
+// launch_star from the program): column a, or a (*, -, +) b of two fact columns.
+enum DevShape : int32_t { kShapeProgram, kShapeCol, kShapeMul, kShapeSub, kShapeAdd };
 // One aggregate: a register program over fact columns computes its int64 argument
 // (bounds proven on the host, so no step overflows); SUM accumulates in 64 bits
 // or, when `wide`, in 128 bits (low word + high word with carry).
@@ -68,6 +71,8 @@ struct DevAgg {
   int32_t nins = 0;
   int32_t result = 0;
   DevInstr ins[kMaxProgram];
+  int32_t shape = kShapeProgram;  // filled by launch_star
+  int32_t ca = 0, cb = 0;         // shape operands (fact column indices)
 };
 
 // Per-group accumulators in device memory, each an array over the group range.
@@ -82,6 +87,7 @@ struct StarParams {
   uint64_t groups = 1;  // group id range
   int32_t ncols = 0, npreds = 0, njoins = 0, nroot_groups = 0, naggs = 0;
   int32_t mode = 0;  // 0: one group in registers, 1: shared-memory groups, 2: global atomics
+  int32_t shaped = 0;  // every aggregate is COUNT or has a shape (no interpreter); set by launch_star
   DevColumn cols[kMaxFactColumns];
   DevPred preds[kMaxFactPreds];
   DevJoin joins[kMaxJoins];

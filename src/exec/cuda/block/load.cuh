@@ -42,9 +42,9 @@ __device__ __forceinline__ uint64_t thread_row(uint64_t base) { return base + ui
 // Loads the stored values of the selected rows of a tile into registers. Reading a
 // whole vector past the last row stays inside the buffer: device buffers are
 // rounded up to 256 bytes and vectors are aligned to their size.
-template <typename T>
+template <typename T, typename V>
 __device__ __forceinline__ void load_tile(const void* data, uint64_t base, const bool (&flag)[kItems],
-                                          uint64_t (&out)[kItems]) {
+                                          V (&out)[kItems]) {
   constexpr int kPer = 16 / int(sizeof(T));  // items per 16-byte vector
   const uint4* d = reinterpret_cast<const uint4*>(static_cast<const T*>(data) + thread_row(base));
 #pragma unroll
@@ -58,7 +58,7 @@ __device__ __forceinline__ void load_tile(const void* data, uint64_t base, const
 #pragma unroll
     for (int j = 0; j < kPer; j++) {
       if constexpr (sizeof(T) == 8) {
-        out[v * kPer + j] = uint64_t(w[2 * j]) | (uint64_t(w[2 * j + 1]) << 32);
+        out[v * kPer + j] = V(uint64_t(w[2 * j]) | (uint64_t(w[2 * j + 1]) << 32));
       } else {
         constexpr int kBits = int(sizeof(T)) * 8;
         constexpr int kPerWord = 32 / kBits;
@@ -69,17 +69,30 @@ __device__ __forceinline__ void load_tile(const void* data, uint64_t base, const
   }
 }
 
-// Dispatches on the stored width once per tile, not per row.
-template <typename F>
+// Dispatches on the stored width once per tile, not per row. V is uint32_t when the
+// host proved every fact column is at most 4 bytes wide (launch_star), else uint64_t.
+template <typename V>
 __device__ __forceinline__ void with_width(const DevColumn& c, uint64_t base, const bool (&flag)[kItems],
-                                           uint64_t (&out)[kItems], F&& f) {
+                                           V (&out)[kItems]) {
   switch (c.width) {
     case 1: load_tile<unsigned char>(c.data, base, flag, out); break;
     case 2: load_tile<unsigned short>(c.data, base, flag, out); break;
     case 4: load_tile<unsigned int>(c.data, base, flag, out); break;
-    default: load_tile<unsigned long long>(c.data, base, flag, out); break;
+    default:
+      if constexpr (sizeof(V) == 8) load_tile<unsigned long long>(c.data, base, flag, out);
+      break;
   }
-  f();
+}
+
+// Asks the L2 to fetch `bytes` (a multiple of 16, 16-byte aligned) at `p` without
+// waiting: one instruction per column per tile (Hopper's bulk prefetch). A hint only.
+__device__ __forceinline__ void prefetch_l2(const void* p, uint32_t bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(p), "r"(bytes) : "memory");
+#else
+  (void)p;
+  (void)bytes;
+#endif
 }
 
 }  // namespace raydb::exec::cuda::block

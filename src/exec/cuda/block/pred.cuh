@@ -5,13 +5,23 @@
 
 namespace raydb::exec::cuda::block {
 
+// With V = uint32_t the host has clamped the ranges to 32 bits (launch_star).
+template <typename V>
 __device__ __forceinline__ void pred_tile(const DevPred& p, const DevColumn& c, uint64_t base, bool (&flag)[kItems]) {
-  uint64_t v[kItems];
-  with_width(c, base, flag, v, [] {});
+  V v[kItems];
+  with_width(c, base, flag, v);
+  V lo[kMaxPredRanges], hi[kMaxPredRanges];
+#pragma unroll
+  for (int k = 0; k < kMaxPredRanges; k++) {
+    lo[k] = V(p.lo[k]);
+    hi[k] = V(p.hi[k]);
+  }
 #pragma unroll
   for (int i = 0; i < kItems; i++) {
     bool ok = false;
-    for (int k = 0; k < p.nranges; k++) ok |= (v[i] >= p.lo[k]) & (v[i] <= p.hi[k]);
+#pragma unroll
+    for (int k = 0; k < kMaxPredRanges; k++)
+      if (k < p.nranges) ok |= (v[i] >= lo[k]) & (v[i] <= hi[k]);
     flag[i] = flag[i] && ok;
   }
 }

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Packs what one device call needs into .xfer/bundle (git-ignored): the binaries of
+# build/ (raydb and the GPU test binaries), their shared libraries that a bare
+# CUDA image may lack, the SSB query texts and scripts/device_run.sh. The device
+# image has no Debian dev packages, so we build here and carry the result:
+#   bash scripts/device_bundle.sh && run(command="bash .xfer/bundle/scripts/device_run.sh", carry=[".xfer/bundle"])
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+B=.xfer/bundle
+rm -rf "$B" && mkdir -p "$B/build/tests" "$B/lib" "$B/scripts" "$B/ssb"
+cp build/raydb "$B/build/"
+for t in test_gpu test_rt_optix test_rt; do [ -f build/tests/$t ] && cp build/tests/$t "$B/build/tests/"; done
+cp -r ssb/queries "$B/ssb/"
+cp scripts/device_run.sh "$B/scripts/"
+for f in "$B"/build/raydb "$B"/build/tests/*; do ldd "$f"; done | awk '{print $3}' | grep '^/' | sort -u |
+  grep -vE 'lib(c|m|stdc\+\+|gcc_s|pthread|dl|rt)\.so|ld-linux' | xargs -r -I{} cp -L {} "$B/lib/"
+gzip -9 "$B"/lib/*  # the 64 MiB transfer limit: Embree alone is 42 MB unpacked
+# The test binaries name the source tree and raydb by their build paths here.
+echo "$PWD" > "$B/source_dir"
+du -sh "$B"

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# One call on the GPU machine with a bundle from scripts/device_bundle.sh: device
+# info and calibration, the GPU test suites (CUDA backend vs CPU; RT index on OptiX
+# vs brute force), SSB SF 20 on the CUDA backend, and the RT index benchmark on
+# OptiX. Logs and JSON go to $OUT; a summary prints last.
+set -uo pipefail
+B=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+SRC=$(cat "$B/source_dir")
+# Recreate the build-time paths the test binaries embed.
+if [ ! -e "$SRC" ]; then mkdir -p "$(dirname "$SRC")" && ln -s "$B" "$SRC"; fi
+if [ "$(cd "$SRC" && pwd -P)" != "$(cd "$B" && pwd -P)" ]; then
+  mkdir -p "$SRC/build/tests" && cp "$B"/build/raydb "$SRC/build/" && cp "$B"/build/tests/* "$SRC/build/tests/"
+  [ -d "$SRC/ssb/queries" ] || { mkdir -p "$SRC/ssb" && cp -r "$B/ssb/queries" "$SRC/ssb/"; }
+fi
+mkdir -p /tmp/raydb-lib && for f in "$B"/lib/*.gz; do gunzip -c "$f" > "/tmp/raydb-lib/$(basename "$f" .gz)"; done
+export LD_LIBRARY_PATH=/tmp/raydb-lib:${LD_LIBRARY_PATH:-}
+R=$SRC/build/raydb
+T=$SRC/build/tests
+SF=${SF:-20}
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$OUT/gpu.txt" 2>&1
+"$R" info > "$OUT/info.txt" 2>&1
+XDG_CONFIG_HOME=/tmp/cfg "$R" calibrate > "$OUT/calibrate.txt" 2>&1
+timeout 200 "$T/test_rt_optix" > "$OUT/test_rt_optix.txt" 2>&1; echo "rc=$?" >> "$OUT/test_rt_optix.txt"
+timeout 240 "$T/test_gpu" > "$OUT/test_gpu.txt" 2>&1; echo "rc=$?" >> "$OUT/test_gpu.txt"
+"$R" gen ssb --sf "$SF" --db /tmp/ssb$SF > "$OUT/gen.txt" 2>&1
+timeout 200 "$R" bench ssb --backend cuda --db /tmp/ssb$SF --reps 10 --json "$OUT/bench_ssb_cuda.json" > "$OUT/bench_ssb.txt" 2>&1
+echo "rc=$?" >> "$OUT/bench_ssb.txt"
+if [ "${INDEX_BENCH:-1}" = 1 ]; then
+  timeout "${INDEX_TIMEOUT:-240}" "$R" bench index --tracer optix --methods "${METHODS:-rt,cgrx,sa,hash}" \
+    --log-keys "${LOG_KEYS:-26}" --log-lookups "${LOG_LOOKUPS:-27}" --range-hits "${RANGE_HITS:-0,16}" \
+    --sorted-probes 0,1 --reps "${REPS:-3}" --json "$OUT/bench_index.json" > "$OUT/bench_index.txt" 2>&1
+  echo "rc=$?" >> "$OUT/bench_index.txt"
+fi
+echo "== SUMMARY"
+cat "$OUT/gpu.txt" "$OUT/info.txt" "$OUT/calibrate.txt"
+for t in test_rt_optix test_gpu; do
+  echo "-- $t: $(grep -E '^\[  PASSED|^\[  FAILED|^\[  SKIPPED' "$OUT/$t.txt" | tr '\n' ' ') $(tail -1 "$OUT/$t.txt")"
+  grep -E '^\[  FAILED  \] [A-Za-z]' "$OUT/$t.txt" | head -5
+done
+echo "-- bench ssb cuda SF $SF"; tail -17 "$OUT/bench_ssb.txt"
+[ -f "$OUT/bench_index.txt" ] && { echo "-- bench index optix"; tail -25 "$OUT/bench_index.txt"; }

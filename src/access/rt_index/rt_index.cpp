@@ -255,6 +255,7 @@ void RtIndex::materialize(std::span<const KeyRange> lookups, RowIdLists& out) co
   count.reset();
   exclusive_prefix_sum(counts, out.offsets);
   out.rows.resize(out.offsets.back());
+  if (out.rows.empty()) return;  // every lookup missed: no write pass
   auto offsets = tracer_.upload(out.offsets.data(), out.offsets.size() * 8);
   auto rows = tracer_.buffer(out.rows.data(), out.rows.size() * sizeof(RowId), rt::Transfer::kOut);
   p.count = nullptr;

@@ -127,6 +127,7 @@ class OptixTracer final : public Tracer {
   }
   void fetch(const Buffer& buffer) override {
     const auto& b = static_cast<const DeviceBuffer&>(buffer);
+    if (b.bytes() == 0) return;  // nothing to copy (an empty result has no host storage)
     if (b.host() == nullptr) fail(ErrorKind::kInternal, "optix tracer: fetch of a scratch buffer");
     if (b.bytes() > 0) RAYDB_CUDA(cudaMemcpy(b.host(), b.address(), b.bytes(), cudaMemcpyDeviceToHost));
   }

@@ -36,13 +36,15 @@ struct DevPred {
 // A probe of a dimension's key-indexed lookup array: idx = stored + offset; rows
 // with idx outside [0, size) or lookup[idx] < 0 drop out; otherwise the group id
 // grows by lookup[idx] * stride.
+// shared_off >= 0: the fact kernel copies the (small) lookup array into its shared
+// memory at that byte offset once per block and probes it there (set by launch_star).
 struct DevJoin {
   const int32_t* lookup = nullptr;
   int64_t offset = 0;
   uint64_t size = 0;
   uint64_t stride = 0;
   int32_t col = 0;
-  int32_t pad = 0;
+  int32_t shared_off = -1;
 };
 
 // A GROUP BY key read from the fact table: group id grows by stored * stride.
@@ -88,6 +90,14 @@ struct StarParams {
   int32_t ncols = 0, npreds = 0, njoins = 0, nroot_groups = 0, naggs = 0;
   int32_t mode = 0;  // 0: one group in registers, 1: shared-memory groups, 2: global atomics
   int32_t shaped = 0;  // every aggregate is COUNT or has a shape (no interpreter); set by launch_star
+  // Staged kernel (launch_star): fact tiles copied into shared memory `stages` deep;
+  // column c of a stage at stage_base + s * stage_bytes + col_off[c] (bytes into the
+  // dynamic shared memory). prefetch: ask the L2 for the block's next tile (the one
+  // after the staged ones in the staged kernel).
+  int32_t stages = 0;
+  int32_t prefetch = 1;
+  uint32_t stage_base = 0, stage_bytes = 0;
+  uint32_t col_off[kMaxFactColumns] = {};
   DevColumn cols[kMaxFactColumns];
   DevPred preds[kMaxFactPreds];
   DevJoin joins[kMaxJoins];

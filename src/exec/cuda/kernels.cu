@@ -102,9 +102,48 @@ __global__ void translate_kernel(const int32_t* lookup, int64_t key_min, uint64_
   }
 }
 
-template <int MODE, typename V, bool SHAPED, int MINB>
-__global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constant__ StarParams p) {
-  extern __shared__ unsigned long long smem[];
+constexpr int kMaxStages = 4;
+
+// Staged kernel, portable path (no bulk copies below sm_90): the whole block copies
+// the tile into the stage with ordinary loads; callers sync before and after.
+template <int BLOCK>
+__device__ __forceinline__ void stage_fill_sync(const StarParams& p, uint64_t tile, char* dst) {
+  constexpr uint64_t TILE = uint64_t(BLOCK) * kItems;
+  const uint64_t base = tile * TILE;
+  const uint64_t n = p.rows - base < TILE ? p.rows - base : TILE;
+  for (int c = 0; c < p.ncols; c++) {
+    const DevColumn& col = p.cols[c];
+    const uint64_t vecs = (n * uint64_t(col.width) + 15) / 16;
+    const uint4* src = reinterpret_cast<const uint4*>(static_cast<const char*>(col.data) + base * uint64_t(col.width));
+    uint4* d = reinterpret_cast<uint4*>(dst + p.col_off[c]);
+    for (uint64_t i = threadIdx.x; i < vecs; i += BLOCK) d[i] = __ldg(src + i);
+  }
+}
+
+// Staged kernel, sm_90: one thread asks the copy engine for every column's part of
+// the tile (one bulk copy per column), all completing on the stage's mbarrier.
+template <int BLOCK>
+__device__ __forceinline__ void stage_issue(const StarParams& p, uint64_t tile, char* dst, unsigned long long* bar) {
+  constexpr uint64_t TILE = uint64_t(BLOCK) * kItems;
+  const uint64_t base = tile * TILE;
+  const uint64_t n = p.rows - base < TILE ? p.rows - base : TILE;
+  uint32_t total = 0;
+  for (int c = 0; c < p.ncols; c++) total += uint32_t((n * uint64_t(p.cols[c].width) + 15) & ~15ull);
+  mbar_expect_tx(bar, total);
+  for (int c = 0; c < p.ncols; c++) {
+    const DevColumn& col = p.cols[c];
+    bulk_copy(dst + p.col_off[c], static_cast<const char*>(col.data) + base * uint64_t(col.width),
+              uint32_t((n * uint64_t(col.width) + 15) & ~15ull), bar);
+  }
+}
+
+template <int MODE, typename V, bool SHAPED, int MINB, int BLOCK = kBlock, bool STAGED = false>
+__global__ void __launch_bounds__(BLOCK, MINB) star_kernel(const __grid_constant__ StarParams p) {
+  static_assert(!(SHAPED && STAGED), "the staged kernel runs the interpreter aggregates");
+  static_assert(!STAGED || sizeof(V) == 4, "staged tiles hold columns of at most 4 bytes");
+  constexpr uint64_t TILE = uint64_t(BLOCK) * kItems;
+  extern __shared__ __align__(128) unsigned long long smem[];
+  __shared__ unsigned long long bars[STAGED ? kMaxStages : 1];
   // MODE 0: one group, per-thread registers; MODE 1: groups in shared memory;
   // MODE 2: groups in global memory. Modes 0 and 1 flush to global at the end.
   const uint64_t G = MODE == 0 ? 1 : (MODE == 1 ? p.groups : 0);
@@ -121,11 +160,21 @@ __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constan
       off += G;
     }
   }
+  // Small lookup arrays (the date dimension's) probed from shared memory.
+  bool copied = false;
+  for (int k = 0; k < p.njoins; k++) {
+    const DevJoin& j = p.joins[k];
+    if (j.shared_off < 0) continue;
+    int32_t* dst = reinterpret_cast<int32_t*>(reinterpret_cast<char*>(smem) + j.shared_off);
+    for (uint64_t i = threadIdx.x; i < j.size; i += BLOCK) dst[i] = __ldg(j.lookup + i);
+    copied = true;
+  }
+  if (MODE == 2 && copied) __syncthreads();
   if (MODE != 2) {
-    for (uint64_t i = threadIdx.x; i < G; i += kBlock) smem[i] = 0;
+    for (uint64_t i = threadIdx.x; i < G; i += BLOCK) smem[i] = 0;
     for (int a = 0; a < p.naggs; a++) {
       const unsigned long long init = init_of(p.aggs[a]);
-      for (uint64_t i = threadIdx.x; i < G; i += kBlock) {
+      for (uint64_t i = threadIdx.x; i < G; i += BLOCK) {
         s_lo[a][i] = init;
         if (s_hi[a]) s_hi[a][i] = 0;
       }
@@ -139,17 +188,43 @@ __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constan
     r_hi[a] = 0;
   }
 
-  const uint64_t tiles = (p.rows + kTile - 1) / kTile;
-  for (uint64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const uint64_t base = tile * kTile;
-    // Stream the block's next tile into L2 while this one runs: the dependent steps
-    // below (filter -> probe -> lookup -> aggregate loads) then wait on L2, not DRAM.
-    if (threadIdx.x < unsigned(p.ncols)) {
-      const uint64_t next = tile + gridDim.x;
+  const uint64_t tiles = (p.rows + TILE - 1) / TILE;
+  char* const stage_area = reinterpret_cast<char*>(smem) + p.stage_base;
+  if constexpr (STAGED) {
+    // Prologue: the block's first `stages` tiles go in flight at once.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    if (threadIdx.x == 0) {
+      for (int s = 0; s < p.stages; s++) mbar_init(&bars[s], 1);
+      for (int s = 0; s < p.stages; s++) {
+        const uint64_t t = blockIdx.x + uint64_t(s) * gridDim.x;
+        if (t < tiles) stage_issue<BLOCK>(p, t, stage_area + uint64_t(s) * p.stage_bytes, &bars[s]);
+      }
+    }
+    __syncthreads();
+#endif
+  }
+  uint64_t iter = 0;
+  for (uint64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x, iter++) {
+    const uint64_t base = tile * TILE;
+    const char* sbuf = nullptr;
+    if constexpr (STAGED) {
+      const int s = int(iter % uint64_t(p.stages));
+      sbuf = stage_area + uint64_t(s) * p.stage_bytes;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+      mbar_wait(&bars[s], uint32_t((iter / uint64_t(p.stages)) & 1));
+#else
+      stage_fill_sync<BLOCK>(p, tile, stage_area + uint64_t(s) * p.stage_bytes);
+      __syncthreads();
+#endif
+    }
+    // Stream the block's next unstaged tile into L2 while this one runs: the dependent
+    // steps below (filter -> probe -> lookup -> aggregate loads) then wait on L2, not DRAM.
+    if (threadIdx.x < unsigned(p.ncols) && p.prefetch) {
+      const uint64_t next = tile + gridDim.x * uint64_t(STAGED ? p.stages : 1);
       if (next < tiles) {
         const DevColumn& c = p.cols[threadIdx.x];
-        const uint64_t nb = next * kTile;
-        const uint64_t n = p.rows - nb < uint64_t(kTile) ? p.rows - nb : uint64_t(kTile);
+        const uint64_t nb = next * TILE;
+        const uint64_t n = p.rows - nb < uint64_t(TILE) ? p.rows - nb : uint64_t(TILE);
         prefetch_l2(static_cast<const char*>(c.data) + nb * uint64_t(c.width), uint32_t((n * uint64_t(c.width) + 15) & ~15ull));
       }
     }
@@ -161,10 +236,21 @@ __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constan
       flag[i] = first + i < p.rows;
       gid[i] = 0;
     }
-    for (int k = 0; k < p.npreds; k++) pred_tile<V>(p.preds[k], p.cols[p.preds[k].col], base, flag);
-    for (int k = 0; k < p.njoins; k++) probe_tile<V>(p.joins[k], p.cols[p.joins[k].col], base, flag, gid);
-    for (int k = 0; k < p.nroot_groups; k++)
-      group_tile<V>(p.root_groups[k], p.cols[p.root_groups[k].col], base, flag, gid);
+    for (int k = 0; k < p.npreds; k++) {
+      const int c = p.preds[k].col;
+      pred_tile<V, STAGED>(p.preds[k], p.cols[c], base, flag, sbuf + p.col_off[c]);
+    }
+    for (int k = 0; k < p.njoins; k++) {
+      const int c = p.joins[k].col;
+      const int32_t* lk = p.joins[k].shared_off >= 0
+                              ? reinterpret_cast<const int32_t*>(reinterpret_cast<const char*>(smem) + p.joins[k].shared_off)
+                              : p.joins[k].lookup;
+      probe_tile<V, STAGED>(p.joins[k], lk, p.cols[c], base, flag, gid, sbuf + p.col_off[c]);
+    }
+    for (int k = 0; k < p.nroot_groups; k++) {
+      const int c = p.root_groups[k].col;
+      group_tile<V, STAGED>(p.root_groups[k], p.cols[c], base, flag, gid, sbuf + p.col_off[c]);
+    }
     if constexpr (SHAPED) {
       // Shaped aggregates (launch_star): per tile from vector loads of the selected
       // rows' vectors, each item predicated; no per-row loop and no interpreter.
@@ -269,7 +355,9 @@ __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constan
         for (int a = 0; a < p.naggs; a++) {
           const DevAgg& ag = p.aggs[a];
           if (ag.func == kAggCount) continue;
-          const int64_t v = eval_program(ag, p.cols, row);
+          const int64_t v = (!STAGED && ag.shape != kShapeProgram)
+                                  ? eval_shaped(ag, p.cols, row)
+                                  : eval_program<STAGED>(ag, p.cols, row, sbuf, p.col_off, unsigned(row - base));
           if (ag.func == kAggSum) {
             const unsigned long long u = (unsigned long long)v;
             r_lo[a] += u;
@@ -291,13 +379,29 @@ __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constan
         for (int a = 0; a < p.naggs; a++) {
           const DevAgg& ag = p.aggs[a];
           if (ag.func == kAggCount) continue;
-          const int64_t v = eval_program(ag, p.cols, row);
+          const int64_t v = (!STAGED && ag.shape != kShapeProgram)
+                                  ? eval_shaped(ag, p.cols, row)
+                                  : eval_program<STAGED>(ag, p.cols, row, sbuf, p.col_off, unsigned(row - base));
           if (MODE == 1)
             fold(ag, s_lo[a] + g, s_hi[a] ? s_hi[a] + g : nullptr, v);
           else
             fold(ag, p.acc.lo[a] + g, ag.wide ? p.acc.hi[a] + g : nullptr, v);
         }
       }
+    }
+    if constexpr (STAGED) {
+      // Every thread is done with this stage: refill it with the tile `stages` ahead.
+      __syncthreads();
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+      if (threadIdx.x == 0) {
+        const uint64_t t = tile + uint64_t(p.stages) * gridDim.x;
+        if (t < tiles) {
+          fence_proxy_async();
+          const int s = int(iter % uint64_t(p.stages));
+          stage_issue<BLOCK>(p, t, stage_area + uint64_t(s) * p.stage_bytes, &bars[s]);
+        }
+      }
+#endif
     }
   }
   if (MODE == 2) return;
@@ -322,7 +426,7 @@ __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constan
     }
   }
   __syncthreads();
-  for (uint64_t g = threadIdx.x; g < G; g += kBlock) {
+  for (uint64_t g = threadIdx.x; g < G; g += BLOCK) {
     const unsigned long long c = smem[g];
     if (!c) continue;
     atomicAdd(p.acc.count + g, c);
@@ -453,20 +557,115 @@ void launch_star_v(const StarParams& p, size_t smem, uint64_t tiles, cudaStream_
   switch (p.mode) {
     case 0: star_kernel<0, V, SHAPED, MINB><<<unsigned(grid), kBlock, smem, stream>>>(p); break;
     case 1: star_kernel<1, V, SHAPED, MINB><<<unsigned(grid), kBlock, smem, stream>>>(p); break;
-    default: star_kernel<2, V, SHAPED, MINB><<<unsigned(grid), kBlock, 0, stream>>>(p); break;
+    default: star_kernel<2, V, SHAPED, MINB><<<unsigned(grid), kBlock, smem, stream>>>(p); break;
   }
+}
+
+// Staged kernel: 128-thread blocks (2048-row tiles), 64 registers (8 blocks/SM by
+// registers; shared memory for the stages decides the real count).
+constexpr int kStagedBlock = 128;
+constexpr int kStagedMinBlocks = 8;
+constexpr size_t kStagedSharedMax = 200 * 1024;
+
+template <int MODE>
+void launch_staged_mode(const StarParams& p, size_t smem, uint64_t tiles, cudaStream_t stream) {
+  auto kernel = star_kernel<MODE, uint32_t, false, kStagedMinBlocks, kStagedBlock, true>;
+  static size_t raised = 48 * 1024;  // dynamic shared memory limit set on the kernel so far
+  if (smem > raised) {
+    cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+    raised = smem;
+  }
+  int per_sm = 1;
+  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kStagedBlock, smem);
+  const uint64_t grid = std::min<uint64_t>(tiles, uint64_t(std::max(per_sm, 1)) * device_sms());
+  kernel<<<unsigned(grid), kStagedBlock, smem, stream>>>(p);
+}
+
+int device_cc_major() {
+  static int major = [] {
+    int dev = 0, v = 0;
+    cudaGetDevice(&dev);
+    cudaDeviceGetAttribute(&v, cudaDevAttrComputeCapabilityMajor, dev);
+    return v;
+  }();
+  return major;
+}
+
+// Stages deep for the staged kernel: RAYDB_CUDA_STAGES (2 or 3; 0, the default, turns
+// it off); only on sm_90 and later (the bulk copy engine).
+int staged_depth() {
+  static const int depth = [] {
+    const char* e = std::getenv("RAYDB_CUDA_STAGES");
+    int d = e && *e ? std::atoi(e) : 0;  // run 6: staged 2 deep was slower (23.0 vs 12.5 ms): opt-in
+    if (d != 0 && (d < 2 || d > kMaxStages)) d = 2;
+    return device_cc_major() >= 9 ? d : 0;
+  }();
+  return depth;
+}
+
+// Lays out the staging buffers after the shared accumulators; false when they do not fit.
+bool plan_stages(StarParams& p, size_t& smem) {
+  const int depth = staged_depth();
+  if (depth == 0) return false;
+  const uint64_t tile = uint64_t(kStagedBlock) * kItems;
+  uint64_t off = 0;
+  for (int c = 0; c < p.ncols; c++) {
+    p.col_off[c] = uint32_t(off);
+    off += (tile * uint64_t(p.cols[c].width) + 127) / 128 * 128;
+  }
+  const uint64_t base = (smem + 127) / 128 * 128;
+  const uint64_t total = base + uint64_t(depth) * off;
+  if (off == 0 || total > kStagedSharedMax) return false;
+  p.stages = depth;
+  p.stage_base = uint32_t(base);
+  p.stage_bytes = uint32_t(off);
+  smem = size_t(total);
+  return true;
 }
 
 void launch_star(const StarParams& params, cudaStream_t stream) {
   if (params.rows == 0) return;
   StarParams p = params;
-  const size_t smem = star_shared_bytes(p);
+  size_t smem = star_shared_bytes(p);
+  // Lookup arrays of at most 16 KB (the date dimension's) go to shared memory when the
+  // block's total stays within 48 KB (4 blocks per SM; no opt-in attribute needed).
+  // RAYDB_CUDA_SMEM_LOOKUP=0 keeps every lookup in global memory.
+  static const bool smem_lookup = [] {
+    const char* e = std::getenv("RAYDB_CUDA_SMEM_LOOKUP");
+    return !(e && *e == '0');
+  }();
+  for (int k = 0; k < p.njoins; k++) {
+    p.joins[k].shared_off = -1;
+    const uint64_t bytes = p.joins[k].size * 4;
+    const uint64_t off = (smem + 15) / 16 * 16;
+    if (!smem_lookup || bytes == 0 || bytes > 16 * 1024 || off + bytes > 48 * 1024) continue;
+    p.joins[k].shared_off = int32_t(off);
+    smem = size_t(off + bytes);
+  }
+  // RAYDB_CUDA_PREFETCH=0: no L2 bulk prefetch of the block's next tile (run 4's change).
+  static const bool prefetch = [] {
+    const char* e = std::getenv("RAYDB_CUDA_PREFETCH");
+    return !(e && *e == '0');
+  }();
+  p.prefetch = prefetch ? 1 : 0;
   const uint64_t tiles = (p.rows + kTile - 1) / kTile;
   p.shaped = 1;
   for (int a = 0; a < p.naggs; a++) {
     classify(p.aggs[a]);
     if (p.aggs[a].func != kAggCount && p.aggs[a].shape == kShapeProgram) p.shaped = 0;
   }
+  // Shaped aggregates are evaluated per selected row without the interpreter (run 6);
+  // RAYDB_CUDA_ROWSHAPE=0 sends every aggregate through the interpreter (run 5).
+  static const bool rowshape = [] {
+    const char* e = std::getenv("RAYDB_CUDA_ROWSHAPE");
+    return !(e && *e == '0');
+  }();
+  static const bool shaped_tiles = [] {
+    const char* e = std::getenv("RAYDB_CUDA_SHAPED");
+    return e && *e && *e != '0';
+  }();
+  if (!rowshape && !(p.shaped && shaped_tiles))
+    for (int a = 0; a < p.naggs; a++) p.aggs[a].shape = kShapeProgram;
   bool narrow = true;
   for (int c = 0; c < p.ncols; c++) narrow = narrow && p.cols[c].width <= 4;
   if (!narrow) return launch_star_v<uint64_t, false, 3>(p, smem, tiles, stream);  // 64-bit values: 3 blocks (as tested)
@@ -496,7 +695,16 @@ void launch_star(const StarParams& params, cudaStream_t stream) {
     const char* e = std::getenv("RAYDB_CUDA_MINB");
     return e && *e == '3' ? 3 : kStarMinBlocks;
   }();
-  if (p.shaped && shaped)
+  size_t staged_smem = smem;
+  if (!(p.shaped && shaped) && minb != 3 && plan_stages(p, staged_smem)) {
+    // Fact tiles staged in shared memory by the bulk copy engine (run 6).
+    const uint64_t stiles = (p.rows + uint64_t(kStagedBlock) * kItems - 1) / (uint64_t(kStagedBlock) * kItems);
+    switch (p.mode) {
+      case 0: launch_staged_mode<0>(p, staged_smem, stiles, stream); break;
+      case 1: launch_staged_mode<1>(p, staged_smem, stiles, stream); break;
+      default: launch_staged_mode<2>(p, staged_smem, stiles, stream); break;
+    }
+  } else if (p.shaped && shaped)
     launch_star_v<uint32_t, true, 3>(p, smem, tiles, stream);
   else if (minb == 3)
     launch_star_v<uint32_t, false, 3>(p, smem, tiles, stream);

@@ -13,14 +13,24 @@ __device__ __forceinline__ int64_t reg(int r, int64_t r0, int64_t r1, int64_t r2
 
 // Runs the program; the host proved every step stays within int64, so the unsigned
 // arithmetic below (no undefined overflow) gives the exact values.
-__device__ __forceinline__ int64_t eval_program(const DevAgg& a, const DevColumn* cols, uint64_t row) {
+// SH: loads read the staged tile (column c at s + col_off[c], row r of the tile)
+// instead of global memory at `row`.
+template <bool SH = false>
+__device__ __forceinline__ int64_t eval_program(const DevAgg& a, const DevColumn* cols, uint64_t row,
+                                                const char* s = nullptr, const uint32_t* col_off = nullptr,
+                                                unsigned r = 0) {
   int64_t r0 = 0, r1 = 0, r2 = 0, r3 = 0;
   for (int k = 0; k < a.nins; k++) {
     const DevInstr& in = a.ins[k];
     const int64_t x = reg(in.a, r0, r1, r2, r3), y = reg(in.b, r0, r1, r2, r3);
     int64_t z;
     switch (in.op) {
-      case kOpLoad: z = value_of(cols[in.col], load_stored(cols[in.col], row)); break;
+      case kOpLoad:
+        if constexpr (SH)
+          z = value_of(cols[in.col], load_stored_shared(cols[in.col].width, s + col_off[in.col], r));
+        else
+          z = value_of(cols[in.col], load_stored(cols[in.col], row));
+        break;
       case kOpConst: z = in.k; break;
       case kOpAdd: z = int64_t(uint64_t(x) + uint64_t(y)); break;
       case kOpSub: z = int64_t(uint64_t(x) - uint64_t(y)); break;
@@ -33,6 +43,21 @@ __device__ __forceinline__ int64_t eval_program(const DevAgg& a, const DevColumn
     else r3 = z;
   }
   return r0;
+}
+
+// A shaped aggregate's argument for one row (launch_star's classify): column a, or
+// a (*, -, +) b, both loads issued before either is used (the interpreter runs them one
+// after the other and reads its instructions from parameter space).
+__device__ __forceinline__ int64_t eval_shaped(const DevAgg& a, const DevColumn* cols, uint64_t row) {
+  const DevColumn& ca = cols[a.ca];
+  const DevColumn& cb = cols[a.cb];
+  const int shape = a.shape;
+  const uint64_t sa = load_stored(ca, row);
+  const uint64_t sb = shape != kShapeCol ? load_stored(cb, row) : 0ull;
+  const uint64_t xa = uint64_t(value_of(ca, sa));
+  if (shape == kShapeCol) return int64_t(xa);
+  const uint64_t xb = uint64_t(value_of(cb, sb));
+  return int64_t(shape == kShapeMul ? xa * xb : shape == kShapeSub ? xa - xb : xa + xb);
 }
 
 // 128-bit add of (lo, hi) into *plo, *phi with atomics: the carry of the low-word

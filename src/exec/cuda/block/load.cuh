@@ -39,21 +39,22 @@ __device__ __forceinline__ int64_t value_of(const DevColumn& c, uint64_t s) {
 // The first row of this thread's items in the tile at `base`.
 __device__ __forceinline__ uint64_t thread_row(uint64_t base) { return base + uint64_t(threadIdx.x) * kItems; }
 
-// Loads the stored values of the selected rows of a tile into registers. Reading a
-// whole vector past the last row stays inside the buffer: device buffers are
-// rounded up to 256 bytes and vectors are aligned to their size.
-template <typename T, typename V>
-__device__ __forceinline__ void load_tile(const void* data, uint64_t base, const bool (&flag)[kItems],
-                                          V (&out)[kItems]) {
+// Loads the stored values of the selected rows of a tile into registers, from the
+// thread's first row `p0` (global memory through the read-only path, or a shared
+// staging buffer when SH). Reading a whole vector past the last row stays inside the
+// buffer: device buffers are rounded up to 256 bytes and vectors are aligned to their
+// size (staging buffers hold whole 16-byte vectors).
+template <typename T, typename V, bool SH>
+__device__ __forceinline__ void load_vecs(const T* p0, const bool (&flag)[kItems], V (&out)[kItems]) {
   constexpr int kPer = 16 / int(sizeof(T));  // items per 16-byte vector
-  const uint4* d = reinterpret_cast<const uint4*>(static_cast<const T*>(data) + thread_row(base));
+  const uint4* d = reinterpret_cast<const uint4*>(p0);
 #pragma unroll
   for (int v = 0; v < kItems / kPer; v++) {
     bool any = false;
 #pragma unroll
     for (int j = 0; j < kPer; j++) any |= flag[v * kPer + j];
     uint4 x = make_uint4(0, 0, 0, 0);
-    if (any) x = __ldg(d + v);
+    if (any) x = SH ? d[v] : __ldg(d + v);
     const uint32_t w[4] = {x.x, x.y, x.z, x.w};
 #pragma unroll
     for (int j = 0; j < kPer; j++) {
@@ -67,6 +68,12 @@ __device__ __forceinline__ void load_tile(const void* data, uint64_t base, const
       }
     }
   }
+}
+
+template <typename T, typename V>
+__device__ __forceinline__ void load_tile(const void* data, uint64_t base, const bool (&flag)[kItems],
+                                          V (&out)[kItems]) {
+  load_vecs<T, V, false>(static_cast<const T*>(data) + thread_row(base), flag, out);
 }
 
 // Dispatches on the stored width once per tile, not per row. V is uint32_t when the
@@ -92,6 +99,101 @@ __device__ __forceinline__ void prefetch_l2(const void* p, uint32_t bytes) {
 #else
   (void)p;
   (void)bytes;
+#endif
+}
+
+// A column's tile in a shared staging buffer `s` (its row 0 at s), 32-bit values.
+template <typename V>
+__device__ __forceinline__ void with_width_shared(int width, const char* s, const bool (&flag)[kItems],
+                                                  V (&out)[kItems]) {
+  const unsigned t = threadIdx.x * kItems;
+  switch (width) {
+    case 1: load_vecs<unsigned char, V, true>(reinterpret_cast<const unsigned char*>(s) + t, flag, out); break;
+    case 2: load_vecs<unsigned short, V, true>(reinterpret_cast<const unsigned short*>(s) + t, flag, out); break;
+    default: load_vecs<unsigned int, V, true>(reinterpret_cast<const unsigned int*>(s) + t, flag, out); break;
+  }
+}
+
+// One stored value at row r of a staged tile (widths 1, 2, 4).
+__device__ __forceinline__ uint64_t load_stored_shared(int width, const char* s, unsigned r) {
+  switch (width) {
+    case 1: return reinterpret_cast<const unsigned char*>(s)[r];
+    case 2: return reinterpret_cast<const unsigned short*>(s)[r];
+    default: return reinterpret_cast<const unsigned int*>(s)[r];
+  }
+}
+
+// Loads column c's tile either from global memory (SH false: `s` unused) or from the
+// block's shared staging buffer.
+template <typename V, bool SH>
+__device__ __forceinline__ void col_tile(const DevColumn& c, uint64_t base, const char* s, const bool (&flag)[kItems],
+                                         V (&out)[kItems]) {
+  if constexpr (SH)
+    with_width_shared(c.width, s, flag, out);
+  else
+    with_width(c, base, flag, out);
+}
+
+// Hopper bulk copies into shared memory, completing on an mbarrier (one per stage).
+// Only sm_90 code issues them; the portable path (compute_75 PTX) fills stages with
+// ordinary loads (stage_fill_sync in kernels.cu).
+__device__ __forceinline__ uint32_t smem_addr(const void* p) { return uint32_t(__cvta_generic_to_shared(p)); }
+
+__device__ __forceinline__ void mbar_init(unsigned long long* bar, unsigned count) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(bar)), "r"(count) : "memory");
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+#else
+  (void)bar;
+  (void)count;
+#endif
+}
+
+__device__ __forceinline__ void mbar_expect_tx(unsigned long long* bar, uint32_t bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)), "r"(bytes) : "memory");
+#else
+  (void)bar;
+  (void)bytes;
+#endif
+}
+
+// bytes: a multiple of 16; src and dst 16-byte aligned.
+__device__ __forceinline__ void bulk_copy(void* dst, const void* src, uint32_t bytes, unsigned long long* bar) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                   smem_addr(dst)),
+               "l"(src), "r"(bytes), "r"(smem_addr(bar))
+               : "memory");
+#else
+  (void)dst;
+  (void)src;
+  (void)bytes;
+  (void)bar;
+#endif
+}
+
+__device__ __forceinline__ void mbar_wait(unsigned long long* bar, uint32_t parity) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  uint32_t done = 0;
+  do {
+    asm volatile(
+        "{ .reg .pred P; mbarrier.try_wait.parity.shared::cta.b64 P, [%1], %2; selp.u32 %0, 1, 0, P; }"
+        : "=r"(done)
+        : "r"(smem_addr(bar)), "r"(parity)
+        : "memory");
+  } while (!done);
+#else
+  (void)bar;
+  (void)parity;
+#endif
+}
+
+// Orders this thread's earlier generic-proxy accesses to shared memory before later
+// async-proxy (bulk copy) writes to it.
+__device__ __forceinline__ void fence_proxy_async() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
 #endif
 }
 

@@ -6,10 +6,12 @@
 namespace raydb::exec::cuda::block {
 
 // With V = uint32_t the host has clamped the ranges to 32 bits (launch_star).
-template <typename V>
-__device__ __forceinline__ void pred_tile(const DevPred& p, const DevColumn& c, uint64_t base, bool (&flag)[kItems]) {
+// SH: the tile is staged in shared memory at `s` (see col_tile).
+template <typename V, bool SH = false>
+__device__ __forceinline__ void pred_tile(const DevPred& p, const DevColumn& c, uint64_t base, bool (&flag)[kItems],
+                                          const char* s = nullptr) {
   V v[kItems];
-  with_width(c, base, flag, v);
+  col_tile<V, SH>(c, base, s, flag, v);
   V lo[kMaxPredRanges], hi[kMaxPredRanges];
 #pragma unroll
   for (int k = 0; k < kMaxPredRanges; k++) {

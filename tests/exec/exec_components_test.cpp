@@ -228,3 +228,64 @@ TEST(Like, BackslashEscapesAsPostgres) {
 }
 }  // namespace
 }  // namespace raydb::exec
+
+namespace raydb::exec {
+namespace {
+
+// Probes far outside a dense table's key range (INT64_MIN/MAX against a negative
+// minimum) must miss without overflowing (the sanitizer build checks the UB).
+TEST(JoinTable, ExtremeProbeKeysMiss) {
+  std::vector<int64_t> keys;
+  std::vector<uint32_t> rows;
+  for (int64_t k = -60; k < 30000; k += 3) {  // sparse and > 32 KB: presence bits
+    keys.push_back(k);
+    rows.push_back(uint32_t(k + 60));
+  }
+  JoinTable jt;
+  jt.build(keys, 1, rows);
+  ASSERT_TRUE(jt.dense());
+  ASSERT_TRUE(jt.has_presence_bits());
+  for (int64_t k : {INT64_MAX, INT64_MIN, INT64_MIN + 1, int64_t(-61), int64_t(30001), int64_t(-59)}) {
+    EXPECT_EQ(jt.find_unique(k), JoinTable::kNone) << k;
+    EXPECT_EQ(jt.find_unique_filtered(k), JoinTable::kNone) << k;
+    uint32_t b, e;
+    jt.find(&k, b, e);
+    EXPECT_EQ(b, e) << k;
+  }
+  EXPECT_EQ(jt.find_unique(-60), 0u);
+  EXPECT_EQ(jt.find_unique_filtered(29997), 30057u);
+}
+
+TEST(ColumnPredicate, ComparisonsAtTheInt64Limits) {
+  std::vector<int64_t> v = {INT64_MIN, -1, 0, 1, INT64_MAX};
+  auto q = one_table_query({make_column("b", Type::bigint(), v)});
+  auto col = Expr::column(0, 0, Type::bigint(), "b");
+  for (auto op : {CompareOp::kEq, CompareOp::kNe, CompareOp::kLt, CompareOp::kLe, CompareOp::kGt, CompareOp::kGe})
+    for (int64_t k : {INT64_MIN, INT64_MAX, int64_t(0)}) {
+      auto p = Expr::compare(op, col, Expr::constant(Value::bigint(k)));
+      auto cp = ColumnPredicate::compile(*p, q);
+      ASSERT_TRUE(cp) << p->to_string();
+      auto keep = generic_keep(*p, q);
+      std::vector<uint32_t> rows = {0, 1, 2, 3, 4};
+      size_t m = cp->filter(rows.data(), rows.size());
+      size_t want = 0;
+      for (auto x : keep) want += x;
+      EXPECT_EQ(m, want) << p->to_string();
+    }
+}
+
+TEST(KeyEncoder, FullInt64RangeIsNotPacked) {
+  StringInterner interner;
+  KeySpec full{Type::bigint(), VectorKind::kInt, nullptr, false, true, INT64_MIN, INT64_MAX};
+  KeyEncoder enc({full}, &interner);
+  EXPECT_FALSE(enc.packed());
+  Vector v(Type::bigint(), 2);
+  v.ints = {INT64_MIN, INT64_MAX};
+  std::vector<int64_t> words;
+  enc.encode({v}, 2, words);
+  auto back = enc.decode(words.data(), 2);
+  EXPECT_EQ(back[0].ints, v.ints);
+}
+
+}  // namespace
+}  // namespace raydb::exec

@@ -139,13 +139,21 @@ std::optional<Ranges> ranges_for(const Column& col, CompareOp op, const Value& k
       default: return std::nullopt;
     }
   }
+  // Ranges below kMin or above kMax are empty (and must not be formed by overflow).
+  auto below = [](int64_t x) { return x == kMin ? Ranges{} : Ranges{{kMin, x - 1}}; };
+  auto above = [](int64_t x) { return x == kMax ? Ranges{} : Ranges{{x + 1, kMax}}; };
   switch (op) {
     case CompareOp::kEq: return exact ? Ranges{{lo_incl, hi_incl}} : Ranges{};
-    case CompareOp::kNe: return exact ? Ranges{{kMin, lo_incl - 1}, {lo_incl + 1, kMax}} : Ranges{{kMin, kMax}};
-    case CompareOp::kLt: return Ranges{{kMin, lo_incl - 1}};  // v < k  <=> v <= ceil(k)-1
-    case CompareOp::kLe: return Ranges{{kMin, hi_incl}};      // v <= k <=> v <= floor(k)
-    case CompareOp::kGt: return Ranges{{hi_incl + 1, kMax}};  // v > k  <=> v >= floor(k)+1
-    case CompareOp::kGe: return Ranges{{lo_incl, kMax}};      // v >= k <=> v >= ceil(k)
+    case CompareOp::kNe: {
+      if (!exact) return Ranges{{kMin, kMax}};
+      Ranges r = below(lo_incl), a = above(lo_incl);
+      r.insert(r.end(), a.begin(), a.end());
+      return r;
+    }
+    case CompareOp::kLt: return below(lo_incl);          // v < k  <=> v <= ceil(k)-1
+    case CompareOp::kLe: return Ranges{{kMin, hi_incl}};  // v <= k <=> v <= floor(k)
+    case CompareOp::kGt: return above(hi_incl);          // v > k  <=> v >= floor(k)+1
+    case CompareOp::kGe: return Ranges{{lo_incl, kMax}};  // v >= k <=> v >= ceil(k)
   }
   return std::nullopt;
 }

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/int_math.h"
+
 namespace raydb::exec {
 
 class JoinTable {
@@ -26,14 +28,14 @@ class JoinTable {
   // Matching build rows of `key`: [begin, end) into rows(). Empty range when none.
   void find(const int64_t* key, uint32_t& begin, uint32_t& end) const {
     if (dense_ && unique_) {
-      uint64_t off = uint64_t(key[0] - min_key_);
+      uint64_t off = unsigned_span(min_key_, key[0]);
       uint32_t r = off < range_ ? first_[off] : kNone;
       begin = r == kNone ? 0 : sorted_pos_[off];
       end = r == kNone ? 0 : begin + 1;
       return;
     }
     if (dense_) {
-      uint64_t off = uint64_t(key[0] - min_key_);
+      uint64_t off = unsigned_span(min_key_, key[0]);
       if (off >= range_) {
         begin = end = 0;
         return;
@@ -47,7 +49,7 @@ class JoinTable {
   // Unique tables only: the one matching build row, or kNone.
   uint32_t find_unique(int64_t key) const {
     if (dense_) {
-      uint64_t off = uint64_t(key - min_key_);
+      uint64_t off = unsigned_span(min_key_, key);
       return off < range_ ? first_[off] : kNone;
     }
     uint32_t b, e;
@@ -62,7 +64,7 @@ class JoinTable {
   bool has_presence_bits() const { return !bits_.empty(); }
   // Dense unique tables with presence bits: the build row of `key` or kNone.
   uint32_t find_unique_filtered(int64_t key) const {
-    uint64_t off = uint64_t(key - min_key_);
+    uint64_t off = unsigned_span(min_key_, key);
     if (off >= range_ || !(bits_[off >> 6] >> (off & 63) & 1)) return kNone;
     return first_[off];
   }

@@ -1,4 +1,5 @@
 #include "exec/cpu/key_encoder.h"
+#include "common/int_math.h"
 
 #include <bit>
 #include <cstring>
@@ -29,11 +30,12 @@ KeyEncoder::KeyEncoder(std::vector<KeySpec> specs, StringInterner* interner)
   bool can_pack = !specs_.empty();
   unsigned __int128 range = 1;
   for (auto& s : specs_) {
-    if (!s.has_range || s.nullable || !(s.kind == VectorKind::kInt || s.kind == VectorKind::kCode)) {
+    if (!s.has_range || s.nullable || !(s.kind == VectorKind::kInt || s.kind == VectorKind::kCode) ||
+        unsigned_span(s.min, s.max) >= (uint64_t(1) << 62)) {
       can_pack = false;
       break;
     }
-    uint64_t r = uint64_t(s.max - s.min) + 1;
+    uint64_t r = value_count(s.min, s.max);
     int b = r <= 1 ? 0 : 64 - std::countl_zero(r - 1);
     shifts_.push_back(bits);
     bits += b;
@@ -65,9 +67,9 @@ void KeyEncoder::encode(const std::vector<Vector>& keys, size_t n, std::vector<i
       const int64_t mn = specs_[k].min;
       const int sh = shifts_[k];
       if (k == 0)
-        for (size_t i = 0; i < n; i++) w[i] = (v[i] - mn) << sh;
+        for (size_t i = 0; i < n; i++) w[i] = int64_t(unsigned_span(mn, v[i]) << sh);
       else
-        for (size_t i = 0; i < n; i++) w[i] |= (v[i] - mn) << sh;
+        for (size_t i = 0; i < n; i++) w[i] |= int64_t(unsigned_span(mn, v[i]) << sh);
     }
     return;
   }
@@ -117,7 +119,7 @@ std::vector<Vector> KeyEncoder::decode(const int64_t* words, size_t count) const
     }
     for (size_t i = 0; i < count; i++) {
       if (packed_) {
-        uint64_t r = uint64_t(s.max - s.min) + 1;
+        uint64_t r = value_count(s.min, s.max);
         int b = r <= 1 ? 0 : 64 - std::countl_zero(r - 1);
         uint64_t mask = b == 0 ? 0 : (b == 64 ? ~uint64_t(0) : (uint64_t(1) << b) - 1);
         v.ints[i] = int64_t((uint64_t(words[i]) >> shifts_[k]) & mask) + s.min;

@@ -1,4 +1,5 @@
 #include "exec/cuda/column_cache.h"
+#include "common/int_math.h"
 
 #include <omp.h>
 
@@ -27,7 +28,7 @@ int64_t get_int(const Column& c, uint64_t i) {
 // Sorted distinct values when there are at most `limit` of them over a range of at
 // most 2^26 (one bitmap pass); empty otherwise.
 std::vector<int64_t> small_distinct(const Column& c, int64_t mn, int64_t mx, size_t limit) {
-  const uint64_t range = uint64_t(mx - mn) + 1;
+  const uint64_t range = value_count(mn, mx);
   if (range > (uint64_t(1) << 26)) return {};
   std::vector<uint64_t> bits((range + 63) / 64, 0);
   const uint64_t n = c.size();
@@ -39,7 +40,7 @@ std::vector<int64_t> small_distinct(const Column& c, int64_t mn, int64_t mx, siz
     b.assign(bits.size(), 0);
 #pragma omp for schedule(static)
     for (uint64_t i = 0; i < n; i++) {
-      uint64_t o = uint64_t(get_int(c, i) - mn);
+      uint64_t o = unsigned_span(mn, get_int(c, i));
       b[o >> 6] |= uint64_t(1) << (o & 63);
     }
   }
@@ -81,7 +82,7 @@ std::vector<std::pair<uint64_t, uint64_t>> DeviceColumn::stored_ranges(
 uint64_t DeviceColumn::stored_range() const {
   const ColumnStats& s = owner->stats();
   if (rows == 0 || s.min > s.max) return 1;
-  return dev.decode ? host_decode.size() : uint64_t(s.max - s.min) + 1;
+  return dev.decode ? host_decode.size() : value_count(s.min, s.max);
 }
 
 ColumnCache& ColumnCache::instance() {
@@ -92,7 +93,7 @@ ColumnCache& ColumnCache::instance() {
 uint64_t ColumnCache::estimate_bytes(const Column& c) {
   const ColumnStats& s = c.stats();
   if (s.min > s.max) return 0;
-  return c.size() * uint64_t(width_for(uint64_t(s.max - s.min)));
+  return c.size() * uint64_t(width_for(unsigned_span(s.min, s.max)));
 }
 
 bool ColumnCache::resident(const Column* c) {
@@ -115,7 +116,7 @@ bool ColumnCache::unique(const ColumnPtr& c) {
   const ColumnStats& s = c->stats();
   bool u = true;
   if (s.min <= s.max) {
-    const uint64_t range = uint64_t(s.max - s.min) + 1;
+    const uint64_t range = value_count(s.min, s.max);
     std::vector<uint64_t> bits((range + 63) / 64, 0);
     for (uint64_t i = 0; i < c->size() && u; i++) {
       uint64_t o = uint64_t(get_int(*c, i) - s.min);
@@ -141,7 +142,7 @@ const DeviceColumn& ColumnCache::get(const ColumnPtr& cp, cudaStream_t stream) {
   d->rows = c.size();
   const ColumnStats& s = c.stats();
   const int64_t mn = s.min <= s.max ? s.min : 0, mx = s.min <= s.max ? s.max : 0;
-  int width = width_for(uint64_t(mx - mn));
+  int width = width_for(unsigned_span(mn, mx));
   d->dev.base = mn;
   if (width >= 4 && c.size() >= 65536) {
     d->host_decode = small_distinct(c, mn, mx, 65536);
@@ -161,8 +162,8 @@ const DeviceColumn& ColumnCache::get(const ColumnPtr& cp, cudaStream_t stream) {
   const std::vector<int64_t>& dict = d->host_decode;
   std::vector<int64_t> rank;  // dictionary mode: value - min -> rank
   if (!dict.empty()) {
-    rank.assign(size_t(mx - mn) + 1, -1);
-    for (size_t i = 0; i < dict.size(); i++) rank[size_t(dict[i] - mn)] = int64_t(i);
+    rank.assign(size_t(value_count(mn, mx)), -1);
+    for (size_t i = 0; i < dict.size(); i++) rank[size_t(unsigned_span(mn, dict[i]))] = int64_t(i);
   }
   cudaEvent_t done[2];
   check_cuda(cudaEventCreateWithFlags(&done[0], cudaEventDisableTiming), "event");
@@ -177,7 +178,7 @@ const DeviceColumn& ColumnCache::get(const ColumnPtr& cp, cudaStream_t stream) {
 #pragma omp parallel for schedule(static)
     for (uint64_t i = 0; i < len; i++) {
       const int64_t v = get_int(c, begin + i);
-      const uint64_t st = dict.empty() ? uint64_t(v - mn) : uint64_t(rank[size_t(v - mn)]);
+      const uint64_t st = dict.empty() ? unsigned_span(mn, v) : uint64_t(rank[size_t(unsigned_span(mn, v))]);
       switch (width) {
         case 1: static_cast<uint8_t*>(out)[i] = uint8_t(st); break;
         case 2: static_cast<uint16_t*>(out)[i] = uint16_t(st); break;

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "common/error.h"
+#include "common/int_math.h"
 #include "common/timer.h"
 #include "exec/cpu/aggregate_states.h"
 #include "exec/cuda/column_cache.h"
@@ -54,7 +55,7 @@ Context& context() {
   return *c;
 }
 
-uint64_t key_range(const KeySpec& s) { return uint64_t(s.max - s.min) + 1; }
+uint64_t key_range(const KeySpec& s) { return value_count(s.min, s.max); }
 
 struct DimRun {
   const StarDim* dim = nullptr;

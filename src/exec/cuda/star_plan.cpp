@@ -1,4 +1,5 @@
 #include "exec/cuda/star_plan.h"
+#include "common/int_math.h"
 
 #include <algorithm>
 #include <bit>
@@ -311,7 +312,7 @@ std::variant<StarPlan, std::string> analyze(const plan::PhysicalPlan& plan) {
         return fmt::format("GROUP BY {} without a value range", g.name);
       }
     }
-    uint64_t r = uint64_t(s.max - s.min) + 1;
+    uint64_t r = value_count(s.min, s.max);
     int b = r <= 1 ? 0 : 64 - std::countl_zero(r - 1);
     sp.key_shifts.push_back(bits);
     bits += b;

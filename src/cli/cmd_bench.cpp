@@ -13,8 +13,8 @@
 #include "cli/ssb_runner.h"
 #include "common/machine_info.h"
 #include "common/timer.h"
-#include "exec/cuda/cuda_backend.h"
 #include "raydb/build_config.h"
+#include "raydb/system.h"
 
 #include "gen/ssb/ssb_queries.h"
 
@@ -89,11 +89,11 @@ void register_bench_ssb(CLI::App& bench) {
     std::vector<double> e2e_ms(timings.size(), 0);
     std::vector<uint64_t> fact_bytes(timings.size(), 0);
     if (gpu) {
-      read_gbs = exec::cuda::measure_device_read_gbs();
+      read_gbs = measure_gpu_read_gbs();
       for (size_t i = 0; i < timings.size(); i++) {
         std::vector<double> e;
         for (int r = 0; r < 3; r++) {
-          exec::cuda::clear_column_cache();
+          drop_gpu_resident_columns();
           Timer timer;
           QueryResult res = db.query(ssb_query_sql(timings[i].name), opts);
           e.push_back(timer.elapsed_ms());
@@ -146,8 +146,8 @@ void register_bench_ssb(CLI::App& bench) {
           j["lineorder_rows"] = lo_rows;
           j["db"] = dir;
           j["raydb_version"] = RAYDB_VERSION;
-          auto devs = exec::cuda::devices();
-          if (!devs.empty()) j["device"] = devs[0].name;
+          const SystemInfo sys = system_info();
+          if (!sys.gpus.empty()) j["device"] = sys.gpus[0].name;
           j["machine"] = {{"hostname", m.hostname}, {"cpu", m.cpu_model}, {"hardware_threads", m.hardware_threads},
                           {"memory_gib", m.memory_gib}};
           j["timestamp"] = std::time(nullptr);

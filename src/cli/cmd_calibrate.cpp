@@ -16,7 +16,7 @@
 #include "cli/commands.h"
 #include "common/error.h"
 #include "common/machine_info.h"
-#include "exec/cuda/cuda_backend.h"
+#include "raydb/system.h"
 
 namespace raydb::cli {
 
@@ -54,22 +54,22 @@ double cpu_read_gbs() {
 void register_calibrate(CLI::App& app) {
   auto* cmd = app.add_subcommand("calibrate", "Measure CPU and GPU bandwidths for the planner and store them");
   cmd->callback([]() {
-    namespace cu = exec::cuda;
     nlohmann::ordered_json j;
     MachineInfo m = machine_info();
     j["cpu"] = m.cpu_model;
     j["cpu_threads"] = omp_get_max_threads();
     j["cpu_read_gbs"] = cpu_read_gbs();
     std::printf("cpu read bandwidth: %.1f GB/s\n", j["cpu_read_gbs"].get<double>());
-    if (cu::device_count() > 0) {
-      auto d = cu::devices().at(0);
+    const SystemInfo sys = system_info();
+    if (!sys.gpus.empty()) {
+      const GpuDevice& d = sys.gpus.at(0);
       j["gpu"] = d.name;
-      j["gpu_read_gbs"] = cu::measure_device_read_gbs();
-      j["host_to_device_gbs"] = cu::measure_host_to_device_gbs();
+      j["gpu_read_gbs"] = measure_gpu_read_gbs();
+      j["host_to_device_gbs"] = measure_host_to_gpu_gbs();
       std::printf("gpu %s read bandwidth: %.1f GB/s\n", d.name.c_str(), j["gpu_read_gbs"].get<double>());
       std::printf("host to device bandwidth: %.1f GB/s\n", j["host_to_device_gbs"].get<double>());
     } else {
-      std::printf("no CUDA device: %s\n", cu::no_device_reason().c_str());
+      std::printf("no CUDA device: %s\n", sys.no_gpu_reason.c_str());
     }
     j["timestamp"] = std::time(nullptr);
     const std::string path = calibration_path();

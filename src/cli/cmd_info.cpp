@@ -3,9 +3,8 @@
 
 #include "cli/commands.h"
 #include "common/machine_info.h"
-#include "exec/cuda/cuda_backend.h"
 #include "raydb/build_config.h"
-#include "rt/tracer.h"
+#include "raydb/system.h"
 
 namespace raydb::cli {
 
@@ -16,14 +15,14 @@ void register_info(CLI::App& app) {
     std::printf("raydb %s (%s, %s)\n", RAYDB_VERSION, RAYDB_BUILD_TYPE, RAYDB_COMPILER);
     std::printf("cpu: %s, %d hardware threads, %.1f GiB memory\n", m.cpu_model.c_str(), m.hardware_threads,
                 m.memory_gib);
-    namespace cu = exec::cuda;
-    const bool gpu = cu::device_count() > 0;
+    const SystemInfo sys = system_info();
+    const bool gpu = !sys.gpus.empty();
     std::printf("backends: cpu%s\n", gpu ? ", cuda" : "");
-    const rt::OptixDeviceInfo& rt_info = rt::optix_device_info();
-    std::printf("build features: CUDA %s, OptiX %s, Embree yes\n", cu::built() ? "yes (sm_90, PTX compute_75)" : "no",
+    const RayTracingSupport& rt_info = sys.ray_tracing;
+    std::printf("build features: CUDA %s, OptiX %s, Embree yes\n", sys.cuda_built ? "yes (sm_90, PTX compute_75)" : "no",
                 rt_info.built ? "yes" : "no");
-    if (!gpu) std::printf("devices: none (%s)\n", cu::no_device_reason().c_str());
-    for (const cu::DeviceInfo& d : cu::devices())
+    if (!gpu) std::printf("devices: none (%s)\n", sys.no_gpu_reason.c_str());
+    for (const GpuDevice& d : sys.gpus)
       std::printf("device %d: %s, compute capability %d.%d, %.1f GiB memory (%.1f GiB free), %d SMs, %.0f MiB L2\n",
                   d.index, d.name.c_str(), d.cc_major, d.cc_minor, double(d.total_bytes) / (1 << 30),
                   double(d.free_bytes) / (1 << 30), d.multiprocessors, double(d.l2_bytes) / (1 << 20));

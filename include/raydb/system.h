@@ -1,0 +1,45 @@
+#pragma once
+// What this build and machine offer, and the bandwidth probes behind `raydb
+// calibrate` and the GPU benchmark: the API's view of the backends, so the CLI need
+// not reach into exec/ or rt/.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace raydb {
+
+struct GpuDevice {
+  int index = 0;
+  std::string name;
+  int cc_major = 0, cc_minor = 0;
+  uint64_t total_bytes = 0, free_bytes = 0;
+  int multiprocessors = 0;
+  uint64_t l2_bytes = 0;
+};
+
+struct RayTracingSupport {
+  bool built = false;           // the OptiX tracer was compiled in
+  bool available = false;       // a CUDA device and the driver's OptiX work
+  unsigned rtcore_version = 0;  // OPTIX_DEVICE_PROPERTY_RTCORE_VERSION: 0 = no RT cores
+  std::string device;
+  std::string reason;  // why not available
+};
+
+struct SystemInfo {
+  bool cuda_built = false;
+  std::vector<GpuDevice> gpus;
+  std::string no_gpu_reason;  // why `gpus` is empty
+  RayTracingSupport ray_tracing;
+};
+
+SystemInfo system_info();
+
+// Streaming read bandwidth of GPU 0 and pinned host-to-device copy bandwidth (GB/s).
+// Throw Error(kInvalidInput) without a CUDA device.
+double measure_gpu_read_gbs();
+double measure_host_to_gpu_gbs();
+// Drops the columns resident on the GPU, so the next query uploads them again
+// (end-to-end timings from host memory).
+void drop_gpu_resident_columns();
+
+}  // namespace raydb

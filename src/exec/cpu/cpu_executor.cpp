@@ -624,28 +624,6 @@ void probe_join(const BuiltJoin& j, const LogicalQuery& q, Rows& rows, StringInt
   rows.n = m;
 }
 
-KeySpec key_spec_for(const Expr& e, const LogicalQuery& q) {
-  KeySpec s;
-  s.type = e.type;
-  s.kind = kind_of(e.type);
-  s.nullable = may_be_null(e);
-  if (e.kind == ExprKind::kColumnRef) {
-    const Column& c = q.tables[size_t(e.table_index)].table->column(size_t(e.column_index));
-    if (c.type().id == TypeId::kVarchar) {
-      s.kind = VectorKind::kCode;
-      s.dict = c.dictionary();
-      s.has_range = c.dictionary()->size() > 0;
-      s.min = 0;
-      s.max = int64_t(c.dictionary()->size()) - 1;
-    } else if (c.type().id != TypeId::kDouble && c.stats().min <= c.stats().max) {
-      s.has_range = true;
-      s.min = c.stats().min;
-      s.max = c.stats().max;
-    }
-  }
-  return s;
-}
-
 // Per-thread pipeline state.
 struct Worker {
   Rows rows;
@@ -702,7 +680,7 @@ ResultTable CpuExecutor::execute(const plan::PhysicalPlan& plan, const ExecOptio
   bool direct = false;
   if (q.is_aggregate && !q.group_keys.empty()) {
     std::vector<KeySpec> specs;
-    for (auto& g : q.group_keys) specs.push_back(key_spec_for(*g, q));
+    for (auto& g : q.group_keys) specs.push_back(group_key_spec(*g, q));
     encoder.emplace(std::move(specs), &interner);
     direct = encoder->packed() && encoder->packed_range() <= kDirectGroupLimit;
   }

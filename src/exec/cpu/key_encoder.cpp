@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "common/error.h"
+#include "exec/cpu/expression_evaluator.h"
 
 namespace raydb::exec {
 
@@ -21,6 +22,28 @@ int64_t StringInterner::intern(std::string_view s) {
 std::string_view StringInterner::get(int64_t id) const {
   std::lock_guard<std::mutex> lock(mutex_);
   return strings_[size_t(id)];
+}
+
+KeySpec group_key_spec(const plan::Expr& e, const plan::LogicalQuery& q) {
+  KeySpec s;
+  s.type = e.type;
+  s.kind = kind_of(e.type);
+  s.nullable = may_be_null(e);
+  if (e.kind == plan::ExprKind::kColumnRef) {
+    const Column& c = q.tables[size_t(e.table_index)].table->column(size_t(e.column_index));
+    if (c.type().id == TypeId::kVarchar) {
+      s.kind = VectorKind::kCode;
+      s.dict = c.dictionary();
+      s.has_range = c.dictionary()->size() > 0;
+      s.min = 0;
+      s.max = int64_t(c.dictionary()->size()) - 1;
+    } else if (c.type().id != TypeId::kDouble && c.stats().min <= c.stats().max) {
+      s.has_range = true;
+      s.min = c.stats().min;
+      s.max = c.stats().max;
+    }
+  }
+  return s;
 }
 
 KeyEncoder::KeyEncoder(std::vector<KeySpec> specs, StringInterner* interner)

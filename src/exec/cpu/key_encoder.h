@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "exec/cpu/vector.h"
+#include "plan/logical/logical_query.h"
 
 namespace raydb::exec {
 
@@ -41,6 +42,11 @@ struct KeySpec {
   bool has_range = false;  // [min, max] known (column statistics or dictionary size)
   int64_t min = 0, max = 0;
 };
+
+// The spec of GROUP BY key `e`: a stored column's range (statistics, or dictionary
+// codes for VARCHAR) allows packing; other expressions are encoded word by word.
+// Every backend builds group keys through this, so their packed words agree.
+KeySpec group_key_spec(const plan::Expr& e, const plan::LogicalQuery& q);
 
 class KeyEncoder {
  public:

@@ -197,27 +197,6 @@ struct Compiler {
   }
 };
 
-KeySpec key_spec_for(const Expr& e, const LogicalQuery& q) {
-  // As exec/cpu/cpu_executor.cpp encodes group keys, so packed words agree.
-  KeySpec s;
-  s.type = e.type;
-  s.kind = kind_of(e.type);
-  s.nullable = may_be_null(e);
-  const Column& c = q.tables[size_t(e.table_index)].table->column(size_t(e.column_index));
-  if (c.type().id == TypeId::kVarchar) {
-    s.kind = VectorKind::kCode;
-    s.dict = c.dictionary();
-    s.has_range = c.dictionary()->size() > 0;
-    s.min = 0;
-    s.max = int64_t(c.dictionary()->size()) - 1;
-  } else if (c.type().id != TypeId::kDouble && c.stats().min <= c.stats().max) {
-    s.has_range = true;
-    s.min = c.stats().min;
-    s.max = c.stats().max;
-  }
-  return s;
-}
-
 std::optional<std::string> compile_filters(const std::vector<plan::ExprPtr>& conjuncts, const LogicalQuery& q,
                                            std::vector<StarFilter>& out, bool& always_false) {
   for (auto& c : conjuncts) {
@@ -302,7 +281,7 @@ std::variant<StarPlan, std::string> analyze(const plan::PhysicalPlan& plan) {
     const Expr& g = *q.group_keys[k];
     if (g.kind != ExprKind::kColumnRef) return fmt::format("GROUP BY expression {}", g.to_string());
     if (g.type.id == TypeId::kDouble) return std::string("GROUP BY a DOUBLE column");
-    KeySpec s = key_spec_for(g, q);
+    KeySpec s = group_key_spec(g, q);
     if (!s.has_range) {
       if (q.tables[size_t(g.table_index)].table->row_count() == 0) {
         sp.always_false = true;  // an empty table: nothing joins, no groups

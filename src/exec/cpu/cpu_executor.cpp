@@ -136,6 +136,26 @@ void apply_filter(const TableFilter& f, size_t t, const LogicalQuery& q, Rows& r
   apply_generic(f.generic, q, rows, keep, sel);
 }
 
+// Fills rows.of[t] with one batch of table t, rows [begin, begin+len) of the scan
+// (or of `candidates`, row ids from an index), and applies the table's filters. The
+// first column predicate, when there is one, produces the batch straight from the
+// dense range.
+void scan_batch(const TableFilter& f, size_t t, const LogicalQuery& q, const std::vector<uint32_t>* candidates,
+                uint32_t begin, size_t len, Rows& rows, std::vector<uint8_t>& keep, std::vector<uint32_t>& sel) {
+  if (candidates) {
+    std::copy(candidates->begin() + begin, candidates->begin() + begin + long(len), rows.of[t].begin());
+    rows.n = len;
+    apply_filter(f, t, q, rows, keep, sel, 0);
+  } else if (!f.columns.empty()) {
+    rows.n = f.columns[0].filter_range(begin, len, rows.of[t].data());
+    apply_filter(f, t, q, rows, keep, sel, 1);
+  } else {
+    std::iota(rows.of[t].begin(), rows.of[t].begin() + long(len), begin);
+    rows.n = len;
+    apply_filter(f, t, q, rows, keep, sel, 1);
+  }
+}
+
 // Key encoding of one join column pair, so probe values become build-side words.
 struct JoinKeyCodec {
   VectorKind build_kind = VectorKind::kInt;
@@ -266,19 +286,7 @@ std::vector<uint32_t> scan_table(size_t t, const TableFilter& f, const LogicalQu
     for (size_t b = u * kMorselBatches; b < std::min(batches, (u + 1) * kMorselBatches); b++) {
       uint32_t begin = uint32_t(b * kBatch);
       size_t len = size_t(std::min<uint64_t>(kBatch, total - begin));
-      if (candidates) {
-        std::copy(candidates->begin() + begin, candidates->begin() + begin + long(len), rows.of[t].begin());
-        rows.n = len;
-        apply_filter(f, t, q, rows, keep, sel, 0);
-      } else {
-        if (!f.columns.empty()) {
-          rows.n = f.columns[0].filter_range(begin, len, rows.of[t].data());
-        } else {
-          std::iota(rows.of[t].begin(), rows.of[t].begin() + long(len), begin);
-          rows.n = len;
-        }
-        apply_filter(f, t, q, rows, keep, sel, 1);
-      }
+      scan_batch(f, t, q, candidates, begin, len, rows, keep, sel);
       parts[u].insert(parts[u].end(), rows.of[t].begin(), rows.of[t].begin() + long(rows.n));
     }
   });
@@ -729,19 +737,7 @@ ResultTable CpuExecutor::execute(const plan::PhysicalPlan& plan, const ExecOptio
         uint32_t begin = uint32_t(b * kBatch);
         size_t len = size_t(std::min<uint64_t>(kBatch, stream - begin));
         const TableFilter& f = filters[root];
-        if (root_candidates) {
-          std::copy(root_candidates->begin() + begin, root_candidates->begin() + begin + long(len),
-                    rows.of[root].begin());
-          rows.n = len;
-          apply_filter(f, root, q, rows, w.keep, w.sel, 0);
-        } else if (!f.columns.empty()) {
-          rows.n = f.columns[0].filter_range(begin, len, rows.of[root].data());
-          apply_filter(f, root, q, rows, w.keep, w.sel, 1);
-        } else {
-          std::iota(rows.of[root].begin(), rows.of[root].begin() + long(len), begin);
-          rows.n = len;
-          apply_filter(f, root, q, rows, w.keep, w.sel, 1);
-        }
+        scan_batch(f, root, q, root_candidates ? &*root_candidates : nullptr, begin, len, rows, w.keep, w.sel);
         for (auto* j : order) {
           if (rows.n == 0) break;
           probe_join(*j, q, rows, interner, w.sel, w.words, w.valid);

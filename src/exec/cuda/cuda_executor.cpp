@@ -64,7 +64,7 @@ struct DimRun {
   uint64_t K = 0;       // key range (lookup entries)
   uint64_t local = 1;   // local code range
   std::vector<uint64_t> mult;  // per group key of the dim
-  DeviceBuffer lookup, flags, dense, inv, translated;
+  DeviceBuffer lookup, flags, dense, inv, translated, narrow;
   uint64_t codes = 0, passed = 0;
   uint64_t stride = 0;
   std::vector<int32_t> inv_host;
@@ -238,19 +238,35 @@ ResultTable CudaExecutor::execute(const plan::PhysicalPlan& plan, const ExecOpti
         return double(dims[a].passed) / double(dims[a].dim->key->size()) <
                double(dims[b].passed) / double(dims[b].dim->key->size());
       });
+      // Narrow lookups where the dimension's group codes allow (kernel_params.h:
+      // DevJoin), unless RAYDB_CUDA_NARROW_LOOKUP=0.
+      static const bool narrow_lookups = [] {
+        const char* e = std::getenv("RAYDB_CUDA_NARROW_LOOKUP");
+        return !(e && *e == '0');
+      }();
       for (size_t i : order) {
         DimRun& r = dims[i];
         DevJoin& j = p.joins[p.njoins++];
         j.col = r.dim->fact_col;
         j.stride = r.stride;
+        const int32_t* wide = nullptr;
         if (r.fk->dev.decode) {
-          j.lookup = r.translated.get<int32_t>();
+          wide = r.translated.get<int32_t>();
           j.offset = 0;
           j.size = r.fk->host_decode.size();
         } else {
-          j.lookup = r.lookup.get<int32_t>();
+          wide = r.lookup.get<int32_t>();
           j.offset = r.fk->dev.base - r.dim->key->stats().min;  // stored + offset = key - key_min
           j.size = r.K;
+        }
+        j.lookup = wide;
+        j.width = 4;
+        const int width = !narrow_lookups ? 4 : r.codes <= 254 ? 1 : r.codes <= 65534 ? 2 : 4;
+        if (width < 4) {
+          r.narrow = DeviceBuffer(j.size * uint64_t(width), "a narrowed lookup array");
+          launch_narrow_lookup(wide, j.size, r.narrow.get(), width, s);
+          j.lookup = r.narrow.get();
+          j.width = width;
         }
       }
       for (size_t k = 0; k < sp.root_group_keys.size(); k++) {

@@ -34,17 +34,23 @@ struct DevPred {
 };
 
 // A probe of a dimension's key-indexed lookup array: idx = stored + offset; rows
-// with idx outside [0, size) or lookup[idx] < 0 drop out; otherwise the group id
-// grows by lookup[idx] * stride.
+// with idx outside [0, size) or a "filtered out" entry drop out; otherwise the group
+// id grows by code * stride (mixed radix over the dimensions).
+// Entries are `width` bytes: 4: int32 code, -1 = filtered out; 1 or 2: unsigned
+// code + 1, 0 = filtered out (launch_narrow_lookup: a dimension of at most 254 or
+// 65534 group codes). Narrow arrays take a quarter or half of the cache footprint
+// and fit shared memory more often.
 // shared_off >= 0: the fact kernel copies the (small) lookup array into its shared
 // memory at that byte offset once per block and probes it there (set by launch_star).
 struct DevJoin {
-  const int32_t* lookup = nullptr;
+  const void* lookup = nullptr;
   int64_t offset = 0;
   uint64_t size = 0;
   uint64_t stride = 0;
   int32_t col = 0;
   int32_t shared_off = -1;
+  int32_t width = 4;
+  int32_t pad = 0;
 };
 
 // A GROUP BY key read from the fact table: group id grows by stored * stride.
@@ -89,15 +95,9 @@ struct StarParams {
   uint64_t groups = 1;  // group id range
   int32_t ncols = 0, npreds = 0, njoins = 0, nroot_groups = 0, naggs = 0;
   int32_t mode = 0;  // 0: one group in registers, 1: shared-memory groups, 2: global atomics
-  int32_t shaped = 0;  // every aggregate is COUNT or has a shape (no interpreter); set by launch_star
-  // Staged kernel (launch_star): fact tiles copied into shared memory `stages` deep;
-  // column c of a stage at stage_base + s * stage_bytes + col_off[c] (bytes into the
-  // dynamic shared memory). prefetch: ask the L2 for the block's next tile (the one
-  // after the staged ones in the staged kernel).
-  int32_t stages = 0;
-  int32_t prefetch = 1;
-  uint32_t stage_base = 0, stage_bytes = 0;
-  uint32_t col_off[kMaxFactColumns] = {};
+  // prefetch: ask the L2 for the block's next tile (RAYDB_CUDA_PREFETCH=1; set by launch_star).
+  int32_t prefetch = 0;
+  int32_t pad = 0;
   DevColumn cols[kMaxFactColumns];
   DevPred preds[kMaxFactPreds];
   DevJoin joins[kMaxJoins];

@@ -25,6 +25,9 @@ void launch_translate(const int32_t* lookup, int64_t key_min, uint64_t key_range
 // Returns the shared memory bytes it needs for p.mode (0 when mode 2).
 size_t star_shared_bytes(const StarParams& p);
 void launch_star(const StarParams& p, cudaStream_t stream);
+// in: int32 codes (-1 = filtered out); out: n entries of `width` (1 or 2) bytes,
+// code + 1 (0 = filtered out). The caller checks that every code fits.
+void launch_narrow_lookup(const int32_t* in, uint64_t n, void* out, int width, cudaStream_t stream);
 
 // Keeps the groups with a non-zero count: gids[i], and `fields` accumulator arrays
 // (count first) gathered into out[f * capacity + i]; *n = groups kept.

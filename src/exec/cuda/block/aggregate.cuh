@@ -13,12 +13,7 @@ __device__ __forceinline__ int64_t reg(int r, int64_t r0, int64_t r1, int64_t r2
 
 // Runs the program; the host proved every step stays within int64, so the unsigned
 // arithmetic below (no undefined overflow) gives the exact values.
-// SH: loads read the staged tile (column c at s + col_off[c], row r of the tile)
-// instead of global memory at `row`.
-template <bool SH = false>
-__device__ __forceinline__ int64_t eval_program(const DevAgg& a, const DevColumn* cols, uint64_t row,
-                                                const char* s = nullptr, const uint32_t* col_off = nullptr,
-                                                unsigned r = 0) {
+__device__ __forceinline__ int64_t eval_program(const DevAgg& a, const DevColumn* cols, uint64_t row) {
   int64_t r0 = 0, r1 = 0, r2 = 0, r3 = 0;
   for (int k = 0; k < a.nins; k++) {
     const DevInstr& in = a.ins[k];
@@ -26,10 +21,7 @@ __device__ __forceinline__ int64_t eval_program(const DevAgg& a, const DevColumn
     int64_t z;
     switch (in.op) {
       case kOpLoad:
-        if constexpr (SH)
-          z = value_of(cols[in.col], load_stored_shared(cols[in.col].width, s + col_off[in.col], r));
-        else
-          z = value_of(cols[in.col], load_stored(cols[in.col], row));
+        z = value_of(cols[in.col], load_stored(cols[in.col], row));
         break;
       case kOpConst: z = in.k; break;
       case kOpAdd: z = int64_t(uint64_t(x) + uint64_t(y)); break;

@@ -5,27 +5,24 @@
 
 namespace raydb::exec::cuda::block {
 
-// With V = uint32_t the host has clamped the ranges to 32 bits (launch_star).
-// SH: the tile is staged in shared memory at `s` (see col_tile).
-template <typename V, bool SH = false>
-__device__ __forceinline__ void pred_tile(const DevPred& p, const DevColumn& c, uint64_t base, bool (&flag)[kItems],
-                                          const char* s = nullptr) {
+// With V = uint32_t the host has clamped the ranges to 32 bits (launch_star). One
+// unsigned compare per item and range: lo <= v <= hi iff v - lo <= hi - lo (mod 2^n);
+// an empty range (lo > hi, the host's "never true") is skipped.
+template <typename V, Layout L>
+__device__ __forceinline__ void pred_tile(const DevPred& p, const DevColumn& c, uint64_t base, bool (&flag)[kItems]) {
   V v[kItems];
-  col_tile<V, SH>(c, base, s, flag, v);
-  V lo[kMaxPredRanges], hi[kMaxPredRanges];
+  with_width<V, L>(c, base, flag, v);
+  bool ok[kItems];
 #pragma unroll
-  for (int k = 0; k < kMaxPredRanges; k++) {
-    lo[k] = V(p.lo[k]);
-    hi[k] = V(p.hi[k]);
+  for (int i = 0; i < kItems; i++) ok[i] = false;
+  for (int k = 0; k < p.nranges; k++) {
+    if (p.lo[k] > p.hi[k]) continue;
+    const V lo = V(p.lo[k]), span = V(p.hi[k] - p.lo[k]);
+#pragma unroll
+    for (int i = 0; i < kItems; i++) ok[i] |= V(v[i] - lo) <= span;
   }
 #pragma unroll
-  for (int i = 0; i < kItems; i++) {
-    bool ok = false;
-#pragma unroll
-    for (int k = 0; k < kMaxPredRanges; k++)
-      if (k < p.nranges) ok |= (v[i] >= lo[k]) & (v[i] <= hi[k]);
-    flag[i] = flag[i] && ok;
-  }
+  for (int i = 0; i < kItems; i++) flag[i] = flag[i] && ok[i];
 }
 
 }  // namespace raydb::exec::cuda::block

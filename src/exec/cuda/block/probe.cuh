@@ -6,29 +6,46 @@
 
 namespace raydb::exec::cuda::block {
 
-// `lookup`: j.lookup, or its copy in the block's shared memory (a generic pointer).
-template <typename V, bool SH = false>
-__device__ __forceinline__ void probe_tile(const DevJoin& j, const int32_t* lookup, const DevColumn& c, uint64_t base,
-                                           bool (&flag)[kItems], uint32_t (&gid)[kItems], const char* s = nullptr) {
-  V v[kItems];
-  col_tile<V, SH>(c, base, s, flag, v);
+// One lookup entry as (passes, code) for the entry widths of DevJoin.
+template <int W>
+__device__ __forceinline__ int32_t lookup_code(const void* lookup, uint64_t idx) {
+  if constexpr (W == 4) return static_cast<const int32_t*>(lookup)[idx];
+  else if constexpr (W == 2) return int32_t(static_cast<const uint16_t*>(lookup)[idx]) - 1;
+  else return int32_t(static_cast<const uint8_t*>(lookup)[idx]) - 1;
+}
+
+template <typename V, int W>
+__device__ __forceinline__ void probe_items(const DevJoin& j, const void* lookup, const V (&v)[kItems],
+                                            bool (&flag)[kItems], uint32_t (&gid)[kItems]) {
 #pragma unroll
   for (int i = 0; i < kItems; i++) {
     if (!flag[i]) continue;
     uint64_t idx = uint64_t(v[i]) + uint64_t(j.offset);  // unsigned: below-range keys wrap to huge values
-    int32_t code = idx < j.size ? lookup[idx] : -1;
+    int32_t code = idx < j.size ? lookup_code<W>(lookup, idx) : -1;
     flag[i] = code >= 0;
     gid[i] += uint32_t(code) * uint32_t(j.stride);  // group ids < 2^31 (checked on the host)
   }
 }
 
-// A GROUP BY key on the fact table: its stored value is its radix digit.
-template <typename V, bool SH = false>
-__device__ __forceinline__ void group_tile(const DevRootGroup& g, const DevColumn& c, uint64_t base,
-                                           const bool (&flag)[kItems], uint32_t (&gid)[kItems],
-                                           const char* s = nullptr) {
+// `lookup`: j.lookup, or its copy in the block's shared memory (a generic pointer).
+template <typename V, Layout L>
+__device__ __forceinline__ void probe_tile(const DevJoin& j, const void* lookup, const DevColumn& c, uint64_t base,
+                                           bool (&flag)[kItems], uint32_t (&gid)[kItems]) {
   V v[kItems];
-  col_tile<V, SH>(c, base, s, flag, v);
+  with_width<V, L>(c, base, flag, v);
+  switch (j.width) {
+    case 1: probe_items<V, 1>(j, lookup, v, flag, gid); break;
+    case 2: probe_items<V, 2>(j, lookup, v, flag, gid); break;
+    default: probe_items<V, 4>(j, lookup, v, flag, gid); break;
+  }
+}
+
+// A GROUP BY key on the fact table: its stored value is its radix digit.
+template <typename V, Layout L>
+__device__ __forceinline__ void group_tile(const DevRootGroup& g, const DevColumn& c, uint64_t base,
+                                           const bool (&flag)[kItems], uint32_t (&gid)[kItems]) {
+  V v[kItems];
+  with_width<V, L>(c, base, flag, v);
 #pragma unroll
   for (int i = 0; i < kItems; i++) gid[i] += uint32_t(v[i]) * uint32_t(g.stride);
 }

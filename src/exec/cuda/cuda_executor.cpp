@@ -261,6 +261,10 @@ ResultTable CudaExecutor::execute(const plan::PhysicalPlan& plan, const ExecOpti
         }
         j.lookup = wide;
         j.width = 4;
+        {
+          const __int128 off = j.offset, top = off + __int128(r.fk->stored_range()) - 1;
+          j.idx32 = off >= -(__int128(1) << 31) && top < (__int128(1) << 32) && j.size <= (uint64_t(1) << 31) ? 1 : 0;
+        }
         const int width = !narrow_lookups ? 4 : r.codes <= 254 ? 1 : r.codes <= 65534 ? 2 : 4;
         if (width < 4) {
           r.narrow = DeviceBuffer(j.size * uint64_t(width), "a narrowed lookup array");

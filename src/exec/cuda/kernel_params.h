@@ -50,7 +50,9 @@ struct DevJoin {
   int32_t col = 0;
   int32_t shared_off = -1;
   int32_t width = 4;
-  int32_t pad = 0;
+  // 1: (stored + offset) mod 2^32 < size exactly when stored + offset is in [0, size):
+  // offset >= -2^31, stored max + offset < 2^32 and size <= 2^31 (set by the host).
+  int32_t idx32 = 0;
 };
 
 // A GROUP BY key read from the fact table: group id grows by stored * stride.
@@ -95,8 +97,10 @@ struct StarParams {
   uint64_t groups = 1;  // group id range
   int32_t ncols = 0, npreds = 0, njoins = 0, nroot_groups = 0, naggs = 0;
   int32_t mode = 0;  // 0: one group in registers, 1: shared-memory groups, 2: global atomics
-  // prefetch: ask the L2 for the block's next tile (RAYDB_CUDA_PREFETCH=1; set by launch_star).
-  int32_t prefetch = 0;
+  // Bit c: fact column c is read by an aggregate; the kernel asks L1 for those
+  // columns' vectors holding selected rows before the per-row aggregation loop
+  // (set by launch_star; 0 turns it off).
+  uint32_t agg_cols = 0;
   int32_t pad = 0;
   DevColumn cols[kMaxFactColumns];
   DevPred preds[kMaxFactPreds];

@@ -166,41 +166,32 @@ __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constan
   const uint64_t tiles = (p.rows + TILE - 1) / TILE;
   for (uint64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     const uint64_t base = tile * TILE;
-    // Optional (RAYDB_CUDA_PREFETCH=1): stream the block's next tile into L2 while
-    // this one runs. Run 7 measured it 7% slower at 4 blocks/SM, so it is off.
-    if (threadIdx.x < unsigned(p.ncols) && p.prefetch) {
-      const uint64_t next = tile + gridDim.x;
-      if (next < tiles) {
-        const DevColumn& c = p.cols[threadIdx.x];
-        const uint64_t nb = next * TILE;
-        const uint64_t n = p.rows - nb < uint64_t(TILE) ? p.rows - nb : uint64_t(TILE);
-        prefetch_l2(static_cast<const char*>(c.data) + nb * uint64_t(c.width), uint32_t((n * uint64_t(c.width) + 15) & ~15ull));
-      }
-    }
-    bool flag[kItems];
     uint32_t gid[kItems];
-    const bool full = base + TILE <= p.rows;  // every tile but the last
+    uint32_t mask = 0xffffu;  // bit i: item i still selected
+    if (base + TILE > p.rows) {  // the last tile only
+      mask = 0;
 #pragma unroll
-    for (int i = 0; i < kItems; i++) {
-      flag[i] = full || item_row<L>(base, i) < p.rows;
-      gid[i] = 0;
+      for (int i = 0; i < kItems; i++) mask |= uint32_t(item_row<L>(base, i) < p.rows) << i;
     }
-    for (int k = 0; k < p.npreds; k++) pred_tile<V, L>(p.preds[k], p.cols[p.preds[k].col], base, flag);
-    for (int k = 0; k < p.njoins; k++) {
+#pragma unroll
+    for (int i = 0; i < kItems; i++) gid[i] = 0;
+    for (int k = 0; k < p.npreds && mask; k++) pred_tile<V, L>(p.preds[k], p.cols[p.preds[k].col], base, mask);
+    for (int k = 0; k < p.njoins && mask; k++) {
       const void* lk = p.joins[k].shared_off >= 0 ? static_cast<const void*>(reinterpret_cast<const char*>(smem) +
                                                                             p.joins[k].shared_off)
                                                   : p.joins[k].lookup;
-      probe_tile<V, L>(p.joins[k], lk, p.cols[p.joins[k].col], base, flag, gid);
+      probe_tile<V, L>(p.joins[k], lk, p.cols[p.joins[k].col], base, mask, gid);
     }
-    for (int k = 0; k < p.nroot_groups; k++)
-      group_tile<V, L>(p.root_groups[k], p.cols[p.root_groups[k].col], base, flag, gid);
+    for (int k = 0; k < p.nroot_groups && mask; k++)
+      group_tile<V, L>(p.root_groups[k], p.cols[p.root_groups[k].col], base, mask, gid);
+    if (mask && p.agg_cols) {
+      for (uint32_t cols = p.agg_cols; cols; cols &= cols - 1)
+        prefetch_selected<L>(p.cols[__ffs(int(cols)) - 1], base, mask);
+    }
     // The aggregation code (a register-program interpreter per aggregate) is large:
     // run it once per selected row from a non-unrolled loop over a bit mask, so the
     // kernel's instruction footprint stays small (unrolling it per item thrashed the
     // instruction cache: measured 5.6 ms for q1.1 at SF 20 with 16 unrolled copies).
-    uint32_t mask = 0;
-#pragma unroll
-    for (int i = 0; i < kItems; i++) mask |= uint32_t(flag[i]) << i;
 #pragma unroll 1
     while (mask) {
       const int i = __ffs(int(mask)) - 1;
@@ -468,11 +459,6 @@ void launch_star(const StarParams& params, cudaStream_t stream) {
     smem = size_t(off + bytes);
   }
   std::stable_partition(p.joins, p.joins + p.njoins, [](const DevJoin& j) { return j.shared_off >= 0; });
-  // L2 bulk prefetch of the block's next tile: off by default since run 7 measured
-  // every SSB query faster without it (sum 11.11 vs 11.95 ms); RAYDB_CUDA_PREFETCH=1
-  // turns it back on for comparison.
-  static const bool prefetch = env_is("RAYDB_CUDA_PREFETCH", '1');
-  p.prefetch = prefetch ? 1 : 0;
   const uint64_t tiles = (p.rows + kTile - 1) / kTile;
   // Shaped aggregates (col, col op col) are evaluated per selected row with both loads
   // issued first (run 7: q1.1 0.948 -> 0.837 ms); RAYDB_CUDA_ROWSHAPE=0 sends every
@@ -482,10 +468,18 @@ void launch_star(const StarParams& params, cudaStream_t stream) {
     classify(p.aggs[a]);
     if (!rowshape) p.aggs[a].shape = kShapeProgram;
   }
+  // Columns the aggregates read, prefetched into L1 for the selected rows (unless
+  // RAYDB_CUDA_AGG_PREFETCH=0).
+  static const bool agg_prefetch = !env_is("RAYDB_CUDA_AGG_PREFETCH", '0');
+  p.agg_cols = 0;
+  for (int a = 0; a < p.naggs && agg_prefetch; a++)
+    for (int k = 0; k < p.aggs[a].nins; k++)
+      if (p.aggs[a].ins[k].op == kOpLoad) p.agg_cols |= 1u << p.aggs[a].ins[k].col;
   // Tile layout: striped (coalesced whole-line loads) unless RAYDB_CUDA_LAYOUT=b.
   static const bool blocked = env_is("RAYDB_CUDA_LAYOUT", 'b');
   bool narrow = true;
   for (int c = 0; c < p.ncols; c++) narrow = narrow && p.cols[c].width <= 4;
+  for (int k = 0; k < p.njoins; k++) narrow = narrow && p.joins[k].idx32;
   if (!narrow) {  // 64-bit values: 3 blocks per SM (as tested)
     if (blocked) return launch_star_v<uint64_t, 3, Layout::kBlocked>(p, smem, tiles, stream);
     return launch_star_v<uint64_t, 3, Layout::kStriped>(p, smem, tiles, stream);

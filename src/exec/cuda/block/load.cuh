@@ -78,22 +78,20 @@ __device__ __forceinline__ void unpack(const uint32_t (&w)[N], V* out) {
   }
 }
 
-// Loads the stored values of the selected rows of a tile into registers. Reading a
+// Loads the stored values of the selected rows of a tile into registers; `sel` has
+// bit i set while item i is still selected (one register instead of kItems flags). Reading a
 // whole vector past the last row stays inside the buffer: device buffers are
 // rounded up to 256 bytes and every vector is aligned to its size (a power of two
 // dividing 256), so a vector holding one valid row lies inside the allocation.
 template <typename T, typename V, Layout L>
-__device__ __forceinline__ void load_tile(const void* data, uint64_t base, const bool (&flag)[kItems],
-                                          V (&out)[kItems]) {
+__device__ __forceinline__ void load_tile(const void* data, uint64_t base, uint32_t sel, V (&out)[kItems]) {
   const T* col = static_cast<const T*>(data);
   if constexpr (L == Layout::kBlocked) {
     constexpr int kPer = 16 / int(sizeof(T));  // items per 16-byte vector
     const uint4* d = reinterpret_cast<const uint4*>(col + item_row<L>(base, 0));
 #pragma unroll
     for (int v = 0; v < kItems / kPer; v++) {
-      bool any = false;
-#pragma unroll
-      for (int j = 0; j < kPer; j++) any |= flag[v * kPer + j];
+      const bool any = (sel >> (v * kPer)) & ((1u << kPer) - 1u);
       uint4 x = make_uint4(0, 0, 0, 0);
       if (any) x = __ldg(d + v);
       const uint32_t w[4] = {x.x, x.y, x.z, x.w};
@@ -102,7 +100,7 @@ __device__ __forceinline__ void load_tile(const void* data, uint64_t base, const
   } else {
 #pragma unroll
     for (int g = 0; g < kItems / kGroup; g++) {
-      const bool any = flag[g * kGroup] | flag[g * kGroup + 1] | flag[g * kGroup + 2] | flag[g * kGroup + 3];
+      const bool any = (sel >> (g * kGroup)) & 0xfu;
       const T* p = col + item_row<L>(base, g * kGroup);
       if constexpr (sizeof(T) == 1) {
         uint32_t w[1] = {any ? __ldg(reinterpret_cast<const uint32_t*>(p)) : 0u};
@@ -133,27 +131,35 @@ __device__ __forceinline__ void load_tile(const void* data, uint64_t base, const
 // Dispatches on the stored width once per tile, not per row. V is uint32_t when the
 // host proved every fact column is at most 4 bytes wide (launch_star), else uint64_t.
 template <typename V, Layout L>
-__device__ __forceinline__ void with_width(const DevColumn& c, uint64_t base, const bool (&flag)[kItems],
-                                           V (&out)[kItems]) {
+__device__ __forceinline__ void with_width(const DevColumn& c, uint64_t base, uint32_t sel, V (&out)[kItems]) {
   switch (c.width) {
-    case 1: load_tile<unsigned char, V, L>(c.data, base, flag, out); break;
-    case 2: load_tile<unsigned short, V, L>(c.data, base, flag, out); break;
-    case 4: load_tile<unsigned int, V, L>(c.data, base, flag, out); break;
+    case 1: load_tile<unsigned char, V, L>(c.data, base, sel, out); break;
+    case 2: load_tile<unsigned short, V, L>(c.data, base, sel, out); break;
+    case 4: load_tile<unsigned int, V, L>(c.data, base, sel, out); break;
     default:
-      if constexpr (sizeof(V) == 8) load_tile<unsigned long long, V, L>(c.data, base, flag, out);
+      if constexpr (sizeof(V) == 8) load_tile<unsigned long long, V, L>(c.data, base, sel, out);
       break;
   }
 }
 
-// Asks the L2 to fetch `bytes` (a multiple of 16, 16-byte aligned) at `p` without
-// waiting: one instruction per column per tile (Hopper's bulk prefetch). A hint only.
-__device__ __forceinline__ void prefetch_l2(const void* p, uint32_t bytes) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(p), "r"(bytes) : "memory");
-#else
-  (void)p;
-  (void)bytes;
-#endif
+// Asks L1 for the line holding `p` without waiting and without a register: the
+// per-row aggregate loads that follow then hit L1 instead of each waiting on DRAM.
+__device__ __forceinline__ void prefetch_l1(const void* p) { asm volatile("prefetch.global.L1 [%0];" ::"l"(p)); }
+
+// Prefetches column c's vectors that hold a selected item of this thread's tile.
+template <Layout L>
+__device__ __forceinline__ void prefetch_selected(const DevColumn& c, uint64_t base, uint32_t sel) {
+  const char* d = static_cast<const char*>(c.data);
+  if constexpr (L == Layout::kStriped) {
+#pragma unroll
+    for (int g = 0; g < kItems / kGroup; g++)
+      if ((sel >> (g * kGroup)) & 0xfu) prefetch_l1(d + item_row<L>(base, g * kGroup) * uint64_t(c.width));
+  } else {
+    // Blocked: the thread's kItems rows are contiguous, kItems * width bytes.
+    const uint64_t first = item_row<L>(base, 0) * uint64_t(c.width);
+    for (uint32_t b = 0; b < uint32_t(kItems) * uint32_t(c.width); b += 32)
+      if ((sel >> (b / uint32_t(c.width))) & ((1u << (32 / c.width < 16 ? 32 / c.width : 16)) - 1u)) prefetch_l1(d + first + b);
+  }
 }
 
 }  // namespace raydb::exec::cuda::block

@@ -9,20 +9,17 @@ namespace raydb::exec::cuda::block {
 // unsigned compare per item and range: lo <= v <= hi iff v - lo <= hi - lo (mod 2^n);
 // an empty range (lo > hi, the host's "never true") is skipped.
 template <typename V, Layout L>
-__device__ __forceinline__ void pred_tile(const DevPred& p, const DevColumn& c, uint64_t base, bool (&flag)[kItems]) {
+__device__ __forceinline__ void pred_tile(const DevPred& p, const DevColumn& c, uint64_t base, uint32_t& sel) {
   V v[kItems];
-  with_width<V, L>(c, base, flag, v);
-  bool ok[kItems];
-#pragma unroll
-  for (int i = 0; i < kItems; i++) ok[i] = false;
+  with_width<V, L>(c, base, sel, v);
+  uint32_t ok = 0;
   for (int k = 0; k < p.nranges; k++) {
     if (p.lo[k] > p.hi[k]) continue;
     const V lo = V(p.lo[k]), span = V(p.hi[k] - p.lo[k]);
 #pragma unroll
-    for (int i = 0; i < kItems; i++) ok[i] |= V(v[i] - lo) <= span;
+    for (int i = 0; i < kItems; i++) ok |= uint32_t(V(v[i] - lo) <= span) << i;
   }
-#pragma unroll
-  for (int i = 0; i < kItems; i++) flag[i] = flag[i] && ok[i];
+  sel &= ok;
 }
 
 }  // namespace raydb::exec::cuda::block

@@ -468,15 +468,19 @@ void launch_star(const StarParams& params, cudaStream_t stream) {
     classify(p.aggs[a]);
     if (!rowshape) p.aggs[a].shape = kShapeProgram;
   }
-  // Columns the aggregates read, prefetched into L1 for the selected rows (unless
-  // RAYDB_CUDA_AGG_PREFETCH=0).
-  static const bool agg_prefetch = !env_is("RAYDB_CUDA_AGG_PREFETCH", '0');
+  // Columns the aggregates read, prefetched into L1 for the selected rows when
+  // RAYDB_CUDA_AGG_PREFETCH=1. Run 10 measured it slower (7.10 vs 6.80 ms striped):
+  // the prefetch instructions cost more than the waits they hide.
+  static const bool agg_prefetch = env_is("RAYDB_CUDA_AGG_PREFETCH", '1');
   p.agg_cols = 0;
   for (int a = 0; a < p.naggs && agg_prefetch; a++)
     for (int k = 0; k < p.aggs[a].nins; k++)
       if (p.aggs[a].ins[k].op == kOpLoad) p.agg_cols |= 1u << p.aggs[a].ins[k].col;
-  // Tile layout: striped (coalesced whole-line loads) unless RAYDB_CUDA_LAYOUT=b.
-  static const bool blocked = env_is("RAYDB_CUDA_LAYOUT", 'b');
+  // Tile layout: blocked unless RAYDB_CUDA_LAYOUT=s. Run 9 measured striped faster
+  // (10.67 vs 11.24 ms) while flags were bytes and probes branched; with the mask and
+  // branch-free probes (run 10) blocked is faster (5.99 vs 7.10 ms): fewer load
+  // instructions per column (one 16-byte vector holds 16 one-byte rows).
+  static const bool blocked = !env_is("RAYDB_CUDA_LAYOUT", 's');
   bool narrow = true;
   for (int c = 0; c < p.ncols; c++) narrow = narrow && p.cols[c].width <= 4;
   for (int k = 0; k < p.njoins; k++) narrow = narrow && p.joins[k].idx32;

@@ -185,6 +185,12 @@ TEST(GpuShapes, GeneralPathShapes) {
       "select sum(lo_extendedprice * lo_extendedprice * lo_quantity), sum(lo_revenue * (lo_discount - 5)) from lineorder",
       "select lo_shipmode, count(*) from lineorder where lo_orderdate between 19930101 and 19931231 or lo_quantity < 3 "
       "group by lo_shipmode order by 1",
+      "select lo_orderkey, lo_linenumber, lo_revenue / 3.0 as r, cast(lo_tax as double) * 1.5 - lo_discount as t "
+      "from lineorder where lo_orderkey < 300 and lo_revenue / 7.0 > 100000.5 order by 1, 2",
+      "select case when lo_discount > 5 then 'high' when lo_discount > 2 then 'mid' end as band, count(*), "
+      "sum(lo_quantity) from lineorder group by 1 order by 1",
+      "select c_custkey, case when c_custkey % 3 = 0 then c_city end as city from customer where c_custkey < 40 "
+      "order by 2, 1",
   };
   for (const char* sql : must) {
     std::string why;

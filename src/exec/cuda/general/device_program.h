@@ -29,6 +29,12 @@ enum ProgOp : uint8_t {
   kPCast,    // pop x; sub 0: exact numeric (x * fa, or x / fb rounded half away from zero), range [lo, hi];
              //        sub 1: to BOOLEAN (x != 0)
   kPCase,    // pop slot (condition, value) pairs and, when flag, an ELSE value; push the first chosen
+  // DOUBLE values travel as their 8 bits in the low word; IEEE operations rounded to
+  // nearest one at a time, as the CPU's SSE arithmetic.
+  kPToDouble,  // pop x (exact integer, scaled by fb); push double(x) / double(fb) when fb > 1
+  kPDArith,    // pop y, x (doubles); sub = ArithOp (/ and % by zero raise)
+  kPDCmp,      // pop y, x (doubles); sub = CompareOp
+  kPDNeg,      // pop x (double); push -x
 };
 
 // Error codes a program can raise (the first one wins; the host turns it into the CPU

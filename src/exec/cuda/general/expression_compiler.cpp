@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstring>
 #include <limits>
 #include <optional>
 
@@ -107,14 +109,13 @@ struct Emitter {
     return Operand{Type::boolean(), VectorKind::kInt, nullptr};
   }
 
-  std::optional<Operand> emit(const Expr& e, bool allow_double = false) {
+  std::optional<Operand> emit(const Expr& e) {
     if (!check_depth()) return std::nullopt;
     switch (e.kind) {
       case ExprKind::kColumnRef: {
         const Column& c = q.tables[size_t(e.table_index)].table->column(size_t(e.column_index));
         Operand o{c.type(), kind_of(c.type()), nullptr};
         if (c.type().id == TypeId::kDouble) {
-          if (!allow_double) return fail("DOUBLE column " + e.to_string() + " inside an expression");
           o.kind = VectorKind::kDouble;
         } else if (c.type().id == TypeId::kVarchar) {
           o.kind = VectorKind::kCode;
@@ -135,8 +136,14 @@ struct Emitter {
           return Operand{e.type, kind_of(e.type), nullptr};
         }
         if (e.type.id == TypeId::kVarchar) return fail("string constant " + e.to_string() + " outside a column predicate");
-        if (e.type.id == TypeId::kDouble) return fail("DOUBLE constant " + e.to_string());
         Vector v = Vector::constant(e.value, e.type, 1);
+        if (v.kind == VectorKind::kDouble) {
+          int64_t bits;
+          std::memcpy(&bits, &v.doubles[0], 8);
+          in.k = bits;
+          push(e, in, 0, 1);
+          return Operand{e.type, VectorKind::kDouble, nullptr};
+        }
         if (v.kind != VectorKind::kInt && v.kind != VectorKind::kHuge) return fail("constant " + e.to_string());
         in.k = v.int_at(0);
         push(e, in, 0, 1);
@@ -146,6 +153,13 @@ struct Emitter {
       case ExprKind::kNegate: {
         auto a = emit(*e.children[0]);
         if (!a) return std::nullopt;
+        if (e.type.id == TypeId::kDouble) {
+          if (!to_double(e, *a)) return std::nullopt;
+          ProgInstr in;
+          in.op = kPDNeg;
+          push(e, in, 1, 1);
+          return Operand{e.type, VectorKind::kDouble, nullptr};
+        }
         if (!numeric(*a)) return fail("negation of a non-numeric value");
         if (!(a->type == e.type) && !cast(e, *a, e.type)) return std::nullopt;
         ProgInstr in;
@@ -219,7 +233,7 @@ struct Emitter {
         return fail("LIKE over a string expression that is not a column");
       }
       case ExprKind::kIsNull: {
-        if (!emit(*e.children[0], true)) return std::nullopt;
+        if (!emit(*e.children[0])) return std::nullopt;
         ProgInstr in;
         in.op = kPIsNull;
         in.flag = e.negated ? 1 : 0;
@@ -235,24 +249,53 @@ struct Emitter {
         return o;
       }
       case ExprKind::kCase: {
-        if (e.type.id == TypeId::kVarchar) return fail("CASE with string results");
-        if (e.type.id == TypeId::kDouble) return fail("CASE with DOUBLE results");
         const size_t pairs = (e.children.size() - (e.has_else ? 1 : 0)) / 2;
+        const bool text = e.type.id == TypeId::kVarchar;
+        const Dictionary* dict = nullptr;
+        // String results: constants only, each pushed as its index into p.strings
+        // (the host turns indices back into strings).
+        auto value = [&](const Expr& x) -> bool {
+          if (!text) {
+            auto v = emit(x);
+            return v && cast(e, *v, e.type);
+          }
+          if (x.kind == ExprKind::kColumnRef) {
+            // Codes of one column's dictionary (NULL constants aside) stay codes.
+            auto v = emit(x);
+            if (!v) return false;
+            if (!p.strings.empty() || (dict && dict != v->dict))
+              return reject("CASE mixing string constants and columns, or columns of different dictionaries");
+            dict = v->dict;
+            return true;
+          }
+          if (x.kind != ExprKind::kConstant) return reject("CASE with string results that are not constants or columns");
+          if (!x.value.is_null() && dict) return reject("CASE mixing string constants and columns");
+          if (!check_depth()) return false;
+          ProgInstr c;
+          c.op = kPConst;
+          if (x.value.is_null()) {
+            c.flag = 1;
+          } else {
+            const std::string sv = x.value.type().id == TypeId::kVarchar ? x.value.as_string() : x.value.to_string();
+            auto it = std::find(p.strings.begin(), p.strings.end(), sv);
+            c.k = it - p.strings.begin();
+            if (it == p.strings.end()) p.strings.push_back(sv);
+          }
+          push(x, c, 0, 1);
+          return true;
+        };
         for (size_t i = 0; i < pairs; i++) {
           if (!emit(*e.children[2 * i])) return std::nullopt;
-          auto v = emit(*e.children[2 * i + 1]);
-          if (!v || !cast(e, *v, e.type)) return std::nullopt;
+          if (!value(*e.children[2 * i + 1])) return std::nullopt;
         }
-        if (e.has_else) {
-          auto v = emit(*e.children.back());
-          if (!v || !cast(e, *v, e.type)) return std::nullopt;
-        }
+        if (e.has_else && !value(*e.children.back())) return std::nullopt;
         ProgInstr in;
         in.op = kPCase;
         in.slot = int(pairs);
         in.flag = e.has_else ? 1 : 0;
         push(e, in, int(2 * pairs + (e.has_else ? 1 : 0)), 1);
-        return Operand{e.type, kind_of(e.type), nullptr};
+        if (text && dict) return Operand{e.type, VectorKind::kCode, dict};
+        return Operand{e.type, text ? VectorKind::kString : kind_of(e.type), nullptr};
       }
       case ExprKind::kGroupRef:
       case ExprKind::kAggregateRef:
@@ -281,7 +324,18 @@ struct Emitter {
   }
 
   std::optional<Operand> arith(const Expr& e) {
-    if (e.type.id == TypeId::kDouble) return fail("DOUBLE arithmetic " + e.to_string());
+    if (e.type.id == TypeId::kDouble) {
+      // arith_double: both operands as doubles (double_at), one IEEE operation.
+      auto a = emit(*e.children[0]);
+      if (!a || !to_double(e, *a)) return std::nullopt;
+      auto b = emit(*e.children[1]);
+      if (!b || !to_double(e, *b)) return std::nullopt;
+      ProgInstr in;
+      in.op = kPDArith;
+      in.sub = uint8_t(e.arith_op);
+      push(e, in, 2, 1);
+      return Operand{e.type, VectorKind::kDouble, nullptr};
+    }
     auto a = emit(*e.children[0]);
     if (!a) return std::nullopt;
     auto b = emit(*e.children[1]);
@@ -301,6 +355,18 @@ struct Emitter {
   }
 
   std::optional<Operand> compare(const Expr& e, CompareOp op, const Expr& l, const Expr& r) {
+    if (l.type.id == TypeId::kDouble || r.type.id == TypeId::kDouble) {
+      // compare_vectors: a DOUBLE operand compares both as doubles.
+      auto a = emit(l);
+      if (!a || !to_double(e, *a)) return std::nullopt;
+      auto b = emit(r);
+      if (!b || !to_double(e, *b)) return std::nullopt;
+      ProgInstr in;
+      in.op = kPDCmp;
+      in.sub = uint8_t(op);
+      push(e, in, 2, 1);
+      return Operand{Type::boolean(), VectorKind::kInt, nullptr};
+    }
     auto a = emit(l);
     if (!a) return std::nullopt;
     auto b = emit(r);
@@ -326,13 +392,26 @@ struct Emitter {
     return Operand{Type::boolean(), VectorKind::kInt, nullptr};
   }
 
+  // The top of the stack as a double (Vector::double_at): integers converted, decimals
+  // then divided by 10^scale. NULL constants stay NULL.
+  bool to_double(const Expr& e, const Operand& o) {
+    if (o.kind == VectorKind::kDouble || o.type.id == TypeId::kNull) return true;
+    if (o.kind != VectorKind::kInt) return reject("a conversion to DOUBLE of a non-integer value: " + e.to_string());
+    ProgInstr in;
+    in.op = kPToDouble;
+    in.fb = o.type.id == TypeId::kDecimal ? pow10_i128(o.type.scale) : 1;
+    push(e, in, 1, 1);
+    return true;
+  }
+
   // convert(v, to) of the evaluator, for exact types.
   bool cast(const Expr& e, const Operand& from, const Type& to) {
     if (from.type == to) return true;
     if (from.type.id == TypeId::kNull) return true;  // stays NULL
     if (to.id == TypeId::kVarchar || from.kind == VectorKind::kCode || from.kind == VectorKind::kString)
       return reject("a cast to or from VARCHAR: " + e.to_string());
-    if (to.id == TypeId::kDouble || from.kind == VectorKind::kDouble) return reject("a cast involving DOUBLE: " + e.to_string());
+    if (to.id == TypeId::kDouble) return to_double(e, from);
+    if (from.kind == VectorKind::kDouble) return reject("a cast from DOUBLE: " + e.to_string());
     if (to.id == TypeId::kDate) return reject("a cast to DATE from " + from.type.to_string());
     ProgInstr in;
     in.op = kPCast;
@@ -359,17 +438,15 @@ struct Emitter {
 
 }  // namespace
 
-std::variant<CompiledProgram, std::string> ExpressionCompiler::compile(const plan::Expr& e,
-                                                                        bool allow_double_column) const {
+std::variant<CompiledProgram, std::string> ExpressionCompiler::compile(const plan::Expr& e) const {
   CompiledProgram p;
   Emitter em{q_, p};
-  auto o = em.emit(e, allow_double_column && e.kind == ExprKind::kColumnRef);
+  auto o = em.emit(e);
   if (!o) return em.why.empty() ? std::string("expression ") + e.to_string() : em.why;
   p.type = o->type.id == TypeId::kNull ? e.type : o->type;
   if (e.type.id != TypeId::kNull && !(p.type == e.type) && o->kind != VectorKind::kCode) p.type = e.type;
   p.kind = o->kind;
   p.dict = o->dict;
-  if (p.kind == VectorKind::kString) return std::string("a string-valued expression: ") + e.to_string();
   return p;
 }
 

@@ -3,10 +3,11 @@
 // evaluator's semantics, or says why it cannot. Pure C++ (no CUDA), so plan analysis
 // answers the same in every build.
 //
-// What compiles: column references (integral, DECIMAL, DATE, VARCHAR as dictionary
-// codes; DOUBLE only as a whole output column), constants, + - * / % and negation
-// (exact, with the evaluator's overflow bounds), comparisons, AND/OR/NOT, BETWEEN,
-// IN lists, IS [NOT] NULL, CAST between exact types, CASE with non-string results.
+// What compiles: column references (integral, DECIMAL, DATE, DOUBLE, VARCHAR as
+// dictionary codes), constants, + - * / % and negation (exact, with the evaluator's
+// overflow bounds; DOUBLE one IEEE operation at a time), comparisons, AND/OR/NOT,
+// BETWEEN, IN lists, IS [NOT] NULL, CAST between exact types and to DOUBLE, CASE
+// (string results only from constants).
 // A predicate over one VARCHAR column and constants (LIKE, string comparisons and
 // ranges, IN lists of strings, and/or/not of these) becomes a lookup table over the
 // column's dictionary codes, filled on the host by the CPU's own ColumnPredicate.
@@ -36,16 +37,18 @@ struct CompiledProgram {
   std::vector<Col> columns;
   std::vector<HostLookup> lookups;
   Type type;                            // the result's SQL type
-  VectorKind kind = VectorKind::kInt;   // kInt, kHuge, kCode (dictionary codes) or kDouble (a DOUBLE column's bits)
+  // kInt, kHuge, kCode (dictionary codes), kDouble (the 8 bits) or kString (an index
+  // into `strings`: CASE over string constants).
+  VectorKind kind = VectorKind::kInt;
   const Dictionary* dict = nullptr;     // kCode
+  std::vector<std::string> strings;     // kString
   uint64_t tables = 0;                  // tables read (bit mask)
 };
 
 class ExpressionCompiler {
  public:
   explicit ExpressionCompiler(const plan::LogicalQuery& q) : q_(q) {}
-  // `allow_double_column`: the expression may be a bare DOUBLE column (gathered, not computed).
-  std::variant<CompiledProgram, std::string> compile(const plan::Expr& e, bool allow_double_column = false) const;
+  std::variant<CompiledProgram, std::string> compile(const plan::Expr& e) const;
   // A probe-side join key compared with build keys of `build_dict` codes: codes of
   // another dictionary are translated through a lookup (absent strings: NULL, no match).
   std::variant<CompiledProgram, std::string> compile_join_probe(const plan::Expr& e, const Dictionary* build_dict) const;

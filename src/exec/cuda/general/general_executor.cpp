@@ -268,10 +268,19 @@ class Run {
     check_cuda(cudaStreamSynchronize(s_), "copy");
   }
 
-  static Vector to_vector(const CompiledProgram& p, const std::vector<__int128>& v, const std::vector<uint8_t>& nl) {
+  static Vector to_vector(const CompiledProgram& p, const std::vector<__int128>& v, const std::vector<uint8_t>& nl,
+                          StringInterner& interner) {
     const size_t n = v.size();
     Vector r(p.type, n);
     switch (p.kind) {
+      case VectorKind::kString: {
+        // Indices into the CASE's string constants; views into the result's interner.
+        std::vector<std::string_view> views;
+        for (auto& str : p.strings) views.push_back(interner.get(interner.intern(str)));
+        for (size_t i = 0; i < n; i++)
+          if (!nl[i]) r.strings[i] = views[size_t(v[i])];
+        break;
+      }
       case VectorKind::kCode:
         r.kind = VectorKind::kCode;
         r.strings.clear();
@@ -347,7 +356,7 @@ class Run {
       std::vector<__int128> v;
       std::vector<uint8_t> nl;
       to_host(g, groups, v, nl);
-      key_vectors.push_back(to_vector(gp_.group_keys[k], v, nl));
+      key_vectors.push_back(to_vector(gp_.group_keys[k], v, nl, *result.interner));
     }
 
     AggregateStates states(&q_.aggregates, result.interner.get());
@@ -466,7 +475,7 @@ class Run {
       std::vector<__int128> v;
       std::vector<uint8_t> nl;
       to_host(c, n, v, nl);
-      outputs.push_back(to_vector(p, v, nl));
+      outputs.push_back(to_vector(p, v, nl, *result.interner));
     }
     // As the CPU: SELECT columns, then one column per ORDER BY item.
     if (!q_.order_by.empty()) {

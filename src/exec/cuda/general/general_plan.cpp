@@ -74,7 +74,7 @@ std::variant<GeneralPlan, std::string> analyze_general(const plan::PhysicalPlan&
     for (auto& k : q.group_keys) {
       if (!take(compiler.compile(*k), g.group_keys)) return why;
       const CompiledProgram& p = g.group_keys.back();
-      if (p.kind != VectorKind::kInt && p.kind != VectorKind::kCode)
+      if (p.kind != VectorKind::kInt && p.kind != VectorKind::kCode && p.kind != VectorKind::kString)
         return fmt::format("GROUP BY {} of type {}", k->to_string(), k->type.to_string());
     }
     for (auto& a : q.aggregates) {
@@ -93,6 +93,8 @@ std::variant<GeneralPlan, std::string> analyze_general(const plan::PhysicalPlan&
         if (a.distinct && k == VectorKind::kHuge) return fmt::format("{}: COUNT(DISTINCT) of a 128-bit value", a.name);
         if ((a.func == AggFunc::kMin || a.func == AggFunc::kMax) && k == VectorKind::kHuge)
           return fmt::format("{}: MIN/MAX of a 128-bit value", a.name);
+        if (k == VectorKind::kString && (a.func != AggFunc::kCount || a.distinct))
+          return fmt::format("{} over a CASE with string results", a.name);
         if ((a.func == AggFunc::kSum || a.func == AggFunc::kAvg) && k == VectorKind::kCode)
           return fmt::format("{} over strings", a.name);
       }
@@ -100,10 +102,10 @@ std::variant<GeneralPlan, std::string> analyze_general(const plan::PhysicalPlan&
     }
   } else {
     for (auto& e : q.select)
-      if (!take(compiler.compile(*e, true), g.outputs)) return why;
+      if (!take(compiler.compile(*e), g.outputs)) return why;
     for (size_t i = 0; i < q.order_by.size(); i++) {
       if (q.order_by[i].expr->kind == ExprKind::kOutputRef) continue;
-      if (!take(compiler.compile(*q.order_by[i].expr, true), g.outputs)) return why;
+      if (!take(compiler.compile(*q.order_by[i].expr), g.outputs)) return why;
       g.hidden_order.push_back(i);
     }
   }

@@ -315,6 +315,67 @@ __device__ inline bool run_program(const DevProgram& p, const uint32_t* const* r
         nl[base] = rn;
         break;
       }
+      case kPToDouble: {
+        if (nl[sp - 1]) break;
+        double d = __ll2double_rn((long long)v[sp - 1]);
+        if (in.fb != 1) d = __ddiv_rn(d, __ll2double_rn((long long)in.fb));
+        v[sp - 1] = i128(__double_as_longlong(d));
+        break;
+      }
+      case kPDArith: {
+        sp--;
+        if (nl[sp - 1] || nl[sp]) {
+          nl[sp - 1] = true;
+          v[sp - 1] = 0;
+          break;
+        }
+        const double x = __longlong_as_double((long long)v[sp - 1]), y = __longlong_as_double((long long)v[sp]);
+        double z = 0;
+        switch (in.sub) {
+          case 0: z = __dadd_rn(x, y); break;
+          case 1: z = __dsub_rn(x, y); break;
+          case 2: z = __dmul_rn(x, y); break;
+          case 3:
+            if (y == 0) {
+              raise_error(err, kErrDivZero, pc, 0);
+              return false;
+            }
+            z = __ddiv_rn(x, y);
+            break;
+          default:
+            if (y == 0) {
+              raise_error(err, kErrDivZero, pc, 0);
+              return false;
+            }
+            z = fmod(x, y);  // exact, as std::fmod
+            break;
+        }
+        v[sp - 1] = i128(__double_as_longlong(z));
+        break;
+      }
+      case kPDCmp: {
+        sp--;
+        if (nl[sp - 1] || nl[sp]) {
+          nl[sp - 1] = true;
+          v[sp - 1] = 0;
+          break;
+        }
+        const double x = __longlong_as_double((long long)v[sp - 1]), y = __longlong_as_double((long long)v[sp]);
+        bool r = false;
+        switch (in.sub) {
+          case 0: r = x == y; break;
+          case 1: r = !(x == y); break;
+          case 2: r = x < y; break;
+          case 3: r = x <= y; break;
+          case 4: r = y < x; break;
+          default: r = y <= x; break;
+        }
+        v[sp - 1] = r ? 1 : 0;
+        break;
+      }
+      case kPDNeg:
+        if (!nl[sp - 1]) v[sp - 1] = i128(__double_as_longlong(-__longlong_as_double((long long)v[sp - 1])));
+        break;
       default: break;
     }
   }

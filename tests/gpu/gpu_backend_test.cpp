@@ -9,6 +9,7 @@
 
 #include "exec/cuda/cuda_backend.h"
 #include "support/adhoc_cases.h"
+#include "support/cuda_coverage.h"
 #include "support/fixtures.h"
 
 namespace raydb::test {
@@ -105,7 +106,9 @@ TEST_P(GpuSsbAdhoc, EqualsCpuOrCleanError) {
   OracleFixture& f = ssb_fixture("0.01");
   ASSERT_TRUE(f.db) << f.error;
   std::string why;
-  if (!run_both(*f.db, GetParam().sql, why)) std::printf("[ cpu only ] %s: %s\n", GetParam().name, why.c_str());
+  const bool on_gpu = run_both(*f.db, GetParam().sql, why);
+  if (!on_gpu) std::printf("[ cpu only ] %s: %s\n", GetParam().name, why.c_str());
+  EXPECT_EQ(on_gpu, kSsbCpuOnly.count(GetParam().name) == 0) << why;
 }
 INSTANTIATE_TEST_SUITE_P(Ssb, GpuSsbAdhoc, ::testing::ValuesIn(kSsbCases),
                          [](const auto& info) { return std::string(info.param.name); });
@@ -116,7 +119,9 @@ TEST_P(GpuCsvAdhoc, EqualsCpuOrCleanError) {
   OracleFixture& f = csv_fixture();
   ASSERT_TRUE(f.db) << f.error;
   std::string why;
-  if (!run_both(*f.db, GetParam().sql, why)) std::printf("[ cpu only ] %s: %s\n", GetParam().name, why.c_str());
+  const bool on_gpu = run_both(*f.db, GetParam().sql, why);
+  if (!on_gpu) std::printf("[ cpu only ] %s: %s\n", GetParam().name, why.c_str());
+  EXPECT_EQ(on_gpu, kCsvCpuOnly.count(GetParam().name) == 0) << why;
 }
 INSTANTIATE_TEST_SUITE_P(Csv, GpuCsvAdhoc, ::testing::ValuesIn(kCsvCases),
                          [](const auto& info) { return std::string(info.param.name); });
@@ -154,8 +159,69 @@ TEST(GpuShapes, UnsupportedShapeIsOneCleanLine) {
   OracleFixture& f = ssb_fixture("0.01");
   ASSERT_TRUE(f.db) << f.error;
   std::string why;
-  EXPECT_FALSE(run_both(*f.db, "select lo_orderkey from lineorder where lo_quantity = 1 order by 1 limit 3", why));
-  EXPECT_NE(why.find("without GROUP BY"), std::string::npos) << why;
+  EXPECT_FALSE(run_both(*f.db, "select count(*) from supplier, date where s_suppkey < 3", why));
+  EXPECT_NE(why.find("cross product"), std::string::npos) << why;
+  EXPECT_FALSE(run_both(*f.db, "select sum(cast(lo_quantity as double)) from lineorder", why));
+  EXPECT_NE(why.find("DOUBLE"), std::string::npos) << why;
+}
+
+// Shapes the star kernels reject and the general path runs (operator at a time).
+TEST(GpuShapes, GeneralPathShapes) {
+  REQUIRE_GPU();
+  OracleFixture& f = ssb_fixture("0.01");
+  ASSERT_TRUE(f.db) << f.error;
+  const char* must[] = {
+      "select lo_orderkey from lineorder where lo_quantity = 1 order by 1 limit 3",
+      "select c_nation, count(distinct c_city), min(c_name), max(c_phone) from customer group by c_nation order by 1",
+      "select count(*), sum(lo_quantity) from lineorder, customer, supplier where lo_custkey = c_custkey and c_city = s_city",
+      "select p_brand1, sum(lo_revenue) from lineorder, part where lo_partkey = p_partkey and p_name like '%green%' "
+      "group by p_brand1 order by 2 desc, 1 limit 7",
+      "select lo_orderdate / 10000 as y, lo_discount * 2 + 1 as d, count(*), sum(lo_revenue % 7), avg(lo_tax) "
+      "from lineorder group by 1, 2 order by 1, 2",
+      "select case when lo_quantity > 40 then null else lo_quantity / 10 end as b, count(*) from lineorder group by 1 "
+      "order by 1",
+      "select a.c_custkey, b.c_custkey from customer a join customer b on a.c_city = b.c_city and a.c_nation = b.c_nation "
+      "where a.c_custkey < b.c_custkey and a.c_region = 'ASIA' order by 1, 2 limit 50",
+      "select sum(lo_extendedprice * lo_extendedprice * lo_quantity), sum(lo_revenue * (lo_discount - 5)) from lineorder",
+      "select lo_shipmode, count(*) from lineorder where lo_orderdate between 19930101 and 19931231 or lo_quantity < 3 "
+      "group by lo_shipmode order by 1",
+      "select lo_orderkey, lo_linenumber, lo_revenue / 3.0 as r, cast(lo_tax as double) * 1.5 - lo_discount as t "
+      "from lineorder where lo_orderkey < 300 and lo_revenue / 7.0 > 100000.5 order by 1, 2",
+      "select case when lo_discount > 5 then 'high' when lo_discount > 2 then 'mid' end as band, count(*), "
+      "sum(lo_quantity) from lineorder group by 1 order by 1",
+      "select c_custkey, case when c_custkey % 3 = 0 then c_city end as city from customer where c_custkey < 40 "
+      "order by 2, 1",
+  };
+  for (const char* sql : must) {
+    std::string why;
+    EXPECT_TRUE(run_both(*f.db, sql, why)) << sql << ": " << why;
+  }
+}
+
+// Run-time errors of the CPU evaluator (division by zero, overflow) are the GPU's too.
+TEST(GpuShapes, ErrorsMatchTheCpu) {
+  REQUIRE_GPU();
+  OracleFixture& f = ssb_fixture("0.01");
+  ASSERT_TRUE(f.db) << f.error;
+  const char* sqls[] = {
+      "select sum(lo_revenue / (lo_discount - lo_discount)) from lineorder",
+      "select count(*) from lineorder where lo_quantity % (lo_tax - lo_tax) = 1",
+  };
+  for (const char* sql : sqls) {
+    std::string cpu_error, gpu_error;
+    try {
+      f.db->query(sql, QueryOptions{Backend::kCpu});
+    } catch (const Error& e) {
+      cpu_error = e.what();
+    }
+    try {
+      f.db->query(sql, QueryOptions{Backend::kCuda});
+    } catch (const Error& e) {
+      gpu_error = e.what();
+    }
+    EXPECT_FALSE(cpu_error.empty()) << sql;
+    EXPECT_EQ(cpu_error, gpu_error) << sql;
+  }
 }
 
 TEST(GpuEdges, AllFilteredOut) {

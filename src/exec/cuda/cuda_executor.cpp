@@ -17,6 +17,7 @@
 #include "exec/cuda/device_memory.h"
 #include "exec/cuda/kernels.h"
 #include "exec/cuda/star_plan.h"
+#include "exec/cuda/general/general_executor.h"
 #include "exec/result_finisher.h"
 
 namespace raydb::exec::cuda {
@@ -72,7 +73,9 @@ struct DimRun {
 
 }  // namespace
 
-ResultTable CudaExecutor::execute(const plan::PhysicalPlan& plan, const ExecOptions& options) {
+namespace {
+
+ResultTable execute_star(const plan::PhysicalPlan& plan, const ExecOptions& options) {
   auto analyzed = analyze(plan);
   if (auto* why = std::get_if<std::string>(&analyzed))
     fail(ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: {}", *why);
@@ -483,6 +486,29 @@ ResultTable CudaExecutor::execute(const plan::PhysicalPlan& plan, const ExecOpti
                                device_ms, gpu_wall_ms, fact_bytes);
   (void)options;
   return result;
+}
+
+}  // namespace
+
+// Star plans run on the fused star kernels; every other supported shape (and a star
+// plan whose data the star kernels turn down at run time) on the general path.
+ResultTable CudaExecutor::execute(const plan::PhysicalPlan& plan, const ExecOptions& options) {
+  auto general_plan = [&]() {
+    auto g = general::analyze_general(plan);
+    if (auto* why = std::get_if<std::string>(&g))
+      fail(ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: {}", *why);
+    if (device_count() == 0) fail(ErrorKind::kNotImplemented, "no CUDA device: {}", no_device_reason());
+    return std::get<general::GeneralPlan>(std::move(g));
+  };
+  if (std::holds_alternative<std::string>(analyze(plan))) return general::GeneralExecutor::execute(plan, general_plan());
+  try {
+    return execute_star(plan, options);
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::kNotImplemented || device_count() == 0 ||
+        std::holds_alternative<std::string>(general::analyze_general(plan)))
+      throw;
+  }
+  return general::GeneralExecutor::execute(plan, general_plan());
 }
 
 }  // namespace raydb::exec::cuda

@@ -9,6 +9,7 @@
 #include "exec/cuda/device_memory.h"
 #include "exec/cuda/kernels.h"
 #include "exec/cuda/star_plan.h"
+#include "exec/cuda/general/general_plan.h"
 
 namespace raydb::exec::cuda {
 
@@ -72,12 +73,17 @@ std::vector<DeviceInfo> devices() {
 uint64_t bytes_to_upload(const plan::PhysicalPlan& plan) {
   auto r = analyze(plan);
   auto* sp = std::get_if<StarPlan>(&r);
-  if (!sp) return 0;
   uint64_t b = 0;
   ColumnCache& cache = ColumnCache::instance();
   auto add = [&](const ColumnPtr& c) {
     if (!cache.resident(c.get())) b += ColumnCache::estimate_bytes(*c);
   };
+  if (!sp) {
+    auto g = general::analyze_general(plan);
+    if (auto* gp = std::get_if<general::GeneralPlan>(&g))
+      for (auto& c : gp->columns) add(c);
+    return b;
+  }
   for (auto& c : sp->fact_columns) add(c);
   for (auto& d : sp->dims) {
     add(d.key);

@@ -1,4 +1,5 @@
 #include "exec/cuda/star_plan.h"
+#include "exec/cuda/general/general_plan.h"
 #include "common/int_math.h"
 
 #include <algorithm>
@@ -373,7 +374,10 @@ std::variant<StarPlan, std::string> analyze(const plan::PhysicalPlan& plan) {
 
 std::optional<std::string> unsupported_reason(const plan::PhysicalPlan& plan) {
   auto r = analyze(plan);
-  if (auto* why = std::get_if<std::string>(&r)) return *why;
+  if (std::holds_alternative<StarPlan>(r)) return std::nullopt;
+  // Not a star plan: the general path (general/general_plan.h) may still run it.
+  auto g = general::analyze_general(plan);
+  if (auto* why = std::get_if<std::string>(&g)) return *why;
   return std::nullopt;
 }
 

@@ -1,0 +1,480 @@
+#include "exec/cuda/general/expression_compiler.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <optional>
+
+#include "exec/cpu/column_predicate.h"
+
+namespace raydb::exec::cuda::general {
+
+using plan::ArithOp;
+using plan::CompareOp;
+using plan::Expr;
+using plan::ExprKind;
+
+namespace {
+
+constexpr __int128 kI128Max = std::numeric_limits<__int128>::max();
+constexpr __int128 kI128Min = std::numeric_limits<__int128>::min();
+
+int scale_of(const Type& t) { return t.id == TypeId::kDecimal ? t.scale : 0; }
+
+// What one compiled sub-expression leaves on the stack.
+struct Operand {
+  Type type;
+  VectorKind kind = VectorKind::kInt;
+  const Dictionary* dict = nullptr;
+};
+
+bool has_null_constant(const Expr& e) {
+  if (e.kind == ExprKind::kConstant && e.value.is_null()) return true;
+  for (auto& c : e.children)
+    if (has_null_constant(*c)) return true;
+  return false;
+}
+
+// The single column an expression reads, or nullptr (none or several).
+const Expr* single_column(const Expr& e) {
+  if (e.kind == ExprKind::kColumnRef) return &e;
+  const Expr* found = nullptr;
+  for (auto& c : e.children) {
+    const Expr* x = single_column(*c);
+    if (!x) {
+      if (c->kind == ExprKind::kConstant) continue;
+      return nullptr;
+    }
+    if (found && (found->table_index != x->table_index || found->column_index != x->column_index)) return nullptr;
+    found = x;
+  }
+  return found;
+}
+
+struct Emitter {
+  const plan::LogicalQuery& q;
+  CompiledProgram& p;
+  int depth = 0;
+  std::string why;
+
+  bool reject(std::string reason) {
+    if (why.empty()) why = std::move(reason);
+    return false;
+  }
+
+  void push(const Expr& src, ProgInstr in, int pops, int pushes) {
+    p.ins.push_back(in);
+    p.source.push_back(&src);
+    depth += pushes - pops;
+  }
+  // Checked before each sub-expression: its first push must still fit the stack
+  // (operators pop their operands before pushing, so leaves reach the maximum).
+  bool check_depth() {
+    return depth + 1 <= kStackDepth ? true : reject("an expression nested too deeply for the GPU interpreter");
+  }
+
+  int column_slot(const Expr& e) {
+    const ColumnPtr& c = q.tables[size_t(e.table_index)].table->column_ptr(size_t(e.column_index));
+    for (size_t i = 0; i < p.columns.size(); i++)
+      if (p.columns[i].column == c && p.columns[i].table == e.table_index) return int(i);
+    p.columns.push_back({e.table_index, c});
+    p.tables |= uint64_t(1) << e.table_index;
+    return int(p.columns.size() - 1);
+  }
+
+  // A boolean predicate over one VARCHAR column and non-NULL constants: a table over
+  // the dictionary's codes, each entry decided by the CPU's ColumnPredicate.
+  std::optional<Operand> column_table(const Expr& e) {
+    if (e.type.id != TypeId::kBoolean || has_null_constant(e)) return std::nullopt;
+    const Expr* col = single_column(e);
+    if (!col || col->type.id != TypeId::kVarchar) return std::nullopt;
+    auto pred = ColumnPredicate::compile(e, q);
+    if (!pred) return std::nullopt;
+    const Dictionary* dict = q.tables[size_t(col->table_index)].table->column(size_t(col->column_index)).dictionary();
+    HostLookup t;
+    t.values.resize(dict->size());
+    t.nulls.assign(dict->size(), 0);
+    for (uint32_t c = 0; c < dict->size(); c++) t.values[c] = pred->test(int64_t(c)) ? 1 : 0;
+    ProgInstr load;
+    load.op = kPLoad;
+    load.slot = column_slot(*col);
+    push(*col, load, 0, 1);
+    ProgInstr lk;
+    lk.op = kPLookup;
+    lk.slot = int(p.lookups.size());
+    p.lookups.push_back(std::move(t));
+    push(e, lk, 1, 1);
+    return Operand{Type::boolean(), VectorKind::kInt, nullptr};
+  }
+
+  std::optional<Operand> emit(const Expr& e) {
+    if (!check_depth()) return std::nullopt;
+    switch (e.kind) {
+      case ExprKind::kColumnRef: {
+        const Column& c = q.tables[size_t(e.table_index)].table->column(size_t(e.column_index));
+        Operand o{c.type(), kind_of(c.type()), nullptr};
+        if (c.type().id == TypeId::kDouble) {
+          o.kind = VectorKind::kDouble;
+        } else if (c.type().id == TypeId::kVarchar) {
+          o.kind = VectorKind::kCode;
+          o.dict = c.dictionary();
+        }
+        ProgInstr in;
+        in.op = kPLoad;
+        in.slot = column_slot(e);
+        push(e, in, 0, 1);
+        return o;
+      }
+      case ExprKind::kConstant: {
+        ProgInstr in;
+        in.op = kPConst;
+        if (e.value.is_null()) {
+          in.flag = 1;
+          push(e, in, 0, 1);
+          return Operand{e.type, kind_of(e.type), nullptr};
+        }
+        if (e.type.id == TypeId::kVarchar) return fail("string constant " + e.to_string() + " outside a column predicate");
+        Vector v = Vector::constant(e.value, e.type, 1);
+        if (v.kind == VectorKind::kDouble) {
+          int64_t bits;
+          std::memcpy(&bits, &v.doubles[0], 8);
+          in.k = bits;
+          push(e, in, 0, 1);
+          return Operand{e.type, VectorKind::kDouble, nullptr};
+        }
+        if (v.kind != VectorKind::kInt && v.kind != VectorKind::kHuge) return fail("constant " + e.to_string());
+        in.k = v.int_at(0);
+        push(e, in, 0, 1);
+        return Operand{e.type, v.kind, nullptr};
+      }
+      case ExprKind::kArith: return arith(e);
+      case ExprKind::kNegate: {
+        auto a = emit(*e.children[0]);
+        if (!a) return std::nullopt;
+        if (e.type.id == TypeId::kDouble) {
+          if (!to_double(e, *a)) return std::nullopt;
+          ProgInstr in;
+          in.op = kPDNeg;
+          push(e, in, 1, 1);
+          return Operand{e.type, VectorKind::kDouble, nullptr};
+        }
+        if (!numeric(*a)) return fail("negation of a non-numeric value");
+        if (!(a->type == e.type) && !cast(e, *a, e.type)) return std::nullopt;
+        ProgInstr in;
+        in.op = kPNeg;
+        in.flag = kind_of(e.type) == VectorKind::kHuge ? 1 : 0;
+        in.sub = e.type.id == TypeId::kInteger ? 1 : 0;
+        push(e, in, 1, 1);
+        return Operand{e.type, kind_of(e.type), nullptr};
+      }
+      case ExprKind::kCompare: {
+        if (auto t = column_table(e)) return t;
+        if (!why.empty()) return std::nullopt;
+        return compare(e, e.compare_op, *e.children[0], *e.children[1]);
+      }
+      case ExprKind::kAnd:
+      case ExprKind::kOr: {
+        if (auto t = column_table(e)) return t;
+        for (size_t i = 0; i < e.children.size(); i++) {
+          if (!emit(*e.children[i])) return std::nullopt;
+          if (i > 0) {
+            ProgInstr in;
+            in.op = e.kind == ExprKind::kAnd ? kPAnd : kPOr;
+            push(e, in, 2, 1);
+          }
+        }
+        return Operand{Type::boolean(), VectorKind::kInt, nullptr};
+      }
+      case ExprKind::kNot: {
+        if (auto t = column_table(e)) return t;
+        if (!emit(*e.children[0])) return std::nullopt;
+        ProgInstr in;
+        in.op = kPNot;
+        push(e, in, 1, 1);
+        return Operand{Type::boolean(), VectorKind::kInt, nullptr};
+      }
+      case ExprKind::kBetween: {
+        if (auto t = column_table(e)) return t;
+        // x BETWEEN a AND b == (x >= a AND x <= b), three-valued; NOT BETWEEN negates it.
+        if (!compare(e, CompareOp::kGe, *e.children[0], *e.children[1])) return std::nullopt;
+        if (!compare(e, CompareOp::kLe, *e.children[0], *e.children[2])) return std::nullopt;
+        ProgInstr in;
+        in.op = kPAnd;
+        push(e, in, 2, 1);
+        if (e.negated) {
+          ProgInstr n;
+          n.op = kPNot;
+          push(e, n, 1, 1);
+        }
+        return Operand{Type::boolean(), VectorKind::kInt, nullptr};
+      }
+      case ExprKind::kInList: {
+        if (auto t = column_table(e)) return t;
+        // x IN (a, b, ...) == x = a OR x = b OR ..., three-valued (as the evaluator).
+        for (size_t k = 1; k < e.children.size(); k++) {
+          if (!compare(e, CompareOp::kEq, *e.children[0], *e.children[k])) return std::nullopt;
+          if (k > 1) {
+            ProgInstr in;
+            in.op = kPOr;
+            push(e, in, 2, 1);
+          }
+        }
+        if (e.negated) {
+          ProgInstr n;
+          n.op = kPNot;
+          push(e, n, 1, 1);
+        }
+        return Operand{Type::boolean(), VectorKind::kInt, nullptr};
+      }
+      case ExprKind::kLike: {
+        if (auto t = column_table(e)) return t;
+        return fail("LIKE over a string expression that is not a column");
+      }
+      case ExprKind::kIsNull: {
+        if (!emit(*e.children[0])) return std::nullopt;
+        ProgInstr in;
+        in.op = kPIsNull;
+        in.flag = e.negated ? 1 : 0;
+        push(e, in, 1, 1);
+        return Operand{Type::boolean(), VectorKind::kInt, nullptr};
+      }
+      case ExprKind::kCast: {
+        auto a = emit(*e.children[0]);
+        if (!a) return std::nullopt;
+        if (!cast(e, *a, e.type)) return std::nullopt;
+        Operand o{e.type, kind_of(e.type), nullptr};
+        if (a->kind == VectorKind::kCode && e.type.id == TypeId::kVarchar) o = *a;
+        return o;
+      }
+      case ExprKind::kCase: {
+        const size_t pairs = (e.children.size() - (e.has_else ? 1 : 0)) / 2;
+        const bool text = e.type.id == TypeId::kVarchar;
+        const Dictionary* dict = nullptr;
+        // String results: constants only, each pushed as its index into p.strings
+        // (the host turns indices back into strings).
+        auto value = [&](const Expr& x) -> bool {
+          if (!text) {
+            auto v = emit(x);
+            return v && cast(e, *v, e.type);
+          }
+          if (x.kind == ExprKind::kColumnRef) {
+            // Codes of one column's dictionary (NULL constants aside) stay codes.
+            auto v = emit(x);
+            if (!v) return false;
+            if (!p.strings.empty() || (dict && dict != v->dict))
+              return reject("CASE mixing string constants and columns, or columns of different dictionaries");
+            dict = v->dict;
+            return true;
+          }
+          if (x.kind != ExprKind::kConstant) return reject("CASE with string results that are not constants or columns");
+          if (!x.value.is_null() && dict) return reject("CASE mixing string constants and columns");
+          if (!check_depth()) return false;
+          ProgInstr c;
+          c.op = kPConst;
+          if (x.value.is_null()) {
+            c.flag = 1;
+          } else {
+            const std::string sv = x.value.type().id == TypeId::kVarchar ? x.value.as_string() : x.value.to_string();
+            auto it = std::find(p.strings.begin(), p.strings.end(), sv);
+            c.k = it - p.strings.begin();
+            if (it == p.strings.end()) p.strings.push_back(sv);
+          }
+          push(x, c, 0, 1);
+          return true;
+        };
+        for (size_t i = 0; i < pairs; i++) {
+          if (!emit(*e.children[2 * i])) return std::nullopt;
+          if (!value(*e.children[2 * i + 1])) return std::nullopt;
+        }
+        if (e.has_else && !value(*e.children.back())) return std::nullopt;
+        ProgInstr in;
+        in.op = kPCase;
+        in.slot = int(pairs);
+        in.flag = e.has_else ? 1 : 0;
+        push(e, in, int(2 * pairs + (e.has_else ? 1 : 0)), 1);
+        if (text && dict) return Operand{e.type, VectorKind::kCode, dict};
+        return Operand{e.type, text ? VectorKind::kString : kind_of(e.type), nullptr};
+      }
+      case ExprKind::kGroupRef:
+      case ExprKind::kAggregateRef:
+      case ExprKind::kOutputRef: return fail("a post-aggregation reference in a row expression");
+    }
+    return fail("unknown expression kind");
+  }
+
+  std::nullopt_t fail(std::string reason) {
+    reject(std::move(reason));
+    return std::nullopt;
+  }
+
+  static bool numeric(const Operand& o) { return o.kind == VectorKind::kInt || o.kind == VectorKind::kHuge; }
+
+  // The evaluator's result bounds for arithmetic of type t (arith_exact).
+  static void arith_bounds(const Type& t, __int128& lo, __int128& hi) {
+    switch (t.id) {
+      case TypeId::kInteger:
+      case TypeId::kDate: hi = INT32_MAX; break;
+      case TypeId::kBigint: hi = INT64_MAX; break;
+      case TypeId::kDecimal: hi = t.precision > 18 ? pow10_i128(38) - 1 : __int128(999999999999999999LL); break;
+      default: hi = kI128Max; break;
+    }
+    lo = t.id == TypeId::kDecimal ? -hi : (t.id == TypeId::kHugeint ? kI128Min : -hi - 1);
+  }
+
+  std::optional<Operand> arith(const Expr& e) {
+    if (e.type.id == TypeId::kDouble) {
+      // arith_double: both operands as doubles (double_at), one IEEE operation.
+      auto a = emit(*e.children[0]);
+      if (!a || !to_double(e, *a)) return std::nullopt;
+      auto b = emit(*e.children[1]);
+      if (!b || !to_double(e, *b)) return std::nullopt;
+      ProgInstr in;
+      in.op = kPDArith;
+      in.sub = uint8_t(e.arith_op);
+      push(e, in, 2, 1);
+      return Operand{e.type, VectorKind::kDouble, nullptr};
+    }
+    auto a = emit(*e.children[0]);
+    if (!a) return std::nullopt;
+    auto b = emit(*e.children[1]);
+    if (!b) return std::nullopt;
+    if (!numeric(*a) || !numeric(*b)) return fail("arithmetic on non-numeric values in " + e.to_string());
+    ProgInstr in;
+    in.op = kPArith;
+    in.sub = uint8_t(e.arith_op);
+    const int rs = scale_of(e.type), sa = scale_of(a->type), sb = scale_of(b->type);
+    const bool add_like = e.arith_op == ArithOp::kAdd || e.arith_op == ArithOp::kSub || e.arith_op == ArithOp::kMod;
+    if (add_like && (rs < sa || rs < sb)) return fail("decimal arithmetic that lowers a scale");
+    in.fa = add_like ? pow10_i128(rs - sa) : 1;
+    in.fb = add_like ? pow10_i128(rs - sb) : 1;
+    arith_bounds(e.type, in.lo, in.hi);
+    push(e, in, 2, 1);
+    return Operand{e.type, kind_of(e.type), nullptr};
+  }
+
+  std::optional<Operand> compare(const Expr& e, CompareOp op, const Expr& l, const Expr& r) {
+    if (l.type.id == TypeId::kDouble || r.type.id == TypeId::kDouble) {
+      // compare_vectors: a DOUBLE operand compares both as doubles.
+      auto a = emit(l);
+      if (!a || !to_double(e, *a)) return std::nullopt;
+      auto b = emit(r);
+      if (!b || !to_double(e, *b)) return std::nullopt;
+      ProgInstr in;
+      in.op = kPDCmp;
+      in.sub = uint8_t(op);
+      push(e, in, 2, 1);
+      return Operand{Type::boolean(), VectorKind::kInt, nullptr};
+    }
+    auto a = emit(l);
+    if (!a) return std::nullopt;
+    auto b = emit(r);
+    if (!b) return std::nullopt;
+    ProgInstr in;
+    in.op = kPCmp;
+    in.sub = uint8_t(op);
+    if (a->kind == VectorKind::kCode || b->kind == VectorKind::kCode) {
+      // Codes of one dictionary order like their strings.
+      if (a->kind != VectorKind::kCode || b->kind != VectorKind::kCode || a->dict != b->dict)
+        return fail("a string comparison across dictionaries or with an expression: " + e.to_string());
+    } else {
+      if (!numeric(*a) || !numeric(*b)) return fail("a comparison of non-numeric values: " + e.to_string());
+      const int sa = scale_of(a->type), sb = scale_of(b->type), s = std::max(sa, sb);
+      in.fa = pow10_i128(s - sa);
+      in.fb = pow10_i128(s - sb);
+      // int64 values times 10^18 stay inside int128; wider ones might not (the CPU then
+      // compares as doubles).
+      if ((a->kind == VectorKind::kHuge && sa != s) || (b->kind == VectorKind::kHuge && sb != s))
+        return fail("a comparison of a 128-bit value across decimal scales");
+    }
+    push(e, in, 2, 1);
+    return Operand{Type::boolean(), VectorKind::kInt, nullptr};
+  }
+
+  // The top of the stack as a double (Vector::double_at): integers converted, decimals
+  // then divided by 10^scale. NULL constants stay NULL.
+  bool to_double(const Expr& e, const Operand& o) {
+    if (o.kind == VectorKind::kDouble || o.type.id == TypeId::kNull) return true;
+    if (o.kind != VectorKind::kInt) return reject("a conversion to DOUBLE of a non-integer value: " + e.to_string());
+    ProgInstr in;
+    in.op = kPToDouble;
+    in.fb = o.type.id == TypeId::kDecimal ? pow10_i128(o.type.scale) : 1;
+    push(e, in, 1, 1);
+    return true;
+  }
+
+  // convert(v, to) of the evaluator, for exact types.
+  bool cast(const Expr& e, const Operand& from, const Type& to) {
+    if (from.type == to) return true;
+    if (from.type.id == TypeId::kNull) return true;  // stays NULL
+    if (to.id == TypeId::kVarchar || from.kind == VectorKind::kCode || from.kind == VectorKind::kString)
+      return reject("a cast to or from VARCHAR: " + e.to_string());
+    if (to.id == TypeId::kDouble) return to_double(e, from);
+    if (from.kind == VectorKind::kDouble) return reject("a cast from DOUBLE: " + e.to_string());
+    if (to.id == TypeId::kDate) return reject("a cast to DATE from " + from.type.to_string());
+    ProgInstr in;
+    in.op = kPCast;
+    if (to.id == TypeId::kBoolean) {
+      in.sub = 1;
+      push(e, in, 1, 1);
+      return true;
+    }
+    if (to.id == TypeId::kNull) return reject("a cast to NULL");
+    switch (to.id) {
+      case TypeId::kInteger: in.hi = INT32_MAX; break;
+      case TypeId::kBigint: in.hi = INT64_MAX; break;
+      case TypeId::kDecimal: in.hi = pow10_i128(to.precision) - 1; break;
+      default: in.hi = kI128Max; break;
+    }
+    in.lo = to.id == TypeId::kDecimal ? -in.hi : (to.id == TypeId::kHugeint ? kI128Min : -in.hi - 1);
+    const int ts = scale_of(to), fs = scale_of(from.type);
+    in.fa = ts >= fs ? pow10_i128(ts - fs) : 1;
+    in.fb = ts >= fs ? 1 : pow10_i128(fs - ts);
+    push(e, in, 1, 1);
+    return true;
+  }
+};
+
+}  // namespace
+
+std::variant<CompiledProgram, std::string> ExpressionCompiler::compile(const plan::Expr& e) const {
+  CompiledProgram p;
+  Emitter em{q_, p};
+  auto o = em.emit(e);
+  if (!o) return em.why.empty() ? std::string("expression ") + e.to_string() : em.why;
+  p.type = o->type.id == TypeId::kNull ? e.type : o->type;
+  if (e.type.id != TypeId::kNull && !(p.type == e.type) && o->kind != VectorKind::kCode) p.type = e.type;
+  p.kind = o->kind;
+  p.dict = o->dict;
+  return p;
+}
+
+std::variant<CompiledProgram, std::string> ExpressionCompiler::compile_join_probe(const plan::Expr& e,
+                                                                                   const Dictionary* build_dict) const {
+  auto r = compile(e);
+  if (!build_dict || std::holds_alternative<std::string>(r)) return r;
+  CompiledProgram& p = std::get<CompiledProgram>(r);
+  if (p.kind != VectorKind::kCode) return std::string("a string join key that is not a column: ") + e.to_string();
+  if (p.dict == build_dict) return r;
+  // Both dictionaries are sorted: merge them once (as the CPU's join codec does).
+  HostLookup t;
+  t.values.assign(p.dict->size(), -1);
+  t.nulls.assign(p.dict->size(), 1);
+  uint32_t j = 0;
+  for (uint32_t i = 0; i < p.dict->size(); i++) {
+    std::string_view s = p.dict->at(i);
+    while (j < build_dict->size() && build_dict->at(j) < s) j++;
+    if (j < build_dict->size() && build_dict->at(j) == s) t.values[i] = j, t.nulls[i] = 0;
+  }
+  ProgInstr lk;
+  lk.op = kPLookup;
+  lk.slot = int(p.lookups.size());
+  p.lookups.push_back(std::move(t));
+  p.ins.push_back(lk);
+  p.source.push_back(&e);
+  p.dict = build_dict;
+  return r;
+}
+
+}  // namespace raydb::exec::cuda::general

@@ -1,0 +1,60 @@
+#pragma once
+// Compiles a bound expression into a GPU program (device_program.h) with the CPU
+// evaluator's semantics, or says why it cannot. Pure C++ (no CUDA), so plan analysis
+// answers the same in every build.
+//
+// What compiles: column references (integral, DECIMAL, DATE, DOUBLE, VARCHAR as
+// dictionary codes), constants, + - * / % and negation (exact, with the evaluator's
+// overflow bounds; DOUBLE one IEEE operation at a time), comparisons, AND/OR/NOT,
+// BETWEEN, IN lists, IS [NOT] NULL, CAST between exact types and to DOUBLE, CASE
+// (string results only from constants).
+// A predicate over one VARCHAR column and constants (LIKE, string comparisons and
+// ranges, IN lists of strings, and/or/not of these) becomes a lookup table over the
+// column's dictionary codes, filled on the host by the CPU's own ColumnPredicate.
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "exec/cpu/vector.h"
+#include "exec/cuda/general/device_program.h"
+#include "plan/logical/logical_query.h"
+
+namespace raydb::exec::cuda::general {
+
+struct HostLookup {
+  std::vector<int64_t> values;
+  std::vector<uint8_t> nulls;
+  int64_t base = 0;
+};
+
+struct CompiledProgram {
+  std::vector<ProgInstr> ins;
+  std::vector<const plan::Expr*> source;  // per instruction: the expression it computes (error messages)
+  struct Col {
+    int table = 0;
+    ColumnPtr column;
+  };
+  std::vector<Col> columns;
+  std::vector<HostLookup> lookups;
+  Type type;                            // the result's SQL type
+  // kInt, kHuge, kCode (dictionary codes), kDouble (the 8 bits) or kString (an index
+  // into `strings`: CASE over string constants).
+  VectorKind kind = VectorKind::kInt;
+  const Dictionary* dict = nullptr;     // kCode
+  std::vector<std::string> strings;     // kString
+  uint64_t tables = 0;                  // tables read (bit mask)
+};
+
+class ExpressionCompiler {
+ public:
+  explicit ExpressionCompiler(const plan::LogicalQuery& q) : q_(q) {}
+  std::variant<CompiledProgram, std::string> compile(const plan::Expr& e) const;
+  // A probe-side join key compared with build keys of `build_dict` codes: codes of
+  // another dictionary are translated through a lookup (absent strings: NULL, no match).
+  std::variant<CompiledProgram, std::string> compile_join_probe(const plan::Expr& e, const Dictionary* build_dict) const;
+
+ private:
+  const plan::LogicalQuery& q_;
+};
+
+}  // namespace raydb::exec::cuda::general

@@ -1,0 +1,557 @@
+#include "exec/cuda/general/general_executor.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <numeric>
+
+#include "common/error.h"
+#include "common/timer.h"
+#include "exec/cpu/aggregate_states.h"
+#include "exec/cpu/expression_evaluator.h"
+#include "exec/cuda/column_cache.h"
+#include "exec/cuda/device_memory.h"
+#include "exec/cuda/general/general_kernels.h"
+#include "exec/result_finisher.h"
+
+namespace raydb::exec::cuda::general {
+
+using plan::AggFunc;
+using plan::ExprKind;
+
+namespace {
+
+// CUB's device-wide calls in device_primitives.cu take int item counts.
+constexpr uint64_t kMaxRows = (uint64_t(1) << 31) - 1;
+
+struct Stream {
+  cudaStream_t s = nullptr;
+  cudaEvent_t start = nullptr, stop = nullptr;
+  Stream() {
+    check_cuda(cudaSetDevice(0), "cudaSetDevice");
+    check_cuda(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate");
+    check_cuda(cudaEventCreate(&start), "cudaEventCreate");
+    check_cuda(cudaEventCreate(&stop), "cudaEventCreate");
+  }
+};
+Stream& stream() {
+  static Stream* st = new Stream();
+  return *st;
+}
+
+// DOUBLE columns as stored (8-byte bits): the column cache narrows integers only.
+class RawColumns {
+ public:
+  static const int64_t* get(const ColumnPtr& c, cudaStream_t s) {
+    static std::mutex m;
+    static std::map<const Column*, std::pair<ColumnPtr, std::unique_ptr<DeviceBuffer>>> cache;
+    std::lock_guard<std::mutex> lock(m);
+    auto it = cache.find(c.get());
+    if (it != cache.end()) return it->second.second->get<int64_t>();
+    auto buf = std::make_unique<DeviceBuffer>(std::max<uint64_t>(c->size() * 8, 8), "a DOUBLE column");
+    // On the query's stream: pooled memory may still be read by its earlier kernels.
+    if (c->size())
+      check_cuda(cudaMemcpyAsync(buf->get(), c->data<double>(), c->size() * 8, cudaMemcpyHostToDevice, s), "upload");
+    check_cuda(cudaStreamSynchronize(s), "upload");
+    const int64_t* p = buf->get<int64_t>();
+    cache.emplace(c.get(), std::make_pair(c, std::move(buf)));
+    return p;
+  }
+};
+
+// Copies go on the query's stream: a pooled block may still be read by kernels queued
+// there before it was released. Pageable sources are staged before the call returns.
+template <typename T>
+void upload(DeviceBuffer& dst, const std::vector<T>& src, const char* what, cudaStream_t s) {
+  dst = DeviceBuffer(std::max<uint64_t>(src.size() * sizeof(T), 16), what);
+  if (!src.empty())
+    check_cuda(cudaMemcpyAsync(dst.get(), src.data(), src.size() * sizeof(T), cudaMemcpyHostToDevice, s), "upload");
+}
+
+// A compiled program with its instructions, columns and lookup tables on the device.
+struct BoundProgram {
+  const CompiledProgram* src = nullptr;
+  DevProgram dev;
+  DeviceBuffer ins, cols, lookups;
+  std::vector<DeviceBuffer> tables;
+};
+
+std::unique_ptr<BoundProgram> bind(const CompiledProgram& p, cudaStream_t s, uint64_t& bytes_read) {
+  auto b = std::make_unique<BoundProgram>();
+  b->src = &p;
+  std::vector<ProgColumn> cols;
+  for (auto& c : p.columns) {
+    ProgColumn pc;
+    pc.table = c.table;
+    if (c.column->type().id == TypeId::kDouble) {
+      pc.raw = RawColumns::get(c.column, s);
+      bytes_read += c.column->size() * 8;
+    } else {
+      const DeviceColumn& dc = ColumnCache::instance().get(c.column, s);
+      pc.col = dc.dev;
+      bytes_read += dc.bytes();
+    }
+    cols.push_back(pc);
+  }
+  std::vector<ProgLookup> lks;
+  for (auto& t : p.lookups) {
+    DeviceBuffer v, n;
+    upload(v, t.values, "a lookup table", s);
+    upload(n, t.nulls, "a lookup table", s);
+    ProgLookup l;
+    l.values = v.get<int64_t>();
+    l.nulls = n.get<uint8_t>();
+    l.base = t.base;
+    l.size = t.values.size();
+    lks.push_back(l);
+    b->tables.push_back(std::move(v));
+    b->tables.push_back(std::move(n));
+  }
+  upload(b->ins, p.ins, "a GPU program", s);
+  upload(b->cols, cols, "a GPU program", s);
+  upload(b->lookups, lks, "a GPU program", s);
+  b->dev.ins = b->ins.get<ProgInstr>();
+  b->dev.cols = b->cols.get<ProgColumn>();
+  b->dev.lookups = b->lookups.get<ProgLookup>();
+  b->dev.n = int(p.ins.size());
+  return b;
+}
+
+// Joined rows: per bound table, the row id of each of the n rows.
+struct Tuples {
+  uint64_t n = 0;
+  std::vector<DeviceBuffer> rows;
+  DeviceBuffer ptrs;  // device array of nt row pointers (nullptr where unbound)
+  void publish(cudaStream_t s) {
+    std::vector<const uint32_t*> p(rows.size(), nullptr);
+    for (size_t t = 0; t < rows.size(); t++) p[t] = rows[t].bytes() ? rows[t].get<uint32_t>() : nullptr;
+    upload(ptrs, p, "row pointers", s);
+  }
+  const uint32_t* const* dev() const { return ptrs.get<const uint32_t* const>(); }
+};
+
+// Values of one program over some rows.
+struct Column128 {
+  DeviceBuffer values, nulls;
+  const __int128* v() const { return values.get<const __int128>(); }
+  const uint8_t* nl() const { return nulls.get<const uint8_t>(); }
+};
+
+class Run {
+ public:
+  Run(const plan::PhysicalPlan& plan, const GeneralPlan& gp)
+      : plan_(plan), gp_(gp), q_(*plan.query), s_(stream().s), nt_(q_.tables.size()) {
+    err_ = DeviceBuffer(sizeof(DevError), "error slot");
+    check_cuda(cudaMemsetAsync(err_.get(), 0, sizeof(DevError), s_), "cudaMemset");
+  }
+
+  uint64_t bytes_read = 0;
+
+  // Throws the CPU evaluator's error when a program raised one.
+  void check(const BoundProgram& p) {
+    DevError e;
+    check_cuda(cudaMemcpyAsync(&e, err_.get(), sizeof(e), cudaMemcpyDeviceToHost, s_), "copy");
+    check_cuda(cudaStreamSynchronize(s_), "GPU program");
+    if (e.code == kErrNone) return;
+    const plan::Expr& x = *p.src->source[size_t(e.instr)];
+    if (e.code == kErrDivZero) fail(ErrorKind::kExecution, "division by zero in {}", x.to_string());
+    if (e.code == kErrCast) {
+      const __int128 v = (__int128(e.value_hi) << 64) | __int128(uint64_t(e.value_lo));
+      fail(ErrorKind::kExecution, "cannot convert '{}' to {}", format_int128(v), x.type.to_string());
+    }
+    fail(ErrorKind::kExecution, "numeric overflow in {}", x.to_string());
+  }
+
+  Column128 eval(const CompiledProgram& p, const Tuples& t) {
+    auto b = bind(p, s_, bytes_read);
+    Column128 c;
+    c.values = DeviceBuffer(std::max<uint64_t>(t.n, 1) * 16, "expression values");
+    c.nulls = DeviceBuffer(std::max<uint64_t>(t.n, 1), "expression NULL flags");
+    launch_program(b->dev, t.dev(), t.n, c.values.get<__int128>(), c.nulls.get<uint8_t>(), nullptr,
+                   err_.get<DevError>(), s_);
+    check(*b);
+    return c;
+  }
+
+  // Keeps the rows where `p` is TRUE (the order of the rows is kept).
+  void filter(const CompiledProgram& p, Tuples& t) {
+    if (t.n == 0) return;
+    auto b = bind(p, s_, bytes_read);
+    DeviceBuffer keep(t.n, "filter flags");
+    launch_program(b->dev, t.dev(), t.n, nullptr, nullptr, keep.get<uint8_t>(), err_.get<DevError>(), s_);
+    check(*b);
+    DeviceBuffer idx(t.n * 4, "selected rows");
+    const uint64_t m = select_flagged(keep.get<uint8_t>(), t.n, idx.get<uint32_t>(), s_);
+    if (m == t.n) return;
+    for (auto& r : t.rows) {
+      if (!r.bytes()) continue;
+      DeviceBuffer out(std::max<uint64_t>(m, 1) * 4, "row ids");
+      launch_gather_u32(r.get<uint32_t>(), idx.get<uint32_t>(), m, out.get<uint32_t>(), s_);
+      r = std::move(out);
+    }
+    t.n = m;
+    t.publish(s_);
+  }
+
+  Tuples scan(int table) {
+    Tuples t;
+    t.rows.resize(nt_);
+    const uint64_t rows = q_.tables[size_t(table)].table->row_count();
+    if (rows > kMaxRows) fail(ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: tables of 2^31 rows or more");
+    t.n = rows;
+    t.rows[size_t(table)] = DeviceBuffer(std::max<uint64_t>(rows, 1) * 4, "row ids");
+    launch_iota(t.rows[size_t(table)].get<uint32_t>(), rows, 0, s_);
+    t.publish(s_);
+    for (auto& f : gp_.filters[size_t(table)]) filter(f, t);
+    return t;
+  }
+
+  void join(const GeneralJoin& j, Tuples& cur) {
+    Tuples b = scan(j.build_table);
+    std::vector<Column128> bk, pk;
+    KeyColumns bkeys, pkeys;
+    for (size_t k = 0; k < j.build_keys.size(); k++) {
+      bk.push_back(eval(j.build_keys[k], b));
+      pk.push_back(eval(j.probe_keys[k], cur));
+    }
+    if (bk.size() > size_t(kMaxKeyColumns))
+      fail(ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: joins on more than {} keys", kMaxKeyColumns);
+    for (size_t k = 0; k < bk.size(); k++) {
+      bkeys.values[k] = bk[k].v(), bkeys.nulls[k] = bk[k].nl();
+      pkeys.values[k] = pk[k].v(), pkeys.nulls[k] = pk[k].nl();
+    }
+    bkeys.width = pkeys.width = int(bk.size());
+    const uint64_t nb = b.n;
+    DeviceBuffer hash(std::max<uint64_t>(nb, 1) * 8, "join hashes"), valid(std::max<uint64_t>(nb, 1), "join keys");
+    DeviceBuffer hash_sorted(std::max<uint64_t>(nb, 1) * 8, "join hashes");
+    DeviceBuffer pos(std::max<uint64_t>(nb, 1) * 4, "join positions"), pos_sorted(std::max<uint64_t>(nb, 1) * 4, "join positions");
+    launch_join_hash(bkeys, nb, hash.get<unsigned long long>(), valid.get<uint8_t>(), s_);
+    launch_iota(pos.get<uint32_t>(), nb, 0, s_);
+    sort_pairs_u64(hash.get<unsigned long long>(), hash_sorted.get<unsigned long long>(), pos.get<uint32_t>(),
+                   pos_sorted.get<uint32_t>(), nb, s_);
+    JoinBuild jb;
+    jb.keys = bkeys;
+    jb.valid = valid.get<uint8_t>();
+    jb.hash = hash_sorted.get<unsigned long long>();
+    jb.pos = pos_sorted.get<uint32_t>();
+    jb.rows = b.rows[size_t(j.build_table)].get<uint32_t>();
+    jb.n = nb;
+    const uint64_t n = cur.n;
+    DeviceBuffer count(std::max<uint64_t>(n, 1) * 8, "join counts"), offsets(std::max<uint64_t>(n, 1) * 8, "join offsets");
+    launch_join_count(pkeys, n, jb, count.get<unsigned long long>(), s_);
+    const uint64_t m = exclusive_sum_u64(count.get<unsigned long long>(), offsets.get<unsigned long long>(), n, s_);
+    if (m > kMaxRows)
+      fail(ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: a join producing 2^31 rows or more");
+    DeviceBuffer src(std::max<uint64_t>(m, 1) * 4, "join pairs"), rows(std::max<uint64_t>(m, 1) * 4, "row ids");
+    launch_join_write(pkeys, n, jb, offsets.get<unsigned long long>(), src.get<uint32_t>(), rows.get<uint32_t>(), s_);
+    for (auto& r : cur.rows) {
+      if (!r.bytes()) continue;
+      DeviceBuffer out(std::max<uint64_t>(m, 1) * 4, "row ids");
+      launch_gather_u32(r.get<uint32_t>(), src.get<uint32_t>(), m, out.get<uint32_t>(), s_);
+      r = std::move(out);
+    }
+    cur.rows[size_t(j.build_table)] = std::move(rows);
+    cur.n = m;
+    cur.publish(s_);
+    for (auto& r : j.residuals) filter(r, cur);
+  }
+
+  // Host copies of program values.
+  void to_host(const Column128& c, uint64_t n, std::vector<__int128>& v, std::vector<uint8_t>& nl) {
+    v.resize(n);
+    nl.resize(n);
+    if (!n) return;
+    check_cuda(cudaMemcpyAsync(v.data(), c.values.get(), n * 16, cudaMemcpyDeviceToHost, s_), "copy");
+    check_cuda(cudaMemcpyAsync(nl.data(), c.nulls.get(), n, cudaMemcpyDeviceToHost, s_), "copy");
+    check_cuda(cudaStreamSynchronize(s_), "copy");
+  }
+
+  static Vector to_vector(const CompiledProgram& p, const std::vector<__int128>& v, const std::vector<uint8_t>& nl,
+                          StringInterner& interner) {
+    const size_t n = v.size();
+    Vector r(p.type, n);
+    switch (p.kind) {
+      case VectorKind::kString: {
+        // Indices into the CASE's string constants; views into the result's interner.
+        std::vector<std::string_view> views;
+        for (auto& str : p.strings) views.push_back(interner.get(interner.intern(str)));
+        for (size_t i = 0; i < n; i++)
+          if (!nl[i]) r.strings[i] = views[size_t(v[i])];
+        break;
+      }
+      case VectorKind::kCode:
+        r.kind = VectorKind::kCode;
+        r.strings.clear();
+        r.ints.resize(n);
+        r.dict = p.dict;
+        for (size_t i = 0; i < n; i++) r.ints[i] = int64_t(v[i]);
+        break;
+      case VectorKind::kHuge:
+        r.huge.assign(v.begin(), v.end());
+        break;
+      case VectorKind::kDouble:
+        for (size_t i = 0; i < n; i++) {
+          const int64_t bits = int64_t(v[i]);
+          std::memcpy(&r.doubles[i], &bits, 8);
+        }
+        break;
+      default:
+        for (size_t i = 0; i < n; i++) r.ints[i] = int64_t(v[i]);
+        break;
+    }
+    for (size_t i = 0; i < n; i++)
+      if (nl[i]) r.set_null(i);
+    return r;
+  }
+
+  void aggregate(const Tuples& cur, ResultTable& result) {
+    const uint64_t n = cur.n;
+    const size_t G = gp_.group_keys.size();
+    std::vector<Column128> keys;
+    for (auto& k : gp_.group_keys) keys.push_back(eval(k, cur));
+    uint64_t groups = G == 0 ? 1 : 0;
+    DeviceBuffer gid, first;
+    if (G > 0 && n > 0) {
+      // Stable LSD passes, least significant first: per key its value, then its NULL
+      // flag (so NULLs form their own group); the first key is most significant.
+      DeviceBuffer perm(n * 4, "group order"), perm2(n * 4, "group order");
+      DeviceBuffer k1(n * 8, "group keys"), k2(n * 8, "group keys"), n1(n, "group keys"), n2(n, "group keys");
+      launch_iota(perm.get<uint32_t>(), n, 0, s_);
+      for (size_t k = G; k-- > 0;) {
+        launch_gather_key(keys[k].v(), keys[k].nl(), perm.get<uint32_t>(), n, k1.get<long long>(), n1.get<uint8_t>(), s_);
+        sort_pairs_i64(k1.get<long long>(), k2.get<long long>(), perm.get<uint32_t>(), perm2.get<uint32_t>(), n, s_);
+        std::swap(perm, perm2);
+        if (may_be_null(*q_.group_keys[k])) {
+          launch_gather_key(keys[k].v(), keys[k].nl(), perm.get<uint32_t>(), n, k1.get<long long>(), n1.get<uint8_t>(), s_);
+          sort_pairs_u8(n1.get<uint8_t>(), n2.get<uint8_t>(), perm.get<uint32_t>(), perm2.get<uint32_t>(), n, s_);
+          std::swap(perm, perm2);
+        }
+      }
+      KeyColumns kc;
+      kc.width = int(G);
+      if (G > size_t(kMaxKeyColumns))
+        fail(ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: more than {} GROUP BY keys", kMaxKeyColumns);
+      for (size_t k = 0; k < G; k++) kc.values[k] = keys[k].v(), kc.nulls[k] = keys[k].nl();
+      DeviceBuffer head(n * 4, "group heads"), scan(n * 4, "group ids");
+      launch_group_heads(kc, perm.get<uint32_t>(), n, head.get<uint32_t>(), s_);
+      groups = inclusive_sum_u32(head.get<uint32_t>(), scan.get<uint32_t>(), n, s_);
+      gid = DeviceBuffer(n * 4, "group ids");
+      first = DeviceBuffer(std::max<uint64_t>(groups, 1) * 4, "group representatives");
+      launch_group_ids(perm.get<uint32_t>(), head.get<uint32_t>(), scan.get<uint32_t>(), n, gid.get<uint32_t>(),
+                       first.get<uint32_t>(), s_);
+    }
+    const uint32_t* gids = G == 0 ? nullptr : gid.get<uint32_t>();
+
+    // Group keys at each group's first row.
+    std::vector<Vector> key_vectors;
+    for (size_t k = 0; k < G; k++) {
+      Column128 g;
+      g.values = DeviceBuffer(std::max<uint64_t>(groups, 1) * 16, "group keys");
+      g.nulls = DeviceBuffer(std::max<uint64_t>(groups, 1), "group keys");
+      launch_gather_i128(keys[k].v(), keys[k].nl(), first.get<uint32_t>(), groups, g.values.get<__int128>(),
+                         g.nulls.get<uint8_t>(), s_);
+      check_cuda(cudaStreamSynchronize(s_), "group keys");
+      std::vector<__int128> v;
+      std::vector<uint8_t> nl;
+      to_host(g, groups, v, nl);
+      key_vectors.push_back(to_vector(gp_.group_keys[k], v, nl, *result.interner));
+    }
+
+    AggregateStates states(&q_.aggregates, result.interner.get());
+    states.resize(groups);
+    std::vector<std::vector<int64_t>> distinct_counts(gp_.aggs.size());
+    for (size_t a = 0; a < gp_.aggs.size(); a++) {
+      const GeneralAgg& ga = gp_.aggs[a];
+      const uint64_t G1 = std::max<uint64_t>(groups, 1);
+      DeviceBuffer count(G1 * 8, "aggregates");
+      check_cuda(cudaMemsetAsync(count.get(), 0, G1 * 8, s_), "cudaMemset");
+      std::vector<int64_t> host_count(groups);
+      auto copy_count = [&]() {
+        if (groups)
+          check_cuda(cudaMemcpyAsync(host_count.data(), count.get(), groups * 8, cudaMemcpyDeviceToHost, s_), "copy");
+        check_cuda(cudaStreamSynchronize(s_), "aggregate");
+      };
+      if (!ga.has_arg) {
+        AggAccumulators acc;
+        acc.count = count.get<unsigned long long>();
+        launch_aggregate(0, gids, nullptr, nullptr, n, acc, s_);
+        copy_count();
+        states.load(a, std::move(host_count), {}, VectorKind::kInt, nullptr, Type::bigint());
+        continue;
+      }
+      Column128 arg = eval(ga.arg, cur);
+      if (ga.distinct) {
+        // COUNT(DISTINCT x): (group, value) pairs sorted by group then value (two
+        // stable passes), one count per new pair; NULL arguments sort last, uncounted.
+        const uint64_t n1 = std::max<uint64_t>(n, 1);
+        DeviceBuffer gk(n1 * 4, "distinct pairs"), gk2(n1 * 4, "distinct pairs"), gk3(n1 * 4, "distinct pairs");
+        DeviceBuffer v(n1 * 8, "distinct pairs"), v2(n1 * 8, "distinct pairs"), v3(n1 * 8, "distinct pairs");
+        launch_distinct_keys(gids, arg.v(), arg.nl(), n, gk.get<uint32_t>(), v.get<long long>(), s_);
+        sort_pairs_i64(v.get<long long>(), v2.get<long long>(), gk.get<uint32_t>(), gk2.get<uint32_t>(), n, s_);
+        sort_pairs_u32_i64(gk2.get<uint32_t>(), gk3.get<uint32_t>(), v2.get<long long>(), v3.get<long long>(), n, s_);
+        launch_distinct_count(gk3.get<uint32_t>(), v3.get<long long>(), n, count.get<unsigned long long>(), s_);
+        copy_count();
+        distinct_counts[a] = std::move(host_count);
+        continue;
+      }
+      AggAccumulators acc;
+      acc.count = count.get<unsigned long long>();
+      DeviceBuffer lo, hi, ext;
+      int func = 1;
+      if (ga.func == AggFunc::kSum || ga.func == AggFunc::kAvg) {
+        func = 2;
+        lo = DeviceBuffer(G1 * 8, "aggregates");
+        hi = DeviceBuffer(G1 * 8, "aggregates");
+        check_cuda(cudaMemsetAsync(lo.get(), 0, G1 * 8, s_), "cudaMemset");
+        check_cuda(cudaMemsetAsync(hi.get(), 0, G1 * 8, s_), "cudaMemset");
+        acc.sum_lo = lo.get<unsigned long long>();
+        acc.sum_hi = hi.get<unsigned long long>();
+      } else if (ga.func == AggFunc::kMin || ga.func == AggFunc::kMax) {
+        func = ga.func == AggFunc::kMin ? 3 : 4;
+        ext = DeviceBuffer(G1 * 8, "aggregates");
+        launch_fill_i64(ext.get<long long>(), G1, func == 3 ? INT64_MAX : INT64_MIN, s_);
+        acc.extreme = ext.get<long long>();
+      }
+      launch_aggregate(func, gids, arg.v(), arg.nl(), n, acc, s_);
+      std::vector<uint64_t> hl(groups), hh(groups);
+      std::vector<int64_t> he(groups);
+      if (groups && func == 2) {
+        check_cuda(cudaMemcpyAsync(hl.data(), lo.get(), groups * 8, cudaMemcpyDeviceToHost, s_), "copy");
+        check_cuda(cudaMemcpyAsync(hh.data(), hi.get(), groups * 8, cudaMemcpyDeviceToHost, s_), "copy");
+      }
+      if (groups && func >= 3)
+        check_cuda(cudaMemcpyAsync(he.data(), ext.get(), groups * 8, cudaMemcpyDeviceToHost, s_), "copy");
+      copy_count();
+      std::vector<__int128> sum;
+      if (func == 2) {
+        sum.resize(groups);
+        for (uint64_t g = 0; g < groups; g++) sum[g] = __int128((unsigned __int128)hh[g] << 64 | hl[g]);
+      } else if (func >= 3) {
+        sum.assign(he.begin(), he.end());
+      }
+      states.load(a, std::move(host_count), std::move(sum), ga.arg.kind, ga.arg.dict, ga.arg.type);
+    }
+
+    // Group order: ascending encoded key words, which is the CPU's order whenever it
+    // aggregates into a direct array (packed keys); elsewhere its order is its hash
+    // table's, and results are compared as sets or through ORDER BY.
+    std::vector<uint32_t> order(groups);
+    std::iota(order.begin(), order.end(), 0);
+    if (G > 0 && groups > 1) {
+      std::vector<KeySpec> specs;
+      for (auto& g : q_.group_keys) specs.push_back(group_key_spec(*g, q_));
+      KeyEncoder enc(std::move(specs), result.interner.get());
+      std::vector<int64_t> words;
+      enc.encode(key_vectors, groups, words);
+      const size_t w = size_t(enc.width());
+      std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        return std::lexicographical_compare(words.begin() + long(a * w), words.begin() + long(a * w + w),
+                                            words.begin() + long(b * w), words.begin() + long(b * w + w));
+      });
+      for (auto& kv : key_vectors) kv = kv.select(order.data(), order.size());
+    }
+    std::vector<Vector> agg_vectors;
+    for (size_t a = 0; a < gp_.aggs.size(); a++) {
+      if (gp_.aggs[a].distinct) {
+        Vector r(q_.aggregates[a].type, groups);
+        for (uint64_t i = 0; i < groups; i++) r.ints[i] = distinct_counts[a][order[i]];
+        agg_vectors.push_back(std::move(r));
+      } else {
+        agg_vectors.push_back(states.finalize(a, order));
+      }
+    }
+    size_t rows = groups;
+    std::vector<Vector> outputs = finish_aggregation(q_, std::move(key_vectors), std::move(agg_vectors), rows);
+    finish_rows(q_, std::move(outputs), rows, result);
+  }
+
+  void project(const Tuples& cur, ResultTable& result) {
+    const uint64_t n = cur.n;
+    std::vector<Vector> outputs;
+    for (auto& p : gp_.outputs) {
+      Column128 c = eval(p, cur);
+      std::vector<__int128> v;
+      std::vector<uint8_t> nl;
+      to_host(c, n, v, nl);
+      outputs.push_back(to_vector(p, v, nl, *result.interner));
+    }
+    // As the CPU: SELECT columns, then one column per ORDER BY item.
+    if (!q_.order_by.empty()) {
+      std::vector<Vector> keys;
+      size_t h = 0;
+      for (auto& o : q_.order_by) {
+        if (o.expr->kind == ExprKind::kOutputRef)
+          keys.push_back(outputs[size_t(o.expr->ref_index)]);
+        else
+          keys.push_back(outputs[q_.select.size() + h++]);
+      }
+      outputs.resize(q_.select.size());
+      for (auto& k : keys) outputs.push_back(std::move(k));
+    }
+    finish_rows(q_, std::move(outputs), n, result);
+  }
+
+  ResultTable execute() {
+    ResultTable result;
+    result.interner = std::make_shared<StringInterner>();
+    result.names = q_.output_names;
+    Stream& st = stream();
+    Timer timer;
+    check_cuda(cudaEventRecord(st.start, s_), "cudaEventRecord");
+
+    // Constant conjuncts decide once whether anything can pass (as the CPU).
+    bool empty = plan_.always_empty;
+    for (auto& c : plan_.root_residuals) {
+      BatchRows none;
+      none.n = 1;
+      none.rows.assign(nt_, nullptr);
+      EvalContext ctx;
+      ctx.query = &q_;
+      ctx.batch = &none;
+      ctx.n = 1;
+      std::vector<uint8_t> keep;
+      evaluate_predicate(*c, ctx, keep);
+      if (!keep[0]) empty = true;
+    }
+    Tuples cur;
+    if (empty) {
+      cur.rows.resize(nt_);
+      cur.publish(s_);
+    } else {
+      cur = scan(gp_.root);
+      for (auto& j : gp_.joins) join(j, cur);
+    }
+    if (q_.is_aggregate)
+      aggregate(cur, result);
+    else
+      project(cur, result);
+    check_cuda(cudaEventRecord(st.stop, s_), "cudaEventRecord");
+    check_cuda(cudaStreamSynchronize(s_), "query");
+    float ms = 0;
+    check_cuda(cudaEventElapsedTime(&ms, st.start, st.stop), "cudaEventElapsedTime");
+    result.device_ms = ms;
+    result.device_bytes = bytes_read;
+    result.profile = fmt::format("cuda (general path): device {:.3f} ms, host wall {:.3f} ms, {} joined rows", ms,
+                                 timer.elapsed_ms(), cur.n);
+    return result;
+  }
+
+ private:
+  const plan::PhysicalPlan& plan_;
+  const GeneralPlan& gp_;
+  const plan::LogicalQuery& q_;
+  cudaStream_t s_;
+  size_t nt_;
+  DeviceBuffer err_;
+};
+
+}  // namespace
+
+ResultTable GeneralExecutor::execute(const plan::PhysicalPlan& plan, const GeneralPlan& gp) {
+  Run run(plan, gp);
+  return run.execute();
+}
+
+}  // namespace raydb::exec::cuda::general

@@ -1,0 +1,254 @@
+// Kernels of the general CUDA path (general_kernels.h): the expression interpreter
+// over joined rows, join build/probe over sorted hashes, grouping and aggregation.
+// Grid-stride loops with 64-bit indices; one thread per row.
+#include "exec/cuda/general/general_kernels.h"
+#include "exec/cuda/general/program_interpreter.cuh"
+
+namespace raydb::exec::cuda::general {
+
+namespace {
+
+constexpr int kThreads = 256;
+
+unsigned blocks_for(uint64_t n) {
+  uint64_t b = (n + kThreads - 1) / kThreads;
+  if (b > 65535ull * 16) b = 65535ull * 16;
+  return unsigned(b ? b : 1);
+}
+
+#define GRID_LOOP(i, n) \
+  for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); i += uint64_t(gridDim.x) * blockDim.x)
+
+__global__ void program_kernel(DevProgram p, const uint32_t* const* rows, uint64_t n, i128* values, uint8_t* nulls,
+                               uint8_t* keep, DevError* err) {
+  GRID_LOOP(i, n) {
+    i128 v = 0;
+    bool nl = true;
+    if (!run_program(p, rows, i, v, nl, err)) return;
+    if (keep) {
+      keep[i] = !nl && v != 0;
+    } else {
+      values[i] = v;
+      nulls[i] = nl;
+    }
+  }
+}
+
+__global__ void iota_kernel(uint32_t* out, uint64_t n, uint32_t first) {
+  GRID_LOOP(i, n) out[i] = uint32_t(i) + first;
+}
+
+__global__ void gather_u32_kernel(const uint32_t* src, const uint32_t* idx, uint64_t n, uint32_t* out) {
+  GRID_LOOP(i, n) out[i] = src[idx[i]];
+}
+
+__global__ void gather_i128_kernel(const i128* src, const uint8_t* src_nulls, const uint32_t* idx, uint64_t n, i128* out,
+                                   uint8_t* out_nulls) {
+  GRID_LOOP(i, n) {
+    out[i] = src[idx[i]];
+    out_nulls[i] = src_nulls[idx[i]];
+  }
+}
+
+// One key: the value itself, so a single-column join sorts by key. Several: a mix
+// (equal keys give equal hashes; candidates are checked column by column).
+__device__ __forceinline__ unsigned long long key_hash(const KeyColumns& k, uint64_t i, bool& valid) {
+  valid = true;
+  unsigned long long h = 0x9E3779B97F4A7C15ull;
+  for (int c = 0; c < k.width; c++) {
+    if (k.nulls[c][i]) valid = false;
+    const unsigned long long w = (unsigned long long)(long long)k.values[c][i];
+    if (k.width == 1) return w;
+    h ^= w + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+    h *= 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 31;
+  }
+  return h;
+}
+
+__global__ void join_hash_kernel(KeyColumns k, uint64_t n, unsigned long long* hash, uint8_t* valid) {
+  GRID_LOOP(i, n) {
+    bool ok;
+    hash[i] = key_hash(k, i, ok);
+    valid[i] = ok;
+  }
+}
+
+__device__ __forceinline__ uint64_t lower_bound_u64(const unsigned long long* a, uint64_t n, unsigned long long x) {
+  uint64_t lo = 0, hi = n;
+  while (lo < hi) {
+    const uint64_t mid = (lo + hi) / 2;
+    if (a[mid] < x)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+__device__ __forceinline__ bool keys_equal(const KeyColumns& a, uint64_t i, const KeyColumns& b, uint64_t j) {
+  for (int c = 0; c < a.width; c++)
+    if ((long long)a.values[c][i] != (long long)b.values[c][j]) return false;
+  return true;
+}
+
+template <bool kWrite>
+__global__ void join_probe_kernel(KeyColumns probe, uint64_t n, JoinBuild b, unsigned long long* count,
+                                  const unsigned long long* offsets, uint32_t* out_src, uint32_t* out_rows) {
+  GRID_LOOP(i, n) {
+    bool ok;
+    const unsigned long long h = key_hash(probe, i, ok);
+    unsigned long long m = 0;
+    if (ok) {
+      unsigned long long o = kWrite ? offsets[i] : 0;
+      for (uint64_t k = lower_bound_u64(b.hash, b.n, h); k < b.n && b.hash[k] == h; k++) {
+        const uint32_t pos = b.pos[k];
+        if (!b.valid[pos] || !keys_equal(probe, i, b.keys, pos)) continue;
+        if (kWrite) {
+          out_src[o + m] = uint32_t(i);
+          out_rows[o + m] = b.rows[pos];
+        }
+        m++;
+      }
+    }
+    if (!kWrite) count[i] = m;
+  }
+}
+
+__global__ void gather_key_kernel(const i128* values, const uint8_t* nulls, const uint32_t* perm, uint64_t n,
+                                  long long* key_out, uint8_t* null_out) {
+  GRID_LOOP(i, n) {
+    const uint32_t r = perm[i];
+    const bool nl = nulls[r];
+    key_out[i] = nl ? 0 : (long long)values[r];
+    if (null_out) null_out[i] = nl;
+  }
+}
+
+__global__ void group_heads_kernel(KeyColumns k, const uint32_t* perm, uint64_t n, uint32_t* head) {
+  GRID_LOOP(i, n) {
+    uint32_t h = i == 0 ? 1 : 0;
+    if (i > 0) {
+      const uint32_t a = perm[i - 1], b = perm[i];
+      for (int c = 0; c < k.width && !h; c++) {
+        const bool an = k.nulls[c][a], bn = k.nulls[c][b];
+        if (an != bn || (!an && (long long)k.values[c][a] != (long long)k.values[c][b])) h = 1;
+      }
+    }
+    head[i] = h;
+  }
+}
+
+__global__ void group_ids_kernel(const uint32_t* perm, const uint32_t* head, const uint32_t* scan, uint64_t n,
+                                 uint32_t* gid, uint32_t* first) {
+  GRID_LOOP(i, n) {
+    const uint32_t g = scan[i] - 1;
+    gid[perm[i]] = g;
+    if (head[i]) first[g] = perm[i];
+  }
+}
+
+__global__ void aggregate_kernel(int func, const uint32_t* gid, const i128* values, const uint8_t* nulls, uint64_t n,
+                                 AggAccumulators acc) {
+  GRID_LOOP(i, n) {
+    const uint32_t g = gid ? gid[i] : 0;
+    if (func == 0) {
+      atomicAdd(acc.count + g, 1ull);
+      continue;
+    }
+    if (nulls[i]) continue;
+    atomicAdd(acc.count + g, 1ull);
+    const i128 v = values[i];
+    if (func == 2) {
+      // Exact int128 sum: low words add with carry into the high word (mod 2^128,
+      // which is exact because the true sum fits int128).
+      const unsigned long long lo = (unsigned long long)(uint64_t(u128(v)));
+      const unsigned long long hi = (unsigned long long)(uint64_t(u128(v) >> 64));
+      const unsigned long long old = atomicAdd(acc.sum_lo + g, lo);
+      const unsigned long long carry = old + lo < old ? 1ull : 0ull;
+      if (hi + carry) atomicAdd(acc.sum_hi + g, hi + carry);
+    } else if (func == 3) {
+      atomicMin(acc.extreme + g, (long long)v);
+    } else if (func == 4) {
+      atomicMax(acc.extreme + g, (long long)v);
+    }
+  }
+}
+
+__global__ void fill_i64_kernel(long long* p, uint64_t n, long long v) {
+  GRID_LOOP(i, n) p[i] = v;
+}
+
+__global__ void distinct_keys_kernel(const uint32_t* gid, const i128* values, const uint8_t* nulls, uint64_t n,
+                                     uint32_t* gid_key, long long* value) {
+  GRID_LOOP(i, n) {
+    const bool nl = nulls[i];
+    gid_key[i] = nl ? 0xffffffffu : (gid ? gid[i] : 0);
+    value[i] = nl ? 0 : (long long)values[i];
+  }
+}
+
+__global__ void distinct_count_kernel(const uint32_t* gid, const long long* value, uint64_t n,
+                                      unsigned long long* count) {
+  GRID_LOOP(i, n) {
+    const uint32_t g = gid[i];
+    if (g == 0xffffffffu) continue;  // NULL arguments sort last and count nothing
+    if (i == 0 || gid[i - 1] != g || value[i - 1] != value[i]) atomicAdd(count + g, 1ull);
+  }
+}
+
+}  // namespace
+
+void launch_program(const DevProgram& p, const uint32_t* const* rows, uint64_t n, __int128* values, uint8_t* nulls,
+                    uint8_t* keep, DevError* err, cudaStream_t s) {
+  if (n) program_kernel<<<blocks_for(n), kThreads, 0, s>>>(p, rows, n, values, nulls, keep, err);
+}
+void launch_iota(uint32_t* out, uint64_t n, uint32_t first, cudaStream_t s) {
+  if (n) iota_kernel<<<blocks_for(n), kThreads, 0, s>>>(out, n, first);
+}
+void launch_gather_u32(const uint32_t* src, const uint32_t* idx, uint64_t n, uint32_t* out, cudaStream_t s) {
+  if (n) gather_u32_kernel<<<blocks_for(n), kThreads, 0, s>>>(src, idx, n, out);
+}
+void launch_gather_i128(const __int128* src, const uint8_t* src_nulls, const uint32_t* idx, uint64_t n, __int128* out,
+                        uint8_t* out_nulls, cudaStream_t s) {
+  if (n) gather_i128_kernel<<<blocks_for(n), kThreads, 0, s>>>(src, src_nulls, idx, n, out, out_nulls);
+}
+void launch_join_hash(const KeyColumns& k, uint64_t n, unsigned long long* hash, uint8_t* valid, cudaStream_t s) {
+  if (n) join_hash_kernel<<<blocks_for(n), kThreads, 0, s>>>(k, n, hash, valid);
+}
+void launch_join_count(const KeyColumns& probe, uint64_t n, const JoinBuild& b, unsigned long long* count,
+                       cudaStream_t s) {
+  if (n) join_probe_kernel<false><<<blocks_for(n), kThreads, 0, s>>>(probe, n, b, count, nullptr, nullptr, nullptr);
+}
+void launch_join_write(const KeyColumns& probe, uint64_t n, const JoinBuild& b, const unsigned long long* offsets,
+                       uint32_t* out_src, uint32_t* out_rows, cudaStream_t s) {
+  if (n) join_probe_kernel<true><<<blocks_for(n), kThreads, 0, s>>>(probe, n, b, nullptr, offsets, out_src, out_rows);
+}
+void launch_gather_key(const __int128* values, const uint8_t* nulls, const uint32_t* perm, uint64_t n, long long* key_out,
+                       uint8_t* null_out, cudaStream_t s) {
+  if (n) gather_key_kernel<<<blocks_for(n), kThreads, 0, s>>>(values, nulls, perm, n, key_out, null_out);
+}
+void launch_group_heads(const KeyColumns& k, const uint32_t* perm, uint64_t n, uint32_t* head, cudaStream_t s) {
+  if (n) group_heads_kernel<<<blocks_for(n), kThreads, 0, s>>>(k, perm, n, head);
+}
+void launch_group_ids(const uint32_t* perm, const uint32_t* head, const uint32_t* scan, uint64_t n, uint32_t* gid,
+                      uint32_t* first, cudaStream_t s) {
+  if (n) group_ids_kernel<<<blocks_for(n), kThreads, 0, s>>>(perm, head, scan, n, gid, first);
+}
+void launch_aggregate(int func, const uint32_t* gid, const __int128* values, const uint8_t* nulls, uint64_t n,
+                      const AggAccumulators& acc, cudaStream_t s) {
+  if (n) aggregate_kernel<<<blocks_for(n), kThreads, 0, s>>>(func, gid, values, nulls, n, acc);
+}
+void launch_fill_i64(long long* p, uint64_t n, long long v, cudaStream_t s) {
+  if (n) fill_i64_kernel<<<blocks_for(n), kThreads, 0, s>>>(p, n, v);
+}
+void launch_distinct_keys(const uint32_t* gid, const __int128* values, const uint8_t* nulls, uint64_t n,
+                          uint32_t* gid_key, long long* value, cudaStream_t s) {
+  if (n) distinct_keys_kernel<<<blocks_for(n), kThreads, 0, s>>>(gid, values, nulls, n, gid_key, value);
+}
+void launch_distinct_count(const uint32_t* gid, const long long* value, uint64_t n, unsigned long long* count,
+                           cudaStream_t s) {
+  if (n) distinct_count_kernel<<<blocks_for(n), kThreads, 0, s>>>(gid, value, n, count);
+}
+
+}  // namespace raydb::exec::cuda::general

@@ -291,5 +291,75 @@ TEST(GpuEdges, MoreThan2To20Groups) {
   EXPECT_TRUE(same(cpu, gpu, sql));
 }
 
+// ORDER BY / OFFSET / LIMIT of large non-aggregate results on the device (stable
+// radix passes, only the window copied back): row for row the CPU's result, ties in
+// the input order included. Smaller results and DISTINCT keep the host finisher.
+TEST(GpuEdges, LargeOrderByOnTheDevice) {
+  REQUIRE_GPU();
+  std::string error;
+  std::string path = shared_ssb_database("0.2", error);
+  ASSERT_FALSE(path.empty()) << error;
+  auto db = Database::open(path);
+  const int64_t rows = db->query("select count(*) from lineorder", QueryOptions{Backend::kCpu}).get(0, 0).as_int();
+  ASSERT_GE(rows, 1000000);
+  const std::string near_end = std::to_string(rows - 5);
+  // Each is >= 65536 rows before OFFSET/LIMIT; heavy ties everywhere.
+  const std::vector<std::string> device = {
+      // Multi-key, mixed directions, no LIMIT (about 120k rows).
+      "select lo_orderkey, lo_linenumber, lo_quantity, lo_discount from lineorder where lo_orderkey % 10 = 0 "
+      "order by lo_quantity, lo_discount desc",
+      // Dictionary codes, dates, DESC; a window in the middle.
+      "select lo_orderkey, lo_linenumber, lo_shipmode, lo_revenue from lineorder "
+      "order by lo_shipmode desc, lo_orderdate, lo_revenue desc limit 100 offset 1000",
+      "select lo_orderkey, lo_shipmode from lineorder order by 2 limit 25",
+      // LIMIT 0, OFFSET past the end, a window that runs past the end.
+      "select lo_orderkey, lo_quantity from lineorder order by lo_quantity limit 0",
+      "select lo_orderkey, lo_quantity from lineorder order by lo_quantity limit 10 offset 5000000",
+      "select lo_orderkey, lo_quantity from lineorder order by lo_quantity desc offset 5000000",
+      "select lo_orderkey, lo_linenumber, lo_quantity from lineorder order by lo_quantity desc limit 100 offset " +
+          near_end,
+      // NULLs: last ascending, first descending; ties among NULLs in input order.
+      "select lo_orderkey, lo_linenumber, case when lo_quantity > 40 then null else lo_quantity end as q "
+      "from lineorder where lo_orderkey % 8 = 1 order by q, lo_tax desc limit 5000 offset 100",
+      "select lo_orderkey, lo_linenumber, case when lo_quantity > 40 then null else lo_quantity end as q "
+      "from lineorder where lo_orderkey % 8 = 1 order by q desc limit 30000",
+      "select lo_orderkey, case when lo_discount > 8 then null else lo_discount end as d from lineorder "
+      "where lo_orderkey % 8 = 2 order by lo_tax, d offset 60000",
+      // DOUBLE: -0 and +0 compare equal (input order), negatives, DESC.
+      "select lo_orderkey, lo_linenumber, cast(lo_discount - 5 as double) * 0.0 as z from lineorder "
+      "where lo_orderkey % 10 = 3 order by z limit 40000",
+      "select lo_orderkey, lo_linenumber, cast(lo_discount - 5 as double) * 1.5 / lo_quantity as r from lineorder "
+      "where lo_orderkey % 10 = 4 order by r desc, lo_orderkey limit 2000 offset 3",
+      // BIGINT keys of both signs (a hidden ORDER BY key, then an output reference).
+      "select lo_orderkey, lo_linenumber from lineorder where lo_orderkey % 10 = 5 "
+      "order by lo_extendedprice * lo_extendedprice * lo_quantity - 1000000000000 desc, lo_quantity limit 20000",
+      "select lo_orderkey, lo_extendedprice * lo_extendedprice * lo_quantity - 1000000000000 as h from lineorder "
+      "where lo_orderkey % 10 = 6 order by h, lo_orderkey desc limit 20000 offset 5",
+      // Decimals.
+      "select lo_orderkey, lo_linenumber, lo_revenue * 0.25 - 400000 as r from lineorder where lo_orderkey % 10 = 8 "
+      "order by r, lo_linenumber desc limit 50000",
+      // A join with a unique build key (probe order on both backends).
+      "select lo_orderkey, lo_linenumber, c_nation from lineorder, customer where lo_custkey = c_custkey "
+      "and lo_orderkey % 10 = 7 order by c_nation desc, lo_orderdate limit 30000 offset 10",
+  };
+  for (const std::string& sql : device) {
+    const uint64_t before = exec::cuda::device_sorted_queries();
+    std::string why;
+    EXPECT_TRUE(run_both(*db, sql, why)) << sql << ": " << why;
+    EXPECT_EQ(exec::cuda::device_sorted_queries(), before + 1) << "not sorted on the device: " << sql;
+  }
+  // Host finisher: results below 65536 rows, DISTINCT.
+  const std::vector<std::string> host = {
+      "select lo_orderkey, lo_quantity from lineorder where lo_orderkey % 100 = 0 order by lo_quantity limit 10",
+      "select distinct lo_quantity, lo_discount from lineorder order by 2 desc, 1 limit 100",
+  };
+  for (const std::string& sql : host) {
+    const uint64_t before = exec::cuda::device_sorted_queries();
+    std::string why;
+    EXPECT_TRUE(run_both(*db, sql, why)) << sql << ": " << why;
+    EXPECT_EQ(exec::cuda::device_sorted_queries(), before) << sql;
+  }
+}
+
 }  // namespace
 }  // namespace raydb::test

@@ -51,6 +51,10 @@ MemoryStats memory_stats();
 void set_memory_budget(uint64_t bytes);  // 0: back to the default
 void clear_column_cache();                // drop resident columns (end-to-end timing)
 
+// Queries whose ORDER BY / OFFSET / LIMIT ran on the device (general path, results of
+// 65536 rows or more) since the process started; 0 without CUDA.
+uint64_t device_sorted_queries();
+
 // Calibration (raydb calibrate, raydb bench): GB/s, measured on device 0.
 double measure_device_read_gbs();  // a streaming reduction over 2 GiB
 double measure_host_to_device_gbs();  // pinned host -> device copies of 256 MiB

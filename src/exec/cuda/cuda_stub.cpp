@@ -12,6 +12,7 @@ uint64_t bytes_to_upload(const plan::PhysicalPlan&) { return 0; }
 MemoryStats memory_stats() { return {}; }
 void set_memory_budget(uint64_t) {}
 void clear_column_cache() {}
+uint64_t device_sorted_queries() { return 0; }
 double measure_device_read_gbs() { return 0; }
 double measure_host_to_device_gbs() { return 0; }
 

@@ -1,6 +1,7 @@
 #include "exec/cuda/general/general_executor.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -25,6 +26,14 @@ namespace {
 
 // CUB's device-wide calls in device_primitives.cu take int item counts.
 constexpr uint64_t kMaxRows = (uint64_t(1) << 31) - 1;
+
+// Non-aggregate results of this many rows or more are ordered on the device.
+constexpr uint64_t kDeviceSortMinRows = 65536;
+
+std::atomic<uint64_t>& device_sorts() {
+  static std::atomic<uint64_t> n{0};
+  return n;
+}
 
 struct Stream {
   cudaStream_t s = nullptr;
@@ -467,26 +476,120 @@ class Run {
     finish_rows(q_, std::move(outputs), rows, result);
   }
 
+  // ORDER BY (+ OFFSET/LIMIT) on the device for large non-DISTINCT results whose keys
+  // all have a radix encoding in the CPU comparator's order: integers, decimals,
+  // dates, dictionary codes, HUGEINT, DOUBLE without NaNs (checked here). Elsewhere
+  // (small results, DISTINCT, string-constant CASE keys, NaNs) the host finisher.
+  bool sorts_on_device(uint64_t n) const {
+    if (q_.order_by.empty() || q_.distinct || n < kDeviceSortMinRows) return false;
+    for (size_t i : order_columns())
+      if (gp_.outputs[i].kind == VectorKind::kString) return false;
+    return true;
+  }
+
+  // Per ORDER BY item, its column among gp_.outputs (as the CPU: SELECT columns, then
+  // one per ORDER BY item not naming an output).
+  std::vector<size_t> order_columns() const {
+    std::vector<size_t> r;
+    size_t h = 0;
+    for (auto& o : q_.order_by)
+      r.push_back(o.expr->kind == ExprKind::kOutputRef ? size_t(o.expr->ref_index) : q_.select.size() + h++);
+    return r;
+  }
+
+  // Stable LSD radix passes over a row permutation, last key first; per key its value
+  // word(s), then its NULL flag. Ties keep the input order, as the CPU's comparator
+  // (row index last). Then only rows [offset, offset + limit) come back. False when a
+  // DOUBLE key holds a NaN (nothing copied back then).
+  bool sort_on_device(const std::vector<Column128>& cols, uint64_t n, ResultTable& result) {
+    const std::vector<size_t> oc = order_columns();
+    {
+      DeviceBuffer flag(sizeof(int), "NaN flag");
+      check_cuda(cudaMemsetAsync(flag.get(), 0, sizeof(int), s_), "cudaMemset");
+      bool any_double = false;
+      for (size_t i : oc)
+        if (gp_.outputs[i].kind == VectorKind::kDouble) {
+          launch_any_nan(cols[i].v(), cols[i].nl(), n, flag.get<int>(), s_);
+          any_double = true;
+        }
+      if (any_double) {
+        int h = 0;
+        check_cuda(cudaMemcpyAsync(&h, flag.get(), sizeof(int), cudaMemcpyDeviceToHost, s_), "copy");
+        check_cuda(cudaStreamSynchronize(s_), "NaN check");
+        if (h) return false;
+      }
+    }
+    DeviceBuffer perm(n * 4, "sort order"), perm2(n * 4, "sort order");
+    DeviceBuffer k1(n * 8, "sort keys"), k2(n * 8, "sort keys"), n1(n, "sort keys"), n2(n, "sort keys");
+    launch_iota(perm.get<uint32_t>(), n, 0, s_);
+    auto pass64 = [&](const Column128& c, int mode, bool desc) {
+      launch_order_key(c.v(), c.nl(), perm.get<uint32_t>(), n, mode, desc, k1.get<unsigned long long>(), s_);
+      sort_pairs_u64(k1.get<unsigned long long>(), k2.get<unsigned long long>(), perm.get<uint32_t>(),
+                     perm2.get<uint32_t>(), n, s_);
+      std::swap(perm, perm2);
+    };
+    for (size_t k = oc.size(); k-- > 0;) {
+      const Column128& c = cols[oc[k]];
+      const bool desc = q_.order_by[k].descending;
+      switch (gp_.outputs[oc[k]].kind) {
+        case VectorKind::kHuge:
+          pass64(c, 1, desc);
+          pass64(c, 2, desc);
+          break;
+        case VectorKind::kDouble: pass64(c, 3, desc); break;
+        default: pass64(c, 0, desc); break;
+      }
+      launch_order_null(c.nl(), perm.get<uint32_t>(), n, desc, n1.get<uint8_t>(), s_);
+      sort_pairs_u8(n1.get<uint8_t>(), n2.get<uint8_t>(), perm.get<uint32_t>(), perm2.get<uint32_t>(), n, s_);
+      std::swap(perm, perm2);
+    }
+    const uint64_t from = std::min<uint64_t>(uint64_t(q_.offset), n);
+    const uint64_t to = q_.limit >= 0 ? std::min<uint64_t>(n, from + uint64_t(q_.limit)) : n;
+    const uint64_t m = to - from;
+    const uint32_t* window = perm.get<uint32_t>() + from;
+    for (size_t i = 0; i < q_.select.size(); i++) {
+      Column128 g;
+      g.values = DeviceBuffer(std::max<uint64_t>(m, 1) * 16, "sorted output");
+      g.nulls = DeviceBuffer(std::max<uint64_t>(m, 1), "sorted output");
+      launch_gather_i128(cols[i].v(), cols[i].nl(), window, m, g.values.get<__int128>(), g.nulls.get<uint8_t>(), s_);
+      std::vector<__int128> v;
+      std::vector<uint8_t> nl;
+      to_host(g, m, v, nl);
+      result.columns.push_back(to_vector(gp_.outputs[i], v, nl, *result.interner));
+    }
+    result.rows = m;
+    for (auto& c : result.columns) c.size = m;
+    device_sorts().fetch_add(1);
+    return true;
+  }
+
   void project(const Tuples& cur, ResultTable& result) {
     const uint64_t n = cur.n;
     std::vector<Vector> outputs;
-    for (auto& p : gp_.outputs) {
-      Column128 c = eval(p, cur);
-      std::vector<__int128> v;
-      std::vector<uint8_t> nl;
-      to_host(c, n, v, nl);
-      outputs.push_back(to_vector(p, v, nl, *result.interner));
+    if (sorts_on_device(n)) {
+      // All columns stay on the device for the sort and the gather.
+      std::vector<Column128> cols;
+      for (auto& p : gp_.outputs) cols.push_back(eval(p, cur));
+      if (sort_on_device(cols, n, result)) return;
+      for (size_t i = 0; i < cols.size(); i++) {
+        std::vector<__int128> v;
+        std::vector<uint8_t> nl;
+        to_host(cols[i], n, v, nl);
+        outputs.push_back(to_vector(gp_.outputs[i], v, nl, *result.interner));
+      }
+    } else {
+      for (auto& p : gp_.outputs) {
+        Column128 c = eval(p, cur);
+        std::vector<__int128> v;
+        std::vector<uint8_t> nl;
+        to_host(c, n, v, nl);
+        outputs.push_back(to_vector(p, v, nl, *result.interner));
+      }
     }
     // As the CPU: SELECT columns, then one column per ORDER BY item.
     if (!q_.order_by.empty()) {
       std::vector<Vector> keys;
-      size_t h = 0;
-      for (auto& o : q_.order_by) {
-        if (o.expr->kind == ExprKind::kOutputRef)
-          keys.push_back(outputs[size_t(o.expr->ref_index)]);
-        else
-          keys.push_back(outputs[q_.select.size() + h++]);
-      }
+      for (size_t i : order_columns()) keys.push_back(outputs[i]);
       outputs.resize(q_.select.size());
       for (auto& k : keys) outputs.push_back(std::move(k));
     }
@@ -555,3 +658,7 @@ ResultTable GeneralExecutor::execute(const plan::PhysicalPlan& plan, const Gener
 }
 
 }  // namespace raydb::exec::cuda::general
+
+namespace raydb::exec::cuda {
+uint64_t device_sorted_queries() { return general::device_sorts().load(); }
+}  // namespace raydb::exec::cuda

@@ -197,6 +197,48 @@ __global__ void distinct_count_kernel(const uint32_t* gid, const long long* valu
   }
 }
 
+// ORDER BY (one radix pass): perm[i]'s key as an unsigned word whose ascending order
+// is the CPU comparator's (result_finisher). mode 0: int64 value (sign flipped);
+// 1: low word of an int128 (unsigned); 2: its high word (sign flipped); 3: DOUBLE bits
+// (IEEE total order, -0 as +0 since the CPU compares them equal). NULL rows get 0
+// (they tie among themselves); DESC complements.
+__global__ void order_key_kernel(const i128* values, const uint8_t* nulls, const uint32_t* perm, uint64_t n, int mode,
+                                 bool desc, unsigned long long* key) {
+  constexpr unsigned long long kSign = 1ull << 63;
+  GRID_LOOP(i, n) {
+    const uint32_t r = perm[i];
+    unsigned long long w = 0;
+    if (!nulls[r]) {
+      const i128 v = values[r];
+      const unsigned long long lo = (unsigned long long)v;
+      if (mode == 0) {
+        w = lo ^ kSign;
+      } else if (mode == 1) {
+        w = lo;
+      } else if (mode == 2) {
+        w = (unsigned long long)(v >> 64) ^ kSign;
+      } else {
+        const unsigned long long b = lo == kSign ? 0 : lo;
+        w = (b & kSign) ? ~b : (b | kSign);
+      }
+      if (desc) w = ~w;
+    }
+    key[i] = w;
+  }
+}
+
+// The NULL flag of perm[i]'s key: NULLs last ascending (1), first descending (0).
+__global__ void order_null_kernel(const uint8_t* nulls, const uint32_t* perm, uint64_t n, bool desc, uint8_t* key) {
+  GRID_LOOP(i, n) key[i] = uint8_t((nulls[perm[i]] != 0) != desc);
+}
+
+__global__ void any_nan_kernel(const i128* values, const uint8_t* nulls, uint64_t n, int* flag) {
+  GRID_LOOP(i, n) {
+    const unsigned long long b = (unsigned long long)values[i];
+    if (!nulls[i] && (b & 0x7FF0000000000000ull) == 0x7FF0000000000000ull && (b & 0x000FFFFFFFFFFFFFull)) *flag = 1;
+  }
+}
+
 }  // namespace
 
 void launch_program(const DevProgram& p, const uint32_t* const* rows, uint64_t n, __int128* values, uint8_t* nulls,
@@ -249,6 +291,17 @@ void launch_distinct_keys(const uint32_t* gid, const __int128* values, const uin
 void launch_distinct_count(const uint32_t* gid, const long long* value, uint64_t n, unsigned long long* count,
                            cudaStream_t s) {
   if (n) distinct_count_kernel<<<blocks_for(n), kThreads, 0, s>>>(gid, value, n, count);
+}
+
+void launch_order_key(const __int128* values, const uint8_t* nulls, const uint32_t* perm, uint64_t n, int mode,
+                      bool desc, unsigned long long* key, cudaStream_t s) {
+  if (n) order_key_kernel<<<blocks_for(n), kThreads, 0, s>>>(values, nulls, perm, n, mode, desc, key);
+}
+void launch_order_null(const uint8_t* nulls, const uint32_t* perm, uint64_t n, bool desc, uint8_t* key, cudaStream_t s) {
+  if (n) order_null_kernel<<<blocks_for(n), kThreads, 0, s>>>(nulls, perm, n, desc, key);
+}
+void launch_any_nan(const __int128* values, const uint8_t* nulls, uint64_t n, int* flag, cudaStream_t s) {
+  if (n) any_nan_kernel<<<blocks_for(n), kThreads, 0, s>>>(values, nulls, n, flag);
 }
 
 }  // namespace raydb::exec::cuda::general

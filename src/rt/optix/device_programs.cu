@@ -8,6 +8,8 @@
 //             stack), payload 2 says its type; the any-hit program calls it and ignores
 //             the hit (keep traversing) or terminates the ray when the action says stop.
 //             Builds ask for one any-hit call per primitive, so every key counts once.
+//   buckets  interval-bucket boxes: mapping::intersect_bucket_box on the structure's
+//             bucket table (its hit record), an integer test of the lookup key
 //   key boxes the intersection program is mapping::intersect_key_box on the key of the
 //             primitive (from its hit record), the same exact test Embree runs.
 // Instances carry identity transforms: the object-space ray is x' = 1*x + 0*y + 0*z + 0,
@@ -66,6 +68,8 @@ extern "C" __global__ void __raygen__main() {
   const DeviceTraceContext tc;
   if (params.program == static_cast<uint32_t>(mp::Program::kKeyLookup)) {
     mp::key_lookup(tc, params.key, j);
+  } else if (params.program == static_cast<uint32_t>(mp::Program::kBucketLookup)) {
+    mp::bucket_lookup(tc, params.bucket, j);
   } else if (params.program == static_cast<uint32_t>(mp::Program::kRays)) {
     mp::trace_rays(tc, params.rays, j);
   }
@@ -111,4 +115,14 @@ extern "C" __global__ void __intersection__key_box() {
   const Ray r{{o.x, o.y, o.z}, optixGetRayTmin(), {d.x, d.y, d.z}, optixGetRayTmax()};
   float t = 0.0f;
   if (mp::intersect_key_box(mp::decompose(rec->box_keys[optixGetPrimitiveIndex()]), r, &t)) optixReportIntersection(t, 0);
+}
+
+// Interval buckets: the exact integer test of bucket_grid.h on the bucket table of the
+// structure's hit record.
+extern "C" __global__ void __intersection__bucket_box() {
+  const auto* rec = reinterpret_cast<const ox::HitRecordData*>(optixGetSbtDataPointer());
+  const float3 o = optixGetObjectRayOrigin(), d = optixGetObjectRayDirection();
+  const Ray r{{o.x, o.y, o.z}, optixGetRayTmin(), {d.x, d.y, d.z}, optixGetRayTmax()};
+  float t = 0.0f;
+  if (mp::intersect_bucket_box(rec->buckets, optixGetPrimitiveIndex(), r, &t)) optixReportIntersection(t, 0);
 }

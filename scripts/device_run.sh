@@ -5,7 +5,7 @@
 # OptiX. Logs and JSON go to $OUT; a summary prints last.
 # Switches (default 1): TEST_GPU (test_gpu), TEST_RT (test_rt_optix), SSB_BENCH (gen +
 # bench ssb), INDEX_BENCH (bench index: METHODS, LOG_KEYS, LOG_LOOKUPS, RANGE_HITS,
-# BUCKETS, REPS, INDEX_TIMEOUT), INDEX_SWEEP (default 0: a second bench index call over
+# BUCKETS, SORTED, REPS, INDEX_TIMEOUT), INDEX_SWEEP (default 0: a second bench index call over
 # SWEEP_ARGS, timeout SWEEP_TIMEOUT, into bench_index_sweep.json).
 set -uo pipefail
 B=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -40,7 +40,7 @@ fi
 if [ "${INDEX_BENCH:-1}" = 1 ]; then
   timeout "${INDEX_TIMEOUT:-240}" "$R" bench index --tracer optix --methods "${METHODS:-rt-gpu,sa-gpu,hash-gpu,sa,hash}" \
     --log-keys "${LOG_KEYS:-26}" --log-lookups "${LOG_LOOKUPS:-27}" --range-hits "${RANGE_HITS:-0,16}" \
-    --bucket "${BUCKETS:-0}" --sorted-probes 0,1 --reps "${REPS:-3}" --json "$OUT/bench_index.json" > "$OUT/bench_index.txt" 2>&1
+    --bucket "${BUCKETS:-0}" --sorted-probes "${SORTED:-0,1}" --reps "${REPS:-3}" --json "$OUT/bench_index.json" > "$OUT/bench_index.txt" 2>&1
   echo "rc=$?" >> "$OUT/bench_index.txt"
 fi
 if [ "${INDEX_SWEEP:-0}" = 1 ]; then

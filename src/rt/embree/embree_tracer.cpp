@@ -148,6 +148,8 @@ struct HostTraceContext {
     const Accel* a = slots[static_cast<int>(s)];
     return a == nullptr ? Hit{} : tracer.closest(*a, r);
   }
+  // Embree has no cheaper "any single hit" query than the closest one.
+  Hit first_hit(mapping::Slot s, const Ray& r) const { return closest(s, r); }
   template <typename A>
   void all_hits(mapping::Slot s, const Ray& r, A& action) const {
     const Accel* a = slots[static_cast<int>(s)];

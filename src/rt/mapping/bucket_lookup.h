@@ -80,7 +80,9 @@ RAYDB_HOST_DEVICE KeyRun bucket_find_run(const TC& tc, const BucketLookupParams&
   const BucketTable& t = P.t;
   KeyRun none{0, 0};
   if (lo > hi || t.units == 0 || lo > t.unit_keys[t.units - 1]) return none;
-  const Hit h = tc.closest(Slot::kKeys, point_ray(decompose(lo)));
+  // Exactly one bucket covers lo, so the first reported hit is the answer
+  // (TC::first_hit: the tracer may stop traversal there).
+  const Hit h = tc.first_hit(Slot::kKeys, point_ray(decompose(lo)));
   if (!h.valid()) {
     report_error(P.error, kErrorMissedBucket);
     return none;

@@ -48,6 +48,25 @@ struct DeviceTraceContext {
     return h;
   }
 
+  // Any hit, when at most one primitive can report one (interval buckets: the
+  // intersection program decides in integers and writes the primitive into payload 0):
+  // no closest-hit program, traversal ends at the first reported hit.
+  __device__ Hit first_hit(mp::Slot s, const Ray& r) const {
+    const int k = static_cast<int>(s);
+    Hit h;
+    if (params.handles[k] == 0) return h;
+    unsigned p0 = raydb::rt::kNoHit, p1 = 0, p2 = 0;
+    optixTrace(params.handles[k], make_float3(r.origin.x, r.origin.y, r.origin.z),
+               make_float3(r.dir.x, r.dir.y, r.dir.z), r.tmin, r.tmax, 0.0f, OptixVisibilityMask(255),
+               OPTIX_RAY_FLAG_DISABLE_ANYHIT | OPTIX_RAY_FLAG_DISABLE_CLOSESTHIT | OPTIX_RAY_FLAG_TERMINATE_ON_FIRST_HIT,
+               params.sbt_offset[k], 1, 0, p0, p1, p2);
+    if (p0 == raydb::rt::kNoHit) return h;
+    h.primitive = p0;
+    h.instance = 0;
+    h.t = 0.5f;
+    return h;
+  }
+
   template <typename A>
   __device__ void all_hits(mp::Slot s, const Ray& r, A& action) const {
     const int k = static_cast<int>(s);
@@ -124,5 +143,8 @@ extern "C" __global__ void __intersection__bucket_box() {
   const float3 o = optixGetObjectRayOrigin(), d = optixGetObjectRayDirection();
   const Ray r{{o.x, o.y, o.z}, optixGetRayTmin(), {d.x, d.y, d.z}, optixGetRayTmax()};
   float t = 0.0f;
-  if (mp::intersect_bucket_box(rec->buckets, optixGetPrimitiveIndex(), r, &t)) optixReportIntersection(t, 0);
+  if (mp::intersect_bucket_box(rec->buckets, optixGetPrimitiveIndex(), r, &t)) {
+    optixSetPayload_0(optixGetPrimitiveIndex());  // for first_hit (closest() overwrites it alike)
+    optixReportIntersection(t, 0);
+  }
 }

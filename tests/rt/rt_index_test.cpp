@@ -96,6 +96,26 @@ TEST(BucketGrid, IntersectionTestsKeysInIntegers) {
   }
 }
 
+// The bucket search of bucket_lookup.h: exact from every guess, on clustered keys too.
+TEST(BucketGrid, LowerBoundNearIsExactFromAnyGuess) {
+  namespace mp = rt::mapping;
+  std::mt19937_64 rng(8);
+  for (int round = 0; round < 200; ++round) {
+    std::vector<uint64_t> keys;
+    const int n = 1 + static_cast<int>(rng() % 300);
+    for (int i = 0; i < n; ++i) keys.push_back(round % 2 ? rng() % 1000 : rng() >> (rng() % 64));
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    const uint32_t e = static_cast<uint32_t>(keys.size());
+    for (int q = 0; q < 50; ++q) {
+      const uint64_t lo = q % 3 == 0 ? keys[rng() % e] : (rng() % 2 ? rng() % (keys.back() + 1) : keys.back());
+      const uint32_t want = static_cast<uint32_t>(std::lower_bound(keys.begin(), keys.end(), lo) - keys.begin());
+      for (uint32_t g : {0u, e - 1, static_cast<uint32_t>(rng() % e), want < e ? want : e - 1})
+        ASSERT_EQ(mp::lower_bound_near(keys.data(), 0, e, g, lo), want) << "guess " << g << " lo " << lo;
+    }
+  }
+}
+
 TEST(KeyCodec, SignedAndDateOrderIsPreserved) {
   const std::vector<int64_t> v = {INT64_MIN, INT64_MIN + 1, -static_cast<int64_t>(P(46)), -1, 0, 1, static_cast<int64_t>(P(23)), INT64_MAX};
   for (size_t i = 1; i < v.size(); ++i) EXPECT_LT(access::encode_key(v[i - 1]), access::encode_key(v[i]));

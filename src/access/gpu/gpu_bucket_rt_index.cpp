@@ -22,8 +22,10 @@ GpuBucketRtIndex::GpuBucketRtIndex(rt::Tracer& tracer, std::span<const uint64_t>
   prim_bucket_.allocate(prims);
   write_bucket_boxes(sk_.unit_keys(), units, bucket_size, offsets.data(), boxes.data(), prim_bucket_.data());
   offsets.reset();
-  table_ = std::make_unique<rt::mapping::BucketTable>(
-      rt::mapping::BucketTable{sk_.unit_keys(), prim_bucket_.data(), units, bucket_size, buckets, prims});
+  bucket_last_.allocate(buckets);
+  bucket_lasts(sk_.unit_keys(), units, bucket_size, bucket_last_.data());
+  table_ = std::make_unique<rt::mapping::BucketTable>(rt::mapping::BucketTable{
+      sk_.unit_keys(), prim_bucket_.data(), units, bucket_size, buckets, prims, bucket_last_.data()});
   rt::BuildOptions bo;
   bo.compact = true;
   accel_ = tracer.build(
@@ -32,8 +34,9 @@ GpuBucketRtIndex::GpuBucketRtIndex(rt::Tracer& tracer, std::span<const uint64_t>
   boxes.reset();
   stats_.build_ms += t.elapsed_ms();
   const rt::TracerMemory mem = tracer.memory();
-  stats_.memory_bytes = sk_.memory_bytes() + prim_bucket_.bytes() + (mem.current_bytes - tracer_before);
-  stats_.peak_build_bytes = sk_.memory_bytes() + prim_bucket_.bytes() + box_bytes + (mem.peak_bytes - tracer_before);
+  const size_t side = prim_bucket_.bytes() + bucket_last_.bytes();
+  stats_.memory_bytes = sk_.memory_bytes() + side + (mem.current_bytes - tracer_before);
+  stats_.peak_build_bytes = sk_.memory_bytes() + side + box_bytes + (mem.peak_bytes - tracer_before);
 }
 
 GpuBucketRtIndex::~GpuBucketRtIndex() = default;

@@ -4,7 +4,7 @@
 // writes the boxes of every bucket straight into a device buffer (count, CUB prefix
 // sum, write), the OptiX tracer builds and compacts the BVH from that buffer in place,
 // and the boxes are freed. Resident: sorted keys, row ids, values, one bucket id per
-// box, and the compacted BVH. Lookups are one optixLaunch of bucket_lookup.h.
+// box, the last key per bucket, and the compacted BVH. Lookups are one optixLaunch of bucket_lookup.h.
 #include <memory>
 
 #include "access/gpu/gpu_key_index.h"
@@ -30,6 +30,7 @@ class GpuBucketRtIndex final : public GpuKeyIndex {
   rt::Tracer& tracer_;
   uint32_t bucket_size_;
   DeviceArray<uint32_t> prim_bucket_;
+  DeviceArray<uint64_t> bucket_last_;
   std::unique_ptr<rt::mapping::BucketTable> table_;  // the hit record's copy; stable address
   std::unique_ptr<rt::Accel> accel_;
 };

@@ -105,6 +105,14 @@ __global__ void bucket_write_kernel(const uint64_t* unit_keys, uint32_t units, u
   }
 }
 
+__global__ void bucket_last_kernel(const uint64_t* unit_keys, uint32_t units, uint32_t B, uint32_t buckets,
+                                   uint64_t* out) {
+  const size_t b = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
+  if (b >= buckets) return;
+  const uint64_t end = (b + 1) * B;
+  out[b] = unit_keys[(end < units ? end : units) - 1];
+}
+
 __global__ void lows_kernel(const uint64_t* bounds, uint32_t n, uint64_t* lows) {
   const size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
   if (i < n) lows[i] = bounds[2 * i];
@@ -288,6 +296,13 @@ void write_bucket_boxes(const uint64_t* unit_keys, uint32_t units, uint32_t buck
   if (buckets == 0) return;
   bucket_write_kernel<<<grid(buckets), kThreads>>>(unit_keys, units, bucket_size, buckets, offsets, boxes, prim_bucket);
   sync("bucket boxes");
+}
+
+void bucket_lasts(const uint64_t* unit_keys, uint32_t units, uint32_t bucket_size, uint64_t* out) {
+  const uint32_t buckets = static_cast<uint32_t>((static_cast<uint64_t>(units) + bucket_size - 1) / bucket_size);
+  if (buckets == 0) return;
+  bucket_last_kernel<<<grid(buckets), kThreads>>>(unit_keys, units, bucket_size, buckets, out);
+  sync("bucket lasts");
 }
 
 void probe_order(const uint64_t* bounds, uint32_t n, uint32_t* order) {

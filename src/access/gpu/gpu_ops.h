@@ -32,6 +32,9 @@ uint32_t bucket_box_offsets(const uint64_t* unit_keys, uint32_t units, uint32_t 
 void write_bucket_boxes(const uint64_t* unit_keys, uint32_t units, uint32_t bucket_size, const uint32_t* offsets,
                         rt::Aabb* boxes, uint32_t* prim_bucket);
 
+// The last key of every bucket (BucketTable::bucket_last).
+void bucket_lasts(const uint64_t* unit_keys, uint32_t units, uint32_t bucket_size, uint64_t* out);
+
 // Launch order of lookups sorted by lower bound (sorted probes).
 void probe_order(const uint64_t* bounds, uint32_t n, uint32_t* order);
 

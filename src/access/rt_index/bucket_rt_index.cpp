@@ -19,7 +19,9 @@ BucketRtIndex::BucketRtIndex(rt::Tracer& tracer, std::span<const uint64_t> keys,
   const uint32_t buckets = static_cast<uint32_t>((static_cast<uint64_t>(units) + bucket_size - 1) / bucket_size);
   mp::BucketTable host{sk_.unit_keys.data(), nullptr, units, bucket_size, buckets, 0};
   std::vector<rt::Aabb> boxes;
+  bucket_last_.resize(buckets);
   for (uint32_t b = 0; b < buckets; ++b) {
+    bucket_last_[b] = host.last(b);
     rt::Aabb piece[mp::kMaxIntervalBoxes];
     const int c = mp::interval_boxes(mp::bucket_first(host, b), host.last(b), piece);
     for (int k = 0; k < c; ++k) {
@@ -37,14 +39,15 @@ BucketRtIndex::BucketRtIndex(rt::Tracer& tracer, std::span<const uint64_t> keys,
   table_ = std::make_unique<mp::BucketTable>(mp::BucketTable{static_cast<const uint64_t*>(up(sk_.unit_keys)),
                                                              static_cast<const uint32_t*>(up(prim_bucket_)), units,
                                                              bucket_size, buckets,
-                                                             static_cast<uint32_t>(prim_bucket_.size())});
+                                                             static_cast<uint32_t>(prim_bucket_.size()),
+                                                             static_cast<const uint64_t*>(up(bucket_last_))});
   unit_starts_ = static_cast<const uint32_t*>(up(sk_.unit_starts));
   rows_ = static_cast<const uint32_t*>(up(sk_.rows));
   values_ = static_cast<const int64_t*>(up(sk_.values));
   accel_ = tracer_.build(rt::GeometryInput::of_buckets(boxes, table_.get()), rt::BuildOptions{});
   const rt::TracerMemory mem = tracer_.memory();
   stats_.build_ms = timer.elapsed_ms();
-  const size_t host_bytes = sk_.memory_bytes() + prim_bucket_.capacity() * 4;
+  const size_t host_bytes = sk_.memory_bytes() + prim_bucket_.capacity() * 4 + bucket_last_.capacity() * 8;
   stats_.memory_bytes = host_bytes + (mem.current_bytes - tracer_before);
   stats_.peak_build_bytes = host_bytes + boxes.size() * sizeof(rt::Aabb) + (mem.peak_bytes - tracer_before);
 }

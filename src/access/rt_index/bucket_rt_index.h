@@ -36,6 +36,7 @@ class BucketRtIndex final : public RunIndex {
   rt::Tracer& tracer_;
   uint32_t bucket_size_;
   std::vector<uint32_t> prim_bucket_;
+  std::vector<uint64_t> bucket_last_;
   std::vector<std::unique_ptr<rt::Buffer>> table_buffers_;
   std::unique_ptr<rt::mapping::BucketTable> table_;  // where the tracer reads; stable address
   const uint32_t* unit_starts_ = nullptr;

@@ -40,8 +40,12 @@ struct BucketTable {
   uint32_t bucket_size;
   uint32_t buckets;
   uint32_t prims;
+  // Last key of every bucket (null: read from unit_keys). A compact copy (8 bytes per
+  // bucket, cache-resident) so the intersection program's test touches no key column.
+  const uint64_t* bucket_last;
 
   RAYDB_HOST_DEVICE uint64_t last(uint32_t b) const {
+    if (bucket_last != nullptr) return bucket_last[b];
     const uint64_t end = (static_cast<uint64_t>(b) + 1) * bucket_size;
     return unit_keys[(end < units ? end : units) - 1];
   }

@@ -35,7 +35,8 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     groups = collections.defaultdict(list)
     for r in rows:
-        key = (r["key_bits"], r["range_hits"], r["hit_rate"], r["log_dups"], r["sorted_probes"], r["log_lookups"])
+        probes = r.get("probes", "index-sorts" if r["sorted_probes"] else "unsorted")
+        key = (r["key_bits"], r["range_hits"], r["hit_rate"], r["log_dups"], probes, r["log_lookups"])
         groups[key].append(r)
     def label(r):
         return r["method"] + (f"/{r['bucket']}" if r.get("bucket") else "")
@@ -68,16 +69,14 @@ def main():
                 ax.set_xlabel("log2(keys)")
             ax.set_title(t)
             ax.grid(True, alpha=0.3)
-        if single:
-            axes[1].set_xscale("log")
-        else:
+        if not single:
             axes[1].set_yscale("log")
             axes[0].legend()
         work = "point" if hits == 0 else f"range{hits}"
         fig.suptitle(f"{bits}-bit keys, {work}, hit rate {hit_rate}, 2^{dups} copies, "
-                     f"{'sorted' if sp else 'unsorted'} probes, 2^{ll} lookups ({rs[0]['machine']['cpu']})")
+                     f"{sp} probes, 2^{ll} lookups ({rs[0]['machine']['cpu']})")
         fig.tight_layout()
-        name = f"index_k{bits}_{work}_hr{hit_rate}_d{dups}_{'s' if sp else 'u'}_l{ll}.png"
+        name = f"index_k{bits}_{work}_hr{hit_rate}_d{dups}_{sp}_l{ll}.png"
         fig.savefig(os.path.join(args.out, name), dpi=100)
         plt.close(fig)
         print(os.path.join(args.out, name))

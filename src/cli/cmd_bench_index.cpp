@@ -60,7 +60,9 @@ std::vector<std::string> parse_words(const std::string& s) {
   return out;
 }
 
-bool on_gpu(const std::string& method) { return method.size() > 4 && method.compare(method.size() - 4, 4, "-gpu") == 0; }
+bool on_gpu(const std::string& method) {
+  return method.size() > 4 && method.compare(method.size() - 4, 4, "-gpu") == 0;
+}
 bool uses_buckets(const std::string& method) { return method == "cgrx" || method == "rt-bucket" || method == "rt-gpu"; }
 bool traced(const std::string& method) { return method != "sa" && method != "hash" && !on_gpu(method); }
 
@@ -252,8 +254,9 @@ void register_bench_index(CLI::App& bench) {
                 struct Best {
                   std::string method;
                   double ms = 1e300;
-                } fastest;
-                for (int sp : parse_ints(a->sorted))
+                };
+                for (int sp : parse_ints(a->sorted)) {
+                  Best fastest;
                   for (const std::string& method : methods)
                     for (int bucket : parse_ints(a->buckets)) {
                       if (!uses_buckets(method) && bucket != parse_ints(a->buckets).front()) continue;
@@ -333,34 +336,36 @@ void register_bench_index(CLI::App& bench) {
                       j["threads"] = omp_get_max_threads();
                       emit_json(j);
                     }
-                // What the SQL planner's access-path choice would take for this batch
-                // (plan::lookup_cost_ms over the index kinds that can answer it) next to the
-                // fastest method measured here.
-                plan::IndexKind pick = plan::IndexKind::kSorted;
-                double best_cost = 1e300;
-                for (plan::IndexKind k : {plan::IndexKind::kRt, plan::IndexKind::kSorted, plan::IndexKind::kHash}) {
-                  if (k == plan::IndexKind::kHash && hits > 0) continue;
-                  const double c = plan::lookup_cost_ms(k, n, static_cast<double>(nl));
-                  if (c < best_cost) best_cost = c, pick = k;
-                }
-                if (!fastest.method.empty()) {
-                  const bool same = kind_of(fastest.method) == pick;
-                  std::printf("auto: planner picks %s; fastest measured: %s (%.2f ms, kind %s)%s\n",
-                              plan::index_kind_name(pick), fastest.method.c_str(), fastest.ms,
-                              plan::index_kind_name(kind_of(fastest.method)), same ? "" : "  <- differs");
-                  nlohmann::ordered_json j;
-                  j["suite"] = "index-auto";
-                  j["key_bits"] = bits;
-                  j["log_keys"] = lk;
-                  j["log_lookups"] = ll;
-                  j["hit_rate"] = hit_rate;
-                  j["range_hits"] = hits;
-                  j["log_dups"] = dup;
-                  j["planner_kind"] = plan::index_kind_name(pick);
-                  j["fastest_method"] = fastest.method;
-                  j["fastest_ms"] = fastest.ms;
-                  j["fastest_kind"] = plan::index_kind_name(kind_of(fastest.method));
-                  emit_json(j);
+                    // What the SQL planner's access-path choice would take for this batch
+                    // (plan::lookup_cost_ms over the index kinds that can answer it) next to the
+                    // fastest method measured for this probe order.
+                  plan::IndexKind pick = plan::IndexKind::kSorted;
+                  double best_cost = 1e300;
+                  for (plan::IndexKind k : {plan::IndexKind::kRt, plan::IndexKind::kSorted, plan::IndexKind::kHash}) {
+                    if (k == plan::IndexKind::kHash && hits > 0) continue;
+                    const double c = plan::lookup_cost_ms(k, n, static_cast<double>(nl));
+                    if (c < best_cost) best_cost = c, pick = k;
+                  }
+                  if (!fastest.method.empty()) {
+                    const bool same = kind_of(fastest.method) == pick;
+                    std::printf("auto (sp %d): planner picks %s; fastest measured: %s (%.2f ms, kind %s)%s\n", sp,
+                                plan::index_kind_name(pick), fastest.method.c_str(), fastest.ms,
+                                plan::index_kind_name(kind_of(fastest.method)), same ? "" : "  <- differs");
+                    nlohmann::ordered_json j;
+                    j["suite"] = "index-auto";
+                    j["key_bits"] = bits;
+                    j["log_keys"] = lk;
+                    j["log_lookups"] = ll;
+                    j["hit_rate"] = hit_rate;
+                    j["range_hits"] = hits;
+                    j["log_dups"] = dup;
+                    j["probes"] = sp == 0 ? "unsorted" : sp == 1 ? "index-sorts" : "presorted";
+                    j["planner_kind"] = plan::index_kind_name(pick);
+                    j["fastest_method"] = fastest.method;
+                    j["fastest_ms"] = fastest.ms;
+                    j["fastest_kind"] = plan::index_kind_name(kind_of(fastest.method));
+                    emit_json(j);
+                  }
                 }
               }
         }

@@ -83,7 +83,7 @@ TEST(BucketGrid, IntersectionTestsKeysInIntegers) {
   namespace mp = rt::mapping;
   const std::vector<uint64_t> units = {3, 10, P(22) - 1, P(22), P(43) + 5, ~uint64_t{0} - 1};
   const std::vector<uint32_t> prim_bucket = {0, 1, 2};
-  const mp::BucketTable t{units.data(), prim_bucket.data(), 6, 2, 3, 3};
+  const mp::BucketTable t{units.data(), prim_bucket.data(), 6, 2, 3, 3, nullptr};
   for (uint64_t q : {uint64_t{0}, uint64_t{3}, uint64_t{4}, uint64_t{10}, uint64_t{11}, P(22) - 1, P(22), P(22) + 1,
                      P(43) + 5, P(43) + 6, ~uint64_t{0} - 1, ~uint64_t{0}}) {
     const rt::Ray r = mp::point_ray(mp::decompose(q));

@@ -41,7 +41,8 @@ class DeviceArray {
     if (e != cudaSuccess) {
       (void)cudaGetLastError();
       fail(e == cudaErrorMemoryAllocation ? ErrorKind::kOutOfMemory : ErrorKind::kExecution,
-           "GPU index: cannot allocate {:.1f} MiB of GPU memory ({})", n * sizeof(T) / 1048576.0, cudaGetErrorString(e));
+           "GPU index: cannot allocate {:.1f} MiB of GPU memory ({})", n * sizeof(T) / 1048576.0,
+           cudaGetErrorString(e));
     }
     p_ = static_cast<T*>(p);
     n_ = n;

@@ -18,6 +18,8 @@ GpuHashIndex::GpuHashIndex(std::span<const uint64_t> keys, std::span<const int64
   stats_.peak_build_bytes = stats_.memory_bytes + keys.size() * 28;
 }
 
-double GpuHashIndex::pass(rt::mapping::BucketLookupParams& p) const { return hash_lookup(slots_.data(), slots_.size(), p); }
+double GpuHashIndex::pass(rt::mapping::BucketLookupParams& p) const {
+  return hash_lookup(slots_.data(), slots_.size(), p);
+}
 
 }  // namespace raydb::access::gpu

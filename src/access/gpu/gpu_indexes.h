@@ -15,7 +15,9 @@ namespace raydb::access {
 
 struct GpuIndexOptions {
   bool sorted_probes = false;  // sort each batch by lower bound on the device first
-  uint32_t bucket_size = 64;   // rt-gpu: units per bucket (default by measurement, docs/benchmarks)
+  // rt-gpu: units per bucket. 4096 by measurement on the H200 (2^26 keys, 2^27 lookups;
+  // 256 / 1024 / 4096: 50.8 / 39.4 / 36.1 ms unsorted points, docs/benchmarks/rt-index-h200.md).
+  uint32_t bucket_size = 4096;
 };
 
 bool gpu_indexes_available(std::string* why);

@@ -1,6 +1,5 @@
 // Without the CUDA backend: the GPU-resident indexes do not exist; say so.
 #include "access/gpu/gpu_indexes.h"
-
 #include "common/error.h"
 
 namespace raydb::access {

@@ -15,7 +15,8 @@ struct GpuKeyIndex::Batch {
 
 GpuKeyIndex::Batch GpuKeyIndex::prepare(std::span<const KeyRange> lookups) const {
   static_assert(sizeof(KeyRange) == 16, "bounds are read as lo, hi pairs");
-  if (lookups.size() >= (uint64_t{1} << 32)) fail(ErrorKind::kInvalidInput, "GPU index: at most 2^32 - 1 lookups per batch");
+  if (lookups.size() >= (uint64_t{1} << 32))
+    fail(ErrorKind::kInvalidInput, "GPU index: at most 2^32 - 1 lookups per batch");
   Batch b;
   b.n = static_cast<uint32_t>(lookups.size());
   b.bounds.upload(lookups);
@@ -47,8 +48,10 @@ double GpuKeyIndex::run(const Batch& b, mp::BucketLookupParams& p) const {
   const double ms = pass(p);
   uint32_t e = 0;
   error.copy_out(std::span<uint32_t>(&e, 1));
-  if (e & mp::kErrorMissedBucket) fail(ErrorKind::kInternal, "{}: a lookup found no bucket although keys >= it exist", name());
-  if (e & mp::kErrorWriteMismatch) fail(ErrorKind::kInternal, "{}: write pass found other rows than count pass", name());
+  if (e & mp::kErrorMissedBucket)
+    fail(ErrorKind::kInternal, "{}: a lookup found no bucket although keys >= it exist", name());
+  if (e & mp::kErrorWriteMismatch)
+    fail(ErrorKind::kInternal, "{}: write pass found other rows than count pass", name());
   if (e & mp::kErrorBadHit) {
     if (!supports_ranges()) fail(ErrorKind::kNotImplemented, "{}: range lookups are not supported", name());
     fail(ErrorKind::kInternal, "{}: a hit outside the lookup's bucket", name());

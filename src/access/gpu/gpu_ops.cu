@@ -4,12 +4,12 @@
 // cudaMalloc; everything runs on the legacy default stream and synchronizes before
 // returning, so callers (and the OptiX tracer's own stream) see finished results.
 #include <cuda_runtime.h>
+#include <thrust/iterator/counting_iterator.h>
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
-#include <thrust/iterator/counting_iterator.h>
 #include <stdexcept>
 #include <string>
 
@@ -34,7 +34,8 @@ class Temp {
   explicit Temp(size_t bytes) : bytes_(bytes) {
     if (bytes_ > 0 && cudaMallocAsync(&p_, bytes_, 0) != cudaSuccess) {
       (void)cudaGetLastError();
-      throw std::runtime_error("GPU index: out of GPU memory for " + std::to_string(bytes_ >> 20) + " MiB of temporaries");
+      throw std::runtime_error("GPU index: out of GPU memory for " + std::to_string(bytes_ >> 20) +
+                               " MiB of temporaries");
     }
   }
   ~Temp() {
@@ -43,8 +44,9 @@ class Temp {
   Temp(const Temp&) = delete;
   Temp& operator=(const Temp&) = delete;
   template <typename T>
-  T* as() const { return static_cast<T*>(p_); }
-  size_t bytes() const { return bytes_; }
+  T* as() const {
+    return static_cast<T*>(p_);
+  }
 
  private:
   void* p_ = nullptr;
@@ -84,20 +86,20 @@ __global__ void bucket_count_kernel(const uint64_t* unit_keys, uint32_t units, u
                                     uint32_t* counts) {
   const size_t b = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
   if (b >= buckets) return;
-  mp::BucketTable t{unit_keys, nullptr, units, B, buckets, 0};
+  mp::BucketTable t{unit_keys, nullptr, units, B, buckets, 0, nullptr};
   rt::Aabb boxes[mp::kMaxIntervalBoxes];
-  counts[b] = static_cast<uint32_t>(mp::interval_boxes(mp::bucket_first(t, static_cast<uint32_t>(b)),
-                                                       t.last(static_cast<uint32_t>(b)), boxes));
+  counts[b] = static_cast<uint32_t>(
+      mp::interval_boxes(mp::bucket_first(t, static_cast<uint32_t>(b)), t.last(static_cast<uint32_t>(b)), boxes));
 }
 
 __global__ void bucket_write_kernel(const uint64_t* unit_keys, uint32_t units, uint32_t B, uint32_t buckets,
                                     const uint32_t* offsets, rt::Aabb* out, uint32_t* prim_bucket) {
   const size_t b = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
   if (b >= buckets) return;
-  mp::BucketTable t{unit_keys, nullptr, units, B, buckets, 0};
+  mp::BucketTable t{unit_keys, nullptr, units, B, buckets, 0, nullptr};
   rt::Aabb boxes[mp::kMaxIntervalBoxes];
-  const int c = mp::interval_boxes(mp::bucket_first(t, static_cast<uint32_t>(b)), t.last(static_cast<uint32_t>(b)),
-                                   boxes);
+  const int c =
+      mp::interval_boxes(mp::bucket_first(t, static_cast<uint32_t>(b)), t.last(static_cast<uint32_t>(b)), boxes);
   const uint32_t o = offsets[b];
   for (int k = 0; k < c; ++k) {
     out[o + k] = boxes[k];
@@ -229,8 +231,8 @@ void sort_with_index(const uint64_t* keys, size_t n, uint64_t* sorted_keys, uint
   iota_kernel<<<grid(n), kThreads>>>(idx.as<uint32_t>(), n);
   size_t bytes = 0;
   // LSD radix sort is stable, so ties keep index order.
-  cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, sorted_keys, idx.as<uint32_t>(), perm, static_cast<int64_t>(n), 0,
-                                  bits);
+  cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, sorted_keys, idx.as<uint32_t>(), perm, static_cast<int64_t>(n),
+                                  0, bits);
   Temp tmp(bytes);
   cub::DeviceRadixSort::SortPairs(tmp.as<void>(), bytes, keys, sorted_keys, idx.as<uint32_t>(), perm,
                                   static_cast<int64_t>(n), 0, bits);

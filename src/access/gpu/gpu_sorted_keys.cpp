@@ -6,7 +6,8 @@
 namespace raydb::access::gpu {
 
 void GpuSortedKeys::build(std::span<const uint64_t> keys, std::span<const int64_t> values, IndexStats& stats) {
-  if (keys.size() >= (uint64_t{1} << 32)) fail(ErrorKind::kInvalidInput, "GPU index: at most 2^32 - 1 rows (got {})", keys.size());
+  if (keys.size() >= (uint64_t{1} << 32))
+    fail(ErrorKind::kInvalidInput, "GPU index: at most 2^32 - 1 rows (got {})", keys.size());
   if (!values.empty() && values.size() != keys.size())
     fail(ErrorKind::kInvalidInput, "GPU index: {} values for {} keys", values.size(), keys.size());
   n_ = keys.size();

@@ -12,12 +12,13 @@ BucketRtIndex::BucketRtIndex(rt::Tracer& tracer, std::span<const uint64_t> keys,
     : tracer_(tracer), bucket_size_(bucket_size) {
   Timer timer;
   if (bucket_size == 0) fail(ErrorKind::kInvalidInput, "rt index: bucket size must be >= 1");
-  if (keys.size() >= (uint64_t{1} << 32)) fail(ErrorKind::kInvalidInput, "rt index: at most 2^32 - 1 rows (got {})", keys.size());
+  if (keys.size() >= (uint64_t{1} << 32))
+    fail(ErrorKind::kInvalidInput, "rt index: at most 2^32 - 1 rows (got {})", keys.size());
   sorted_probes_ = sorted_probes;
   sk_.build(keys, values, /*compress=*/true);  // buckets tile distinct keys
   const uint32_t units = static_cast<uint32_t>(sk_.units());
   const uint32_t buckets = static_cast<uint32_t>((static_cast<uint64_t>(units) + bucket_size - 1) / bucket_size);
-  mp::BucketTable host{sk_.unit_keys.data(), nullptr, units, bucket_size, buckets, 0};
+  mp::BucketTable host{sk_.unit_keys.data(), nullptr, units, bucket_size, buckets, 0, nullptr};
   std::vector<rt::Aabb> boxes;
   bucket_last_.resize(buckets);
   for (uint32_t b = 0; b < buckets; ++b) {
@@ -36,11 +37,10 @@ BucketRtIndex::BucketRtIndex(rt::Tracer& tracer, std::span<const uint64_t> keys,
     table_buffers_.push_back(tracer_.upload(v.data(), v.size() * sizeof(v[0])));
     return table_buffers_.back()->address();
   };
-  table_ = std::make_unique<mp::BucketTable>(mp::BucketTable{static_cast<const uint64_t*>(up(sk_.unit_keys)),
-                                                             static_cast<const uint32_t*>(up(prim_bucket_)), units,
-                                                             bucket_size, buckets,
-                                                             static_cast<uint32_t>(prim_bucket_.size()),
-                                                             static_cast<const uint64_t*>(up(bucket_last_))});
+  table_ = std::make_unique<mp::BucketTable>(
+      mp::BucketTable{static_cast<const uint64_t*>(up(sk_.unit_keys)), static_cast<const uint32_t*>(up(prim_bucket_)),
+                      units, bucket_size, buckets, static_cast<uint32_t>(prim_bucket_.size()),
+                      static_cast<const uint64_t*>(up(bucket_last_))});
   unit_starts_ = static_cast<const uint32_t*>(up(sk_.unit_starts));
   rows_ = static_cast<const uint32_t*>(up(sk_.rows));
   values_ = static_cast<const int64_t*>(up(sk_.values));
@@ -61,7 +61,8 @@ struct BucketRtIndex::Batch {
 };
 
 BucketRtIndex::Batch BucketRtIndex::prepare(std::span<const KeyRange> lookups) const {
-  if (lookups.size() >= (uint64_t{1} << 32)) fail(ErrorKind::kInvalidInput, "rt index: at most 2^32 - 1 lookups per batch");
+  if (lookups.size() >= (uint64_t{1} << 32))
+    fail(ErrorKind::kInvalidInput, "rt index: at most 2^32 - 1 lookups per batch");
   Batch b;
   b.n = static_cast<uint32_t>(lookups.size());
   b.bounds = tracer_.upload(lookups.data(), lookups.size_bytes());
@@ -90,7 +91,8 @@ void BucketRtIndex::run(const Batch& b, mp::BucketLookupParams& p) const {
     fail(ErrorKind::kInternal, "rt index: a lookup found no bucket although keys >= it exist ({})", tracer_.name());
   if (error & mp::kErrorWriteMismatch)
     fail(ErrorKind::kInternal, "rt index: write pass found other rows than count pass ({})", tracer_.name());
-  if (error != 0) fail(ErrorKind::kInternal, "rt index: tracer {} reported a hit outside the lookup's bucket", tracer_.name());
+  if (error != 0)
+    fail(ErrorKind::kInternal, "rt index: tracer {} reported a hit outside the lookup's bucket", tracer_.name());
 }
 
 void BucketRtIndex::aggregate(std::span<const KeyRange> lookups, AggregateResult& out) const {

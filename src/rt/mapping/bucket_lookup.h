@@ -58,7 +58,10 @@ RAYDB_HOST_DEVICE KeyRun units_run(const BucketLookupParams& P, uint32_t u, uint
     }
     while (below < above) {
       const uint32_t m = below + (above - below) / 2;
-      if (t.unit_keys[m] <= hi) below = m + 1; else above = m;
+      if (t.unit_keys[m] <= hi)
+        below = m + 1;
+      else
+        above = m;
     }
     end = below;
   }
@@ -69,7 +72,10 @@ RAYDB_HOST_DEVICE KeyRun units_run(const BucketLookupParams& P, uint32_t u, uint
 RAYDB_HOST_DEVICE uint32_t lower_bound_units(const uint64_t* keys, uint32_t a, uint32_t e, uint64_t lo) {
   while (a < e) {
     const uint32_t m = a + (e - a) / 2;
-    if (keys[m] < lo) a = m + 1; else e = m;
+    if (keys[m] < lo)
+      a = m + 1;
+    else
+      e = m;
   }
   return a;
 }
@@ -135,13 +141,15 @@ RAYDB_HOST_DEVICE KeyRun bucket_find_run(const TC& tc, const BucketLookupParams&
   const double frac = static_cast<double>(lo - first) / (static_cast<double>(last - first) + 1.0);
   uint64_t g = a + static_cast<uint64_t>(frac * static_cast<double>(e - a));
   if (g >= e) g = e - 1;
-  const uint32_t u = lower_bound_near(t.unit_keys, static_cast<uint32_t>(a), static_cast<uint32_t>(e),
-                                      static_cast<uint32_t>(g), lo);
+  const uint32_t u =
+      lower_bound_near(t.unit_keys, static_cast<uint32_t>(a), static_cast<uint32_t>(e), static_cast<uint32_t>(g), lo);
   return units_run(P, u, lo, hi);
 }
 
 // Lookup i of launch item j (sorted probes permute).
-RAYDB_HOST_DEVICE uint32_t lookup_of(const BucketLookupParams& P, uint32_t j) { return P.order != nullptr ? P.order[j] : j; }
+RAYDB_HOST_DEVICE uint32_t lookup_of(const BucketLookupParams& P, uint32_t j) {
+  return P.order != nullptr ? P.order[j] : j;
+}
 
 // Writes lookup i's result for the pass's mode.
 RAYDB_HOST_DEVICE void emit_run(const BucketLookupParams& P, uint32_t i, KeyRun run) {
@@ -170,8 +178,7 @@ RAYDB_HOST_DEVICE void bucket_lookup(const TC& tc, const BucketLookupParams& P, 
   if (j >= P.n) return;
   const uint32_t i = lookup_of(P, j);
   const uint64_t lo = P.bounds[2 * static_cast<uint64_t>(i)], hi = P.bounds[2 * static_cast<uint64_t>(i) + 1];
-  const KeyRun run =
-      (P.mode == LookupMode::kWrite && P.runs != nullptr) ? P.runs[i] : bucket_find_run(tc, P, lo, hi);
+  const KeyRun run = (P.mode == LookupMode::kWrite && P.runs != nullptr) ? P.runs[i] : bucket_find_run(tc, P, lo, hi);
   emit_run(P, i, run);
 }
 

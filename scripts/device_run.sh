@@ -38,9 +38,9 @@ if [ "${SSB_BENCH:-1}" = 1 ]; then
   echo "rc=$?" >> "$OUT/bench_ssb.txt"
 fi
 if [ "${INDEX_BENCH:-1}" = 1 ]; then
-  timeout "${INDEX_TIMEOUT:-240}" "$R" bench index --tracer optix --methods "${METHODS:-rt-gpu,sa-gpu,hash-gpu,sa,hash}" \
+  timeout "${INDEX_TIMEOUT:-240}" "$R" bench index --tracer optix --methods "${METHODS:-rt-gpu,sa-gpu,hash-gpu}" \
     --log-keys "${LOG_KEYS:-26}" --log-lookups "${LOG_LOOKUPS:-27}" --range-hits "${RANGE_HITS:-0,16}" \
-    --bucket "${BUCKETS:-0}" --sorted-probes "${SORTED:-0,1}" --reps "${REPS:-3}" --json "$OUT/bench_index.json" > "$OUT/bench_index.txt" 2>&1
+    --bucket "${BUCKETS:-0}" --sorted-probes "${SORTED:-0,1,2}" --reps "${REPS:-3}" --json "$OUT/bench_index.json" > "$OUT/bench_index.txt" 2>&1
   echo "rc=$?" >> "$OUT/bench_index.txt"
 fi
 if [ "${INDEX_SWEEP:-0}" = 1 ]; then

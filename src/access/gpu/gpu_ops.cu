@@ -14,13 +14,17 @@
 #include <string>
 
 #include "access/gpu/gpu_ops.h"
+#include "common/error.h"
 
 namespace raydb::access::gpu {
 namespace mp = rt::mapping;
 
 void check(const char* what) {
   const cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+  if (e == cudaErrorMemoryAllocation)
+    throw Error(ErrorKind::kOutOfMemory, std::string("GPU index: out of GPU memory in ") + what);
+  if (e != cudaSuccess)
+    throw Error(ErrorKind::kExecution, std::string("GPU index: ") + what + ": " + cudaGetErrorString(e));
 }
 
 namespace {
@@ -34,8 +38,8 @@ class Temp {
   explicit Temp(size_t bytes) : bytes_(bytes) {
     if (bytes_ > 0 && cudaMallocAsync(&p_, bytes_, 0) != cudaSuccess) {
       (void)cudaGetLastError();
-      throw std::runtime_error("GPU index: out of GPU memory for " + std::to_string(bytes_ >> 20) +
-                               " MiB of temporaries");
+      throw Error(ErrorKind::kOutOfMemory,
+                  "GPU index: out of GPU memory for " + std::to_string(bytes_ >> 20) + " MiB of temporaries");
     }
   }
   ~Temp() {

@@ -3,7 +3,8 @@
 // sorts, duplicate compression, cgRX bucket boxes, probe ordering, and the lookup
 // kernels of the GPU sorted array and hash table. Plain pointers only, so the C++20
 // index classes (g++) call them without seeing CUDA device code. Every function runs
-// on the legacy default stream and returns when its results are complete.
+// on the legacy default stream and returns when its results are complete; CUDA failures
+// throw raydb::Error (kOutOfMemory for allocations).
 #include <cstddef>
 #include <cstdint>
 
@@ -56,7 +57,7 @@ void hash_build(const uint64_t* unit_keys, uint32_t units, HashSlot* slots, uint
 // Point lookups only (a range lookup reports nothing and sets kErrorBadHit).
 float hash_lookup(const HashSlot* slots, uint64_t capacity, const rt::mapping::BucketLookupParams& p);
 
-// Fails with the CUDA error of the last call, if any (one line).
+// Throws Error with the CUDA error of the last call, if any (one line).
 void check(const char* what);
 
 }  // namespace raydb::access::gpu

@@ -3,6 +3,10 @@
 # info and calibration, the GPU test suites (CUDA backend vs CPU; RT index on OptiX
 # vs brute force), SSB SF 20 on the CUDA backend, and the RT index benchmark on
 # OptiX. Logs and JSON go to $OUT; a summary prints last.
+# Switches (default 1): TEST_GPU (test_gpu), TEST_RT (test_rt_optix), SSB_BENCH (gen +
+# bench ssb), INDEX_BENCH (bench index: METHODS, LOG_KEYS, LOG_LOOKUPS, RANGE_HITS,
+# BUCKETS, SORTED, REPS, INDEX_TIMEOUT), INDEX_SWEEP (default 0: a second bench index call over
+# SWEEP_ARGS, timeout SWEEP_TIMEOUT, into bench_index_sweep.json).
 set -uo pipefail
 B=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=${OUT:-/tmp/out}
@@ -22,23 +26,31 @@ SF=${SF:-20}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$OUT/gpu.txt" 2>&1
 "$R" info > "$OUT/info.txt" 2>&1
 XDG_CONFIG_HOME=/tmp/cfg "$R" calibrate > "$OUT/calibrate.txt" 2>&1
-# Switches for shorter calls (defaults run everything): RT_OPTIX_TESTS=0, SSB_BENCH=0,
-# INDEX_BENCH=0; GPU_TEST_FILTER narrows test_gpu (a gtest filter).
-if [ "${RT_OPTIX_TESTS:-1}" = 1 ]; then
-  timeout 200 "$T/test_rt_optix" > "$OUT/test_rt_optix.txt" 2>&1; echo "rc=$?" >> "$OUT/test_rt_optix.txt"
+# Switches for shorter calls (defaults run everything): TEST_RT=0 (or RT_OPTIX_TESTS=0),
+# TEST_GPU=0, SSB_BENCH=0, INDEX_BENCH=0; GPU_TEST_FILTER narrows test_gpu (a gtest filter).
+if [ "${TEST_RT:-${RT_OPTIX_TESTS:-1}}" = 1 ]; then
+  timeout "${TEST_RT_TIMEOUT:-200}" "$T/test_rt_optix" > "$OUT/test_rt_optix.txt" 2>&1; echo "rc=$?" >> "$OUT/test_rt_optix.txt"
 fi
-timeout "${GPU_TEST_TIMEOUT:-240}" "$T/test_gpu" --gtest_filter="${GPU_TEST_FILTER:-*}" > "$OUT/test_gpu.txt" 2>&1
-echo "rc=$?" >> "$OUT/test_gpu.txt"
+if [ "${TEST_GPU:-1}" = 1 ]; then
+  timeout "${GPU_TEST_TIMEOUT:-240}" "$T/test_gpu" --gtest_filter="${GPU_TEST_FILTER:-*}" > "$OUT/test_gpu.txt" 2>&1
+  echo "rc=$?" >> "$OUT/test_gpu.txt"
+fi
 if [ "${SSB_BENCH:-1}" = 1 ]; then
   "$R" gen ssb --sf "$SF" --db /tmp/ssb$SF > "$OUT/gen.txt" 2>&1
   timeout 200 "$R" bench ssb --backend cuda --db /tmp/ssb$SF --reps 10 --json "$OUT/bench_ssb_cuda.json" > "$OUT/bench_ssb.txt" 2>&1
   echo "rc=$?" >> "$OUT/bench_ssb.txt"
 fi
 if [ "${INDEX_BENCH:-1}" = 1 ]; then
-  timeout "${INDEX_TIMEOUT:-240}" "$R" bench index --tracer optix --methods "${METHODS:-rt,cgrx,sa,hash}" \
+  timeout "${INDEX_TIMEOUT:-240}" "$R" bench index --tracer optix --methods "${METHODS:-rt-gpu,sa-gpu,hash-gpu}" \
     --log-keys "${LOG_KEYS:-26}" --log-lookups "${LOG_LOOKUPS:-27}" --range-hits "${RANGE_HITS:-0,16}" \
-    --sorted-probes 0,1 --reps "${REPS:-3}" --json "$OUT/bench_index.json" > "$OUT/bench_index.txt" 2>&1
+    --bucket "${BUCKETS:-0}" --sorted-probes "${SORTED:-0,1,2}" --reps "${REPS:-3}" --json "$OUT/bench_index.json" > "$OUT/bench_index.txt" 2>&1
   echo "rc=$?" >> "$OUT/bench_index.txt"
+fi
+if [ "${INDEX_SWEEP:-0}" = 1 ]; then
+  # shellcheck disable=SC2086
+  timeout "${SWEEP_TIMEOUT:-120}" "$R" bench index --tracer optix ${SWEEP_ARGS:---methods rt-gpu,sa-gpu,hash-gpu} \
+    --json "$OUT/bench_index_sweep.json" > "$OUT/bench_index_sweep.txt" 2>&1
+  echo "rc=$?" >> "$OUT/bench_index_sweep.txt"
 fi
 echo "== SUMMARY"
 cat "$OUT/gpu.txt" "$OUT/info.txt" "$OUT/calibrate.txt"
@@ -48,4 +60,6 @@ for t in test_rt_optix test_gpu; do
   grep -E '^\[  FAILED  \] [A-Za-z]' "$OUT/$t.txt" | head -5
 done
 [ -f "$OUT/bench_ssb.txt" ] && { echo "-- bench ssb cuda SF $SF"; tail -17 "$OUT/bench_ssb.txt"; }
-[ -f "$OUT/bench_index.txt" ] && { echo "-- bench index optix"; tail -25 "$OUT/bench_index.txt"; }
+[ -f "$OUT/bench_index.txt" ] && { echo "-- bench index optix"; cat "$OUT/bench_index.txt"; }
+[ -f "$OUT/bench_index_sweep.txt" ] && { echo "-- bench index sweep"; grep -E "auto|NO|rc=|rror" "$OUT/bench_index_sweep.txt" | tail -20; }
+true

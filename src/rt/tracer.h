@@ -40,6 +40,15 @@ struct GeometryInput {
   // is intersected by mapping::intersect_key_box on the device (a host IntersectFn
   // cannot run there). A GPU tracer rejects custom input without keys.
   std::span<const uint64_t> box_keys;
+  // kCustom interval buckets (mapping/bucket_grid.h): primitive i is a box of bucket
+  // buckets->prim_bucket[i], intersected by mapping::intersect_bucket_box on every
+  // tracer. The table's pointers are where the tracer reads (host memory on a CPU
+  // tracer, device memory on a GPU tracer); the table and its arrays must outlive the
+  // Accel.
+  const mapping::BucketTable* buckets = nullptr;
+  // triangles / boxes point into device memory (GPU tracers only): the structure is
+  // built from them in place, without a copy, and they may be freed after build returns.
+  bool device_resident = false;
 
   static GeometryInput of_triangles(std::span<const Triangle> t) {
     GeometryInput g;
@@ -54,6 +63,19 @@ struct GeometryInput {
     g.intersect = fn;
     g.user = user;
     g.box_keys = box_keys;
+    return g;
+  }
+  static GeometryInput of_buckets(std::span<const Aabb> b, const mapping::BucketTable* table,
+                                  bool device_resident = false) {
+    GeometryInput g;
+    g.kind = Kind::kCustom;
+    g.boxes = b;
+    g.intersect = [](const void* user, uint32_t prim, const Ray& ray, float* t) {
+      return mapping::intersect_bucket_box(*static_cast<const mapping::BucketTable*>(user), prim, ray, t);
+    };
+    g.user = table;
+    g.buckets = table;
+    g.device_resident = device_resident;
     return g;
   }
   size_t size() const { return kind == Kind::kTriangles ? triangles.size() : boxes.size(); }

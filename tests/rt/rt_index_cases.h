@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <random>
 
+#include "access/gpu/gpu_indexes.h"
 #include "access/rt_index/baselines.h"
+#include "access/rt_index/bucket_rt_index.h"
 #include "access/rt_index/key_codec.h"
 #include "access/rt_index/rt_index.h"
 #include "common/error.h"
@@ -140,6 +142,36 @@ inline void check_all(rt::Tracer& tracer, const Oracle& o, const std::vector<Key
   for (const auto& opt : all_configs()) {
     access::RtIndex index(tracer, o.keys, o.values, opt);
     expect_matches(index, o, any_hit(opt) ? narrow : lookups);
+  }
+  // Interval buckets (host build) on this tracer: bucket sizes from one key per bucket
+  // to buckets larger than the index.
+  const uint32_t buckets[] = {1, 2, 3, 8, 64};
+  for (size_t i = 0; i < std::size(buckets); ++i) {
+    access::BucketRtIndex index(tracer, o.keys, o.values, buckets[i], i % 2 == 1);
+    expect_matches(index, o, lookups);
+  }
+  // The GPU-resident indexes, next to a GPU tracer (test_rt_optix): rt-gpu (built on
+  // the device), sa-gpu, hash-gpu.
+  if (tracer.on_gpu()) {
+    std::string why;
+    EXPECT_TRUE(access::gpu_indexes_available(&why)) << why;
+    for (size_t i = 0; i < std::size(buckets); ++i) {
+      access::GpuIndexOptions g;
+      g.bucket_size = buckets[i];
+      g.sorted_probes = i % 2 == 0;
+      auto rt = access::make_gpu_rt(tracer, o.keys, o.values, g);
+      expect_matches(*rt, o, lookups);
+    }
+    for (bool sorted : {false, true}) {
+      access::GpuIndexOptions g;
+      g.sorted_probes = sorted;
+      auto sa = access::make_gpu_sorted_array(o.keys, o.values, g);
+      expect_matches(*sa, o, lookups);
+      if (include_hash) {
+        auto h = access::make_gpu_hash(o.keys, o.values, g);
+        expect_matches(*h, o, points);
+      }
+    }
   }
   for (bool sorted : {false, true}) {
     access::SortedArrayIndex sa(o.keys, o.values, {sorted});

@@ -40,9 +40,18 @@ struct JoinPairs {
 };
 
 struct IndexStats {
-  double build_ms = 0;
+  double build_ms = 0;          // GPU-resident indexes: with the data already on the device
+  double upload_ms = 0;         // GPU-resident indexes: copying keys and values to the device
   size_t memory_bytes = 0;      // resident after the build
   size_t peak_build_bytes = 0;  // highest footprint during the build
+};
+
+// Device times of the last aggregate/materialize of a GPU-resident index (0 elsewhere):
+// the lookup pass(es) alone with lookups and results on the device (CUDA events), and
+// the sort of the probes on the device (sorted probes), which launch_ms excludes.
+struct LookupTimes {
+  double launch_ms = 0;
+  double sort_ms = 0;
 };
 
 class KeyIndex {
@@ -55,6 +64,7 @@ class KeyIndex {
 
   virtual void aggregate(std::span<const KeyRange> lookups, AggregateResult& out) const = 0;
   virtual void materialize(std::span<const KeyRange> lookups, RowIdLists& out) const = 0;
+  virtual LookupTimes last_lookup_times() const { return {}; }
 };
 
 std::vector<KeyRange> point_lookups(std::span<const uint64_t> keys);

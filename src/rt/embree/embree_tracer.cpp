@@ -148,6 +148,8 @@ struct HostTraceContext {
     const Accel* a = slots[static_cast<int>(s)];
     return a == nullptr ? Hit{} : tracer.closest(*a, r);
   }
+  // Embree has no cheaper "any single hit" query than the closest one.
+  Hit first_hit(mapping::Slot s, const Ray& r) const { return closest(s, r); }
   template <typename A>
   void all_hits(mapping::Slot s, const Ray& r, A& action) const {
     const Accel* a = slots[static_cast<int>(s)];
@@ -172,6 +174,7 @@ class EmbreeTracer final : public Tracer {
   std::string name() const override { return "embree"; }
 
   std::unique_ptr<Accel> build(const GeometryInput& in, const BuildOptions& options) override {
+    if (in.device_resident) fail(ErrorKind::kInvalidInput, "embree: geometry in device memory (a GPU tracer's input)");
     const int64_t before = memory_.current.load();
     RTCScene scene = rtcNewScene(device_);
     int flags = RTC_SCENE_FLAG_ROBUST;  // conservative traversal: never skip a box on rounding
@@ -282,6 +285,13 @@ class EmbreeTracer final : public Tracer {
         const auto& p = *static_cast<const mapping::KeyLookupParams*>(params);
 #pragma omp parallel for schedule(dynamic, 1024)
         for (int64_t j = 0; j < items; ++j) mapping::key_lookup(tc, p, static_cast<uint32_t>(j));
+        break;
+      }
+      case mapping::Program::kBucketLookup: {
+        if (params_bytes != sizeof(mapping::BucketLookupParams)) fail(ErrorKind::kInternal, "embree: bad launch params");
+        const auto& p = *static_cast<const mapping::BucketLookupParams*>(params);
+#pragma omp parallel for schedule(dynamic, 1024)
+        for (int64_t j = 0; j < items; ++j) mapping::bucket_lookup(tc, p, static_cast<uint32_t>(j));
         break;
       }
       case mapping::Program::kRays: {

@@ -5,6 +5,8 @@
 // A trace context TC provides (the Embree tracer's host context and the OptiX
 // raygen's device context both do):
 //   Hit  closest(Slot, const Ray&)              nearest hit, or !valid()
+//   Hit  first_hit(Slot, const Ray&)            any one hit (for structures where at most one
+//                                               primitive reports a hit: interval buckets)
 //   void all_hits(Slot, const Ray&, A& action)  action(const Hit&) -> bool (false: stop);
 //                                               on the GPU the any-hit program calls it,
 //                                               so actions are named types (key_lookup.h)

@@ -6,11 +6,13 @@
 //   kRays       the tracer's own ray batch (closest hit per ray, or all hits per ray in
 //               a count and a write pass); Tracer::closest/all_hits on the GPU, tests
 //   kKeyLookup  the RT index's lookups (key_lookup.h)
+//   kBucketLookup  the interval-bucket RT index's lookups (bucket_lookup.h)
+#include "rt/mapping/bucket_lookup.h"
 #include "rt/mapping/key_lookup.h"
 
 namespace raydb::rt::mapping {
 
-enum class Program : uint32_t { kRays = 0, kKeyLookup = 1 };
+enum class Program : uint32_t { kRays = 0, kKeyLookup = 1, kBucketLookup = 2 };
 
 enum class RayMode : uint32_t { kClosest = 0, kCountAll = 1, kWriteAll = 2 };
 

@@ -8,6 +8,8 @@
 //             stack), payload 2 says its type; the any-hit program calls it and ignores
 //             the hit (keep traversing) or terminates the ray when the action says stop.
 //             Builds ask for one any-hit call per primitive, so every key counts once.
+//   buckets  interval-bucket boxes: mapping::intersect_bucket_box on the structure's
+//             bucket table (its hit record), an integer test of the lookup key
 //   key boxes the intersection program is mapping::intersect_key_box on the key of the
 //             primitive (from its hit record), the same exact test Embree runs.
 // Instances carry identity transforms: the object-space ray is x' = 1*x + 0*y + 0*z + 0,
@@ -46,6 +48,25 @@ struct DeviceTraceContext {
     return h;
   }
 
+  // Any hit, when at most one primitive can report one (interval buckets: the
+  // intersection program decides in integers and writes the primitive into payload 0):
+  // no closest-hit program, traversal ends at the first reported hit.
+  __device__ Hit first_hit(mp::Slot s, const Ray& r) const {
+    const int k = static_cast<int>(s);
+    Hit h;
+    if (params.handles[k] == 0) return h;
+    unsigned p0 = raydb::rt::kNoHit, p1 = 0, p2 = 0;
+    optixTrace(params.handles[k], make_float3(r.origin.x, r.origin.y, r.origin.z),
+               make_float3(r.dir.x, r.dir.y, r.dir.z), r.tmin, r.tmax, 0.0f, OptixVisibilityMask(255),
+               OPTIX_RAY_FLAG_DISABLE_ANYHIT | OPTIX_RAY_FLAG_DISABLE_CLOSESTHIT | OPTIX_RAY_FLAG_TERMINATE_ON_FIRST_HIT,
+               params.sbt_offset[k], 1, 0, p0, p1, p2);
+    if (p0 == raydb::rt::kNoHit) return h;
+    h.primitive = p0;
+    h.instance = 0;
+    h.t = 0.5f;
+    return h;
+  }
+
   template <typename A>
   __device__ void all_hits(mp::Slot s, const Ray& r, A& action) const {
     const int k = static_cast<int>(s);
@@ -66,6 +87,8 @@ extern "C" __global__ void __raygen__main() {
   const DeviceTraceContext tc;
   if (params.program == static_cast<uint32_t>(mp::Program::kKeyLookup)) {
     mp::key_lookup(tc, params.key, j);
+  } else if (params.program == static_cast<uint32_t>(mp::Program::kBucketLookup)) {
+    mp::bucket_lookup(tc, params.bucket, j);
   } else if (params.program == static_cast<uint32_t>(mp::Program::kRays)) {
     mp::trace_rays(tc, params.rays, j);
   }
@@ -111,4 +134,17 @@ extern "C" __global__ void __intersection__key_box() {
   const Ray r{{o.x, o.y, o.z}, optixGetRayTmin(), {d.x, d.y, d.z}, optixGetRayTmax()};
   float t = 0.0f;
   if (mp::intersect_key_box(mp::decompose(rec->box_keys[optixGetPrimitiveIndex()]), r, &t)) optixReportIntersection(t, 0);
+}
+
+// Interval buckets: the exact integer test of bucket_grid.h on the bucket table of the
+// structure's hit record.
+extern "C" __global__ void __intersection__bucket_box() {
+  const auto* rec = reinterpret_cast<const ox::HitRecordData*>(optixGetSbtDataPointer());
+  const float3 o = optixGetObjectRayOrigin(), d = optixGetObjectRayDirection();
+  const Ray r{{o.x, o.y, o.z}, optixGetRayTmin(), {d.x, d.y, d.z}, optixGetRayTmax()};
+  float t = 0.0f;
+  if (mp::intersect_bucket_box(rec->buckets, optixGetPrimitiveIndex(), r, &t)) {
+    optixSetPayload_0(optixGetPrimitiveIndex());  // for first_hit (closest() overwrites it alike)
+    optixReportIntersection(t, 0);
+  }
 }

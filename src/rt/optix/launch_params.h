@@ -19,12 +19,15 @@ struct LaunchParams {
   uint32_t instanced[3];
   mapping::KeyLookupParams key;   // program kKeyLookup
   mapping::RayBatchParams rays;   // program kRays
+  mapping::BucketLookupParams bucket;  // program kBucketLookup
 };
 
 // Hit-group record data: the key of each custom primitive of a key-box GAS (null for
-// the triangle record, which all triangle structures share).
+// the triangle record, which all triangle structures share), or the bucket table of an
+// interval-bucket GAS (device pointers).
 struct HitRecordData {
   const uint64_t* box_keys;
+  mapping::BucketTable buckets;
 };
 
 // The any-hit program calls the action the payload points to; its type travels as a tag.

@@ -5,11 +5,12 @@
 //             backend runs anywhere and only creating a tracer needs a GPU
 //   module    the device programs (device_programs.cu) embedded at build time as
 //             OptiX-IR, with PTX as the fallback the driver may need
-//   pipeline  raygen, miss, and two hit groups: triangles (closest-hit + any-hit) and
-//             key boxes (+ intersection); max trace depth 1 (the raygen traces)
+//   pipeline  raygen, miss, and three hit groups: triangles (closest-hit + any-hit),
+//             key boxes and interval buckets (+ intersection); max trace depth 1
+//   device geometry  GeometryInput::device_resident builds from device buffers in place
 //   SBT       one raygen and one miss record; hit record 0 is shared by every
-//             triangle structure; each key-box structure gets a record holding its
-//             keys (optixTrace's SBT offset for a GAS, the instance's for an IAS)
+//             triangle structure; each key-box (bucket) structure gets a record
+//             holding its keys (bucket table) (optixTrace's SBT offset for a GAS, the instance's for an IAS)
 //   accels    triangle and custom-primitive GASes (compaction optional), an IAS over
 //             several for partitions; inputs freed after the build
 //   launches  Tracer::launch: one optixLaunch of the raygen over the batch
@@ -156,12 +157,12 @@ class OptixTracer final : public Tracer {
  private:
   void create_pipeline();
   void build_accel(const OptixBuildInput& input, bool compact, bool fast_trace, OptixAccel& acc);
-  int acquire_record(const uint64_t* keys);
+  int acquire_record(int group, const HitRecordData& data);
   void sync() const { RAYDB_CUDA(cudaStreamSynchronize(stream_)); }
 
   OptixDeviceContext context_ = nullptr;
   OptixModule module_ = nullptr;
-  OptixProgramGroup groups_[4] = {};  // raygen, miss, triangles, key boxes
+  OptixProgramGroup groups_[5] = {};  // raygen, miss, triangles, key boxes, buckets
   OptixPipeline pipeline_ = nullptr;
   cudaStream_t stream_ = nullptr;
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
@@ -262,7 +263,7 @@ void OptixTracer::create_pipeline() {
   }
   if (module_ == nullptr) fail(ErrorKind::kInternal, "optix tracer: cannot load the device programs ({})", failures);
 
-  OptixProgramGroupDesc d[4] = {};
+  OptixProgramGroupDesc d[5] = {};
   d[0].kind = OPTIX_PROGRAM_GROUP_KIND_RAYGEN;
   d[0].raygen.module = module_;
   d[0].raygen.entryFunctionName = "__raygen__main";
@@ -277,16 +278,19 @@ void OptixTracer::create_pipeline() {
   d[3] = d[2];
   d[3].hitgroup.moduleIS = module_;
   d[3].hitgroup.entryFunctionNameIS = "__intersection__key_box";
+  d[4] = d[2];
+  d[4].hitgroup.moduleIS = module_;
+  d[4].hitgroup.entryFunctionNameIS = "__intersection__bucket_box";
   OptixProgramGroupOptions pgo = {};
   size_t log_size = sizeof(log);
   log[0] = 0;
-  optix_check(optixProgramGroupCreate(context_, d, 4, &pgo, log, &log_size, groups_), "optixProgramGroupCreate", log);
+  optix_check(optixProgramGroupCreate(context_, d, 5, &pgo, log, &log_size, groups_), "optixProgramGroupCreate", log);
 
   OptixPipelineLinkOptions plo = {};
   plo.maxTraceDepth = 1;
   log_size = sizeof(log);
   log[0] = 0;
-  optix_check(optixPipelineCreate(context_, &pco, &plo, groups_, 4, log, &log_size, &pipeline_), "optixPipelineCreate",
+  optix_check(optixPipelineCreate(context_, &pco, &plo, groups_, 5, log, &log_size, &pipeline_), "optixPipelineCreate",
               log);
   OptixStackSizes ss = {};
   for (OptixProgramGroup g : groups_) RAYDB_OPTIX(optixUtilAccumulateStackSizes(g, &ss, pipeline_));
@@ -303,7 +307,7 @@ void OptixTracer::create_pipeline() {
   RAYDB_CUDA(cudaMemcpy(miss_record_->address(), &rec, sizeof(rec), cudaMemcpyHostToDevice));
   SbtRecord tri = {};
   RAYDB_OPTIX(optixSbtRecordPackHeader(groups_[2], &tri));
-  tri.data.box_keys = nullptr;
+  tri.data = HitRecordData{};
   hit_records_.push_back(tri);
   sbt_.raygenRecord = raygen_record_->ptr();
   sbt_.missRecordBase = miss_record_->ptr();
@@ -311,10 +315,10 @@ void OptixTracer::create_pipeline() {
   sbt_.missRecordCount = 1;
 }
 
-int OptixTracer::acquire_record(const uint64_t* keys) {
+int OptixTracer::acquire_record(int group, const HitRecordData& data) {
   SbtRecord r = {};
-  RAYDB_OPTIX(optixSbtRecordPackHeader(groups_[3], &r));
-  r.data.box_keys = keys;
+  RAYDB_OPTIX(optixSbtRecordPackHeader(groups_[group], &r));
+  r.data = data;
   int at;
   if (!free_records_.empty()) {
     at = free_records_.back();
@@ -361,19 +365,28 @@ std::unique_ptr<Accel> OptixTracer::build(const GeometryInput& in, const BuildOp
   const size_t n = in.size();
   acc->count = n;
   const bool custom = in.kind == GeometryInput::Kind::kCustom;
-  if (custom && in.box_keys.size() != n)
+  if (custom && in.buckets == nullptr && in.box_keys.size() != n)
     fail(ErrorKind::kInvalidInput, "optix tracer: custom primitives need their key per box (GeometryInput::box_keys)");
   if (n == 0) return acc;  // handle 0: every ray misses
   if (n > max_prims_per_gas_)
     fail(ErrorKind::kInvalidInput, "optix tracer: {} primitives exceed this GPU's {} per structure; use partitions", n,
          max_prims_per_gas_);
   static_assert(sizeof(Triangle) == 9 * sizeof(float) && sizeof(Aabb) == sizeof(OptixAabb));
-  std::unique_ptr<Buffer> input = custom ? upload(in.boxes.data(), in.boxes.size_bytes())
-                                         : upload(in.triangles.data(), in.triangles.size_bytes());
-  CUdeviceptr input_ptr = static_cast<DeviceBuffer&>(*input).ptr();
+  std::unique_ptr<Buffer> input;
+  CUdeviceptr input_ptr;
+  if (in.device_resident) {  // the caller's device buffer, used in place
+    input_ptr = reinterpret_cast<CUdeviceptr>(custom ? static_cast<const void*>(in.boxes.data())
+                                                     : static_cast<const void*>(in.triangles.data()));
+  } else {
+    input = custom ? upload(in.boxes.data(), in.boxes.size_bytes())
+                   : upload(in.triangles.data(), in.triangles.size_bytes());
+    input_ptr = static_cast<DeviceBuffer&>(*input).ptr();
+  }
   // One any-hit call per primitive: OptiX may otherwise call any-hit more than once
   // for a primitive (e.g. split in the BVH), and every key must count once.
-  const unsigned flags = OPTIX_GEOMETRY_FLAG_REQUIRE_SINGLE_ANYHIT_CALL;
+  // Bucket boxes are only traced for the closest hit: no any-hit program at all.
+  const unsigned flags =
+      in.buckets != nullptr ? OPTIX_GEOMETRY_FLAG_DISABLE_ANYHIT : OPTIX_GEOMETRY_FLAG_REQUIRE_SINGLE_ANYHIT_CALL;
   OptixBuildInput bi = {};
   if (!custom) {
     bi.type = OPTIX_BUILD_INPUT_TYPE_TRIANGLES;
@@ -387,8 +400,15 @@ std::unique_ptr<Accel> OptixTracer::build(const GeometryInput& in, const BuildOp
     t.numSbtRecords = 1;
     acc->sbt_offset = 0;
   } else {
-    acc->keys.reset(static_cast<DeviceBuffer*>(upload(in.box_keys.data(), in.box_keys.size_bytes()).release()));
-    acc->record = acquire_record(static_cast<const uint64_t*>(acc->keys->address()));
+    HitRecordData data = {};
+    if (in.buckets != nullptr) {
+      data.buckets = *in.buckets;
+      acc->record = acquire_record(4, data);
+    } else {
+      acc->keys.reset(static_cast<DeviceBuffer*>(upload(in.box_keys.data(), in.box_keys.size_bytes()).release()));
+      data.box_keys = static_cast<const uint64_t*>(acc->keys->address());
+      acc->record = acquire_record(3, data);
+    }
     acc->sbt_offset = static_cast<uint32_t>(acc->record);
     bi.type = OPTIX_BUILD_INPUT_TYPE_CUSTOM_PRIMITIVES;
     OptixBuildInputCustomPrimitiveArray& c = bi.customPrimitiveArray;
@@ -444,6 +464,8 @@ void OptixTracer::launch(mapping::Program program, std::span<const Accel* const>
   }
   if (program == mapping::Program::kKeyLookup && params_bytes == sizeof(lp.key)) {
     std::memcpy(&lp.key, params, sizeof(lp.key));
+  } else if (program == mapping::Program::kBucketLookup && params_bytes == sizeof(lp.bucket)) {
+    std::memcpy(&lp.bucket, params, sizeof(lp.bucket));
   } else if (program == mapping::Program::kRays && params_bytes == sizeof(lp.rays)) {
     std::memcpy(&lp.rays, params, sizeof(lp.rays));
   } else {

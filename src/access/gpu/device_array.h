@@ -1,0 +1,78 @@
+#pragma once
+// A typed device allocation (cudaMalloc), freed on destruction; what the GPU-resident
+// indexes keep resident. Out of memory is Error(kOutOfMemory) with the size.
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <span>
+
+#include "common/error.h"
+
+namespace raydb::access::gpu {
+
+template <typename T>
+class DeviceArray {
+ public:
+  DeviceArray() = default;
+  explicit DeviceArray(size_t n) { allocate(n); }
+  ~DeviceArray() { reset(); }
+  DeviceArray(DeviceArray&& o) noexcept : p_(o.p_), n_(o.n_) {
+    o.p_ = nullptr;
+    o.n_ = 0;
+  }
+  DeviceArray& operator=(DeviceArray&& o) noexcept {
+    if (this != &o) {
+      reset();
+      p_ = o.p_;
+      n_ = o.n_;
+      o.p_ = nullptr;
+      o.n_ = 0;
+    }
+    return *this;
+  }
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
+
+  void allocate(size_t n) {
+    reset();
+    if (n == 0) return;
+    void* p = nullptr;
+    const cudaError_t e = cudaMalloc(&p, n * sizeof(T));
+    if (e != cudaSuccess) {
+      (void)cudaGetLastError();
+      fail(e == cudaErrorMemoryAllocation ? ErrorKind::kOutOfMemory : ErrorKind::kExecution,
+           "GPU index: cannot allocate {:.1f} MiB of GPU memory ({})", n * sizeof(T) / 1048576.0,
+           cudaGetErrorString(e));
+    }
+    p_ = static_cast<T*>(p);
+    n_ = n;
+  }
+  void reset() {
+    if (p_ != nullptr) cudaFree(p_);
+    p_ = nullptr;
+    n_ = 0;
+  }
+  void upload(std::span<const T> host) {
+    allocate(host.size());
+    copy_in(host);
+  }
+  void copy_in(std::span<const T> host) {
+    if (!host.empty()) cuda_ok(cudaMemcpy(p_, host.data(), host.size_bytes(), cudaMemcpyHostToDevice), "upload");
+  }
+  void copy_out(std::span<T> host) const {
+    if (!host.empty()) cuda_ok(cudaMemcpy(host.data(), p_, host.size_bytes(), cudaMemcpyDeviceToHost), "download");
+  }
+  T* data() const { return p_; }
+  size_t size() const { return n_; }
+  size_t bytes() const { return n_ * sizeof(T); }
+
+  static void cuda_ok(cudaError_t e, const char* what) {
+    if (e != cudaSuccess) fail(ErrorKind::kExecution, "GPU index: {} failed: {}", what, cudaGetErrorString(e));
+  }
+
+ private:
+  T* p_ = nullptr;
+  size_t n_ = 0;
+};
+
+}  // namespace raydb::access::gpu

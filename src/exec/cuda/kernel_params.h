@@ -97,11 +97,6 @@ struct StarParams {
   uint64_t groups = 1;  // group id range
   int32_t ncols = 0, npreds = 0, njoins = 0, nroot_groups = 0, naggs = 0;
   int32_t mode = 0;  // 0: one group in registers, 1: shared-memory groups, 2: global atomics
-  // Bit c: fact column c is read by an aggregate; the kernel asks L1 for those
-  // columns' vectors holding selected rows before the per-row aggregation loop
-  // (set by launch_star; 0 turns it off).
-  uint32_t agg_cols = 0;
-  int32_t pad = 0;
   DevColumn cols[kMaxFactColumns];
   DevPred preds[kMaxFactPreds];
   DevJoin joins[kMaxJoins];

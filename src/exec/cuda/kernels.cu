@@ -184,10 +184,6 @@ __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constan
     }
     for (int k = 0; k < p.nroot_groups && mask; k++)
       group_tile<V, L>(p.root_groups[k], p.cols[p.root_groups[k].col], base, mask, gid);
-    if (mask && p.agg_cols) {
-      for (uint32_t cols = p.agg_cols; cols; cols &= cols - 1)
-        prefetch_selected<L>(p.cols[__ffs(int(cols)) - 1], base, mask);
-    }
     // The aggregation code (a register-program interpreter per aggregate) is large:
     // run it once per selected row from a non-unrolled loop over a bit mask, so the
     // kernel's instruction footprint stays small (unrolling it per item thrashed the
@@ -398,16 +394,23 @@ size_t shared_budget() {
   return b;
 }
 
+// Opts every instantiation into the whole budget once (not per launch): above 48 KB
+// of dynamic shared memory a kernel needs the attribute.
 template <typename K>
-void allow_shared(K kernel, size_t smem) {
-  if (smem > 48 * 1024) cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+void allow_shared(K kernel) {
+  if (shared_budget() > 48 * 1024)
+    cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared_budget()));
 }
 
 template <typename V, int MINB, Layout L>
 void launch_star_v(const StarParams& p, size_t smem, uint64_t tiles, cudaStream_t stream) {
-  allow_shared(star_kernel<0, V, MINB, L>, smem);
-  allow_shared(star_kernel<1, V, MINB, L>, smem);
-  allow_shared(star_kernel<2, V, MINB, L>, smem);
+  static const bool allowed = [] {
+    allow_shared(star_kernel<0, V, MINB, L>);
+    allow_shared(star_kernel<1, V, MINB, L>);
+    allow_shared(star_kernel<2, V, MINB, L>);
+    return true;
+  }();
+  (void)allowed;
   int per_sm = 1;
   switch (p.mode) {
     case 0: cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, star_kernel<0, V, MINB, L>, kBlock, smem); break;
@@ -468,14 +471,6 @@ void launch_star(const StarParams& params, cudaStream_t stream) {
     classify(p.aggs[a]);
     if (!rowshape) p.aggs[a].shape = kShapeProgram;
   }
-  // Columns the aggregates read, prefetched into L1 for the selected rows when
-  // RAYDB_CUDA_AGG_PREFETCH=1. Run 10 measured it slower (7.10 vs 6.80 ms striped):
-  // the prefetch instructions cost more than the waits they hide.
-  static const bool agg_prefetch = env_is("RAYDB_CUDA_AGG_PREFETCH", '1');
-  p.agg_cols = 0;
-  for (int a = 0; a < p.naggs && agg_prefetch; a++)
-    for (int k = 0; k < p.aggs[a].nins; k++)
-      if (p.aggs[a].ins[k].op == kOpLoad) p.agg_cols |= 1u << p.aggs[a].ins[k].col;
   // Tile layout: blocked unless RAYDB_CUDA_LAYOUT=s. Run 9 measured striped faster
   // (10.67 vs 11.24 ms) while flags were bytes and probes branched; with the mask and
   // branch-free probes (run 10) blocked is faster (5.99 vs 7.10 ms): fewer load

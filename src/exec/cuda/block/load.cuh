@@ -142,24 +142,4 @@ __device__ __forceinline__ void with_width(const DevColumn& c, uint64_t base, ui
   }
 }
 
-// Asks L1 for the line holding `p` without waiting and without a register: the
-// per-row aggregate loads that follow then hit L1 instead of each waiting on DRAM.
-__device__ __forceinline__ void prefetch_l1(const void* p) { asm volatile("prefetch.global.L1 [%0];" ::"l"(p)); }
-
-// Prefetches column c's vectors that hold a selected item of this thread's tile.
-template <Layout L>
-__device__ __forceinline__ void prefetch_selected(const DevColumn& c, uint64_t base, uint32_t sel) {
-  const char* d = static_cast<const char*>(c.data);
-  if constexpr (L == Layout::kStriped) {
-#pragma unroll
-    for (int g = 0; g < kItems / kGroup; g++)
-      if ((sel >> (g * kGroup)) & 0xfu) prefetch_l1(d + item_row<L>(base, g * kGroup) * uint64_t(c.width));
-  } else {
-    // Blocked: the thread's kItems rows are contiguous, kItems * width bytes.
-    const uint64_t first = item_row<L>(base, 0) * uint64_t(c.width);
-    for (uint32_t b = 0; b < uint32_t(kItems) * uint32_t(c.width); b += 32)
-      if ((sel >> (b / uint32_t(c.width))) & ((1u << (32 / c.width < 16 ? 32 / c.width : 16)) - 1u)) prefetch_l1(d + first + b);
-  }
-}
-
 }  // namespace raydb::exec::cuda::block

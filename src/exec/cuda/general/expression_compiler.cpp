@@ -69,6 +69,12 @@ struct Emitter {
     p.source.push_back(&src);
     depth += pushes - pops;
   }
+  // A logical operator over the top `pops` booleans (AND/OR: 2, NOT: 1).
+  void push_logic(const Expr& src, ProgOp op, int pops) {
+    ProgInstr in;
+    in.op = op;
+    push(src, in, pops, 1);
+  }
   // Checked before each sub-expression: its first push must still fit the stack
   // (operators pop their operands before pushing, so leaves reach the maximum).
   bool check_depth() {
@@ -179,20 +185,14 @@ struct Emitter {
         if (auto t = column_table(e)) return t;
         for (size_t i = 0; i < e.children.size(); i++) {
           if (!emit(*e.children[i])) return std::nullopt;
-          if (i > 0) {
-            ProgInstr in;
-            in.op = e.kind == ExprKind::kAnd ? kPAnd : kPOr;
-            push(e, in, 2, 1);
-          }
+          if (i > 0) push_logic(e, e.kind == ExprKind::kAnd ? kPAnd : kPOr, 2);
         }
         return Operand{Type::boolean(), VectorKind::kInt, nullptr};
       }
       case ExprKind::kNot: {
         if (auto t = column_table(e)) return t;
         if (!emit(*e.children[0])) return std::nullopt;
-        ProgInstr in;
-        in.op = kPNot;
-        push(e, in, 1, 1);
+        push_logic(e, kPNot, 1);
         return Operand{Type::boolean(), VectorKind::kInt, nullptr};
       }
       case ExprKind::kBetween: {
@@ -200,14 +200,8 @@ struct Emitter {
         // x BETWEEN a AND b == (x >= a AND x <= b), three-valued; NOT BETWEEN negates it.
         if (!compare(e, CompareOp::kGe, *e.children[0], *e.children[1])) return std::nullopt;
         if (!compare(e, CompareOp::kLe, *e.children[0], *e.children[2])) return std::nullopt;
-        ProgInstr in;
-        in.op = kPAnd;
-        push(e, in, 2, 1);
-        if (e.negated) {
-          ProgInstr n;
-          n.op = kPNot;
-          push(e, n, 1, 1);
-        }
+        push_logic(e, kPAnd, 2);
+        if (e.negated) push_logic(e, kPNot, 1);
         return Operand{Type::boolean(), VectorKind::kInt, nullptr};
       }
       case ExprKind::kInList: {
@@ -215,17 +209,9 @@ struct Emitter {
         // x IN (a, b, ...) == x = a OR x = b OR ..., three-valued (as the evaluator).
         for (size_t k = 1; k < e.children.size(); k++) {
           if (!compare(e, CompareOp::kEq, *e.children[0], *e.children[k])) return std::nullopt;
-          if (k > 1) {
-            ProgInstr in;
-            in.op = kPOr;
-            push(e, in, 2, 1);
-          }
+          if (k > 1) push_logic(e, kPOr, 2);
         }
-        if (e.negated) {
-          ProgInstr n;
-          n.op = kPNot;
-          push(e, n, 1, 1);
-        }
+        if (e.negated) push_logic(e, kPNot, 1);
         return Operand{Type::boolean(), VectorKind::kInt, nullptr};
       }
       case ExprKind::kLike: {

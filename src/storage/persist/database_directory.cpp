@@ -317,7 +317,11 @@ bool DatabaseDirectory::exists(const std::string& path) {
 void DatabaseDirectory::check_creatable(const std::string& path) {
   PathKind kind = path_kind(path);
   if (kind == PathKind::kOther) fail(ErrorKind::kCatalog, "{} is not a directory", path);
-  if (kind == PathKind::kDirectory && !file_exists(join(path, Manifest::kFileName)) && !directory_is_free(path))
+  if (kind != PathKind::kDirectory || file_exists(join(path, Manifest::kFileName))) return;
+  // Another process may be creating the database right now (it holds the exclusive
+  // lock while it writes manifest.json.tmp and renames it): wait for it, then look.
+  DirectoryLock lock(path, DirectoryLock::Mode::kShared);
+  if (!file_exists(join(path, Manifest::kFileName)) && !directory_is_free(path))
     fail(ErrorKind::kCatalog, "{} is not empty and is not a raydb database (no manifest.json); not touching it", path);
 }
 

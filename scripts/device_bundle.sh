@@ -4,9 +4,11 @@
 # CUDA image may lack, the SSB query texts and scripts/device_run.sh. The device
 # image has no Debian dev packages, so we build here and carry the result:
 #   bash scripts/device_bundle.sh && run(command="bash .xfer/bundle/scripts/device_run.sh", carry=[".xfer/bundle"])
+# XFER_DIR=/abs/path puts the bundle elsewhere (a helper's worktree: the device call
+# sends the main checkout, so the bundle must lie inside it, under .xfer/).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-B=.xfer/bundle
+B=${XFER_DIR:-.xfer/bundle}
 rm -rf "$B" && mkdir -p "$B/build/tests" "$B/lib" "$B/scripts" "$B/ssb"
 cp build/raydb "$B/build/"
 for t in test_gpu test_rt_optix test_rt; do [ -f build/tests/$t ] && cp build/tests/$t "$B/build/tests/"; done

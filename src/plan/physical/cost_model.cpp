@@ -79,4 +79,50 @@ double index_join_cost_ms(IndexKind kind, uint64_t keys, double probes, double m
   return lookup_cost_ms(kind, keys, probes) + cost_constants().fetch_ns_per_row * matches * 1e-6;
 }
 
+// GPU constants: H200 measurements at 2^26 uint32 keys and 2^27 lookups
+// (docs/benchmarks/rt-index-h200.md, session 2): launch ms / 2^27 per lookup. They
+// are the defaults until `raydb calibrate` measures the machine at hand.
+namespace {
+struct GpuLookupNs {
+  double point, point_sorted, range16, range16_sorted;
+};
+GpuLookupNs gpu_lookup_ns(IndexKind kind) {
+  const double n = double(1ull << 27);
+  switch (kind) {
+    case IndexKind::kRt: return {35.98e6 / n, 18.32e6 / n, 57.08e6 / n, 21.01e6 / n};
+    case IndexKind::kSorted: return {35.00e6 / n, 3.60e6 / n, 59.86e6 / n, 4.22e6 / n};
+    case IndexKind::kHash: return {8.96e6 / n, 2.90e6 / n, 1e9, 1e9};  // points only
+  }
+  return {};
+}
+constexpr double kGpuSortNsPerLookup = 0.2;      // CUB radix sort of the batch (~26 ms / 2^27)
+constexpr double kGpuLaunchNs = 20000.0;         // a few kernel launches + a copy back
+constexpr double kGpuReadBytesPerNs = 4000.0;    // ~4 TB/s device read bandwidth
+constexpr double kGpuFetchNsPerRow = 0.05;       // write + gather one candidate row id
+}  // namespace
+
+double lookup_cost_ms(IndexKind kind, ExecDevice dev, uint64_t keys, const LookupBatch& b) {
+  if (dev == ExecDevice::kCpu) {
+    return lookup_cost_ms(kind, keys, b.lookups);  // hits are costed by fetch_cost_ms
+  }
+  const GpuLookupNs c = gpu_lookup_ns(kind);
+  // Scale by depth relative to the 2^26-key measurement (search and traversal costs
+  // grow with log2(keys)); ranges beyond 16 hits add a per-hit scan.
+  const double depth = std::max(1.0, std::log2(double(std::max<uint64_t>(keys, 2)))) / 26.0;
+  const double extra_hits = b.ranges ? std::max(0.0, b.hits_per_lookup - 16) * 0.01 : 0;
+  const double unsorted = (b.ranges ? c.range16 : c.point) * depth + extra_hits;
+  const double sorted = (b.ranges ? c.range16_sorted : c.point_sorted) * depth + extra_hits;
+  const double per = b.presorted ? sorted : std::min(unsorted, sorted + kGpuSortNsPerLookup);
+  return (kGpuLaunchNs + per * b.lookups) * 1e-6;
+}
+
+double scan_cost_ms(ExecDevice dev, uint64_t rows, double bytes, int filters) {
+  if (dev == ExecDevice::kCpu) return scan_cost_ms(rows, filters);
+  return (kGpuLaunchNs + bytes / kGpuReadBytesPerNs) * 1e-6;
+}
+
+double fetch_cost_ms(ExecDevice dev, double candidates) {
+  return (dev == ExecDevice::kCpu ? cost_constants().fetch_ns_per_row : kGpuFetchNsPerRow) * candidates * 1e-6;
+}
+
 }  // namespace raydb::plan

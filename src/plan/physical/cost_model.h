@@ -26,6 +26,28 @@ struct CostConstants {
 
 const CostConstants& cost_constants();
 
+// ---- Device-aware costs (shared API of the access-path choice on every backend) ----
+// Where an access path runs: the CPU executor (CPU indexes: Embree RT, sorted array,
+// hash) or the CUDA backend (GPU-resident indexes: rt-gpu on OptiX, sa-gpu, hash-gpu).
+enum class ExecDevice { kCpu, kGpu };
+
+// One batch of index lookups, as the executor would issue it.
+struct LookupBatch {
+  double lookups = 1;           // number of lookups (points, IN items or ranges)
+  bool ranges = false;          // range lookups (else points)
+  double hits_per_lookup = 1;   // expected rows per lookup (ranges: the scan after the first key)
+  bool presorted = false;       // the lookups arrive sorted (else the index may sort them)
+};
+
+// Estimated milliseconds of one batch into an index of `kind` over `keys` keys on
+// `dev`, including the cheaper of sorting the batch first or not (unless presorted).
+double lookup_cost_ms(IndexKind kind, ExecDevice dev, uint64_t keys, const LookupBatch& batch);
+// Estimated milliseconds of a full scan on `dev` reading `bytes` of columns over `rows`
+// rows with `filters` filters.
+double scan_cost_ms(ExecDevice dev, uint64_t rows, double bytes, int filters);
+// Estimated milliseconds to materialize `candidates` row ids found through an index.
+double fetch_cost_ms(ExecDevice dev, double candidates);
+
 // Cost of `lookups` lookups into an index of `kind` over `keys` keys.
 double lookup_cost_ms(IndexKind kind, uint64_t keys, double lookups);
 // Full scan of `rows` rows with `filters` compiled filters (at least one column read).

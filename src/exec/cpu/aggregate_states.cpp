@@ -12,6 +12,30 @@ using plan::AggFunc;
 AggregateStates::AggregateStates(const std::vector<plan::AggregateExpr>* aggs, StringInterner* interner)
     : aggs_(aggs), interner_(interner), states_(aggs->size()) {}
 
+ExactDoubleSum& AggregateStates::acc(State& s, uint32_t g) {
+  if (s.acc_slot.size() <= g) s.acc_slot.resize(size_t(g) + 1, 0);
+  if (!s.acc_slot[g]) {
+    s.accs.emplace_back().init();
+    s.acc_slot[g] = uint32_t(s.accs.size());
+  }
+  return s.accs[s.acc_slot[g] - 1];
+}
+
+double AggregateStates::rounded_sum(const State& s, uint32_t g) {
+  if (s.loaded_doubles) return s.sum_d[g];
+  if (g >= s.acc_slot.size() || !s.acc_slot[g]) return 0.0;
+  return s.accs[s.acc_slot[g] - 1].round();
+}
+
+namespace {
+// MIN/MAX over DOUBLE: is x better than the current extreme?
+bool better_double(bool mn, double x, double cur) {
+  const uint64_t kx = double_order_key(double_bits(x)), kc = double_order_key(double_bits(cur));
+  return mn ? kx < kc : kx > kc;
+}
+double canonical(double x) { return bits_double(double_from_order_key(double_order_key(double_bits(x)))); }
+}  // namespace
+
 void AggregateStates::resize(size_t groups) {
   if (groups <= size_) return;
   for (size_t a = 0; a < states_.size(); a++) {
@@ -63,11 +87,7 @@ void AggregateStates::update(size_t a, const uint32_t* gids, size_t n, const Vec
           e.w0 = int64_t(uint64_t(v.huge[i]));
           e.w1 = int64_t(v.huge[i] >> 64);
           break;
-        case VectorKind::kDouble: {
-          double d = v.doubles[i] == 0 ? 0.0 : v.doubles[i];
-          std::memcpy(&e.w0, &d, 8);
-          break;
-        }
+        case VectorKind::kDouble: e.w0 = int64_t(same_value_bits(double_bits(v.doubles[i]))); break;
         case VectorKind::kString: e.w0 = interner_->intern(v.strings[i]); break;
       }
       s.distinct.insert(e);
@@ -107,7 +127,7 @@ void AggregateStates::update(size_t a, const uint32_t* gids, size_t n, const Vec
         for (size_t i = 0; i < n; i++) {
           if (nulls && v.nulls[i]) continue;
           uint32_t g = gid(i);
-          s.sum_d[g] += v.doubles[i];
+          acc(s, g).add(v.doubles[i]);
           s.count[g]++;
         }
       } else {
@@ -130,7 +150,7 @@ void AggregateStates::update(size_t a, const uint32_t* gids, size_t n, const Vec
             break;
           }
           case VectorKind::kDouble:
-            if (mn ? v.doubles[i] < s.sum_d[g] : v.doubles[i] > s.sum_d[g]) s.sum_d[g] = v.doubles[i];
+            if (s.count[g] == 1 || better_double(mn, v.doubles[i], s.sum_d[g])) s.sum_d[g] = canonical(v.doubles[i]);
             break;
           case VectorKind::kString:
             if (s.count[g] == 1 || (mn ? v.strings[i] < s.str[g] : v.strings[i] > s.str[g]))
@@ -175,16 +195,18 @@ void AggregateStates::merge(const AggregateStates& other, const uint32_t* src, c
       if (agg.func == AggFunc::kCount || agg.func == AggFunc::kCountStar) continue;
       if (mn || mx) {
         if (o.kind == VectorKind::kDouble) {
-          if (mn ? o.sum_d[f] < s.sum_d[t] : o.sum_d[f] > s.sum_d[t]) s.sum_d[t] = o.sum_d[f];
+          if (s.count[t] == o.count[f] || better_double(mn, o.sum_d[f], s.sum_d[t])) s.sum_d[t] = o.sum_d[f];
         } else if (o.kind == VectorKind::kString) {
           if (s.count[t] == o.count[f] || (mn ? o.str[f] < s.str[t] : o.str[f] > s.str[t])) s.str[t] = o.str[f];
         } else {
           if (mn ? o.sum[f] < s.sum[t] : o.sum[f] > s.sum[t]) s.sum[t] = o.sum[f];
         }
       } else {
-        if (__builtin_add_overflow(s.sum[t], o.sum[f], &s.sum[t]))
+        if (o.kind == VectorKind::kDouble) {
+          if (f < o.acc_slot.size() && o.acc_slot[f]) acc(s, t).merge(o.accs[o.acc_slot[f] - 1]);
+        } else if (__builtin_add_overflow(s.sum[t], o.sum[f], &s.sum[t])) {
           fail(ErrorKind::kExecution, "numeric overflow in {}", agg.name);
-        s.sum_d[t] += o.sum_d[f];
+        }
       }
     }
   }
@@ -202,13 +224,31 @@ void AggregateStates::load(size_t a, std::vector<int64_t> count, std::vector<__i
   s.sum = std::move(sum);
   s.sum.resize(n, 0);
   s.sum_d.assign(n, 0.0);
+  s.loaded = true;
+  size_ = n;
+}
+
+void AggregateStates::load_doubles(size_t a, std::vector<int64_t> count, std::vector<double> value,
+                                   const Type& arg_type) {
+  State& s = states_[a];
+  const size_t n = count.size();
+  s.kind = VectorKind::kDouble;
+  s.kind_known = true;
+  s.dict = nullptr;
+  s.arg_type = arg_type;
+  s.count = std::move(count);
+  s.sum_d = std::move(value);
+  s.sum_d.resize(n, 0.0);
+  s.sum.assign(n, 0);
+  s.loaded_doubles = true;
+  s.loaded = true;
   size_ = n;
 }
 
 Vector AggregateStates::finalize(size_t a, const std::vector<uint32_t>& gids) const {
   const plan::AggregateExpr& agg = (*aggs_)[a];
   const State* sp = &states_[a];
-  if (agg.distinct) {
+  if (agg.distinct && !sp->loaded) {
     // Turn the distinct (group, value) pairs into the state of the same aggregate
     // without DISTINCT, then finalize that.
     plan::AggregateExpr plain = agg;
@@ -243,9 +283,11 @@ Vector AggregateStates::finalize(size_t a, const std::vector<uint32_t>& gids) co
         case VectorKind::kDouble: {
           double d;
           std::memcpy(&d, &e.w0, 8);
-          if (agg.func == AggFunc::kMin) t.sum_d[g] = std::min(t.sum_d[g], d);
-          else if (agg.func == AggFunc::kMax) t.sum_d[g] = std::max(t.sum_d[g], d);
-          else t.sum_d[g] += d;
+          if (agg.func == AggFunc::kMin || agg.func == AggFunc::kMax) {
+            if (t.count[g] == 1 || better_double(agg.func == AggFunc::kMin, d, t.sum_d[g])) t.sum_d[g] = d;
+          } else {
+            acc(t, g).add(d);
+          }
           break;
         }
         case VectorKind::kString: {
@@ -274,7 +316,7 @@ Vector AggregateStates::finalize(size_t a, const std::vector<uint32_t>& gids) co
         uint32_t g = gids[i];
         if (null_if_empty(i, g)) continue;
         if (s.kind == VectorKind::kDouble) {
-          r.doubles[i] = s.sum_d[g] / double(s.count[g]);
+          r.doubles[i] = rounded_sum(s, g) / double(s.count[g]);
         } else {
           long double x = (long double)s.sum[g] / (long double)s.count[g];
           if (s.arg_type.id == TypeId::kDecimal) x /= (long double)pow10_i128(s.arg_type.scale);
@@ -288,7 +330,7 @@ Vector AggregateStates::finalize(size_t a, const std::vector<uint32_t>& gids) co
         if (null_if_empty(i, g)) continue;
         switch (r.kind) {
           case VectorKind::kDouble:
-            r.doubles[i] = s.kind == VectorKind::kDouble ? s.sum_d[g] : double(s.sum[g]);
+            r.doubles[i] = s.kind == VectorKind::kDouble ? rounded_sum(s, g) : double(s.sum[g]);
             break;
           case VectorKind::kHuge: r.huge[i] = s.sum[g]; break;
           case VectorKind::kInt:

@@ -1,15 +1,19 @@
 #pragma once
 // Running states of the aggregates of one query, one slot per group id. Sums over
 // exact types accumulate in int128 (exact for any realistic input: 2^64 rows of
-// int64 values cannot overflow it); COUNT in int64; MIN/MAX keep the extreme value
-// (dictionary codes compare as their strings do). DISTINCT aggregates collect
-// (group, value) pairs and are computed at the end.
+// int64 values cannot overflow it); sums over DOUBLE in an ExactDoubleSum (exact,
+// rounded once at the end, so the result does not depend on thread or row order);
+// COUNT in int64; MIN/MAX keep the extreme value (dictionary codes compare as their
+// strings do; DOUBLE by double_order_key: MIN prefers -0.0, MAX +0.0, NaN above
+// +inf). DISTINCT aggregates collect (group, value) pairs (DOUBLE values by
+// same_value_bits: -0.0 as +0.0, one NaN) and are computed at the end.
 #include <cstdint>
 #include <string>
 #include <unordered_set>
 #include <vector>
 
 #include "exec/cpu/key_encoder.h"
+#include "exec/exact_double_sum.h"
 #include "exec/cpu/vector.h"
 #include "plan/logical/logical_query.h"
 
@@ -27,9 +31,13 @@ class AggregateStates {
   // Sets the state of (non-DISTINCT) aggregate `a` from raw per-group arrays computed
   // elsewhere (the CUDA backend): rows counted, and the int128 sum (SUM/AVG) or the
   // extreme value (MIN/MAX) of an argument of `kind` (kInt, kCode or kHuge) and
-  // `arg_type`. `sum` may be empty for COUNT. Groups are [0, count.size()).
+  // `arg_type`. `sum` may be empty for COUNT. Groups are [0, count.size()). For a
+  // DISTINCT aggregate the arrays are those of the distinct values.
   void load(size_t a, std::vector<int64_t> count, std::vector<__int128> sum, VectorKind kind,
             const Dictionary* dict, const Type& arg_type);
+  // The same for an argument of kind kDouble: `value` holds each group's rounded exact
+  // SUM (SUM/AVG) or its extreme value (MIN/MAX).
+  void load_doubles(size_t a, std::vector<int64_t> count, std::vector<double> value, const Type& arg_type);
   // The results of aggregate `a` for the given groups, typed as AggregateExpr::type.
   Vector finalize(size_t a, const std::vector<uint32_t>& gids) const;
 
@@ -53,11 +61,16 @@ class AggregateStates {
     Type arg_type;
     std::vector<int64_t> count;    // rows with a non-NULL argument (or all rows for COUNT(*))
     std::vector<__int128> sum;     // SUM/AVG over exact kinds; MIN/MAX over kInt/kCode/kHuge
-    std::vector<double> sum_d;     // SUM/AVG/MIN/MAX over DOUBLE
+    std::vector<double> sum_d;     // MIN/MAX over DOUBLE; SUM/AVG results when loaded
+    bool loaded_doubles = false;   // sum_d holds SUM/AVG results computed elsewhere
+    bool loaded = false;           // set by load*: final per-group values (DISTINCT applied)
+    std::vector<uint32_t> acc_slot;       // SUM/AVG over DOUBLE: 1 + index into accs, 0: none yet
+    std::vector<ExactDoubleSum> accs;     // allocated per group on its first value
     std::vector<std::string> str;  // MIN/MAX over kString
     std::unordered_set<DistinctEntry, DistinctHash> distinct;
   };
-  void fold_distinct(size_t a, State& s) const;
+  static ExactDoubleSum& acc(State& s, uint32_t g);
+  static double rounded_sum(const State& s, uint32_t g);
 
   const std::vector<plan::AggregateExpr>* aggs_;
   StringInterner* interner_;

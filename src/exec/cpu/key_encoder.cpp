@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "exec/cpu/expression_evaluator.h"
+#include "exec/exact_double_sum.h"
 
 namespace raydb::exec {
 
@@ -111,11 +112,7 @@ void KeyEncoder::encode(const std::vector<Vector>& keys, size_t n, std::vector<i
       switch (specs_[k].kind) {
         case VectorKind::kInt:
         case VectorKind::kCode: row[off] = v.ints[i]; break;
-        case VectorKind::kDouble: {
-          double d = v.doubles[i] == 0 ? 0.0 : v.doubles[i];
-          std::memcpy(&row[off], &d, 8);
-          break;
-        }
+        case VectorKind::kDouble: row[off] = int64_t(same_value_bits(double_bits(v.doubles[i]))); break;
         case VectorKind::kHuge: {
           __int128 h = v.int_at(i);
           row[off] = int64_t(uint64_t(h));

@@ -4,7 +4,7 @@
 // words, and decodes words back into vectors. Used by grouping, DISTINCT and joins.
 //
 //   kInt     the value                 kCode    the dictionary code (same column => same dictionary)
-//   kDouble  the bits (-0.0 -> +0.0)    kHuge    two words
+//   kDouble  same_value_bits (-0.0 -> +0.0, every NaN -> one NaN)    kHuge    two words
 //   kString  an id from the shared StringInterner
 // When every key is kInt/kCode with a known range and no NULLs, keys are packed
 // into ONE word as offsets from their minimum (`packed()`), which lets grouping use

@@ -15,6 +15,8 @@
 #include "exec/cuda/column_cache.h"
 #include "exec/cuda/device_memory.h"
 #include "exec/cuda/general/general_kernels.h"
+#include "exec/cuda/general/group_aggregate.h"
+#include "exec/cuda/general/group_kernels.h"
 #include "exec/result_finisher.h"
 
 namespace raydb::exec::cuda::general {
@@ -224,6 +226,10 @@ class Run {
     for (size_t k = 0; k < j.build_keys.size(); k++) {
       bk.push_back(eval(j.build_keys[k], b));
       pk.push_back(eval(j.probe_keys[k], cur));
+      if (j.build_keys[k].kind == VectorKind::kDouble) {  // keys equal as the CPU's: -0.0 = +0.0, NaN = NaN
+        launch_normalize_doubles(bk.back().values.get<__int128>(), bk.back().nl(), b.n, s_);
+        launch_normalize_doubles(pk.back().values.get<__int128>(), pk.back().nl(), cur.n, s_);
+      }
     }
     if (bk.size() > size_t(kMaxKeyColumns))
       fail(ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: joins on more than {} keys", kMaxKeyColumns);
@@ -319,19 +325,30 @@ class Run {
     const uint64_t n = cur.n;
     const size_t G = gp_.group_keys.size();
     std::vector<Column128> keys;
-    for (auto& k : gp_.group_keys) keys.push_back(eval(k, cur));
+    for (auto& k : gp_.group_keys) {
+      keys.push_back(eval(k, cur));
+      // DOUBLE keys as the CPU's key encoder: -0.0 and +0.0 one group, NaNs one group.
+      if (k.kind == VectorKind::kDouble) launch_normalize_doubles(keys.back().values.get<__int128>(), keys.back().nl(), n, s_);
+    }
     uint64_t groups = G == 0 ? 1 : 0;
-    DeviceBuffer gid, first;
+    DeviceBuffer gid, first, perm;
     if (G > 0 && n > 0) {
-      // Stable LSD passes, least significant first: per key its value, then its NULL
-      // flag (so NULLs form their own group); the first key is most significant.
-      DeviceBuffer perm(n * 4, "group order"), perm2(n * 4, "group order");
+      // Stable LSD passes, least significant first: per key its value (128-bit keys:
+      // low word, then high word), then its NULL flag (so NULLs form their own group);
+      // the first key is most significant.
+      DeviceBuffer perm2(n * 4, "group order");
+      perm = DeviceBuffer(n * 4, "group order");
       DeviceBuffer k1(n * 8, "group keys"), k2(n * 8, "group keys"), n1(n, "group keys"), n2(n, "group keys");
       launch_iota(perm.get<uint32_t>(), n, 0, s_);
       for (size_t k = G; k-- > 0;) {
         launch_gather_key(keys[k].v(), keys[k].nl(), perm.get<uint32_t>(), n, k1.get<long long>(), n1.get<uint8_t>(), s_);
         sort_pairs_i64(k1.get<long long>(), k2.get<long long>(), perm.get<uint32_t>(), perm2.get<uint32_t>(), n, s_);
         std::swap(perm, perm2);
+        if (gp_.group_keys[k].kind == VectorKind::kHuge) {
+          launch_gather_key_hi(keys[k].v(), keys[k].nl(), perm.get<uint32_t>(), n, k1.get<long long>(), s_);
+          sort_pairs_i64(k1.get<long long>(), k2.get<long long>(), perm.get<uint32_t>(), perm2.get<uint32_t>(), n, s_);
+          std::swap(perm, perm2);
+        }
         if (may_be_null(*q_.group_keys[k])) {
           launch_gather_key(keys[k].v(), keys[k].nl(), perm.get<uint32_t>(), n, k1.get<long long>(), n1.get<uint8_t>(), s_);
           sort_pairs_u8(n1.get<uint8_t>(), n2.get<uint8_t>(), perm.get<uint32_t>(), perm2.get<uint32_t>(), n, s_);
@@ -368,79 +385,29 @@ class Run {
       key_vectors.push_back(to_vector(gp_.group_keys[k], v, nl, *result.interner));
     }
 
+    // Per aggregate: the rows in group order (each group's rows contiguous), per group
+    // results loaded into the CPU's AggregateStates, which finalizes them as the CPU does.
+    GroupLayout layout;
+    layout.n = n;
+    layout.groups = groups;
+    layout.gid = gids;
+    layout.order = G == 0 ? nullptr : perm.get<uint32_t>();
     AggregateStates states(&q_.aggregates, result.interner.get());
     states.resize(groups);
-    std::vector<std::vector<int64_t>> distinct_counts(gp_.aggs.size());
     for (size_t a = 0; a < gp_.aggs.size(); a++) {
       const GeneralAgg& ga = gp_.aggs[a];
-      const uint64_t G1 = std::max<uint64_t>(groups, 1);
-      DeviceBuffer count(G1 * 8, "aggregates");
-      check_cuda(cudaMemsetAsync(count.get(), 0, G1 * 8, s_), "cudaMemset");
-      std::vector<int64_t> host_count(groups);
-      auto copy_count = [&]() {
-        if (groups)
-          check_cuda(cudaMemcpyAsync(host_count.data(), count.get(), groups * 8, cudaMemcpyDeviceToHost, s_), "copy");
-        check_cuda(cudaStreamSynchronize(s_), "aggregate");
-      };
       if (!ga.has_arg) {
-        AggAccumulators acc;
-        acc.count = count.get<unsigned long long>();
-        launch_aggregate(0, gids, nullptr, nullptr, n, acc, s_);
-        copy_count();
-        states.load(a, std::move(host_count), {}, VectorKind::kInt, nullptr, Type::bigint());
+        GroupAggregateResult r = aggregate_group_values(AggFunc::kCountStar, false, VectorKind::kInt, layout, nullptr,
+                                                        nullptr, s_);
+        states.load(a, std::move(r.count), {}, VectorKind::kInt, nullptr, Type::bigint());
         continue;
       }
       Column128 arg = eval(ga.arg, cur);
-      if (ga.distinct) {
-        // COUNT(DISTINCT x): (group, value) pairs sorted by group then value (two
-        // stable passes), one count per new pair; NULL arguments sort last, uncounted.
-        const uint64_t n1 = std::max<uint64_t>(n, 1);
-        DeviceBuffer gk(n1 * 4, "distinct pairs"), gk2(n1 * 4, "distinct pairs"), gk3(n1 * 4, "distinct pairs");
-        DeviceBuffer v(n1 * 8, "distinct pairs"), v2(n1 * 8, "distinct pairs"), v3(n1 * 8, "distinct pairs");
-        launch_distinct_keys(gids, arg.v(), arg.nl(), n, gk.get<uint32_t>(), v.get<long long>(), s_);
-        sort_pairs_i64(v.get<long long>(), v2.get<long long>(), gk.get<uint32_t>(), gk2.get<uint32_t>(), n, s_);
-        sort_pairs_u32_i64(gk2.get<uint32_t>(), gk3.get<uint32_t>(), v2.get<long long>(), v3.get<long long>(), n, s_);
-        launch_distinct_count(gk3.get<uint32_t>(), v3.get<long long>(), n, count.get<unsigned long long>(), s_);
-        copy_count();
-        distinct_counts[a] = std::move(host_count);
-        continue;
-      }
-      AggAccumulators acc;
-      acc.count = count.get<unsigned long long>();
-      DeviceBuffer lo, hi, ext;
-      int func = 1;
-      if (ga.func == AggFunc::kSum || ga.func == AggFunc::kAvg) {
-        func = 2;
-        lo = DeviceBuffer(G1 * 8, "aggregates");
-        hi = DeviceBuffer(G1 * 8, "aggregates");
-        check_cuda(cudaMemsetAsync(lo.get(), 0, G1 * 8, s_), "cudaMemset");
-        check_cuda(cudaMemsetAsync(hi.get(), 0, G1 * 8, s_), "cudaMemset");
-        acc.sum_lo = lo.get<unsigned long long>();
-        acc.sum_hi = hi.get<unsigned long long>();
-      } else if (ga.func == AggFunc::kMin || ga.func == AggFunc::kMax) {
-        func = ga.func == AggFunc::kMin ? 3 : 4;
-        ext = DeviceBuffer(G1 * 8, "aggregates");
-        launch_fill_i64(ext.get<long long>(), G1, func == 3 ? INT64_MAX : INT64_MIN, s_);
-        acc.extreme = ext.get<long long>();
-      }
-      launch_aggregate(func, gids, arg.v(), arg.nl(), n, acc, s_);
-      std::vector<uint64_t> hl(groups), hh(groups);
-      std::vector<int64_t> he(groups);
-      if (groups && func == 2) {
-        check_cuda(cudaMemcpyAsync(hl.data(), lo.get(), groups * 8, cudaMemcpyDeviceToHost, s_), "copy");
-        check_cuda(cudaMemcpyAsync(hh.data(), hi.get(), groups * 8, cudaMemcpyDeviceToHost, s_), "copy");
-      }
-      if (groups && func >= 3)
-        check_cuda(cudaMemcpyAsync(he.data(), ext.get(), groups * 8, cudaMemcpyDeviceToHost, s_), "copy");
-      copy_count();
-      std::vector<__int128> sum;
-      if (func == 2) {
-        sum.resize(groups);
-        for (uint64_t g = 0; g < groups; g++) sum[g] = __int128((unsigned __int128)hh[g] << 64 | hl[g]);
-      } else if (func >= 3) {
-        sum.assign(he.begin(), he.end());
-      }
-      states.load(a, std::move(host_count), std::move(sum), ga.arg.kind, ga.arg.dict, ga.arg.type);
+      GroupAggregateResult r = aggregate_group_values(ga.func, ga.distinct, ga.arg.kind, layout, arg.v(), arg.nl(), s_);
+      if (r.is_double)
+        states.load_doubles(a, std::move(r.count), std::move(r.doubles), ga.arg.type);
+      else
+        states.load(a, std::move(r.count), std::move(r.value), ga.arg.kind, ga.arg.dict, ga.arg.type);
     }
 
     // Group order: ascending encoded key words, which is the CPU's order whenever it
@@ -462,15 +429,7 @@ class Run {
       for (auto& kv : key_vectors) kv = kv.select(order.data(), order.size());
     }
     std::vector<Vector> agg_vectors;
-    for (size_t a = 0; a < gp_.aggs.size(); a++) {
-      if (gp_.aggs[a].distinct) {
-        Vector r(q_.aggregates[a].type, groups);
-        for (uint64_t i = 0; i < groups; i++) r.ints[i] = distinct_counts[a][order[i]];
-        agg_vectors.push_back(std::move(r));
-      } else {
-        agg_vectors.push_back(states.finalize(a, order));
-      }
-    }
+    for (size_t a = 0; a < gp_.aggs.size(); a++) agg_vectors.push_back(states.finalize(a, order));
     size_t rows = groups;
     std::vector<Vector> outputs = finish_aggregation(q_, std::move(key_vectors), std::move(agg_vectors), rows);
     finish_rows(q_, std::move(outputs), rows, result);

@@ -57,7 +57,10 @@ __device__ __forceinline__ unsigned long long key_hash(const KeyColumns& k, uint
   unsigned long long h = 0x9E3779B97F4A7C15ull;
   for (int c = 0; c < k.width; c++) {
     if (k.nulls[c][i]) valid = false;
-    const unsigned long long w = (unsigned long long)(long long)k.values[c][i];
+    const i128 v = k.values[c][i];
+    unsigned long long w = (unsigned long long)(long long)v;
+    // 128-bit keys beyond int64: their high word too (int64 values keep w as is).
+    if (i128((long long)v) != v) w ^= (unsigned long long)(v >> 64) * 0x94D049BB133111EBull;
     if (k.width == 1) return w;
     h ^= w + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
     h *= 0xBF58476D1CE4E5B9ull;
@@ -88,7 +91,7 @@ __device__ __forceinline__ uint64_t lower_bound_u64(const unsigned long long* a,
 
 __device__ __forceinline__ bool keys_equal(const KeyColumns& a, uint64_t i, const KeyColumns& b, uint64_t j) {
   for (int c = 0; c < a.width; c++)
-    if ((long long)a.values[c][i] != (long long)b.values[c][j]) return false;
+    if (a.values[c][i] != b.values[c][j]) return false;
   return true;
 }
 
@@ -132,7 +135,7 @@ __global__ void group_heads_kernel(KeyColumns k, const uint32_t* perm, uint64_t 
       const uint32_t a = perm[i - 1], b = perm[i];
       for (int c = 0; c < k.width && !h; c++) {
         const bool an = k.nulls[c][a], bn = k.nulls[c][b];
-        if (an != bn || (!an && (long long)k.values[c][a] != (long long)k.values[c][b])) h = 1;
+        if (an != bn || (!an && k.values[c][a] != k.values[c][b])) h = 1;
       }
     }
     head[i] = h;

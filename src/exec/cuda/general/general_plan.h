@@ -5,9 +5,11 @@
 //   per join step (the physical plan's order): build keys sorted on the GPU, probe
 //     keys binary-searched, duplicates expanded -> row-id vectors per bound table;
 //     then the step's residual conjuncts;
-//   aggregate queries: GROUP BY keys sorted (stable LSD radix passes), groups
-//     numbered, COUNT / SUM (exact int128) / AVG / MIN / MAX / COUNT(DISTINCT) per
-//     group with atomics; non-aggregate queries: SELECT and ORDER BY columns computed
+//   aggregate queries: GROUP BY keys sorted (stable LSD radix passes; DOUBLE keys
+//     normalized as the CPU's key encoder), groups numbered, then per aggregate
+//     (group_aggregate.h) COUNT / SUM / AVG (exact int128; DOUBLE through
+//     ExactDoubleSum) / MIN / MAX, DISTINCT of any of them by sorted (group, value)
+//     pairs; non-aggregate queries: SELECT and ORDER BY columns computed
 //     per row; both finished by exec/result_finisher as on the CPU.
 // Pure C++: answers the same in every build.
 #include <string>

@@ -1,0 +1,115 @@
+#include "exec/cuda/general/group_aggregate.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "exec/cuda/device_memory.h"
+#include "exec/cuda/general/general_kernels.h"
+#include "exec/cuda/general/group_kernels.h"
+
+namespace raydb::exec::cuda::general {
+
+using plan::AggFunc;
+
+namespace {
+
+template <typename T>
+std::vector<T> copy_back(const DeviceBuffer& b, uint64_t n, cudaStream_t s) {
+  std::vector<T> v(n);
+  if (n) check_cuda(cudaMemcpyAsync(v.data(), b.get(), n * sizeof(T), cudaMemcpyDeviceToHost, s), "copy");
+  return v;
+}
+
+}  // namespace
+
+GroupAggregateResult aggregate_group_values(AggFunc func, bool distinct, VectorKind kind, const GroupLayout& l,
+                                            const __int128* values, const uint8_t* nulls, cudaStream_t s) {
+  const uint64_t n = l.n, groups = l.groups, G1 = std::max<uint64_t>(groups, 1);
+  if (distinct) {
+    // The first row of each (group, value) pair, grouped by group: the plain aggregate
+    // over those rows is the DISTINCT aggregate (COUNT counts the pairs).
+    const uint64_t n1 = std::max<uint64_t>(n, 1);
+    DeviceBuffer gid(n1 * 4, "distinct pairs"), vals(n1 * 16, "distinct pairs"), nl(n1, "distinct pairs");
+    const uint64_t m = distinct_pairs(kind == VectorKind::kDouble, l.gid, values, nulls, n, gid.get<uint32_t>(),
+                                      vals.get<__int128>(), s);
+    check_cuda(cudaMemsetAsync(nl.get(), 0, n1, s), "cudaMemset");
+    GroupLayout d;
+    d.n = m;
+    d.groups = groups;
+    d.gid = gid.get<uint32_t>();
+    d.order = nullptr;  // already in (group, value) order
+    return aggregate_group_values(func, false, kind, d, vals.get<__int128>(), nl.get<uint8_t>(), s);
+  }
+  GroupAggregateResult r;
+  DeviceBuffer count(G1 * 8, "aggregates");
+  check_cuda(cudaMemsetAsync(count.get(), 0, G1 * 8, s), "cudaMemset");
+  AggAccumulators acc;
+  acc.count = count.get<unsigned long long>();
+  const bool is_double = kind == VectorKind::kDouble && func != AggFunc::kCount;
+  r.is_double = is_double;
+  if (func == AggFunc::kCount) {
+    launch_aggregate(1, l.gid, values, nulls, n, acc, s);
+  } else if (func == AggFunc::kSum || func == AggFunc::kAvg) {
+    if (is_double) {
+      DeviceBuffer bits(G1 * 8, "aggregates");
+      launch_aggregate(1, l.gid, values, nulls, n, acc, s);
+      launch_exact_double_sum(l.gid, l.order, values, nulls, n, groups, bits.get<unsigned long long>(), s);
+      std::vector<uint64_t> b = copy_back<uint64_t>(bits, groups, s);
+      check_cuda(cudaStreamSynchronize(s), "aggregate");
+      r.doubles.resize(groups);
+      if (groups) std::memcpy(r.doubles.data(), b.data(), groups * 8);
+    } else {
+      DeviceBuffer lo(G1 * 8, "aggregates"), hi(G1 * 8, "aggregates");
+      check_cuda(cudaMemsetAsync(lo.get(), 0, G1 * 8, s), "cudaMemset");
+      check_cuda(cudaMemsetAsync(hi.get(), 0, G1 * 8, s), "cudaMemset");
+      acc.sum_lo = lo.get<unsigned long long>();
+      acc.sum_hi = hi.get<unsigned long long>();
+      launch_aggregate(2, l.gid, values, nulls, n, acc, s);
+      std::vector<uint64_t> hl = copy_back<uint64_t>(lo, groups, s), hh = copy_back<uint64_t>(hi, groups, s);
+      check_cuda(cudaStreamSynchronize(s), "aggregate");
+      r.value.resize(groups);
+      for (uint64_t g = 0; g < groups; g++) r.value[g] = __int128((unsigned __int128)hh[g] << 64 | hl[g]);
+    }
+  } else if (func == AggFunc::kMin || func == AggFunc::kMax) {
+    const bool mn = func == AggFunc::kMin;
+    if (kind == VectorKind::kHuge) {
+      DeviceBuffer hi(G1 * 8, "aggregates"), lo(G1 * 8, "aggregates");
+      launch_fill_i64(hi.get<long long>(), G1, mn ? INT64_MAX : INT64_MIN, s);
+      launch_fill_u64(lo.get<unsigned long long>(), G1, mn ? ~0ull : 0ull, s);
+      launch_aggregate(1, l.gid, values, nulls, n, acc, s);
+      launch_extreme_i128(mn, l.gid, values, nulls, n, hi.get<long long>(), lo.get<unsigned long long>(), s);
+      std::vector<int64_t> hh = copy_back<int64_t>(hi, groups, s);
+      std::vector<uint64_t> hl = copy_back<uint64_t>(lo, groups, s);
+      check_cuda(cudaStreamSynchronize(s), "aggregate");
+      r.value.resize(groups);
+      for (uint64_t g = 0; g < groups; g++) r.value[g] = __int128((unsigned __int128)uint64_t(hh[g]) << 64 | hl[g]);
+    } else {
+      DeviceBuffer ext(G1 * 8, "aggregates"), keys;
+      launch_fill_i64(ext.get<long long>(), G1, mn ? INT64_MAX : INT64_MIN, s);
+      acc.extreme = ext.get<long long>();
+      const __int128* v = values;
+      if (is_double) {
+        // Through the integer atomics on an order-preserving key.
+        keys = DeviceBuffer(std::max<uint64_t>(n, 1) * 16, "aggregates");
+        launch_double_order_keys(values, n, keys.get<__int128>(), s);
+        v = keys.get<__int128>();
+      }
+      launch_aggregate(mn ? 3 : 4, l.gid, v, nulls, n, acc, s);
+      std::vector<int64_t> he = copy_back<int64_t>(ext, groups, s);
+      check_cuda(cudaStreamSynchronize(s), "aggregate");
+      if (is_double) {
+        r.doubles.resize(groups);
+        for (uint64_t g = 0; g < groups; g++) r.doubles[g] = order_key_to_double(he[g]);
+      } else {
+        r.value.assign(he.begin(), he.end());
+      }
+    }
+  } else {
+    launch_aggregate(0, l.gid, nullptr, nullptr, n, acc, s);
+  }
+  r.count = copy_back<int64_t>(count, groups, s);
+  check_cuda(cudaStreamSynchronize(s), "aggregate");
+  return r;
+}
+
+}  // namespace raydb::exec::cuda::general

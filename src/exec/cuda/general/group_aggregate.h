@@ -1,0 +1,37 @@
+#pragma once
+// One aggregate of a GROUP BY (or global) aggregate query on the general CUDA path,
+// over the per-row values of its argument program; per group results copied back for
+// AggregateStates::load / load_doubles. Every kind the CPU aggregates:
+//   COUNT, SUM/AVG (exact int128 sums; DOUBLE through ExactDoubleSum, so the answer is
+//   the CPU's bit for bit), MIN/MAX (integers, codes, 128-bit values, DOUBLE by
+//   double_order_key), and DISTINCT of any of them (the (group, value) pairs deduplicated
+//   by sorting, then the plain aggregate over the survivors).
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "exec/cpu/vector.h"
+#include "plan/logical/logical_query.h"
+
+namespace raydb::exec::cuda::general {
+
+// The rows of an aggregation and their groups.
+struct GroupLayout {
+  uint64_t n = 0;                   // rows
+  uint64_t groups = 1;
+  const uint32_t* gid = nullptr;    // per row; null: all rows in group 0
+  const uint32_t* order = nullptr;  // positions -> rows, each group's rows contiguous; null: identity
+};
+
+struct GroupAggregateResult {
+  std::vector<int64_t> count;     // non-NULL arguments per group
+  std::vector<__int128> value;    // exact kinds: SUM or the extreme value
+  std::vector<double> doubles;    // DOUBLE arguments (not COUNT): rounded SUM or the extreme
+  bool is_double = false;
+};
+
+GroupAggregateResult aggregate_group_values(plan::AggFunc func, bool distinct, VectorKind kind, const GroupLayout& l,
+                                            const __int128* values, const uint8_t* nulls, cudaStream_t s);
+
+}  // namespace raydb::exec::cuda::general

@@ -88,6 +88,65 @@ inline const Case kSsbCases[] = {
     {"empty_groups", "select lo_shipmode, count(*) from lineorder where lo_quantity < 0 group by lo_shipmode"},
     {"is_not_null", "select count(*) from customer where c_city is not null"},
     {"select_star_filter", "select * from supplier where s_suppkey <= 5 order by s_suppkey"},
+    // gpuagg: DOUBLE sums/averages (exact, order-independent), MIN/MAX over DOUBLE and
+    // 128-bit values, DISTINCT aggregates of every kind, DOUBLE and 128-bit GROUP BY keys,
+    // DOUBLE join keys; with NULLs from CASE, groups without values and many groups.
+    {"gpuagg_double_sum_many_groups",
+     "select lo_orderkey, sum(cast(lo_extendedprice as double) / lo_quantity) as s, avg(cast(lo_tax as double) * 0.5) "
+     "from lineorder group by lo_orderkey order by lo_orderkey limit 300 offset 2000"},
+    {"gpuagg_double_sum_case_nulls",
+     "select lo_shipmode, sum(case when lo_discount > 5 then cast(lo_revenue as double) / 3 end) as s, "
+     "avg(case when lo_quantity > 45 then cast(lo_quantity as double) * 1.5 end) as a, count(*) from lineorder "
+     "group by lo_shipmode order by lo_shipmode"},
+    {"gpuagg_double_sum_empty_groups",
+     "select lo_discount, sum(case when lo_discount > 8 then null else cast(lo_tax as double) / 7 end) as s, "
+     "avg(case when lo_discount > 8 then null else cast(lo_tax as double) / 7 end) as a from lineorder "
+     "group by lo_discount order by lo_discount"},
+    {"gpuagg_double_global", "select sum(cast(lo_revenue as double) / 7), avg(cast(lo_quantity as double) / 3), "
+     "min(cast(lo_revenue as double) / lo_quantity), max(cast(lo_revenue as double) / lo_quantity) from lineorder"},
+    {"gpuagg_double_min_max_zeros",
+     "select lo_tax, min(cast(lo_revenue as double) / lo_quantity) as mn, "
+     "min(case when lo_discount < 3 then cast(lo_discount - 1 as double) * 0.0 end) as z1, "
+     "max(case when lo_discount < 3 then cast(lo_discount - 1 as double) * 0.0 end) as z2 "
+     "from lineorder group by lo_tax order by lo_tax"},
+    {"gpuagg_huge_min_max",
+     "select lo_shipmode, min(lo_extendedprice * lo_extendedprice * lo_quantity) as mn, "
+     "max(lo_extendedprice * lo_extendedprice * lo_quantity) as mx, "
+     "max(case when lo_quantity > 49 then lo_extendedprice * lo_revenue end) as m2 from lineorder "
+     "group by lo_shipmode order by lo_shipmode"},
+    {"gpuagg_distinct_every_kind_grouped",
+     "select lo_shipmode, sum(distinct lo_quantity), avg(distinct lo_discount), min(distinct lo_tax), "
+     "max(distinct lo_orderdate), count(distinct cast(lo_discount as double) / 2), "
+     "sum(distinct cast(lo_quantity as double) / 4), count(distinct lo_extendedprice * lo_extendedprice * lo_quantity), "
+     "min(distinct lo_orderpriority), max(distinct lo_extendedprice * lo_quantity) from lineorder "
+     "group by lo_shipmode order by lo_shipmode"},
+    {"gpuagg_distinct_global",
+     "select count(distinct lo_extendedprice * lo_extendedprice * lo_quantity), sum(distinct cast(lo_quantity as double) / 4), "
+     "max(distinct case when lo_tax > 4 then lo_tax end), avg(distinct lo_supplycost), "
+     "sum(distinct lo_extendedprice * lo_quantity) from lineorder"},
+    {"gpuagg_distinct_many_groups_case_nulls",
+     "select lo_orderkey, count(distinct case when lo_discount > 4 then lo_discount end) as c, "
+     "sum(distinct case when lo_quantity < 20 then cast(lo_quantity as double) / 3 end) as s, "
+     "min(distinct case when lo_tax > 7 then lo_tax end) as m from lineorder "
+     "group by lo_orderkey order by lo_orderkey limit 100 offset 50"},
+    {"gpuagg_group_by_double_key",
+     "select cast(lo_discount as double) / 4 as d, count(*), sum(lo_quantity), avg(cast(lo_tax as double)) from lineorder "
+     "group by 1 order by 1"},
+    {"gpuagg_group_by_double_zero_and_nulls",
+     "select cast(lo_discount - 5 as double) * 0.0 as z, case when lo_quantity > 40 then null "
+     "else cast(lo_quantity as double) / 8 end as q, count(*), sum(lo_revenue) from lineorder group by 1, 2"},
+    {"gpuagg_group_by_double_many_groups",
+     "select cast(lo_orderkey as double) / 3 as k, sum(lo_quantity), max(cast(lo_tax as double)) from lineorder "
+     "group by 1 order by 1 limit 100 offset 1000"},
+    {"gpuagg_group_by_huge_key",
+     "select lo_extendedprice * lo_extendedprice * lo_quantity as h, count(*), sum(cast(lo_tax as double) / 3) "
+     "from lineorder where lo_quantity < 3 group by 1 order by 1 limit 200"},
+    {"gpuagg_group_by_huge_and_double_empty",
+     "select lo_extendedprice * lo_extendedprice * lo_quantity as h, cast(lo_tax as double) as t, count(*) "
+     "from lineorder where lo_quantity > 100 group by 1, 2"},
+    {"gpuagg_join_double_key",
+     "select count(*), sum(c_custkey), sum(s_suppkey) from customer, supplier "
+     "where cast(c_custkey as double) / 4 = cast(s_suppkey as double) / 2"},
 };
 
 inline const Case kCsvCases[] = {
@@ -153,6 +212,29 @@ inline const Case kCsvCases[] = {
     {"single_row_no_match", "select count(*), sum(m) from one where d > DATE '2000-02-29'"},
     {"limit_zero", "select * from emp order by id limit 0"},
     {"offset_past_end", "select id from emp order by id limit 5 offset 20"},
+    // gpuagg: DOUBLE sums/averages (exact, order-independent), MIN/MAX over DOUBLE and
+    // 128-bit values, DISTINCT aggregates of every kind, DOUBLE and 128-bit GROUP BY keys,
+    // DOUBLE join keys (signed zeros); with NULLs from CASE, groups without values, empty inputs.
+    {"gpuagg_double_aggregates_emp",
+     "select dept, sum(rating), avg(rating), min(rating), max(rating), count(distinct rating), sum(distinct rating), "
+     "avg(distinct rating) from emp group by dept order by dept"},
+    {"gpuagg_double_case_nulls",
+     "select dept, sum(case when rating > 3.5 then rating end) as s, max(case when rating > 10 then rating end) as m, "
+     "min(distinct case when rating < 4 then rating end) as d from emp group by dept order by dept"},
+    {"gpuagg_huge_min_max_distinct",
+     "select dept, min(pts * pts), max(pts * 1000000000), count(distinct pts * pts), sum(distinct pts * pts), "
+     "min(distinct pts * 1000000000) from emp group by dept order by dept"},
+    {"gpuagg_group_by_double_key", "select rating, count(*), sum(pts) from emp group by rating order by rating"},
+    {"gpuagg_group_by_huge_key", "select pts * pts as sq, count(*), max(name) from emp group by 1 order by 1"},
+    {"gpuagg_join_double_key", "select e.name, o.s from emp e join one o on e.rating = o.f + 2.0 order by e.name"},
+    {"gpuagg_join_double_signed_zero",
+     "select a.id, b.id from emp a join emp b on cast(a.id - 5 as double) * 0.0 = cast(5 - b.id as double) * 0.0 "
+     "where a.id < 4 and b.id < 4 order by 1, 2"},
+    {"gpuagg_empty_double_and_distinct",
+     "select sum(rating), avg(rating), min(rating), count(distinct rating), sum(distinct pts), max(distinct pts * pts) "
+     "from emp where id > 100"},
+    {"gpuagg_empty_table_distinct_groups", "select m, sum(distinct a), max(distinct s), count(distinct m) from empty group by m"},
+    {"gpuagg_single_row_double", "select sum(f), avg(f), min(f), max(distinct f), count(distinct f), sum(distinct b * b) from one"},
 };
 
 }  // namespace raydb::test

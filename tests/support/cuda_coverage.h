@@ -11,8 +11,6 @@ inline const std::set<std::string> kSsbCpuOnly = {
 };
 
 inline const std::set<std::string> kCsvCpuOnly = {
-    "double_sum_order",             // SUM over DOUBLE: the GPU would add in another order
-    "single_row_filter_aggregate",  // AVG over DOUBLE (likewise)
 };
 
 }  // namespace raydb::test

@@ -1,4 +1,5 @@
 #include "exec/cpu/cpu_executor.h"
+#include "exec/exact_double_sum.h"
 
 #include <omp.h>
 
@@ -196,10 +197,7 @@ void encode_join_key(const Vector& v, const JoinKeyCodec& codec, bool build_side
       for (size_t i = 0; i < n; i++) words[i * width + k] = v.ints[i];
       return;
     case VectorKind::kDouble:
-      for (size_t i = 0; i < n; i++) {
-        double d = v.doubles[i] == 0 ? 0.0 : v.doubles[i];
-        std::memcpy(&words[i * width + k], &d, 8);
-      }
+      for (size_t i = 0; i < n; i++) words[i * width + k] = int64_t(same_value_bits(double_bits(v.doubles[i])));
       return;
     case VectorKind::kCode: {
       if (build_side || (v.kind == VectorKind::kCode && v.dict == codec.build_dict)) {

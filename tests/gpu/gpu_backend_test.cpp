@@ -204,6 +204,8 @@ TEST(GpuShapes, ErrorsMatchTheCpu) {
   const char* sqls[] = {
       "select sum(lo_revenue / (lo_discount - lo_discount)) from lineorder",
       "select count(*) from lineorder where lo_quantity % (lo_tax - lo_tax) = 1",
+      // A 128-bit sum whose total leaves int128 (~3e39): the same error on both.
+      "select sum((lo_quantity - 25) * 1000000000000000000 * 100000000000000000) from lineorder",
   };
   for (const char* sql : sqls) {
     std::string cpu_error, gpu_error;
@@ -219,6 +221,23 @@ TEST(GpuShapes, ErrorsMatchTheCpu) {
     }
     EXPECT_FALSE(cpu_error.empty()) << sql;
     EXPECT_EQ(cpu_error, gpu_error) << sql;
+  }
+}
+
+// 128-bit sums of mixed signs (the GPU's 192-bit accumulation, its carries and sign
+// extension) equal the CPU's.
+TEST(GpuShapes, HugeSumsOfMixedSigns) {
+  REQUIRE_GPU();
+  OracleFixture& f = ssb_fixture("0.01");
+  ASSERT_TRUE(f.db) << f.error;
+  const char* sqls[] = {
+      "select lo_shipmode, sum((lo_quantity - 25) * 1000000000000000000 * 1000000000000000), "
+      "avg((lo_quantity - 25) * 1000000000000000000 * 1000000000000000) from lineorder group by lo_shipmode",
+      "select sum((lo_quantity - 26) * lo_orderkey * 1000000000000000000) from lineorder",
+  };
+  for (const char* sql : sqls) {
+    std::string why;
+    EXPECT_TRUE(run_both(*f.db, sql, why)) << sql << ": " << why;
   }
 }
 

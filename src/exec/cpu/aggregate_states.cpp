@@ -54,6 +54,13 @@ void AggregateStates::resize(size_t groups) {
   size_ = groups;
 }
 
+void AggregateStates::add_wrapping(State& s, uint32_t g, __int128 x) {
+  if (__builtin_add_overflow(s.sum[g], x, &s.sum[g])) {  // stores the sum modulo 2^128
+    if (s.wraps.size() <= g) s.wraps.resize(s.sum.size(), 0);
+    s.wraps[g] += x > 0 ? 1 : -1;
+  }
+}
+
 void AggregateStates::update(size_t a, const uint32_t* gids, size_t n, const Vector* arg) {
   State& s = states_[a];
   const plan::AggregateExpr& agg = (*aggs_)[a];
@@ -119,8 +126,7 @@ void AggregateStates::update(size_t a, const uint32_t* gids, size_t n, const Vec
         for (size_t i = 0; i < n; i++) {
           if (nulls && v.nulls[i]) continue;
           uint32_t g = gid(i);
-          if (__builtin_add_overflow(s.sum[g], v.huge[i], &s.sum[g]))
-            fail(ErrorKind::kExecution, "numeric overflow in {}", agg.name);
+          add_wrapping(s, g, v.huge[i]);
           s.count[g]++;
         }
       } else if (v.kind == VectorKind::kDouble) {
@@ -204,8 +210,12 @@ void AggregateStates::merge(const AggregateStates& other, const uint32_t* src, c
       } else {
         if (o.kind == VectorKind::kDouble) {
           if (f < o.acc_slot.size() && o.acc_slot[f]) acc(s, t).merge(o.accs[o.acc_slot[f] - 1]);
-        } else if (__builtin_add_overflow(s.sum[t], o.sum[f], &s.sum[t])) {
-          fail(ErrorKind::kExecution, "numeric overflow in {}", agg.name);
+        } else {
+          add_wrapping(s, t, o.sum[f]);
+          if (f < o.wraps.size() && o.wraps[f]) {
+            if (s.wraps.size() <= t) s.wraps.resize(s.sum.size(), 0);
+            s.wraps[t] += o.wraps[f];
+          }
         }
       }
     }
@@ -213,7 +223,7 @@ void AggregateStates::merge(const AggregateStates& other, const uint32_t* src, c
 }
 
 void AggregateStates::load(size_t a, std::vector<int64_t> count, std::vector<__int128> sum, VectorKind kind,
-                           const Dictionary* dict, const Type& arg_type) {
+                           const Dictionary* dict, const Type& arg_type, std::vector<int64_t> wraps) {
   State& s = states_[a];
   const size_t n = count.size();
   s.kind = kind;
@@ -224,6 +234,7 @@ void AggregateStates::load(size_t a, std::vector<int64_t> count, std::vector<__i
   s.sum = std::move(sum);
   s.sum.resize(n, 0);
   s.sum_d.assign(n, 0.0);
+  s.wraps = std::move(wraps);
   s.loaded = true;
   size_ = n;
 }
@@ -276,7 +287,7 @@ Vector AggregateStates::finalize(size_t a, const std::vector<uint32_t>& gids) co
           } else if (agg.func == AggFunc::kMax) {
             if (x > t.sum[g]) t.sum[g] = x;
           } else {
-            t.sum[g] += x;
+            add_wrapping(t, g, x);
           }
           break;
         }
@@ -306,6 +317,9 @@ Vector AggregateStates::finalize(size_t a, const std::vector<uint32_t>& gids) co
     if (s.count[g] == 0) r.set_null(i);
     return s.count[g] == 0;
   };
+  if ((agg.func == AggFunc::kSum || agg.func == AggFunc::kAvg) && !s.wraps.empty())
+    for (uint32_t g : gids)
+      if (g < s.wraps.size() && s.wraps[g] != 0) fail(ErrorKind::kExecution, "numeric overflow in {}", agg.name);
   switch (agg.func) {
     case AggFunc::kCountStar:
     case AggFunc::kCount:

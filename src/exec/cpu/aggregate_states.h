@@ -33,8 +33,9 @@ class AggregateStates {
   // extreme value (MIN/MAX) of an argument of `kind` (kInt, kCode or kHuge) and
   // `arg_type`. `sum` may be empty for COUNT. Groups are [0, count.size()). For a
   // DISTINCT aggregate the arrays are those of the distinct values.
+  // `wraps` (may be empty): per group, how often the 128-bit sum wrapped (see State::wraps).
   void load(size_t a, std::vector<int64_t> count, std::vector<__int128> sum, VectorKind kind,
-            const Dictionary* dict, const Type& arg_type);
+            const Dictionary* dict, const Type& arg_type, std::vector<int64_t> wraps = {});
   // The same for an argument of kind kDouble: `value` holds each group's rounded exact
   // SUM (SUM/AVG) or its extreme value (MIN/MAX).
   void load_doubles(size_t a, std::vector<int64_t> count, std::vector<double> value, const Type& arg_type);
@@ -61,6 +62,11 @@ class AggregateStates {
     Type arg_type;
     std::vector<int64_t> count;    // rows with a non-NULL argument (or all rows for COUNT(*))
     std::vector<__int128> sum;     // SUM/AVG over exact kinds; MIN/MAX over kInt/kCode/kHuge
+    // 128-bit sums add modulo 2^128 and count their wrap-arounds here (allocated on the
+    // first one), so the exact total is sum + wraps * 2^128 in any order of additions:
+    // "numeric overflow" is raised when that total leaves int128, not when some order
+    // of the threads' (or the GPU's) partial sums happens to pass the limit.
+    std::vector<int64_t> wraps;
     std::vector<double> sum_d;     // MIN/MAX over DOUBLE; SUM/AVG results when loaded
     bool loaded_doubles = false;   // sum_d holds SUM/AVG results computed elsewhere
     bool loaded = false;           // set by load*: final per-group values (DISTINCT applied)
@@ -71,6 +77,7 @@ class AggregateStates {
   };
   static ExactDoubleSum& acc(State& s, uint32_t g);
   static double rounded_sum(const State& s, uint32_t g);
+  static void add_wrapping(State& s, uint32_t g, __int128 x);
 
   const std::vector<plan::AggregateExpr>* aggs_;
   StringInterner* interner_;

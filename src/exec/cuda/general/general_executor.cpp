@@ -407,7 +407,8 @@ class Run {
       if (r.is_double)
         states.load_doubles(a, std::move(r.count), std::move(r.doubles), ga.arg.type);
       else
-        states.load(a, std::move(r.count), std::move(r.value), ga.arg.kind, ga.arg.dict, ga.arg.type);
+        states.load(a, std::move(r.count), std::move(r.value), ga.arg.kind, ga.arg.dict, ga.arg.type,
+                    std::move(r.wraps));
     }
 
     // Group order: ascending encoded key words, which is the CPU's order whenever it

@@ -163,13 +163,21 @@ __global__ void aggregate_kernel(int func, const uint32_t* gid, const i128* valu
     atomicAdd(acc.count + g, 1ull);
     const i128 v = values[i];
     if (func == 2) {
-      // Exact int128 sum: low words add with carry into the high word (mod 2^128,
-      // which is exact because the true sum fits int128).
+      // Exact sum: low words add with carry into the high word, and (128-bit
+      // arguments) its carry plus the sign extension into the top word, so the
+      // 192-bit total is exact in any order; the host raises the CPU's overflow
+      // error when it leaves int128.
       const unsigned long long lo = (unsigned long long)(uint64_t(u128(v)));
       const unsigned long long hi = (unsigned long long)(uint64_t(u128(v) >> 64));
       const unsigned long long old = atomicAdd(acc.sum_lo + g, lo);
       const unsigned long long carry = old + lo < old ? 1ull : 0ull;
-      if (hi + carry) atomicAdd(acc.sum_hi + g, hi + carry);
+      const unsigned long long add_hi = hi + carry;  // wraps to 0 when hi = ~0 and carry = 1
+      unsigned long long top = (v < 0 ? ~0ull : 0ull) + (add_hi < hi ? 1ull : 0ull);
+      if (add_hi) {
+        const unsigned long long old_hi = atomicAdd(acc.sum_hi + g, add_hi);
+        top += old_hi + add_hi < old_hi ? 1ull : 0ull;
+      }
+      if (acc.sum_top && top) atomicAdd(acc.sum_top + g, top);
     } else if (func == 3) {
       atomicMin(acc.extreme + g, (long long)v);
     } else if (func == 4) {

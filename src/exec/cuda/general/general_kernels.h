@@ -78,6 +78,9 @@ struct AggAccumulators {
   unsigned long long* count = nullptr;
   unsigned long long* sum_lo = nullptr;
   unsigned long long* sum_hi = nullptr;
+  // 128-bit arguments: the word above the high word, so the sum is exact in 192 bits
+  // (null for 64-bit arguments: 2^64 rows of int64 values cannot leave int128).
+  unsigned long long* sum_top = nullptr;
   long long* extreme = nullptr;
 };
 void launch_aggregate(int func, const uint32_t* gid, const __int128* values, const uint8_t* nulls, uint64_t n,

@@ -64,11 +64,23 @@ GroupAggregateResult aggregate_group_values(AggFunc func, bool distinct, VectorK
       check_cuda(cudaMemsetAsync(hi.get(), 0, G1 * 8, s), "cudaMemset");
       acc.sum_lo = lo.get<unsigned long long>();
       acc.sum_hi = hi.get<unsigned long long>();
+      DeviceBuffer top;
+      if (kind == VectorKind::kHuge) {
+        top = DeviceBuffer(G1 * 8, "aggregates");
+        check_cuda(cudaMemsetAsync(top.get(), 0, G1 * 8, s), "cudaMemset");
+        acc.sum_top = top.get<unsigned long long>();
+      }
       launch_aggregate(2, l.gid, values, nulls, n, acc, s);
       std::vector<uint64_t> hl = copy_back<uint64_t>(lo, groups, s), hh = copy_back<uint64_t>(hi, groups, s);
+      std::vector<int64_t> ht = acc.sum_top ? copy_back<int64_t>(top, groups, s) : std::vector<int64_t>();
       check_cuda(cudaStreamSynchronize(s), "aggregate");
       r.value.resize(groups);
       for (uint64_t g = 0; g < groups; g++) r.value[g] = __int128((unsigned __int128)hh[g] << 64 | hl[g]);
+      // total = top * 2^128 + (hi:lo unsigned) = value + (top + [value < 0]) * 2^128.
+      if (!ht.empty()) {
+        r.wraps.resize(groups);
+        for (uint64_t g = 0; g < groups; g++) r.wraps[g] = ht[g] + (r.value[g] < 0 ? 1 : 0);
+      }
     }
   } else if (func == AggFunc::kMin || func == AggFunc::kMax) {
     const bool mn = func == AggFunc::kMin;

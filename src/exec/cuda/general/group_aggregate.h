@@ -27,6 +27,7 @@ struct GroupLayout {
 struct GroupAggregateResult {
   std::vector<int64_t> count;     // non-NULL arguments per group
   std::vector<__int128> value;    // exact kinds: SUM or the extreme value
+  std::vector<int64_t> wraps;     // 128-bit SUM: wrap-arounds of `value` (AggregateStates::load)
   std::vector<double> doubles;    // DOUBLE arguments (not COUNT): rounded SUM or the extreme
   bool is_double = false;
 };

@@ -20,8 +20,9 @@ unsigned blocks_for(uint64_t n) {
   for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); i += uint64_t(gridDim.x) * blockDim.x)
 
 __global__ void program_kernel(DevProgram p, const uint32_t* const* rows, uint64_t n, i128* values, uint8_t* nulls,
-                               uint8_t* keep, DevError* err) {
+                               uint8_t* keep, DevError* err, uint64_t only) {
   GRID_LOOP(i, n) {
+    if (only != ~0ull && i != only) continue;
     i128 v = 0;
     bool nl = true;
     if (!run_program(p, rows, i, v, nl, err)) return;
@@ -242,8 +243,12 @@ __global__ void any_nan_kernel(const i128* values, const uint8_t* nulls, uint64_
 }  // namespace
 
 void launch_program(const DevProgram& p, const uint32_t* const* rows, uint64_t n, __int128* values, uint8_t* nulls,
-                    uint8_t* keep, DevError* err, cudaStream_t s) {
-  if (n) program_kernel<<<blocks_for(n), kThreads, 0, s>>>(p, rows, n, values, nulls, keep, err);
+                    uint8_t* keep, DevError* err, cudaStream_t s, uint64_t only) {
+  if (only != ~0ull) {
+    if (only < n) program_kernel<<<1, 1, 0, s>>>(p, rows, only + 1, values, nulls, keep, err, only);
+    return;
+  }
+  if (n) program_kernel<<<blocks_for(n), kThreads, 0, s>>>(p, rows, n, values, nulls, keep, err, only);
 }
 void launch_iota(uint32_t* out, uint64_t n, uint32_t first, cudaStream_t s) {
   if (n) iota_kernel<<<blocks_for(n), kThreads, 0, s>>>(out, n, first);

@@ -192,6 +192,15 @@ TEST(GpuShapes, GeneralPathShapes) {
       // gpuexpr: a hidden ORDER BY key that is a string expression over two dictionaries.
       "select c_custkey from customer, supplier where c_custkey < 30 and s_suppkey = 2 "
       "order by case when c_custkey % 2 = 0 then c_name else s_name end desc, c_custkey",
+      // Casts from DOUBLE over every fact row (the x87 emulation: halves at several
+      // scales, an 18-digit scale whose product needs rounding to 64 bits, negatives).
+      "select lo_orderkey, lo_linenumber, cast(cast(lo_quantity as double) / 2 as integer), "
+      "cast(cast(lo_quantity as double) / 8 as decimal(6,2)), cast(cast(lo_discount as double) / 7 as decimal(18,17)), "
+      "cast(cast(lo_extendedprice as double) / lo_quantity * 1.37 as decimal(18,6)), "
+      "cast(-cast(lo_revenue as double) * 1.1 as bigint) from lineorder order by 1, 2",
+      // A cross product with a string comparison across dictionaries and MIN over it.
+      "select count(*), sum(s_suppkey + d_year), min(case when s_nation < d_month then s_nation else d_month end) "
+      "from supplier, date",
       // A cross product feeding a keyed join, then GROUP BY a string expression.
       "select case when d_year > 1995 then s_region else 'old' end, count(*) from supplier, date, lineorder "
       "where s_suppkey = 7 and d_datekey = lo_orderdate group by 1 order by 1",
@@ -381,6 +390,9 @@ TEST(GpuEdges, LargeOrderByOnTheDevice) {
       // Decimals.
       "select lo_orderkey, lo_linenumber, lo_revenue * 0.25 - 400000 as r from lineorder where lo_orderkey % 10 = 8 "
       "order by r, lo_linenumber desc limit 50000",
+      // gpuexpr: a string expression over a column and a constant (merged domain codes).
+      "select lo_orderkey, lo_linenumber, case when lo_quantity < 25 then lo_shipmode else 'ZZ' end as m "
+      "from lineorder order by m desc, lo_orderkey, lo_linenumber limit 5000 offset 7",
       // A join with a unique build key (probe order on both backends).
       "select lo_orderkey, lo_linenumber, c_nation from lineorder, customer where lo_custkey = c_custkey "
       "and lo_orderkey % 10 = 7 order by c_nation desc, lo_orderdate limit 30000 offset 10",

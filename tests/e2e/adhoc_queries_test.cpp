@@ -53,5 +53,25 @@ TEST(CsvTables, LoadedAsWritten) {
 INSTANTIATE_TEST_SUITE_P(Csv, CsvAdhoc, ::testing::ValuesIn(kCsvCases),
                          [](const auto& info) { return std::string(info.param.name); });
 
+// gpuexpr: run-time errors (SQLite has none of these: division by zero is NULL there),
+// so the CPU must fail with one line of kind kExecution; tests/gpu compares the GPU's.
+class CsvErrors : public ::testing::TestWithParam<Case> {};
+
+TEST_P(CsvErrors, FailWithOneLine) {
+  OracleFixture& f = csv_fixture();
+  ASSERT_TRUE(f.db) << f.error;
+  try {
+    f.db->query(GetParam().sql, QueryOptions{Backend::kCpu});
+    ADD_FAILURE() << "expected an error: " << GetParam().sql;
+  } catch (const Error& e) {
+    const std::string m = e.what();
+    EXPECT_EQ(e.kind(), ErrorKind::kExecution) << m;
+    EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Csv, CsvErrors, ::testing::ValuesIn(kCsvExprErrorCases),
+                         [](const auto& info) { return std::string(info.param.name); });
+
 }  // namespace
 }  // namespace raydb::test

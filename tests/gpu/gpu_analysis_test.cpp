@@ -47,5 +47,12 @@ TEST(CudaAnalysis, CsvAdhocCasesOnTheGpu) {
   check_list(f, kCsvCases, kCsvCpuOnly);
 }
 
+// gpuexpr: the run-time error cases run on the GPU too (their errors must be the CPU's).
+TEST(CudaAnalysis, CsvErrorCasesOnTheGpu) {
+  OracleFixture& f = csv_fixture();
+  ASSERT_TRUE(f.db) << f.error;
+  check_list(f, kCsvExprErrorCases, {});
+}
+
 }  // namespace
 }  // namespace raydb::test

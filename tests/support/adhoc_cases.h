@@ -147,6 +147,32 @@ inline const Case kSsbCases[] = {
     {"gpuagg_join_double_key",
      "select count(*), sum(c_custkey), sum(s_suppkey) from customer, supplier "
      "where cast(c_custkey as double) / 4 = cast(s_suppkey as double) / 2"},
+    // gpuexpr: cross products, string expressions across dictionaries, casts from DOUBLE.
+    {"cross_product_count", "select count(*) from supplier, date where s_suppkey < 3"},
+    {"cross_product_residual_strings",
+     "select s_name, c_name from supplier, customer where s_suppkey < 4 and c_custkey < 6 and s_nation <> c_nation "
+     "order by 1, 2"},
+    {"cross_product_ordered_ties",
+     "select s_suppkey, d_datekey from supplier, date where s_suppkey < 4 and d_datekey < 19920106 "
+     "order by s_suppkey limit 9"},
+    {"cross_then_keyed_join",
+     "select c_nation, count(*), sum(lo_quantity) from lineorder, customer, supplier "
+     "where lo_custkey = c_custkey and s_suppkey = 1 and c_region < s_region group by c_nation order by 1"},
+    {"case_string_mixed_dictionaries",
+     "select lo_orderkey, lo_linenumber, case when lo_quantity < 10 then c_nation when lo_quantity < 20 then 'few' "
+     "else s_city end as label from lineorder, customer, supplier where lo_custkey = c_custkey "
+     "and lo_suppkey = s_suppkey and lo_orderkey < 200 order by label, 1, 2"},
+    {"group_by_string_expression",
+     "select case when lo_discount > 5 then c_region else s_region end as r, count(*), min(c_city), "
+     "max(case when lo_tax > 4 then s_nation else 'none' end) from lineorder, customer, supplier "
+     "where lo_custkey = c_custkey and lo_suppkey = s_suppkey group by 1 order by 1"},
+    {"string_compare_across_dictionaries",
+     "select count(*), count(distinct case when c_city < s_city then c_city else s_city end) from lineorder, customer, "
+     "supplier where lo_custkey = c_custkey and lo_suppkey = s_suppkey and c_city between s_city and 'VIETNAM  9'"},
+    {"cast_double_to_bigint", "select lo_orderkey, cast(cast(lo_revenue as double) / 7 as bigint) as r from lineorder "
+     "where lo_orderkey < 100 order by 1, 2",
+     "select lo_orderkey, cast(round(cast(lo_revenue as real) / 7) as integer) as r from lineorder "
+     "where lo_orderkey < 100 order by 1, 2"},
 };
 
 inline const Case kCsvCases[] = {
@@ -235,6 +261,51 @@ inline const Case kCsvCases[] = {
      "from emp where id > 100"},
     {"gpuagg_empty_table_distinct_groups", "select m, sum(distinct a), max(distinct s), count(distinct m) from empty group by m"},
     {"gpuagg_single_row_double", "select sum(f), avg(f), min(f), max(distinct f), count(distinct f), sum(distinct b * b) from one"},
+    // gpuexpr: cross products, string expressions across dictionaries, casts from DOUBLE.
+    {"cross_no_condition", "select count(*), sum(e.id * d.floor) from emp e, dept d"},
+    {"cross_inequality", "select e.name, d.dept from emp e, dept d where e.id < d.floor order by e.name, d.dept"},
+    {"cross_ordered_input_ties", "select e.id, d.dept, d.floor from emp e, dept d order by e.id limit 14"},
+    {"cross_three_tables",
+     "select count(*), sum(e.id + d.floor + p.pid) from emp e, dept d, proj p where p.cost * 10 < e.salary"},
+    {"cross_with_keyed_join",
+     "select e.name, d.city, o.x from emp e join dept d on e.dept = d.dept, one o where e.id < o.x order by 1"},
+    {"cross_with_empty", "select count(*) from emp e, empty x"},
+    {"case_string_constants_and_column",
+     "select id, case when id < 4 then name when id < 8 then 'x' else dept end as label from emp order by label, id"},
+    {"case_columns_of_two_dictionaries",
+     "select e.id, case when e.id % 2 = 0 then e.name else d.city end as c from emp e join dept d on e.dept = d.dept "
+     "order by 2, 1"},
+    {"string_less_across_dictionaries",
+     "select e.name, d.city from emp e, dept d where e.name < d.city and d.floor = 2 order by 1, 2"},
+    {"string_equal_across_dictionaries_residual",
+     "select count(*) from emp e join dept d on e.dept = d.dept where e.name > d.city or e.dept = d.city"},
+    {"like_over_case", "select id from emp where case when id > 5 then name else dept end like '%o%' order by id"},
+    {"in_over_case", "select id from emp where case when id > 3 then name else dept end in ('eng', 'Zoë', 'bob_x') order by id"},
+    {"between_strings_of_two_tables",
+     "select e.id, e.name from emp e join dept d on e.dept = d.dept where e.name between d.dept and d.city order by 1"},
+    {"group_by_case_strings",
+     "select case when salary > 90000 then dept else name end as g, count(*) from emp group by 1 order by 1"},
+    {"min_max_count_distinct_string_expressions",
+     "select min(case when id > 2 then name else 'zzz' end), max(case when id < 9 then dept else name end), "
+     "count(distinct case when id % 2 = 0 then dept else 'odd' end) from emp"},
+    {"order_by_hidden_string_expression",
+     "select id, case when id < 5 then name else dept end as k from emp order by k desc, id"},
+    {"cast_double_to_exact",
+     "select id, cast(rating * 2 as integer) as r2, cast(rating * 1000 as bigint) as r3, "
+     "cast(rating / 3 as decimal(8,3)) as r4 from emp order by id",
+     "select id, cast(round(rating * 2) as integer) as r2, cast(round(rating * 1000) as integer) as r3, "
+     "round(rating / 3, 3) as r4 from emp order by id"},
+};
+
+// gpuexpr: queries that fail on the CPU with one line (run-time errors of the
+// evaluator); the CUDA backend must fail with the same line (tests/gpu).
+inline const Case kCsvExprErrorCases[] = {
+    {"error_cast_double_out_of_range", "select id, cast(cast(pts as double) as integer) from emp"},
+    {"error_cast_bigint_out_of_range", "select cast(pts as integer) from emp"},
+    {"error_cast_double_to_decimal", "select cast(rating * 100000 as decimal(6,1)) from emp"},
+    {"error_division_by_zero_in_cross_product", "select count(*) from emp e, dept d where e.id / (d.floor - 4) > 0"},
+    {"error_division_by_zero_in_string_case",
+     "select case when id / (id - 10) > 0 then name else 'x' end from emp"},
 };
 
 }  // namespace raydb::test

@@ -21,7 +21,8 @@ enum ProgOp : uint8_t {
   kPLookup,  // pop x; push lookups[slot][x - base] (NULL outside the table or where marked)
   kPArith,   // pop y, x; sub = ArithOp; x *= fa, y *= fb (add-like ops align scales); result in [lo, hi]
   kPNeg,     // pop x; push -x; flag: 0 = int64 kind (sub 1: INTEGER), 1 = int128 kind
-  kPCmp,     // pop y, x; sub = CompareOp; compares x * fa with y * fb
+  kPCmp,     // pop y, x; sub = CompareOp; compares x * fa with y * fb; when flag and a product
+             // leaves int128, compares x / lo and y / hi as doubles (the evaluator's fallback)
   kPAnd,     // pop two, three-valued AND
   kPOr,      // pop two, three-valued OR
   kPNot,     // pop x; NOT x (NULL stays NULL)
@@ -31,10 +32,17 @@ enum ProgOp : uint8_t {
   kPCase,    // pop slot (condition, value) pairs and, when flag, an ELSE value; push the first chosen
   // DOUBLE values travel as their 8 bits in the low word; IEEE operations rounded to
   // nearest one at a time, as the CPU's SSE arithmetic.
-  kPToDouble,  // pop x (exact integer, scaled by fb); push double(x) / double(fb) when fb > 1
+  kPToDouble,  // pop x (exact integer, scaled by fb); push double(x) / double(fb) when fb > 1;
+               // flag: x may exceed int64 (converted from int128, rounded to nearest even)
   kPDArith,    // pop y, x (doubles); sub = ArithOp (/ and % by zero raise)
   kPDCmp,      // pop y, x (doubles); sub = CompareOp
   kPDNeg,      // pop x (double); push -x
+  // pop x (double); push round(x * P) computed as the CPU's x87 long double does:
+  // P = k * 2^slot (k the 64-bit significand of (long double)10^scale), the product
+  // rounded to 64 significant bits (nearest even), then to an integer (half away from
+  // zero); raises a cast error for NaN/Inf or a magnitude above fa (positive values)
+  // or fb (negative values), the (long double) bounds as unsigned 128-bit magnitudes.
+  kPCastDouble,
 };
 
 // Error codes a program can raise (the first one wins; the host turns it into the CPU
@@ -72,11 +80,17 @@ struct DevProgram {
   int32_t pad = 0;
 };
 
-// The first error raised by any thread.
+// Errors: a first pass marks `code` and keeps the smallest failing row (as ~row, so a
+// zeroed slot means none); the host then reruns that row alone with `report` set, which
+// stops at the row's first failing instruction and fills instr and value. So the
+// error is the one of the first row in the input order, as on the CPU for one batch.
 struct DevError {
   int32_t code = 0;
   int32_t instr = 0;
   long long value_lo = 0, value_hi = 0;  // the offending value (casts)
+  unsigned long long first_row_inv = 0;
+  int32_t report = 0;
+  int32_t pad = 0;
 };
 
 }  // namespace raydb::exec::cuda::general

@@ -3,11 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <optional>
 
 #include "exec/cpu/column_predicate.h"
+#include "exec/cpu/expression_evaluator.h"
+#include "exec/cuda/general/string_domain.h"
 
 namespace raydb::exec::cuda::general {
 
@@ -53,20 +56,38 @@ const Expr* single_column(const Expr& e) {
   return found;
 }
 
+bool is_string(const Operand& o) { return o.kind == VectorKind::kCode || o.type.id == TypeId::kVarchar; }
+
 struct Emitter {
+  Emitter(const plan::LogicalQuery& query, CompiledProgram& program) : q(query), p(program) {}
   const plan::LogicalQuery& q;
   CompiledProgram& p;
   int depth = 0;
   std::string why;
+  // String values are emitted as codes of one domain per program, fixed in finish():
+  // a column's own dictionary when it is the only source, else the merged domain.
+  struct StringLeaf {
+    size_t ins = 0;                     // the load or constant instruction
+    const Dictionary* dict = nullptr;   // column leaves
+    std::string constant;               // constant leaves
+  };
+  std::vector<StringLeaf> leaves;
+  struct DomainLike {
+    int slot = 0;
+    std::string pattern;
+    bool negated = false;
+  };
+  std::vector<DomainLike> likes;  // LIKE over string values: tables over the domain
 
   bool reject(std::string reason) {
     if (why.empty()) why = std::move(reason);
     return false;
   }
 
-  void push(const Expr& src, ProgInstr in, int pops, int pushes) {
+  void push(const Expr& src, ProgInstr in, int pops, int pushes, Type cast_from = Type()) {
     p.ins.push_back(in);
     p.source.push_back(&src);
+    p.cast_from.push_back(cast_from);
     depth += pushes - pops;
   }
   // A logical operator over the top `pops` booleans (AND/OR: 2, NOT: 1).
@@ -130,6 +151,7 @@ struct Emitter {
         ProgInstr in;
         in.op = kPLoad;
         in.slot = column_slot(e);
+        if (o.kind == VectorKind::kCode) leaves.push_back({p.ins.size(), o.dict, {}});
         push(e, in, 0, 1);
         return o;
       }
@@ -139,9 +161,14 @@ struct Emitter {
         if (e.value.is_null()) {
           in.flag = 1;
           push(e, in, 0, 1);
-          return Operand{e.type, kind_of(e.type), nullptr};
+          return Operand{e.type, e.type.id == TypeId::kVarchar ? VectorKind::kCode : kind_of(e.type), nullptr};
         }
-        if (e.type.id == TypeId::kVarchar) return fail("string constant " + e.to_string() + " outside a column predicate");
+        if (e.type.id == TypeId::kVarchar) {
+          // Its rank in the domain, set by finish().
+          leaves.push_back({p.ins.size(), nullptr, e.value.as_string()});
+          push(e, in, 0, 1);
+          return Operand{e.type, VectorKind::kCode, nullptr};
+        }
         Vector v = Vector::constant(e.value, e.type, 1);
         if (v.kind == VectorKind::kDouble) {
           int64_t bits;
@@ -216,7 +243,18 @@ struct Emitter {
       }
       case ExprKind::kLike: {
         if (auto t = column_table(e)) return t;
-        return fail("LIKE over a string expression that is not a column");
+        if (!why.empty()) return std::nullopt;
+        // eval_like: like_match per string, NULL stays NULL; a table over the domain.
+        auto a = emit(*e.children[0]);
+        if (!a) return std::nullopt;
+        if (!is_string(*a)) return fail("LIKE over a non-string value: " + e.to_string());
+        ProgInstr lk;
+        lk.op = kPLookup;
+        lk.slot = int(p.lookups.size());
+        p.lookups.emplace_back();
+        likes.push_back({lk.slot, e.value.as_string(), e.negated});
+        push(e, lk, 1, 1);
+        return Operand{Type::boolean(), VectorKind::kInt, nullptr};
       }
       case ExprKind::kIsNull: {
         if (!emit(*e.children[0])) return std::nullopt;
@@ -232,43 +270,19 @@ struct Emitter {
         if (!cast(e, *a, e.type)) return std::nullopt;
         Operand o{e.type, kind_of(e.type), nullptr};
         if (a->kind == VectorKind::kCode && e.type.id == TypeId::kVarchar) o = *a;
+        if (a->kind == VectorKind::kDouble && e.type.id == TypeId::kDouble) o.kind = VectorKind::kDouble;
         return o;
       }
       case ExprKind::kCase: {
         const size_t pairs = (e.children.size() - (e.has_else ? 1 : 0)) / 2;
         const bool text = e.type.id == TypeId::kVarchar;
-        const Dictionary* dict = nullptr;
-        // String results: constants only, each pushed as its index into p.strings
-        // (the host turns indices back into strings).
+        // Every branch is evaluated (as the vectorized evaluator does) and converted to
+        // the CASE's type; string values are codes of the program's domain.
         auto value = [&](const Expr& x) -> bool {
-          if (!text) {
-            auto v = emit(x);
-            return v && cast(e, *v, e.type);
-          }
-          if (x.kind == ExprKind::kColumnRef) {
-            // Codes of one column's dictionary (NULL constants aside) stay codes.
-            auto v = emit(x);
-            if (!v) return false;
-            if (!p.strings.empty() || (dict && dict != v->dict))
-              return reject("CASE mixing string constants and columns, or columns of different dictionaries");
-            dict = v->dict;
-            return true;
-          }
-          if (x.kind != ExprKind::kConstant) return reject("CASE with string results that are not constants or columns");
-          if (!x.value.is_null() && dict) return reject("CASE mixing string constants and columns");
-          if (!check_depth()) return false;
-          ProgInstr c;
-          c.op = kPConst;
-          if (x.value.is_null()) {
-            c.flag = 1;
-          } else {
-            const std::string sv = x.value.type().id == TypeId::kVarchar ? x.value.as_string() : x.value.to_string();
-            auto it = std::find(p.strings.begin(), p.strings.end(), sv);
-            c.k = it - p.strings.begin();
-            if (it == p.strings.end()) p.strings.push_back(sv);
-          }
-          push(x, c, 0, 1);
-          return true;
+          auto v = emit(x);
+          if (!v) return false;
+          if (text) return is_string(*v) || v->type.id == TypeId::kNull ? true : reject("a CASE mixing strings and numbers");
+          return cast(e, *v, e.type);
         };
         for (size_t i = 0; i < pairs; i++) {
           if (!emit(*e.children[2 * i])) return std::nullopt;
@@ -280,8 +294,8 @@ struct Emitter {
         in.slot = int(pairs);
         in.flag = e.has_else ? 1 : 0;
         push(e, in, int(2 * pairs + (e.has_else ? 1 : 0)), 1);
-        if (text && dict) return Operand{e.type, VectorKind::kCode, dict};
-        return Operand{e.type, text ? VectorKind::kString : kind_of(e.type), nullptr};
+        if (text) return Operand{e.type, VectorKind::kCode, nullptr};
+        return Operand{e.type, e.type.id == TypeId::kDouble ? VectorKind::kDouble : kind_of(e.type), nullptr};
       }
       case ExprKind::kGroupRef:
       case ExprKind::kAggregateRef:
@@ -360,19 +374,21 @@ struct Emitter {
     ProgInstr in;
     in.op = kPCmp;
     in.sub = uint8_t(op);
-    if (a->kind == VectorKind::kCode || b->kind == VectorKind::kCode) {
-      // Codes of one dictionary order like their strings.
-      if (a->kind != VectorKind::kCode || b->kind != VectorKind::kCode || a->dict != b->dict)
-        return fail("a string comparison across dictionaries or with an expression: " + e.to_string());
+    if (is_string(*a) || is_string(*b)) {
+      // Codes of the program's one domain order like their strings (finish()).
+      if (!is_string(*a) || !is_string(*b)) return fail("a comparison of a string with a non-string: " + e.to_string());
     } else {
       if (!numeric(*a) || !numeric(*b)) return fail("a comparison of non-numeric values: " + e.to_string());
       const int sa = scale_of(a->type), sb = scale_of(b->type), s = std::max(sa, sb);
       in.fa = pow10_i128(s - sa);
       in.fb = pow10_i128(s - sb);
-      // int64 values times 10^18 stay inside int128; wider ones might not (the CPU then
-      // compares as doubles).
-      if ((a->kind == VectorKind::kHuge && sa != s) || (b->kind == VectorKind::kHuge && sb != s))
-        return fail("a comparison of a 128-bit value across decimal scales");
+      // int64 values times 10^18 stay inside int128; wider ones might not, and the CPU
+      // then compares both as doubles (the interpreter does the same, flag).
+      if ((a->kind == VectorKind::kHuge && sa != s) || (b->kind == VectorKind::kHuge && sb != s)) {
+        in.flag = 1;
+        in.lo = pow10_i128(sa);
+        in.hi = pow10_i128(sb);
+      }
     }
     push(e, in, 2, 1);
     return Operand{Type::boolean(), VectorKind::kInt, nullptr};
@@ -382,9 +398,11 @@ struct Emitter {
   // then divided by 10^scale. NULL constants stay NULL.
   bool to_double(const Expr& e, const Operand& o) {
     if (o.kind == VectorKind::kDouble || o.type.id == TypeId::kNull) return true;
-    if (o.kind != VectorKind::kInt) return reject("a conversion to DOUBLE of a non-integer value: " + e.to_string());
+    if (o.kind != VectorKind::kInt && o.kind != VectorKind::kHuge)
+      return reject("a conversion to DOUBLE of a non-numeric value: " + e.to_string());
     ProgInstr in;
     in.op = kPToDouble;
+    in.flag = o.kind == VectorKind::kHuge ? 1 : 0;
     in.fb = o.type.id == TypeId::kDecimal ? pow10_i128(o.type.scale) : 1;
     push(e, in, 1, 1);
     return true;
@@ -394,10 +412,11 @@ struct Emitter {
   bool cast(const Expr& e, const Operand& from, const Type& to) {
     if (from.type == to) return true;
     if (from.type.id == TypeId::kNull) return true;  // stays NULL
-    if (to.id == TypeId::kVarchar || from.kind == VectorKind::kCode || from.kind == VectorKind::kString)
-      return reject("a cast to or from VARCHAR: " + e.to_string());
+    // The binder converts only constants between strings, dates and numbers, so these
+    // reach no executor from SQL.
+    if (to.id == TypeId::kVarchar || is_string(from)) return reject("a cast to or from VARCHAR: " + e.to_string());
     if (to.id == TypeId::kDouble) return to_double(e, from);
-    if (from.kind == VectorKind::kDouble) return reject("a cast from DOUBLE: " + e.to_string());
+    if (from.kind == VectorKind::kDouble) return cast_double(e, from, to);
     if (to.id == TypeId::kDate) return reject("a cast to DATE from " + from.type.to_string());
     ProgInstr in;
     in.op = kPCast;
@@ -417,8 +436,99 @@ struct Emitter {
     const int ts = scale_of(to), fs = scale_of(from.type);
     in.fa = ts >= fs ? pow10_i128(ts - fs) : 1;
     in.fb = ts >= fs ? 1 : pow10_i128(fs - ts);
-    push(e, in, 1, 1);
+    push(e, in, 1, 1, from.type);
     return true;
+  }
+
+  // convert() of a DOUBLE to an exact type: the factor 10^scale and the bounds as the
+  // CPU's long double holds them (program_interpreter.cuh, cast_double_exact).
+  bool cast_double(const Expr& e, const Operand& from, const Type& to) {
+    if (to.id == TypeId::kBoolean || to.id == TypeId::kDate || to.id == TypeId::kNull)
+      return reject("a cast from DOUBLE to " + to.to_string() + ": " + e.to_string());
+    __int128 hi;
+    switch (to.id) {
+      case TypeId::kInteger: hi = INT32_MAX; break;
+      case TypeId::kBigint: hi = INT64_MAX; break;
+      case TypeId::kDecimal: hi = pow10_i128(to.precision) - 1; break;
+      default: hi = kI128Max; break;
+    }
+    const __int128 lo = to.id == TypeId::kDecimal ? -hi : (to.id == TypeId::kHugeint ? kI128Min : -hi - 1);
+    // Integer magnitudes of (long double)hi and (long double)lo: integers of at most
+    // 64 significant bits, at most 2^127, so exact in unsigned 128 bits.
+    auto magnitude = [](long double x) {
+      x = std::fabs(x);
+      int ex = 0;
+      const long double m = std::frexp(x, &ex);  // x = m * 2^ex, m in [0.5, 1)
+      const unsigned __int128 sig = (unsigned __int128)(uint64_t)std::ldexp(m, 64);
+      return ex >= 64 ? sig << (ex - 64) : sig >> (64 - ex);
+    };
+    int pe = 0;
+    const long double pm = std::frexp((long double)pow10_i128(to.id == TypeId::kDecimal ? to.scale : 0), &pe);
+    ProgInstr in;
+    in.op = kPCastDouble;
+    in.k = __int128(uint64_t(std::ldexp(pm, 64)));
+    in.slot = pe - 64;
+    in.fa = __int128(magnitude((long double)hi));
+    in.fb = __int128(magnitude((long double)lo));
+    push(e, in, 1, 1, from.type);
+    return true;
+  }
+
+  // Fixes the string domain once the whole program is emitted: the one dictionary its
+  // string values come from, or (constants, several dictionaries) the merged domain,
+  // each column's codes translated by a lookup right after its load.
+  const Dictionary* finish() {
+    std::vector<const Dictionary*> dicts;
+    std::vector<std::string> constants;
+    for (auto& l : leaves) {
+      if (l.dict && std::find(dicts.begin(), dicts.end(), l.dict) == dicts.end()) dicts.push_back(l.dict);
+      if (!l.dict) constants.push_back(l.constant);
+    }
+    const Dictionary* domain = dicts.size() == 1 && constants.empty() ? dicts[0] : nullptr;
+    if (!domain && !leaves.empty()) {
+      p.domain = StringDomain::merge(dicts, constants);
+      domain = p.domain.get();
+    }
+    for (auto& l : likes) {
+      HostLookup& t = p.lookups[size_t(l.slot)];
+      const uint32_t n = domain ? domain->size() : 0;
+      t.values.resize(n);
+      t.nulls.assign(n, 0);
+      for (uint32_t c = 0; c < n; c++) t.values[c] = like_match(domain->at(c), l.pattern) != l.negated;
+    }
+    if (!p.domain) return domain;
+    std::vector<int> slot_of(dicts.size());
+    for (size_t d = 0; d < dicts.size(); d++) {
+      HostLookup t;
+      StringDomain::translate(*dicts[d], *p.domain, t.values, t.nulls);
+      slot_of[d] = int(p.lookups.size());
+      p.lookups.push_back(std::move(t));
+    }
+    std::vector<int> after(p.ins.size(), -1);  // instruction -> translation slot
+    for (auto& l : leaves) {
+      if (l.dict) {
+        after[l.ins] = slot_of[size_t(std::find(dicts.begin(), dicts.end(), l.dict) - dicts.begin())];
+      } else {
+        p.ins[l.ins].k = *p.domain->find(l.constant);
+      }
+    }
+    CompiledProgram out;
+    for (size_t i = 0; i < p.ins.size(); i++) {
+      out.ins.push_back(p.ins[i]);
+      out.source.push_back(p.source[i]);
+      out.cast_from.push_back(p.cast_from[i]);
+      if (after[i] < 0) continue;
+      ProgInstr lk;
+      lk.op = kPLookup;
+      lk.slot = after[i];
+      out.ins.push_back(lk);
+      out.source.push_back(p.source[i]);
+      out.cast_from.push_back(Type());
+    }
+    p.ins = std::move(out.ins);
+    p.source = std::move(out.source);
+    p.cast_from = std::move(out.cast_from);
+    return domain;
   }
 };
 
@@ -426,13 +536,23 @@ struct Emitter {
 
 std::variant<CompiledProgram, std::string> ExpressionCompiler::compile(const plan::Expr& e) const {
   CompiledProgram p;
-  Emitter em{q_, p};
+  Emitter em(q_, p);
   auto o = em.emit(e);
   if (!o) return em.why.empty() ? std::string("expression ") + e.to_string() : em.why;
+  const Dictionary* domain = em.finish();
   p.type = o->type.id == TypeId::kNull ? e.type : o->type;
   if (e.type.id != TypeId::kNull && !(p.type == e.type) && o->kind != VectorKind::kCode) p.type = e.type;
   p.kind = o->kind;
-  p.dict = o->dict;
+  p.dict = nullptr;
+  if (is_string(*o)) {
+    p.kind = VectorKind::kCode;
+    p.dict = domain;
+    if (!domain) {
+      // Only NULL strings: an empty domain keeps the codes' dictionary defined.
+      p.domain = StringDomain::merge({}, {});
+      p.dict = p.domain.get();
+    }
+  }
   return p;
 }
 
@@ -441,24 +561,18 @@ std::variant<CompiledProgram, std::string> ExpressionCompiler::compile_join_prob
   auto r = compile(e);
   if (!build_dict || std::holds_alternative<std::string>(r)) return r;
   CompiledProgram& p = std::get<CompiledProgram>(r);
-  if (p.kind != VectorKind::kCode) return std::string("a string join key that is not a column: ") + e.to_string();
+  if (p.kind != VectorKind::kCode) return std::string("a string join key of another kind: ") + e.to_string();
   if (p.dict == build_dict) return r;
   // Both dictionaries are sorted: merge them once (as the CPU's join codec does).
   HostLookup t;
-  t.values.assign(p.dict->size(), -1);
-  t.nulls.assign(p.dict->size(), 1);
-  uint32_t j = 0;
-  for (uint32_t i = 0; i < p.dict->size(); i++) {
-    std::string_view s = p.dict->at(i);
-    while (j < build_dict->size() && build_dict->at(j) < s) j++;
-    if (j < build_dict->size() && build_dict->at(j) == s) t.values[i] = j, t.nulls[i] = 0;
-  }
+  StringDomain::translate(*p.dict, *build_dict, t.values, t.nulls);
   ProgInstr lk;
   lk.op = kPLookup;
   lk.slot = int(p.lookups.size());
   p.lookups.push_back(std::move(t));
   p.ins.push_back(lk);
   p.source.push_back(&e);
+  p.cast_from.push_back(Type());
   p.dict = build_dict;
   return r;
 }

@@ -6,11 +6,16 @@
 // What compiles: column references (integral, DECIMAL, DATE, DOUBLE, VARCHAR as
 // dictionary codes), constants, + - * / % and negation (exact, with the evaluator's
 // overflow bounds; DOUBLE one IEEE operation at a time), comparisons, AND/OR/NOT,
-// BETWEEN, IN lists, IS [NOT] NULL, CAST between exact types and to DOUBLE, CASE
-// (string results only from constants).
+// BETWEEN, IN lists, IS [NOT] NULL, LIKE, CAST between numeric types (from DOUBLE with
+// the CPU's 80-bit rounding), CASE.
 // A predicate over one VARCHAR column and constants (LIKE, string comparisons and
 // ranges, IN lists of strings, and/or/not of these) becomes a lookup table over the
 // column's dictionary codes, filled on the host by the CPU's own ColumnPredicate.
+// Other string values (CASE mixing constants and columns, columns of several
+// dictionaries, comparisons between them, LIKE over expressions) are codes of one
+// merged domain per program (string_domain.h): each column's codes go through a
+// translation table, constants become their rank, LIKE a table over the domain.
+#include <memory>
 #include <string>
 #include <variant>
 #include <vector>
@@ -37,11 +42,14 @@ struct CompiledProgram {
   std::vector<Col> columns;
   std::vector<HostLookup> lookups;
   Type type;                            // the result's SQL type
-  // kInt, kHuge, kCode (dictionary codes), kDouble (the 8 bits) or kString (an index
-  // into `strings`: CASE over string constants).
+  // kInt, kHuge, kCode (codes of `dict`: a column's dictionary or the program's own
+  // merged domain) or kDouble (the 8 bits).
   VectorKind kind = VectorKind::kInt;
   const Dictionary* dict = nullptr;     // kCode
-  std::vector<std::string> strings;     // kString
+  // The merged string domain when the program needs one (`dict` then points to it);
+  // result vectors holding its codes are decoded before the program is released.
+  std::shared_ptr<const Dictionary> domain;
+  std::vector<Type> cast_from;          // per instruction: a cast's source type (error messages)
   uint64_t tables = 0;                  // tables read (bit mask)
 };
 

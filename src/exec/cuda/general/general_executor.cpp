@@ -14,6 +14,7 @@
 #include "exec/cpu/expression_evaluator.h"
 #include "exec/cuda/column_cache.h"
 #include "exec/cuda/device_memory.h"
+#include "exec/cuda/general/cross_join.h"
 #include "exec/cuda/general/general_kernels.h"
 #include "exec/cuda/general/group_aggregate.h"
 #include "exec/cuda/general/group_kernels.h"
@@ -160,17 +161,38 @@ class Run {
 
   uint64_t bytes_read = 0;
 
-  // Throws the CPU evaluator's error when a program raised one.
-  void check(const BoundProgram& p) {
+  // Runs `p` over the rows of `t`; throws the CPU evaluator's error when a row raised
+  // one: the first failing row is run again alone to name the instruction and value.
+  void run(const BoundProgram& p, const Tuples& t, __int128* values, uint8_t* nulls, uint8_t* keep) {
+    launch_program(p.dev, t.dev(), t.n, values, nulls, keep, err_.get<DevError>(), s_);
     DevError e;
     check_cuda(cudaMemcpyAsync(&e, err_.get(), sizeof(e), cudaMemcpyDeviceToHost, s_), "copy");
     check_cuda(cudaStreamSynchronize(s_), "GPU program");
     if (e.code == kErrNone) return;
+    DevError report;
+    report.report = 1;
+    check_cuda(cudaMemcpyAsync(err_.get(), &report, sizeof(report), cudaMemcpyHostToDevice, s_), "copy");
+    launch_program(p.dev, t.dev(), t.n, values, nulls, keep, err_.get<DevError>(), s_, ~e.first_row_inv);
+    check_cuda(cudaMemcpyAsync(&e, err_.get(), sizeof(e), cudaMemcpyDeviceToHost, s_), "copy");
+    check_cuda(cudaStreamSynchronize(s_), "GPU program");
+    if (e.code == kErrNone) fail(ErrorKind::kInternal, "a GPU program error did not repeat on its row");
     const plan::Expr& x = *p.src->source[size_t(e.instr)];
     if (e.code == kErrDivZero) fail(ErrorKind::kExecution, "division by zero in {}", x.to_string());
     if (e.code == kErrCast) {
+      // convert()'s message: the source type and value as the CPU's vector shows them.
       const __int128 v = (__int128(e.value_hi) << 64) | __int128(uint64_t(e.value_lo));
-      fail(ErrorKind::kExecution, "cannot convert '{}' to {}", format_int128(v), x.type.to_string());
+      const Type from = p.src->cast_from[size_t(e.instr)];
+      Vector one(from, 1);
+      if (one.kind == VectorKind::kDouble) {
+        const int64_t bits = int64_t(v);
+        std::memcpy(&one.doubles[0], &bits, 8);
+      } else if (one.kind == VectorKind::kHuge) {
+        one.huge[0] = v;
+      } else {
+        one.ints[0] = int64_t(v);
+      }
+      fail(ErrorKind::kExecution, "cannot convert {} '{}' to {}", from.to_string(), one.value_at(0).to_string(),
+           x.type.to_string());
     }
     fail(ErrorKind::kExecution, "numeric overflow in {}", x.to_string());
   }
@@ -180,9 +202,7 @@ class Run {
     Column128 c;
     c.values = DeviceBuffer(std::max<uint64_t>(t.n, 1) * 16, "expression values");
     c.nulls = DeviceBuffer(std::max<uint64_t>(t.n, 1), "expression NULL flags");
-    launch_program(b->dev, t.dev(), t.n, c.values.get<__int128>(), c.nulls.get<uint8_t>(), nullptr,
-                   err_.get<DevError>(), s_);
-    check(*b);
+    run(*b, t, c.values.get<__int128>(), c.nulls.get<uint8_t>(), nullptr);
     return c;
   }
 
@@ -191,8 +211,7 @@ class Run {
     if (t.n == 0) return;
     auto b = bind(p, s_, bytes_read);
     DeviceBuffer keep(t.n, "filter flags");
-    launch_program(b->dev, t.dev(), t.n, nullptr, nullptr, keep.get<uint8_t>(), err_.get<DevError>(), s_);
-    check(*b);
+    run(*b, t, nullptr, nullptr, keep.get<uint8_t>());
     DeviceBuffer idx(t.n * 4, "selected rows");
     const uint64_t m = select_flagged(keep.get<uint8_t>(), t.n, idx.get<uint32_t>(), s_);
     if (m == t.n) return;
@@ -219,58 +238,152 @@ class Run {
     return t;
   }
 
-  void join(const GeneralJoin& j, Tuples& cur) {
-    Tuples b = scan(j.build_table);
-    std::vector<Column128> bk, pk;
-    KeyColumns bkeys, pkeys;
-    for (size_t k = 0; k < j.build_keys.size(); k++) {
-      bk.push_back(eval(j.build_keys[k], b));
-      pk.push_back(eval(j.probe_keys[k], cur));
-      if (j.build_keys[k].kind == VectorKind::kDouble) {  // keys equal as the CPU's: -0.0 = +0.0, NaN = NaN
-        launch_normalize_doubles(bk.back().values.get<__int128>(), bk.back().nl(), b.n, s_);
-        launch_normalize_doubles(pk.back().values.get<__int128>(), pk.back().nl(), cur.n, s_);
+  // A join step's build side, built before any probe (the CPU builds every side
+  // first), with the CPU's estimate of its match fraction for ordering the steps.
+  struct BuildSide {
+    const GeneralJoin* j = nullptr;
+    Tuples b;
+    std::vector<Column128> bk;
+    KeyColumns keys;
+    DeviceBuffer valid, hash, pos;
+    double selectivity = 0;
+    std::vector<const CompiledProgram*> residuals;
+  };
+
+  std::unique_ptr<BuildSide> build(const GeneralJoin& j) {
+    auto side = std::make_unique<BuildSide>();
+    side->j = &j;
+    side->b = scan(j.build_table);
+    const uint64_t nb = side->b.n;
+    if (j.build_keys.empty()) {
+      side->selectivity = 2.0 + double(nb);  // cpu_executor build_join: expands, runs last
+      return side;
+    }
+    if (j.build_keys.size() > size_t(kMaxKeyColumns))
+      fail(ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: joins on more than {} keys", kMaxKeyColumns);
+    for (auto& k : j.build_keys) side->bk.push_back(eval(k, side->b));
+    normalize_double_keys(j.build_keys, side->bk, nb);
+    for (size_t k = 0; k < side->bk.size(); k++)
+      side->keys.values[k] = side->bk[k].v(), side->keys.nulls[k] = side->bk[k].nl();
+    side->keys.width = int(side->bk.size());
+    const uint64_t n1 = std::max<uint64_t>(nb, 1);
+    DeviceBuffer hash(n1 * 8, "join hashes"), pos(n1 * 4, "join positions");
+    side->valid = DeviceBuffer(n1, "join keys");
+    side->hash = DeviceBuffer(n1 * 8, "join hashes");
+    side->pos = DeviceBuffer(n1 * 4, "join positions");
+    launch_join_hash(side->keys, nb, hash.get<unsigned long long>(), side->valid.get<uint8_t>(), s_);
+    launch_iota(pos.get<uint32_t>(), nb, 0, s_);
+    sort_pairs_u64(hash.get<unsigned long long>(), side->hash.get<unsigned long long>(), pos.get<uint32_t>(),
+                   side->pos.get<uint32_t>(), nb, s_);
+    // The CPU's JoinTable: build rows are those with non-NULL keys; unique when every
+    // key has one row (then the fraction of the table kept, else 1 + rows per key).
+    uint64_t rows = 0, distinct = 0;
+    count_build_keys(side->keys, side->valid.get<uint8_t>(), side->hash.get<unsigned long long>(),
+                     side->pos.get<uint32_t>(), nb, rows, distinct, s_);
+    const double total = double(std::max<uint64_t>(1, q_.tables[size_t(j.build_table)].table->row_count()));
+    side->selectivity = distinct == rows ? double(rows) / total
+                                         : 1.0 + double(rows) / double(std::max<uint64_t>(1, distinct));
+    return side;
+  }
+
+  // cpu_executor's order_joins: repeatedly the step with the smallest selectivity
+  // among those whose probe tables are bound (first in plan order on ties); then each
+  // residual at the first step after which its tables are bound. The same order gives
+  // the same rows (and row order) at every step, so the same errors.
+  std::vector<BuildSide*> order(std::vector<std::unique_ptr<BuildSide>>& sides) {
+    std::vector<BuildSide*> out;
+    uint64_t bound = uint64_t(1) << gp_.root;
+    std::vector<bool> used(sides.size(), false);
+    while (out.size() < sides.size()) {
+      int best = -1;
+      for (size_t i = 0; i < sides.size(); i++) {
+        if (used[i] || (sides[i]->j->depends_on & ~bound)) continue;
+        if (best < 0 || sides[i]->selectivity < sides[size_t(best)]->selectivity) best = int(i);
+      }
+      if (best < 0) fail(ErrorKind::kInternal, "join steps have unsatisfiable dependencies");
+      used[size_t(best)] = true;
+      bound |= uint64_t(1) << sides[size_t(best)]->j->build_table;
+      out.push_back(sides[size_t(best)].get());
+    }
+    for (auto* side : out) {
+      const GeneralJoin& j = *side->j;
+      for (size_t r = 0; r < j.residuals.size(); r++) {
+        uint64_t b = uint64_t(1) << gp_.root;
+        for (auto* t : out) {
+          b |= uint64_t(1) << t->j->build_table;
+          if ((j.residual_tables[r] & ~b) == 0) {
+            t->residuals.push_back(&j.residuals[r]);
+            break;
+          }
+        }
       }
     }
-    if (bk.size() > size_t(kMaxKeyColumns))
-      fail(ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: joins on more than {} keys", kMaxKeyColumns);
-    for (size_t k = 0; k < bk.size(); k++) {
-      bkeys.values[k] = bk[k].v(), bkeys.nulls[k] = bk[k].nl();
-      pkeys.values[k] = pk[k].v(), pkeys.nulls[k] = pk[k].nl();
-    }
-    bkeys.width = pkeys.width = int(bk.size());
-    const uint64_t nb = b.n;
-    DeviceBuffer hash(std::max<uint64_t>(nb, 1) * 8, "join hashes"), valid(std::max<uint64_t>(nb, 1), "join keys");
-    DeviceBuffer hash_sorted(std::max<uint64_t>(nb, 1) * 8, "join hashes");
-    DeviceBuffer pos(std::max<uint64_t>(nb, 1) * 4, "join positions"), pos_sorted(std::max<uint64_t>(nb, 1) * 4, "join positions");
-    launch_join_hash(bkeys, nb, hash.get<unsigned long long>(), valid.get<uint8_t>(), s_);
-    launch_iota(pos.get<uint32_t>(), nb, 0, s_);
-    sort_pairs_u64(hash.get<unsigned long long>(), hash_sorted.get<unsigned long long>(), pos.get<uint32_t>(),
-                   pos_sorted.get<uint32_t>(), nb, s_);
-    JoinBuild jb;
-    jb.keys = bkeys;
-    jb.valid = valid.get<uint8_t>();
-    jb.hash = hash_sorted.get<unsigned long long>();
-    jb.pos = pos_sorted.get<uint32_t>();
-    jb.rows = b.rows[size_t(j.build_table)].get<uint32_t>();
-    jb.n = nb;
-    const uint64_t n = cur.n;
-    DeviceBuffer count(std::max<uint64_t>(n, 1) * 8, "join counts"), offsets(std::max<uint64_t>(n, 1) * 8, "join offsets");
-    launch_join_count(pkeys, n, jb, count.get<unsigned long long>(), s_);
-    const uint64_t m = exclusive_sum_u64(count.get<unsigned long long>(), offsets.get<unsigned long long>(), n, s_);
-    if (m > kMaxRows)
+    return out;
+  }
+
+  // DOUBLE join keys compare as the CPU's do: -0.0 = +0.0, every NaN one value.
+  void normalize_double_keys(const std::vector<CompiledProgram>& keys, std::vector<Column128>& cols, uint64_t n) {
+    for (size_t k = 0; k < keys.size(); k++)
+      if (keys[k].kind == VectorKind::kDouble) launch_normalize_doubles(cols[k].values.get<__int128>(), cols[k].nl(), n, s_);
+  }
+
+  // Every probe row with every build row, probe-major (cpu_executor's probe_join).
+  void cross(BuildSide& side, Tuples& cur) {
+    const uint64_t nb = side.b.n, n = cur.n;
+    const unsigned __int128 m128 = (unsigned __int128)n * nb;
+    if (m128 > kMaxRows)
       fail(ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: a join producing 2^31 rows or more");
-    DeviceBuffer src(std::max<uint64_t>(m, 1) * 4, "join pairs"), rows(std::max<uint64_t>(m, 1) * 4, "row ids");
-    launch_join_write(pkeys, n, jb, offsets.get<unsigned long long>(), src.get<uint32_t>(), rows.get<uint32_t>(), s_);
+    const uint64_t m = uint64_t(m128);
     for (auto& r : cur.rows) {
       if (!r.bytes()) continue;
       DeviceBuffer out(std::max<uint64_t>(m, 1) * 4, "row ids");
-      launch_gather_u32(r.get<uint32_t>(), src.get<uint32_t>(), m, out.get<uint32_t>(), s_);
+      launch_cross_probe(r.get<uint32_t>(), m, nb, out.get<uint32_t>(), s_);
       r = std::move(out);
     }
-    cur.rows[size_t(j.build_table)] = std::move(rows);
+    DeviceBuffer rows(std::max<uint64_t>(m, 1) * 4, "row ids");
+    launch_cross_build(side.b.rows[size_t(side.j->build_table)].get<uint32_t>(), m, nb, rows.get<uint32_t>(), s_);
+    cur.rows[size_t(side.j->build_table)] = std::move(rows);
     cur.n = m;
     cur.publish(s_);
-    for (auto& r : j.residuals) filter(r, cur);
+  }
+
+  void probe(BuildSide& side, Tuples& cur) {
+    const GeneralJoin& j = *side.j;
+    if (j.build_keys.empty()) {
+      cross(side, cur);
+    } else {
+      std::vector<Column128> pk;
+      KeyColumns pkeys;
+      for (auto& k : j.probe_keys) pk.push_back(eval(k, cur));
+      normalize_double_keys(j.build_keys, pk, cur.n);
+      for (size_t k = 0; k < pk.size(); k++) pkeys.values[k] = pk[k].v(), pkeys.nulls[k] = pk[k].nl();
+      pkeys.width = int(pk.size());
+      JoinBuild jb;
+      jb.keys = side.keys;
+      jb.valid = side.valid.get<uint8_t>();
+      jb.hash = side.hash.get<unsigned long long>();
+      jb.pos = side.pos.get<uint32_t>();
+      jb.rows = side.b.rows[size_t(j.build_table)].get<uint32_t>();
+      jb.n = side.b.n;
+      const uint64_t n = cur.n;
+      DeviceBuffer count(std::max<uint64_t>(n, 1) * 8, "join counts"), offsets(std::max<uint64_t>(n, 1) * 8, "join offsets");
+      launch_join_count(pkeys, n, jb, count.get<unsigned long long>(), s_);
+      const uint64_t m = exclusive_sum_u64(count.get<unsigned long long>(), offsets.get<unsigned long long>(), n, s_);
+      if (m > kMaxRows)
+        fail(ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: a join producing 2^31 rows or more");
+      DeviceBuffer src(std::max<uint64_t>(m, 1) * 4, "join pairs"), rows(std::max<uint64_t>(m, 1) * 4, "row ids");
+      launch_join_write(pkeys, n, jb, offsets.get<unsigned long long>(), src.get<uint32_t>(), rows.get<uint32_t>(), s_);
+      for (auto& r : cur.rows) {
+        if (!r.bytes()) continue;
+        DeviceBuffer out(std::max<uint64_t>(m, 1) * 4, "row ids");
+        launch_gather_u32(r.get<uint32_t>(), src.get<uint32_t>(), m, out.get<uint32_t>(), s_);
+        r = std::move(out);
+      }
+      cur.rows[size_t(j.build_table)] = std::move(rows);
+      cur.n = m;
+      cur.publish(s_);
+    }
+    for (auto* r : side.residuals) filter(*r, cur);
   }
 
   // Host copies of program values.
@@ -288,14 +401,6 @@ class Run {
     const size_t n = v.size();
     Vector r(p.type, n);
     switch (p.kind) {
-      case VectorKind::kString: {
-        // Indices into the CASE's string constants; views into the result's interner.
-        std::vector<std::string_view> views;
-        for (auto& str : p.strings) views.push_back(interner.get(interner.intern(str)));
-        for (size_t i = 0; i < n; i++)
-          if (!nl[i]) r.strings[i] = views[size_t(v[i])];
-        break;
-      }
       case VectorKind::kCode:
         r.kind = VectorKind::kCode;
         r.strings.clear();
@@ -318,7 +423,35 @@ class Run {
     }
     for (size_t i = 0; i < n; i++)
       if (nl[i]) r.set_null(i);
+    if (p.kind == VectorKind::kCode && p.domain && p.dict == p.domain.get()) detach(r, interner);
     return r;
+  }
+
+  // Codes of a program's own string domain as strings viewing the result's interner
+  // (the domain is released with the program, the result lives on).
+  static void detach(Vector& r, StringInterner& interner) {
+    std::vector<std::string_view> views(r.size);
+    for (size_t i = 0; i < r.size; i++)
+      if (!r.is_null(i)) views[i] = interner.get(interner.intern(r.dict->at(uint32_t(r.ints[i]))));
+    r.kind = VectorKind::kString;
+    r.strings = std::move(views);
+    r.ints.clear();
+    r.dict = nullptr;
+  }
+
+  // Result columns still holding domain codes (MIN/MAX over string expressions).
+  void detach_domains(ResultTable& result) const {
+    std::vector<const Dictionary*> owned;
+    auto add = [&](const CompiledProgram& p) {
+      if (p.domain) owned.push_back(p.domain.get());
+    };
+    for (auto& a : gp_.aggs)
+      if (a.has_arg) add(a.arg);
+    for (auto& k : gp_.group_keys) add(k);
+    for (auto& o : gp_.outputs) add(o);
+    for (auto& c : result.columns)
+      if (c.kind == VectorKind::kCode && std::find(owned.begin(), owned.end(), c.dict) != owned.end())
+        detach(c, *result.interner);
   }
 
   void aggregate(const Tuples& cur, ResultTable& result) {
@@ -441,10 +574,7 @@ class Run {
   // dates, dictionary codes, HUGEINT, DOUBLE without NaNs (checked here). Elsewhere
   // (small results, DISTINCT, string-constant CASE keys, NaNs) the host finisher.
   bool sorts_on_device(uint64_t n) const {
-    if (q_.order_by.empty() || q_.distinct || n < kDeviceSortMinRows) return false;
-    for (size_t i : order_columns())
-      if (gp_.outputs[i].kind == VectorKind::kString) return false;
-    return true;
+    return !q_.order_by.empty() && !q_.distinct && n >= kDeviceSortMinRows;
   }
 
   // Per ORDER BY item, its column among gp_.outputs (as the CPU: SELECT columns, then
@@ -583,13 +713,24 @@ class Run {
       cur.rows.resize(nt_);
       cur.publish(s_);
     } else {
+      std::vector<std::unique_ptr<BuildSide>> sides;
+      for (auto& j : gp_.joins) sides.push_back(build(j));
       cur = scan(gp_.root);
-      for (auto& j : gp_.joins) join(j, cur);
+      for (auto* side : order(sides)) {
+        // The CPU stops probing a batch once no row is left (later residuals never run).
+        if (cur.n == 0) {
+          cur.rows[size_t(side->j->build_table)] = DeviceBuffer(4, "row ids");
+          continue;
+        }
+        probe(*side, cur);
+      }
+      cur.publish(s_);
     }
     if (q_.is_aggregate)
       aggregate(cur, result);
     else
       project(cur, result);
+    detach_domains(result);
     check_cuda(cudaEventRecord(st.stop, s_), "cudaEventRecord");
     check_cuda(cudaStreamSynchronize(s_), "query");
     float ms = 0;

@@ -19,19 +19,28 @@ unsigned blocks_for(uint64_t n) {
 #define GRID_LOOP(i, n) \
   for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); i += uint64_t(gridDim.x) * blockDim.x)
 
+__device__ __forceinline__ void program_row(const DevProgram& p, const uint32_t* const* rows, uint64_t i, i128* values,
+                                            uint8_t* nulls, uint8_t* keep, DevError* err) {
+  i128 v = 0;
+  bool nl = true;
+  if (!run_program(p, rows, i, v, nl, err)) return;
+  if (keep) {
+    keep[i] = !nl && v != 0;
+  } else {
+    values[i] = v;
+    nulls[i] = nl;
+  }
+}
+
 __global__ void program_kernel(DevProgram p, const uint32_t* const* rows, uint64_t n, i128* values, uint8_t* nulls,
                                uint8_t* keep, DevError* err) {
-  GRID_LOOP(i, n) {
-    i128 v = 0;
-    bool nl = true;
-    if (!run_program(p, rows, i, v, nl, err)) return;
-    if (keep) {
-      keep[i] = !nl && v != 0;
-    } else {
-      values[i] = v;
-      nulls[i] = nl;
-    }
-  }
+  GRID_LOOP(i, n) program_row(p, rows, i, values, nulls, keep, err);
+}
+
+// The error report pass: one row alone.
+__global__ void program_row_kernel(DevProgram p, const uint32_t* const* rows, uint64_t i, i128* values,
+                                   uint8_t* nulls, uint8_t* keep, DevError* err) {
+  program_row(p, rows, i, values, nulls, keep, err);
 }
 
 __global__ void iota_kernel(uint32_t* out, uint64_t n, uint32_t first) {
@@ -253,7 +262,11 @@ __global__ void any_nan_kernel(const i128* values, const uint8_t* nulls, uint64_
 }  // namespace
 
 void launch_program(const DevProgram& p, const uint32_t* const* rows, uint64_t n, __int128* values, uint8_t* nulls,
-                    uint8_t* keep, DevError* err, cudaStream_t s) {
+                    uint8_t* keep, DevError* err, cudaStream_t s, uint64_t only) {
+  if (only != ~0ull) {
+    if (only < n) program_row_kernel<<<1, 1, 0, s>>>(p, rows, only, values, nulls, keep, err);
+    return;
+  }
   if (n) program_kernel<<<blocks_for(n), kThreads, 0, s>>>(p, rows, n, values, nulls, keep, err);
 }
 void launch_iota(uint32_t* out, uint64_t n, uint32_t first, cudaStream_t s) {

@@ -13,9 +13,10 @@ namespace raydb::exec::cuda::general {
 constexpr int kMaxKeyColumns = 8;
 
 // Program results: values[i] (stored integer form in int128) and nulls[i]; or, in
-// predicate mode (keep != null), keep[i] = value is TRUE.
+// predicate mode (keep != null), keep[i] = value is TRUE. `only`: run row `only` alone
+// (the error report pass, device_program.h).
 void launch_program(const DevProgram& p, const uint32_t* const* rows, uint64_t n, __int128* values, uint8_t* nulls,
-                    uint8_t* keep, DevError* err, cudaStream_t s);
+                    uint8_t* keep, DevError* err, cudaStream_t s, uint64_t only = ~0ull);
 
 // out[i] = i + first.
 void launch_iota(uint32_t* out, uint64_t n, uint32_t first, cudaStream_t s);

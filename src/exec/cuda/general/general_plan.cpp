@@ -52,7 +52,7 @@ std::variant<GeneralPlan, std::string> analyze_general(const plan::PhysicalPlan&
   for (auto& step : plan.joins) {
     GeneralJoin j;
     j.build_table = step.build_table;
-    if (step.build_keys.empty()) return std::string("a join without equality keys (cross product)");
+    j.depends_on = step.depends_on;
     for (size_t k = 0; k < step.build_keys.size(); k++) {
       const plan::Expr& bk = *step.build_keys[k];
       if (!take(compiler.compile(bk), j.build_keys)) return why;
@@ -68,8 +68,10 @@ std::variant<GeneralPlan, std::string> analyze_general(const plan::PhysicalPlan&
       if (p.kind != b.kind)
         return fmt::format("join keys {} and {} of different kinds", step.probe_keys[k]->to_string(), bk.to_string());
     }
-    for (auto& r : step.residuals)
+    for (auto& r : step.residuals) {
       if (!take(compiler.compile(*r), j.residuals)) return why;
+      j.residual_tables.push_back(plan::tables_used(*r));
+    }
     g.joins.push_back(std::move(j));
   }
   if (q.is_aggregate) {
@@ -85,8 +87,6 @@ std::variant<GeneralPlan, std::string> analyze_general(const plan::PhysicalPlan&
         ga.arg = std::move(one[0]);
         ga.has_arg = true;
         const VectorKind k = ga.arg.kind;
-        if (k == VectorKind::kString && (a.func != AggFunc::kCount || a.distinct))
-          return fmt::format("{} over a CASE with string results", a.name);
         if ((a.func == AggFunc::kSum || a.func == AggFunc::kAvg) && k == VectorKind::kCode)
           return fmt::format("{} over strings", a.name);
       }

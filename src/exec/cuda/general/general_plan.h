@@ -21,10 +21,14 @@
 
 namespace raydb::exec::cuda::general {
 
+// One join step. Without keys it is a cross product (every probe row with every build
+// row, probe-major, as the CPU expands it).
 struct GeneralJoin {
   int build_table = -1;
+  uint64_t depends_on = 0;  // tables the probe keys read (the CPU orders steps after them)
   std::vector<CompiledProgram> build_keys, probe_keys;
   std::vector<CompiledProgram> residuals;
+  std::vector<uint64_t> residual_tables;  // per residual: the tables it reads
 };
 
 struct GeneralAgg {

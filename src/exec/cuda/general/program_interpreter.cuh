@@ -85,7 +85,76 @@ __device__ __forceinline__ void divmod(i128 x, i128 y, i128& q, i128& r) {
   r = x < 0 ? i128(u128(0) - ur) : i128(ur);
 }
 
-__device__ __forceinline__ void raise_error(DevError* err, int code, int instr, i128 v) {
+// double(x) rounded to nearest even, as gcc's __floattidf (the CPU's double(int128)).
+__device__ inline double i128_to_double(i128 x) {
+  if (fits64(x)) return __ll2double_rn((long long)x);
+  const bool neg = x < 0;
+  u128 m = uabs(x);
+  const uint64_t hi = uint64_t(m >> 64);
+  const int bits = hi ? 128 - __clzll((long long)hi) : 64 - __clzll((long long)uint64_t(m));  // > 63 here
+  const int shift = bits - 53;
+  u128 q = m >> shift;
+  const u128 rem = m & ((u128(1) << shift) - 1), half = u128(1) << (shift - 1);
+  if (rem > half || (rem == half && (q & 1))) q++;
+  // q <= 2^53: exact as a double; the scaling by 2^shift is exact too.
+  const double d = ldexp(__ull2double_rn((unsigned long long)q), shift);
+  return neg ? -d : d;
+}
+
+// The CPU's cast of a double to an exact type (expression_evaluator.cpp convert():
+// std::round((long double)v * (long double)10^scale), range check, __int128(d)),
+// emulated exactly: the x87 extended format has a 64-bit significand, the product of
+// the double's 53-bit significand and P's 64-bit one is exact in 117 bits, and is
+// rounded to 64 bits (nearest even) as the x87 multiply does. False: the CPU raises.
+__device__ inline bool cast_double_exact(uint64_t bits, uint64_t pm, int pe, u128 hi_mag, u128 lo_mag, i128& out) {
+  const bool neg = bits >> 63;
+  const int be = int((bits >> 52) & 0x7FF);
+  const uint64_t frac = bits & ((1ull << 52) - 1);
+  if (be == 0x7FF) return false;  // NaN, Inf
+  const uint64_t m = be ? (frac | (1ull << 52)) : frac;
+  if (m == 0) {
+    out = 0;
+    return true;
+  }
+  int e = (be ? be : 1) - 1075;
+  u128 prod = u128(m) * pm;  // < 2^117
+  e += pe;
+  const uint64_t ph = uint64_t(prod >> 64);
+  const int nbits = ph ? 128 - __clzll((long long)ph) : 64 - __clzll((long long)uint64_t(prod));
+  if (nbits > 64) {
+    const int shift = nbits - 64;
+    u128 q = prod >> shift;
+    const u128 rem = prod & ((u128(1) << shift) - 1), half = u128(1) << (shift - 1);
+    if (rem > half || (rem == half && (q & 1))) q++;
+    prod = q;  // may be 2^64 after the carry: still exact, one bit more
+    e += shift;
+  }
+  // value = prod * 2^e; std::round: half away from zero.
+  u128 mag;
+  if (e >= 0) {
+    if (e > 64) return false;  // >= 2^128 > every bound
+    const int top = prod >> 64 ? 65 : 64 - __clzll((long long)uint64_t(prod));
+    if (top + e > 128) return false;
+    mag = prod << e;
+  } else if (-e > 65) {
+    mag = 0;  // below 1/2
+  } else {
+    const int sh = -e;
+    mag = prod >> sh;
+    const u128 rem = prod & ((u128(1) << sh) - 1);
+    if (rem >= (u128(1) << (sh - 1))) mag++;
+  }
+  if (mag > (neg ? lo_mag : hi_mag)) return false;
+  out = neg ? i128(u128(0) - mag) : i128(mag);  // 2^127 wraps to INT128_MIN, as __fixxfti
+  return true;
+}
+
+__device__ __forceinline__ void raise_error(DevError* err, int code, int instr, i128 v, uint64_t row) {
+  if (!err->report) {
+    atomicMax(&err->first_row_inv, ~(unsigned long long)row);
+    atomicExch(&err->code, code);
+    return;
+  }
   if (atomicCAS(&err->code, 0, code) == 0) {
     err->instr = instr;
     err->value_lo = (long long)(uint64_t(u128(v)));
@@ -139,38 +208,38 @@ __device__ inline bool run_program(const DevProgram& p, const uint32_t* const* r
           break;
         }
         if (!mul_checked(x, in.fa, x) || !mul_checked(y, in.fb, y)) {
-          raise_error(err, kErrOverflow, pc, 0);
+          raise_error(err, kErrOverflow, pc, 0, i);
           return false;
         }
         switch (in.sub) {
           case 0:  // add
             z = i128(u128(x) + u128(y));
             if (((x ^ z) & (y ^ z)) < 0) {
-              raise_error(err, kErrOverflow, pc, 0);
+              raise_error(err, kErrOverflow, pc, 0, i);
               return false;
             }
             break;
           case 1:  // sub
             z = i128(u128(x) - u128(y));
             if (((x ^ y) & (x ^ z)) < 0) {
-              raise_error(err, kErrOverflow, pc, 0);
+              raise_error(err, kErrOverflow, pc, 0, i);
               return false;
             }
             break;
           case 2:  // mul
             if (!mul_checked(x, y, z)) {
-              raise_error(err, kErrOverflow, pc, 0);
+              raise_error(err, kErrOverflow, pc, 0, i);
               return false;
             }
             break;
           case 3: {  // div
             if (y == 0) {
-              raise_error(err, kErrDivZero, pc, 0);
+              raise_error(err, kErrDivZero, pc, 0, i);
               return false;
             }
             const i128 mn = i128(u128(1) << 127);
             if (x == mn && y == -1) {
-              raise_error(err, kErrOverflow, pc, 0);
+              raise_error(err, kErrOverflow, pc, 0, i);
               return false;
             }
             i128 r;
@@ -179,7 +248,7 @@ __device__ inline bool run_program(const DevProgram& p, const uint32_t* const* r
           }
           default: {  // mod
             if (y == 0) {
-              raise_error(err, kErrDivZero, pc, 0);
+              raise_error(err, kErrDivZero, pc, 0, i);
               return false;
             }
             i128 q;
@@ -191,7 +260,7 @@ __device__ inline bool run_program(const DevProgram& p, const uint32_t* const* r
           }
         }
         if (z > in.hi || z < in.lo) {
-          raise_error(err, kErrOverflow, pc, 0);
+          raise_error(err, kErrOverflow, pc, 0, i);
           return false;
         }
         v[sp - 1] = z;
@@ -202,7 +271,7 @@ __device__ inline bool run_program(const DevProgram& p, const uint32_t* const* r
           const i128 x = v[sp - 1];
           const bool bad = in.flag ? x == i128(u128(1) << 127) : (x == i128(INT64_MIN) || (in.sub && x == i128(INT32_MIN)));
           if (bad) {
-            raise_error(err, kErrOverflow, pc, 0);
+            raise_error(err, kErrOverflow, pc, 0, i);
             return false;
           }
           v[sp - 1] = -x;
@@ -216,8 +285,28 @@ __device__ inline bool run_program(const DevProgram& p, const uint32_t* const* r
           v[sp - 1] = 0;
           break;
         }
-        const i128 x = v[sp - 1] * in.fa, y = v[sp] * in.fb;  // cannot overflow (expression_compiler.cpp)
+        i128 x, y;
         bool r = false;
+        if (in.flag && (!mul_checked(v[sp - 1], in.fa, x) || !mul_checked(v[sp], in.fb, y))) {
+          // compare_vectors: scaled values leave int128, compare as doubles.
+          double dx = i128_to_double(v[sp - 1]), dy = i128_to_double(v[sp]);
+          if (in.lo != 1) dx = __ddiv_rn(dx, i128_to_double(in.lo));
+          if (in.hi != 1) dy = __ddiv_rn(dy, i128_to_double(in.hi));
+          switch (in.sub) {
+            case 0: r = dx == dy; break;
+            case 1: r = !(dx == dy); break;
+            case 2: r = dx < dy; break;
+            case 3: r = dx <= dy; break;
+            case 4: r = dy < dx; break;
+            default: r = dy <= dx; break;
+          }
+          v[sp - 1] = r ? 1 : 0;
+          break;
+        }
+        if (!in.flag) {
+          x = v[sp - 1] * in.fa;  // cannot overflow (expression_compiler.cpp)
+          y = v[sp] * in.fb;
+        }
         switch (in.sub) {
           case 0: r = x == y; break;
           case 1: r = x != y; break;
@@ -275,7 +364,7 @@ __device__ inline bool run_program(const DevProgram& p, const uint32_t* const* r
         }
         if (in.fb == 1) {
           if (!mul_checked(x, in.fa, x)) {
-            raise_error(err, kErrCast, pc, v[sp - 1]);
+            raise_error(err, kErrCast, pc, v[sp - 1], i);
             return false;
           }
         } else {
@@ -287,7 +376,7 @@ __device__ inline bool run_program(const DevProgram& p, const uint32_t* const* r
           x = q;
         }
         if (x > in.hi || x < in.lo) {
-          raise_error(err, kErrCast, pc, v[sp - 1]);
+          raise_error(err, kErrCast, pc, v[sp - 1], i);
           return false;
         }
         v[sp - 1] = x;
@@ -317,8 +406,8 @@ __device__ inline bool run_program(const DevProgram& p, const uint32_t* const* r
       }
       case kPToDouble: {
         if (nl[sp - 1]) break;
-        double d = __ll2double_rn((long long)v[sp - 1]);
-        if (in.fb != 1) d = __ddiv_rn(d, __ll2double_rn((long long)in.fb));
+        double d = in.flag ? i128_to_double(v[sp - 1]) : __ll2double_rn((long long)v[sp - 1]);
+        if (in.fb != 1) d = __ddiv_rn(d, in.flag ? i128_to_double(in.fb) : __ll2double_rn((long long)in.fb));
         v[sp - 1] = i128(__double_as_longlong(d));
         break;
       }
@@ -337,14 +426,14 @@ __device__ inline bool run_program(const DevProgram& p, const uint32_t* const* r
           case 2: z = __dmul_rn(x, y); break;
           case 3:
             if (y == 0) {
-              raise_error(err, kErrDivZero, pc, 0);
+              raise_error(err, kErrDivZero, pc, 0, i);
               return false;
             }
             z = __ddiv_rn(x, y);
             break;
           default:
             if (y == 0) {
-              raise_error(err, kErrDivZero, pc, 0);
+              raise_error(err, kErrDivZero, pc, 0, i);
               return false;
             }
             z = fmod(x, y);  // exact, as std::fmod
@@ -376,6 +465,16 @@ __device__ inline bool run_program(const DevProgram& p, const uint32_t* const* r
       case kPDNeg:
         if (!nl[sp - 1]) v[sp - 1] = i128(__double_as_longlong(-__longlong_as_double((long long)v[sp - 1])));
         break;
+      case kPCastDouble: {
+        if (nl[sp - 1]) break;
+        i128 x;
+        if (!cast_double_exact(uint64_t(v[sp - 1]), uint64_t(in.k), in.slot, u128(in.fa), u128(in.fb), x)) {
+          raise_error(err, kErrCast, pc, v[sp - 1], i);
+          return false;
+        }
+        v[sp - 1] = x;
+        break;
+      }
       default: break;
     }
   }

@@ -154,18 +154,6 @@ TEST(GpuShapes, SupportedShapesRunOnTheGpu) {
   }
 }
 
-TEST(GpuShapes, UnsupportedShapeIsOneCleanLine) {
-  REQUIRE_GPU();
-  OracleFixture& f = ssb_fixture("0.01");
-  ASSERT_TRUE(f.db) << f.error;
-  std::string why;
-  // Right-nested: every level keeps a value on the interpreter's stack (16 slots).
-  std::string e = "lo_quantity";
-  for (int i = 0; i < 20; i++) e = "lo_quantity + (" + e + ")";
-  EXPECT_FALSE(run_both(*f.db, "select sum(" + e + ") from lineorder", why));
-  EXPECT_NE(why.find("nested too deeply"), std::string::npos) << why;
-}
-
 // Shapes the star kernels reject and the general path runs (operator at a time).
 TEST(GpuShapes, GeneralPathShapes) {
   REQUIRE_GPU();

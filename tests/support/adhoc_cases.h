@@ -147,6 +147,10 @@ inline const Case kSsbCases[] = {
     {"gpuagg_join_double_key",
      "select count(*), sum(c_custkey), sum(s_suppkey) from customer, supplier "
      "where cast(c_custkey as double) / 4 = cast(s_suppkey as double) / 2"},
+    // Deep expressions: right-nested operators (evaluated taller operand first) and a
+    // CASE with many branches (a fold over two stack slots): no stack limit is reached.
+    {"deep_right_nested_arith", "select sum(lo_tax - (lo_discount + (lo_quantity * (lo_tax - (lo_discount - (lo_quantity + (lo_tax * (lo_discount - (lo_quantity - (lo_tax + (lo_discount * (lo_quantity - (lo_tax - (lo_discount + (lo_quantity * (lo_tax - (lo_discount - (lo_quantity + (lo_tax * (lo_discount - (lo_quantity - (lo_tax + (lo_discount * (lo_quantity - (lo_quantity))))))))))))))))))))))))) from lineorder where lo_orderkey < 20000"},
+    {"case_many_branches", "select case when lo_quantity < 4 then 1 when lo_quantity < 8 then 2 when lo_quantity < 12 then 3 when lo_quantity < 16 then 4 when lo_quantity < 20 then 5 when lo_quantity < 24 then 6 when lo_quantity < 28 then 7 when lo_quantity < 32 then 8 when lo_quantity < 36 then 9 when lo_quantity < 40 then 10 when lo_quantity < 44 then 11 when lo_quantity < 48 then 12 else 13 end as b, count(*) from lineorder group by 1 order by 1"},
     // gpuexpr: cross products, string expressions across dictionaries, casts from DOUBLE.
     {"cross_product_count", "select count(*) from supplier, date where s_suppkey < 3"},
     {"cross_product_residual_strings",

@@ -29,7 +29,14 @@ enum ProgOp : uint8_t {
   kPIsNull,  // pop x; push (x IS NULL) != flag
   kPCast,    // pop x; sub 0: exact numeric (x * fa, or x / fb rounded half away from zero), range [lo, hi];
              //        sub 1: to BOOLEAN (x != 0)
-  kPCase,    // pop slot (condition, value) pairs and, when flag, an ELSE value; push the first chosen
+  // CASE runs as a fold in the CPU's branch order over two slots [decided, result]
+  // (pushed as constants 0 and NULL), so its stack need does not grow with the number
+  // of branches: kPCaseWhen pops (condition, value) and takes the value when nothing
+  // was decided and the condition is true; kPCaseEnd pops, when flag, an ELSE value
+  // (taken when nothing was decided) and leaves the result in place of the pair.
+  kPCaseWhen,
+  kPCaseEnd,
+  kPSwap,    // swap the top two values (binary operators whose right operand was emitted first)
   // DOUBLE values travel as their 8 bits in the low word; IEEE operations rounded to
   // nearest one at a time, as the CPU's SSE arithmetic.
   kPToDouble,  // pop x (exact integer, scaled by fb); push double(x) / double(fb) when fb > 1;

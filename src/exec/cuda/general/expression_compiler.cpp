@@ -284,16 +284,24 @@ struct Emitter {
           if (text) return is_string(*v) || v->type.id == TypeId::kNull ? true : reject("a CASE mixing strings and numbers");
           return cast(e, *v, e.type);
         };
+        ProgInstr decided, result, when, end;
+        decided.op = kPConst;  // 0: no branch taken yet
+        result.op = kPConst;
+        result.flag = 1;  // NULL until a branch is taken
+        if (!check_depth()) return std::nullopt;
+        push(e, decided, 0, 1);
+        if (!check_depth()) return std::nullopt;
+        push(e, result, 0, 1);
+        when.op = kPCaseWhen;
         for (size_t i = 0; i < pairs; i++) {
           if (!emit(*e.children[2 * i])) return std::nullopt;
           if (!value(*e.children[2 * i + 1])) return std::nullopt;
+          push(e, when, 2, 0);
         }
         if (e.has_else && !value(*e.children.back())) return std::nullopt;
-        ProgInstr in;
-        in.op = kPCase;
-        in.slot = int(pairs);
-        in.flag = e.has_else ? 1 : 0;
-        push(e, in, int(2 * pairs + (e.has_else ? 1 : 0)), 1);
+        end.op = kPCaseEnd;
+        end.flag = e.has_else ? 1 : 0;
+        push(e, end, e.has_else ? 3 : 2, 1);
         if (text) return Operand{e.type, VectorKind::kCode, nullptr};
         return Operand{e.type, e.type.id == TypeId::kDouble ? VectorKind::kDouble : kind_of(e.type), nullptr};
       }
@@ -326,20 +334,16 @@ struct Emitter {
   std::optional<Operand> arith(const Expr& e) {
     if (e.type.id == TypeId::kDouble) {
       // arith_double: both operands as doubles (double_at), one IEEE operation.
-      auto a = emit(*e.children[0]);
-      if (!a || !to_double(e, *a)) return std::nullopt;
-      auto b = emit(*e.children[1]);
-      if (!b || !to_double(e, *b)) return std::nullopt;
+      auto [a, b] = operands(*e.children[0], *e.children[1], [&](const Operand& o) { return to_double(e, o); });
+      if (!a || !b) return std::nullopt;
       ProgInstr in;
       in.op = kPDArith;
       in.sub = uint8_t(e.arith_op);
       push(e, in, 2, 1);
       return Operand{e.type, VectorKind::kDouble, nullptr};
     }
-    auto a = emit(*e.children[0]);
-    if (!a) return std::nullopt;
-    auto b = emit(*e.children[1]);
-    if (!b) return std::nullopt;
+    auto [a, b] = operands(*e.children[0], *e.children[1], [](const Operand&) { return true; });
+    if (!a || !b) return std::nullopt;
     if (!numeric(*a) || !numeric(*b)) return fail("arithmetic on non-numeric values in " + e.to_string());
     ProgInstr in;
     in.op = kPArith;
@@ -354,23 +358,46 @@ struct Emitter {
     return Operand{e.type, kind_of(e.type), nullptr};
   }
 
+  static int height(const Expr& e) {
+    int h = 0;
+    for (auto& c : e.children) h = std::max(h, height(*c));
+    return h + 1;
+  }
+
+  // The two operands of a binary operator, each followed by `convert`. The taller one
+  // goes first (then a swap), so a right-deep expression needs a stack of about
+  // log2(its size) values rather than its depth (Sethi-Ullman order). Only which of
+  // two failing operands reports first can differ from the CPU's operator-at-a-time
+  // order.
+  template <class Convert>
+  std::pair<std::optional<Operand>, std::optional<Operand>> operands(const Expr& l, const Expr& r, Convert convert) {
+    std::optional<Operand> a, b;
+    if (height(r) > height(l)) {
+      if (!(b = emit(r)) || !convert(*b)) return {};
+      if (!(a = emit(l)) || !convert(*a)) return {};
+      ProgInstr sw;
+      sw.op = kPSwap;
+      push(l, sw, 2, 2);
+    } else {
+      if (!(a = emit(l)) || !convert(*a)) return {};
+      if (!(b = emit(r)) || !convert(*b)) return {};
+    }
+    return {a, b};
+  }
+
   std::optional<Operand> compare(const Expr& e, CompareOp op, const Expr& l, const Expr& r) {
     if (l.type.id == TypeId::kDouble || r.type.id == TypeId::kDouble) {
       // compare_vectors: a DOUBLE operand compares both as doubles.
-      auto a = emit(l);
-      if (!a || !to_double(e, *a)) return std::nullopt;
-      auto b = emit(r);
-      if (!b || !to_double(e, *b)) return std::nullopt;
+      auto [a, b] = operands(l, r, [&](const Operand& o) { return to_double(e, o); });
+      if (!a || !b) return std::nullopt;
       ProgInstr in;
       in.op = kPDCmp;
       in.sub = uint8_t(op);
       push(e, in, 2, 1);
       return Operand{Type::boolean(), VectorKind::kInt, nullptr};
     }
-    auto a = emit(l);
-    if (!a) return std::nullopt;
-    auto b = emit(r);
-    if (!b) return std::nullopt;
+    auto [a, b] = operands(l, r, [](const Operand&) { return true; });
+    if (!a || !b) return std::nullopt;
     ProgInstr in;
     in.op = kPCmp;
     in.sub = uint8_t(op);

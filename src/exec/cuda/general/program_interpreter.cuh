@@ -382,26 +382,34 @@ __device__ inline bool run_program(const DevProgram& p, const uint32_t* const* r
         v[sp - 1] = x;
         break;
       }
-      case kPCase: {
-        const int pairs = in.slot;
-        const int n = 2 * pairs + (in.flag ? 1 : 0);
-        const int base = sp - n;
-        i128 r = 0;
-        bool rn = true, done = false;
-        for (int k = 0; k < pairs && !done; k++) {
-          if (!nl[base + 2 * k] && v[base + 2 * k] != 0) {
-            r = v[base + 2 * k + 1];
-            rn = nl[base + 2 * k + 1];
-            done = true;
-          }
+      case kPSwap: {
+        const i128 t = v[sp - 1];
+        const bool tn = nl[sp - 1];
+        v[sp - 1] = v[sp - 2], nl[sp - 1] = nl[sp - 2];
+        v[sp - 2] = t, nl[sp - 2] = tn;
+        break;
+      }
+      case kPCaseWhen: {
+        // [decided, result, condition, value]
+        if (v[sp - 4] == 0 && !nl[sp - 2] && v[sp - 2] != 0) {
+          v[sp - 4] = 1;
+          v[sp - 3] = v[sp - 1];
+          nl[sp - 3] = nl[sp - 1];
         }
-        if (!done && in.flag) {
-          r = v[sp - 1];
-          rn = nl[sp - 1];
+        sp -= 2;
+        break;
+      }
+      case kPCaseEnd: {
+        // [decided, result] or [decided, result, else]
+        const int base = sp - (in.flag ? 3 : 2);
+        if (in.flag && v[base] == 0) {
+          v[base] = v[sp - 1];
+          nl[base] = nl[sp - 1];
+        } else {
+          v[base] = v[base + 1];
+          nl[base] = nl[base + 1];
         }
         sp = base + 1;
-        v[base] = r;
-        nl[base] = rn;
         break;
       }
       case kPToDouble: {

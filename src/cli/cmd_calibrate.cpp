@@ -67,8 +67,8 @@ std::vector<int> parse_log2s(const std::string& s, const char* flag) {
 void register_calibrate(CLI::App& app) {
   auto* cmd = app.add_subcommand("calibrate", "Measure bandwidths and index lookup costs for the planner and store them");
   struct Args {
-    std::string devices = "cpu,gpu", cpu_keys = "14,17,20", gpu_keys = "16,21,26";
-    int cpu_lookups = 13, gpu_lookups = 24, reps = 3;
+    std::string devices = "cpu,gpu", cpu_keys = "14,17,20", gpu_keys = "16,19,22,24,26";
+    int cpu_lookups = 13, gpu_lookups = 22, reps = 3;
     bool no_index = false;
   };
   auto a = std::make_shared<Args>();

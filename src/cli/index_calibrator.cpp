@@ -43,18 +43,22 @@ struct Batches {
 };
 
 // Keys 2j for j in [0, n), once each, in a scrambled order (an odd multiplier is a
-// bijection modulo 2^lk); lookups of `hits` consecutive keys starting at a uniform j.
+// bijection modulo 2^lk); lookups of `hits` consecutive keys starting at a uniform j,
+// or (hits 0) points at the odd value 2j + 1, which no key has.
 Batches make_batches(uint64_t n, uint64_t lookups, uint32_t hits, uint64_t seed) {
   Batches b;
   b.hits = hits;
   std::vector<uint32_t> js(lookups);
-  const uint64_t last = n >= hits ? n - hits : 0;
+  const uint64_t last = n >= hits ? n - std::max<uint32_t>(hits, 1) : 0;
 #pragma omp parallel for schedule(static)
   for (uint64_t i = 0; i < lookups; ++i) js[i] = uint32_t(std::min(splitmix(seed * 0x1000193 + i) & (n - 1), last));
   auto ranges = [&](const std::vector<uint32_t>& v) {
     std::vector<access::KeyRange> r(v.size());
 #pragma omp parallel for schedule(static)
-    for (uint64_t i = 0; i < v.size(); ++i) r[i] = {2 * uint64_t(v[i]), 2 * uint64_t(v[i]) + 2 * (hits - 1)};
+    for (uint64_t i = 0; i < v.size(); ++i) {
+      const uint64_t k = 2 * uint64_t(v[i]);
+      r[i] = hits == 0 ? access::KeyRange{k + 1, k + 1} : access::KeyRange{k, k + 2 * (hits - 1)};
+    }
     return r;
   };
   b.unsorted = ranges(js);
@@ -162,18 +166,20 @@ void IndexCalibrator::run_device(ExecDevice dev, plan::Calibration& out) const {
       values[i] = int64_t(i % 1000);
     }
     std::vector<Batches> work;
-    for (int w = 0; w < 3; ++w) work.push_back(make_batches(n, lookups, uint32_t(IndexCurves::kHits[size_t(w)]), uint64_t(lk * 3 + w)));
+    for (int w = 0; w < IndexCurves::kWorkloads; ++w)
+      work.push_back(make_batches(n, lookups, uint32_t(IndexCurves::kHits[size_t(w)]), uint64_t(lk * 5 + w)));
     for (IndexKind k : kinds) {
       if (failed[size_t(k)]) continue;
       Timer tm;
       IndexCurves& c = curves[size_t(k)];
-      std::array<std::array<double, 3>, 3> ns{};  // [workload][order]
-      const int workloads = k == IndexKind::kHash ? 1 : 3;
+      std::array<std::array<double, 3>, IndexCurves::kWorkloads> ns{};  // [workload][order]
+      auto measured = [&](int w) { return k != IndexKind::kHash || w == IndexCurves::kPoint || w == IndexCurves::kPointMiss; };
       try {
         for (bool sp : {false, true}) {
           auto ix = build(dev, k, tracer.get(), keys, values, sp);
           time_batch(*ix, dev, work[0].unsorted, 1, 1, nullptr);  // warm-up
-          for (int w = 0; w < workloads; ++w) {
+          for (int w = 0; w < IndexCurves::kWorkloads; ++w) {
+            if (!measured(w)) continue;
             const Batches& b = work[size_t(w)];
             if (sp) {
               double s = 0;
@@ -199,13 +205,15 @@ void IndexCalibrator::run_device(ExecDevice dev, plan::Calibration& out) const {
       }
       c.log2_lookups = ll;
       c.log2_keys.push_back(lk);
-      for (int w = 0; w < workloads; ++w)
-        for (int o = 0; o < 3; ++o) c.ns[size_t(w)][size_t(o)].push_back(ns[size_t(w)][size_t(o)]);
+      for (int w = 0; w < IndexCurves::kWorkloads; ++w)
+        if (measured(w))
+          for (int o = 0; o < 3; ++o) c.ns[size_t(w)][size_t(o)].push_back(ns[size_t(w)][size_t(o)]);
       std::fprintf(stderr, "calibrate: %-8s 2^%d keys, 2^%d lookups, ns/lookup unsorted / index sorts / presorted:",
                    method_name(dev, k), lk, ll);
-      for (int w = 0; w < workloads; ++w)
-        std::fprintf(stderr, " %s %.3g/%.3g/%.3g", w == 0 ? "point" : w == 1 ? "range16" : "range256", ns[size_t(w)][0],
-                     ns[size_t(w)][1], ns[size_t(w)][2]);
+      static const char* names[] = {"point", "range16", "range256", "miss"};
+      for (int w = 0; w < IndexCurves::kWorkloads; ++w)
+        if (measured(w))
+          std::fprintf(stderr, " %s %.3g/%.3g/%.3g", names[w], ns[size_t(w)][0], ns[size_t(w)][1], ns[size_t(w)][2]);
       std::fprintf(stderr, " (%.1f s)\n", tm.elapsed_ms() / 1e3);
     }
   }

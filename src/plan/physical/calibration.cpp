@@ -15,15 +15,16 @@ namespace raydb::plan {
 namespace {
 
 constexpr int kFormat = 1;  // bump when the meaning of a stored number changes
-constexpr const char* kWorkloads[3] = {"point", "range16", "range256"};
+constexpr const char* kWorkloadNames[IndexCurves::kWorkloads] = {"point", "range16", "range256", "point_miss"};
 constexpr ProbeOrder kOrders[3] = {ProbeOrder::kUnsorted, ProbeOrder::kIndexSorts, ProbeOrder::kPresorted};
 constexpr IndexKind kKinds[3] = {IndexKind::kRt, IndexKind::kSorted, IndexKind::kHash};
 constexpr ExecDevice kDevices[2] = {ExecDevice::kCpu, ExecDevice::kGpu};
 
 // Least-squares a + b * x over the measured points: stored next to the curves for
 // people reading the file (the model interpolates the points themselves, because
-// the cost per lookup is not linear in log2(keys): it steps up where the index
-// outgrows a cache level).
+// the cost per lookup is not linear in x: it steps up where the index outgrows a
+// cache level). x is IndexCurves::axis: log2(keys) for unsorted batches,
+// log2(keys / lookups) for sorted ones.
 std::pair<double, double> fit_line(const std::vector<double>& x, const std::vector<double>& y) {
   const size_t n = std::min(x.size(), y.size());
   if (n == 0) return {0, 0};
@@ -73,13 +74,13 @@ IndexCurves curves_from_json(const nlohmann::json& j, const std::string& where) 
   if (c.log2_keys.empty()) fail(ErrorKind::kInvalidInput, "{}: 'log2_keys' is empty", where);
   for (size_t i = 1; i < c.log2_keys.size(); ++i)
     if (c.log2_keys[i] <= c.log2_keys[i - 1]) fail(ErrorKind::kInvalidInput, "{}: 'log2_keys' not ascending", where);
-  for (int w = 0; w < 3; ++w) {
-    auto it = j.find(kWorkloads[w]);
+  for (int w = 0; w < IndexCurves::kWorkloads; ++w) {
+    auto it = j.find(kWorkloadNames[w]);
     if (it == j.end()) continue;
     for (ProbeOrder o : kOrders) {
       auto jt = it->find(probe_order_name(o));
       if (jt == it->end()) continue;
-      const std::string at = where + "." + kWorkloads[w] + "." + probe_order_name(o);
+      const std::string at = where + "." + kWorkloadNames[w] + "." + probe_order_name(o);
       std::vector<double> v = numbers(*jt, at);
       if (v.size() != c.log2_keys.size())
         fail(ErrorKind::kInvalidInput, "{}: {} values for {} key counts", at, v.size(), c.log2_keys.size());
@@ -96,16 +97,17 @@ nlohmann::ordered_json curves_to_json(const IndexCurves& c) {
   j["setup_ns"] = c.setup_ns;
   j["log2_lookups"] = c.log2_lookups;
   j["log2_keys"] = c.log2_keys;
-  for (int w = 0; w < 3; ++w) {
+  for (int w = 0; w < IndexCurves::kWorkloads; ++w) {
     nlohmann::ordered_json jw;
     for (ProbeOrder o : kOrders) {
       const auto& v = c.at(w, o);
       if (v.empty()) continue;
       jw[probe_order_name(o)] = v;
-      const auto [a, b] = fit_line(c.log2_keys, v);
-      jw[std::string("fit_") + probe_order_name(o)] = {{"a_ns", a}, {"b_ns_per_log2_key", b}};
+      const auto [a, b] = fit_line(c.axis(o), v);
+      jw[std::string("fit_") + probe_order_name(o)] = {
+          {"x", o == ProbeOrder::kUnsorted ? "log2(keys)" : "log2(keys/lookups)"}, {"a_ns", a}, {"b_ns", b}};
     }
-    if (!jw.empty()) j[kWorkloads[w]] = jw;
+    if (!jw.empty()) j[kWorkloadNames[w]] = jw;
   }
   return j;
 }

@@ -29,16 +29,28 @@ const char* probe_order_name(ProbeOrder o);  // "unsorted", "index_sorts", "pres
 
 // The measured lookup costs of one index kind on one device. ns[w][o][i] is the time
 // per lookup (ns, the batch's device time divided by its lookups) of workload w
-// (kPoint, kRange16, kRange256: rows per lookup 1, 16, 256) in probe order o at
-// log2_keys[i] keys. An empty vector: not measured (hash has no ranges).
+// (kPoint, kRange16, kRange256: rows per lookup 1, 16, 256; kPointMiss: points that
+// find nothing) in probe order o with log2_keys[i] keys and 2^log2_lookups lookups
+// (one batch size for all). An empty vector: not measured (hash has no ranges).
 struct IndexCurves {
-  static constexpr int kPoint = 0, kRange16 = 1, kRange256 = 2;
-  static constexpr std::array<double, 3> kHits = {1, 16, 256};
+  static constexpr int kPoint = 0, kRange16 = 1, kRange256 = 2, kPointMiss = 3, kWorkloads = 4;
+  static constexpr std::array<double, 4> kHits = {1, 16, 256, 0};
   double setup_ns = 0;               // fixed cost of one batch (launch, copies, prefix sum)
   double log2_lookups = 0;           // batch size the curves were measured with
   std::vector<double> log2_keys;     // ascending
-  std::array<std::array<std::vector<double>, 3>, 3> ns;
+  std::array<std::array<std::vector<double>, 3>, kWorkloads> ns;
   bool empty() const { return log2_keys.empty(); }
+  // The x of each measured point as the model reads it: log2(keys) for unsorted
+  // batches (their cost does not depend on the batch size), log2(keys / lookups) for
+  // sorted ones (a sorted batch walks the index like a merge, so what a lookup pays
+  // depends on the gap to its neighbour, not on the index size:
+  // docs/benchmarks/rt-index-h200.md, "The cost model").
+  std::vector<double> axis(ProbeOrder o) const {
+    std::vector<double> x = log2_keys;
+    if (o != ProbeOrder::kUnsorted)
+      for (double& v : x) v -= log2_lookups;
+    return x;
+  }
   const std::vector<double>& at(int workload, ProbeOrder o) const { return ns[size_t(workload)][size_t(o)]; }
 };
 

@@ -71,18 +71,28 @@ double interpolate(const std::vector<double>& xs, const std::vector<double>& ys,
   return ys[n - 1] + slope * (x - xs[n - 1]);
 }
 
-// ns per lookup of `curves` in probe order `o` at log2(keys) = x with `hits` rows per
-// lookup: piecewise linear in hits through the measured workloads (1 row: points, 16,
-// 256 rows: ranges; beyond 256 the last slope). The measurements show why hits are
-// not a constant per-row term: the first rows of a range share the search's cache
-// lines, so 1 -> 16 rows costs less per row than 16 -> 256 (docs/benchmarks/rt-index-h200.md).
-// kInf when the workload was not measured (a hash index answers no ranges).
-double per_lookup_ns(const IndexCurves& c, ProbeOrder o, double x, bool ranges, double hits) {
+// ns per lookup of `c` in probe order `o` for an index of 2^lk keys and a batch of
+// 2^ll lookups with `hits` expected rows per lookup. Curves are read at x = lk
+// (unsorted) or lk - ll (sorted, IndexCurves::axis); across rows per lookup the cost
+// is piecewise linear through the measured workloads (0 rows: misses, 1: points, 16
+// and 256: ranges; beyond 256 the last slope). The measurements show why rows are not
+// a constant per-row term: the first rows of a range share the search's cache lines,
+// so 1 -> 16 rows costs less per row than 16 -> 256. Points only interpolate towards
+// misses (hit rate < 1) or towards ranges (duplicates). kInf when the workload was
+// not measured (a hash index answers no ranges).
+double per_lookup_ns(const IndexCurves& c, ProbeOrder o, double lk, double ll, bool ranges, double hits) {
+  const std::vector<double> xs = c.axis(o);
+  const double x = o == ProbeOrder::kUnsorted ? lk : lk - ll;
   auto at = [&](int w) {
     const auto& v = c.at(w, o);
-    return v.empty() ? kInf : interpolate(c.log2_keys, v, x);
+    return v.empty() ? kInf : interpolate(xs, v, x);
   };
   const double point = at(IndexCurves::kPoint);
+  if (!ranges && hits < 1) {
+    const double miss = at(IndexCurves::kPointMiss);
+    const double h = std::max(0.0, hits);
+    return miss == kInf || point == kInf ? point : h * point + (1 - h) * miss;
+  }
   std::vector<double> hs, ns;
   if (point < kInf) hs.push_back(1), ns.push_back(point);
   for (int w : {IndexCurves::kRange16, IndexCurves::kRange256}) {
@@ -161,10 +171,10 @@ LookupEstimate estimate_lookup(IndexKind kind, ExecDevice dev, uint64_t keys, co
     e.ms = (cost_constants().index_setup_ns + legacy_cpu_ns(kind, keys) * b.lookups) * 1e-6;
     return e;
   }
-  const double x = levels(keys);
+  const double lk = levels(keys), ll = std::log2(std::max(1.0, b.lookups));
   auto cost = [&](ProbeOrder o) {
     if (c->at(IndexCurves::kPoint, o).empty() && c->at(IndexCurves::kRange16, o).empty()) return kInf;
-    return (c->setup_ns + per_lookup_ns(*c, o, x, b.ranges, b.hits_per_lookup) * b.lookups) * 1e-6;
+    return (c->setup_ns + per_lookup_ns(*c, o, lk, ll, b.ranges, b.hits_per_lookup) * b.lookups) * 1e-6;
   };
   if (b.presorted) {
     e.ms = cost(ProbeOrder::kPresorted);

@@ -173,6 +173,7 @@ void IndexCalibrator::run_device(ExecDevice dev, plan::Calibration& out) const {
       Timer tm;
       IndexCurves& c = curves[size_t(k)];
       std::array<std::array<double, 3>, IndexCurves::kWorkloads> ns{};  // [workload][order]
+      std::array<double, IndexCurves::kWorkloads> fixed{};                // unsorted batch fixed cost
       auto measured = [&](int w) { return k != IndexKind::kHash || w == IndexCurves::kPoint || w == IndexCurves::kPointMiss; };
       try {
         for (bool sp : {false, true}) {
@@ -186,7 +187,14 @@ void IndexCalibrator::run_device(ExecDevice dev, plan::Calibration& out) const {
               ns[size_t(w)][size_t(ProbeOrder::kIndexSorts)] = time_batch(*ix, dev, b.unsorted, b.hits, o_.reps, &s) * 1e6 / double(lookups);
               if (gpu) sort_ns.push_back(s * 1e6 / double(lookups));
             } else {
-              ns[size_t(w)][size_t(ProbeOrder::kUnsorted)] = time_batch(*ix, dev, b.unsorted, b.hits, o_.reps, nullptr) * 1e6 / double(lookups);
+              // Unsorted: two batch sizes give the marginal cost and the batch's fixed cost.
+              const double t = time_batch(*ix, dev, b.unsorted, b.hits, o_.reps, nullptr) * 1e6;
+              const std::span<const access::KeyRange> quarter(b.unsorted.data(), lookups / 4);
+              const double tq = time_batch(*ix, dev, quarter, b.hits, o_.reps, nullptr) * 1e6;
+              double marginal = (t - tq) / (double(lookups) - double(lookups / 4));
+              if (!(marginal > 0)) marginal = t / double(lookups);  // noise: no fixed part
+              ns[size_t(w)][size_t(ProbeOrder::kUnsorted)] = marginal;
+              fixed[size_t(w)] = std::max(0.0, t - marginal * double(lookups));
               ns[size_t(w)][size_t(ProbeOrder::kPresorted)] = time_batch(*ix, dev, b.presorted, b.hits, o_.reps, nullptr) * 1e6 / double(lookups);
             }
           }
@@ -206,9 +214,11 @@ void IndexCalibrator::run_device(ExecDevice dev, plan::Calibration& out) const {
       c.log2_lookups = ll;
       c.log2_keys.push_back(lk);
       for (int w = 0; w < IndexCurves::kWorkloads; ++w)
-        if (measured(w))
+        if (measured(w)) {
           for (int o = 0; o < 3; ++o) c.ns[size_t(w)][size_t(o)].push_back(ns[size_t(w)][size_t(o)]);
-      std::fprintf(stderr, "calibrate: %-8s 2^%d keys, 2^%d lookups, ns/lookup unsorted / index sorts / presorted:",
+          c.unsorted_fixed_ns[size_t(w)].push_back(fixed[size_t(w)]);
+        }
+      std::fprintf(stderr, "calibrate: %-8s 2^%d keys, 2^%d lookups, ns/lookup unsorted (marginal) / index sorts / presorted:",
                    method_name(dev, k), lk, ll);
       static const char* names[] = {"point", "range16", "range256", "miss"};
       for (int w = 0; w < IndexCurves::kWorkloads; ++w)

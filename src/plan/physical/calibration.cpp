@@ -86,6 +86,13 @@ IndexCurves curves_from_json(const nlohmann::json& j, const std::string& where) 
         fail(ErrorKind::kInvalidInput, "{}: {} values for {} key counts", at, v.size(), c.log2_keys.size());
       c.ns[size_t(w)][size_t(o)] = std::move(v);
     }
+    if (auto jt = it->find("unsorted_fixed_ns"); jt != it->end()) {
+      const std::string at = where + "." + kWorkloadNames[w] + ".unsorted_fixed_ns";
+      std::vector<double> v = numbers(*jt, at);
+      if (v.size() != c.log2_keys.size())
+        fail(ErrorKind::kInvalidInput, "{}: {} values for {} key counts", at, v.size(), c.log2_keys.size());
+      c.unsorted_fixed_ns[size_t(w)] = std::move(v);
+    }
   }
   if (c.at(IndexCurves::kPoint, ProbeOrder::kUnsorted).empty() && c.at(IndexCurves::kRange16, ProbeOrder::kUnsorted).empty())
     fail(ErrorKind::kInvalidInput, "{}: no unsorted lookups measured", where);
@@ -107,6 +114,7 @@ nlohmann::ordered_json curves_to_json(const IndexCurves& c) {
       jw[std::string("fit_") + probe_order_name(o)] = {
           {"x", o == ProbeOrder::kUnsorted ? "log2(keys)" : "log2(keys/lookups)"}, {"a_ns", a}, {"b_ns", b}};
     }
+    if (!c.unsorted_fixed_ns[size_t(w)].empty()) jw["unsorted_fixed_ns"] = c.unsorted_fixed_ns[size_t(w)];
     if (!jw.empty()) j[kWorkloadNames[w]] = jw;
   }
   return j;

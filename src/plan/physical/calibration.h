@@ -39,6 +39,12 @@ struct IndexCurves {
   double log2_lookups = 0;           // batch size the curves were measured with
   std::vector<double> log2_keys;     // ascending
   std::array<std::array<std::vector<double>, 3>, kWorkloads> ns;
+  // Unsorted batches: ns[w][kUnsorted] is the marginal cost of one more lookup and
+  // unsorted_fixed_ns[w] the fixed cost of a batch (the slope and intercept of two
+  // batch sizes, 2^log2_lookups and a quarter of it): a batch pays launch, tail and
+  // ramp-up costs that a per-lookup figure at one size would spread over its lookups
+  // (docs/benchmarks/rt-index-h200.md, "The cost model"). Empty: no fixed part.
+  std::array<std::vector<double>, kWorkloads> unsorted_fixed_ns;
   bool empty() const { return log2_keys.empty(); }
   // The x of each measured point as the model reads it: log2(keys) for unsorted
   // batches (their cost does not depend on the batch size), log2(keys / lookups) for

@@ -85,7 +85,11 @@ double per_lookup_ns(const IndexCurves& c, ProbeOrder o, double lk, double ll, b
   const double x = o == ProbeOrder::kUnsorted ? lk : lk - ll;
   auto at = [&](int w) {
     const auto& v = c.at(w, o);
-    return v.empty() ? kInf : interpolate(xs, v, x);
+    if (v.empty()) return kInf;
+    double ns = interpolate(xs, v, x);
+    const auto& fixed = c.unsorted_fixed_ns[size_t(w)];
+    if (o == ProbeOrder::kUnsorted && !fixed.empty()) ns += interpolate(xs, fixed, x) / std::exp2(ll);
+    return ns;
   };
   const double point = at(IndexCurves::kPoint);
   if (!ranges && hits < 1) {
@@ -174,7 +178,9 @@ LookupEstimate estimate_lookup(IndexKind kind, ExecDevice dev, uint64_t keys, co
   const double lk = levels(keys), ll = std::log2(std::max(1.0, b.lookups));
   auto cost = [&](ProbeOrder o) {
     if (c->at(IndexCurves::kPoint, o).empty() && c->at(IndexCurves::kRange16, o).empty()) return kInf;
-    return (c->setup_ns + per_lookup_ns(*c, o, lk, ll, b.ranges, b.hits_per_lookup) * b.lookups) * 1e-6;
+    // An unsorted curve with its fixed part measured carries the batch setup in it.
+    const bool fixed = o == ProbeOrder::kUnsorted && !c->unsorted_fixed_ns[IndexCurves::kPoint].empty();
+    return ((fixed ? 0 : c->setup_ns) + per_lookup_ns(*c, o, lk, ll, b.ranges, b.hits_per_lookup) * b.lookups) * 1e-6;
   };
   if (b.presorted) {
     e.ms = cost(ProbeOrder::kPresorted);

@@ -174,17 +174,30 @@ void IndexCalibrator::run_device(ExecDevice dev, plan::Calibration& out) const {
       IndexCurves& c = curves[size_t(k)];
       std::array<std::array<double, 3>, IndexCurves::kWorkloads> ns{};  // [workload][order]
       std::array<double, IndexCurves::kWorkloads> fixed{};                // unsorted batch fixed cost
+      double setup = c.setup_ns, setup_sort = c.sort_setup_ns;            // measured at the first size
       auto measured = [&](int w) { return k != IndexKind::kHash || w == IndexCurves::kPoint || w == IndexCurves::kPointMiss; };
       try {
         for (bool sp : {false, true}) {
           auto ix = build(dev, k, tracer.get(), keys, values, sp);
           time_batch(*ix, dev, work[0].unsorted, 1, 1, nullptr);  // warm-up
+          if (c.empty()) {
+            // Fixed cost of a batch (with the sort when the index sorts): the intercept
+            // of batches of 256 and 1024.
+            const int r = std::max(o_.reps, 5);
+            const double t1 = time_batch(*ix, dev, std::span(work[0].unsorted.data(), 256), 1, r, nullptr) * 1e6;
+            const double t2 = time_batch(*ix, dev, std::span(work[0].unsorted.data(), 1024), 1, r, nullptr) * 1e6;
+            (sp ? setup_sort : setup) = std::max(0.0, t1 - 256 * std::max(0.0, t2 - t1) / 768);
+          }
+          // Sorted orders: the marginal cost per lookup (the batch less its fixed cost).
+          auto net = [&](double ms, double fixed_ns) {
+            return std::max(0.0, ms * 1e6 - fixed_ns) / double(lookups);
+          };
           for (int w = 0; w < IndexCurves::kWorkloads; ++w) {
             if (!measured(w)) continue;
             const Batches& b = work[size_t(w)];
             if (sp) {
               double s = 0;
-              ns[size_t(w)][size_t(ProbeOrder::kIndexSorts)] = time_batch(*ix, dev, b.unsorted, b.hits, o_.reps, &s) * 1e6 / double(lookups);
+              ns[size_t(w)][size_t(ProbeOrder::kIndexSorts)] = net(time_batch(*ix, dev, b.unsorted, b.hits, o_.reps, &s), setup_sort);
               if (gpu) sort_ns.push_back(s * 1e6 / double(lookups));
             } else {
               // Unsorted: two batch sizes give the marginal cost and the batch's fixed cost.
@@ -195,14 +208,8 @@ void IndexCalibrator::run_device(ExecDevice dev, plan::Calibration& out) const {
               if (!(marginal > 0)) marginal = t / double(lookups);  // noise: no fixed part
               ns[size_t(w)][size_t(ProbeOrder::kUnsorted)] = marginal;
               fixed[size_t(w)] = std::max(0.0, t - marginal * double(lookups));
-              ns[size_t(w)][size_t(ProbeOrder::kPresorted)] = time_batch(*ix, dev, b.presorted, b.hits, o_.reps, nullptr) * 1e6 / double(lookups);
+              ns[size_t(w)][size_t(ProbeOrder::kPresorted)] = net(time_batch(*ix, dev, b.presorted, b.hits, o_.reps, nullptr), setup);
             }
-          }
-          if (!sp && c.empty()) {
-            // Fixed cost of a batch: a tiny batch, less its lookups at the measured rate.
-            const std::span<const access::KeyRange> tiny(work[0].unsorted.data(), 256);
-            const double ms = time_batch(*ix, dev, tiny, 1, std::max(o_.reps, 5), nullptr);
-            c.setup_ns = std::max(0.0, ms * 1e6 - 256 * ns[0][size_t(ProbeOrder::kUnsorted)]);
           }
         }
       } catch (const Error& e) {
@@ -212,6 +219,8 @@ void IndexCalibrator::run_device(ExecDevice dev, plan::Calibration& out) const {
         continue;
       }
       c.log2_lookups = ll;
+      c.setup_ns = setup;
+      c.sort_setup_ns = setup_sort;
       c.log2_keys.push_back(lk);
       for (int w = 0; w < IndexCurves::kWorkloads; ++w)
         if (measured(w)) {

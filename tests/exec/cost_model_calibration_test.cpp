@@ -72,6 +72,7 @@ Calibration synthetic() {
   c.curves(ExecDevice::kGpu, IndexKind::kRt) = curves({0.10, 0.30}, {0.25, 0.28}, {0.09, 0.16}, 0.001);
   c.curves(ExecDevice::kGpu, IndexKind::kSorted) = curves({0.05, 0.40}, {0.22, 0.24}, {0.02, 0.03}, 0.0015);
   c.curves(ExecDevice::kGpu, IndexKind::kHash) = curves({0.02, 0.06}, {0.23, 0.26}, {0.03, 0.05}, 0, false, 3.0);
+  c.curves(ExecDevice::kGpu, IndexKind::kSorted).sort_setup_ns = 250000;  // sorting a batch costs 0.25 ms more
   c.curves(ExecDevice::kCpu, IndexKind::kSorted) = curves({100, 300}, {150, 200}, {50, 80}, 2);
   // The CPU rt index measured with a fixed cost per unsorted batch (50 us at 2^16 keys,
   // 150 us at 2^26), which then replaces the setup for unsorted batches.
@@ -124,6 +125,7 @@ TEST(Calibration, RoundTripThroughTheFile) {
       const IndexCurves& a = c.curves(d, k);
       const IndexCurves& b = r->curves(d, k);
       EXPECT_EQ(a.setup_ns, b.setup_ns);
+      EXPECT_EQ(a.sort_setup_ns, b.sort_setup_ns);
       EXPECT_EQ(a.log2_lookups, b.log2_lookups);
       EXPECT_EQ(a.log2_keys, b.log2_keys);
       for (int w = 0; w < IndexCurves::kWorkloads; ++w) {
@@ -177,10 +179,15 @@ TEST(Calibration, ModelPicksOnSyntheticCurves) {
   p = pick(ExecDevice::kGpu, big, batch(n, true, 16, false, false));
   EXPECT_EQ(p.first, IndexKind::kRt);
   EXPECT_FALSE(p.second.sort_first);
-  // ... and when the index may sort: sorted after sorting (0.24 + 15 * 0.0015) wins.
-  p = pick(ExecDevice::kGpu, big, batch(n, true, 16, false, true));
+  // ... and when the index may sort a batch of 2^24 (gap 2^2): sorted after sorting
+  // (0.232 + 15 * 0.0015 per lookup + 0.25 ms) beats rt unsorted (0.315).
+  p = pick(ExecDevice::kGpu, big, batch(double(1 << 24), true, 16, false, true));
   EXPECT_EQ(p.first, IndexKind::kSorted);
   EXPECT_TRUE(p.second.sort_first);
+  // A small batch of the same ranges does not pay the sort's fixed 0.25 ms: rt, unsorted.
+  p = pick(ExecDevice::kGpu, big, batch(1024, true, 16, false, true));
+  EXPECT_EQ(p.first, IndexKind::kRt);
+  EXPECT_FALSE(p.second.sort_first);
   // At 2^16 keys unsorted ranges are cheapest in sorted (0.0725 vs 0.115).
   p = pick(ExecDevice::kGpu, small, batch(n, true, 16, false, false));
   EXPECT_EQ(p.first, IndexKind::kSorted);

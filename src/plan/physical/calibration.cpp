@@ -68,6 +68,7 @@ IndexCurves curves_from_json(const nlohmann::json& j, const std::string& where) 
   if (!j.is_object()) fail(ErrorKind::kInvalidInput, "{}: not an object", where);
   IndexCurves c;
   c.setup_ns = number(j, "setup_ns", where, true);
+  c.sort_setup_ns = number(j, "sort_setup_ns", where);
   c.log2_lookups = number(j, "log2_lookups", where);
   if (!j.contains("log2_keys")) fail(ErrorKind::kInvalidInput, "{}: missing 'log2_keys'", where);
   c.log2_keys = numbers(j["log2_keys"], where + ".log2_keys");
@@ -102,6 +103,7 @@ IndexCurves curves_from_json(const nlohmann::json& j, const std::string& where) 
 nlohmann::ordered_json curves_to_json(const IndexCurves& c) {
   nlohmann::ordered_json j;
   j["setup_ns"] = c.setup_ns;
+  j["sort_setup_ns"] = c.sort_setup_ns;
   j["log2_lookups"] = c.log2_lookups;
   j["log2_keys"] = c.log2_keys;
   for (int w = 0; w < IndexCurves::kWorkloads; ++w) {

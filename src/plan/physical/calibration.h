@@ -36,6 +36,7 @@ struct IndexCurves {
   static constexpr int kPoint = 0, kRange16 = 1, kRange256 = 2, kPointMiss = 3, kWorkloads = 4;
   static constexpr std::array<double, 4> kHits = {1, 16, 256, 0};
   double setup_ns = 0;               // fixed cost of one batch (launch, copies, prefix sum)
+  double sort_setup_ns = 0;          // the same when the index sorts the batch (0: setup_ns)
   double log2_lookups = 0;           // batch size the curves were measured with
   std::vector<double> log2_keys;     // ascending
   std::array<std::array<std::vector<double>, 3>, kWorkloads> ns;

@@ -1,5 +1,7 @@
 #include "plan/physical/cost_model.h"
 
+#include "plan/physical/default_calibration.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -109,10 +111,6 @@ double per_lookup_ns(const IndexCurves& c, ProbeOrder o, double lk, double ll, b
   return interpolate(hs, ns, std::max(1.0, hits));
 }
 
-// Compiled-in GPU curves for machines never calibrated: `raydb calibrate` on the
-// project's H200 (no RT cores, OptiX software traversal), see GPU_DEFAULTS below.
-const Calibration& gpu_defaults();
-
 std::mutex g_mutex;
 std::shared_ptr<const Calibration> g_calibration;
 bool g_loaded = false;
@@ -168,7 +166,7 @@ LookupEstimate estimate_lookup(IndexKind kind, ExecDevice dev, uint64_t keys, co
   if (c && !c->empty()) {
     e.calibrated = true;
   } else if (dev == ExecDevice::kGpu) {
-    c = &gpu_defaults().curves(dev, kind);
+    c = &default_gpu_calibration().curves(dev, kind);  // the H200, default_calibration.cpp
   } else {
     // Never calibrated CPU: the development machine's constants (hash answers no ranges).
     if (kind == IndexKind::kHash && b.ranges) return {kInf, false, false};
@@ -179,8 +177,11 @@ LookupEstimate estimate_lookup(IndexKind kind, ExecDevice dev, uint64_t keys, co
   auto cost = [&](ProbeOrder o) {
     if (c->at(IndexCurves::kPoint, o).empty() && c->at(IndexCurves::kRange16, o).empty()) return kInf;
     // An unsorted curve with its fixed part measured carries the batch setup in it.
+    // Sorting adds its own fixed cost (the sort's launches and temporary storage:
+    // ~0.25 ms on the H200, which decides small batches).
     const bool fixed = o == ProbeOrder::kUnsorted && !c->unsorted_fixed_ns[IndexCurves::kPoint].empty();
-    return ((fixed ? 0 : c->setup_ns) + per_lookup_ns(*c, o, lk, ll, b.ranges, b.hits_per_lookup) * b.lookups) * 1e-6;
+    const double setup = fixed ? 0 : o == ProbeOrder::kIndexSorts && c->sort_setup_ns > 0 ? c->sort_setup_ns : c->setup_ns;
+    return (setup + per_lookup_ns(*c, o, lk, ll, b.ranges, b.hits_per_lookup) * b.lookups) * 1e-6;
   };
   if (b.presorted) {
     e.ms = cost(ProbeOrder::kPresorted);
@@ -238,39 +239,5 @@ double scan_cost_ms(ExecDevice dev, uint64_t rows, double bytes, int filters) {
 double fetch_cost_ms(ExecDevice dev, double candidates) {
   return (dev == ExecDevice::kCpu ? cost_constants().fetch_ns_per_row : kGpuFetchNsPerRow) * candidates * 1e-6;
 }
-
-namespace {
-
-// GPU_DEFAULTS: the GPU curves of a calibration file, compiled in. Provenance: see
-// the comment inside.
-const Calibration& gpu_defaults() {
-  static const Calibration c = [] {
-    Calibration d;
-    // Session-2 H200 measurements at 2^26 uint32 keys, 2^27 lookups
-    // (docs/benchmarks/rt-index-h200.md, run 5): launch (+ sort) ms / 2^27 per lookup,
-    // one key count, so constant in keys.
-    const double n = double(1ull << 27);
-    auto set = [&](IndexKind k, std::array<double, 3> point, std::array<double, 3> r16) {
-      IndexCurves& cv = d.curves(ExecDevice::kGpu, k);
-      cv.setup_ns = kGpuLaunchNs;
-      cv.log2_lookups = 27;
-      cv.log2_keys = {26};
-      for (int o = 0; o < 3; ++o) {
-        cv.ns[IndexCurves::kPoint][size_t(o)] = {point[size_t(o)] * 1e6 / n};
-        if (r16[0] > 0) {
-          cv.ns[IndexCurves::kRange16][size_t(o)] = {r16[size_t(o)] * 1e6 / n};
-          cv.ns[IndexCurves::kRange256][size_t(o)] = {r16[size_t(o)] * 1e6 / n + 240 * 0.01};
-        }
-      }
-    };
-    set(IndexKind::kRt, {35.98, 25.65 + 9.92, 18.32}, {57.08, 27.54 + 10.88, 21.01});
-    set(IndexKind::kSorted, {35.00, 20.64 + 9.57, 3.60}, {59.86, 20.65 + 9.64, 4.22});
-    set(IndexKind::kHash, {8.96, 22.37 + 9.61, 2.90}, {0, 0, 0});
-    return d;
-  }();
-  return c;
-}
-
-}  // namespace
 
 }  // namespace raydb::plan

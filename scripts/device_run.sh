@@ -6,7 +6,11 @@
 # Switches (default 1): TEST_GPU (test_gpu), TEST_RT (test_rt_optix), SSB_BENCH (gen +
 # bench ssb), INDEX_BENCH (bench index: METHODS, LOG_KEYS, LOG_LOOKUPS, RANGE_HITS,
 # BUCKETS, SORTED, REPS, INDEX_TIMEOUT), INDEX_SWEEP (default 0: a second bench index call over
-# SWEEP_ARGS, timeout SWEEP_TIMEOUT, into bench_index_sweep.json).
+# SWEEP_ARGS, timeout SWEEP_TIMEOUT, into bench_index_sweep.json), SWEEPS (default empty:
+# more bench index calls, their argument lists separated by ';', each with timeout
+# SWEEP_TIMEOUT, into bench_index_sweep<i>.{json,txt}).
+# `raydb calibrate` (CALIBRATE_ARGS) runs first and every later command reads its
+# calibration.json (RAYDB_CALIBRATION), so bench index reports the calibrated model's picks.
 set -uo pipefail
 B=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=${OUT:-/tmp/out}
@@ -25,7 +29,13 @@ T=$SRC/build/tests
 SF=${SF:-20}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$OUT/gpu.txt" 2>&1
 "$R" info > "$OUT/info.txt" 2>&1
-XDG_CONFIG_HOME=/tmp/cfg "$R" calibrate > "$OUT/calibrate.txt" 2>&1
+export RAYDB_CALIBRATION=/tmp/cfg/raydb/calibration.json
+rm -f "$RAYDB_CALIBRATION"
+t0=$(date +%s.%N)
+# shellcheck disable=SC2086
+"$R" calibrate ${CALIBRATE_ARGS:-} > "$OUT/calibrate.txt" 2>&1
+echo "rc=$? wall $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s" >> "$OUT/calibrate.txt"
+cp "$RAYDB_CALIBRATION" "$OUT/calibration.json" 2>/dev/null
 # Switches for shorter calls (defaults run everything): TEST_RT=0 (or RT_OPTIX_TESTS=0),
 # TEST_GPU=0, SSB_BENCH=0, INDEX_BENCH=0; GPU_TEST_FILTER narrows test_gpu (a gtest filter).
 if [ "${TEST_RT:-${RT_OPTIX_TESTS:-1}}" = 1 ]; then
@@ -52,6 +62,17 @@ if [ "${INDEX_SWEEP:-0}" = 1 ]; then
     --json "$OUT/bench_index_sweep.json" > "$OUT/bench_index_sweep.txt" 2>&1
   echo "rc=$?" >> "$OUT/bench_index_sweep.txt"
 fi
+if [ -n "${SWEEPS:-}" ]; then
+  i=0
+  IFS=';' read -ra sweep_list <<< "$SWEEPS"
+  for args in "${sweep_list[@]}"; do
+    i=$((i + 1))
+    # shellcheck disable=SC2086
+    timeout "${SWEEP_TIMEOUT:-120}" "$R" bench index --tracer optix $args --json "$OUT/bench_index_sweep$i.json" \
+      > "$OUT/bench_index_sweep$i.txt" 2>&1
+    echo "rc=$? args=$args" >> "$OUT/bench_index_sweep$i.txt"
+  done
+fi
 echo "== SUMMARY"
 cat "$OUT/gpu.txt" "$OUT/info.txt" "$OUT/calibrate.txt"
 for t in test_rt_optix test_gpu; do
@@ -62,4 +83,9 @@ done
 [ -f "$OUT/bench_ssb.txt" ] && { echo "-- bench ssb cuda SF $SF"; tail -17 "$OUT/bench_ssb.txt"; }
 [ -f "$OUT/bench_index.txt" ] && { echo "-- bench index optix"; cat "$OUT/bench_index.txt"; }
 [ -f "$OUT/bench_index_sweep.txt" ] && { echo "-- bench index sweep"; grep -E "auto|NO|rc=|rror" "$OUT/bench_index_sweep.txt" | tail -20; }
+for f in "$OUT"/bench_index_sweep[0-9]*.txt; do
+  [ -f "$f" ] || continue
+  echo "-- $(basename "$f"): $(grep -c '^auto' "$f") picks, $(grep -c 'DIFFERS' "$f") differ beyond noise, $(grep -c 'within noise' "$f") within noise; $(grep -cE ' NO$' "$f") unverified; $(tail -1 "$f")"
+  grep -E "DIFFERS|rror" "$f" | head -8
+done
 true

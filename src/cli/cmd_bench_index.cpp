@@ -17,6 +17,8 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <functional>
+#include <map>
 #include <memory>
 #include <parallel/algorithm>
 #include <random>
@@ -66,11 +68,101 @@ bool on_gpu(const std::string& method) {
 bool uses_buckets(const std::string& method) { return method == "cgrx" || method == "rt-bucket" || method == "rt-gpu"; }
 bool traced(const std::string& method) { return method != "sa" && method != "hash" && !on_gpu(method); }
 
+// The methods the planner can choose: the index kinds of CREATE INDEX with their
+// default options, on the CPU and on the GPU (what `raydb calibrate` measures).
+bool plannable(const std::string& method) {
+  return method == "rt" || method == "sa" || method == "hash" || method == "rt-gpu" || method == "sa-gpu" ||
+         method == "hash-gpu";
+}
+int default_bucket(const std::string& method) {
+  return method == "cgrx" ? 32 : static_cast<int>(access::GpuIndexOptions{}.bucket_size);
+}
+const char* probes_name(int sp) { return sp == 0 ? "unsorted" : sp == 1 ? "index-sorts" : "presorted"; }
+
 // The index kind of the SQL planner (plan::IndexKind) each method implements.
 plan::IndexKind kind_of(const std::string& method) {
   if (method == "sa" || method == "sa-gpu") return plan::IndexKind::kSorted;
   if (method == "hash" || method == "hash-gpu") return plan::IndexKind::kHash;
   return plan::IndexKind::kRt;
+}
+
+// One method's time in one probe order: median and the spread of the repetitions.
+struct Measured {
+  double ms = 0, lo = 0, hi = 0;
+};
+
+// Prints (and hands to `emit` as JSON) the cost model's pick for a batch against the
+// fastest measured. Probe order sp 0: the batch is used as it comes; 1: the index may
+// sort it first or not (not sorting is measured in sp 0, when that ran); 2: presorted.
+// "Within noise": the pick's fastest repetition is no slower than the fastest
+// method's slowest one.
+void report_auto(const std::vector<std::string>& methods, const std::map<std::pair<std::string, int>, Measured>& measured,
+                 int sp, uint64_t keys, const plan::LookupBatch& batch,
+                 const std::function<void(nlohmann::ordered_json)>& emit) {
+  struct Choice {
+    std::string method;
+    int sp = 0;
+    double est = 0;
+    Measured m;
+  };
+  std::vector<Choice> choices;
+  for (const std::string& method : methods) {
+    if (!plannable(method)) continue;
+    const plan::ExecDevice dev = on_gpu(method) ? plan::ExecDevice::kGpu : plan::ExecDevice::kCpu;
+    const plan::LookupEstimate e = plan::estimate_lookup(kind_of(method), dev, keys, batch);
+    const int used = sp == 1 && !e.sort_first ? 0 : sp;  // the mode the model chose
+    auto it = measured.find({method, used});
+    if (it == measured.end()) {
+      if (sp != 1) continue;
+      // Not sorting was not measured (no sp 0 in this run): compare the sorted runs,
+      // at the model's estimate of its own choice.
+      it = measured.find({method, 1});
+      if (it == measured.end()) continue;
+      choices.push_back({method, 1, e.ms, it->second});
+      continue;
+    }
+    choices.push_back({method, used, e.ms, it->second});
+    if (sp == 1) {  // the other mode competes for "fastest measured"
+      auto other = measured.find({method, used == 1 ? 0 : 1});
+      if (other != measured.end()) choices.push_back({method, used == 1 ? 0 : 1, -1, other->second});
+    }
+  }
+  const Choice* pick = nullptr;
+  const Choice* fastest = nullptr;
+  for (const Choice& c : choices) {
+    if (c.est >= 0 && (!pick || c.est < pick->est)) pick = &c;
+    if (!fastest || c.m.ms < fastest->m.ms) fastest = &c;
+  }
+  if (!pick || !fastest) return;
+  const bool same = pick->method == fastest->method && pick->sp == fastest->sp;
+  const bool noise = !same && pick->m.lo <= fastest->m.hi;
+  const double gap = (pick->m.ms / fastest->m.ms - 1) * 100;
+  const std::string flag = same    ? ""
+                           : noise ? fmt::format("  <- differs by {:.1f}%, within noise", gap)
+                                   : fmt::format("  <- DIFFERS by {:.1f}%", gap);
+  std::printf("auto (sp %d): model picks %s %s (est %.3f ms, measured %.3f); fastest measured: %s %s (%.3f ms)%s\n", sp,
+              pick->method.c_str(), probes_name(pick->sp), pick->est, pick->m.ms, fastest->method.c_str(),
+              probes_name(fastest->sp), fastest->m.ms, flag.c_str());
+  nlohmann::ordered_json j;
+  j["suite"] = "index-auto";
+  j["probes"] = probes_name(sp);
+  j["calibrated"] = plan::active_calibration() != nullptr;
+  j["planner_method"] = pick->method;
+  j["planner_probes"] = probes_name(pick->sp);
+  j["planner_estimate_ms"] = pick->est;
+  j["planner_measured_ms"] = pick->m.ms;
+  j["fastest_method"] = fastest->method;
+  j["fastest_probes"] = probes_name(fastest->sp);
+  j["fastest_ms"] = fastest->m.ms;
+  j["match"] = same;
+  j["within_noise"] = same || noise;
+  j["gap_pct"] = gap;
+  nlohmann::ordered_json cs = nlohmann::ordered_json::array();
+  for (const Choice& c : choices)
+    cs.push_back({{"method", c.method}, {"probes", probes_name(c.sp)}, {"estimate_ms", c.est}, {"measured_ms", c.m.ms},
+                  {"min_ms", c.m.lo}, {"max_ms", c.m.hi}});
+  j["choices"] = cs;
+  emit(std::move(j));
 }
 
 std::unique_ptr<access::KeyIndex> make_index(const std::string& method, rt::Tracer* tracer,
@@ -251,18 +343,16 @@ void register_bench_index(CLI::App& bench) {
                   }
                 }
                 std::vector<access::KeyRange> presorted;  // --sorted-probes 2
-                struct Best {
-                  std::string method;
-                  double ms = 1e300;
-                };
+                // Device times of the planner's methods at their default bucket, by (method,
+                // probe order), for the cost model's pick below.
+                std::map<std::pair<std::string, int>, Measured> measured;
                 for (int sp : parse_ints(a->sorted)) {
-                  Best fastest;
                   for (const std::string& method : methods)
                     for (int bucket : parse_ints(a->buckets)) {
                       if (!uses_buckets(method) && bucket != parse_ints(a->buckets).front()) continue;
                       if ((method == "hash" || method == "hash-gpu") && hits > 0) continue;
                       int b = bucket;
-                      if (b == 0) b = method == "cgrx" ? 32 : static_cast<int>(access::GpuIndexOptions{}.bucket_size);
+                      if (b == 0) b = default_bucket(method);
                       if (sp == 2 && presorted.empty()) {
                         presorted = lookups;
                         __gnu_parallel::sort(presorted.begin(), presorted.end(), [](const auto& x, const auto& y) {
@@ -297,8 +387,14 @@ void register_bench_index(CLI::App& bench) {
                       all_ok &= ok;
                       // GPU-resident methods compete on their device time (launch + probe sort),
                       // the others on the end-to-end time (host tracers sort probes on the host).
-                      const double cmp = on_gpu(method) ? launch_med + sort_med : med;
-                      if (ok && cmp < fastest.ms) fastest = {method, cmp};
+                      if (ok && plannable(method) && (!uses_buckets(method) || b == default_bucket(method))) {
+                        std::vector<double> per_rep = times;
+                        if (on_gpu(method))
+                          for (size_t r = 0; r < per_rep.size(); ++r) per_rep[r] = launch_times[r] + sort_times[r];
+                        measured[{method, sp}] = {on_gpu(method) ? launch_med + sort_med : med,
+                                                  *std::min_element(per_rep.begin(), per_rep.end()),
+                                                  *std::max_element(per_rep.begin(), per_rep.end())};
+                      }
                       const auto& st = index->stats();
                       const bool bucketed = uses_buckets(method);
                       std::printf("%-9s %4d %3d %3d %4d %4.2f %5d %4d %3d %9.1f %8.1f %10.2f %10.2f %8.2f %10.2f %9.1f %s\n",
@@ -336,36 +432,24 @@ void register_bench_index(CLI::App& bench) {
                       j["threads"] = omp_get_max_threads();
                       emit_json(j);
                     }
-                    // What the SQL planner's access-path choice would take for this batch
-                    // (plan::lookup_cost_ms over the index kinds that can answer it) next to the
-                    // fastest method measured for this probe order.
-                  plan::IndexKind pick = plan::IndexKind::kSorted;
-                  double best_cost = 1e300;
-                  for (plan::IndexKind k : {plan::IndexKind::kRt, plan::IndexKind::kSorted, plan::IndexKind::kHash}) {
-                    if (k == plan::IndexKind::kHash && hits > 0) continue;
-                    const double c = plan::lookup_cost_ms(k, n, static_cast<double>(nl));
-                    if (c < best_cost) best_cost = c, pick = k;
-                  }
-                  if (!fastest.method.empty()) {
-                    const bool same = kind_of(fastest.method) == pick;
-                    std::printf("auto (sp %d): planner picks %s; fastest measured: %s (%.2f ms, kind %s)%s\n", sp,
-                                plan::index_kind_name(pick), fastest.method.c_str(), fastest.ms,
-                                plan::index_kind_name(kind_of(fastest.method)), same ? "" : "  <- differs");
-                    nlohmann::ordered_json j;
-                    j["suite"] = "index-auto";
+                  // What the cost model picks for this batch (method and whether to sort it
+                  // first; sp 1 = the index may sort, so not sorting is a choice too) next to
+                  // the fastest measured of the same choices.
+                  plan::LookupBatch batch;
+                  batch.lookups = double(nl);
+                  batch.ranges = hits > 0;
+                  batch.hits_per_lookup = double(uint64_t{1} << dup) * (hits > 0 ? hits : hit_rate);
+                  batch.presorted = sp == 2;
+                  batch.may_sort = sp == 1;
+                  report_auto(methods, measured, sp, n, batch, [&](nlohmann::ordered_json j) {
                     j["key_bits"] = bits;
                     j["log_keys"] = lk;
                     j["log_lookups"] = ll;
                     j["hit_rate"] = hit_rate;
                     j["range_hits"] = hits;
                     j["log_dups"] = dup;
-                    j["probes"] = sp == 0 ? "unsorted" : sp == 1 ? "index-sorts" : "presorted";
-                    j["planner_kind"] = plan::index_kind_name(pick);
-                    j["fastest_method"] = fastest.method;
-                    j["fastest_ms"] = fastest.ms;
-                    j["fastest_kind"] = plan::index_kind_name(kind_of(fastest.method));
-                    emit_json(j);
-                  }
+                    emit_json(std::move(j));
+                  });
                 }
               }
         }

@@ -1,7 +1,12 @@
 #include "plan/physical/cost_model.h"
 
+#include "plan/physical/default_calibration.h"
+
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <limits>
+#include <mutex>
 
 namespace raydb::plan {
 
@@ -15,6 +20,8 @@ const char* index_kind_name(IndexKind k) {
 }
 
 const CostConstants& cost_constants() {
+  // Defaults for machines whose CPU indexes were never calibrated (`raydb calibrate`
+  // replaces the three lookup constants and index_setup_ns by measured curves).
   // Measured on the development machine (2-core x86-64 VM, Release, --threads 1):
   static const CostConstants c{
       // `raydb query --threads 1 --timing` on SSB SF 0.1 (600k lineorder rows):
@@ -48,18 +55,155 @@ const CostConstants& cost_constants() {
 }
 
 namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
 double levels(uint64_t keys) { return std::max(1.0, std::log2(double(std::max<uint64_t>(keys, 2)))); }
+
+// Piecewise linear through (xs[i], ys[i]); below the first point the first value (a
+// smaller index is not slower), beyond the last the last segment's slope (never
+// negative: a deeper index is not faster).
+double interpolate(const std::vector<double>& xs, const std::vector<double>& ys, double x) {
+  const size_t n = std::min(xs.size(), ys.size());
+  if (n == 0) return kInf;
+  if (n == 1 || x <= xs[0]) return ys[0];
+  for (size_t i = 1; i < n; ++i)
+    if (x <= xs[i]) return ys[i - 1] + (ys[i] - ys[i - 1]) * (x - xs[i - 1]) / (xs[i] - xs[i - 1]);
+  const double slope = std::max(0.0, (ys[n - 1] - ys[n - 2]) / (xs[n - 1] - xs[n - 2]));
+  return ys[n - 1] + slope * (x - xs[n - 1]);
+}
+
+// ns per lookup of `c` in probe order `o` for an index of 2^lk keys and a batch of
+// 2^ll lookups with `hits` expected rows per lookup. Curves are read at x = lk
+// (unsorted) or lk - ll (sorted, IndexCurves::axis); across rows per lookup the cost
+// is piecewise linear through the measured workloads (0 rows: misses, 1: points, 16
+// and 256: ranges; beyond 256 the last slope). The measurements show why rows are not
+// a constant per-row term: the first rows of a range share the search's cache lines,
+// so 1 -> 16 rows costs less per row than 16 -> 256. Points only interpolate towards
+// misses (hit rate < 1) or towards ranges (duplicates). kInf when the workload was
+// not measured (a hash index answers no ranges).
+double per_lookup_ns(const IndexCurves& c, ProbeOrder o, double lk, double ll, bool ranges, double hits) {
+  const std::vector<double> xs = c.axis(o);
+  const double x = o == ProbeOrder::kUnsorted ? lk : lk - ll;
+  auto at = [&](int w) {
+    const auto& v = c.at(w, o);
+    if (v.empty()) return kInf;
+    double ns = interpolate(xs, v, x);
+    const auto& fixed = c.unsorted_fixed_ns[size_t(w)];
+    if (o == ProbeOrder::kUnsorted && !fixed.empty()) ns += interpolate(xs, fixed, x) / std::exp2(ll);
+    return ns;
+  };
+  const double point = at(IndexCurves::kPoint);
+  if (!ranges && hits < 1) {
+    const double miss = at(IndexCurves::kPointMiss);
+    const double h = std::max(0.0, hits);
+    return miss == kInf || point == kInf ? point : h * point + (1 - h) * miss;
+  }
+  std::vector<double> hs, ns;
+  if (point < kInf) hs.push_back(1), ns.push_back(point);
+  for (int w : {IndexCurves::kRange16, IndexCurves::kRange256}) {
+    const double v = at(w);
+    if (v < kInf) hs.push_back(IndexCurves::kHits[size_t(w)]), ns.push_back(v);
+  }
+  const bool have_ranges = hs.size() > 1 || (hs.size() == 1 && point == kInf);
+  if (ranges && !have_ranges) return kInf;
+  if (!ranges && (hits <= 1 || !have_ranges)) return point;
+  return interpolate(hs, ns, std::max(1.0, hits));
+}
+
+std::mutex g_mutex;
+std::shared_ptr<const Calibration> g_calibration;
+bool g_loaded = false;
+
 }  // namespace
 
-double lookup_cost_ms(IndexKind kind, uint64_t keys, double lookups) {
-  const CostConstants& c = cost_constants();
-  double per = 0;
-  switch (kind) {
-    case IndexKind::kRt: per = c.rt_ns_per_level * levels(keys); break;
-    case IndexKind::kSorted: per = c.sorted_ns_per_level * levels(keys); break;
-    case IndexKind::kHash: per = c.hash_ns_per_lookup; break;
+std::shared_ptr<const Calibration> active_calibration() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (!g_loaded) {
+    g_loaded = true;
+    std::string error;
+    const std::string path = Calibration::default_path();
+    if (auto c = Calibration::load(path, &error)) {
+      g_calibration = std::make_shared<const Calibration>(std::move(*c));
+    } else if (!error.empty()) {
+      std::fprintf(stderr, "warning: ignoring calibration (%s); using built-in cost constants\n", error.c_str());
+    }
   }
-  return (c.index_setup_ns + per * lookups) * 1e-6;
+  return g_calibration;
+}
+
+void use_calibration(std::shared_ptr<const Calibration> calibration) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_calibration = std::move(calibration);
+  g_loaded = true;
+}
+
+void reload_calibration() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_calibration.reset();
+  g_loaded = false;
+}
+
+namespace {
+
+// The legacy CPU constants: unsorted points, no per-row term (fetch_cost_ms costs rows).
+double legacy_cpu_ns(IndexKind kind, uint64_t keys) {
+  const CostConstants& c = cost_constants();
+  switch (kind) {
+    case IndexKind::kRt: return c.rt_ns_per_level * levels(keys);
+    case IndexKind::kSorted: return c.sorted_ns_per_level * levels(keys);
+    case IndexKind::kHash: return c.hash_ns_per_lookup;
+  }
+  return kInf;
+}
+
+}  // namespace
+
+LookupEstimate estimate_lookup(IndexKind kind, ExecDevice dev, uint64_t keys, const LookupBatch& b) {
+  const auto cal = active_calibration();
+  const IndexCurves* c = cal ? &cal->curves(dev, kind) : nullptr;
+  LookupEstimate e;
+  if (c && !c->empty()) {
+    e.calibrated = true;
+  } else if (dev == ExecDevice::kGpu) {
+    c = &default_gpu_calibration().curves(dev, kind);  // the H200, default_calibration.cpp
+  } else {
+    // Never calibrated CPU: the development machine's constants (hash answers no ranges).
+    if (kind == IndexKind::kHash && b.ranges) return {kInf, false, false};
+    e.ms = (cost_constants().index_setup_ns + legacy_cpu_ns(kind, keys) * b.lookups) * 1e-6;
+    return e;
+  }
+  const double lk = levels(keys), ll = std::log2(std::max(1.0, b.lookups));
+  auto cost = [&](ProbeOrder o) {
+    if (c->at(IndexCurves::kPoint, o).empty() && c->at(IndexCurves::kRange16, o).empty()) return kInf;
+    // An unsorted curve with its fixed part measured carries the batch setup in it.
+    // Sorting adds its own fixed cost (the sort's launches and temporary storage:
+    // ~0.25 ms on the H200, which decides small batches).
+    const bool fixed = o == ProbeOrder::kUnsorted && !c->unsorted_fixed_ns[IndexCurves::kPoint].empty();
+    const double setup = fixed ? 0 : o == ProbeOrder::kIndexSorts && c->sort_setup_ns > 0 ? c->sort_setup_ns : c->setup_ns;
+    return (setup + per_lookup_ns(*c, o, lk, ll, b.ranges, b.hits_per_lookup) * b.lookups) * 1e-6;
+  };
+  if (b.presorted) {
+    e.ms = cost(ProbeOrder::kPresorted);
+    if (e.ms == kInf) e.ms = cost(ProbeOrder::kUnsorted);  // not measured: no better than unsorted
+    return e;
+  }
+  e.ms = cost(ProbeOrder::kUnsorted);
+  if (b.may_sort) {
+    const double sorted = cost(ProbeOrder::kIndexSorts);
+    if (sorted < e.ms) e.ms = sorted, e.sort_first = true;
+  }
+  return e;
+}
+
+double lookup_cost_ms(IndexKind kind, ExecDevice dev, uint64_t keys, const LookupBatch& b) {
+  return estimate_lookup(kind, dev, keys, b).ms;
+}
+
+double lookup_cost_ms(IndexKind kind, uint64_t keys, double lookups) {
+  LookupBatch b;
+  b.lookups = lookups;
+  return lookup_cost_ms(kind, ExecDevice::kCpu, keys, b);
 }
 
 double scan_cost_ms(uint64_t rows, int filters) {
@@ -79,46 +223,17 @@ double index_join_cost_ms(IndexKind kind, uint64_t keys, double probes, double m
   return lookup_cost_ms(kind, keys, probes) + cost_constants().fetch_ns_per_row * matches * 1e-6;
 }
 
-// GPU constants: H200 measurements at 2^26 uint32 keys and 2^27 lookups
-// (docs/benchmarks/rt-index-h200.md, session 2): launch ms / 2^27 per lookup. They
-// are the defaults until `raydb calibrate` measures the machine at hand.
 namespace {
-struct GpuLookupNs {
-  double point, point_sorted, range16, range16_sorted;
-};
-GpuLookupNs gpu_lookup_ns(IndexKind kind) {
-  const double n = double(1ull << 27);
-  switch (kind) {
-    case IndexKind::kRt: return {35.98e6 / n, 18.32e6 / n, 57.08e6 / n, 21.01e6 / n};
-    case IndexKind::kSorted: return {35.00e6 / n, 3.60e6 / n, 59.86e6 / n, 4.22e6 / n};
-    case IndexKind::kHash: return {8.96e6 / n, 2.90e6 / n, 1e9, 1e9};  // points only
-  }
-  return {};
-}
-constexpr double kGpuSortNsPerLookup = 0.2;      // CUB radix sort of the batch (~26 ms / 2^27)
 constexpr double kGpuLaunchNs = 20000.0;         // a few kernel launches + a copy back
-constexpr double kGpuReadBytesPerNs = 4000.0;    // ~4 TB/s device read bandwidth
+constexpr double kGpuReadBytesPerNs = 4000.0;    // ~4 TB/s device read bandwidth (H200, measured 4.3)
 constexpr double kGpuFetchNsPerRow = 0.05;       // write + gather one candidate row id
 }  // namespace
 
-double lookup_cost_ms(IndexKind kind, ExecDevice dev, uint64_t keys, const LookupBatch& b) {
-  if (dev == ExecDevice::kCpu) {
-    return lookup_cost_ms(kind, keys, b.lookups);  // hits are costed by fetch_cost_ms
-  }
-  const GpuLookupNs c = gpu_lookup_ns(kind);
-  // Scale by depth relative to the 2^26-key measurement (search and traversal costs
-  // grow with log2(keys)); ranges beyond 16 hits add a per-hit scan.
-  const double depth = std::max(1.0, std::log2(double(std::max<uint64_t>(keys, 2)))) / 26.0;
-  const double extra_hits = b.ranges ? std::max(0.0, b.hits_per_lookup - 16) * 0.01 : 0;
-  const double unsorted = (b.ranges ? c.range16 : c.point) * depth + extra_hits;
-  const double sorted = (b.ranges ? c.range16_sorted : c.point_sorted) * depth + extra_hits;
-  const double per = b.presorted ? sorted : std::min(unsorted, sorted + kGpuSortNsPerLookup);
-  return (kGpuLaunchNs + per * b.lookups) * 1e-6;
-}
-
 double scan_cost_ms(ExecDevice dev, uint64_t rows, double bytes, int filters) {
   if (dev == ExecDevice::kCpu) return scan_cost_ms(rows, filters);
-  return (kGpuLaunchNs + bytes / kGpuReadBytesPerNs) * 1e-6;
+  const auto cal = active_calibration();
+  const double bytes_per_ns = cal && cal->gpu_read_gbs > 0 ? cal->gpu_read_gbs : kGpuReadBytesPerNs;  // GB/s = B/ns
+  return (kGpuLaunchNs + bytes / bytes_per_ns) * 1e-6;
 }
 
 double fetch_cost_ms(ExecDevice dev, double candidates) {

@@ -3,13 +3,17 @@
 // index-nested-loop join, and which index kind. Costs are single-thread milliseconds
 // (every path parallelizes alike, so the comparison holds for any thread count).
 //
-// The constants were measured once on the development machine (2 cores of an x86-64
-// VM, Release build, one thread) and are documented at their definitions in
-// cost_model.cpp together with the commands that measured them. `raydb calibrate`
-// does not exist yet; when it does it should replace these per machine.
+// Index lookups are costed from the machine's calibration (`raydb calibrate`,
+// calibration.h) when it has measured the kind on that device; otherwise from
+// compiled-in defaults: CPU constants measured once on the development machine (2
+// cores of an x86-64 VM, Release build, one thread) and GPU curves from `raydb
+// calibrate` on the project's H200, each documented with its provenance in
+// cost_model.cpp.
 #include <cstdint>
+#include <memory>
 
 #include "plan/physical/access_path.h"
+#include "plan/physical/calibration.h"
 
 namespace raydb::plan {
 
@@ -27,9 +31,7 @@ struct CostConstants {
 const CostConstants& cost_constants();
 
 // ---- Device-aware costs (shared API of the access-path choice on every backend) ----
-// Where an access path runs: the CPU executor (CPU indexes: Embree RT, sorted array,
-// hash) or the CUDA backend (GPU-resident indexes: rt-gpu on OptiX, sa-gpu, hash-gpu).
-enum class ExecDevice { kCpu, kGpu };
+// ExecDevice (where an access path runs) is declared in calibration.h.
 
 // One batch of index lookups, as the executor would issue it.
 struct LookupBatch {
@@ -37,18 +39,39 @@ struct LookupBatch {
   bool ranges = false;          // range lookups (else points)
   double hits_per_lookup = 1;   // expected rows per lookup (ranges: the scan after the first key)
   bool presorted = false;       // the lookups arrive sorted (else the index may sort them)
+  bool may_sort = true;         // not presorted: the index may sort the batch first
+};
+
+// The model's estimate of one batch and how it would run it.
+struct LookupEstimate {
+  double ms = 0;            // estimated milliseconds (infinity: the kind cannot answer the batch)
+  bool sort_first = false;  // cheaper to sort the batch by key first (never when presorted)
+  bool calibrated = false;  // from this machine's calibration (else compiled-in defaults)
 };
 
 // Estimated milliseconds of one batch into an index of `kind` over `keys` keys on
-// `dev`, including the cheaper of sorting the batch first or not (unless presorted).
+// `dev`, including the cheaper of sorting the batch first or not (unless presorted
+// or !may_sort). Hash indexes cannot answer ranges: infinity.
 double lookup_cost_ms(IndexKind kind, ExecDevice dev, uint64_t keys, const LookupBatch& batch);
+// The same, with the choice to sort.
+LookupEstimate estimate_lookup(IndexKind kind, ExecDevice dev, uint64_t keys, const LookupBatch& batch);
 // Estimated milliseconds of a full scan on `dev` reading `bytes` of columns over `rows`
 // rows with `filters` filters.
 double scan_cost_ms(ExecDevice dev, uint64_t rows, double bytes, int filters);
 // Estimated milliseconds to materialize `candidates` row ids found through an index.
 double fetch_cost_ms(ExecDevice dev, double candidates);
 
-// Cost of `lookups` lookups into an index of `kind` over `keys` keys.
+// The calibration the model uses: loaded from Calibration::default_path() on first
+// use; a missing file means defaults, an unreadable or corrupt one prints one warning
+// line on stderr and means defaults too. Never null-dereferenced: null = defaults.
+std::shared_ptr<const Calibration> active_calibration();
+// Replaces it (tests, `raydb calibrate` after measuring); null = compiled-in defaults.
+void use_calibration(std::shared_ptr<const Calibration> calibration);
+// Forgets it, so the next use reads the file again (tests that change the path).
+void reload_calibration();
+
+// Cost of `lookups` point lookups (unsorted; the index may sort them) into a CPU index
+// of `kind` over `keys` keys (the CPU executor's batches; calibrated when measured).
 double lookup_cost_ms(IndexKind kind, uint64_t keys, double lookups);
 // Full scan of `rows` rows with `filters` compiled filters (at least one column read).
 double scan_cost_ms(uint64_t rows, int filters);

@@ -1,0 +1,97 @@
+#pragma once
+// What `raydb calibrate` measured on this machine, as the cost model reads it: the
+// bandwidths and, per device and index kind, the cost of a batch of lookups at a few
+// index sizes. Stored as JSON in $RAYDB_CALIBRATION, else
+// $XDG_CONFIG_HOME/raydb/calibration.json, else ~/.config/raydb/calibration.json.
+// The measuring lives in cli/ (it needs the access methods); this class only holds,
+// reads and writes the numbers, so plan/ depends on nothing above it.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "plan/physical/access_path.h"
+
+namespace raydb::plan {
+
+// Where an access path runs: the CPU executor (CPU indexes: Embree RT, sorted array,
+// hash) or the CUDA backend (GPU-resident indexes: rt-gpu on OptiX, sa-gpu, hash-gpu).
+enum class ExecDevice { kCpu, kGpu };
+const char* exec_device_name(ExecDevice d);  // "cpu", "gpu"
+
+// How a batch reaches the index: in the caller's order, sorted by the index first
+// (the sort counted), or already sorted by key.
+enum class ProbeOrder { kUnsorted, kIndexSorts, kPresorted };
+const char* probe_order_name(ProbeOrder o);  // "unsorted", "index_sorts", "presorted"
+
+// The measured lookup costs of one index kind on one device. ns[w][o][i] is the time
+// per lookup (ns, the batch's device time divided by its lookups) of workload w
+// (kPoint, kRange16, kRange256: rows per lookup 1, 16, 256; kPointMiss: points that
+// find nothing) in probe order o with log2_keys[i] keys and 2^log2_lookups lookups
+// (one batch size for all). An empty vector: not measured (hash has no ranges).
+struct IndexCurves {
+  static constexpr int kPoint = 0, kRange16 = 1, kRange256 = 2, kPointMiss = 3, kWorkloads = 4;
+  static constexpr std::array<double, 4> kHits = {1, 16, 256, 0};
+  double setup_ns = 0;               // fixed cost of one batch (launch, copies, prefix sum)
+  double sort_setup_ns = 0;          // the same when the index sorts the batch (0: setup_ns)
+  double log2_lookups = 0;           // batch size the curves were measured with
+  std::vector<double> log2_keys;     // ascending
+  std::array<std::array<std::vector<double>, 3>, kWorkloads> ns;
+  // Unsorted batches: ns[w][kUnsorted] is the marginal cost of one more lookup and
+  // unsorted_fixed_ns[w] the fixed cost of a batch (the slope and intercept of two
+  // batch sizes, 2^log2_lookups and a quarter of it): a batch pays launch, tail and
+  // ramp-up costs that a per-lookup figure at one size would spread over its lookups
+  // (docs/benchmarks/rt-index-h200.md, "The cost model"). Empty: no fixed part.
+  std::array<std::vector<double>, kWorkloads> unsorted_fixed_ns;
+  bool empty() const { return log2_keys.empty(); }
+  // The x of each measured point as the model reads it: log2(keys) for unsorted
+  // batches (their cost does not depend on the batch size), log2(keys / lookups) for
+  // sorted ones (a sorted batch walks the index like a merge, so what a lookup pays
+  // depends on the gap to its neighbour, not on the index size:
+  // docs/benchmarks/rt-index-h200.md, "The cost model").
+  std::vector<double> axis(ProbeOrder o) const {
+    std::vector<double> x = log2_keys;
+    if (o != ProbeOrder::kUnsorted)
+      for (double& v : x) v -= log2_lookups;
+    return x;
+  }
+  const std::vector<double>& at(int workload, ProbeOrder o) const { return ns[size_t(workload)][size_t(o)]; }
+};
+
+class Calibration {
+ public:
+  // $RAYDB_CALIBRATION, else $XDG_CONFIG_HOME/raydb/calibration.json, else
+  // ~/.config/raydb/calibration.json.
+  static std::string default_path();
+  // nullopt with *error empty when the file does not exist; nullopt with a one-line
+  // *error when it cannot be read or is not a calibration (corrupt, wrong types).
+  static std::optional<Calibration> load(const std::string& path, std::string* error);
+  // Throws Error(kIO) when the file cannot be written. Writes a temporary file and
+  // renames it, so a reader never sees half a file.
+  void save(const std::string& path) const;
+
+  nlohmann::ordered_json to_json() const;
+  // Throws Error(kInvalidInput) naming the field that is missing or malformed.
+  static Calibration from_json(const nlohmann::json& j);
+
+  // Machine description and bandwidths (0: not measured).
+  std::string cpu, gpu;
+  int cpu_threads = 0;
+  double cpu_read_gbs = 0, gpu_read_gbs = 0, host_to_device_gbs = 0;
+  int64_t timestamp = 0;
+  // Sorting a batch by key (ns per lookup), as the indexes do for kIndexSorts
+  // (included there); 0: not measured.
+  double cpu_sort_ns_per_lookup = 0, gpu_sort_ns_per_lookup = 0;
+  int cpu_index_threads = 0;  // threads the CPU index curves were measured with
+
+  IndexCurves& curves(ExecDevice d, IndexKind k) { return index_[size_t(d)][size_t(k)]; }
+  const IndexCurves& curves(ExecDevice d, IndexKind k) const { return index_[size_t(d)][size_t(k)]; }
+
+ private:
+  std::array<std::array<IndexCurves, 3>, 2> index_{};
+};
+
+}  // namespace raydb::plan

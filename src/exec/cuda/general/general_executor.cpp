@@ -15,6 +15,7 @@
 #include "exec/cuda/column_cache.h"
 #include "exec/cuda/device_memory.h"
 #include "exec/cuda/general/general_kernels.h"
+#include "exec/cuda/general/index_steps.h"
 #include "exec/result_finisher.h"
 
 namespace raydb::exec::cuda::general {
@@ -209,15 +210,44 @@ class Run {
     t.rows.resize(nt_);
     const uint64_t rows = q_.tables[size_t(table)].table->row_count();
     if (rows > kMaxRows) fail(ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: tables of 2^31 rows or more");
-    t.n = rows;
-    t.rows[size_t(table)] = DeviceBuffer(std::max<uint64_t>(rows, 1) * 4, "row ids");
-    launch_iota(t.rows[size_t(table)].get<uint32_t>(), rows, 0, s_);
+    if (size_t(table) < plan_.index_scans.size() && plan_.index_scans[size_t(table)]) {
+      // [gpuidx] index scan: the candidates from the table's GPU index (index_steps.h),
+      // ascending; every filter below still runs on them.
+      DeviceRowIds ids = index_scan_rows(*plan_.index_scans[size_t(table)], q_, s_);
+      t.n = ids.n;
+      t.rows[size_t(table)] = std::move(ids.rows);
+    } else {
+      t.n = rows;
+      t.rows[size_t(table)] = DeviceBuffer(std::max<uint64_t>(rows, 1) * 4, "row ids");
+      launch_iota(t.rows[size_t(table)].get<uint32_t>(), rows, 0, s_);
+    }
     t.publish(s_);
     for (auto& f : gp_.filters[size_t(table)]) filter(f, t);
     return t;
   }
 
+  // [gpuidx] Index-nested-loop join (index_steps.h): (probe, build row) pairs from the
+  // build table's GPU index, then the build table's filters on the matched rows (it
+  // was not scanned), then the step's residuals.
+  void index_join(const GeneralJoin& j, const plan::IndexJoin& ij, Tuples& cur) {
+    Column128 pk = eval(j.probe_keys[0], cur);
+    DeviceJoinPairs p = index_join_pairs(ij, pk.v(), pk.nl(), cur.n, s_);
+    for (auto& r : cur.rows) {
+      if (!r.bytes()) continue;
+      DeviceBuffer out(std::max<uint64_t>(p.n, 1) * 4, "row ids");
+      launch_gather_u32(r.get<uint32_t>(), p.src.get<uint32_t>(), p.n, out.get<uint32_t>(), s_);
+      r = std::move(out);
+    }
+    cur.rows[size_t(j.build_table)] = std::move(p.rows);
+    cur.n = p.n;
+    cur.publish(s_);
+    for (auto& f : gp_.filters[size_t(j.build_table)]) filter(f, cur);
+    for (auto& r : j.residuals) filter(r, cur);
+  }
+
   void join(const GeneralJoin& j, Tuples& cur) {
+    // [gpuidx] A step the access-path choice gave an index join.
+    if (const auto& ij = plan_.joins[size_t(&j - gp_.joins.data())].index_join) return index_join(j, *ij, cur);
     Tuples b = scan(j.build_table);
     std::vector<Column128> bk, pk;
     KeyColumns bkeys, pkeys;

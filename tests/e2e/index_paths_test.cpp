@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <limits>
 #include <random>
 
 #include <nlohmann/json.hpp>
@@ -67,6 +68,20 @@ TEST(IndexPathsOverride, ForceOffAndCost) {
     EXPECT_NE(std::string(e.what()).find("RAYDB_INDEX_PATHS='sometimes'"), std::string::npos) << e.what();
   }
   unsetenv("RAYDB_INDEX_PATHS");
+}
+
+// An IN list spanning more than INT64_MAX (found by the GPU index tests' oracle runs):
+// the CPU's bitmap of IN values must not be sized by an overflowed span.
+TEST(IndexPathsOverride, InListSpanningMoreThanInt64) {
+  TempDir tmp;
+  ColumnBuilder b("b", Type::bigint());
+  for (int64_t v : {int64_t(-30000000007), int64_t(5), int64_t(7), std::numeric_limits<int64_t>::max()}) b.append_int(v);
+  auto dir = DatabaseDirectory::open_or_create(tmp.file("db"));
+  dir->commit({std::make_shared<const Table>("x", std::vector<ColumnPtr>{b.finish()})}, false);
+  Database db(dir);
+  QueryResult r = db.query("select count(*) from x where b in (-30000000007, 5, 9223372036854775807)",
+                           QueryOptions{Backend::kCpu});
+  EXPECT_EQ(r.get(0, 0).to_string(), "3");
 }
 
 TEST(CliBenchQuery, TimesEachConfigurationAndVerifies) {

@@ -222,7 +222,10 @@ class Run {
       launch_iota(t.rows[size_t(table)].get<uint32_t>(), rows, 0, s_);
     }
     t.publish(s_);
-    for (auto& f : gp_.filters[size_t(table)]) filter(f, t);
+    for (auto& f : gp_.filters[size_t(table)])
+      if (!(plan_.index_scans.size() > size_t(table) && plan_.index_scans[size_t(table)] &&
+            answered_by_index(f, *plan_.index_scans[size_t(table)])))  // [gpuidx]
+        filter(f, t);
     return t;
   }
 

@@ -85,9 +85,8 @@ void sort_row_ids(const uint32_t* in, uint32_t* out, uint64_t n, uint64_t bound,
   size_t bytes = 0;
   check_cuda(cub::DeviceRadixSort::SortKeys(nullptr, bytes, in, out, int(n), 0, bits, s), "cub (size query)");
   DeviceBuffer temp(std::max<size_t>(bytes, 16), "row id sort scratch");
+  // temp returns to the pool while the sort is queued: reuse on this stream is ordered after it.
   check_cuda(cub::DeviceRadixSort::SortKeys(temp.get(), bytes, in, out, int(n), 0, bits, s), "cub sort");
-  // temp returns to the pool: keep it until the sort has run.
-  check_cuda(cudaStreamSynchronize(s), "row id sort");
 }
 
 }  // namespace raydb::exec::cuda::general

@@ -55,15 +55,20 @@ uint64_t lookup_and_expand(const GpuIndexRef& ix, const DeviceBuffer& bounds, ui
     fail(ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: an index step producing 2^31 rows or more");
   rows = DeviceBuffer(std::max<uint64_t>(total, 1) * 4, "row ids");
   if (src) *src = DeviceBuffer(std::max<uint64_t>(total, 1) * 4, "join pairs");
+  // count, offsets and runs go back to the pool while the expansion is queued: reuse
+  // on this stream is ordered after it, and the next index call synchronizes it first.
   launch_expand_runs(offsets.get<unsigned long long>(), runs.get<rt::mapping::KeyRun>(), n, ix.gpu->device_rows(),
                      total, rows.get<uint32_t>(), src ? src->get<uint32_t>() : nullptr, s);
-  // count, offsets and runs go back to the pool: the expansion must have read them.
-  check_cuda(cudaStreamSynchronize(s), "index expansion");
   g_lookups.fetch_add(n);
   return total;
 }
 
 }  // namespace
+
+bool answered_by_index(const CompiledProgram& filter, const plan::IndexScan& scan) {
+  // A program computes its root last (postfix); anything else is simply applied.
+  return !filter.source.empty() && filter.source.back() == scan.predicate.get();
+}
 
 bool has_index_paths(const plan::PhysicalPlan& plan) {
   for (auto& s : plan.index_scans)

@@ -16,6 +16,7 @@
 #include <cstdint>
 
 #include "exec/cuda/device_memory.h"
+#include "exec/cuda/general/expression_compiler.h"
 #include "plan/physical/physical_plan.h"
 
 namespace raydb::exec::cuda::general {
@@ -28,6 +29,10 @@ struct DeviceRowIds {
   uint64_t n = 0;
 };
 DeviceRowIds index_scan_rows(const plan::IndexScan& scan, const plan::LogicalQuery& q, cudaStream_t s);
+// Whether `filter` is the index scan's own predicate, which its candidates satisfy
+// exactly (the lookups are the predicate's stored-value ranges, ColumnPredicate's exact
+// form, and every index answers them exactly), so the scan need not run it again.
+bool answered_by_index(const CompiledProgram& filter, const plan::IndexScan& scan);
 
 struct DeviceJoinPairs {
   DeviceBuffer src;   // probe position of each pair

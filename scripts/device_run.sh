@@ -8,7 +8,9 @@
 # BUCKETS, SORTED, REPS, INDEX_TIMEOUT), INDEX_SWEEP (default 0: a second bench index call over
 # SWEEP_ARGS, timeout SWEEP_TIMEOUT, into bench_index_sweep.json), SWEEPS (default empty:
 # more bench index calls, their argument lists separated by ';', each with timeout
-# SWEEP_TIMEOUT, into bench_index_sweep<i>.{json,txt}).
+# SWEEP_TIMEOUT, into bench_index_sweep<i>.{json,txt}), QUERY_BENCH (default 0:
+# SQL index queries at SF $SF through `raydb bench query`, lineorder/customer indexes
+# created first; QUERY_REPS, QUERY_TIMEOUT; into bench_query.json).
 # `raydb calibrate` (CALIBRATE_ARGS) runs first and every later command reads its
 # calibration.json (RAYDB_CALIBRATION), so bench index reports the calibrated model's picks.
 set -uo pipefail
@@ -73,6 +75,26 @@ if [ -n "${SWEEPS:-}" ]; then
     echo "rc=$? args=$args" >> "$OUT/bench_index_sweep$i.txt"
   done
 fi
+if [ "${QUERY_BENCH:-0}" = 1 ]; then
+  [ -f /tmp/ssb$SF/manifest.json ] || "$R" gen ssb --sf "$SF" --db /tmp/ssb$SF > "$OUT/gen.txt" 2>&1
+  D=/tmp/ssb$SF
+  {
+    for ix in "lo_ok_hash on lineorder (lo_orderkey) using hash" "lo_ok_sorted on lineorder (lo_orderkey) using sorted" \
+              "lo_ok_rt on lineorder (lo_orderkey) using rt with (bucket_size = 4096)" \
+              "c_ck_hash on customer (c_custkey) using hash" "c_ck_rt on customer (c_custkey) using rt with (bucket_size = 4096)"; do
+      s0=$(date +%s%N); "$R" query --db "$D" "create index $ix" 2>&1; echo "  ($(( ($(date +%s%N) - s0) / 1000000 )) ms: create index $ix)"
+    done
+  } > "$OUT/query_indexes.txt" 2>&1
+  timeout "${QUERY_TIMEOUT:-240}" "$R" bench query --db "$D" --reps "${QUERY_REPS:-10}" \
+    --backends "${QUERY_BACKENDS:-cuda,rt,cpu}" --index-paths "${QUERY_PATHS:-off,cost,force}" \
+    -q "point=select count(*), sum(lo_revenue) from lineorder where lo_orderkey = 12345678" \
+    -q "in=select count(*), sum(lo_revenue) from lineorder where lo_orderkey in (7, 1234567, 23456789, 29999999, 55555, 98765432)" \
+    -q "range=select count(*), sum(lo_revenue) from lineorder where lo_orderkey between 50000000 and 50000100" \
+    -q "join=select c_nation, sum(lo_revenue) from lineorder, customer where lo_custkey = c_custkey and lo_orderkey between 50000000 and 50001000 group by c_nation order by c_nation" \
+    -q "wide=select count(*), sum(lo_revenue) from lineorder where lo_orderkey between 1 and 40000000" \
+    --json "$OUT/bench_query.json" > "$OUT/bench_query.txt" 2>&1
+  echo "rc=$?" >> "$OUT/bench_query.txt"
+fi
 echo "== SUMMARY"
 cat "$OUT/gpu.txt" "$OUT/info.txt" "$OUT/calibrate.txt"
 for t in test_rt_optix test_gpu; do
@@ -82,6 +104,7 @@ for t in test_rt_optix test_gpu; do
 done
 [ -f "$OUT/bench_ssb.txt" ] && { echo "-- bench ssb cuda SF $SF"; tail -17 "$OUT/bench_ssb.txt"; }
 [ -f "$OUT/bench_index.txt" ] && { echo "-- bench index optix"; cat "$OUT/bench_index.txt"; }
+[ -f "$OUT/bench_query.txt" ] && { echo "-- bench query SF $SF"; cat "$OUT/query_indexes.txt"; grep -v "^index .*: built" "$OUT/bench_query.txt" | cut -c1-400; grep "^index .*: built" "$OUT/bench_query.txt" | head -8; }
 [ -f "$OUT/bench_index_sweep.txt" ] && { echo "-- bench index sweep"; grep -E "auto|NO|rc=|rror" "$OUT/bench_index_sweep.txt" | tail -20; }
 for f in "$OUT"/bench_index_sweep[0-9]*.txt; do
   [ -f "$f" ] || continue

@@ -1,11 +1,17 @@
 #include <omp.h>
 
+#include <cstdio>
+#include <mutex>
+#include <set>
+
 #include "common/timer.h"
 #include "access/rt_index/index_config.h"
 #include "exec/cpu/cpu_executor.h"
 #include "exec/index/access_path_chooser.h"
 #include "exec/index/index_catalog.h"
 #include "exec/cuda/cuda_backend.h"
+#include "exec/cuda/gpu_index_catalog.h"
+#include "rt/tracer.h"
 #include "plan/physical/physical_planner.h"
 #include "raydb/raydb.h"
 #include "sql/sql.h"
@@ -85,9 +91,13 @@ QueryResult status_result(const std::string& text) {
   return r;
 }
 
-// The indexes on the query's tables, each built only when the chooser asks for it.
+// The indexes on the query's tables, each built only when the chooser asks for it:
+// by the database's CPU catalog, or ([gpuidx]) as GPU-resident indexes for a plan on
+// the CUDA backend, where a kind this machine cannot build on the GPU (RT without
+// OptiX) is left out, with a note on stderr once per index.
 std::vector<exec::IndexCandidate> index_candidates(const plan::LogicalQuery& q, const DatabaseDirectory& dir,
-                                                   const std::shared_ptr<exec::IndexCatalog>& catalog) {
+                                                   const std::shared_ptr<exec::IndexCatalog>& catalog,
+                                                   bool gpu = false) {
   std::vector<exec::IndexCandidate> out;
   std::vector<IndexDefinition> defs = dir.indexes();
   for (auto& def : defs)
@@ -104,6 +114,18 @@ std::vector<exec::IndexCandidate> index_candidates(const plan::LogicalQuery& q, 
       c.kind = def.kind == "rt" ? plan::IndexKind::kRt : def.kind == "sorted" ? plan::IndexKind::kSorted
                                                                                : plan::IndexKind::kHash;
       c.build = [catalog, def, table]() { return catalog->get(def, table); };
+      if (gpu) {
+        std::string why;
+        if (!exec::cuda::gpu_index_supported(c.kind, &why)) {
+          static std::mutex m;
+          static std::set<std::string> noted;
+          std::lock_guard<std::mutex> g(m);
+          if (noted.insert(to_lower(def.name)).second)
+            std::fprintf(stderr, "index %s: not used on the CUDA backend (%s)\n", def.name.c_str(), why.c_str());
+          continue;
+        }
+        c.build = [def, table]() { return exec::cuda::gpu_index(def, table); };
+      }
       out.push_back(std::move(c));
     }
   return out;
@@ -156,13 +178,36 @@ QueryResult Database::query(const std::string& sql, const QueryOptions& options)
   auto logical = std::make_shared<plan::LogicalQuery>(std::move(stmt.query));
   plan::PhysicalPlan physical = plan::plan_query(logical, popts);
   physical.backend = plan::choose_backend(options.backend, physical, capabilities());
-  // Access paths (scan or index, hash join or index join): only the CPU executor
-  // runs index paths, so they are chosen once the backend is.
-  if (physical.backend == plan::BackendKind::kCpu) {
-    exec::AccessPolicy policy = options.backend == Backend::kRt    ? exec::AccessPolicy::kForceRt
-                                : options.backend == Backend::kCpu ? exec::AccessPolicy::kNoRt
-                                                                   : exec::AccessPolicy::kCost;
+  // [gpuidx] --backend rt: on a machine with CUDA and OptiX, the CUDA backend with
+  // rt-gpu indexes when it runs the plan; else the CPU executor with Embree.
+  if (options.backend == Backend::kRt && exec::cuda::gpu_index_supported(plan::IndexKind::kRt, nullptr) &&
+      plan::choose_backend(Backend::kAuto, physical, capabilities()) == plan::BackendKind::kCuda)
+    physical.backend = plan::BackendKind::kCuda;
+  // Access paths (scan or index, hash join or index join), chosen once the backend
+  // is: host indexes for the CPU executor, GPU-resident ones for the CUDA backend.
+  const exec::AccessPolicy policy = options.backend == Backend::kRt    ? exec::AccessPolicy::kForceRt
+                                    : options.backend == Backend::kCpu ? exec::AccessPolicy::kNoRt
+                                                                       : exec::AccessPolicy::kCost;
+  auto choose_cpu_paths = [&]() {
     exec::choose_access_paths(physical, index_candidates(*logical, *dir_, indexes_), policy);
+  };
+  if (physical.backend == plan::BackendKind::kCpu) {
+    choose_cpu_paths();
+  } else {
+    exec::AccessOptions ao;
+    ao.policy = policy;
+    ao.device = plan::ExecDevice::kGpu;
+    try {
+      exec::choose_access_paths(physical, index_candidates(*logical, *dir_, indexes_, true), ao);
+    } catch (const Error& e) {
+      // A GPU index that cannot be built (out of device memory): `auto` and `rt` run
+      // on the CPU instead; a forced `cuda` reports it.
+      if (options.backend == Backend::kCuda ||
+          (e.kind() != ErrorKind::kOutOfMemory && e.kind() != ErrorKind::kNotImplemented))
+        throw;
+      physical.backend = plan::BackendKind::kCpu;
+      choose_cpu_paths();
+    }
   }
   if (stmt.kind == sql::StatementKind::kExplain) {
     QueryResult r;
@@ -184,12 +229,13 @@ QueryResult Database::query(const std::string& sql, const QueryOptions& options)
     try {
       table = exec::cuda::CudaExecutor::execute(physical, eopts);
     } catch (const Error& e) {
-      // `auto` falls back to the CPU when the GPU runs out of memory or meets a
-      // shape it rejects at run time; a forced `cuda` reports the error.
-      if (options.backend != Backend::kAuto ||
+      // `auto` (and `rt`, [gpuidx]) falls back to the CPU when the GPU runs out of
+      // memory or meets a shape it rejects at run time; a forced `cuda` reports the error.
+      if (options.backend == Backend::kCuda || options.backend == Backend::kCpu ||
           (e.kind() != ErrorKind::kOutOfMemory && e.kind() != ErrorKind::kNotImplemented))
         throw;
       physical.backend = plan::BackendKind::kCpu;
+      choose_cpu_paths();  // the CPU executor's own indexes
       table = exec::CpuExecutor::execute(physical, eopts);
     }
   } else {

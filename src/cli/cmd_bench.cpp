@@ -33,6 +33,7 @@ void register_bench(CLI::App& app) {
   bench->require_subcommand(1);
   register_bench_ssb(*bench);
   register_bench_index(*bench);
+  register_bench_query(*bench);  // cmd_bench_query.cpp
 }
 
 void register_bench_ssb(CLI::App& bench) {

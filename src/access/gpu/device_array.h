@@ -1,11 +1,14 @@
 #pragma once
-// A typed device allocation (cudaMalloc), freed on destruction; what the GPU-resident
-// indexes keep resident. Out of memory is Error(kOutOfMemory) with the size.
+// A typed device allocation, freed on destruction; what the GPU-resident indexes keep
+// resident. Memory comes from cudaMalloc, or from the caller's allocator when the index
+// was given GpuMemoryHooks (the SQL executor's accounted pool). Out of memory is
+// Error(kOutOfMemory) with the size.
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <span>
 
+#include "access/gpu/gpu_indexes.h"
 #include "common/error.h"
 
 namespace raydb::access::gpu {
@@ -14,9 +17,9 @@ template <typename T>
 class DeviceArray {
  public:
   DeviceArray() = default;
-  explicit DeviceArray(size_t n) { allocate(n); }
+  explicit DeviceArray(size_t n, const GpuMemoryHooks* memory = nullptr) : mem_(memory) { allocate(n); }
   ~DeviceArray() { reset(); }
-  DeviceArray(DeviceArray&& o) noexcept : p_(o.p_), n_(o.n_) {
+  DeviceArray(DeviceArray&& o) noexcept : p_(o.p_), n_(o.n_), mem_(o.mem_) {
     o.p_ = nullptr;
     o.n_ = 0;
   }
@@ -25,10 +28,16 @@ class DeviceArray {
       reset();
       p_ = o.p_;
       n_ = o.n_;
+      mem_ = o.mem_;
       o.p_ = nullptr;
       o.n_ = 0;
     }
     return *this;
+  }
+  // Where later allocations come from (null: cudaMalloc).
+  void use(const GpuMemoryHooks* memory) {
+    reset();
+    mem_ = memory;
   }
   DeviceArray(const DeviceArray&) = delete;
   DeviceArray& operator=(const DeviceArray&) = delete;
@@ -36,6 +45,11 @@ class DeviceArray {
   void allocate(size_t n) {
     reset();
     if (n == 0) return;
+    if (mem_ != nullptr) {
+      p_ = static_cast<T*>(mem_->allocate(n * sizeof(T), "a GPU index"));
+      n_ = n;
+      return;
+    }
     void* p = nullptr;
     const cudaError_t e = cudaMalloc(&p, n * sizeof(T));
     if (e != cudaSuccess) {
@@ -48,7 +62,12 @@ class DeviceArray {
     n_ = n;
   }
   void reset() {
-    if (p_ != nullptr) cudaFree(p_);
+    if (p_ != nullptr) {
+      if (mem_ != nullptr)
+        mem_->release(p_, n_ * sizeof(T));
+      else
+        cudaFree(p_);
+    }
     p_ = nullptr;
     n_ = 0;
   }
@@ -73,6 +92,7 @@ class DeviceArray {
  private:
   T* p_ = nullptr;
   size_t n_ = 0;
+  const GpuMemoryHooks* mem_ = nullptr;
 };
 
 }  // namespace raydb::access::gpu

@@ -6,8 +6,8 @@
 namespace raydb::access::gpu {
 
 GpuBucketRtIndex::GpuBucketRtIndex(rt::Tracer& tracer, std::span<const uint64_t> keys, std::span<const int64_t> values,
-                                   uint32_t bucket_size, bool sorted_probes)
-    : GpuKeyIndex(sorted_probes), tracer_(tracer), bucket_size_(bucket_size) {
+                                   uint32_t bucket_size, bool sorted_probes, const GpuMemoryHooks* memory)
+    : GpuKeyIndex(sorted_probes, memory), tracer_(tracer), bucket_size_(bucket_size) {
   if (!tracer.on_gpu()) fail(ErrorKind::kInvalidInput, "rt-gpu: needs a GPU tracer (got {})", tracer.name());
   if (bucket_size == 0) fail(ErrorKind::kInvalidInput, "rt-gpu: bucket size must be >= 1");
   const size_t tracer_before = tracer.memory().current_bytes;
@@ -16,12 +16,14 @@ GpuBucketRtIndex::GpuBucketRtIndex(rt::Tracer& tracer, std::span<const uint64_t>
   Timer t;
   const uint32_t units = static_cast<uint32_t>(sk_.units());
   const uint32_t buckets = static_cast<uint32_t>((static_cast<uint64_t>(units) + bucket_size - 1) / bucket_size);
-  DeviceArray<uint32_t> offsets(buckets);
+  DeviceArray<uint32_t> offsets(buckets, memory_);
   const uint32_t prims = bucket_box_offsets(sk_.unit_keys(), units, bucket_size, offsets.data());
-  DeviceArray<rt::Aabb> boxes(prims);
+  DeviceArray<rt::Aabb> boxes(prims, memory_);
+  prim_bucket_.use(memory_);
   prim_bucket_.allocate(prims);
   write_bucket_boxes(sk_.unit_keys(), units, bucket_size, offsets.data(), boxes.data(), prim_bucket_.data());
   offsets.reset();
+  bucket_last_.use(memory_);
   bucket_last_.allocate(buckets);
   bucket_lasts(sk_.unit_keys(), units, bucket_size, bucket_last_.data());
   table_ = std::make_unique<rt::mapping::BucketTable>(rt::mapping::BucketTable{

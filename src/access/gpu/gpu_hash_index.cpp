@@ -4,12 +4,14 @@
 
 namespace raydb::access::gpu {
 
-GpuHashIndex::GpuHashIndex(std::span<const uint64_t> keys, std::span<const int64_t> values, bool sorted_probes)
-    : GpuKeyIndex(sorted_probes) {
+GpuHashIndex::GpuHashIndex(std::span<const uint64_t> keys, std::span<const int64_t> values, bool sorted_probes,
+                           const GpuMemoryHooks* memory)
+    : GpuKeyIndex(sorted_probes, memory) {
   sk_.build(keys, values, stats_);
   Timer t;
   uint64_t capacity = 16;
   while (capacity < 2 * static_cast<uint64_t>(sk_.units())) capacity <<= 1;
+  slots_.use(memory_);
   slots_.allocate(capacity);
   hash_build(sk_.unit_keys(), static_cast<uint32_t>(sk_.units()), slots_.data(), capacity);
   sk_.drop_keys();

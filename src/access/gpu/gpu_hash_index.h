@@ -10,7 +10,8 @@ namespace raydb::access::gpu {
 
 class GpuHashIndex final : public GpuKeyIndex {
  public:
-  GpuHashIndex(std::span<const uint64_t> keys, std::span<const int64_t> values, bool sorted_probes);
+  GpuHashIndex(std::span<const uint64_t> keys, std::span<const int64_t> values, bool sorted_probes,
+               const GpuMemoryHooks* memory = nullptr);
   std::string name() const override { return "hash-gpu"; }
   bool supports_ranges() const override { return false; }
 

@@ -29,17 +29,17 @@ void require_device() {
 std::unique_ptr<KeyIndex> make_gpu_sorted_array(std::span<const uint64_t> keys, std::span<const int64_t> values,
                                                 const GpuIndexOptions& o) {
   require_device();
-  return std::make_unique<gpu::GpuSortedArrayIndex>(keys, values, o.sorted_probes);
+  return std::make_unique<gpu::GpuSortedArrayIndex>(keys, values, o.sorted_probes, o.memory);
 }
 std::unique_ptr<KeyIndex> make_gpu_hash(std::span<const uint64_t> keys, std::span<const int64_t> values,
                                         const GpuIndexOptions& o) {
   require_device();
-  return std::make_unique<gpu::GpuHashIndex>(keys, values, o.sorted_probes);
+  return std::make_unique<gpu::GpuHashIndex>(keys, values, o.sorted_probes, o.memory);
 }
 std::unique_ptr<KeyIndex> make_gpu_rt(rt::Tracer& tracer, std::span<const uint64_t> keys,
                                       std::span<const int64_t> values, const GpuIndexOptions& o) {
   require_device();
-  return std::make_unique<gpu::GpuBucketRtIndex>(tracer, keys, values, o.bucket_size, o.sorted_probes);
+  return std::make_unique<gpu::GpuBucketRtIndex>(tracer, keys, values, o.bucket_size, o.sorted_probes, o.memory);
 }
 
 }  // namespace raydb::access

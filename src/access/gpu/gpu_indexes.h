@@ -9,15 +9,47 @@
 #include <string>
 
 #include "access/rt_index/key_index.h"
+#include "rt/mapping/key_lookup.h"
 #include "rt/tracer.h"
 
 namespace raydb::access {
+
+// Where a GPU-resident index takes its device memory from: the SQL executor passes its
+// accounted pool, so resident indexes count against the GPU memory budget (and their
+// per-batch scratch is reused, not cudaMalloc'ed). Null (the default): cudaMalloc.
+// allocate throws Error(kOutOfMemory) when it cannot; `what` names the user.
+struct GpuMemoryHooks {
+  void* (*allocate)(uint64_t bytes, const char* what) = nullptr;
+  void (*release)(void* p, uint64_t bytes) = nullptr;
+};
+
+// The device side of a GPU-resident index, for executors whose lookups and results
+// stay on the device (no host round trip of keys or row ids). Every index the
+// factories below return implements it (dynamic_cast from KeyIndex).
+class GpuResidentIndex {
+ public:
+  virtual ~GpuResidentIndex() = default;
+  // Distinct keys indexed (the sorted column's units).
+  virtual uint64_t distinct_keys() const = 0;
+  // One count pass over n lookups: lookup i is [bounds[2i], bounds[2i+1]] (normalized
+  // keys; lo > hi is empty and finds nothing). Writes count[i] and runs[i], the
+  // lookup's rows as positions [begin, end) of the sorted column, whose row ids are
+  // device_rows()[begin..end), ascending within a key. All pointers are device memory.
+  // `stream` (a cudaStream_t, may be null) is synchronized first, so the caller's
+  // queued work that fills `bounds` is complete; returns with the results complete.
+  // Throws kNotImplemented for a range lookup into a points-only index.
+  virtual void find_runs(const uint64_t* bounds, uint32_t n, uint64_t* count, rt::mapping::KeyRun* runs,
+                         void* stream) const = 0;
+  // Row id of every sorted position (device memory, size() entries).
+  virtual const uint32_t* device_rows() const = 0;
+};
 
 struct GpuIndexOptions {
   bool sorted_probes = false;  // sort each batch by lower bound on the device first
   // rt-gpu: units per bucket. 4096 by measurement on the H200 (2^26 keys, 2^27 lookups;
   // 256 / 1024 / 4096: 50.8 / 39.4 / 36.1 ms unsorted points, docs/benchmarks/rt-index-h200.md).
   uint32_t bucket_size = 4096;
+  const GpuMemoryHooks* memory = nullptr;  // must outlive the index; null: cudaMalloc
 };
 
 bool gpu_indexes_available(std::string* why);

@@ -9,9 +9,22 @@ namespace mp = rt::mapping;
 
 struct GpuKeyIndex::Batch {
   uint32_t n = 0;
-  DeviceArray<KeyRange> bounds;
+  DeviceArray<KeyRange> bounds;        // uploaded by prepare()
+  const uint64_t* device = nullptr;    // the lookups on the device (bounds, or the caller's)
   DeviceArray<uint32_t> order;
 };
+
+void GpuKeyIndex::order(Batch& b) const {
+  if (!sorted_probes_ || b.n <= 1) return;
+  // Neighbouring launch items then read neighbouring keys (and walk the same BVH
+  // paths); results still land at the caller's positions.
+  b.order.use(memory_);
+  b.order.allocate(b.n);
+  DeviceArray<uint32_t>::cuda_ok(cudaDeviceSynchronize(), "upload");
+  Timer t;
+  probe_order(b.device, b.n, b.order.data());
+  times_.sort_ms = t.elapsed_ms();
+}
 
 GpuKeyIndex::Batch GpuKeyIndex::prepare(std::span<const KeyRange> lookups) const {
   static_assert(sizeof(KeyRange) == 16, "bounds are read as lo, hi pairs");
@@ -19,29 +32,39 @@ GpuKeyIndex::Batch GpuKeyIndex::prepare(std::span<const KeyRange> lookups) const
     fail(ErrorKind::kInvalidInput, "GPU index: at most 2^32 - 1 lookups per batch");
   Batch b;
   b.n = static_cast<uint32_t>(lookups.size());
+  b.bounds.use(memory_);
   b.bounds.upload(lookups);
+  b.device = reinterpret_cast<const uint64_t*>(b.bounds.data());
   times_ = LookupTimes{};
-  if (sorted_probes_ && b.n > 1) {
-    // Neighbouring launch items then read neighbouring keys (and walk the same BVH
-    // paths); results still land at the caller's positions.
-    b.order.allocate(b.n);
-    DeviceArray<uint32_t>::cuda_ok(cudaDeviceSynchronize(), "upload");
-    Timer t;
-    probe_order(reinterpret_cast<const uint64_t*>(b.bounds.data()), b.n, b.order.data());
-    times_.sort_ms = t.elapsed_ms();
-  }
+  order(b);
   return b;
 }
 
+void GpuKeyIndex::find_runs(const uint64_t* bounds, uint32_t n, uint64_t* count, mp::KeyRun* runs,
+                            void* stream) const {
+  DeviceArray<uint32_t>::cuda_ok(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)), "caller's stream");
+  times_ = LookupTimes{};
+  if (n == 0) return;
+  Batch b;
+  b.n = n;
+  b.device = bounds;
+  order(b);
+  mp::BucketLookupParams p{};
+  p.mode = mp::LookupMode::kCount;
+  p.count = count;
+  p.runs = runs;
+  times_.launch_ms = run(b, p);
+}
+
 double GpuKeyIndex::run(const Batch& b, mp::BucketLookupParams& p) const {
-  DeviceArray<uint32_t> error(1);
+  DeviceArray<uint32_t> error(1, memory_);
   DeviceArray<uint32_t>::cuda_ok(cudaMemset(error.data(), 0, 4), "memset");
   p.t.unit_keys = sk_.unit_keys();
   p.t.units = static_cast<uint32_t>(sk_.units());
   p.unit_starts = sk_.unit_starts();
   p.rows = sk_.rows();
   p.values = sk_.values();
-  p.bounds = reinterpret_cast<const uint64_t*>(b.bounds.data());
+  p.bounds = b.device;
   p.order = b.order.data();
   p.n = b.n;
   p.error = error.data();
@@ -65,8 +88,8 @@ void GpuKeyIndex::aggregate(std::span<const KeyRange> lookups, AggregateResult& 
   times_ = LookupTimes{};
   if (lookups.empty()) return;
   const Batch b = prepare(lookups);
-  DeviceArray<uint64_t> count(b.n);
-  DeviceArray<int64_t> sum(b.n);
+  DeviceArray<uint64_t> count(b.n, memory_);
+  DeviceArray<int64_t> sum(b.n, memory_);
   mp::BucketLookupParams p{};
   p.mode = mp::LookupMode::kAggregate;
   p.count = count.data();
@@ -83,8 +106,8 @@ void GpuKeyIndex::materialize(std::span<const KeyRange> lookups, RowIdLists& out
   times_ = LookupTimes{};
   if (lookups.empty()) return;
   const Batch b = prepare(lookups);
-  DeviceArray<uint64_t> count(b.n), offsets(b.n + 1);
-  DeviceArray<mp::KeyRun> runs(b.n);
+  DeviceArray<uint64_t> count(b.n, memory_), offsets(b.n + 1, memory_);
+  DeviceArray<mp::KeyRun> runs(b.n, memory_);
   mp::BucketLookupParams p{};
   p.mode = mp::LookupMode::kCount;
   p.count = count.data();
@@ -95,7 +118,7 @@ void GpuKeyIndex::materialize(std::span<const KeyRange> lookups, RowIdLists& out
   offsets.copy_out(out.offsets);
   out.rows.resize(total);
   if (total > 0) {
-    DeviceArray<uint32_t> rows(total);
+    DeviceArray<uint32_t> rows(total, memory_);
     p.mode = mp::LookupMode::kWrite;
     p.count = nullptr;
     p.offsets = offsets.data();

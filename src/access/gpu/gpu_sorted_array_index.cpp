@@ -5,8 +5,8 @@
 namespace raydb::access::gpu {
 
 GpuSortedArrayIndex::GpuSortedArrayIndex(std::span<const uint64_t> keys, std::span<const int64_t> values,
-                                         bool sorted_probes)
-    : GpuKeyIndex(sorted_probes) {
+                                         bool sorted_probes, const GpuMemoryHooks* memory)
+    : GpuKeyIndex(sorted_probes, memory) {
   sk_.build(keys, values, stats_);
   stats_.memory_bytes = sk_.memory_bytes();
   stats_.peak_build_bytes = stats_.memory_bytes + keys.size() * 28;  // + inputs and the sort's buffers

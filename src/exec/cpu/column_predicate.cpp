@@ -271,7 +271,9 @@ void ColumnPredicate::finalize() {
   if (ranges_.size() <= 2) return;
   // Many ranges (IN lists, LIKE): a bitmap over [first.lo, last.hi] when small.
   int64_t lo = ranges_.front().first, hi = ranges_.back().second;
-  if (hi - lo > (int64_t(1) << 24)) return;
+  // [gpuidx] The span in unsigned arithmetic: hi - lo overflows int64 for lists that
+  // reach both far below 0 and up to INT64_MAX.
+  if (uint64_t(hi) - uint64_t(lo) > (uint64_t(1) << 24)) return;
   bitmap_base_ = lo;
   bitmap_.assign(size_t((hi - lo) / 64 + 1), 0);
   for (auto& [a, b] : ranges_)

@@ -18,6 +18,7 @@
 #include "exec/cuda/kernels.h"
 #include "exec/cuda/star_plan.h"
 #include "exec/cuda/general/general_executor.h"
+#include "exec/cuda/general/index_steps.h"
 #include "exec/result_finisher.h"
 
 namespace raydb::exec::cuda {
@@ -500,7 +501,9 @@ ResultTable CudaExecutor::execute(const plan::PhysicalPlan& plan, const ExecOpti
     if (device_count() == 0) fail(ErrorKind::kNotImplemented, "no CUDA device: {}", no_device_reason());
     return std::get<general::GeneralPlan>(std::move(g));
   };
-  if (std::holds_alternative<std::string>(analyze(plan))) return general::GeneralExecutor::execute(plan, general_plan());
+  // [gpuidx] Plans with index scans or index joins run on the general path (index_steps.h).
+  if (general::has_index_paths(plan) || std::holds_alternative<std::string>(analyze(plan)))
+    return general::GeneralExecutor::execute(plan, general_plan());
   try {
     return execute_star(plan, options);
   } catch (const Error& e) {

@@ -1,6 +1,7 @@
 // The CUDA backend in a build without CUDA: no devices, clear errors.
 #include "common/error.h"
 #include "exec/cuda/cuda_backend.h"
+#include "exec/cuda/gpu_index_catalog.h"
 
 namespace raydb::exec::cuda {
 
@@ -15,6 +16,17 @@ void clear_column_cache() {}
 uint64_t device_sorted_queries() { return 0; }
 double measure_device_read_gbs() { return 0; }
 double measure_host_to_device_gbs() { return 0; }
+
+// [gpuidx] No GPU indexes without CUDA.
+bool gpu_index_supported(plan::IndexKind, std::string* why) {
+  if (why) *why = no_device_reason();
+  return false;
+}
+std::shared_ptr<const BuiltIndex> gpu_index(const IndexDefinition& def, const TablePtr&) {
+  fail(ErrorKind::kNotImplemented, "index {}: {}", def.name, no_device_reason());
+}
+void clear_gpu_indexes() {}
+GpuIndexUse gpu_index_use() { return {}; }
 
 ResultTable CudaExecutor::execute(const plan::PhysicalPlan&, const ExecOptions&) {
   fail(ErrorKind::kNotImplemented, "no CUDA device: {}", no_device_reason());

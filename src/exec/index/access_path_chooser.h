@@ -4,7 +4,9 @@
 // It runs after plan::plan_query and before execution, in the executor layer because
 // it needs what only executors have: predicates compiled to stored-value ranges and
 // the built indexes, whose exact counts replace guesses for the candidate rows.
-// Costs come from plan/physical/cost_model.h.
+// Costs come from plan/physical/cost_model.h, for the device the plan runs on: the CPU
+// executor with host indexes, or the CUDA backend with GPU-resident ones (where a scan
+// is a few microseconds per million rows, so an index wins only when very selective).
 #include <functional>
 #include <memory>
 #include <vector>
@@ -30,6 +32,21 @@ enum class AccessPolicy {
   kForceRt,  // --backend rt: an RT index wherever one applies, else as kCost
 };
 
+// RAYDB_INDEX_PATHS (tests and benchmarks) overrides the cost comparison: "force"
+// takes an index path wherever an index applies (the kind chosen as usual: the
+// cheapest, or RT under --backend rt), "off" takes none; unset or "cost": the cost
+// model decides. Anything else is Error(kInvalidInput).
+struct AccessOptions {
+  AccessPolicy policy = AccessPolicy::kCost;
+  // kCpu: the candidates are host indexes and the CPU executor runs the plan; kGpu:
+  // they are GPU-resident (BuiltIndex::device() == kGpu) and the CUDA backend runs it.
+  plan::ExecDevice device = plan::ExecDevice::kCpu;
+};
+
+// Sets plan.index_scans and every step's index_join (clearing earlier choices).
+void choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexCandidate>& candidates,
+                         const AccessOptions& options);
+// The CPU executor's choice.
 void choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexCandidate>& candidates, AccessPolicy policy);
 
 }  // namespace raydb::exec

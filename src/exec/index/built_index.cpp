@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "access/gpu/gpu_indexes.h"
 #include "access/rt_index/run_index.h"
 #include "common/error.h"
 #include "common/timer.h"
@@ -36,18 +37,41 @@ BuiltIndex::BuiltIndex(std::string index_name, const access::IndexConfig& config
   name = std::move(index_name);
   kind = plan_kind(config.kind);
   column = col;
-  const Column& c = table_->column(size_t(col));
+  build([&](std::span<const uint64_t> keys) { return access::build_key_index(config, tracer, keys); });
+}
+
+BuiltIndex::BuiltIndex(std::string index_name, plan::IndexKind index_kind, TablePtr table, int col,
+                       const Factory& make)
+    : table_(std::move(table)) {
+  name = std::move(index_name);
+  kind = index_kind;
+  column = col;
+  build(make);
+  if (!dynamic_cast<const access::GpuResidentIndex*>(index_.get()))
+    fail(ErrorKind::kInternal, "index {}: {} is not GPU-resident", name, index_->name());
+  device_ = plan::ExecDevice::kGpu;
+  method = index_->name();
+}
+
+void BuiltIndex::build(const Factory& make) {
+  const Column& c = table_->column(size_t(column));
   if (!key_type_for(c.type(), key_type_))
     fail(ErrorKind::kInvalidInput, "cannot index column {}.{} of type {}", table_->name(), c.name(), c.type().to_string());
   Timer timer;
   const void* data = c.size() == 0 ? nullptr : (c.type().physical_width() == 4 ? static_cast<const void*>(c.data<int32_t>())
                                                                                  : static_cast<const void*>(c.data<int64_t>()));
   std::vector<uint64_t> keys = access::encode_keys(key_type_, data, c.size());
-  index_ = access::build_key_index(config, tracer, keys);
+  index_ = make(keys);
   rows = c.size();
   supports_ranges = index_->supports_ranges();
-  // Distinct keys, for the planner's estimate of matches per lookup: the sorted key
-  // column every RunIndex keeps when it sorts (RX without sorting keeps none).
+  // Distinct keys, for the planner's estimate of matches per lookup: a GPU index
+  // counts them on the device; else the sorted key column every RunIndex keeps when
+  // it sorts (RX without sorting keeps none).
+  if (const auto* gpu = dynamic_cast<const access::GpuResidentIndex*>(index_.get())) {
+    distinct_keys = gpu->distinct_keys();
+    build_ms_ = timer.elapsed_ms();
+    return;
+  }
   const auto* run = dynamic_cast<const access::RunIndex*>(index_.get());
   std::span<const uint64_t> sorted;
   std::vector<uint64_t> own;

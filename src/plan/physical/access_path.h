@@ -28,6 +28,10 @@ class IndexHandle {
   uint64_t rows = 0;           // indexed rows (the table's)
   uint64_t distinct_keys = 0;  // distinct keys
   bool supports_ranges = true;
+  // How and where its lookups run when the kind alone does not say (GPU-resident
+  // indexes: "rt-gpu:cg4096", "sa-gpu", "hash-gpu"); EXPLAIN prints it instead of the kind.
+  std::string method;
+  const char* describe() const { return method.empty() ? index_kind_name(kind) : method.c_str(); }
 };
 
 // A table's rows come from an index: the index yields candidate row ids for

@@ -172,7 +172,7 @@ std::string PhysicalPlan::explain() const {
     if (ix)
       line = fmt::format("{}index scan {} via {} ({}, {}; {} of {} rows; cost {:.3f} ms vs scan {:.3f} ms)",
                          std::string_view(role) == "scan" ? "" : std::string(role) + " ", q.tables[size_t(t)].alias,
-                         ix->index->name, index_kind_name(ix->index->kind), ix->mode, ix->candidates,
+                         ix->index->name, ix->index->describe(), ix->mode, ix->candidates,
                          q.tables[size_t(t)].table->row_count(), ix->cost_ms, ix->scan_cost_ms);
     else
       line = fmt::format("{} {} ({} rows)", role, q.tables[size_t(t)].alias, q.tables[size_t(t)].table->row_count());
@@ -185,7 +185,7 @@ std::string PhysicalPlan::explain() const {
     if (j.index_join) {
       const IndexJoin& ij = *j.index_join;
       s += fmt::format("  index join {} via {} ({}; ~{:.0f} probes; cost {:.3f} ms vs hash join {:.3f} ms)\n",
-                       q.tables[size_t(j.build_table)].alias, ij.index->name, index_kind_name(ij.index->kind),
+                       q.tables[size_t(j.build_table)].alias, ij.index->name, ij.index->describe(),
                        ij.est_probes, ij.cost_ms, ij.hash_cost_ms);
       for (auto& f : table_filters[size_t(j.build_table)]) s += "    filter " + f->to_string() + "\n";
     } else {

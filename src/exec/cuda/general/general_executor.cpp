@@ -18,6 +18,7 @@
 #include "exec/cuda/general/general_kernels.h"
 #include "exec/cuda/general/group_aggregate.h"
 #include "exec/cuda/general/group_kernels.h"
+#include "exec/cuda/general/index_steps.h"
 #include "exec/result_finisher.h"
 
 namespace raydb::exec::cuda::general {
@@ -230,12 +231,45 @@ class Run {
     t.rows.resize(nt_);
     const uint64_t rows = q_.tables[size_t(table)].table->row_count();
     if (rows > kMaxRows) fail(ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: tables of 2^31 rows or more");
-    t.n = rows;
-    t.rows[size_t(table)] = DeviceBuffer(std::max<uint64_t>(rows, 1) * 4, "row ids");
-    launch_iota(t.rows[size_t(table)].get<uint32_t>(), rows, 0, s_);
+    if (size_t(table) < plan_.index_scans.size() && plan_.index_scans[size_t(table)]) {
+      // [gpuidx] index scan: the candidates from the table's GPU index (index_steps.h),
+      // ascending; every filter below still runs on them.
+      DeviceRowIds ids = index_scan_rows(*plan_.index_scans[size_t(table)], q_, s_);
+      t.n = ids.n;
+      t.rows[size_t(table)] = std::move(ids.rows);
+    } else {
+      t.n = rows;
+      t.rows[size_t(table)] = DeviceBuffer(std::max<uint64_t>(rows, 1) * 4, "row ids");
+      launch_iota(t.rows[size_t(table)].get<uint32_t>(), rows, 0, s_);
+    }
     t.publish(s_);
-    for (auto& f : gp_.filters[size_t(table)]) filter(f, t);
+    for (auto& f : gp_.filters[size_t(table)])
+      if (!(plan_.index_scans.size() > size_t(table) && plan_.index_scans[size_t(table)] &&
+            answered_by_index(f, *plan_.index_scans[size_t(table)])))  // [gpuidx]
+        filter(f, t);
     return t;
+  }
+
+  const std::optional<plan::IndexJoin>& index_join_of(const GeneralJoin& j) const {
+    return plan_.joins[size_t(&j - gp_.joins.data())].index_join;
+  }
+
+  // [gpuidx] Index-nested-loop join (index_steps.h): (probe, build row) pairs from the
+  // build table's GPU index, then the build table's filters on the matched rows (it
+  // was not scanned); the step's residuals follow in probe().
+  void index_join(const GeneralJoin& j, const plan::IndexJoin& ij, Tuples& cur) {
+    Column128 pk = eval(j.probe_keys[0], cur);
+    DeviceJoinPairs p = index_join_pairs(ij, pk.v(), pk.nl(), cur.n, s_);
+    for (auto& r : cur.rows) {
+      if (!r.bytes()) continue;
+      DeviceBuffer out(std::max<uint64_t>(p.n, 1) * 4, "row ids");
+      launch_gather_u32(r.get<uint32_t>(), p.src.get<uint32_t>(), p.n, out.get<uint32_t>(), s_);
+      r = std::move(out);
+    }
+    cur.rows[size_t(j.build_table)] = std::move(p.rows);
+    cur.n = p.n;
+    cur.publish(s_);
+    for (auto& f : gp_.filters[size_t(j.build_table)]) filter(f, cur);
   }
 
   // A join step's build side, built before any probe (the CPU builds every side
@@ -253,6 +287,12 @@ class Run {
   std::unique_ptr<BuildSide> build(const GeneralJoin& j) {
     auto side = std::make_unique<BuildSide>();
     side->j = &j;
+    // [gpuidx] A step the access-path choice gave an index join: the build table is
+    // not scanned (the index finds its rows); the CPU's build_join ranks it 1.5.
+    if (index_join_of(j)) {
+      side->selectivity = 1.5;
+      return side;
+    }
     side->b = scan(j.build_table);
     const uint64_t nb = side->b.n;
     if (j.build_keys.empty()) {
@@ -349,7 +389,9 @@ class Run {
 
   void probe(BuildSide& side, Tuples& cur) {
     const GeneralJoin& j = *side.j;
-    if (j.build_keys.empty()) {
+    if (const auto& ij = index_join_of(j)) {
+      index_join(j, *ij, cur);
+    } else if (j.build_keys.empty()) {
       cross(side, cur);
     } else {
       std::vector<Column128> pk;

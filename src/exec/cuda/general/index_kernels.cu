@@ -1,0 +1,92 @@
+// Kernels of the general path's index steps (index_kernels.h).
+#include <cub/device/device_radix_sort.cuh>
+
+#include "exec/cuda/device_memory.h"
+#include "exec/cuda/general/index_kernels.h"
+
+namespace raydb::exec::cuda::general {
+
+namespace {
+
+constexpr int kThreads = 256;
+
+unsigned blocks_for(uint64_t n) {
+  uint64_t b = (n + kThreads - 1) / kThreads;
+  if (b > 65535ull * 16) b = 65535ull * 16;
+  return unsigned(b ? b : 1);
+}
+
+#define GRID_LOOP(i, n) \
+  for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); i += uint64_t(gridDim.x) * blockDim.x)
+
+__global__ void probe_bounds_kernel(const __int128* values, const uint8_t* nulls, uint64_t n, ProbeCodec codec,
+                                    unsigned long long* bounds) {
+  GRID_LOOP(i, n) {
+    const __int128 v = values[i];
+    unsigned long long lo = 1, hi = 0;  // empty: finds nothing
+    if (!nulls[i]) {
+      switch (codec) {
+        case ProbeCodec::kSigned32:
+          if (v >= INT32_MIN && v <= INT32_MAX) lo = hi = (unsigned long long)(uint32_t(int32_t(v)) ^ 0x80000000u);
+          break;
+        case ProbeCodec::kSigned64:
+          if (v >= INT64_MIN && v <= INT64_MAX) lo = hi = (unsigned long long)(int64_t(v)) ^ (1ull << 63);
+          break;
+        case ProbeCodec::kUnsigned32:
+          if (v >= 0 && v <= UINT32_MAX) lo = hi = (unsigned long long)(v);
+          break;
+      }
+    }
+    bounds[2 * i] = lo;
+    bounds[2 * i + 1] = hi;
+  }
+}
+
+__global__ void expand_runs_kernel(const unsigned long long* offsets, const rt::mapping::KeyRun* runs, uint64_t n,
+                                   const uint32_t* sorted_rows, uint64_t total, uint32_t* rows_out,
+                                   uint32_t* src_out) {
+  GRID_LOOP(o, total) {
+    // Last i with offsets[i] <= o (lookups with no rows share their successor's offset).
+    uint64_t a = 0, e = n;
+    while (a < e) {
+      const uint64_t m = a + (e - a) / 2;
+      if (offsets[m] <= o)
+        a = m + 1;
+      else
+        e = m;
+    }
+    const uint64_t i = a - 1;
+    rows_out[o] = sorted_rows[runs[i].begin + (o - offsets[i])];
+    if (src_out) src_out[o] = uint32_t(i);
+  }
+}
+
+}  // namespace
+
+void launch_probe_bounds(const __int128* values, const uint8_t* nulls, uint64_t n, ProbeCodec codec,
+                         unsigned long long* bounds, cudaStream_t s) {
+  if (n == 0) return;
+  probe_bounds_kernel<<<blocks_for(n), kThreads, 0, s>>>(values, nulls, n, codec, bounds);
+  check_cuda(cudaGetLastError(), "probe keys kernel");
+}
+
+void launch_expand_runs(const unsigned long long* offsets, const rt::mapping::KeyRun* runs, uint64_t n,
+                        const uint32_t* sorted_rows, uint64_t total, uint32_t* rows_out, uint32_t* src_out,
+                        cudaStream_t s) {
+  if (total == 0) return;
+  expand_runs_kernel<<<blocks_for(total), kThreads, 0, s>>>(offsets, runs, n, sorted_rows, total, rows_out, src_out);
+  check_cuda(cudaGetLastError(), "expand runs kernel");
+}
+
+void sort_row_ids(const uint32_t* in, uint32_t* out, uint64_t n, uint64_t bound, cudaStream_t s) {
+  if (n == 0) return;
+  int bits = 1;
+  while (bits < 32 && (uint64_t(1) << bits) < bound) bits++;
+  size_t bytes = 0;
+  check_cuda(cub::DeviceRadixSort::SortKeys(nullptr, bytes, in, out, int(n), 0, bits, s), "cub (size query)");
+  DeviceBuffer temp(std::max<size_t>(bytes, 16), "row id sort scratch");
+  // temp returns to the pool while the sort is queued: reuse on this stream is ordered after it.
+  check_cuda(cub::DeviceRadixSort::SortKeys(temp.get(), bytes, in, out, int(n), 0, bits, s), "cub sort");
+}
+
+}  // namespace raydb::exec::cuda::general

@@ -1,0 +1,129 @@
+#include "exec/cuda/general/index_steps.h"
+
+#include <atomic>
+
+#include "access/gpu/gpu_indexes.h"
+#include "common/error.h"
+#include "exec/cpu/column_predicate.h"
+#include "exec/cuda/general/general_kernels.h"
+#include "exec/cuda/general/index_kernels.h"
+#include "exec/cuda/gpu_index_catalog.h"
+#include "exec/index/built_index.h"
+#include "exec/index/index_access.h"
+
+namespace raydb::exec::cuda {
+
+namespace {
+std::atomic<uint64_t> g_scans{0}, g_joins{0}, g_lookups{0};
+}  // namespace
+
+GpuIndexUse gpu_index_use() { return GpuIndexUse{g_scans.load(), g_joins.load(), g_lookups.load()}; }
+
+}  // namespace raydb::exec::cuda
+
+namespace raydb::exec::cuda::general {
+
+namespace {
+
+constexpr uint64_t kMaxRows = (uint64_t(1) << 31) - 1;  // CUB's int item counts
+
+struct GpuIndexRef {
+  const BuiltIndex* built;
+  const access::GpuResidentIndex* gpu;
+};
+
+GpuIndexRef gpu_index_of(const plan::IndexHandle* handle) {
+  const auto* built = dynamic_cast<const BuiltIndex*>(handle);
+  const auto* gpu = built ? dynamic_cast<const access::GpuResidentIndex*>(&built->index()) : nullptr;
+  if (!gpu)
+    fail(ErrorKind::kInternal, "index {} on the CUDA backend is not GPU-resident", handle ? handle->name : "(none)");
+  return {built, gpu};
+}
+
+// One count pass of `bounds` (n lookups on the device), the prefix sum of the counts,
+// and the runs expanded into row ids (and the lookup of each, when `src` is wanted).
+uint64_t lookup_and_expand(const GpuIndexRef& ix, const DeviceBuffer& bounds, uint64_t n, cudaStream_t s,
+                           DeviceBuffer& rows, DeviceBuffer* src) {
+  if (n >= (uint64_t(1) << 32)) fail(ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: 2^32 index lookups in one step");
+  const uint64_t n1 = std::max<uint64_t>(n, 1);
+  DeviceBuffer count(n1 * 8, "index lookup counts"), offsets(n1 * 8, "index lookup offsets");
+  DeviceBuffer runs(n1 * sizeof(rt::mapping::KeyRun), "index lookup runs");
+  ix.gpu->find_runs(bounds.get<uint64_t>(), uint32_t(n), count.get<uint64_t>(), runs.get<rt::mapping::KeyRun>(), s);
+  const uint64_t total =
+      n == 0 ? 0 : exclusive_sum_u64(count.get<unsigned long long>(), offsets.get<unsigned long long>(), n, s);
+  if (total > kMaxRows)
+    fail(ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: an index step producing 2^31 rows or more");
+  rows = DeviceBuffer(std::max<uint64_t>(total, 1) * 4, "row ids");
+  if (src) *src = DeviceBuffer(std::max<uint64_t>(total, 1) * 4, "join pairs");
+  // count, offsets and runs go back to the pool while the expansion is queued: reuse
+  // on this stream is ordered after it, and the next index call synchronizes it first.
+  launch_expand_runs(offsets.get<unsigned long long>(), runs.get<rt::mapping::KeyRun>(), n, ix.gpu->device_rows(),
+                     total, rows.get<uint32_t>(), src ? src->get<uint32_t>() : nullptr, s);
+  g_lookups.fetch_add(n);
+  return total;
+}
+
+}  // namespace
+
+bool answered_by_index(const CompiledProgram& filter, const plan::IndexScan& scan) {
+  // A program computes its root last (postfix); anything else is simply applied.
+  return !filter.source.empty() && filter.source.back() == scan.predicate.get();
+}
+
+bool has_index_paths(const plan::PhysicalPlan& plan) {
+  for (auto& s : plan.index_scans)
+    if (s) return true;
+  for (auto& j : plan.joins)
+    if (j.index_join) return true;
+  return false;
+}
+
+DeviceRowIds index_scan_rows(const plan::IndexScan& scan, const plan::LogicalQuery& q, cudaStream_t s) {
+  const GpuIndexRef ix = gpu_index_of(scan.index.get());
+  auto pred = ColumnPredicate::compile(*scan.predicate, q);
+  if (!pred || &pred->column() != &ix.built->key_column())
+    fail(ErrorKind::kInternal, "index scan predicate {} is not on the indexed column", scan.predicate->to_string());
+  auto lookups = scan_lookups(*ix.built, *pred);
+  if (!lookups) fail(ErrorKind::kInternal, "index {} cannot answer {}", ix.built->name, scan.predicate->to_string());
+  const uint64_t n = lookups->size();
+  DeviceBuffer bounds(std::max<uint64_t>(n, 1) * sizeof(access::KeyRange), "index lookups");
+  if (n)
+    check_cuda(cudaMemcpyAsync(bounds.get(), lookups->data(), n * sizeof(access::KeyRange), cudaMemcpyHostToDevice, s),
+               "upload");
+  DeviceRowIds out;
+  DeviceBuffer rows;
+  out.n = lookup_and_expand(ix, bounds, n, s, rows, nullptr);
+  // Rows of one key are ascending (the index's sort is stable); several keys or
+  // ranges interleave, and sorting restores the scan's order. Lookups are disjoint,
+  // so no row appears twice.
+  const bool one_point = n == 1 && (*lookups)[0].lo == (*lookups)[0].hi;
+  if (one_point || out.n <= 1) {
+    out.rows = std::move(rows);
+  } else {
+    out.rows = DeviceBuffer(out.n * 4, "row ids");
+    sort_row_ids(rows.get<uint32_t>(), out.rows.get<uint32_t>(), out.n, ix.built->rows, s);
+  }
+  g_scans.fetch_add(1);
+  return out;
+}
+
+DeviceJoinPairs index_join_pairs(const plan::IndexJoin& join, const __int128* probe_values,
+                                 const uint8_t* probe_nulls, uint64_t n, cudaStream_t s) {
+  const GpuIndexRef ix = gpu_index_of(join.index.get());
+  ProbeCodec codec = ProbeCodec::kSigned64;
+  switch (ix.built->key_type()) {
+    case access::KeyType::kInt32:
+    case access::KeyType::kDate: codec = ProbeCodec::kSigned32; break;
+    case access::KeyType::kInt64: codec = ProbeCodec::kSigned64; break;
+    case access::KeyType::kDictCode: codec = ProbeCodec::kUnsigned32; break;
+    default: fail(ErrorKind::kInternal, "index {}: key type {} in SQL", ix.built->name, access::key_type_name(ix.built->key_type()));
+  }
+  DeviceBuffer bounds(std::max<uint64_t>(n, 1) * 16, "index probes");
+  launch_probe_bounds(probe_values, probe_nulls, n, codec, bounds.get<unsigned long long>(), s);
+  DeviceJoinPairs out;
+  out.n = lookup_and_expand(ix, bounds, n, s, out.rows, &out.src);
+  g_joins.fetch_add(1);
+  return out;
+}
+
+}  // namespace raydb::exec::cuda::general

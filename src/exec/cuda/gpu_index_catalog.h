@@ -1,0 +1,38 @@
+#pragma once
+// SQL indexes on the CUDA backend: the GPU-resident twins (access/gpu) of the
+// catalog's index definitions, built once per process on first use from the column
+// and kept on the device (like the column cache) in the accounted memory pool, so
+// they count against the GPU memory budget. Kinds: USING RT -> rt-gpu (interval
+// buckets traversed by OptiX), SORTED -> sa-gpu, HASH -> hash-gpu. No CUDA in this
+// header; without the CUDA backend (or a device, or OptiX for RT) supported() says
+// why and the CUDA backend uses no index of that kind.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "exec/index/built_index.h"
+#include "storage/index_definition.h"
+
+namespace raydb::exec::cuda {
+
+// Whether GPU indexes of `kind` can be built here; else `why` (one line).
+bool gpu_index_supported(plan::IndexKind kind, std::string* why);
+
+// The GPU-resident index for `def` over `table` (the table object the query reads),
+// built when needed ("index NAME: built N keys on the GPU (rt-gpu:cg4096) in X ms ..."
+// on stderr) and kept while the table object is alive.
+std::shared_ptr<const BuiltIndex> gpu_index(const IndexDefinition& def, const TablePtr& table);
+
+// Frees every GPU index (tests; the next query builds again).
+void clear_gpu_indexes();
+
+// Index steps the CUDA backend ran since the process started (tests and benchmarks
+// check that a plan really used the GPU index).
+struct GpuIndexUse {
+  uint64_t scans = 0;    // index scans
+  uint64_t joins = 0;    // index joins
+  uint64_t lookups = 0;  // lookups issued by them (points, IN items, ranges, probes)
+};
+GpuIndexUse gpu_index_use();
+
+}  // namespace raydb::exec::cuda

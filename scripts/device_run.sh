@@ -80,8 +80,8 @@ if [ "${QUERY_BENCH:-0}" = 1 ]; then
   D=/tmp/ssb$SF
   {
     for ix in "lo_ok_hash on lineorder (lo_orderkey) using hash" "lo_ok_sorted on lineorder (lo_orderkey) using sorted" \
-              "lo_ok_rt on lineorder (lo_orderkey) using rt with (bucket_size = 4096)" \
-              "c_ck_hash on customer (c_custkey) using hash" "c_ck_rt on customer (c_custkey) using rt with (bucket_size = 4096)"; do
+              "lo_ok_rt on lineorder (lo_orderkey) using rt" \
+              "c_ck_hash on customer (c_custkey) using hash" "c_ck_rt on customer (c_custkey) using rt"; do
       s0=$(date +%s%N); "$R" query --db "$D" "create index $ix" 2>&1; echo "  ($(( ($(date +%s%N) - s0) / 1000000 )) ms: create index $ix)"
     done
   } > "$OUT/query_indexes.txt" 2>&1

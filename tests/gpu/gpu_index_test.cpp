@@ -313,7 +313,7 @@ TEST(GpuIndexRt, ForcedRtRunsRtGpuOnTheCudaBackend) {
   EXPECT_GE(n, int(std::size(kQueries)) - 8);
   const std::string e = db.query("explain select count(*) from t where k = 5", QueryOptions{Backend::kRt}).explain;
   EXPECT_NE(e.find("backend: cuda"), std::string::npos) << e;
-  EXPECT_NE(e.find("index scan t via x_t_k (rt-gpu:cg4096, point; "), std::string::npos) << e;
+  EXPECT_NE(e.find("index scan t via x_t_k (rt-gpu:cg16384, point; "), std::string::npos) << e;
 }
 
 TEST(GpuIndexExplain, NamesDeviceKindAndBothCosts) {
@@ -329,8 +329,8 @@ TEST(GpuIndexExplain, NamesDeviceKindAndBothCosts) {
       {"hash", "select count(*) from t where k in (1, 2)", "index scan t via x_t_k (hash-gpu, in; "},
       {"sorted", "select count(*) from t where id between 5 and 9", "index scan t via x_t_id (sa-gpu, range; 5 of 60000 rows; cost "},
       {"sorted", "select count(*) from t join u on t.k = u.uk where t.id = 5", "index join u via x_u_uk (sa-gpu; "},
-      {"rt", "select count(*) from t where d = DATE '1992-01-05'", "index scan t via x_t_d (rt-gpu:cg4096, point; "},
-      {"rt", "select count(*) from t join w on t.k = w.wk where t.id = 5", "index join w via x_w_wk (rt-gpu:cg4096; "},
+      {"rt", "select count(*) from t where d = DATE '1992-01-05'", "index scan t via x_t_d (rt-gpu:cg16384, point; "},
+      {"rt", "select count(*) from t join w on t.k = w.wk where t.id = 5", "index join w via x_w_wk (rt-gpu:cg16384; "},
   };
   for (const Case& c : cases) {
     std::string why;

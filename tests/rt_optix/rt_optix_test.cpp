@@ -50,7 +50,7 @@ TEST_F(GpuIndexTest, LargeBatchesMatchTheCpuSortedArray) {
     ref.aggregate(ranges, want_r);
     RowIdLists want_rows;
     ref.materialize(ranges, want_rows);
-    for (uint32_t b : {1u, 16u, 64u, 256u, 4096u}) {
+    for (uint32_t b : {1u, 16u, 64u, 256u, 4096u, 16384u}) {
       for (bool sorted : {false, true}) {
         access::GpuIndexOptions g;
         g.bucket_size = b;

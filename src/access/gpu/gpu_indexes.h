@@ -46,9 +46,11 @@ class GpuResidentIndex {
 
 struct GpuIndexOptions {
   bool sorted_probes = false;  // sort each batch by lower bound on the device first
-  // rt-gpu: units per bucket. 4096 by measurement on the H200 (2^26 keys, 2^27 lookups;
-  // 256 / 1024 / 4096: 50.8 / 39.4 / 36.1 ms unsorted points, docs/benchmarks/rt-index-h200.md).
-  uint32_t bucket_size = 4096;
+  // rt-gpu: units per bucket. 16384 by measurement on the H200 (2^26 keys, 2^27
+  // lookups, unsorted points: 1024 / 4096 / 8192 / 16384 -> 39.3 / 36.0 / 33.4 / 30.6 ms;
+  // every other workload and the memory also improve up to 16384;
+  // docs/benchmarks/rt-index-h200.md, bucket size).
+  uint32_t bucket_size = 16384;
   const GpuMemoryHooks* memory = nullptr;  // must outlive the index; null: cudaMalloc
 };
 

@@ -19,7 +19,7 @@ namespace raydb::exec::cuda {
 bool gpu_index_supported(plan::IndexKind kind, std::string* why);
 
 // The GPU-resident index for `def` over `table` (the table object the query reads),
-// built when needed ("index NAME: built N keys on the GPU (rt-gpu:cg4096) in X ms ..."
+// built when needed ("index NAME: built N keys on the GPU (rt-gpu:cg16384) in X ms ..."
 // on stderr) and kept while the table object is alive.
 std::shared_ptr<const BuiltIndex> gpu_index(const IndexDefinition& def, const TablePtr& table);
 

@@ -24,7 +24,7 @@ class BuiltIndex final : public plan::IndexHandle {
   // Builds over column `column` of `table`. Throws kInvalidInput for a DOUBLE column.
   BuiltIndex(std::string name, const access::IndexConfig& config, TablePtr table, int column, rt::Tracer& tracer);
   // A GPU-resident index (access/gpu/gpu_indexes.h): `make` builds it from the
-  // column's normalized keys; EXPLAIN names it by its KeyIndex name (rt-gpu:cg4096,
+  // column's normalized keys; EXPLAIN names it by its KeyIndex name (rt-gpu:cg16384,
   // sa-gpu, hash-gpu).
   using Factory = std::function<std::unique_ptr<access::KeyIndex>(std::span<const uint64_t> keys)>;
   BuiltIndex(std::string name, plan::IndexKind kind, TablePtr table, int column, const Factory& make);

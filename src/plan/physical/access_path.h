@@ -29,7 +29,7 @@ class IndexHandle {
   uint64_t distinct_keys = 0;  // distinct keys
   bool supports_ranges = true;
   // How and where its lookups run when the kind alone does not say (GPU-resident
-  // indexes: "rt-gpu:cg4096", "sa-gpu", "hash-gpu"); EXPLAIN prints it instead of the kind.
+  // indexes: "rt-gpu:cg16384", "sa-gpu", "hash-gpu"); EXPLAIN prints it instead of the kind.
   std::string method;
   const char* describe() const { return method.empty() ? index_kind_name(kind) : method.c_str(); }
 };

@@ -115,7 +115,13 @@ bool ColumnCache::unique(const ColumnPtr& c) {
   }
   const ColumnStats& s = c->stats();
   bool u = true;
-  if (s.min <= s.max) {
+  if (s.min <= s.max && uint64_t(s.max) - uint64_t(s.min) >= (uint64_t(1) << 32)) {
+    // Too wide for a bitmap: sort a copy.
+    std::vector<int64_t> v(c->size());
+    for (uint64_t i = 0; i < c->size(); i++) v[i] = get_int(*c, i);
+    std::sort(v.begin(), v.end());
+    u = std::adjacent_find(v.begin(), v.end()) == v.end();
+  } else if (s.min <= s.max) {
     const uint64_t range = value_count(s.min, s.max);
     std::vector<uint64_t> bits((range + 63) / 64, 0);
     for (uint64_t i = 0; i < c->size() && u; i++) {

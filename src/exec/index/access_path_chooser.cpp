@@ -100,7 +100,8 @@ class PathCosts {
   double index_scan(int t, const plan::IndexHandle& ix, double n, bool ranges, double candidates,
                     const std::vector<ExprPtr>& filters) const {
     if (dev_ == ExecDevice::kCpu) return plan::index_scan_cost_ms(ix.kind, ix.rows, n, candidates);
-    return lookups(ix.kind, ix.rows, n, ranges, candidates / std::max(1.0, n)) +
+    return plan::index_step_overhead_ms(ExecDevice::kGpu) +
+           lookups(ix.kind, ix.rows, n, ranges, candidates / std::max(1.0, n)) +
            plan::fetch_cost_ms(ExecDevice::kGpu, candidates) + scan(t, candidates, filters);
   }
 
@@ -121,7 +122,8 @@ class PathCosts {
   double index_join(int t, const plan::IndexHandle& ix, double probes, double matches,
                     const std::vector<ExprPtr>& filters) const {
     if (dev_ == ExecDevice::kCpu) return plan::index_join_cost_ms(ix.kind, ix.rows, probes, matches);
-    return lookups(ix.kind, ix.rows, probes, false, matches / std::max(1.0, probes)) +
+    return plan::index_step_overhead_ms(ExecDevice::kGpu) +
+           lookups(ix.kind, ix.rows, probes, false, matches / std::max(1.0, probes)) +
            plan::fetch_cost_ms(ExecDevice::kGpu, matches) + (filters.empty() ? 0 : scan(t, matches, filters));
   }
 

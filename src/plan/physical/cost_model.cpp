@@ -236,6 +236,14 @@ double scan_cost_ms(ExecDevice dev, uint64_t rows, double bytes, int filters) {
   return (kGpuLaunchNs + bytes / bytes_per_ns) * 1e-6;
 }
 
+// Measured on the H200 at SSB SF 20 (`raydb bench query`, docs/benchmarks/sql-index-h200.md):
+// a lineorder point query through sa-gpu took 0.132 ms of device time, an IN list of 6
+// keys 0.196 and a 101-key range 0.183, where the model's lookups + fetch + filters
+// came to 0.07-0.08 ms; the rest (~0.11 ms) is the step's fixed work.
+constexpr double kGpuIndexStepNs = 110000.0;
+
+double index_step_overhead_ms(ExecDevice dev) { return dev == ExecDevice::kGpu ? kGpuIndexStepNs * 1e-6 : 0.0; }
+
 double fetch_cost_ms(ExecDevice dev, double candidates) {
   return (dev == ExecDevice::kCpu ? cost_constants().fetch_ns_per_row : kGpuFetchNsPerRow) * candidates * 1e-6;
 }

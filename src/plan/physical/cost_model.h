@@ -60,6 +60,10 @@ LookupEstimate estimate_lookup(IndexKind kind, ExecDevice dev, uint64_t keys, co
 double scan_cost_ms(ExecDevice dev, uint64_t rows, double bytes, int filters);
 // Estimated milliseconds to materialize `candidates` row ids found through an index.
 double fetch_cost_ms(ExecDevice dev, double candidates);
+// Fixed milliseconds of one index step (an index scan or an index join) beyond its
+// lookups: on the GPU the step's host synchronizations and its count -> prefix sum ->
+// expand round trip; 0 on the CPU (its constants include it).
+double index_step_overhead_ms(ExecDevice dev);
 
 // The calibration the model uses: loaded from Calibration::default_path() on first
 // use; a missing file means defaults, an unreadable or corrupt one prints one warning

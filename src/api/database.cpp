@@ -197,6 +197,7 @@ QueryResult Database::query(const std::string& sql, const QueryOptions& options)
     exec::AccessOptions ao;
     ao.policy = policy;
     ao.device = plan::ExecDevice::kGpu;
+    ao.fused_pass_ms = [](const plan::PhysicalPlan& p) { return exec::cuda::fused_pass_cost_ms(p); };
     try {
       exec::choose_access_paths(physical, index_candidates(*logical, *dir_, indexes_, true), ao);
     } catch (const Error& e) {

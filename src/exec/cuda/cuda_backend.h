@@ -29,6 +29,10 @@ std::vector<DeviceInfo> devices();
 // nullopt when the CUDA executor runs `plan`; else a one-line reason. Pure plan
 // analysis: answers the same with or without a device.
 std::optional<std::string> unsupported_reason(const plan::PhysicalPlan& plan);
+// Estimated device milliseconds of `plan` without index paths when the star kernels
+// run it as one fused pass over the fact table; nullopt when they would not (the
+// access-path choice compares it with the index paths, which take the general path).
+std::optional<double> fused_pass_cost_ms(const plan::PhysicalPlan& plan);
 // Bytes of device memory the plan's columns need beyond what is cached now (0 when
 // all resident); the planner compares it with the budget.
 uint64_t bytes_to_upload(const plan::PhysicalPlan& plan);

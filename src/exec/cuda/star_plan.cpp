@@ -12,6 +12,7 @@
 #include "exec/cpu/column_predicate.h"
 #include "exec/cpu/expression_evaluator.h"
 #include "exec/cuda/cuda_backend.h"
+#include "plan/physical/cost_model.h"
 
 namespace raydb::exec::cuda {
 
@@ -379,6 +380,38 @@ std::optional<std::string> unsupported_reason(const plan::PhysicalPlan& plan) {
   auto g = general::analyze_general(plan);
   if (auto* why = std::get_if<std::string>(&g)) return *why;
   return std::nullopt;
+}
+
+}  // namespace raydb::exec::cuda
+
+namespace raydb::exec::cuda {
+
+std::optional<double> fused_pass_cost_ms(const plan::PhysicalPlan& plan) {
+  plan::PhysicalPlan plain = plan;  // the plan as the star kernels would run it: no index paths
+  plain.index_scans.assign(plain.index_scans.size(), std::nullopt);
+  for (auto& step : plain.joins) step.index_join.reset();
+  auto r = analyze(plain);
+  const StarPlan* sp = std::get_if<StarPlan>(&r);
+  if (!sp) return std::nullopt;
+  // The fact kernel reads every filter column whole and any other column (join keys,
+  // group keys, aggregate arguments) only in the 16-row vectors holding a selected
+  // row; stored widths bound the narrowed ones from above. Dimensions are read whole.
+  double selected = 1;
+  for (auto& f : sp->fact_filters) selected *= std::clamp(f.coverage, 0.0, 1.0);
+  const double other_share = std::min(1.0, 16.0 * selected);
+  const double rows = double(sp->root_rows);
+  double bytes = 0;
+  for (auto& c : sp->fact_columns) {
+    const bool filtered = std::any_of(sp->fact_filters.begin(), sp->fact_filters.end(),
+                                      [&](const StarFilter& f) { return f.column == c; });
+    bytes += rows * double(c->type().physical_width()) * (filtered ? 1.0 : other_share);
+  }
+  for (auto& d : sp->dims) {
+    double w = d.key->type().physical_width();
+    for (auto& f : d.filters) w += f.column->type().physical_width();
+    bytes += double(d.key->size()) * w;
+  }
+  return plan::scan_cost_ms(plan::ExecDevice::kGpu, sp->root_rows, bytes, int(sp->fact_filters.size()));
 }
 
 }  // namespace raydb::exec::cuda

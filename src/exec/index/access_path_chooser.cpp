@@ -238,7 +238,21 @@ void choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexCandid
       root_scan ? double(root_scan->candidates) * filter_fraction(plan.table_filters[size_t(root)], q) /
                       std::max(1e-9, filter_fraction({root_scan->predicate}, q))
                 : double(q.tables[size_t(root)].table->row_count()) * filter_fraction(plan.table_filters[size_t(root)], q);
+  // The plan's cost with the paths chosen (root path plus every join step), for the
+  // plan-level comparison with a fused pass below.
+  double chosen_ms = root_scan ? root_scan->cost_ms
+                               : costs.scan(root, double(q.tables[size_t(root)].table->row_count()),
+                                            plan.table_filters[size_t(root)]);
   for (auto& step : plan.joins) {
+    {
+      const int t = step.build_table;
+      const auto& filters = plan.table_filters[size_t(t)];
+      const double rows = double(q.tables[size_t(t)].table->row_count());
+      const auto& bscan = plan.index_scans[size_t(t)];
+      const double kept = rows * filter_fraction(filters, q);
+      chosen_ms += costs.hash_join(bscan ? bscan->cost_ms : costs.scan(t, rows, filters), kept, root_rows,
+                                   root_rows * filter_fraction(filters, q));
+    }
     if (step.build_keys.size() != 1 || step.build_keys[0]->kind != ExprKind::kColumnRef) continue;
     const int t = step.build_table;
     const plan::Expr& bk = *step.build_keys[0];
@@ -273,8 +287,22 @@ void choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexCandid
       step.index_join = best;
     }
     // A build side probed through an index is not scanned.
-    if (step.index_join) plan.index_scans[size_t(t)].reset();
+    if (step.index_join) {
+      // chosen_ms counted this step as a hash join: swap in the index join.
+      chosen_ms += step.index_join->cost_ms -
+                   costs.hash_join(build_scan_ms, kept, root_rows, root_rows * filter_fraction(filters, q));
+      plan.index_scans[size_t(t)].reset();
+    }
   }
+  // GPU: index paths send the whole plan to the general path; when the star kernels
+  // would run the plan without them in one fused pass, compare whole plans.
+  const bool any_path = std::any_of(plan.index_scans.begin(), plan.index_scans.end(), [](auto& s) { return bool(s); }) ||
+                        std::any_of(plan.joins.begin(), plan.joins.end(), [](auto& j) { return bool(j.index_join); });
+  if (any_path && costs.on_gpu() && !force && policy == AccessPolicy::kCost && options.fused_pass_ms)
+    if (auto fused = options.fused_pass_ms(plan); fused && *fused < chosen_ms) {
+      plan.index_scans.assign(nt, std::nullopt);
+      for (auto& step : plan.joins) step.index_join.reset();
+    }
 }
 
 }  // namespace raydb::exec

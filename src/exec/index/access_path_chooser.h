@@ -8,6 +8,7 @@
 // executor with host indexes, or the CUDA backend with GPU-resident ones (where a scan
 // is a few microseconds per million rows, so an index wins only when very selective).
 #include <functional>
+#include <optional>
 #include <memory>
 #include <vector>
 
@@ -41,6 +42,10 @@ struct AccessOptions {
   // kCpu: the candidates are host indexes and the CPU executor runs the plan; kGpu:
   // they are GPU-resident (BuiltIndex::device() == kGpu) and the CUDA backend runs it.
   plan::ExecDevice device = plan::ExecDevice::kCpu;
+  // GPU: the cost of the plan without index paths when the backend runs it as one
+  // fused pass (nullopt: it would not). Index paths send a plan to the general path,
+  // so under kCost they are kept only when their plan-level cost beats this.
+  std::function<std::optional<double>(const plan::PhysicalPlan&)> fused_pass_ms;
 };
 
 // Sets plan.index_scans and every step's index_join (clearing earlier choices).

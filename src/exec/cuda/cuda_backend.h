@@ -58,6 +58,9 @@ void clear_column_cache();                // drop resident columns (end-to-end t
 // Queries whose ORDER BY / OFFSET / LIMIT ran on the device (general path, results of
 // 65536 rows or more) since the process started; 0 without CUDA.
 uint64_t device_sorted_queries();
+// GROUP BY queries the general path grouped through its device hash table (the
+// default; RAYDB_CUDA_GROUP=sort sorts every row instead) since the process started.
+uint64_t hash_grouped_queries();
 
 // Calibration (raydb calibrate, raydb bench): GB/s, measured on device 0.
 double measure_device_read_gbs();  // a streaming reduction over 2 GiB

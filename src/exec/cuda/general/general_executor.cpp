@@ -17,6 +17,7 @@
 #include "exec/cuda/general/cross_join.h"
 #include "exec/cuda/general/general_kernels.h"
 #include "exec/cuda/general/group_aggregate.h"
+#include "exec/cuda/general/group_ids.h"
 #include "exec/cuda/general/group_kernels.h"
 #include "exec/cuda/general/index_steps.h"
 #include "exec/result_finisher.h"
@@ -506,44 +507,29 @@ class Run {
       if (k.kind == VectorKind::kDouble) launch_normalize_doubles(keys.back().values.get<__int128>(), keys.back().nl(), n, s_);
     }
     uint64_t groups = G == 0 ? 1 : 0;
-    DeviceBuffer gid, first, perm;
+    GroupIds ids;
     if (G > 0 && n > 0) {
-      // Stable LSD passes, least significant first: per key its value (128-bit keys:
-      // low word, then high word), then its NULL flag (so NULLs form their own group);
-      // the first key is most significant.
-      DeviceBuffer perm2(n * 4, "group order");
-      perm = DeviceBuffer(n * 4, "group order");
-      DeviceBuffer k1(n * 8, "group keys"), k2(n * 8, "group keys"), n1(n, "group keys"), n2(n, "group keys");
-      launch_iota(perm.get<uint32_t>(), n, 0, s_);
-      for (size_t k = G; k-- > 0;) {
-        launch_gather_key(keys[k].v(), keys[k].nl(), perm.get<uint32_t>(), n, k1.get<long long>(), n1.get<uint8_t>(), s_);
-        sort_pairs_i64(k1.get<long long>(), k2.get<long long>(), perm.get<uint32_t>(), perm2.get<uint32_t>(), n, s_);
-        std::swap(perm, perm2);
-        if (gp_.group_keys[k].kind == VectorKind::kHuge) {
-          launch_gather_key_hi(keys[k].v(), keys[k].nl(), perm.get<uint32_t>(), n, k1.get<long long>(), s_);
-          sort_pairs_i64(k1.get<long long>(), k2.get<long long>(), perm.get<uint32_t>(), perm2.get<uint32_t>(), n, s_);
-          std::swap(perm, perm2);
-        }
-        if (may_be_null(*q_.group_keys[k])) {
-          launch_gather_key(keys[k].v(), keys[k].nl(), perm.get<uint32_t>(), n, k1.get<long long>(), n1.get<uint8_t>(), s_);
-          sort_pairs_u8(n1.get<uint8_t>(), n2.get<uint8_t>(), perm.get<uint32_t>(), perm2.get<uint32_t>(), n, s_);
-          std::swap(perm, perm2);
-        }
-      }
-      KeyColumns kc;
-      kc.width = int(G);
       if (G > size_t(kMaxKeyColumns))
         fail(ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: more than {} GROUP BY keys", kMaxKeyColumns);
-      for (size_t k = 0; k < G; k++) kc.values[k] = keys[k].v(), kc.nulls[k] = keys[k].nl();
-      DeviceBuffer head(n * 4, "group heads"), scan(n * 4, "group ids");
-      launch_group_heads(kc, perm.get<uint32_t>(), n, head.get<uint32_t>(), s_);
-      groups = inclusive_sum_u32(head.get<uint32_t>(), scan.get<uint32_t>(), n, s_);
-      gid = DeviceBuffer(n * 4, "group ids");
-      first = DeviceBuffer(std::max<uint64_t>(groups, 1) * 4, "group representatives");
-      launch_group_ids(perm.get<uint32_t>(), head.get<uint32_t>(), scan.get<uint32_t>(), n, gid.get<uint32_t>(),
-                       first.get<uint32_t>(), s_);
+      std::vector<GroupKeyColumn> kcols(G);
+      for (size_t k = 0; k < G; k++) {
+        kcols[k].values = keys[k].v();
+        kcols[k].nulls = keys[k].nl();
+        kcols[k].huge = gp_.group_keys[k].kind == VectorKind::kHuge;
+        kcols[k].nullable = may_be_null(*q_.group_keys[k]);
+      }
+      if (hash_grouping()) {
+        // Rows in group order only for the aggregates that walk groups contiguously.
+        bool need_order = false;
+        for (auto& ga : gp_.aggs)
+          if (ga.has_arg && needs_group_order(ga.func, ga.distinct, ga.arg.kind)) need_order = true;
+        ids = hash_group_ids(kcols, n, need_order, s_);
+      } else {
+        ids = sort_group_ids(kcols, n, s_);
+      }
+      groups = ids.groups;
     }
-    const uint32_t* gids = G == 0 ? nullptr : gid.get<uint32_t>();
+    const uint32_t* gids = G == 0 ? nullptr : ids.gid.get<uint32_t>();
 
     // Group keys at each group's first row.
     std::vector<Vector> key_vectors;
@@ -551,7 +537,7 @@ class Run {
       Column128 g;
       g.values = DeviceBuffer(std::max<uint64_t>(groups, 1) * 16, "group keys");
       g.nulls = DeviceBuffer(std::max<uint64_t>(groups, 1), "group keys");
-      launch_gather_i128(keys[k].v(), keys[k].nl(), first.get<uint32_t>(), groups, g.values.get<__int128>(),
+      launch_gather_i128(keys[k].v(), keys[k].nl(), ids.first.get<uint32_t>(), groups, g.values.get<__int128>(),
                          g.nulls.get<uint8_t>(), s_);
       check_cuda(cudaStreamSynchronize(s_), "group keys");
       std::vector<__int128> v;
@@ -560,13 +546,14 @@ class Run {
       key_vectors.push_back(to_vector(gp_.group_keys[k], v, nl, *result.interner));
     }
 
-    // Per aggregate: the rows in group order (each group's rows contiguous), per group
-    // results loaded into the CPU's AggregateStates, which finalizes them as the CPU does.
+    // Per aggregate: the rows in group order (each group's rows contiguous) where one
+    // needs them (needs_group_order), per group results loaded into the CPU's
+    // AggregateStates, which finalizes them as the CPU does.
     GroupLayout layout;
     layout.n = n;
     layout.groups = groups;
     layout.gid = gids;
-    layout.order = G == 0 ? nullptr : perm.get<uint32_t>();
+    layout.order = G == 0 ? nullptr : ids.order.get<uint32_t>();
     AggregateStates states(&q_.aggregates, result.interner.get());
     states.resize(groups);
     for (size_t a = 0; a < gp_.aggs.size(); a++) {

@@ -22,6 +22,10 @@ std::vector<T> copy_back(const DeviceBuffer& b, uint64_t n, cudaStream_t s) {
 
 }  // namespace
 
+bool needs_group_order(AggFunc func, bool distinct, VectorKind kind) {
+  return !distinct && (func == AggFunc::kSum || func == AggFunc::kAvg) && kind == VectorKind::kDouble;
+}
+
 GroupAggregateResult aggregate_group_values(AggFunc func, bool distinct, VectorKind kind, const GroupLayout& l,
                                             const __int128* values, const uint8_t* nulls, cudaStream_t s) {
   const uint64_t n = l.n, groups = l.groups, G1 = std::max<uint64_t>(groups, 1);

@@ -22,6 +22,7 @@ struct GroupLayout {
   uint64_t groups = 1;
   const uint32_t* gid = nullptr;    // per row; null: all rows in group 0
   const uint32_t* order = nullptr;  // positions -> rows, each group's rows contiguous; null: identity
+                                    // (needed only where needs_group_order)
 };
 
 struct GroupAggregateResult {
@@ -31,6 +32,10 @@ struct GroupAggregateResult {
   std::vector<double> doubles;    // DOUBLE arguments (not COUNT): rounded SUM or the extreme
   bool is_double = false;
 };
+
+// Whether the aggregate visits each group's rows contiguously through GroupLayout::order
+// (exact SUM/AVG over DOUBLE); the others need only gid (DISTINCT sorts its own pairs).
+bool needs_group_order(plan::AggFunc func, bool distinct, VectorKind kind);
 
 GroupAggregateResult aggregate_group_values(plan::AggFunc func, bool distinct, VectorKind kind, const GroupLayout& l,
                                             const __int128* values, const uint8_t* nulls, cudaStream_t s);

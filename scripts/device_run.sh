@@ -10,7 +10,10 @@
 # more bench index calls, their argument lists separated by ';', each with timeout
 # SWEEP_TIMEOUT, into bench_index_sweep<i>.{json,txt}), QUERY_BENCH (default 0:
 # SQL index queries at SF $SF through `raydb bench query`, lineorder/customer indexes
-# created first; QUERY_REPS, QUERY_TIMEOUT; into bench_query.json).
+# created first; QUERY_REPS, QUERY_TIMEOUT; into bench_query.json), GROUP_BENCH (default 0:
+# general-path GROUP BY queries at SF $SF that the star kernels reject, once per
+# RAYDB_CUDA_GROUP mode (hash: backends cuda,cpu so the CPU verifies; sort: cuda);
+# GROUP_REPS, GROUP_TIMEOUT; into bench_group_{hash,sort}.json).
 # `raydb calibrate` (CALIBRATE_ARGS) runs first and every later command reads its
 # calibration.json (RAYDB_CALIBRATION), so bench index reports the calibrated model's picks.
 set -uo pipefail
@@ -95,6 +98,20 @@ if [ "${QUERY_BENCH:-0}" = 1 ]; then
     --json "$OUT/bench_query.json" > "$OUT/bench_query.txt" 2>&1
   echo "rc=$?" >> "$OUT/bench_query.txt"
 fi
+if [ "${GROUP_BENCH:-0}" = 1 ]; then
+  [ -f /tmp/ssb$SF/manifest.json ] || "$R" gen ssb --sf "$SF" --db /tmp/ssb$SF > "$OUT/gen.txt" 2>&1
+  for mode in hash sort; do
+    backends=cuda; [ "$mode" = hash ] && backends=cuda,cpu
+    RAYDB_CUDA_GROUP=$mode timeout "${GROUP_TIMEOUT:-100}" "$R" bench query --db /tmp/ssb$SF --reps "${GROUP_REPS:-5}" \
+      --backends "$backends" --index-paths off \
+      -q "mod=select lo_orderkey % 1000 as k, count(*), sum(lo_revenue), max(lo_discount) from lineorder group by 1 order by 1" \
+      -q "str=select case when lo_quantity < 25 then lo_shipmode else 'ZZ' end as m, lo_tax, count(*), sum(lo_extendedprice) from lineorder group by 1, 2 order by 1, 2" \
+      -q "cust=select lo_custkey, count(*), sum(case when lo_discount > 8 then null else lo_revenue end), min(lo_quantity) from lineorder group by lo_custkey order by 1" \
+      -q "dsum=select lo_orderkey % 1000 as k, count(*), sum(cast(lo_revenue as double) / 7) from lineorder group by 1 order by 1" \
+      --json "$OUT/bench_group_$mode.json" > "$OUT/bench_group_$mode.txt" 2>&1
+    echo "rc=$? RAYDB_CUDA_GROUP=$mode" >> "$OUT/bench_group_$mode.txt"
+  done
+fi
 echo "== SUMMARY"
 cat "$OUT/gpu.txt" "$OUT/info.txt" "$OUT/calibrate.txt"
 for t in test_rt_optix test_gpu; do
@@ -105,6 +122,9 @@ done
 [ -f "$OUT/bench_ssb.txt" ] && { echo "-- bench ssb cuda SF $SF"; tail -17 "$OUT/bench_ssb.txt"; }
 [ -f "$OUT/bench_index.txt" ] && { echo "-- bench index optix"; cat "$OUT/bench_index.txt"; }
 [ -f "$OUT/bench_query.txt" ] && { echo "-- bench query SF $SF"; cat "$OUT/query_indexes.txt"; grep -v "^index .*: built" "$OUT/bench_query.txt" | cut -c1-400; grep "^index .*: built" "$OUT/bench_query.txt" | head -8; }
+for mode in hash sort; do
+  [ -f "$OUT/bench_group_$mode.txt" ] && { echo "-- bench group SF $SF RAYDB_CUDA_GROUP=$mode"; cut -c1-120 "$OUT/bench_group_$mode.txt"; }
+done
 [ -f "$OUT/bench_index_sweep.txt" ] && { echo "-- bench index sweep"; grep -E "auto|NO|rc=|rror" "$OUT/bench_index_sweep.txt" | tail -20; }
 for f in "$OUT"/bench_index_sweep[0-9]*.txt; do
   [ -f "$f" ] || continue

@@ -12,8 +12,9 @@
 # SQL index queries at SF $SF through `raydb bench query`, lineorder/customer indexes
 # created first; QUERY_REPS, QUERY_TIMEOUT; into bench_query.json), GROUP_BENCH (default 0:
 # general-path GROUP BY queries at SF $SF that the star kernels reject, once per
-# RAYDB_CUDA_GROUP mode (hash: backends cuda,cpu so the CPU verifies; sort: cuda);
-# GROUP_REPS, GROUP_TIMEOUT; into bench_group_{hash,sort}.json).
+# RAYDB_CUDA_GROUP mode (hash: GROUP_HASH_BACKENDS, default cuda,cpu so the CPU
+# verifies; sort: GROUP_BACKENDS, default cuda); GROUP_REPS, GROUP_TIMEOUT; into
+# bench_group_{hash,sort}.json; GROUP_CHECK=1 adds lines and md5 of each query's CSV per mode and on the CPU).
 # `raydb calibrate` (CALIBRATE_ARGS) runs first and every later command reads its
 # calibration.json (RAYDB_CALIBRATION), so bench index reports the calibrated model's picks.
 set -uo pipefail
@@ -100,17 +101,33 @@ if [ "${QUERY_BENCH:-0}" = 1 ]; then
 fi
 if [ "${GROUP_BENCH:-0}" = 1 ]; then
   [ -f /tmp/ssb$SF/manifest.json ] || "$R" gen ssb --sf "$SF" --db /tmp/ssb$SF > "$OUT/gen.txt" 2>&1
+  group_queries=(
+    "mod=select lo_orderkey % 1000 as k, count(*), sum(lo_revenue), max(lo_discount) from lineorder group by 1 order by 1"
+    "str=select case when lo_quantity < 25 then lo_shipmode else 'ZZ' end as m, lo_tax, count(*), sum(lo_extendedprice) from lineorder group by 1, 2 order by 1, 2"
+    "cust=select lo_custkey, count(*), sum(case when lo_discount > 8 then null else lo_revenue end), min(lo_quantity) from lineorder group by lo_custkey order by 1"
+    "dsum=select lo_orderkey % 1000 as k, count(*), sum(cast(lo_revenue as double) / 7) from lineorder group by 1 order by 1"
+  )
+  qargs=()
+  for q in "${group_queries[@]}"; do qargs+=(-q "$q"); done
   for mode in hash sort; do
-    backends=cuda; [ "$mode" = hash ] && backends=cuda,cpu
-    RAYDB_CUDA_GROUP=$mode timeout "${GROUP_TIMEOUT:-100}" "$R" bench query --db /tmp/ssb$SF --reps "${GROUP_REPS:-5}" \
-      --backends "$backends" --index-paths off \
-      -q "mod=select lo_orderkey % 1000 as k, count(*), sum(lo_revenue), max(lo_discount) from lineorder group by 1 order by 1" \
-      -q "str=select case when lo_quantity < 25 then lo_shipmode else 'ZZ' end as m, lo_tax, count(*), sum(lo_extendedprice) from lineorder group by 1, 2 order by 1, 2" \
-      -q "cust=select lo_custkey, count(*), sum(case when lo_discount > 8 then null else lo_revenue end), min(lo_quantity) from lineorder group by lo_custkey order by 1" \
-      -q "dsum=select lo_orderkey % 1000 as k, count(*), sum(cast(lo_revenue as double) / 7) from lineorder group by 1 order by 1" \
+    backends=${GROUP_BACKENDS:-cuda}; [ "$mode" = hash ] && backends=${GROUP_HASH_BACKENDS:-cuda,cpu}
+    RAYDB_CUDA_GROUP=$mode timeout "${GROUP_TIMEOUT:-100}" stdbuf -oL "$R" bench query --db /tmp/ssb$SF \
+      --reps "${GROUP_REPS:-5}" --backends "$backends" --index-paths off "${qargs[@]}" \
       --json "$OUT/bench_group_$mode.json" > "$OUT/bench_group_$mode.txt" 2>&1
     echo "rc=$? RAYDB_CUDA_GROUP=$mode" >> "$OUT/bench_group_$mode.txt"
   done
+  # GROUP_CHECK=1: each query's CSV under both modes and on the CPU (one process each), by checksum.
+  if [ "${GROUP_CHECK:-0}" = 1 ]; then
+    for q in "${group_queries[@]}"; do
+      line="${q%%=*}:"
+      for mode in hash sort cpu; do
+        backend=cuda; [ "$mode" = cpu ] && backend=cpu
+        csv=$(RAYDB_CUDA_GROUP=${mode/cpu/hash} timeout 60 "$R" query --db /tmp/ssb$SF --backend $backend --format csv "${q#*=}" 2>&1)
+        line+=" $mode $(printf '%s\n' "$csv" | wc -l) lines $(printf '%s\n' "$csv" | md5sum | cut -c1-12);"
+      done
+      echo "$line"
+    done > "$OUT/group_check.txt"
+  fi
 fi
 echo "== SUMMARY"
 cat "$OUT/gpu.txt" "$OUT/info.txt" "$OUT/calibrate.txt"
@@ -125,6 +142,7 @@ done
 for mode in hash sort; do
   [ -f "$OUT/bench_group_$mode.txt" ] && { echo "-- bench group SF $SF RAYDB_CUDA_GROUP=$mode"; cut -c1-120 "$OUT/bench_group_$mode.txt"; }
 done
+[ -f "$OUT/group_check.txt" ] && { echo "-- group results, md5 of the CSV per mode"; cat "$OUT/group_check.txt"; }
 [ -f "$OUT/bench_index_sweep.txt" ] && { echo "-- bench index sweep"; grep -E "auto|NO|rc=|rror" "$OUT/bench_index_sweep.txt" | tail -20; }
 for f in "$OUT"/bench_index_sweep[0-9]*.txt; do
   [ -f "$f" ] || continue

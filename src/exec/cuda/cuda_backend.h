@@ -58,6 +58,9 @@ void clear_column_cache();                // drop resident columns (end-to-end t
 // Queries whose ORDER BY / OFFSET / LIMIT ran on the device (general path, results of
 // 65536 rows or more) since the process started; 0 without CUDA.
 uint64_t device_sorted_queries();
+// Hash tables built for equi-joins on the general path since the process started (the
+// default join; RAYDB_CUDA_JOIN=sort selects the sort-based join instead); 0 without CUDA.
+uint64_t hash_join_builds();
 
 // Calibration (raydb calibrate, raydb bench): GB/s, measured on device 0.
 double measure_device_read_gbs();  // a streaming reduction over 2 GiB

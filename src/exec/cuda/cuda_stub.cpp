@@ -14,6 +14,7 @@ MemoryStats memory_stats() { return {}; }
 void set_memory_budget(uint64_t) {}
 void clear_column_cache() {}
 uint64_t device_sorted_queries() { return 0; }
+uint64_t hash_join_builds() { return 0; }
 double measure_device_read_gbs() { return 0; }
 double measure_host_to_device_gbs() { return 0; }
 

@@ -61,6 +61,9 @@ uint64_t device_sorted_queries();
 // GROUP BY queries the general path grouped through its device hash table (the
 // default; RAYDB_CUDA_GROUP=sort sorts every row instead) since the process started.
 uint64_t hash_grouped_queries();
+// Hash tables built for equi-joins on the general path since the process started (the
+// default join; RAYDB_CUDA_JOIN=sort selects the sort-based join instead); 0 without CUDA.
+uint64_t hash_join_builds();
 
 // Calibration (raydb calibrate, raydb bench): GB/s, measured on device 0.
 double measure_device_read_gbs();  // a streaming reduction over 2 GiB

@@ -15,6 +15,7 @@ void set_memory_budget(uint64_t) {}
 void clear_column_cache() {}
 uint64_t device_sorted_queries() { return 0; }
 uint64_t hash_grouped_queries() { return 0; }
+uint64_t hash_join_builds() { return 0; }
 double measure_device_read_gbs() { return 0; }
 double measure_host_to_device_gbs() { return 0; }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -19,6 +20,7 @@
 #include "exec/cuda/general/group_aggregate.h"
 #include "exec/cuda/general/group_ids.h"
 #include "exec/cuda/general/group_kernels.h"
+#include "exec/cuda/general/hash_join.h"
 #include "exec/cuda/general/index_steps.h"
 #include "exec/result_finisher.h"
 
@@ -34,6 +36,13 @@ constexpr uint64_t kMaxRows = (uint64_t(1) << 31) - 1;
 
 // Non-aggregate results of this many rows or more are ordered on the device.
 constexpr uint64_t kDeviceSortMinRows = 65536;
+
+// RAYDB_CUDA_JOIN=sort: the sort-based join (sorted hashes, binary search) instead of
+// the hash table (hash_join.h), so one build can compare both.
+bool sort_join_selected() {
+  const char* v = std::getenv("RAYDB_CUDA_JOIN");
+  return v && std::strcmp(v, "sort") == 0;
+}
 
 std::atomic<uint64_t>& device_sorts() {
   static std::atomic<uint64_t> n{0};
@@ -280,7 +289,8 @@ class Run {
     Tuples b;
     std::vector<Column128> bk;
     KeyColumns keys;
-    DeviceBuffer valid, hash, pos;
+    DeviceBuffer valid, hash, pos;           // the sort-based join's
+    std::unique_ptr<HashJoinTable> table;  // the hash join's (the default)
     double selectivity = 0;
     std::vector<const CompiledProgram*> residuals;
   };
@@ -307,24 +317,36 @@ class Run {
     for (size_t k = 0; k < side->bk.size(); k++)
       side->keys.values[k] = side->bk[k].v(), side->keys.nulls[k] = side->bk[k].nl();
     side->keys.width = int(side->bk.size());
-    const uint64_t n1 = std::max<uint64_t>(nb, 1);
-    DeviceBuffer hash(n1 * 8, "join hashes"), pos(n1 * 4, "join positions");
-    side->valid = DeviceBuffer(n1, "join keys");
-    side->hash = DeviceBuffer(n1 * 8, "join hashes");
-    side->pos = DeviceBuffer(n1 * 4, "join positions");
-    launch_join_hash(side->keys, nb, hash.get<unsigned long long>(), side->valid.get<uint8_t>(), s_);
-    launch_iota(pos.get<uint32_t>(), nb, 0, s_);
-    sort_pairs_u64(hash.get<unsigned long long>(), side->hash.get<unsigned long long>(), pos.get<uint32_t>(),
-                   side->pos.get<uint32_t>(), nb, s_);
+    uint64_t rows = 0, distinct = 0;
+    if (!sort_join_selected()) {
+      side->table = std::make_unique<HashJoinTable>(side->keys, nb, s_);
+      rows = side->table->rows(), distinct = side->table->distinct();
+    } else {
+      sort_build(*side, rows, distinct);
+    }
     // The CPU's JoinTable: build rows are those with non-NULL keys; unique when every
     // key has one row (then the fraction of the table kept, else 1 + rows per key).
-    uint64_t rows = 0, distinct = 0;
-    count_build_keys(side->keys, side->valid.get<uint8_t>(), side->hash.get<unsigned long long>(),
-                     side->pos.get<uint32_t>(), nb, rows, distinct, s_);
     const double total = double(std::max<uint64_t>(1, q_.tables[size_t(j.build_table)].table->row_count()));
     side->selectivity = distinct == rows ? double(rows) / total
                                          : 1.0 + double(rows) / double(std::max<uint64_t>(1, distinct));
     return side;
+  }
+
+  // The sort-based build: key hashes radix-sorted with their positions, valid rows and
+  // distinct keys counted over the sorted hashes.
+  void sort_build(BuildSide& side, uint64_t& rows, uint64_t& distinct) {
+    const uint64_t nb = side.b.n;
+    const uint64_t n1 = std::max<uint64_t>(nb, 1);
+    DeviceBuffer hash(n1 * 8, "join hashes"), pos(n1 * 4, "join positions");
+    side.valid = DeviceBuffer(n1, "join keys");
+    side.hash = DeviceBuffer(n1 * 8, "join hashes");
+    side.pos = DeviceBuffer(n1 * 4, "join positions");
+    launch_join_hash(side.keys, nb, hash.get<unsigned long long>(), side.valid.get<uint8_t>(), s_);
+    launch_iota(pos.get<uint32_t>(), nb, 0, s_);
+    sort_pairs_u64(hash.get<unsigned long long>(), side.hash.get<unsigned long long>(), pos.get<uint32_t>(),
+                   side.pos.get<uint32_t>(), nb, s_);
+    count_build_keys(side.keys, side.valid.get<uint8_t>(), side.hash.get<unsigned long long>(),
+                     side.pos.get<uint32_t>(), nb, rows, distinct, s_);
   }
 
   // cpu_executor's order_joins: repeatedly the step with the smallest selectivity
@@ -409,13 +431,25 @@ class Run {
       jb.rows = side.b.rows[size_t(j.build_table)].get<uint32_t>();
       jb.n = side.b.n;
       const uint64_t n = cur.n;
-      DeviceBuffer count(std::max<uint64_t>(n, 1) * 8, "join counts"), offsets(std::max<uint64_t>(n, 1) * 8, "join offsets");
-      launch_join_count(pkeys, n, jb, count.get<unsigned long long>(), s_);
-      const uint64_t m = exclusive_sum_u64(count.get<unsigned long long>(), offsets.get<unsigned long long>(), n, s_);
+      DeviceBuffer count, offsets;
+      HashJoinProbe hp;
+      uint64_t m = 0;
+      if (side.table) {
+        hp = side.table->count(pkeys, n, s_);
+        m = hp.pairs;
+      } else {
+        count = DeviceBuffer(std::max<uint64_t>(n, 1) * 8, "join counts");
+        offsets = DeviceBuffer(std::max<uint64_t>(n, 1) * 8, "join offsets");
+        launch_join_count(pkeys, n, jb, count.get<unsigned long long>(), s_);
+        m = exclusive_sum_u64(count.get<unsigned long long>(), offsets.get<unsigned long long>(), n, s_);
+      }
       if (m > kMaxRows)
         fail(ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: a join producing 2^31 rows or more");
       DeviceBuffer src(std::max<uint64_t>(m, 1) * 4, "join pairs"), rows(std::max<uint64_t>(m, 1) * 4, "row ids");
-      launch_join_write(pkeys, n, jb, offsets.get<unsigned long long>(), src.get<uint32_t>(), rows.get<uint32_t>(), s_);
+      if (side.table)
+        side.table->write(hp, jb.rows, src.get<uint32_t>(), rows.get<uint32_t>(), s_);
+      else
+        launch_join_write(pkeys, n, jb, offsets.get<unsigned long long>(), src.get<uint32_t>(), rows.get<uint32_t>(), s_);
       for (auto& r : cur.rows) {
         if (!r.bytes()) continue;
         DeviceBuffer out(std::max<uint64_t>(m, 1) * 4, "row ids");

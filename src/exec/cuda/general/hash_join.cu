@@ -1,0 +1,287 @@
+// The general path's GPU hash join (hash_join.h): table build, key ids and CSR
+// ranges, probe count and write passes.
+#include <cub/device/device_radix_sort.cuh>
+
+#include <atomic>
+
+#include "exec/cuda/cuda_backend.h"
+#include "exec/cuda/general/hash_join.h"
+
+namespace raydb::exec::cuda::general {
+
+namespace {
+
+constexpr int kThreads = 256;
+constexpr unsigned long long kEmpty = ~0ull;  // representative 0xFFFFFFFF: never a position (< 2^31)
+constexpr uint32_t kNoSlot = ~0u;
+
+std::atomic<uint64_t>& builds() {
+  static std::atomic<uint64_t> n{0};
+  return n;
+}
+
+unsigned blocks_for(uint64_t n) {
+  uint64_t b = (n + kThreads - 1) / kThreads;
+  if (b > 65535ull * 16) b = 65535ull * 16;
+  return unsigned(b ? b : 1);
+}
+
+// One thread per row with no grid-stride loop: the insert kernel's warp-wide ballots
+// need every lane of a warp to reach them.
+unsigned blocks_exact(uint64_t n) { return unsigned((n + kThreads - 1) / kThreads); }
+
+#define GRID_LOOP(i, n) \
+  for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); i += uint64_t(gridDim.x) * blockDim.x)
+
+// Murmur3's 64-bit finalizer: a bijection that spreads every input bit over the word,
+// so keys differing only in high bits (multiples of 2^32, say) still spread over the
+// table's low-bit index.
+__device__ __forceinline__ unsigned long long fmix64(unsigned long long x) {
+  x ^= x >> 33;
+  x *= 0xFF51AFD7ED558CCDull;
+  x ^= x >> 33;
+  x *= 0xC4CEB9FE1A85EC53ull;
+  x ^= x >> 33;
+  return x;
+}
+
+// False when some key column is NULL (such rows never match, as the CPU's join).
+__device__ __forceinline__ bool key_hash(const KeyColumns& k, uint64_t i, unsigned long long& h) {
+  h = 0x9E3779B97F4A7C15ull;
+  for (int c = 0; c < k.width; c++) {
+    if (k.nulls[c][i]) return false;
+    const __int128 v = k.values[c][i];
+    const unsigned long long lo = (unsigned long long)v, hi = (unsigned long long)(v >> 64);
+    h = fmix64(h ^ lo ^ (hi * 0xC2B2AE3D27D4EB4Full) ^ (unsigned long long)c);
+  }
+  return true;
+}
+
+__device__ __forceinline__ bool keys_equal(const KeyColumns& a, uint64_t i, const KeyColumns& b, uint64_t j) {
+  for (int c = 0; c < a.width; c++)
+    if (a.values[c][i] != b.values[c][j]) return false;
+  return true;
+}
+
+__device__ __forceinline__ uint32_t tag_of(unsigned long long h) { return uint32_t(h >> 32); }
+
+// counters[0]: rows with no NULL key; counters[1]: distinct keys (the key id source).
+__global__ void insert_kernel(KeyColumns k, uint64_t n, unsigned long long* slots, uint64_t mask, uint32_t* slot_kid,
+                              uint32_t* row_slot, unsigned long long* counters) {
+  const uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  bool valid = false, won = false;
+  uint64_t slot = kNoSlot;
+  if (i < n) {
+    unsigned long long h;
+    valid = key_hash(k, i, h);
+    if (valid) {
+      const unsigned long long mine = (i << 32) | tag_of(h);
+      slot = h & mask;
+      for (;;) {
+        // Slots go from empty to full once, so a stale empty read only costs a CAS
+        // that returns the real content.
+        unsigned long long cur = *(volatile unsigned long long*)(slots + slot);
+        if (cur == kEmpty) {
+          cur = atomicCAS(slots + slot, kEmpty, mine);
+          if (cur == kEmpty) {
+            won = true;
+            break;
+          }
+        }
+        if (uint32_t(cur) == uint32_t(mine) && keys_equal(k, i, k, cur >> 32)) break;
+        slot = (slot + 1) & mask;
+      }
+    }
+    row_slot[i] = uint32_t(slot);
+  }
+  // Warp-aggregated counting: one atomic per warp instead of one per row; the rows
+  // that inserted a key take consecutive ids from the warp's base.
+  const unsigned vmask = __ballot_sync(~0u, valid), wmask = __ballot_sync(~0u, won);
+  const unsigned lane = threadIdx.x & 31u;
+  unsigned long long base = 0;
+  if (lane == 0) {
+    if (vmask) atomicAdd(counters, (unsigned long long)__popc(vmask));
+    if (wmask) base = atomicAdd(counters + 1, (unsigned long long)__popc(wmask));
+  }
+  base = __shfl_sync(~0u, base, 0);
+  if (won) slot_kid[slot] = uint32_t(base + __popc(wmask & ((1u << lane) - 1u)));
+}
+
+// row_slot -> key id in place; rows with a NULL key get `distinct` (sorted last).
+__global__ void key_id_kernel(uint32_t* row_slot, const uint32_t* slot_kid, uint64_t n, uint32_t distinct) {
+  GRID_LOOP(i, n) {
+    const uint32_t s = row_slot[i];
+    row_slot[i] = s == kNoSlot ? distinct : slot_kid[s];
+  }
+}
+
+__global__ void iota_kernel(uint32_t* out, uint64_t n) {
+  GRID_LOOP(i, n) out[i] = uint32_t(i);
+}
+
+// Over key ids sorted ascending: starts[id] = first sorted index of id; starts[distinct]
+// = rows (the valid rows sort first, every id has at least one row).
+__global__ void starts_kernel(const uint32_t* kid, uint64_t n, uint32_t distinct, uint32_t rows, uint32_t* starts) {
+  GRID_LOOP(t, n) {
+    const uint32_t k = kid[t];
+    if (k < distinct && (t == 0 || kid[t - 1] != k)) starts[k] = uint32_t(t);
+    if (t == 0) starts[distinct] = rows;
+  }
+}
+
+struct Table {
+  KeyColumns keys;
+  const unsigned long long* slots;
+  const uint32_t* slot_kid;  // null when unique
+  const uint32_t* starts;    // null when unique
+  const uint32_t* order;     // null when unique
+  uint64_t mask;
+};
+
+__global__ void probe_count_kernel(KeyColumns probe, uint64_t n, Table t, uint32_t* slot_out,
+                                   unsigned long long* count) {
+  GRID_LOOP(i, n) {
+    uint32_t found = kNoSlot;
+    unsigned long long m = 0;
+    unsigned long long h;
+    if (key_hash(probe, i, h)) {
+      const uint32_t tag = tag_of(h);
+      for (uint64_t s = h & t.mask;; s = (s + 1) & t.mask) {
+        const unsigned long long cur = t.slots[s];
+        if (cur == kEmpty) break;
+        if (uint32_t(cur) == tag && keys_equal(probe, i, t.keys, cur >> 32)) {
+          found = uint32_t(s);
+          break;
+        }
+      }
+      if (found != kNoSlot) {
+        if (t.starts) {
+          const uint32_t kid = t.slot_kid[found];
+          m = t.starts[kid + 1] - t.starts[kid];
+        } else {
+          m = 1;
+        }
+      }
+    }
+    slot_out[i] = found;
+    count[i] = m;
+  }
+}
+
+__global__ void probe_write_kernel(const uint32_t* slot, const unsigned long long* offsets, uint64_t n, Table t,
+                                   const uint32_t* build_rows, uint32_t* out_src, uint32_t* out_rows) {
+  GRID_LOOP(i, n) {
+    const uint32_t s = slot[i];
+    if (s == kNoSlot) continue;
+    unsigned long long o = offsets[i];
+    if (!t.starts) {
+      out_src[o] = uint32_t(i);
+      out_rows[o] = build_rows[t.slots[s] >> 32];
+      continue;
+    }
+    const uint32_t kid = t.slot_kid[s];
+    for (uint32_t r = t.starts[kid], e = t.starts[kid + 1]; r < e; r++, o++) {
+      out_src[o] = uint32_t(i);
+      out_rows[o] = build_rows[t.order[r]];
+    }
+  }
+}
+
+}  // namespace
+
+HashJoinTable::HashJoinTable(const KeyColumns& keys, uint64_t n, cudaStream_t s) : keys_(keys) {
+  builds().fetch_add(1);
+  capacity_ = 16;
+  while (capacity_ < 2 * n) capacity_ *= 2;
+  slots_ = DeviceBuffer(capacity_ * 8, "hash join table");
+  slot_kid_ = DeviceBuffer(capacity_ * 4, "hash join key ids");
+  check_cuda(cudaMemsetAsync(slots_.get(), 0xFF, capacity_ * 8, s), "cudaMemset");
+  if (n == 0) {
+    slot_kid_.reset();
+    return;
+  }
+  DeviceBuffer row_slot(n * 4, "hash join key ids"), counters(16, "hash join counts");
+  check_cuda(cudaMemsetAsync(counters.get(), 0, 16, s), "cudaMemset");
+  insert_kernel<<<blocks_exact(n), kThreads, 0, s>>>(keys_, n, slots_.get<unsigned long long>(), capacity_ - 1,
+                                                     slot_kid_.get<uint32_t>(), row_slot.get<uint32_t>(),
+                                                     counters.get<unsigned long long>());
+  check_cuda(cudaGetLastError(), "hash join build");
+  unsigned long long h[2] = {0, 0};
+  check_cuda(cudaMemcpyAsync(h, counters.get(), 16, cudaMemcpyDeviceToHost, s), "copy");
+  check_cuda(cudaStreamSynchronize(s), "hash join build");
+  rows_ = h[0];
+  distinct_ = h[1];
+  if (distinct_ == rows_) {  // one row per key: a slot's representative is its row
+    slot_kid_.reset();
+    return;
+  }
+  // CSR ranges: rows ordered by key id, stable, so ascending position within a key.
+  const uint32_t d = uint32_t(distinct_);
+  key_id_kernel<<<blocks_for(n), kThreads, 0, s>>>(row_slot.get<uint32_t>(), slot_kid_.get<uint32_t>(), n, d);
+  DeviceBuffer pos(n * 4, "hash join positions"), kid_sorted(n * 4, "hash join key ids");
+  order_ = DeviceBuffer(n * 4, "hash join positions");
+  iota_kernel<<<blocks_for(n), kThreads, 0, s>>>(pos.get<uint32_t>(), n);
+  int bits = 1;
+  while (bits < 32 && (uint64_t(1) << bits) <= distinct_) bits++;  // ids 0..distinct (NULL rows) fit
+  size_t temp_bytes = 0;
+  check_cuda(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, row_slot.get<uint32_t>(), kid_sorted.get<uint32_t>(),
+                                             pos.get<uint32_t>(), order_.get<uint32_t>(), int(n), 0, bits, s),
+             "cub (size query)");
+  {
+    DeviceBuffer temp(std::max<size_t>(temp_bytes, 16), "sort/scan scratch");
+    check_cuda(cub::DeviceRadixSort::SortPairs(temp.get(), temp_bytes, row_slot.get<uint32_t>(),
+                                               kid_sorted.get<uint32_t>(), pos.get<uint32_t>(), order_.get<uint32_t>(),
+                                               int(n), 0, bits, s),
+               "cub");
+  }
+  starts_ = DeviceBuffer((distinct_ + 1) * 4, "hash join ranges");
+  starts_kernel<<<blocks_for(n), kThreads, 0, s>>>(kid_sorted.get<uint32_t>(), n, d, uint32_t(rows_),
+                                                   starts_.get<uint32_t>());
+  check_cuda(cudaGetLastError(), "hash join build");
+}
+
+namespace {
+Table table_view(const KeyColumns& keys, const DeviceBuffer& slots, const DeviceBuffer& slot_kid,
+                 const DeviceBuffer& starts, const DeviceBuffer& order, uint64_t capacity) {
+  Table t;
+  t.keys = keys;
+  t.slots = slots.get<const unsigned long long>();
+  const bool csr = starts.bytes() != 0;
+  t.slot_kid = csr ? slot_kid.get<const uint32_t>() : nullptr;
+  t.starts = csr ? starts.get<const uint32_t>() : nullptr;
+  t.order = csr ? order.get<const uint32_t>() : nullptr;
+  t.mask = capacity - 1;
+  return t;
+}
+}  // namespace
+
+HashJoinProbe HashJoinTable::count(const KeyColumns& probe, uint64_t n, cudaStream_t s) const {
+  HashJoinProbe p;
+  p.n = n;
+  const uint64_t n1 = std::max<uint64_t>(n, 1);
+  p.slot = DeviceBuffer(n1 * 4, "join slots");
+  p.offsets = DeviceBuffer(n1 * 8, "join offsets");
+  if (n == 0) return p;
+  DeviceBuffer count(n1 * 8, "join counts");
+  const Table t = table_view(keys_, slots_, slot_kid_, starts_, order_, capacity_);
+  probe_count_kernel<<<blocks_for(n), kThreads, 0, s>>>(probe, n, t, p.slot.get<uint32_t>(),
+                                                        count.get<unsigned long long>());
+  check_cuda(cudaGetLastError(), "hash join probe");
+  p.pairs = exclusive_sum_u64(count.get<unsigned long long>(), p.offsets.get<unsigned long long>(), n, s);
+  return p;
+}
+
+void HashJoinTable::write(const HashJoinProbe& p, const uint32_t* build_rows, uint32_t* out_src, uint32_t* out_rows,
+                          cudaStream_t s) const {
+  if (p.n == 0 || p.pairs == 0) return;
+  const Table t = table_view(keys_, slots_, slot_kid_, starts_, order_, capacity_);
+  probe_write_kernel<<<blocks_for(p.n), kThreads, 0, s>>>(p.slot.get<uint32_t>(), p.offsets.get<unsigned long long>(),
+                                                          p.n, t, build_rows, out_src, out_rows);
+  check_cuda(cudaGetLastError(), "hash join probe");
+}
+
+}  // namespace raydb::exec::cuda::general
+
+namespace raydb::exec::cuda {
+uint64_t hash_join_builds() { return general::builds().load(); }
+}  // namespace raydb::exec::cuda

@@ -13,18 +13,13 @@
 
 #include <fmt/format.h>
 
+#include "exec/exact_double_sum.h"
 #include "raydb/raydb.h"
 #include "support/exact_sum_oracle.h"
 #include "support/test_support.h"
 
 namespace raydb::test {
 namespace {
-
-uint64_t bits_of(double d) {
-  uint64_t b;
-  std::memcpy(&b, &d, 8);
-  return b;
-}
 
 TEST(DoubleSumOrder, SameBitsForAnyThreadCountAndRowOrder) {
   std::mt19937_64 rng(7);
@@ -67,14 +62,14 @@ TEST(DoubleSumOrder, SameBitsForAnyThreadCountAndRowOrder) {
       o.threads = threads;
       const std::string tn = "t" + std::to_string(t);
       QueryResult r = database->query("select sum(v), avg(v), count(v) from " + tn, o);
-      EXPECT_EQ(bits_of(r.get(0, 0).as_double()), bits_of(all.result())) << tn << " threads " << threads;
-      EXPECT_EQ(bits_of(r.get(0, 1).as_double()), bits_of(all.result() / double(rows.size())));
+      EXPECT_EQ(exec::double_bits(r.get(0, 0).as_double()), exec::double_bits(all.result())) << tn << " threads " << threads;
+      EXPECT_EQ(exec::double_bits(r.get(0, 1).as_double()), exec::double_bits(all.result() / double(rows.size())));
       QueryResult g = database->query("select g, sum(v), avg(v) from " + tn + " group by g order by g", o);
       ASSERT_EQ(g.row_count(), per_group.size());
       for (size_t i = 0; i < g.row_count(); i++) {
         const int k = int(g.get(i, 0).as_int());
-        EXPECT_EQ(bits_of(g.get(i, 1).as_double()), bits_of(per_group[k].result())) << "group " << k;
-        EXPECT_EQ(bits_of(g.get(i, 2).as_double()), bits_of(per_group[k].result() / double(counts[k])));
+        EXPECT_EQ(exec::double_bits(g.get(i, 1).as_double()), exec::double_bits(per_group[k].result())) << "group " << k;
+        EXPECT_EQ(exec::double_bits(g.get(i, 2).as_double()), exec::double_bits(per_group[k].result() / double(counts[k])));
       }
     }
 }

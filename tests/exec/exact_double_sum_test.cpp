@@ -17,15 +17,9 @@
 namespace raydb::exec {
 namespace {
 
-uint64_t bits_of(double d) {
-  uint64_t b;
-  std::memcpy(&b, &d, 8);
-  return b;
-}
-
 // Same double, bit for bit (all NaNs equal: both sides produce the canonical one).
 ::testing::AssertionResult same_double(double a, double b) {
-  if ((std::isnan(a) && std::isnan(b)) || bits_of(a) == bits_of(b)) return ::testing::AssertionSuccess();
+  if ((std::isnan(a) && std::isnan(b)) || double_bits(a) == double_bits(b)) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << std::hexfloat << a << " vs " << b;
 }
 
@@ -140,13 +134,13 @@ TEST(ExactDoubleSum, RandomSetsAnyOrderAnySplit) {
 TEST(ExactDoubleSum, OrderKeyOfMinMax) {
   const std::vector<double> asc = {-kInf, -DBL_MAX, -1.0, -kMin, -0.0, 0.0, kMin, 1.0, DBL_MAX, kInf, kNaN};
   for (size_t i = 0; i + 1 < asc.size(); i++)
-    EXPECT_LT(double_order_key(bits_of(asc[i])), double_order_key(bits_of(asc[i + 1]))) << asc[i];
-  for (double d : asc) EXPECT_TRUE(same_double(bits_double(double_from_order_key(double_order_key(bits_of(d)))), d));
+    EXPECT_LT(double_order_key(double_bits(asc[i])), double_order_key(double_bits(asc[i + 1]))) << asc[i];
+  for (double d : asc) EXPECT_TRUE(same_double(bits_double(double_from_order_key(double_order_key(double_bits(d)))), d));
   // Every NaN is one value, canonical after decoding.
-  EXPECT_EQ(double_order_key(bits_of(-kNaN)), double_order_key(bits_of(kNaN)));
-  EXPECT_EQ(double_from_order_key(double_order_key(bits_of(-kNaN))), kCanonicalNaNBits);
-  EXPECT_EQ(same_value_bits(bits_of(-0.0)), bits_of(0.0));
-  EXPECT_EQ(same_value_bits(bits_of(-kNaN)), kCanonicalNaNBits);
+  EXPECT_EQ(double_order_key(double_bits(-kNaN)), double_order_key(double_bits(kNaN)));
+  EXPECT_EQ(double_from_order_key(double_order_key(double_bits(-kNaN))), kCanonicalNaNBits);
+  EXPECT_EQ(same_value_bits(double_bits(-0.0)), double_bits(0.0));
+  EXPECT_EQ(same_value_bits(double_bits(-kNaN)), kCanonicalNaNBits);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "support/adhoc_cases.h"
 #include "support/cuda_coverage.h"
 #include "support/fixtures.h"
+#include "support/result_rows.h"
 
 namespace raydb::test {
 namespace {
@@ -19,40 +20,6 @@ bool have_gpu() { return exec::cuda::device_count() > 0; }
 
 #define REQUIRE_GPU() \
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device: " << exec::cuda::no_device_reason()
-
-std::vector<std::vector<std::string>> rows_of(const QueryResult& r) {
-  std::vector<std::vector<std::string>> out(r.row_count());
-  for (size_t i = 0; i < r.row_count(); i++)
-    for (size_t c = 0; c < r.column_count(); c++) {
-      Value v = r.get(i, c);
-      out[i].push_back(v.type().to_string() + ":" + v.to_string());
-    }
-  return out;
-}
-
-bool has_order_by(std::string sql) {
-  std::transform(sql.begin(), sql.end(), sql.begin(), ::tolower);
-  return sql.find("order by") != std::string::npos;
-}
-
-// Exact comparison (type and value of every cell).
-::testing::AssertionResult same(const QueryResult& cpu, const QueryResult& gpu, const std::string& sql) {
-  auto a = rows_of(cpu), b = rows_of(gpu);
-  if (!has_order_by(sql)) {
-    std::sort(a.begin(), a.end());
-    std::sort(b.begin(), b.end());
-  }
-  if (a.size() != b.size())
-    return ::testing::AssertionFailure() << "rows: cpu " << a.size() << ", cuda " << b.size() << " for " << sql;
-  for (size_t i = 0; i < a.size(); i++)
-    if (a[i] != b[i]) {
-      std::string x, y;
-      for (auto& s : a[i]) x += s + " ";
-      for (auto& s : b[i]) y += s + " ";
-      return ::testing::AssertionFailure() << "row " << i << ": cpu [" << x << "] cuda [" << y << "] for " << sql;
-    }
-  return ::testing::AssertionSuccess();
-}
 
 // Runs `sql` on both backends. Returns false (and sets `why`) when the CUDA
 // backend rejects the shape with its one-line message.

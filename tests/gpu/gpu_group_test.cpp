@@ -12,42 +12,13 @@
 
 #include "exec/cuda/cuda_backend.h"
 #include "support/fixtures.h"
+#include "support/result_rows.h"
 
 namespace raydb::test {
 namespace {
 
 #define REQUIRE_GPU() \
   if (exec::cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device: " << exec::cuda::no_device_reason()
-
-using Rows = std::vector<std::vector<std::string>>;
-
-Rows rows_of(const QueryResult& r) {
-  Rows out(r.row_count());
-  for (size_t i = 0; i < r.row_count(); i++)
-    for (size_t c = 0; c < r.column_count(); c++) {
-      Value v = r.get(i, c);
-      out[i].push_back(v.type().to_string() + ":" + v.to_string());
-    }
-  return out;
-}
-
-// Exact comparison of every cell; as multisets unless `ordered`.
-::testing::AssertionResult same(Rows a, Rows b, bool ordered, const std::string& what) {
-  if (!ordered) {
-    std::sort(a.begin(), a.end());
-    std::sort(b.begin(), b.end());
-  }
-  if (a.size() != b.size())
-    return ::testing::AssertionFailure() << what << ": rows " << a.size() << " vs " << b.size();
-  for (size_t i = 0; i < a.size(); i++)
-    if (a[i] != b[i]) {
-      std::string x, y;
-      for (auto& s : a[i]) x += s + " ";
-      for (auto& s : b[i]) y += s + " ";
-      return ::testing::AssertionFailure() << what << ": row " << i << ": [" << x << "] vs [" << y << "]";
-    }
-  return ::testing::AssertionSuccess();
-}
 
 // RAYDB_CUDA_GROUP for one scope (read by every query).
 class GroupMode {
@@ -65,15 +36,15 @@ size_t check(Database& db, const std::string& sql, bool ordered) {
   const QueryResult hash = db.query(sql, QueryOptions{Backend::kCuda});
   EXPECT_EQ(hash.backend, "cuda") << sql;
   EXPECT_EQ(exec::cuda::hash_grouped_queries(), before + 1) << "not grouped through the hash table: " << sql;
-  Rows sorted;
+  CellRows sorted;
   {
     GroupMode m("sort");
     sorted = rows_of(db.query(sql, QueryOptions{Backend::kCuda}));
   }
   EXPECT_EQ(exec::cuda::hash_grouped_queries(), before + 1) << "RAYDB_CUDA_GROUP=sort used the hash table: " << sql;
-  const Rows h = rows_of(hash);
-  EXPECT_TRUE(same(rows_of(cpu), h, ordered, "cpu vs cuda hash: " + sql));
-  EXPECT_TRUE(same(h, sorted, true, "cuda hash vs cuda sort: " + sql));
+  const CellRows h = rows_of(hash);
+  EXPECT_TRUE(same_rows(rows_of(cpu), h, ordered, "cpu vs cuda hash: " + sql));
+  EXPECT_TRUE(same_rows(h, sorted, true, "cuda hash vs cuda sort: " + sql));
   return cpu.row_count();
 }
 

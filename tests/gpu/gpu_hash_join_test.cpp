@@ -16,6 +16,7 @@
 #include "storage/persist/database_directory.h"
 #include "support/adhoc_cases.h"
 #include "support/fixtures.h"
+#include "support/result_rows.h"
 
 namespace raydb::test {
 namespace {
@@ -24,41 +25,6 @@ bool have_gpu() { return exec::cuda::device_count() > 0; }
 
 #define REQUIRE_GPU() \
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device: " << exec::cuda::no_device_reason()
-
-using Rows = std::vector<std::vector<std::string>>;
-
-Rows rows_of(const QueryResult& r) {
-  Rows out(r.row_count());
-  for (size_t i = 0; i < r.row_count(); i++)
-    for (size_t c = 0; c < r.column_count(); c++) {
-      Value v = r.get(i, c);
-      out[i].push_back(v.type().to_string() + ":" + v.to_string());
-    }
-  return out;
-}
-
-bool has_order_by(std::string sql) {
-  std::transform(sql.begin(), sql.end(), sql.begin(), ::tolower);
-  return sql.find("order by") != std::string::npos;
-}
-
-// Row for row when `ordered`, as multisets otherwise.
-::testing::AssertionResult same_rows(Rows a, Rows b, bool ordered, const std::string& what) {
-  if (!ordered) {
-    std::sort(a.begin(), a.end());
-    std::sort(b.begin(), b.end());
-  }
-  if (a.size() != b.size())
-    return ::testing::AssertionFailure() << "rows: " << a.size() << " vs " << b.size() << " for " << what;
-  for (size_t i = 0; i < a.size(); i++)
-    if (a[i] != b[i]) {
-      std::string x, y;
-      for (auto& s : a[i]) x += s + " ";
-      for (auto& s : b[i]) y += s + " ";
-      return ::testing::AssertionFailure() << "row " << i << ": [" << x << "] vs [" << y << "] for " << what;
-    }
-  return ::testing::AssertionSuccess();
-}
 
 // RAYDB_CUDA_JOIN for the queries of one scope.
 class JoinSwitch {
@@ -75,7 +41,7 @@ class JoinSwitch {
 // The CPU's result, then the CUDA backend's with the hash join, which must build at
 // least one hash table (so the query ran on the general path's join) and equal it.
 // Returns the CPU's rows.
-Rows check_hash_join(Database& db, const std::string& sql) {
+CellRows check_hash_join(Database& db, const std::string& sql) {
   QueryResult cpu = db.query(sql, QueryOptions{Backend::kCpu});
   JoinSwitch hash(nullptr);
   const uint64_t before = exec::cuda::hash_join_builds();
@@ -186,11 +152,11 @@ TEST(GpuHashJoin, LargeBuildsAndCollidingKeys) {
   const int64_t rows = db->query("select count(*) from lineorder", QueryOptions{Backend::kCpu}).get(0, 0).as_int();
   ASSERT_GE(rows, int64_t(1) << 20);
   for (const std::string& sql : kLargeJoins) {
-    Rows cpu = check_hash_join(*db, sql);
+    CellRows cpu = check_hash_join(*db, sql);
     ASSERT_FALSE(cpu.empty());
   }
   // The unique joins match every row once.
-  Rows unique = check_hash_join(*db, kLargeJoins[0]);
+  CellRows unique = check_hash_join(*db, kLargeJoins[0]);
   EXPECT_EQ(unique[0][0], "BIGINT:" + std::to_string(rows));
 }
 
@@ -208,7 +174,7 @@ TEST(GpuHashJoin, SameAsSortBasedJoin) {
   for (const Case& c : kCsvCases) queries.emplace_back(csv.db.get(), c.sql);
   size_t compared = 0, hashed = 0;
   for (auto& [db, sql] : queries) {
-    Rows sorted, hashed_rows;
+    CellRows sorted, hashed_rows;
     uint64_t builds = 0;
     try {
       JoinSwitch sort("sort");

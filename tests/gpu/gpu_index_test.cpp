@@ -22,6 +22,7 @@
 #include "storage/column.h"
 #include "storage/persist/database_directory.h"
 #include "storage/table.h"
+#include "support/result_rows.h"
 #include "support/test_support.h"
 
 namespace raydb::test {
@@ -207,35 +208,6 @@ const char* const kQueries[] = {
     "select count(*) from t join e on t.k = e.ek",                    // empty index
     "select count(*) from t join u on t.h = u.uk",                    // heavy duplicate probes
 };
-
-std::vector<std::vector<std::string>> rows_of(const QueryResult& r) {
-  std::vector<std::vector<std::string>> out(r.row_count());
-  for (size_t i = 0; i < r.row_count(); i++)
-    for (size_t c = 0; c < r.column_count(); c++) {
-      Value v = r.get(i, c);
-      out[i].push_back(v.type().to_string() + ":" + v.to_string());
-    }
-  return out;
-}
-
-// Exact comparison; row for row when the query orders its rows, else as multisets.
-::testing::AssertionResult same(const QueryResult& cpu, const QueryResult& gpu, const std::string& sql) {
-  auto a = rows_of(cpu), b = rows_of(gpu);
-  if (sql.find("order by") == std::string::npos) {
-    std::sort(a.begin(), a.end());
-    std::sort(b.begin(), b.end());
-  }
-  if (a.size() != b.size())
-    return ::testing::AssertionFailure() << "rows: cpu " << a.size() << ", cuda " << b.size() << " for " << sql;
-  for (size_t i = 0; i < a.size(); i++)
-    if (a[i] != b[i]) {
-      std::string x, y;
-      for (auto& s : a[i]) x += s + " ";
-      for (auto& s : b[i]) y += s + " ";
-      return ::testing::AssertionFailure() << "row " << i << ": cpu [" << x << "] cuda [" << y << "] for " << sql;
-    }
-  return ::testing::AssertionSuccess();
-}
 
 size_t count_of(const std::string& text, const std::string& what) {
   size_t n = 0;

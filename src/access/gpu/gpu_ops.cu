@@ -15,6 +15,7 @@
 
 #include "access/gpu/gpu_ops.h"
 #include "common/error.h"
+#include "common/hash_mix.h"
 
 namespace raydb::access::gpu {
 namespace mp = rt::mapping;
@@ -138,15 +139,6 @@ __global__ void sa_kernel(mp::BucketLookupParams P) {
   mp::emit_run(P, i, run);
 }
 
-__device__ __forceinline__ uint64_t mix(uint64_t k) {  // murmur3 finalizer, as the CPU hash index
-  k ^= k >> 33;
-  k *= 0xff51afd7ed558ccdULL;
-  k ^= k >> 33;
-  k *= 0xc4ceb9fe1a85ec53ULL;
-  k ^= k >> 33;
-  return k;
-}
-
 __global__ void hash_clear_kernel(HashSlot* slots, uint64_t capacity) {
   const size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
   if (i < capacity) slots[i] = HashSlot{0, kEmptySlot, 0};
@@ -158,7 +150,7 @@ __global__ void hash_insert_kernel(const uint64_t* unit_keys, uint32_t units, Ha
   const size_t u = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
   if (u >= units) return;
   const uint64_t k = unit_keys[u];
-  for (uint64_t s = mix(k) & mask;; s = (s + 1) & mask) {
+  for (uint64_t s = fmix64(k) & mask;; s = (s + 1) & mask) {
     if (atomicCAS(&slots[s].unit, kEmptySlot, static_cast<uint32_t>(u)) == kEmptySlot) {
       slots[s].key = k;
       return;
@@ -176,7 +168,7 @@ __global__ void hash_kernel(const HashSlot* slots, uint64_t mask, mp::BucketLook
   } else {
     const uint64_t lo = P.bounds[2 * static_cast<uint64_t>(i)], hi = P.bounds[2 * static_cast<uint64_t>(i) + 1];
     if (lo == hi) {
-      for (uint64_t s = mix(lo) & mask;; s = (s + 1) & mask) {
+      for (uint64_t s = fmix64(lo) & mask;; s = (s + 1) & mask) {
         const HashSlot slot = slots[s];
         if (slot.unit == kEmptySlot) break;
         if (slot.key == lo) {

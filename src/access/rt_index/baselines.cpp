@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/error.h"
+#include "common/hash_mix.h"
 #include "common/timer.h"
 
 namespace raydb::access {
@@ -26,14 +27,6 @@ Run SortedArrayIndex::find_run(const KeyRange& q) const {
 }
 
 namespace {
-inline uint64_t mix(uint64_t k) {  // murmur3 finalizer: spreads dense and strided keys
-  k ^= k >> 33;
-  k *= 0xff51afd7ed558ccdULL;
-  k ^= k >> 33;
-  k *= 0xc4ceb9fe1a85ec53ULL;
-  k ^= k >> 33;
-  return k;
-}
 constexpr uint32_t kEmpty = 0xFFFFFFFFu;
 }  // namespace
 
@@ -46,7 +39,7 @@ HashIndex::HashIndex(std::span<const uint64_t> keys, std::span<const int64_t> va
   slots_.assign(cap, kEmpty);
   mask_ = cap - 1;
   for (size_t u = 0; u < sk_.units(); ++u) {
-    uint64_t s = mix(sk_.unit_keys[u]) & mask_;
+    uint64_t s = fmix64(sk_.unit_keys[u]) & mask_;
     while (slots_[s] != kEmpty) s = (s + 1) & mask_;
     slots_[s] = static_cast<uint32_t>(u);
   }
@@ -58,7 +51,7 @@ HashIndex::HashIndex(std::span<const uint64_t> keys, std::span<const int64_t> va
 Run HashIndex::find_run(const KeyRange& q) const {
   if (q.lo > q.hi) return {};
   if (q.lo != q.hi) fail(ErrorKind::kNotImplemented, "hash index: range lookups are not supported");
-  for (uint64_t s = mix(q.lo) & mask_;; s = (s + 1) & mask_) {
+  for (uint64_t s = fmix64(q.lo) & mask_;; s = (s + 1) & mask_) {
     const uint32_t u = slots_[s];
     if (u == kEmpty) return {};
     if (sk_.unit_keys[u] == q.lo) return Run{sk_.unit_starts[u], sk_.unit_starts[u + 1]};

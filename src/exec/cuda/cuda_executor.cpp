@@ -104,17 +104,14 @@ ResultTable execute_star(const plan::PhysicalPlan& plan, const ExecOptions& opti
     if (d.always_false || d.key->size() == 0) nothing = true;
     // A key-indexed lookup array spans the key's range: a sparse or huge range (keys
     // far apart, e.g. BIGINT keys near +-2^63) goes to the general path instead.
-    {
-      const ColumnStats& ks = d.key->stats();
-      const uint64_t span = ks.min <= ks.max ? uint64_t(ks.max) - uint64_t(ks.min) : 0;
-      if (span >= std::max<uint64_t>(uint64_t(1) << 26, 8 * d.key->size()))
-        fail(ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: join key {} spans too wide a range",
-             d.key->name());
-    }
+    const ColumnStats& ks = d.key->stats();
+    const uint64_t span = ks.min <= ks.max ? uint64_t(ks.max) - uint64_t(ks.min) : 0;
+    if (span >= std::max<uint64_t>(uint64_t(1) << 26, 8 * d.key->size()))
+      fail(ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: join key {} spans too wide a range",
+           d.key->name());
     if (!cache.unique(d.key))
       fail(ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: join key {} is not unique", d.key->name());
-    const ColumnStats& ks = d.key->stats();
-    r.K = ks.min <= ks.max ? uint64_t(ks.max - ks.min) + 1 : 1;
+    r.K = span + 1;
     for (int k : d.group_keys) {
       r.mult.push_back(r.local);
       r.local *= key_range(sp.key_specs[size_t(k)]);

@@ -244,19 +244,16 @@ void choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexCandid
                                : costs.scan(root, double(q.tables[size_t(root)].table->row_count()),
                                             plan.table_filters[size_t(root)]);
   for (auto& step : plan.joins) {
-    {
-      const int t = step.build_table;
-      const auto& filters = plan.table_filters[size_t(t)];
-      const double rows = double(q.tables[size_t(t)].table->row_count());
-      const auto& bscan = plan.index_scans[size_t(t)];
-      const double kept = rows * filter_fraction(filters, q);
-      chosen_ms += costs.hash_join(bscan ? bscan->cost_ms : costs.scan(t, rows, filters), kept, root_rows,
-                                   root_rows * filter_fraction(filters, q));
-    }
-    if (step.build_keys.size() != 1 || step.build_keys[0]->kind != ExprKind::kColumnRef) continue;
     const int t = step.build_table;
-    const plan::Expr& bk = *step.build_keys[0];
     const Table& table = *q.tables[size_t(t)].table;
+    const auto& filters = plan.table_filters[size_t(t)];
+    const double kept = double(table.row_count()) * filter_fraction(filters, q);
+    const auto& bscan = plan.index_scans[size_t(t)];
+    const double build_scan_ms = bscan ? bscan->cost_ms : costs.scan(t, double(table.row_count()), filters);
+    const double step_hash_ms = costs.hash_join(build_scan_ms, kept, root_rows, root_rows * filter_fraction(filters, q));
+    chosen_ms += step_hash_ms;
+    if (step.build_keys.size() != 1 || step.build_keys[0]->kind != ExprKind::kColumnRef) continue;
+    const plan::Expr& bk = *step.build_keys[0];
     // DECIMAL keys of different scales never reach here (the planner keeps them as
     // residuals); a probe key must encode like the build column, which the executor
     // does with the hash join's key codec.
@@ -264,10 +261,6 @@ void choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexCandid
     std::vector<const IndexCandidate*> on_column;
     for (auto& c : candidates)
       if (c.table == t && c.column == bk.column_index && allowed(c.kind, policy)) on_column.push_back(&c);
-    const auto& filters = plan.table_filters[size_t(t)];
-    const double kept = double(table.row_count()) * filter_fraction(filters, q);
-    const auto& bscan = plan.index_scans[size_t(t)];
-    const double build_scan_ms = bscan ? bscan->cost_ms : costs.scan(t, double(table.row_count()), filters);
     if (const IndexCandidate* c =
             pick_kind(on_column, table.row_count(), root_rows, false, root_rows, true, policy, costs)) {
       std::shared_ptr<const BuiltIndex> index = c->build();
@@ -288,9 +281,7 @@ void choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexCandid
     }
     // A build side probed through an index is not scanned.
     if (step.index_join) {
-      // chosen_ms counted this step as a hash join: swap in the index join.
-      chosen_ms += step.index_join->cost_ms -
-                   costs.hash_join(build_scan_ms, kept, root_rows, root_rows * filter_fraction(filters, q));
+      chosen_ms += step.index_join->cost_ms - step_hash_ms;  // counted as a hash join above
       plan.index_scans[size_t(t)].reset();
     }
   }

@@ -5,8 +5,4 @@
 // free of host-only dependencies (no STL containers, no exceptions).
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define RAYDB_HOST_DEVICE __host__ __device__ __forceinline__
-#else
-#define RAYDB_HOST_DEVICE inline
-#endif
+#include "common/host_device.h"

@@ -2,21 +2,12 @@
 // 64-bit indices, one thread per output row or build row.
 #include "exec/cuda/device_memory.h"
 #include "exec/cuda/general/cross_join.h"
+#include "exec/cuda/general/grid.cuh"
+#include "exec/cuda/general/key_columns.cuh"
 
 namespace raydb::exec::cuda::general {
 
 namespace {
-
-constexpr int kThreads = 256;
-
-unsigned blocks_for(uint64_t n) {
-  uint64_t b = (n + kThreads - 1) / kThreads;
-  if (b > 65535ull * 16) b = 65535ull * 16;
-  return unsigned(b ? b : 1);
-}
-
-#define GRID_LOOP(i, n) \
-  for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); i += uint64_t(gridDim.x) * blockDim.x)
 
 __global__ void cross_probe_kernel(const uint32_t* probe_rows, uint64_t m, uint64_t b, uint32_t* out) {
   GRID_LOOP(o, m) out[o] = probe_rows[o / b];
@@ -24,12 +15,6 @@ __global__ void cross_probe_kernel(const uint32_t* probe_rows, uint64_t m, uint6
 
 __global__ void cross_build_kernel(const uint32_t* build_rows, uint64_t m, uint64_t b, uint32_t* out) {
   GRID_LOOP(o, m) out[o] = build_rows[o % b];
-}
-
-__device__ __forceinline__ bool same_keys(const KeyColumns& k, uint32_t a, uint32_t b) {
-  for (int c = 0; c < k.width; c++)
-    if ((long long)k.values[c][a] != (long long)k.values[c][b]) return false;
-  return true;
 }
 
 // Sorted position i counts as a new key when no earlier valid position with the same
@@ -44,7 +29,7 @@ __global__ void count_keys_kernel(KeyColumns k, const uint8_t* valid, const unsi
     bool seen = false;
     for (uint64_t j = i; j-- > 0 && hash[j] == hash[i];) {
       const uint32_t q = pos[j];
-      if (valid[q] && same_keys(k, p, q)) {
+      if (valid[q] && keys_equal(k, p, k, q)) {
         seen = true;
         break;
       }

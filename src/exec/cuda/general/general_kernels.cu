@@ -2,22 +2,13 @@
 // over joined rows, join build/probe over sorted hashes, grouping and aggregation.
 // Grid-stride loops with 64-bit indices; one thread per row.
 #include "exec/cuda/general/general_kernels.h"
+#include "exec/cuda/general/grid.cuh"
+#include "exec/cuda/general/key_columns.cuh"
 #include "exec/cuda/general/program_interpreter.cuh"
 
 namespace raydb::exec::cuda::general {
 
 namespace {
-
-constexpr int kThreads = 256;
-
-unsigned blocks_for(uint64_t n) {
-  uint64_t b = (n + kThreads - 1) / kThreads;
-  if (b > 65535ull * 16) b = 65535ull * 16;
-  return unsigned(b ? b : 1);
-}
-
-#define GRID_LOOP(i, n) \
-  for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); i += uint64_t(gridDim.x) * blockDim.x)
 
 __device__ __forceinline__ void program_row(const DevProgram& p, const uint32_t* const* rows, uint64_t i, i128* values,
                                             uint8_t* nulls, uint8_t* keep, DevError* err) {
@@ -96,12 +87,6 @@ __device__ __forceinline__ uint64_t lower_bound_u64(const unsigned long long* a,
       hi = mid;
   }
   return lo;
-}
-
-__device__ __forceinline__ bool keys_equal(const KeyColumns& a, uint64_t i, const KeyColumns& b, uint64_t j) {
-  for (int c = 0; c < a.width; c++)
-    if (a.values[c][i] != b.values[c][j]) return false;
-  return true;
 }
 
 template <bool kWrite>

@@ -3,6 +3,7 @@
 
 #include "exec/cuda/device_memory.h"
 #include "exec/cuda/general/general_kernels.h"
+#include "exec/cuda/general/grid.cuh"
 #include "exec/cuda/general/group_kernels.h"
 #include "exec/exact_double_sum.h"
 
@@ -10,17 +11,7 @@ namespace raydb::exec::cuda::general {
 
 namespace {
 
-constexpr int kThreads = 256;
 constexpr uint32_t kNone = 0xffffffffu;
-
-unsigned blocks_for(uint64_t n) {
-  uint64_t b = (n + kThreads - 1) / kThreads;
-  if (b > 65535ull * 16) b = 65535ull * 16;
-  return unsigned(b ? b : 1);
-}
-
-#define GRID_LOOP(i, n) \
-  for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); i += uint64_t(gridDim.x) * blockDim.x)
 
 __device__ __forceinline__ __int128 norm_double(__int128 v) {
   return __int128((long long)same_value_bits((unsigned long long)v));
@@ -106,29 +97,26 @@ __global__ void exact_sum_chunks_kernel(const uint32_t* gid, const uint32_t* ord
   acc.init();
   GRID_LOOP(c, chunks) {
     const uint64_t b = c * chunk, e = b + chunk < n ? b + chunk : n;
+    // A group inside this chunk is rounded here; one crossing its edges goes to the
+    // spill slot of the chunk where it starts.
+    auto finish = [&](uint32_t g) {
+      if (start[g] >= b && end[g] <= e)
+        out[g] = acc.round_bits();
+      else
+        flush_partial(acc, spill, start[g] / chunk);
+      acc.reset();
+    };
     uint32_t cur = kNone;
     for (uint64_t p = b; p < e; p++) {
       const uint32_t r = order ? order[p] : uint32_t(p);
       const uint32_t g = gid ? gid[r] : 0;
       if (g != cur) {
-        if (cur != kNone) {
-          if (start[cur] >= b && end[cur] <= e)
-            out[cur] = acc.round_bits();
-          else
-            flush_partial(acc, spill, start[cur] / chunk);
-          acc.reset();
-        }
+        if (cur != kNone) finish(cur);
         cur = g;
       }
       if (!nulls[r]) acc.add_bits((unsigned long long)values[r]);
     }
-    if (cur != kNone) {
-      if (start[cur] >= b && end[cur] <= e)
-        out[cur] = acc.round_bits();
-      else
-        flush_partial(acc, spill, start[cur] / chunk);
-      acc.reset();
-    }
+    if (cur != kNone) finish(cur);
   }
 }
 

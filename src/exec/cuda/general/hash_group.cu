@@ -10,40 +10,21 @@
 
 #include <atomic>
 
+#include "common/hash_mix.h"
 #include "exec/cuda/device_memory.h"
 #include "exec/cuda/general/general_kernels.h"
+#include "exec/cuda/general/grid.cuh"
 #include "exec/cuda/general/group_ids.h"
 
 namespace raydb::exec::cuda::general {
 
 namespace {
 
-constexpr int kThreads = 256;
 constexpr uint32_t kEmpty = 0xffffffffu;  // row ids stay below 2^31
-
-unsigned blocks_for(uint64_t n) {
-  uint64_t b = (n + kThreads - 1) / kThreads;
-  if (b > 65535ull * 16) b = 65535ull * 16;
-  return unsigned(b ? b : 1);
-}
-
-#define GRID_LOOP(i, n) \
-  for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); i += uint64_t(gridDim.x) * blockDim.x)
 
 std::atomic<uint64_t>& hash_grouped() {
   static std::atomic<uint64_t> n{0};
   return n;
-}
-
-// A bijective 64-bit finalizer: keys that differ only in high bits (multiples of
-// 2^20, say) still spread over the low bits the slot index is taken from.
-__device__ __forceinline__ unsigned long long mix64(unsigned long long x) {
-  x ^= x >> 30;
-  x *= 0xBF58476D1CE4E5B9ull;
-  x ^= x >> 27;
-  x *= 0x94D049BB133111EBull;
-  x ^= x >> 31;
-  return x;
 }
 
 // Equal keys hash alike: NULL ignores the value word (NULL slots may hold anything);
@@ -56,7 +37,7 @@ __device__ __forceinline__ unsigned long long row_hash(const KeyColumns& k, uint
       const __int128 v = k.values[c][i];
       w = (unsigned long long)v ^ ((unsigned long long)(v >> 64) * 0xC2B2AE3D27D4EB4Full);
     }
-    h = mix64(h ^ w) + 0x9E3779B97F4A7C15ull;
+    h = fmix64(h ^ w) + 0x9E3779B97F4A7C15ull;
   }
   return h;
 }

@@ -4,14 +4,16 @@
 
 #include <atomic>
 
+#include "common/hash_mix.h"
 #include "exec/cuda/cuda_backend.h"
+#include "exec/cuda/general/grid.cuh"
+#include "exec/cuda/general/key_columns.cuh"
 #include "exec/cuda/general/hash_join.h"
 
 namespace raydb::exec::cuda::general {
 
 namespace {
 
-constexpr int kThreads = 256;
 constexpr unsigned long long kEmpty = ~0ull;  // representative 0xFFFFFFFF: never a position (< 2^31)
 constexpr uint32_t kNoSlot = ~0u;
 
@@ -20,30 +22,9 @@ std::atomic<uint64_t>& builds() {
   return n;
 }
 
-unsigned blocks_for(uint64_t n) {
-  uint64_t b = (n + kThreads - 1) / kThreads;
-  if (b > 65535ull * 16) b = 65535ull * 16;
-  return unsigned(b ? b : 1);
-}
-
 // One thread per row with no grid-stride loop: the insert kernel's warp-wide ballots
 // need every lane of a warp to reach them.
 unsigned blocks_exact(uint64_t n) { return unsigned((n + kThreads - 1) / kThreads); }
-
-#define GRID_LOOP(i, n) \
-  for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); i += uint64_t(gridDim.x) * blockDim.x)
-
-// Murmur3's 64-bit finalizer: a bijection that spreads every input bit over the word,
-// so keys differing only in high bits (multiples of 2^32, say) still spread over the
-// table's low-bit index.
-__device__ __forceinline__ unsigned long long fmix64(unsigned long long x) {
-  x ^= x >> 33;
-  x *= 0xFF51AFD7ED558CCDull;
-  x ^= x >> 33;
-  x *= 0xC4CEB9FE1A85EC53ull;
-  x ^= x >> 33;
-  return x;
-}
 
 // False when some key column is NULL (such rows never match, as the CPU's join).
 __device__ __forceinline__ bool key_hash(const KeyColumns& k, uint64_t i, unsigned long long& h) {
@@ -54,12 +35,6 @@ __device__ __forceinline__ bool key_hash(const KeyColumns& k, uint64_t i, unsign
     const unsigned long long lo = (unsigned long long)v, hi = (unsigned long long)(v >> 64);
     h = fmix64(h ^ lo ^ (hi * 0xC2B2AE3D27D4EB4Full) ^ (unsigned long long)c);
   }
-  return true;
-}
-
-__device__ __forceinline__ bool keys_equal(const KeyColumns& a, uint64_t i, const KeyColumns& b, uint64_t j) {
-  for (int c = 0; c < a.width; c++)
-    if (a.values[c][i] != b.values[c][j]) return false;
   return true;
 }
 

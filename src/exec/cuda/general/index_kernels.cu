@@ -2,22 +2,12 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include "exec/cuda/device_memory.h"
+#include "exec/cuda/general/grid.cuh"
 #include "exec/cuda/general/index_kernels.h"
 
 namespace raydb::exec::cuda::general {
 
 namespace {
-
-constexpr int kThreads = 256;
-
-unsigned blocks_for(uint64_t n) {
-  uint64_t b = (n + kThreads - 1) / kThreads;
-  if (b > 65535ull * 16) b = 65535ull * 16;
-  return unsigned(b ? b : 1);
-}
-
-#define GRID_LOOP(i, n) \
-  for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < (n); i += uint64_t(gridDim.x) * blockDim.x)
 
 __global__ void probe_bounds_kernel(const __int128* values, const uint8_t* nulls, uint64_t n, ProbeCodec codec,
                                     unsigned long long* bounds) {

@@ -1,5 +1,8 @@
 #include "exec/cpu/cpu_executor.h"
-#include "exec/exact_double_sum.h"
+
+#include "exec/core/constant_conjuncts.h"
+#include "exec/core/join_order.h"
+#include "exec/core/exact_double_sum.h"
 
 #include <omp.h>
 
@@ -14,13 +17,13 @@
 
 #include "common/error.h"
 #include "common/timer.h"
-#include "exec/cpu/aggregate_states.h"
-#include "exec/cpu/column_predicate.h"
-#include "exec/cpu/expression_evaluator.h"
-#include "exec/cpu/group_table.h"
+#include "exec/core/aggregate_states.h"
+#include "exec/core/column_predicate.h"
+#include "exec/core/expression_evaluator.h"
+#include "exec/core/group_table.h"
 #include "exec/cpu/join_table.h"
 #include "exec/index/index_access.h"
-#include "exec/result_finisher.h"
+#include "exec/core/result_finisher.h"
 
 namespace raydb::exec {
 
@@ -399,37 +402,22 @@ BuiltJoin build_join(const plan::JoinStep& step, const TableFilter& filter, cons
   return j;
 }
 
-// Orders built joins: each step after the tables it depends on, most selective first.
+// Orders built joins (exec/core/join_order.h, shared with the other backends) and
+// re-places each residual at the first step where all its tables are bound.
 std::vector<BuiltJoin*> order_joins(std::vector<BuiltJoin>& joins, int root) {
+  std::vector<JoinOrderStep> steps;
+  for (auto& j : joins) steps.push_back({j.table, j.depends_on, j.selectivity});
+  const std::vector<size_t> idx = order_join_steps(steps, root);
   std::vector<BuiltJoin*> order;
-  uint64_t bound = uint64_t(1) << root;
-  std::vector<bool> used(joins.size(), false);
-  while (order.size() < joins.size()) {
-    int best = -1;
-    for (size_t i = 0; i < joins.size(); i++) {
-      if (used[i] || (joins[i].depends_on & ~bound)) continue;
-      if (best < 0 || joins[i].selectivity < joins[size_t(best)].selectivity) best = int(i);
-    }
-    if (best < 0) fail(ErrorKind::kInternal, "join steps have unsatisfiable dependencies");
-    used[size_t(best)] = true;
-    bound |= uint64_t(1) << joins[size_t(best)].table;
-    order.push_back(&joins[size_t(best)]);
-  }
-  // Re-place residuals at the first step where all their tables are bound.
+  for (size_t i : idx) order.push_back(&joins[i]);
   std::vector<ExprPtr> residuals;
   for (auto* j : order) {
     residuals.insert(residuals.end(), j->residuals.begin(), j->residuals.end());
     j->residuals.clear();
   }
   for (auto& r : residuals) {
-    uint64_t need = plan::tables_used(*r), b = uint64_t(1) << root;
-    for (auto* j : order) {
-      b |= uint64_t(1) << j->table;
-      if ((need & ~b) == 0) {
-        j->residuals.push_back(r);
-        break;
-      }
-    }
+    const size_t k = residual_step(plan::tables_used(*r), steps, idx, root);
+    if (k < order.size()) order[k]->residuals.push_back(r);
   }
   return order;
 }
@@ -654,19 +642,7 @@ ResultTable CpuExecutor::execute(const plan::PhysicalPlan& plan, const ExecOptio
   const size_t nt = q.tables.size();
 
   // Constant conjuncts decide once whether anything can pass.
-  bool empty = plan.always_empty;
-  for (auto& c : plan.root_residuals) {
-    BatchRows none;
-    none.n = 1;
-    none.rows.assign(nt, nullptr);
-    EvalContext ctx;
-    ctx.query = &q;
-    ctx.batch = &none;
-    ctx.n = 1;
-    std::vector<uint8_t> keep;
-    evaluate_predicate(*c, ctx, keep);
-    if (!keep[0]) empty = true;
-  }
+  const bool empty = !constant_conjuncts_pass(plan);
 
   // Filters per table, then build sides.
   std::vector<TableFilter> filters;

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "exec/cpu/cpu_executor.h"
+#include "exec/core/result_table.h"
 #include "plan/physical/physical_plan.h"
 
 namespace raydb::exec::cuda {

@@ -11,7 +11,7 @@
 #include "common/error.h"
 #include "common/int_math.h"
 #include "common/timer.h"
-#include "exec/cpu/aggregate_states.h"
+#include "exec/core/aggregate_states.h"
 #include "exec/cuda/column_cache.h"
 #include "exec/cuda/cuda_backend.h"
 #include "exec/cuda/device_memory.h"
@@ -19,7 +19,7 @@
 #include "exec/cuda/star_plan.h"
 #include "exec/cuda/general/general_executor.h"
 #include "exec/cuda/general/index_steps.h"
-#include "exec/result_finisher.h"
+#include "exec/core/result_finisher.h"
 
 namespace raydb::exec::cuda {
 

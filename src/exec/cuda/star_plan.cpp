@@ -9,8 +9,8 @@
 
 #include <fmt/format.h>
 
-#include "exec/cpu/column_predicate.h"
-#include "exec/cpu/expression_evaluator.h"
+#include "exec/core/column_predicate.h"
+#include "exec/core/expression_evaluator.h"
 #include "exec/cuda/cuda_backend.h"
 #include "plan/physical/cost_model.h"
 

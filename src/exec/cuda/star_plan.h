@@ -19,7 +19,7 @@
 #include <variant>
 #include <vector>
 
-#include "exec/cpu/key_encoder.h"
+#include "exec/core/key_encoder.h"
 #include "exec/cuda/kernel_params.h"
 #include "plan/physical/physical_plan.h"
 

@@ -6,7 +6,7 @@
 #include <optional>
 #include <set>
 
-#include "exec/cpu/column_predicate.h"
+#include "exec/core/column_predicate.h"
 #include "exec/index/index_access.h"
 #include "common/error.h"
 #include "plan/physical/cost_model.h"

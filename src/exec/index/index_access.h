@@ -5,7 +5,7 @@
 #include <optional>
 #include <vector>
 
-#include "exec/cpu/column_predicate.h"
+#include "exec/core/column_predicate.h"
 #include "exec/index/built_index.h"
 
 namespace raydb::exec {

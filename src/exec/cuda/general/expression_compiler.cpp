@@ -8,8 +8,8 @@
 #include <limits>
 #include <optional>
 
-#include "exec/cpu/column_predicate.h"
-#include "exec/cpu/expression_evaluator.h"
+#include "exec/core/column_predicate.h"
+#include "exec/core/expression_evaluator.h"
 #include "exec/cuda/general/string_domain.h"
 
 namespace raydb::exec::cuda::general {

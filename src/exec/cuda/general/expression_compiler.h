@@ -20,7 +20,7 @@
 #include <variant>
 #include <vector>
 
-#include "exec/cpu/vector.h"
+#include "exec/core/vector.h"
 #include "exec/cuda/general/device_program.h"
 #include "plan/logical/logical_query.h"
 

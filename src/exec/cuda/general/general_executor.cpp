@@ -11,8 +11,10 @@
 
 #include "common/error.h"
 #include "common/timer.h"
-#include "exec/cpu/aggregate_states.h"
-#include "exec/cpu/expression_evaluator.h"
+#include "exec/core/constant_conjuncts.h"
+#include "exec/core/join_order.h"
+#include "exec/core/aggregate_states.h"
+#include "exec/core/expression_evaluator.h"
 #include "exec/cuda/column_cache.h"
 #include "exec/cuda/device_memory.h"
 #include "exec/cuda/general/cross_join.h"
@@ -22,7 +24,7 @@
 #include "exec/cuda/general/group_kernels.h"
 #include "exec/cuda/general/hash_join.h"
 #include "exec/cuda/general/index_steps.h"
-#include "exec/result_finisher.h"
+#include "exec/core/result_finisher.h"
 
 namespace raydb::exec::cuda::general {
 
@@ -349,40 +351,24 @@ class Run {
                      side.pos.get<uint32_t>(), nb, rows, distinct, s_);
   }
 
-  // cpu_executor's order_joins: repeatedly the step with the smallest selectivity
-  // among those whose probe tables are bound (first in plan order on ties); then each
-  // residual at the first step after which its tables are bound. The same order gives
-  // the same rows (and row order) at every step, so the same errors.
+  // The shared join order (exec/core/join_order.h): the CPU's order gives the same
+  // rows (and row order) at every step, so the same errors.
   std::vector<BuildSide*> order(std::vector<std::unique_ptr<BuildSide>>& sides) {
+    std::vector<JoinOrderStep> steps;
+    for (auto& side : sides) steps.push_back({side->j->build_table, side->j->depends_on, side->selectivity});
+    const std::vector<size_t> idx = order_join_steps(steps, gp_.root);
     std::vector<BuildSide*> out;
-    uint64_t bound = uint64_t(1) << gp_.root;
-    std::vector<bool> used(sides.size(), false);
-    while (out.size() < sides.size()) {
-      int best = -1;
-      for (size_t i = 0; i < sides.size(); i++) {
-        if (used[i] || (sides[i]->j->depends_on & ~bound)) continue;
-        if (best < 0 || sides[i]->selectivity < sides[size_t(best)]->selectivity) best = int(i);
-      }
-      if (best < 0) fail(ErrorKind::kInternal, "join steps have unsatisfiable dependencies");
-      used[size_t(best)] = true;
-      bound |= uint64_t(1) << sides[size_t(best)]->j->build_table;
-      out.push_back(sides[size_t(best)].get());
-    }
+    for (size_t i : idx) out.push_back(sides[i].get());
     for (auto* side : out) {
       const GeneralJoin& j = *side->j;
       for (size_t r = 0; r < j.residuals.size(); r++) {
-        uint64_t b = uint64_t(1) << gp_.root;
-        for (auto* t : out) {
-          b |= uint64_t(1) << t->j->build_table;
-          if ((j.residual_tables[r] & ~b) == 0) {
-            t->residuals.push_back(&j.residuals[r]);
-            break;
-          }
-        }
+        const size_t k = residual_step(j.residual_tables[r], steps, idx, gp_.root);
+        if (k < out.size()) out[k]->residuals.push_back(&j.residuals[r]);
       }
     }
     return out;
   }
+
 
   // DOUBLE join keys compare as the CPU's do: -0.0 = +0.0, every NaN one value.
   void normalize_double_keys(const std::vector<CompiledProgram>& keys, std::vector<Column128>& cols, uint64_t n) {
@@ -758,19 +744,7 @@ class Run {
     check_cuda(cudaEventRecord(st.start, s_), "cudaEventRecord");
 
     // Constant conjuncts decide once whether anything can pass (as the CPU).
-    bool empty = plan_.always_empty;
-    for (auto& c : plan_.root_residuals) {
-      BatchRows none;
-      none.n = 1;
-      none.rows.assign(nt_, nullptr);
-      EvalContext ctx;
-      ctx.query = &q_;
-      ctx.batch = &none;
-      ctx.n = 1;
-      std::vector<uint8_t> keep;
-      evaluate_predicate(*c, ctx, keep);
-      if (!keep[0]) empty = true;
-    }
+    const bool empty = !constant_conjuncts_pass(plan_);
     Tuples cur;
     if (empty) {
       cur.rows.resize(nt_);

@@ -2,7 +2,7 @@
 // Runs a GeneralPlan (general_plan.h) on the GPU, operator at a time over
 // device-resident columns and row-id vectors, and hands groups or rows to the
 // shared finisher (exec/result_finisher) so results equal the CPU backend's.
-#include "exec/cpu/cpu_executor.h"
+#include "exec/core/result_table.h"
 #include "exec/cuda/general/general_plan.h"
 
 namespace raydb::exec::cuda::general {

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "exec/cpu/column_predicate.h"
+#include "exec/core/column_predicate.h"
 
 namespace raydb::exec::cuda::general {
 

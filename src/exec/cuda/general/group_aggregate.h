@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "exec/cpu/vector.h"
+#include "exec/core/vector.h"
 #include "plan/logical/logical_query.h"
 
 namespace raydb::exec::cuda::general {

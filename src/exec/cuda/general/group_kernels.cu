@@ -5,7 +5,7 @@
 #include "exec/cuda/general/general_kernels.h"
 #include "exec/cuda/general/grid.cuh"
 #include "exec/cuda/general/group_kernels.h"
-#include "exec/exact_double_sum.h"
+#include "exec/core/exact_double_sum.h"
 
 namespace raydb::exec::cuda::general {
 

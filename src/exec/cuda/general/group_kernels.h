@@ -30,7 +30,7 @@ void launch_extreme_i128(bool is_min, const uint32_t* gid, const __int128* value
                          long long* hi, unsigned long long* lo, cudaStream_t s);
 void launch_fill_u64(unsigned long long* p, uint64_t n, unsigned long long v, cudaStream_t s);
 
-// Exact SUM over DOUBLE (exec/exact_double_sum.h) per group. Rows are visited in
+// Exact SUM over DOUBLE (exec/core/exact_double_sum.h) per group. Rows are visited in
 // `order` (positions -> rows; null: identity), in which each group's rows are
 // contiguous; gid per row (null: one group). Each thread sums a chunk of `chunk`
 // positions in a local accumulator: a group entirely inside one chunk is rounded

@@ -4,7 +4,7 @@
 
 #include "access/gpu/gpu_indexes.h"
 #include "common/error.h"
-#include "exec/cpu/column_predicate.h"
+#include "exec/core/column_predicate.h"
 #include "exec/cuda/general/general_kernels.h"
 #include "exec/cuda/general/index_kernels.h"
 #include "exec/cuda/gpu_index_catalog.h"

@@ -1,10 +1,10 @@
-#include "exec/cpu/column_predicate.h"
+#include "exec/core/column_predicate.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "exec/cpu/expression_evaluator.h"
+#include "exec/core/expression_evaluator.h"
 
 namespace raydb::exec {
 

@@ -1,12 +1,12 @@
-#include "exec/cpu/key_encoder.h"
+#include "exec/core/key_encoder.h"
 #include "common/int_math.h"
 
 #include <bit>
 #include <cstring>
 
 #include "common/error.h"
-#include "exec/cpu/expression_evaluator.h"
-#include "exec/exact_double_sum.h"
+#include "exec/core/expression_evaluator.h"
+#include "exec/core/exact_double_sum.h"
 
 namespace raydb::exec {
 

@@ -4,7 +4,8 @@
 // ORDER BY (NULLs last ascending, first descending, as PostgreSQL), OFFSET/LIMIT.
 #include <vector>
 
-#include "exec/cpu/cpu_executor.h"
+#include "exec/core/result_table.h"
+#include "plan/logical/logical_query.h"
 
 namespace raydb::exec {
 

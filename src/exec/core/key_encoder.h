@@ -17,7 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "exec/cpu/vector.h"
+#include "exec/core/vector.h"
 #include "plan/logical/logical_query.h"
 
 namespace raydb::exec {

@@ -1,4 +1,4 @@
-#include "exec/cpu/aggregate_states.h"
+#include "exec/core/aggregate_states.h"
 
 #include <cstring>
 #include <limits>

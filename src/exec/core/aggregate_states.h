@@ -12,9 +12,9 @@
 #include <unordered_set>
 #include <vector>
 
-#include "exec/cpu/key_encoder.h"
-#include "exec/exact_double_sum.h"
-#include "exec/cpu/vector.h"
+#include "exec/core/key_encoder.h"
+#include "exec/core/exact_double_sum.h"
+#include "exec/core/vector.h"
 #include "plan/logical/logical_query.h"
 
 namespace raydb::exec {

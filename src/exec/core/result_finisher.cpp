@@ -1,11 +1,11 @@
-#include "exec/result_finisher.h"
+#include "exec/core/result_finisher.h"
 
 #include <algorithm>
 #include <numeric>
 
-#include "exec/cpu/expression_evaluator.h"
-#include "exec/cpu/group_table.h"
-#include "exec/cpu/key_encoder.h"
+#include "exec/core/expression_evaluator.h"
+#include "exec/core/group_table.h"
+#include "exec/core/key_encoder.h"
 
 namespace raydb::exec {
 

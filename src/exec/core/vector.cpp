@@ -1,4 +1,4 @@
-#include "exec/cpu/vector.h"
+#include "exec/core/vector.h"
 
 #include "common/error.h"
 

@@ -1,4 +1,4 @@
-#include "exec/cpu/expression_evaluator.h"
+#include "exec/core/expression_evaluator.h"
 
 #include <cmath>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "exec/cpu/group_table.h"
+#include "exec/core/group_table.h"
 
 #include <cstring>
 

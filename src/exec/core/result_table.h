@@ -1,0 +1,34 @@
+#pragma once
+// What every backend hands back, and the options every backend takes.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/settings.h"
+#include "exec/core/key_encoder.h"
+#include "exec/core/vector.h"
+
+namespace raydb::exec {
+
+struct ExecOptions {
+  int threads = 0;  // 0: all hardware threads
+  Settings settings;  // the connection's knobs (common/settings.h)
+};
+
+// The columns of a finished query. Vectors may view strings owned by `interner`
+// and by the query's tables; keep both alive while reading.
+struct ResultTable {
+  std::vector<std::string> names;
+  std::vector<Vector> columns;
+  size_t rows = 0;
+  std::shared_ptr<StringInterner> interner;
+  std::string profile;  // per-phase timings and sizes, for EXPLAIN ANALYZE-style output
+  // GPU backends: device time of the whole query (CUDA events around dimension work,
+  // fact kernel and the copy of the result to the host), and the bytes of fact
+  // columns the query reads as stored on the device. -1 / 0 elsewhere.
+  double device_ms = -1;
+  uint64_t device_bytes = 0;
+};
+
+}  // namespace raydb::exec

@@ -1,0 +1,177 @@
+#include "common/settings.h"
+
+#include <cstdlib>
+
+#include "common/error.h"
+
+namespace raydb {
+
+namespace {
+
+// The order of this table is the order of Settings::entries_.
+const std::vector<SettingInfo> kSettings = {
+    {"index_paths", "RAYDB_INDEX_PATHS", "cost, force or off",
+     "index scans and index joins: chosen by the cost model, wherever an index applies, or never"},
+    {"cuda_join", "RAYDB_CUDA_JOIN", "hash or sort", "CUDA general path: equi-joins through a hash table or sorted keys"},
+    {"cuda_group", "RAYDB_CUDA_GROUP", "hash or sort", "CUDA general path: GROUP BY through a hash table or a sort"},
+    {"gpu_memory_limit", "RAYDB_GPU_MEMORY_LIMIT", "a size such as 512M or 8G (0: 90% of free memory)",
+     "device memory the CUDA backend may use"},
+    {"cuda_narrow_lookup", "RAYDB_CUDA_NARROW_LOOKUP", "on or off", "star kernels: 1-2 byte dimension lookups"},
+    {"cuda_smem_lookup", "RAYDB_CUDA_SMEM_LOOKUP", "on or off", "star kernels: dimension lookups in shared memory"},
+    {"cuda_rowshape", "RAYDB_CUDA_ROWSHAPE", "on or off", "star kernels: row-shaped tiles"},
+    {"cuda_layout", "RAYDB_CUDA_LAYOUT", "blocked or striped", "star kernels: tile layout"},
+    {"cuda_profile", "RAYDB_CUDA_PROFILE", "on or off", "star path: per-phase device times on stderr"},
+    {"cuda_disable", "RAYDB_CUDA_DISABLE", "on or off", "hide CUDA devices (read once per process)"},
+    {"calibration", "RAYDB_CALIBRATION", "a file path", "where raydb calibrate stores its measurements"},
+};
+
+size_t slot(std::string_view name) {
+  for (size_t i = 0; i < kSettings.size(); i++)
+    if (name == kSettings[i].name) return i;
+  std::string known;
+  for (auto& s : kSettings) known += std::string(known.empty() ? "" : ", ") + s.name;
+  fail(ErrorKind::kInvalidInput, "unknown setting '{}' (settings: {})", name, known);
+}
+
+bool parse_switch(std::string_view v, bool* out) {
+  if (v == "on" || v == "true" || v == "1") return *out = true, true;
+  if (v == "off" || v == "false" || v == "0") return *out = false, true;
+  return false;
+}
+
+// The environment, read once per process.
+const std::vector<std::string>& environment_values() {
+  static const std::vector<std::string> values = [] {
+    std::vector<std::string> v;
+    for (auto& s : kSettings) {
+      const char* e = std::getenv(s.env);
+      v.emplace_back(e ? e : "");
+    }
+    return v;
+  }();
+  return values;
+}
+
+}  // namespace
+
+uint64_t parse_byte_size(std::string_view text, std::string_view what) {
+  const std::string t(text);
+  char* end = nullptr;
+  double v = std::strtod(t.c_str(), &end);
+  if (end == t.c_str() || v < 0) fail(ErrorKind::kInvalidInput, "{} '{}' is not a size", what, t);
+  switch (*end) {
+    case 'k': case 'K': v *= 1024.0; break;
+    case 'm': case 'M': v *= 1024.0 * 1024; break;
+    case 'g': case 'G': v *= 1024.0 * 1024 * 1024; break;
+    case '\0': break;
+    default: fail(ErrorKind::kInvalidInput, "{} '{}' is not a size (K, M, G suffixes)", what, t);
+  }
+  return uint64_t(v);
+}
+
+Settings::Settings() {
+  for (auto& v : environment_values()) entries_.push_back({v, !v.empty()});
+}
+
+const std::vector<SettingInfo>& Settings::all() { return kSettings; }
+
+const Settings::Entry& Settings::entry(std::string_view name) const { return entries_[slot(name)]; }
+
+void Settings::set(std::string_view name, std::string_view value) {
+  const size_t i = slot(name);
+  const SettingInfo& info = kSettings[i];
+  auto bad = [&]() {
+    fail(ErrorKind::kInvalidInput, "invalid value '{}' for setting {} (expected {})", value, info.name, info.values);
+  };
+  const std::string_view n = info.name;
+  bool b = false;
+  if (n == "index_paths") {
+    if (value != "cost" && value != "force" && value != "off") bad();
+  } else if (n == "cuda_join" || n == "cuda_group") {
+    if (value != "hash" && value != "sort") bad();
+  } else if (n == "cuda_layout") {
+    if (value != "blocked" && value != "striped") bad();
+  } else if (n == "gpu_memory_limit") {
+    parse_byte_size(value, "setting gpu_memory_limit");
+  } else if (n == "calibration") {
+    if (value.empty()) bad();
+  } else if (!parse_switch(value, &b)) {
+    bad();
+  }
+  entries_[i] = {std::string(value), false};
+}
+
+std::string Settings::get(std::string_view name) const { return entry(name).text; }
+
+IndexPathsMode Settings::index_paths() const {
+  const std::string& v = entry("index_paths").text;
+  if (v.empty() || v == "cost") return IndexPathsMode::kCost;
+  if (v == "force") return IndexPathsMode::kForce;
+  if (v == "off") return IndexPathsMode::kOff;
+  fail(ErrorKind::kInvalidInput, "RAYDB_INDEX_PATHS='{}' (expected force, off or cost)", v);
+}
+
+// Any value but "sort" keeps the hash join (the variable's meaning before settings).
+CudaJoinAlgo Settings::cuda_join() const {
+  return entry("cuda_join").text == "sort" ? CudaJoinAlgo::kSort : CudaJoinAlgo::kHash;
+}
+
+CudaGroupAlgo Settings::cuda_group() const {
+  const std::string& v = entry("cuda_group").text;
+  if (v.empty() || v == "hash") return CudaGroupAlgo::kHash;
+  if (v == "sort") return CudaGroupAlgo::kSort;
+  fail(ErrorKind::kInvalidInput, "RAYDB_CUDA_GROUP='{}' (expected hash or sort)", v);
+}
+
+uint64_t Settings::gpu_memory_limit() const {
+  const Entry& e = entry("gpu_memory_limit");
+  if (e.text.empty()) return 0;
+  return parse_byte_size(e.text, e.from_env ? "RAYDB_GPU_MEMORY_LIMIT" : "setting gpu_memory_limit");
+}
+
+namespace {
+// Environment switches kept their old reading: off only when the value starts with
+// `off` ('0'); SET values are on/off words.
+bool switch_value(const std::string& v, bool from_env, bool dflt, char off = '0') {
+  if (v.empty()) return dflt;
+  if (from_env) return v[0] != off;
+  bool b = dflt;
+  parse_switch(v, &b);
+  return b;
+}
+}  // namespace
+
+bool Settings::cuda_narrow_lookup() const {
+  const Entry& e = entry("cuda_narrow_lookup");
+  return switch_value(e.text, e.from_env, true);
+}
+bool Settings::cuda_smem_lookup() const {
+  const Entry& e = entry("cuda_smem_lookup");
+  return switch_value(e.text, e.from_env, true);
+}
+bool Settings::cuda_rowshape() const {
+  const Entry& e = entry("cuda_rowshape");
+  return switch_value(e.text, e.from_env, true);
+}
+bool Settings::cuda_blocked_layout() const {
+  const std::string& v = entry("cuda_layout").text;
+  return v.empty() || v[0] != 's';
+}
+bool Settings::cuda_profile() const {
+  const Entry& e = entry("cuda_profile");
+  return switch_value(e.text, e.from_env, false);
+}
+bool Settings::cuda_disabled() const {
+  const Entry& e = entry("cuda_disable");
+  return switch_value(e.text, e.from_env, false);
+}
+
+std::string Settings::calibration_path() const {
+  const std::string& v = entry("calibration").text;
+  if (!v.empty()) return v;
+  if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x) return std::string(x) + "/raydb/calibration.json";
+  const char* home = std::getenv("HOME");
+  return std::string(home ? home : ".") + "/.config/raydb/calibration.json";
+}
+
+}  // namespace raydb

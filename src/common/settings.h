@@ -1,0 +1,59 @@
+#pragma once
+// The engine's knobs, in one place. A Settings object belongs to a connection (the
+// CLI's --set name=value, the shell's and SQL's SET name = value); its starting values
+// are the process defaults, which come from RAYDB_* environment variables read once,
+// here and nowhere else. An environment value that does not parse is kept and raises
+// its one-line error where the setting is first used (as it always did), so a bad
+// variable for a GPU knob never stops a CPU-only command; SET checks at once.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace raydb {
+
+enum class IndexPathsMode { kCost, kForce, kOff };  // index_paths
+enum class CudaJoinAlgo { kHash, kSort };           // cuda_join
+enum class CudaGroupAlgo { kHash, kSort };          // cuda_group
+
+struct SettingInfo {
+  const char* name;         // as SET and --set spell it
+  const char* env;          // the environment variable giving its process default ("" for none)
+  const char* values;       // what it accepts, for errors and `raydb settings`
+  const char* description;  // one line
+};
+
+class Settings {
+ public:
+  Settings();  // the process defaults
+  static const std::vector<SettingInfo>& all();
+
+  // kInvalidInput (one line) for an unknown name or a value the setting rejects.
+  void set(std::string_view name, std::string_view value);
+  std::string get(std::string_view name) const;  // the value as text ("" = default)
+
+  IndexPathsMode index_paths() const;  // access paths: cost model, force indexes, or none
+  CudaJoinAlgo cuda_join() const;      // general-path equi-joins: hash table or sort
+  CudaGroupAlgo cuda_group() const;    // general-path GROUP BY: hash table or sort
+  uint64_t gpu_memory_limit() const;   // device memory budget in bytes; 0 = 90% of free
+  bool cuda_narrow_lookup() const;     // star kernels: 1-2 byte lookup arrays
+  bool cuda_smem_lookup() const;       // star kernels: lookups in shared memory
+  bool cuda_rowshape() const;          // star kernels: row-shaped tiles
+  bool cuda_blocked_layout() const;    // star kernels: blocked (else striped) tiles
+  bool cuda_profile() const;           // star path: per-phase device times on stderr
+  bool cuda_disabled() const;          // hide CUDA devices (tests of the CPU fallback)
+  std::string calibration_path() const;  // where raydb calibrate stores its measurements
+
+ private:
+  struct Entry {
+    std::string text;    // the value; "" = the built-in default
+    bool from_env = false;
+  };
+  const Entry& entry(std::string_view name) const;
+  std::vector<Entry> entries_;  // parallel to all()
+};
+
+// Parses "123", "64K", "512M", "2G" into bytes; kInvalidInput naming `what` otherwise.
+uint64_t parse_byte_size(std::string_view text, std::string_view what);
+
+}  // namespace raydb

@@ -13,7 +13,7 @@
 
 #include <fmt/format.h>
 
-#include "exec/exact_double_sum.h"
+#include "exec/core/exact_double_sum.h"
 #include "raydb/raydb.h"
 #include "support/exact_sum_oracle.h"
 #include "support/test_support.h"

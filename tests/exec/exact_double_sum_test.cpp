@@ -1,4 +1,4 @@
-// ExactDoubleSum (exec/exact_double_sum.h) against a brute-force big-integer oracle
+// ExactDoubleSum (exec/core/exact_double_sum.h) against a brute-force big-integer oracle
 // (support/exact_sum_oracle.h): adversarial sets (cancellation, subnormals, ties to
 // even, overflow, infinities, NaN, signed zeros) and random ones in every order and
 // split into merged partial sums; plus the DOUBLE order key of MIN/MAX.
@@ -11,7 +11,7 @@
 #include <limits>
 #include <random>
 
-#include "exec/exact_double_sum.h"
+#include "exec/core/exact_double_sum.h"
 #include "support/exact_sum_oracle.h"
 
 namespace raydb::exec {

@@ -5,10 +5,10 @@
 #include <map>
 #include <random>
 
-#include "exec/cpu/column_predicate.h"
-#include "exec/cpu/expression_evaluator.h"
+#include "exec/core/column_predicate.h"
+#include "exec/core/expression_evaluator.h"
 #include "exec/cpu/join_table.h"
-#include "exec/cpu/key_encoder.h"
+#include "exec/core/key_encoder.h"
 
 namespace raydb::exec {
 namespace {

@@ -225,7 +225,7 @@ inline QueryAnswer run_query(const std::vector<TablePtr>& db, const std::string&
     q.date = label_if(years_97_98, {"d_year"});
     q.supplier = label_if([](auto& t, auto r) { return eq(t, r, "s_nation", "UNITED STATES"); }, {"s_city"});
     q.part = label_if([](auto& t, auto r) { return eq(t, r, "p_category", "MFGR#14"); }, {"p_brand1"});
-    q.customer = label_if(always, {});
+    q.customer = label_if([](auto& t, auto r) { return eq(t, r, "c_region", "AMERICA"); }, {});
   } else {
     throw std::runtime_error("unknown SSB query " + name);
   }

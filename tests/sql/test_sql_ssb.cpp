@@ -49,7 +49,7 @@ std::vector<SsbExpect> expectations() {
        {{0, false}, {1, false}}},
       {"q4.2", q4_tables, 8, {"d_year", "s_nation", "p_category"}, profit, H,
        {"d_year", "s_nation", "p_category", "profit"}, {{0, false}, {1, false}, {2, false}}},
-      {"q4.3", q4_tables, 7, {"d_year", "s_city", "p_brand1"}, profit, H, {"d_year", "s_city", "p_brand1", "profit"},
+      {"q4.3", q4_tables, 8, {"d_year", "s_city", "p_brand1"}, profit, H, {"d_year", "s_city", "p_brand1", "profit"},
        {{0, false}, {1, false}, {2, false}}},
   };
 }

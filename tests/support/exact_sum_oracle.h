@@ -1,6 +1,6 @@
 #pragma once
 // A brute-force oracle for exact double sums, written independently of
-// exec/exact_double_sum.h: each double is taken apart with frexp into an integer
+// exec/core/exact_double_sum.h: each double is taken apart with frexp into an integer
 // mantissa and a power of two, added bit by bit into a plain big integer (separate
 // positive and negative magnitudes), and the difference is rounded by the hardware:
 // its top 64 bits with a sticky bit jammed into the lowest (so the one uint64 -> double

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/settings.h"
 #include "plan/physical/backend_choice.h"
 #include "storage/persist/database_directory.h"
 #include "storage/value.h"
@@ -24,6 +25,7 @@ const char* backend_name(Backend b);
 struct QueryOptions {
   Backend backend = Backend::kAuto;
   int threads = 0;  // 0: all hardware threads
+  Settings settings;  // named knobs (common/settings.h); starts from the RAYDB_* environment
 };
 
 // A materialized result, stored by column.

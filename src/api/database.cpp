@@ -225,6 +225,7 @@ QueryResult Database::query(const std::string& sql, const QueryOptions& options)
   }
   exec::ExecOptions eopts;
   eopts.threads = options.threads;
+  eopts.settings = options.settings;
   exec::ResultTable table;
   if (physical.backend == plan::BackendKind::kCuda) {
     try {

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "common/index_kind.h"
+
 namespace raydb {
 
 struct IndexDefinition {
@@ -18,7 +20,7 @@ struct IndexDefinition {
   std::vector<std::pair<std::string, std::string>> options;  // in the order written
 
   // The index kinds the catalog accepts.
-  static bool known_kind(const std::string& kind) { return kind == "rt" || kind == "sorted" || kind == "hash"; }
+  static bool known_kind(const std::string& kind) { return parse_index_kind(kind).has_value(); }
 };
 
 }  // namespace raydb

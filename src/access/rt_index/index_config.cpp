@@ -32,15 +32,6 @@ uint32_t parse_uint(const std::string& name, const std::string& v, uint32_t lo, 
 
 }  // namespace
 
-const char* index_kind_name(IndexKind k) {
-  switch (k) {
-    case IndexKind::kRt: return "rt";
-    case IndexKind::kSorted: return "sorted";
-    case IndexKind::kHash: return "hash";
-  }
-  return "?";
-}
-
 IndexConfig parse_index_config(const std::string& kind, const std::vector<std::pair<std::string, std::string>>& options) {
   IndexConfig c;
   std::string k = lower(kind);

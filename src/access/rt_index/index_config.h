@@ -11,12 +11,13 @@
 #include <vector>
 
 #include "access/rt_index/baselines.h"
+#include "common/index_kind.h"
 #include "access/rt_index/rt_index.h"
 
 namespace raydb::access {
 
-enum class IndexKind { kRt, kSorted, kHash };
-const char* index_kind_name(IndexKind k);  // "rt", "sorted", "hash"
+using raydb::IndexKind;
+using raydb::index_kind_name;
 
 struct IndexConfig {
   IndexKind kind = IndexKind::kRt;

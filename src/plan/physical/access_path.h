@@ -9,14 +9,13 @@
 #include <memory>
 #include <string>
 
+#include "common/index_kind.h"
 #include "plan/logical/expression.h"
 
 namespace raydb::plan {
 
-// The kinds of CREATE INDEX ... USING (mirrors access::IndexKind; plan/ does not
-// depend on access/).
-enum class IndexKind { kRt, kSorted, kHash };
-const char* index_kind_name(IndexKind k);  // "rt", "sorted", "hash"
+using raydb::IndexKind;  // common/index_kind.h
+using raydb::index_kind_name;
 
 // A built index on one column of one table.
 class IndexHandle {

@@ -10,14 +10,6 @@
 
 namespace raydb::plan {
 
-const char* index_kind_name(IndexKind k) {
-  switch (k) {
-    case IndexKind::kRt: return "rt";
-    case IndexKind::kSorted: return "sorted";
-    case IndexKind::kHash: return "hash";
-  }
-  return "?";
-}
 
 const CostConstants& cost_constants() {
   // Defaults for machines whose CPU indexes were never calibrated (`raydb calibrate`

@@ -11,14 +11,16 @@
 
 #include "common/error.h"
 #include "common/settings.h"
-#include "plan/physical/backend_choice.h"
-#include "storage/persist/database_directory.h"
-#include "storage/value.h"
+#include "raydb/types.h"
+#include "raydb/value.h"
 
 namespace raydb {
 
-// Which backend runs a query (the planner resolves kAuto; see plan/physical/backend_choice.h).
-using Backend = plan::BackendRequest;
+// Which backend runs a query. kAuto: the first that takes the plan, CUDA before the
+// CPU. kCpu / kCuda force one (an error names why it cannot). kRt is an access policy
+// rather than a backend: RT index paths wherever one applies, on the CUDA backend
+// where OptiX builds RT indexes on the GPU, else on the CPU (Embree).
+enum class Backend { kAuto, kCpu, kCuda, kRt };
 Backend parse_backend(std::string_view name);  // "auto" | "cpu" | "cuda" | "rt"; kInvalidInput otherwise
 const char* backend_name(Backend b);
 
@@ -69,27 +71,38 @@ OutputFormat parse_output_format(std::string_view name);
 // JSON (one array of objects).
 std::string format_result(const QueryResult& r, OutputFormat f);
 
-namespace exec {
-class IndexCatalog;
-}
+class DatabaseDirectory;  // storage/persist/database_directory.h
 
 class Database {
  public:
   // Opens an existing database directory (see DatabaseDirectory::open for errors).
   static std::unique_ptr<Database> open(const std::string& path);
   explicit Database(std::shared_ptr<DatabaseDirectory> dir);
+  ~Database();
 
-  // Runs one SQL statement: SELECT, EXPLAIN SELECT, CREATE INDEX or DROP INDEX (the
-  // DDL results have one row, column "status").
+  // Runs one SQL statement: SELECT, EXPLAIN SELECT, CREATE INDEX, DROP INDEX (their
+  // results have one row, column "status"), or SET / RESET / SHOW of a setting, which
+  // apply to this call's options only (a Connection keeps them).
   QueryResult query(const std::string& sql, const QueryOptions& options = {});
-  DatabaseDirectory& directory() { return *dir_; }
+  DatabaseDirectory& directory();
 
  private:
-  QueryResult create_index(IndexDefinition def);
-  QueryResult drop_index(const std::string& name, bool if_exists);
+  friend class Connection;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
-  std::shared_ptr<DatabaseDirectory> dir_;
-  std::shared_ptr<exec::IndexCatalog> indexes_;  // built indexes, made on first use
+// A session on a database: its options (backend, threads, settings) persist from one
+// statement to the next, and SET name = value / RESET name change them.
+class Connection {
+ public:
+  explicit Connection(Database& db, QueryOptions options = {}) : db_(db), options_(std::move(options)) {}
+  QueryResult query(const std::string& sql);
+  QueryOptions& options() { return options_; }
+
+ private:
+  Database& db_;
+  QueryOptions options_;
 };
 
 }  // namespace raydb

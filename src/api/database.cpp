@@ -1,33 +1,63 @@
-#include <omp.h>
-
+#include <charconv>
 #include <cstdio>
-#include <mutex>
-#include <set>
+#include <memory>
 
-#include "common/timer.h"
 #include "access/rt_index/index_config.h"
-#include "exec/cpu/cpu_executor.h"
-#include "exec/index/access_path_chooser.h"
-#include "exec/index/index_catalog.h"
+#include "common/timer.h"
+#include "exec/cpu/cpu_backend.h"
 #include "exec/cuda/cuda_backend.h"
-#include "exec/cuda/gpu_index_catalog.h"
-#include "rt/tracer.h"
+#include "exec/index/index_catalog.h"
+#include "exec/query_driver.h"
 #include "plan/physical/physical_planner.h"
 #include "raydb/raydb.h"
 #include "sql/sql.h"
+#include "storage/persist/database_directory.h"
 
 namespace raydb {
 
-Backend parse_backend(std::string_view name) { return plan::parse_backend_request(name); }
+Backend parse_backend(std::string_view name) {
+  if (name == "auto") return Backend::kAuto;
+  if (name == "cpu") return Backend::kCpu;
+  if (name == "cuda" || name == "gpu") return Backend::kCuda;
+  if (name == "rt") return Backend::kRt;
+  fail(ErrorKind::kInvalidInput, "unknown backend '{}' (expected auto, cpu, cuda or rt)", name);
+}
 
-const char* backend_name(Backend b) { return plan::backend_request_name(b); }
+const char* backend_name(Backend b) {
+  switch (b) {
+    case Backend::kAuto: return "auto";
+    case Backend::kCpu: return "cpu";
+    case Backend::kCuda: return "cuda";
+    case Backend::kRt: return "rt";
+  }
+  return "?";
+}
+
+// The database's directory, its built host indexes, and the query driver over its
+// backends in preference order: CUDA, then the CPU (which takes every plan).
+struct Database::Impl {
+  explicit Impl(std::shared_ptr<DatabaseDirectory> d)
+      : dir(std::move(d)),
+        indexes(std::make_shared<exec::IndexCatalog>()),
+        driver({std::make_shared<exec::cuda::CudaBackend>(), std::make_shared<exec::CpuBackend>(indexes)}) {}
+
+  QueryResult run(const std::string& sql, QueryOptions& options);
+  QueryResult create_index(IndexDefinition def);
+  QueryResult drop_index(const std::string& name, bool if_exists);
+  QueryResult setting(const sql::BoundStatement& stmt, QueryOptions& options);
+
+  std::shared_ptr<DatabaseDirectory> dir;
+  std::shared_ptr<exec::IndexCatalog> indexes;  // built host indexes, made on first use
+  exec::QueryDriver driver;
+};
 
 std::unique_ptr<Database> Database::open(const std::string& path) {
   return std::make_unique<Database>(DatabaseDirectory::open(path));
 }
 
-Database::Database(std::shared_ptr<DatabaseDirectory> dir)
-    : dir_(std::move(dir)), indexes_(std::make_shared<exec::IndexCatalog>()) {}
+Database::Database(std::shared_ptr<DatabaseDirectory> dir) : impl_(std::make_unique<Impl>(std::move(dir))) {}
+Database::~Database() = default;
+DatabaseDirectory& Database::directory() { return *impl_->dir; }
 
 namespace {
 
@@ -58,49 +88,28 @@ QueryResult to_query_result(exec::ResultTable& t) {
   return r;
 }
 
-// What the CUDA backend can do, for the planner's backend choice.
-const plan::BackendCapabilities& capabilities() {
-  static plan::BackendCapabilities caps = [] {
-    plan::BackendCapabilities c;
-    c.cuda_devices = exec::cuda::device_count();
-    c.cuda_missing = exec::cuda::no_device_reason();
-    c.cuda_unsupported = [](const plan::PhysicalPlan& p) { return exec::cuda::unsupported_reason(p); };
-    c.cuda_does_not_fit = [](const plan::PhysicalPlan& p) -> std::optional<std::string> {
-      const uint64_t need = exec::cuda::bytes_to_upload(p);
-      const exec::cuda::MemoryStats m = exec::cuda::memory_stats();
-      if (need > 0 && m.in_use + need > m.budget)
-        return fmt::format("the query's columns ({:.2f} GiB) do not fit the GPU memory budget ({:.2f} GiB free of {:.2f})",
-                           double(need) / (1 << 30), double(m.budget - std::min(m.budget, m.in_use)) / (1 << 30),
-                           double(m.budget) / (1 << 30));
-      return std::nullopt;
-    };
-    return c;
-  }();
-  return caps;
-}
-
-QueryResult status_result(const std::string& text) {
+QueryResult single_text(const char* name, const std::string& text) {
   QueryResult r;
   QueryResult::ColumnData d;
-  d.name = "status";
+  d.name = name;
   d.type = Type::varchar();
   d.strings.push_back(text);
   r.columns().push_back(std::move(d));
   r.set_row_count(1);
+  return r;
+}
+
+QueryResult status_result(const std::string& text) {
+  QueryResult r = single_text("status", text);
   r.backend = "catalog";
   return r;
 }
 
-// The indexes on the query's tables, each built only when the chooser asks for it:
-// by the database's CPU catalog, or ([gpuidx]) as GPU-resident indexes for a plan on
-// the CUDA backend, where a kind this machine cannot build on the GPU (RT without
-// OptiX) is left out, with a note on stderr once per index.
-std::vector<exec::IndexCandidate> index_candidates(const plan::LogicalQuery& q, const DatabaseDirectory& dir,
-                                                   const std::shared_ptr<exec::IndexCatalog>& catalog,
-                                                   bool gpu = false) {
-  std::vector<exec::IndexCandidate> out;
-  std::vector<IndexDefinition> defs = dir.indexes();
-  for (auto& def : defs)
+// The indexes defined on the query's tables; each backend builds its own kind of them
+// only when its access-path choice asks.
+std::vector<exec::IndexOnTable> indexes_on(const plan::LogicalQuery& q, const DatabaseDirectory& dir) {
+  std::vector<exec::IndexOnTable> out;
+  for (auto& def : dir.indexes())
     for (size_t t = 0; t < q.tables.size(); t++) {
       if (!iequals(q.tables[t].name, def.table)) continue;
       const TablePtr& table = q.tables[t].table;
@@ -108,40 +117,41 @@ std::vector<exec::IndexCandidate> index_candidates(const plan::LogicalQuery& q, 
       for (size_t c = 0; c < table->column_count(); c++)
         if (iequals(table->column(c).name(), def.column)) column = int(c);
       if (column < 0) continue;
-      exec::IndexCandidate c;
-      c.table = int(t);
-      c.column = column;
-      c.kind = def.kind == "rt" ? plan::IndexKind::kRt : def.kind == "sorted" ? plan::IndexKind::kSorted
-                                                                               : plan::IndexKind::kHash;
-      c.build = [catalog, def, table]() { return catalog->get(def, table); };
-      if (gpu) {
-        std::string why;
-        if (!exec::cuda::gpu_index_supported(c.kind, &why)) {
-          static std::mutex m;
-          static std::set<std::string> noted;
-          std::lock_guard<std::mutex> g(m);
-          if (noted.insert(to_lower(def.name)).second)
-            std::fprintf(stderr, "index %s: not used on the CUDA backend (%s)\n", def.name.c_str(), why.c_str());
-          continue;
-        }
-        c.build = [def, table]() { return exec::cuda::gpu_index(def, table); };
-      }
-      out.push_back(std::move(c));
+      exec::IndexOnTable ix;
+      ix.table = int(t);
+      ix.column = column;
+      ix.kind = parse_index_kind(def.kind).value_or(IndexKind::kHash);
+      ix.definition = def;
+      ix.data = table;
+      out.push_back(std::move(ix));
     }
   return out;
 }
 
+// The driver's request for a backend option: `cpu` keeps to sorted and hash indexes,
+// `rt` forces RT index paths on whichever backend holds RT indexes.
+exec::ExecutionRequest request_for(Backend b) {
+  exec::ExecutionRequest r;
+  switch (b) {
+    case Backend::kAuto: break;
+    case Backend::kCpu: r.backend = plan::BackendKind::kCpu, r.policy = exec::AccessPolicy::kNoRt; break;
+    case Backend::kCuda: r.backend = plan::BackendKind::kCuda; break;
+    case Backend::kRt: r.policy = exec::AccessPolicy::kForceRt; break;
+  }
+  return r;
+}
+
 }  // namespace
 
-QueryResult Database::create_index(IndexDefinition def) {
+QueryResult Database::Impl::create_index(IndexDefinition def) {
   Timer timer;
   // Everything is checked, and the index built, before the catalog is written: a
   // failure leaves the directory as it was. DatabaseDirectory re-checks the names
   // under its lock.
   access::parse_index_config(def.kind, def.options);  // bad kind or option
-  for (auto& d : dir_->indexes())
+  for (auto& d : dir->indexes())
     if (iequals(d.name, def.name)) fail(ErrorKind::kCatalog, "index {} already exists (on {}.{})", d.name, d.table, d.column);
-  TablePtr table = dir_->table(def.table);
+  TablePtr table = dir->table(def.table);
   if (!table) fail(ErrorKind::kBinder, "unknown table '{}'", def.table);
   def.table = table->name();
   const Column* col = nullptr;
@@ -154,70 +164,67 @@ QueryResult Database::create_index(IndexDefinition def) {
     fail(ErrorKind::kInvalidInput, "cannot index column {}.{} of type {} (indexes take INTEGER, BIGINT, DECIMAL, DATE "
          "and VARCHAR keys)", table->name(), col->name(), col->type().to_string());
   for (auto& [k, v] : def.options) k = to_lower(k);
-  indexes_->get(def, table);  // builds it (and keeps it for the queries to come)
-  dir_->create_index(def);
+  indexes->get(def, table);  // builds it (and keeps it for the queries to come)
+  dir->create_index(def);
   QueryResult r = status_result("CREATE INDEX");
   r.elapsed_ms = timer.elapsed_ms();
   return r;
 }
 
-QueryResult Database::drop_index(const std::string& name, bool if_exists) {
+QueryResult Database::Impl::drop_index(const std::string& name, bool if_exists) {
   Timer timer;
-  bool dropped = dir_->drop_index(name, if_exists);
+  bool dropped = dir->drop_index(name, if_exists);
   QueryResult r = status_result(dropped ? "DROP INDEX" : "DROP INDEX (no such index, skipped)");
   r.elapsed_ms = timer.elapsed_ms();
   return r;
 }
 
-QueryResult Database::query(const std::string& sql, const QueryOptions& options) {
-  Timer timer;
-  sql::BoundStatement stmt = sql::parse_and_bind(sql, [this](std::string_view name) { return dir_->table(name); });
-  if (stmt.kind == sql::StatementKind::kCreateIndex) return create_index(std::move(stmt.index));
-  if (stmt.kind == sql::StatementKind::kDropIndex) return drop_index(stmt.index.name, stmt.if_exists);
-  plan::PlannerOptions popts;
-  auto logical = std::make_shared<plan::LogicalQuery>(std::move(stmt.query));
-  plan::PhysicalPlan physical = plan::plan_query(logical, popts);
-  physical.backend = plan::choose_backend(options.backend, physical, capabilities());
-  // [gpuidx] --backend rt: on a machine with CUDA and OptiX, the CUDA backend with
-  // rt-gpu indexes when it runs the plan; else the CPU executor with Embree.
-  if (options.backend == Backend::kRt && exec::cuda::gpu_index_supported(plan::IndexKind::kRt, nullptr) &&
-      plan::choose_backend(Backend::kAuto, physical, capabilities()) == plan::BackendKind::kCuda)
-    physical.backend = plan::BackendKind::kCuda;
-  // Access paths (scan or index, hash join or index join), chosen once the backend
-  // is: host indexes for the CPU executor, GPU-resident ones for the CUDA backend.
-  const exec::AccessPolicy policy = options.backend == Backend::kRt    ? exec::AccessPolicy::kForceRt
-                                    : options.backend == Backend::kCpu ? exec::AccessPolicy::kNoRt
-                                                                       : exec::AccessPolicy::kCost;
-  auto choose_cpu_paths = [&]() {
-    exec::choose_access_paths(physical, index_candidates(*logical, *dir_, indexes_), policy);
-  };
-  if (physical.backend == plan::BackendKind::kCpu) {
-    choose_cpu_paths();
-  } else {
-    exec::AccessOptions ao;
-    ao.policy = policy;
-    ao.device = plan::ExecDevice::kGpu;
-    ao.fused_pass_ms = [](const plan::PhysicalPlan& p) { return exec::cuda::fused_pass_cost_ms(p); };
-    try {
-      exec::choose_access_paths(physical, index_candidates(*logical, *dir_, indexes_, true), ao);
-    } catch (const Error& e) {
-      // A GPU index that cannot be built (out of device memory): `auto` and `rt` run
-      // on the CPU instead; a forced `cuda` reports it.
-      if (options.backend == Backend::kCuda ||
-          (e.kind() != ErrorKind::kOutOfMemory && e.kind() != ErrorKind::kNotImplemented))
-        throw;
-      physical.backend = plan::BackendKind::kCpu;
-      choose_cpu_paths();
-    }
+// SET / RESET / SHOW: the connection's backend, threads, or one of its settings.
+QueryResult Database::Impl::setting(const sql::BoundStatement& stmt, QueryOptions& options) {
+  const std::string& name = stmt.setting;
+  if (stmt.kind == sql::StatementKind::kShow) {
+    if (name == "backend") return single_text("backend", backend_name(options.backend));
+    if (name == "threads") return single_text("threads", std::to_string(options.threads));
+    const std::string v = options.settings.get(name);
+    return single_text(name.c_str(), v.empty() ? "default" : v);
   }
+  const bool reset = stmt.kind == sql::StatementKind::kReset;
+  if (name == "backend") {
+    options.backend = reset ? Backend::kAuto : parse_backend(stmt.value);
+  } else if (name == "threads") {
+    int n = 0;
+    if (!reset) {
+      auto [p, ec] = std::from_chars(stmt.value.data(), stmt.value.data() + stmt.value.size(), n);
+      if (ec != std::errc() || p != stmt.value.data() + stmt.value.size() || n < 0)
+        fail(ErrorKind::kInvalidInput, "invalid value '{}' for setting threads (expected a count, 0 for all)", stmt.value);
+    }
+    options.threads = n;
+  } else if (reset) {
+    options.settings.reset(name);
+  } else {
+    options.settings.set(name, stmt.value);
+  }
+  return status_result(reset ? "RESET" : "SET");
+}
+
+QueryResult Database::Impl::run(const std::string& sql, QueryOptions& options) {
+  Timer timer;
+  sql::BoundStatement stmt = sql::parse_and_bind(sql, [this](std::string_view name) { return dir->table(name); });
+  switch (stmt.kind) {
+    case sql::StatementKind::kCreateIndex: return create_index(std::move(stmt.index));
+    case sql::StatementKind::kDropIndex: return drop_index(stmt.index.name, stmt.if_exists);
+    case sql::StatementKind::kSet:
+    case sql::StatementKind::kReset:
+    case sql::StatementKind::kShow: return setting(stmt, options);
+    default: break;
+  }
+  auto logical = std::make_shared<plan::LogicalQuery>(std::move(stmt.query));
+  plan::PhysicalPlan physical = plan::plan_query(logical, {});
+  const exec::ExecutionRequest request = request_for(options.backend);
+  const std::vector<exec::IndexOnTable> indexes = indexes_on(*logical, *dir);
   if (stmt.kind == sql::StatementKind::kExplain) {
-    QueryResult r;
-    QueryResult::ColumnData d;
-    d.name = "plan";
-    d.type = Type::varchar();
-    d.strings.push_back(physical.explain());
-    r.columns().push_back(std::move(d));
-    r.set_row_count(1);
+    driver.prepare(physical, request, indexes, options.settings);
+    QueryResult r = single_text("plan", physical.explain());
     r.explain = physical.explain();
     r.backend = plan::backend_kind_name(physical.backend);
     r.elapsed_ms = timer.elapsed_ms();
@@ -226,23 +233,7 @@ QueryResult Database::query(const std::string& sql, const QueryOptions& options)
   exec::ExecOptions eopts;
   eopts.threads = options.threads;
   eopts.settings = options.settings;
-  exec::ResultTable table;
-  if (physical.backend == plan::BackendKind::kCuda) {
-    try {
-      table = exec::cuda::CudaExecutor::execute(physical, eopts);
-    } catch (const Error& e) {
-      // `auto` (and `rt`, [gpuidx]) falls back to the CPU when the GPU runs out of
-      // memory or meets a shape it rejects at run time; a forced `cuda` reports the error.
-      if (options.backend == Backend::kCuda || options.backend == Backend::kCpu ||
-          (e.kind() != ErrorKind::kOutOfMemory && e.kind() != ErrorKind::kNotImplemented))
-        throw;
-      physical.backend = plan::BackendKind::kCpu;
-      choose_cpu_paths();  // the CPU executor's own indexes
-      table = exec::CpuExecutor::execute(physical, eopts);
-    }
-  } else {
-    table = exec::CpuExecutor::execute(physical, eopts);
-  }
+  exec::ResultTable table = driver.run(physical, request, indexes, eopts);
   QueryResult r = to_query_result(table);
   r.backend = plan::backend_kind_name(physical.backend);
   r.elapsed_ms = timer.elapsed_ms();
@@ -250,5 +241,12 @@ QueryResult Database::query(const std::string& sql, const QueryOptions& options)
   r.device_bytes = table.device_bytes;
   return r;
 }
+
+QueryResult Database::query(const std::string& sql, const QueryOptions& options) {
+  QueryOptions local = options;
+  return impl_->run(sql, local);
+}
+
+QueryResult Connection::query(const std::string& sql) { return db_.impl_->run(sql, options_); }
 
 }  // namespace raydb

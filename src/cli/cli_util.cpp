@@ -32,4 +32,13 @@ void print_result(const QueryResult& r, OutputFormat f) {
   std::fflush(stdout);
 }
 
+void apply_settings(const std::vector<std::string>& pairs, QueryOptions& options) {
+  for (auto& p : pairs) {
+    const size_t eq = p.find('=');
+    if (eq == std::string::npos || eq == 0)
+      fail(ErrorKind::kInvalidInput, "--set takes name=value, got '{}'", p);
+    options.settings.set(p.substr(0, eq), p.substr(eq + 1));
+  }
+}
+
 }  // namespace raydb::cli

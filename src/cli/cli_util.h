@@ -1,6 +1,7 @@
 #pragma once
 // Small helpers shared by the CLI commands.
 #include <string>
+#include <vector>
 
 #include "raydb/raydb.h"
 
@@ -11,6 +12,9 @@ namespace raydb::cli {
 std::string read_sql(const std::string& positional, const std::string& file);
 // Opens an existing database, with the CLI's error wording.
 std::unique_ptr<Database> open_database(const std::string& dir);
+// Applies --set name=value options to the connection's settings (kInvalidInput for a
+// malformed pair, an unknown name or a bad value).
+void apply_settings(const std::vector<std::string>& pairs, QueryOptions& options);
 // Prints a result in the chosen format to stdout.
 void print_result(const QueryResult& r, OutputFormat f);
 

@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "cli/ssb_runner.h"
+#include "storage/persist/database_directory.h"
 #include "common/machine_info.h"
 #include "common/timer.h"
 #include "raydb/build_config.h"

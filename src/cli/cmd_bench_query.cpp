@@ -111,7 +111,7 @@ void register_bench_query(CLI::App& bench) {
       bool have_reference = false;
       for (Backend backend : backends)
         for (auto& setting : settings) {
-          setenv("RAYDB_INDEX_PATHS", setting.c_str(), 1);
+          Settings::set_default("index_paths", setting);
           QueryOptions opts;
           opts.backend = backend;
           const std::string explain = db->query("explain " + sql, opts).explain;
@@ -191,7 +191,7 @@ void register_bench_query(CLI::App& bench) {
           }
         }
     }
-    unsetenv("RAYDB_INDEX_PATHS");
+    Settings::reset_default("index_paths");
     if (!all_ok) fail(ErrorKind::kExecution, "a repetition or configuration returned a different result");
   });
 }

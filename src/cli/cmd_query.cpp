@@ -11,6 +11,7 @@ void register_query(CLI::App& app) {
   struct Args {
     std::string db, backend = "auto", format = "table", sql, file;
     int threads = 0;
+    std::vector<std::string> settings;
     bool timing = false;
   };
   auto a = std::make_shared<Args>();
@@ -18,6 +19,8 @@ void register_query(CLI::App& app) {
   cmd->add_option("--backend", a->backend, "auto | cpu | cuda | rt");
   cmd->add_option("--format", a->format, "table | csv | json");
   cmd->add_option("--threads", a->threads, "CPU threads (0: all)");
+  cmd->add_option("--set", a->settings, "name=value: a setting for this connection (repeatable; SET in SQL)")
+      ->allow_extra_args(false);
   cmd->add_option("-f,--file", a->file, "Read the SQL from FILE ('-': standard input)");
   cmd->add_flag("--timing", a->timing, "Print the execution time on stderr");
   cmd->add_option("sql", a->sql, "SQL statement");
@@ -25,6 +28,7 @@ void register_query(CLI::App& app) {
     QueryOptions opts;
     opts.backend = parse_backend(a->backend);
     opts.threads = a->threads;
+    apply_settings(a->settings, opts);
     OutputFormat fmt = parse_output_format(a->format);
     if (a->threads < 0) fail(ErrorKind::kInvalidInput, "--threads must be >= 0");
     std::string sql = read_sql(a->sql, a->file);

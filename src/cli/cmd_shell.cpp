@@ -10,6 +10,7 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "storage/persist/database_directory.h"
 
 namespace raydb::cli {
 
@@ -38,18 +39,23 @@ void register_shell(CLI::App& app) {
   struct Args {
     std::string db, backend = "auto", format = "table";
     int threads = 0;
+    std::vector<std::string> settings;
   };
   auto a = std::make_shared<Args>();
   cmd->add_option("--db", a->db, "Database directory")->required();
   cmd->add_option("--backend", a->backend, "auto | cpu | cuda | rt");
   cmd->add_option("--format", a->format, "table | csv | json");
   cmd->add_option("--threads", a->threads, "CPU threads (0: all)");
+  cmd->add_option("--set", a->settings, "name=value: a setting for this connection (repeatable; SET in SQL)")
+      ->allow_extra_args(false);
   cmd->callback([a]() {
     QueryOptions opts;
     opts.backend = parse_backend(a->backend);
     opts.threads = a->threads;
+    apply_settings(a->settings, opts);
     OutputFormat fmt = parse_output_format(a->format);
     auto db = open_database(a->db);
+    Connection conn(*db, opts);  // SET in the session changes its settings
     const bool tty = isatty(STDIN_FILENO);
     std::string history;
     if (const char* home = std::getenv("HOME")) history = std::string(home) + "/.raydb_history";
@@ -98,7 +104,7 @@ void register_shell(CLI::App& app) {
       if (t.empty() || t.back() != ';') continue;
       if (tty) add_history(trim(pending).c_str());
       try {
-        QueryResult r = db->query(pending, opts);
+        QueryResult r = conn.query(pending);
         if (!r.explain.empty() && fmt == OutputFormat::kTable)
           std::fputs(r.explain.c_str(), stdout);
         else

@@ -1,5 +1,7 @@
 #include "cli/ssb_runner.h"
 
+#include "storage/persist/database_directory.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>

@@ -1,6 +1,7 @@
 #include "common/settings.h"
 
 #include <cstdlib>
+#include <mutex>
 
 #include "common/error.h"
 
@@ -22,7 +23,6 @@ const std::vector<SettingInfo> kSettings = {
     {"cuda_layout", "RAYDB_CUDA_LAYOUT", "blocked or striped", "star kernels: tile layout"},
     {"cuda_profile", "RAYDB_CUDA_PROFILE", "on or off", "star path: per-phase device times on stderr"},
     {"cuda_disable", "RAYDB_CUDA_DISABLE", "on or off", "hide CUDA devices (read once per process)"},
-    {"calibration", "RAYDB_CALIBRATION", "a file path", "where raydb calibrate stores its measurements"},
 };
 
 size_t slot(std::string_view name) {
@@ -39,17 +39,25 @@ bool parse_switch(std::string_view v, bool* out) {
   return false;
 }
 
-// The environment, read once per process.
-const std::vector<std::string>& environment_values() {
-  static const std::vector<std::string> values = [] {
-    std::vector<std::string> v;
+// The process defaults: the environment, read once per process, then whatever
+// set_default changed. Guarded: connections may be made on several threads.
+struct Defaults {
+  std::mutex mutex;
+  std::vector<std::string> values;
+  std::vector<bool> from_env;
+};
+
+Defaults& defaults() {
+  static Defaults* d = [] {
+    auto* r = new Defaults();
     for (auto& s : kSettings) {
       const char* e = std::getenv(s.env);
-      v.emplace_back(e ? e : "");
+      r->values.emplace_back(e ? e : "");
+      r->from_env.push_back(e && *e);
     }
-    return v;
+    return r;
   }();
-  return values;
+  return *d;
 }
 
 }  // namespace
@@ -70,7 +78,27 @@ uint64_t parse_byte_size(std::string_view text, std::string_view what) {
 }
 
 Settings::Settings() {
-  for (auto& v : environment_values()) entries_.push_back({v, !v.empty()});
+  Defaults& d = defaults();
+  std::lock_guard<std::mutex> g(d.mutex);
+  for (size_t i = 0; i < d.values.size(); i++) entries_.push_back({d.values[i], d.from_env[i]});
+}
+
+void Settings::set_default(std::string_view name, std::string_view value) {
+  Settings check;
+  check.set(name, value);  // validates
+  Defaults& d = defaults();
+  std::lock_guard<std::mutex> g(d.mutex);
+  d.values[slot(name)] = std::string(value);
+  d.from_env[slot(name)] = false;
+}
+
+void Settings::reset_default(std::string_view name) {
+  const size_t i = slot(name);
+  const char* e = std::getenv(kSettings[i].env);
+  Defaults& d = defaults();
+  std::lock_guard<std::mutex> g(d.mutex);
+  d.values[i] = e ? e : "";
+  d.from_env[i] = e && *e;
 }
 
 const std::vector<SettingInfo>& Settings::all() { return kSettings; }
@@ -93,15 +121,20 @@ void Settings::set(std::string_view name, std::string_view value) {
     if (value != "blocked" && value != "striped") bad();
   } else if (n == "gpu_memory_limit") {
     parse_byte_size(value, "setting gpu_memory_limit");
-  } else if (n == "calibration") {
-    if (value.empty()) bad();
   } else if (!parse_switch(value, &b)) {
     bad();
   }
   entries_[i] = {std::string(value), false};
 }
 
+void Settings::reset(std::string_view name) { entries_[slot(name)] = Settings().entries_[slot(name)]; }
+
 std::string Settings::get(std::string_view name) const { return entry(name).text; }
+
+bool Settings::is_explicit(std::string_view name) const {
+  const Entry& e = entry(name);
+  return !e.text.empty() && !e.from_env;
+}
 
 IndexPathsMode Settings::index_paths() const {
   const std::string& v = entry("index_paths").text;
@@ -166,12 +199,5 @@ bool Settings::cuda_disabled() const {
   return switch_value(e.text, e.from_env, false);
 }
 
-std::string Settings::calibration_path() const {
-  const std::string& v = entry("calibration").text;
-  if (!v.empty()) return v;
-  if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x) return std::string(x) + "/raydb/calibration.json";
-  const char* home = std::getenv("HOME");
-  return std::string(home ? home : ".") + "/.config/raydb/calibration.json";
-}
 
 }  // namespace raydb

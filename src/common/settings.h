@@ -26,11 +26,17 @@ struct SettingInfo {
 class Settings {
  public:
   Settings();  // the process defaults
+  // Changes the process default that connections made from now on start with
+  // (embedders, tests); reset_default goes back to the environment's value.
+  static void set_default(std::string_view name, std::string_view value);
+  static void reset_default(std::string_view name);
   static const std::vector<SettingInfo>& all();
 
   // kInvalidInput (one line) for an unknown name or a value the setting rejects.
   void set(std::string_view name, std::string_view value);
+  void reset(std::string_view name);  // back to the process default
   std::string get(std::string_view name) const;  // the value as text ("" = default)
+  bool is_explicit(std::string_view name) const;  // given by set() (not the environment or built-in default)
 
   IndexPathsMode index_paths() const;  // access paths: cost model, force indexes, or none
   CudaJoinAlgo cuda_join() const;      // general-path equi-joins: hash table or sort
@@ -42,7 +48,6 @@ class Settings {
   bool cuda_blocked_layout() const;    // star kernels: blocked (else striped) tiles
   bool cuda_profile() const;           // star path: per-phase device times on stderr
   bool cuda_disabled() const;          // hide CUDA devices (tests of the CPU fallback)
-  std::string calibration_path() const;  // where raydb calibrate stores its measurements
 
  private:
   struct Entry {

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "storage/types.h"
-#include "storage/value.h"
+#include "raydb/types.h"
+#include "raydb/value.h"
 
 namespace raydb::sql {
 
@@ -95,7 +95,13 @@ struct DropIndexStatement {
   bool if_exists = false;
 };
 
-enum class StatementType { kSelect, kCreateIndex, kDropIndex };
+// SET name = value | SET name TO value | RESET name | SHOW name: a connection setting.
+struct SettingStatement {
+  std::string name;   // lower case
+  std::string value;  // as written (string literals unquoted); empty for RESET and SHOW
+};
+
+enum class StatementType { kSelect, kCreateIndex, kDropIndex, kSet, kReset, kShow };
 
 struct Statement {
   StatementType type = StatementType::kSelect;
@@ -103,6 +109,7 @@ struct Statement {
   SelectStatement select;
   CreateIndexStatement create_index;
   DropIndexStatement drop_index;
+  SettingStatement setting;  // kSet, kReset, kShow
 };
 
 }  // namespace raydb::sql

@@ -136,6 +136,10 @@ Statement Parser::parse_statement() {
     if (peek().is_keyword("table")) not_supported_error(peek(), "DROP TABLE");
     expect_keyword("index", "INDEX");
     st.drop_index = parse_drop_index();
+  } else if (peek().is_keyword("set") || peek().is_keyword("reset") || peek().is_keyword("show")) {
+    const std::string word = next().text;
+    st.type = word == "set" ? StatementType::kSet : word == "reset" ? StatementType::kReset : StatementType::kShow;
+    st.setting = parse_setting(st.type);
   } else {
     if (accept_keyword("explain")) st.explain = true;
     if (peek().is_keyword("with")) not_supported_error(peek(), "WITH (common table expressions)");
@@ -210,6 +214,28 @@ DropIndexStatement Parser::parse_drop_index() {
   }
   d.name = expect_name("an index name");
   return d;
+}
+
+// The setting's name, and for SET its value: a word, a number (with an optional size
+// suffix such as 8G), or a string literal.
+SettingStatement Parser::parse_setting(StatementType type) {
+  SettingStatement s;
+  s.name = expect_name("setting name");
+  if (type != StatementType::kSet) return s;
+  if (!accept_operator("=")) expect_keyword("to", "'=' or TO");
+  const Token& v = next();
+  switch (v.type) {
+    case TokenType::kString:
+    case TokenType::kIdentifier:
+    case TokenType::kQuotedIdentifier: s.value = v.text; break;
+    case TokenType::kInteger:
+    case TokenType::kDecimal:
+      s.value = v.raw;
+      if (peek().type == TokenType::kIdentifier && peek().offset == v.offset + v.raw.size()) s.value += next().raw;
+      break;
+    default: expected_error(v, "a setting value");
+  }
+  return s;
 }
 
 SelectStatement Parser::parse_select() {

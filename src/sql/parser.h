@@ -35,6 +35,7 @@ class Parser {
   SelectStatement parse_select();
   CreateIndexStatement parse_create_index();
   DropIndexStatement parse_drop_index();
+  SettingStatement parse_setting(StatementType type);
   void parse_select_list(SelectStatement& s);
   void parse_from(SelectStatement& s);
   TableItem parse_table_item();

@@ -20,6 +20,14 @@ BoundStatement parse_and_bind(std::string_view sql, const TableResolver& resolve
     out.if_exists = st.drop_index.if_exists;
     return out;
   }
+  if (st.type == StatementType::kSet || st.type == StatementType::kReset || st.type == StatementType::kShow) {
+    out.kind = st.type == StatementType::kSet     ? StatementKind::kSet
+               : st.type == StatementType::kReset ? StatementKind::kReset
+                                                  : StatementKind::kShow;
+    out.setting = st.setting.name;
+    out.value = st.setting.value;
+    return out;
+  }
   out.kind = st.explain ? StatementKind::kExplain : StatementKind::kSelect;
   out.query = Binder(resolve).bind(st.select);
   return out;

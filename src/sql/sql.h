@@ -9,6 +9,8 @@
 // DISTINCT; CASE, CAST and ::, BETWEEN, IN, LIKE, IS [NOT] NULL; DATE '...' literals.
 // Outer joins, subqueries, set operations and scalar functions are kNotImplemented
 // or kBinder errors that say so.
+// Settings: SET name = value (or TO), RESET name, SHOW name; the connection checks
+// the name and value (common/settings.h).
 // DDL: CREATE INDEX name ON table (column) [USING RT|SORTED|HASH] [WITH (option =
 // value, ...)] and DROP INDEX [IF EXISTS] name. They are parsed here and carried out
 // by the catalog (DatabaseDirectory), which resolves the names.
@@ -26,13 +28,15 @@ namespace raydb::sql {
 // Looks a table up by name (case-insensitive); nullptr when it does not exist.
 using TableResolver = std::function<TablePtr(std::string_view name)>;
 
-enum class StatementKind { kSelect, kExplain, kCreateIndex, kDropIndex };
+enum class StatementKind { kSelect, kExplain, kCreateIndex, kDropIndex, kSet, kReset, kShow };
 
 struct BoundStatement {
   StatementKind kind = StatementKind::kSelect;
   plan::LogicalQuery query;  // kSelect, kExplain
   IndexDefinition index;     // kCreateIndex (names as written); kDropIndex: name only
   bool if_exists = false;    // kDropIndex
+  std::string setting;       // kSet, kReset, kShow: the setting's name
+  std::string value;         // kSet: its value as written
 };
 
 // Parses and binds one statement (a trailing ';' is allowed). Throws Error(kParse)

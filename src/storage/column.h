@@ -9,8 +9,8 @@
 
 #include "storage/buffer.h"
 #include "storage/dictionary.h"
-#include "storage/types.h"
-#include "storage/value.h"
+#include "raydb/types.h"
+#include "raydb/value.h"
 
 namespace raydb {
 

@@ -1,4 +1,4 @@
-#include "storage/types.h"
+#include "raydb/types.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,4 +1,4 @@
-#include "storage/value.h"
+#include "raydb/value.h"
 
 #include <cmath>
 

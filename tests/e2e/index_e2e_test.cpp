@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "raydb/raydb.h"
+#include "storage/persist/database_directory.h"
 #include "storage/column.h"
 #include "storage/table.h"
 #include "support/sqlite_oracle.h"

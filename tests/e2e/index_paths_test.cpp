@@ -1,5 +1,5 @@
-// RAYDB_INDEX_PATHS (force / off / cost: the access-path choice overridden for tests
-// and benchmarks) and `raydb bench query` (timing arbitrary SQL under several backends
+// The index_paths setting (force / off / cost: the access-path choice overridden for
+// tests and benchmarks) and `raydb bench query` (timing arbitrary SQL under several backends
 // and index-path settings), on the CPU executor. The GPU side is tests/gpu/gpu_index_test.cpp.
 #include <gtest/gtest.h>
 
@@ -33,41 +33,72 @@ std::unique_ptr<Database> make_db(const std::string& path) {
   return db;
 }
 
-std::string explain(Database& db, const std::string& sql) {
-  return db.query("explain " + sql, QueryOptions{Backend::kCpu}).explain;
+std::string explain(Database& db, const std::string& sql, const std::string& paths = "") {
+  QueryOptions o{Backend::kCpu};
+  if (!paths.empty()) o.settings.set("index_paths", paths);
+  return db.query("explain " + sql, o).explain;
 }
 
+// The index_paths setting (force / off / cost: the access-path choice overridden for
+// tests and benchmarks), per connection.
 TEST(IndexPathsOverride, ForceOffAndCost) {
   TempDir tmp;
   auto db = make_db(tmp.file("db"));
   const std::string wide = "select count(*), sum(id) from t where k <> 5";  // ~99% of the rows
   const std::string point = "select count(*), sum(id) from t where k = 5";
-  unsetenv("RAYDB_INDEX_PATHS");
   EXPECT_EQ(explain(*db, wide).find("index scan"), std::string::npos);  // the cost model scans
   EXPECT_NE(explain(*db, point).find("index scan t via t_k (sorted, point;"), std::string::npos);
   const std::string wide_scan = db->query(wide).get(0, 1).to_string();
   const std::string point_index = db->query(point).get(0, 1).to_string();
 
-  setenv("RAYDB_INDEX_PATHS", "force", 1);
-  EXPECT_NE(explain(*db, wide).find("index scan t via t_k (sorted, range;"), std::string::npos) << explain(*db, wide);
-  EXPECT_EQ(db->query(wide).get(0, 1).to_string(), wide_scan);
+  EXPECT_NE(explain(*db, wide, "force").find("index scan t via t_k (sorted, range;"), std::string::npos)
+      << explain(*db, wide, "force");
+  Connection conn(*db);
+  conn.query("set index_paths = force");
+  EXPECT_EQ(conn.query(wide).get(0, 1).to_string(), wide_scan);
+  EXPECT_EQ(conn.query("show index_paths").get(0, 0).to_string(), "force");
 
-  setenv("RAYDB_INDEX_PATHS", "off", 1);
-  EXPECT_EQ(explain(*db, point).find("index "), std::string::npos) << explain(*db, point);
-  EXPECT_EQ(db->query(point).get(0, 1).to_string(), point_index);
+  EXPECT_EQ(explain(*db, point, "off").find("index "), std::string::npos) << explain(*db, point, "off");
+  conn.query("SET index_paths TO 'off'");
+  EXPECT_EQ(conn.query(point).get(0, 1).to_string(), point_index);
+  EXPECT_EQ(conn.query("explain " + point).explain.find("index "), std::string::npos);
+  conn.query("reset index_paths");
+  EXPECT_NE(conn.query("explain " + point).explain.find("index scan"), std::string::npos);
+  EXPECT_NE(explain(*db, point, "cost").find("index scan"), std::string::npos);
 
-  setenv("RAYDB_INDEX_PATHS", "cost", 1);
-  EXPECT_NE(explain(*db, point).find("index scan"), std::string::npos);
-
-  setenv("RAYDB_INDEX_PATHS", "sometimes", 1);
-  try {
-    db->query(point);
-    ADD_FAILURE() << "no error";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::kInvalidInput);
-    EXPECT_NE(std::string(e.what()).find("RAYDB_INDEX_PATHS='sometimes'"), std::string::npos) << e.what();
+  // A value the setting does not take, or an unknown setting: one line, at SET.
+  for (const char* bad : {"set index_paths = sometimes", "set no_such_setting = 1"}) {
+    try {
+      conn.query(bad);
+      ADD_FAILURE() << "no error for " << bad;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::kInvalidInput) << e.what();
+      EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+    }
   }
+}
+
+// The environment gives the process default; a bad value fails where it is used, with
+// the variable's name, as before settings existed. --set overrides it.
+TEST(IndexPathsOverride, EnvironmentDefaultAndSetFlag) {
+  TempDir tmp;
+  { auto db = make_db(tmp.file("db")); }
+  const std::string point = "explain select count(*) from t where k = 5";
+  setenv("RAYDB_INDEX_PATHS", "sometimes", 1);
+  CommandResult bad = run_raydb(cli::query(tmp.file("db"), point));
+  CommandResult fixed = run_raydb(cli::query(tmp.file("db"), point, "--set index_paths=off"));
+  setenv("RAYDB_INDEX_PATHS", "off", 1);
+  CommandResult off = run_raydb(cli::query(tmp.file("db"), point));
   unsetenv("RAYDB_INDEX_PATHS");
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.err.find("RAYDB_INDEX_PATHS='sometimes'"), std::string::npos) << bad.err;
+  EXPECT_EQ(fixed.exit_code, 0) << fixed.err;
+  EXPECT_EQ(fixed.out.find("index scan"), std::string::npos) << fixed.out;
+  EXPECT_EQ(off.exit_code, 0) << off.err;
+  EXPECT_EQ(off.out.find("index scan"), std::string::npos) << off.out;
+  CommandResult unknown = run_raydb(cli::query(tmp.file("db"), point, "--set nope=1"));
+  EXPECT_NE(unknown.exit_code, 0);
+  EXPECT_NE(unknown.err.find("unknown setting 'nope'"), std::string::npos) << unknown.err;
 }
 
 // An IN list spanning more than INT64_MAX (found by the GPU index tests' oracle runs):

@@ -12,7 +12,7 @@
 #include "gen/ssb/generator.h"
 #include "gen/ssb_oracle.h"
 #include "storage/loaders/ssb_schema.h"
-#include "storage/types.h"
+#include "raydb/types.h"
 
 namespace raydb::ssb {
 namespace {

@@ -20,11 +20,11 @@ namespace {
 #define REQUIRE_GPU() \
   if (exec::cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device: " << exec::cuda::no_device_reason()
 
-// RAYDB_CUDA_GROUP for one scope (read by every query).
+// The cuda_group setting's default for the queries of one scope.
 class GroupMode {
  public:
-  explicit GroupMode(const char* mode) { setenv("RAYDB_CUDA_GROUP", mode, 1); }
-  ~GroupMode() { unsetenv("RAYDB_CUDA_GROUP"); }
+  explicit GroupMode(const char* mode) { Settings::set_default("cuda_group", mode); }
+  ~GroupMode() { Settings::reset_default("cuda_group"); }
 };
 
 // The CPU's rows; the CUDA rows grouped through the hash table (checked by the
@@ -157,15 +157,15 @@ TEST(GpuHashGroup, SortAndHashGiveIdenticalResults) {
       "from lineorder group by lo_orderkey, lo_linenumber",
   };
   for (const char* sql : sqls) check(*db, sql, false);
-  // Anything but hash or sort is one clean line.
-  GroupMode m("bogus");
+  // Anything but hash or sort is one clean line (SET checks at once).
   try {
-    db->query(sqls[0], QueryOptions{Backend::kCuda});
-    ADD_FAILURE() << "RAYDB_CUDA_GROUP=bogus accepted";
+    Connection conn(*db, QueryOptions{Backend::kCuda});
+    conn.query("set cuda_group = bogus");
+    ADD_FAILURE() << "cuda_group = bogus accepted";
   } catch (const Error& e) {
     const std::string w = e.what();
     EXPECT_EQ(e.kind(), ErrorKind::kInvalidInput) << w;
-    EXPECT_NE(w.find("RAYDB_CUDA_GROUP"), std::string::npos) << w;
+    EXPECT_NE(w.find("cuda_group"), std::string::npos) << w;
     EXPECT_EQ(w.find('\n'), std::string::npos) << w;
   }
 }

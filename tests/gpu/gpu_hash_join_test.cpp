@@ -26,16 +26,16 @@ bool have_gpu() { return exec::cuda::device_count() > 0; }
 #define REQUIRE_GPU() \
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device: " << exec::cuda::no_device_reason()
 
-// RAYDB_CUDA_JOIN for the queries of one scope.
+// The cuda_join setting's default for the queries of one scope.
 class JoinSwitch {
  public:
   explicit JoinSwitch(const char* value) {
     if (value)
-      setenv("RAYDB_CUDA_JOIN", value, 1);
+      Settings::set_default("cuda_join", value);
     else
-      unsetenv("RAYDB_CUDA_JOIN");
+      Settings::reset_default("cuda_join");
   }
-  ~JoinSwitch() { unsetenv("RAYDB_CUDA_JOIN"); }
+  ~JoinSwitch() { Settings::reset_default("cuda_join"); }
 };
 
 // The CPU's result, then the CUDA backend's with the hash join, which must build at

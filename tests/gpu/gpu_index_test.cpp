@@ -39,25 +39,11 @@ bool have_gpu() { return exec::cuda::device_count() > 0; }
     if (!exec::cuda::gpu_index_supported(kind, &why_)) GTEST_SKIP() << why_; /* RT: OptiX */ \
   }
 
-// RAYDB_INDEX_PATHS for one scope (the chooser reads it per query).
+// The index_paths setting's default for the queries of one scope.
 class ScopedIndexPaths {
  public:
-  explicit ScopedIndexPaths(const char* v) {
-    const char* old = std::getenv("RAYDB_INDEX_PATHS");
-    had_ = old != nullptr;
-    if (had_) old_ = old;
-    setenv("RAYDB_INDEX_PATHS", v, 1);
-  }
-  ~ScopedIndexPaths() {
-    if (had_)
-      setenv("RAYDB_INDEX_PATHS", old_.c_str(), 1);
-    else
-      unsetenv("RAYDB_INDEX_PATHS");
-  }
-
- private:
-  bool had_ = false;
-  std::string old_;
+  explicit ScopedIndexPaths(const char* v) { Settings::set_default("index_paths", v); }
+  ~ScopedIndexPaths() { Settings::reset_default("index_paths"); }
 };
 
 // t (60000 rows, the probe root), u (300 rows, unique keys), w (400 rows, each key 4

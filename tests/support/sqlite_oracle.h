@@ -45,6 +45,7 @@
 #include <gtest/gtest.h>
 
 #include "raydb/raydb.h"
+#include "storage/persist/database_directory.h"
 
 struct sqlite3;
 

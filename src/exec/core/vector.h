@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "storage/dictionary.h"
-#include "storage/types.h"
-#include "storage/value.h"
+#include "raydb/types.h"
+#include "raydb/value.h"
 
 namespace raydb::exec {
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "exec/backend.h"
 #include "exec/core/result_table.h"
 #include "plan/physical/physical_plan.h"
 
@@ -29,13 +30,10 @@ std::vector<DeviceInfo> devices();
 // nullopt when the CUDA executor runs `plan`; else a one-line reason. Pure plan
 // analysis: answers the same with or without a device.
 std::optional<std::string> unsupported_reason(const plan::PhysicalPlan& plan);
-// Estimated device milliseconds of `plan` without index paths when the star kernels
-// run it as one fused pass over the fact table; nullopt when they would not (the
-// access-path choice compares it with the index paths, which take the general path).
-std::optional<double> fused_pass_cost_ms(const plan::PhysicalPlan& plan);
-// Bytes of device memory the plan's columns need beyond what is cached now (0 when
-// all resident); the planner compares it with the budget.
-uint64_t bytes_to_upload(const plan::PhysicalPlan& plan);
+// Bytes of device memory the analysed plan's columns need beyond what is cached now
+// (0 when all resident); the backend compares it with the budget when admitting.
+struct CudaPlanAnalysis;
+uint64_t bytes_to_upload(const CudaPlanAnalysis& analysis);
 
 class CudaExecutor {
  public:
@@ -68,5 +66,20 @@ uint64_t hash_join_builds();
 // Calibration (raydb calibrate, raydb bench): GB/s, measured on device 0.
 double measure_device_read_gbs();  // a streaming reduction over 2 GiB
 double measure_host_to_device_gbs();  // pinned host -> device copies of 256 MiB
+
+// The CUDA backend behind the seam (exec/backend.h): star kernels or the general path,
+// GPU-resident indexes (rt-gpu needs OptiX), the accounted device memory budget.
+class CudaBackend final : public Backend {
+ public:
+  plan::BackendKind kind() const override { return plan::BackendKind::kCuda; }
+  std::optional<Rejection> unavailable() const override;
+  // kForceRt only where RT indexes can live on the GPU (OptiX); elsewhere the RT
+  // policy goes to the CPU backend and Embree.
+  bool honours(AccessPolicy policy) const override;
+  std::optional<Rejection> admit(plan::PhysicalPlan& plan, const Settings& settings) const override;
+  void choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexOnTable>& indexes, AccessPolicy policy,
+                           const Settings& settings) const override;
+  ResultTable execute(const plan::PhysicalPlan& plan, const ExecOptions& options) const override;
+};
 
 }  // namespace raydb::exec::cuda

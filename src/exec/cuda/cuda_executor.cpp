@@ -14,6 +14,7 @@
 #include "exec/core/aggregate_states.h"
 #include "exec/cuda/column_cache.h"
 #include "exec/cuda/cuda_backend.h"
+#include "exec/cuda/cuda_plan_analysis.h"
 #include "exec/cuda/device_memory.h"
 #include "exec/cuda/kernels.h"
 #include "exec/cuda/star_plan.h"
@@ -76,12 +77,8 @@ struct DimRun {
 
 namespace {
 
-ResultTable execute_star(const plan::PhysicalPlan& plan, const ExecOptions& options) {
-  auto analyzed = analyze(plan);
-  if (auto* why = std::get_if<std::string>(&analyzed))
-    fail(ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: {}", *why);
+ResultTable execute_star(const plan::PhysicalPlan& plan, const StarPlan& sp, const ExecOptions& options) {
   if (device_count() == 0) fail(ErrorKind::kNotImplemented, "no CUDA device: {}", no_device_reason());
-  const StarPlan& sp = std::get<StarPlan>(analyzed);
   const plan::LogicalQuery& q = *plan.query;
   Context& ctx = context();
   ColumnCache& cache = ColumnCache::instance();
@@ -498,26 +495,32 @@ ResultTable execute_star(const plan::PhysicalPlan& plan, const ExecOptions& opti
 }  // namespace
 
 // Star plans run on the fused star kernels; every other supported shape (and a star
-// plan whose data the star kernels turn down at run time) on the general path.
+// plan whose data the star kernels turn down at run time) on the general path. The
+// plan's analysis (cuda_plan_analysis.h) says which, computed when it was admitted.
 ResultTable CudaExecutor::execute(const plan::PhysicalPlan& plan, const ExecOptions& options) {
+  const std::shared_ptr<const CudaPlanAnalysis> a = analysis_of(plan);
   auto general_plan = [&]() {
+    const bool paths = plan.has_index_paths();
+    if (a->general && a->general_with_index_paths == paths) return *a->general;
     auto g = general::analyze_general(plan);
     if (auto* why = std::get_if<std::string>(&g))
       fail(ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: {}", *why);
-    if (device_count() == 0) fail(ErrorKind::kNotImplemented, "no CUDA device: {}", no_device_reason());
     return std::get<general::GeneralPlan>(std::move(g));
   };
+  auto run_general = [&]() {
+    general::GeneralPlan gp = general_plan();
+    if (device_count() == 0) fail(ErrorKind::kNotImplemented, "no CUDA device: {}", no_device_reason());
+    return general::GeneralExecutor::execute(plan, gp);
+  };
   // [gpuidx] Plans with index scans or index joins run on the general path (index_steps.h).
-  if (general::has_index_paths(plan) || std::holds_alternative<std::string>(analyze(plan)))
-    return general::GeneralExecutor::execute(plan, general_plan());
+  if (plan.has_index_paths() || !a->star) return run_general();
   try {
-    return execute_star(plan, options);
+    return execute_star(plan, *a->star, options);
   } catch (const Error& e) {
-    if (e.kind() != ErrorKind::kNotImplemented || device_count() == 0 ||
-        std::holds_alternative<std::string>(general::analyze_general(plan)))
-      throw;
+    if (e.kind() != ErrorKind::kNotImplemented || device_count() == 0) throw;
+    if (!a->general && std::holds_alternative<std::string>(general::analyze_general(plan))) throw;
   }
-  return general::GeneralExecutor::execute(plan, general_plan());
+  return run_general();
 }
 
 }  // namespace raydb::exec::cuda

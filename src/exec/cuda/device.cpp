@@ -6,6 +6,7 @@
 #include "common/error.h"
 #include "exec/cuda/column_cache.h"
 #include "exec/cuda/cuda_backend.h"
+#include "exec/cuda/cuda_plan_analysis.h"
 #include "exec/cuda/device_memory.h"
 #include "exec/cuda/kernels.h"
 #include "exec/cuda/star_plan.h"
@@ -70,24 +71,20 @@ std::vector<DeviceInfo> devices() {
   return out;
 }
 
-uint64_t bytes_to_upload(const plan::PhysicalPlan& plan) {
-  auto r = analyze(plan);
-  auto* sp = std::get_if<StarPlan>(&r);
+uint64_t bytes_to_upload(const CudaPlanAnalysis& a) {
   uint64_t b = 0;
   ColumnCache& cache = ColumnCache::instance();
   auto add = [&](const ColumnPtr& c) {
     if (!cache.resident(c.get())) b += ColumnCache::estimate_bytes(*c);
   };
-  if (!sp) {
-    auto g = general::analyze_general(plan);
-    if (auto* gp = std::get_if<general::GeneralPlan>(&g))
-      for (auto& c : gp->columns) add(c);
-    return b;
-  }
-  for (auto& c : sp->fact_columns) add(c);
-  for (auto& d : sp->dims) {
-    add(d.key);
-    for (auto& f : d.filters) add(f.column);
+  if (const StarPlan* sp = a.star ? &*a.star : nullptr) {
+    for (auto& c : sp->fact_columns) add(c);
+    for (auto& d : sp->dims) {
+      add(d.key);
+      for (auto& f : d.filters) add(f.column);
+    }
+  } else if (a.general) {
+    for (auto& c : a.general->columns) add(c);
   }
   return b;
 }

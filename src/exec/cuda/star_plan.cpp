@@ -386,13 +386,8 @@ std::optional<std::string> unsupported_reason(const plan::PhysicalPlan& plan) {
 
 namespace raydb::exec::cuda {
 
-std::optional<double> fused_pass_cost_ms(const plan::PhysicalPlan& plan) {
-  plan::PhysicalPlan plain = plan;  // the plan as the star kernels would run it: no index paths
-  plain.index_scans.assign(plain.index_scans.size(), std::nullopt);
-  for (auto& step : plain.joins) step.index_join.reset();
-  auto r = analyze(plain);
-  const StarPlan* sp = std::get_if<StarPlan>(&r);
-  if (!sp) return std::nullopt;
+double fused_pass_cost_ms(const StarPlan& star) {
+  const StarPlan* sp = &star;
   // The fact kernel reads every filter column whole and any other column (join keys,
   // group keys, aggregate arguments) only in the 16-row vectors holding a selected
   // row; stored widths bound the narrowed ones from above. Dimensions are read whole.

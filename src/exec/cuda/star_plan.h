@@ -66,4 +66,9 @@ struct StarPlan {
 // A StarPlan, or the reason the plan is outside the CUDA backend's shapes.
 std::variant<StarPlan, std::string> analyze(const plan::PhysicalPlan& plan);
 
+// Estimated device milliseconds of the star kernels' one fused pass over the fact
+// table: filter columns read whole, other fact columns only in the 16-row vectors
+// holding a selected row, dimensions whole.
+double fused_pass_cost_ms(const StarPlan& star);
+
 }  // namespace raydb::exec::cuda

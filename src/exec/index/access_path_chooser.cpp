@@ -1,8 +1,6 @@
 #include "exec/index/access_path_chooser.h"
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 #include <optional>
 #include <set>
 
@@ -18,16 +16,6 @@ using plan::ExprKind;
 using plan::ExprPtr;
 
 namespace {
-
-enum class Override { kCost, kForce, kOff };
-
-Override index_paths_override() {
-  const char* v = std::getenv("RAYDB_INDEX_PATHS");
-  if (v == nullptr || *v == '\0' || std::strcmp(v, "cost") == 0) return Override::kCost;
-  if (std::strcmp(v, "force") == 0) return Override::kForce;
-  if (std::strcmp(v, "off") == 0) return Override::kOff;
-  fail(ErrorKind::kInvalidInput, "RAYDB_INDEX_PATHS='{}' (expected force, off or cost)", v);
-}
 
 bool allowed(plan::IndexKind kind, AccessPolicy policy) {
   return !(policy == AccessPolicy::kNoRt && kind == plan::IndexKind::kRt);
@@ -211,12 +199,6 @@ std::optional<plan::IndexScan> choose_index_scan(const plan::PhysicalPlan& plan,
 
 }  // namespace
 
-void choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexCandidate>& candidates, AccessPolicy policy) {
-  AccessOptions o;
-  o.policy = policy;
-  choose_access_paths(plan, candidates, o);
-}
-
 void choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexCandidate>& candidates,
                          const AccessOptions& options) {
   const plan::LogicalQuery& q = *plan.query;
@@ -225,9 +207,8 @@ void choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexCandid
   const size_t nt = q.tables.size();
   plan.index_scans.assign(nt, std::nullopt);
   for (auto& step : plan.joins) step.index_join.reset();
-  const Override override = index_paths_override();
-  if (candidates.empty() || plan.always_empty || override == Override::kOff) return;
-  const bool force = override == Override::kForce;
+  if (candidates.empty() || plan.always_empty || options.paths == IndexPathsMode::kOff) return;
+  const bool force = options.paths == IndexPathsMode::kForce;
   for (size_t t = 0; t < nt; t++)
     plan.index_scans[t] = choose_index_scan(plan, int(t), candidates, policy, costs, force);
 
@@ -290,7 +271,7 @@ void choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexCandid
   const bool any_path = std::any_of(plan.index_scans.begin(), plan.index_scans.end(), [](auto& s) { return bool(s); }) ||
                         std::any_of(plan.joins.begin(), plan.joins.end(), [](auto& j) { return bool(j.index_join); });
   if (any_path && costs.on_gpu() && !force && policy == AccessPolicy::kCost && options.fused_pass_ms)
-    if (auto fused = options.fused_pass_ms(plan); fused && *fused < chosen_ms) {
+    if (const auto& fused = options.fused_pass_ms; fused && *fused < chosen_ms) {
       plan.index_scans.assign(nt, std::nullopt);
       for (auto& step : plan.joins) step.index_join.reset();
     }

@@ -12,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/settings.h"
 #include "exec/index/built_index.h"
 #include "plan/physical/physical_plan.h"
 
@@ -33,25 +34,24 @@ enum class AccessPolicy {
   kForceRt,  // --backend rt: an RT index wherever one applies, else as kCost
 };
 
-// RAYDB_INDEX_PATHS (tests and benchmarks) overrides the cost comparison: "force"
-// takes an index path wherever an index applies (the kind chosen as usual: the
-// cheapest, or RT under --backend rt), "off" takes none; unset or "cost": the cost
-// model decides. Anything else is Error(kInvalidInput).
 struct AccessOptions {
   AccessPolicy policy = AccessPolicy::kCost;
+  // The index_paths setting (tests and benchmarks) overrides the cost comparison:
+  // kForce takes an index path wherever an index applies (the kind chosen as usual:
+  // the cheapest, or RT under kForceRt), kOff takes none.
+  IndexPathsMode paths = IndexPathsMode::kCost;
   // kCpu: the candidates are host indexes and the CPU executor runs the plan; kGpu:
   // they are GPU-resident (BuiltIndex::device() == kGpu) and the CUDA backend runs it.
   plan::ExecDevice device = plan::ExecDevice::kCpu;
   // GPU: the cost of the plan without index paths when the backend runs it as one
-  // fused pass (nullopt: it would not). Index paths send a plan to the general path,
-  // so under kCost they are kept only when their plan-level cost beats this.
-  std::function<std::optional<double>(const plan::PhysicalPlan&)> fused_pass_ms;
+  // fused pass (nullopt: it would not), from the backend's analysis. Index paths send
+  // a plan to the general path, so under kCost they are kept only when their
+  // plan-level cost beats this.
+  std::optional<double> fused_pass_ms;
 };
 
 // Sets plan.index_scans and every step's index_join (clearing earlier choices).
 void choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexCandidate>& candidates,
                          const AccessOptions& options);
-// The CPU executor's choice.
-void choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexCandidate>& candidates, AccessPolicy policy);
 
 }  // namespace raydb::exec

@@ -6,7 +6,7 @@
 #include "gen/ssb/domains.h"
 #include "gen/ssb/random.h"
 #include "gen/ssb/tables.h"
-#include "storage/types.h"
+#include "raydb/types.h"
 
 namespace raydb::ssb {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "storage/types.h"
-#include "storage/value.h"
+#include "raydb/types.h"
+#include "raydb/value.h"
 
 namespace raydb::plan {
 

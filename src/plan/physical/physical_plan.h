@@ -37,6 +37,15 @@ struct JoinStep {
   std::optional<IndexJoin> index_join;
 };
 
+// What a backend learnt about a plan when it admitted it (its shape, the bytes it must
+// move, the cost of its fastest pass), carried forward in the plan so that the
+// access-path choice and execution do not analyse it again. Each backend derives its
+// own (exec/cuda/cuda_plan_analysis.h); plan/ only carries it.
+struct BackendAnalysis {
+  virtual ~BackendAnalysis() = default;
+  virtual const char* describe() const = 0;  // for EXPLAIN, e.g. "star kernels"
+};
+
 struct PhysicalPlan {
   std::shared_ptr<const LogicalQuery> query;
   BackendKind backend = BackendKind::kCpu;
@@ -52,6 +61,14 @@ struct PhysicalPlan {
   // Per table: rows found through an index instead of a scan (empty: scan all).
   std::vector<std::optional<IndexScan>> index_scans;
 
+  // Set by the backend that admitted the plan (see BackendAnalysis).
+  std::shared_ptr<const BackendAnalysis> analysis;
+  // The backend choice as EXPLAIN shows it: each backend tried and why it was not
+  // taken ("cuda: no CUDA device: ...").
+  std::vector<std::string> rejected_backends;
+
+  bool has_index_paths() const;
+  void clear_index_paths();
   std::string explain() const;
 };
 

@@ -162,9 +162,25 @@ PhysicalPlan plan_query(std::shared_ptr<const LogicalQuery> query, const Planner
   return p;
 }
 
+bool PhysicalPlan::has_index_paths() const {
+  for (auto& s : index_scans)
+    if (s) return true;
+  for (auto& j : joins)
+    if (j.index_join) return true;
+  return false;
+}
+
+void PhysicalPlan::clear_index_paths() {
+  index_scans.assign(index_scans.size(), std::nullopt);
+  for (auto& step : joins) step.index_join.reset();
+}
+
 std::string PhysicalPlan::explain() const {
   const LogicalQuery& q = *query;
-  std::string s = fmt::format("backend: {}\n", backend_kind_name(backend));
+  std::string s = fmt::format("backend: {}", backend_kind_name(backend));
+  if (analysis) s += fmt::format(" ({})", analysis->describe());
+  s += "\n";
+  for (auto& r : rejected_backends) s += "  not " + r + "\n";
   if (always_empty) s += "empty: a constant predicate is false\n";
   auto table_line = [&](int t, const char* role) {
     std::string line;

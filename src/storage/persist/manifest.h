@@ -26,7 +26,7 @@
 
 #include "storage/column.h"
 #include "storage/index_definition.h"
-#include "storage/types.h"
+#include "raydb/types.h"
 
 namespace raydb::persist {
 

@@ -2,7 +2,7 @@
 // One typed scalar: constants in SQL, cells of a query result.
 #include <string>
 
-#include "storage/types.h"
+#include "raydb/types.h"
 
 namespace raydb {
 

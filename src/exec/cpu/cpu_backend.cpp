@@ -1,0 +1,28 @@
+#include "exec/cpu/cpu_backend.h"
+
+#include "exec/cpu/cpu_executor.h"
+
+namespace raydb::exec {
+
+void CpuBackend::choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexOnTable>& indexes,
+                                     AccessPolicy policy, const Settings& settings) const {
+  std::vector<IndexCandidate> candidates;
+  for (auto& ix : indexes) {
+    IndexCandidate c;
+    c.table = ix.table;
+    c.column = ix.column;
+    c.kind = ix.kind;
+    c.build = [catalog = indexes_, def = ix.definition, table = ix.data]() { return catalog->get(def, table); };
+    candidates.push_back(std::move(c));
+  }
+  AccessOptions o;
+  o.policy = policy;
+  o.paths = settings.index_paths();
+  exec::choose_access_paths(plan, candidates, o);
+}
+
+ResultTable CpuBackend::execute(const plan::PhysicalPlan& plan, const ExecOptions& options) const {
+  return CpuExecutor::execute(plan, options);
+}
+
+}  // namespace raydb::exec

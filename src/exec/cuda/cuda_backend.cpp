@@ -1,0 +1,97 @@
+// The CUDA backend's side of the seam; built in every build (without CUDA there is
+// no device and unavailable() says why).
+#include "exec/cuda/cuda_backend.h"
+
+#include <cstdio>
+#include <mutex>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "exec/cuda/cuda_plan_analysis.h"
+#include "exec/cuda/gpu_index_catalog.h"
+#include "storage/table.h"
+
+namespace raydb::exec::cuda {
+
+std::optional<Rejection> CudaBackend::unavailable() const {
+  if (device_count() > 0) return std::nullopt;
+  return Rejection{ErrorKind::kNotImplemented, "no CUDA device: " + no_device_reason()};
+}
+
+bool CudaBackend::honours(AccessPolicy policy) const {
+  return policy != AccessPolicy::kForceRt || gpu_index_supported(plan::IndexKind::kRt, nullptr);
+}
+
+std::optional<Rejection> CudaBackend::admit(plan::PhysicalPlan& plan, const Settings& settings) const {
+  // The device budget is one per process; a connection that SET it applies it.
+  if (settings.is_explicit("gpu_memory_limit")) set_memory_budget(settings.gpu_memory_limit());
+  auto r = analyze_for_cuda(plan);
+  if (auto* why = std::get_if<std::string>(&r))
+    return Rejection{ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: " + *why};
+  auto a = std::get<std::shared_ptr<CudaPlanAnalysis>>(std::move(r));
+  const uint64_t need = a->bytes_to_upload;
+  const MemoryStats m = memory_stats();
+  if (need > 0 && m.in_use + need > m.budget)
+    return Rejection{ErrorKind::kOutOfMemory,
+                     fmt::format("the query's columns ({:.2f} GiB) do not fit the GPU memory budget ({:.2f} GiB free of {:.2f})",
+                                 double(need) / (1 << 30), double(m.budget - std::min(m.budget, m.in_use)) / (1 << 30),
+                                 double(m.budget) / (1 << 30))};
+  plan.analysis = std::move(a);
+  return std::nullopt;
+}
+
+namespace {
+
+// The GPU-resident twins of the query's indexes; a kind this machine cannot build on
+// the GPU (RT without OptiX) is left out, with a note on stderr once per index.
+std::vector<IndexCandidate> gpu_candidates(const std::vector<IndexOnTable>& indexes) {
+  std::vector<IndexCandidate> out;
+  for (auto& ix : indexes) {
+    std::string why;
+    if (!gpu_index_supported(ix.kind, &why)) {
+      static std::mutex m;
+      static std::set<std::string> noted;
+      std::lock_guard<std::mutex> g(m);
+      if (noted.insert(to_lower(ix.definition.name)).second)
+        std::fprintf(stderr, "index %s: not used on the CUDA backend (%s)\n", ix.definition.name.c_str(), why.c_str());
+      continue;
+    }
+    IndexCandidate c;
+    c.table = ix.table;
+    c.column = ix.column;
+    c.kind = ix.kind;
+    c.build = [def = ix.definition, table = ix.data]() { return gpu_index(def, table); };
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+}  // namespace
+
+void CudaBackend::choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexOnTable>& indexes,
+                                      AccessPolicy policy, const Settings& settings) const {
+  const std::shared_ptr<const CudaPlanAnalysis> a = analysis_of(plan);
+  AccessOptions o;
+  o.policy = policy;
+  o.paths = settings.index_paths();
+  o.device = plan::ExecDevice::kGpu;
+  o.fused_pass_ms = a->fused_pass_ms;
+  exec::choose_access_paths(plan, gpu_candidates(indexes), o);
+  if (!plan.has_index_paths()) return;
+  // Index paths run on the general path: compile it for the final plan now (when it
+  // does not compile, execution reports why, as before the choice).
+  auto g = general::analyze_general(plan);
+  if (auto* gp = std::get_if<general::GeneralPlan>(&g)) {
+    auto with_paths = std::make_shared<CudaPlanAnalysis>(*a);
+    with_paths->general = std::move(*gp);
+    with_paths->general_with_index_paths = true;
+    plan.analysis = std::move(with_paths);
+  }
+}
+
+ResultTable CudaBackend::execute(const plan::PhysicalPlan& plan, const ExecOptions& options) const {
+  return CudaExecutor::execute(plan, options);
+}
+
+}  // namespace raydb::exec::cuda

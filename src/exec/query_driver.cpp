@@ -1,0 +1,75 @@
+#include "exec/query_driver.h"
+
+#include "common/error.h"
+
+namespace raydb::exec {
+
+namespace {
+
+// Errors that pass a plan on to the next backend under `auto`.
+bool passes_on(const Error& e) { return e.kind() == ErrorKind::kOutOfMemory || e.kind() == ErrorKind::kNotImplemented; }
+
+std::string note(const Backend& b, const std::string& why) {
+  return std::string(plan::backend_kind_name(b.kind())) + ": " + why;
+}
+
+}  // namespace
+
+// The first backend from `first` on that exists here, honours the access policy and
+// admits the plan.
+size_t QueryDriver::admit_from(size_t first, plan::PhysicalPlan& plan, const ExecutionRequest& request,
+                               const Settings& settings) const {
+  for (size_t i = first; i < backends_.size(); i++) {
+    const Backend& b = *backends_[i];
+    if (request.backend && b.kind() != *request.backend) continue;
+    plan.analysis.reset();
+    std::optional<Rejection> why = b.unavailable();
+    if (!why && !b.honours(request.policy)) why = Rejection{ErrorKind::kNotImplemented, "no RT indexes on this backend here"};
+    if (!why) why = b.admit(plan, settings);
+    if (!why) {
+      plan.backend = b.kind();
+      return i;
+    }
+    if (request.backend) fail(why->kind, "{}", why->reason);
+    plan.rejected_backends.push_back(note(b, why->reason));
+  }
+  fail(ErrorKind::kInternal, "no backend takes this plan");
+}
+
+size_t QueryDriver::prepare_from(size_t first, plan::PhysicalPlan& plan, const ExecutionRequest& request,
+                                 const std::vector<IndexOnTable>& indexes, const Settings& settings) const {
+  for (size_t i = first;; i++) {
+    i = admit_from(i, plan, request, settings);
+    try {
+      backends_[i]->choose_access_paths(plan, indexes, request.policy, settings);
+      return i;
+    } catch (const Error& e) {
+      // An index that cannot be built on this backend's device (out of device memory):
+      // `auto` moves on; a forced backend reports it.
+      if (request.backend || !passes_on(e)) throw;
+      plan.rejected_backends.push_back(note(*backends_[i], e.what()));
+    }
+  }
+}
+
+void QueryDriver::prepare(plan::PhysicalPlan& plan, const ExecutionRequest& request,
+                          const std::vector<IndexOnTable>& indexes, const Settings& settings) const {
+  prepare_from(0, plan, request, indexes, settings);
+}
+
+ResultTable QueryDriver::run(plan::PhysicalPlan& plan, const ExecutionRequest& request,
+                             const std::vector<IndexOnTable>& indexes, const ExecOptions& options) const {
+  for (size_t i = prepare_from(0, plan, request, indexes, options.settings);;) {
+    try {
+      return backends_[i]->execute(plan, options);
+    } catch (const Error& e) {
+      // Out of device memory or a shape turned down at run time: `auto` runs the plan
+      // on the next backend (with that backend's own access paths).
+      if (request.backend || !passes_on(e) || i + 1 >= backends_.size()) throw;
+      plan.rejected_backends.push_back(note(*backends_[i], e.what()));
+      i = prepare_from(i + 1, plan, request, indexes, options.settings);
+    }
+  }
+}
+
+}  // namespace raydb::exec

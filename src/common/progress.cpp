@@ -1,12 +1,14 @@
 #include "common/progress.h"
 
+#include "common/settings.h"
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 
 namespace raydb {
 namespace {
-bool g_quiet = std::getenv("RAYDB_QUIET") != nullptr;
+bool g_quiet = quiet_from_environment();
 int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
       .count();

@@ -200,4 +200,13 @@ bool Settings::cuda_disabled() const {
 }
 
 
+std::string calibration_file_path() {
+  if (const char* p = std::getenv("RAYDB_CALIBRATION"); p && *p) return p;
+  if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x) return std::string(x) + "/raydb/calibration.json";
+  const char* home = std::getenv("HOME");
+  return std::string(home ? home : ".") + "/.config/raydb/calibration.json";
+}
+
+bool quiet_from_environment() { return std::getenv("RAYDB_QUIET") != nullptr; }
+
 }  // namespace raydb

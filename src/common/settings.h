@@ -58,6 +58,13 @@ class Settings {
   std::vector<Entry> entries_;  // parallel to all()
 };
 
+// Where `raydb calibrate` stores its measurements and the cost model reads them:
+// $RAYDB_CALIBRATION, else $XDG_CONFIG_HOME/raydb/calibration.json, else
+// ~/.config/raydb/calibration.json. Read at each call (the model reloads on demand).
+std::string calibration_file_path();
+// RAYDB_QUIET: no progress lines on stderr (the process default).
+bool quiet_from_environment();
+
 // Parses "123", "64K", "512M", "2G" into bytes; kInvalidInput naming `what` otherwise.
 uint64_t parse_byte_size(std::string_view text, std::string_view what);
 

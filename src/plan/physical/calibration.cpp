@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/settings.h"
 
 namespace raydb::plan {
 
@@ -135,12 +136,7 @@ const char* probe_order_name(ProbeOrder o) {
   return "?";
 }
 
-std::string Calibration::default_path() {
-  if (const char* p = std::getenv("RAYDB_CALIBRATION"); p && *p) return p;
-  if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x) return std::string(x) + "/raydb/calibration.json";
-  const char* home = std::getenv("HOME");
-  return std::string(home ? home : ".") + "/.config/raydb/calibration.json";
-}
+std::string Calibration::default_path() { return calibration_file_path(); }
 
 nlohmann::ordered_json Calibration::to_json() const {
   nlohmann::ordered_json j;

@@ -1,71 +1,13 @@
 #pragma once
-// The CUDA execution backend, as the rest of raydb sees it. Everything here exists
-// in every build: without CUDA (RAYDB_HAVE_CUDA unset) there are no devices and
-// execute() fails with a clear message, so callers need no #ifdefs.
-#include <cstdint>
+// The CUDA backend behind the seam (exec/backend.h); the devices, memory and executor
+// it drives are in cuda_device.h. Host code only (the seam is C++20).
 #include <optional>
-#include <string>
 #include <vector>
 
 #include "exec/backend.h"
-#include "exec/core/result_table.h"
-#include "plan/physical/physical_plan.h"
+#include "exec/cuda/cuda_device.h"
 
 namespace raydb::exec::cuda {
-
-struct DeviceInfo {
-  int index = 0;
-  std::string name;
-  int cc_major = 0, cc_minor = 0;
-  uint64_t total_bytes = 0, free_bytes = 0;
-  int multiprocessors = 0;
-  int l2_bytes = 0;
-};
-
-bool built();                           // compiled with CUDA
-int device_count();                     // 0 without CUDA, driver or device
-std::string no_device_reason();         // why device_count() is 0 ("" otherwise)
-std::vector<DeviceInfo> devices();
-
-// nullopt when the CUDA executor runs `plan`; else a one-line reason. Pure plan
-// analysis: answers the same with or without a device.
-std::optional<std::string> unsupported_reason(const plan::PhysicalPlan& plan);
-// Bytes of device memory the analysed plan's columns need beyond what is cached now
-// (0 when all resident); the backend compares it with the budget when admitting.
-struct CudaPlanAnalysis;
-uint64_t bytes_to_upload(const CudaPlanAnalysis& analysis);
-
-class CudaExecutor {
- public:
-  // Runs a supported plan on device 0. Throws Error(kNotImplemented) for plans
-  // outside the backend's shapes, Error(kOutOfMemory) when a column or intermediate
-  // does not fit the memory budget.
-  static ResultTable execute(const plan::PhysicalPlan& plan, const ExecOptions& options);
-};
-
-// Device memory: budget (RAYDB_GPU_MEMORY_LIMIT bytes, with K/M/G suffixes, or
-// set_memory_budget; default 90% of the device's free memory at first use),
-// bytes in use by cached columns and query scratch, pooled free bytes.
-struct MemoryStats {
-  uint64_t budget = 0, in_use = 0, pooled = 0, peak = 0;
-};
-MemoryStats memory_stats();
-void set_memory_budget(uint64_t bytes);  // 0: back to the default
-void clear_column_cache();                // drop resident columns (end-to-end timing)
-
-// Queries whose ORDER BY / OFFSET / LIMIT ran on the device (general path, results of
-// 65536 rows or more) since the process started; 0 without CUDA.
-uint64_t device_sorted_queries();
-// GROUP BY queries the general path grouped through its device hash table (the
-// default; RAYDB_CUDA_GROUP=sort sorts every row instead) since the process started.
-uint64_t hash_grouped_queries();
-// Hash tables built for equi-joins on the general path since the process started (the
-// default join; RAYDB_CUDA_JOIN=sort selects the sort-based join instead); 0 without CUDA.
-uint64_t hash_join_builds();
-
-// Calibration (raydb calibrate, raydb bench): GB/s, measured on device 0.
-double measure_device_read_gbs();  // a streaming reduction over 2 GiB
-double measure_host_to_device_gbs();  // pinned host -> device copies of 256 MiB
 
 // The CUDA backend behind the seam (exec/backend.h): star kernels or the general path,
 // GPU-resident indexes (rt-gpu needs OptiX), the accounted device memory budget.

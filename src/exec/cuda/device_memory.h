@@ -8,7 +8,7 @@
 #include <map>
 #include <mutex>
 
-#include "exec/cuda/cuda_backend.h"
+#include "exec/cuda/cuda_device.h"
 
 namespace raydb::exec::cuda {
 

@@ -5,7 +5,7 @@
 #include <atomic>
 
 #include "common/hash_mix.h"
-#include "exec/cuda/cuda_backend.h"
+#include "exec/cuda/cuda_device.h"
 #include "exec/cuda/general/grid.cuh"
 #include "exec/cuda/general/key_columns.cuh"
 #include "exec/cuda/general/hash_join.h"

@@ -11,6 +11,7 @@
 
 #include "common/error.h"
 #include "common/timer.h"
+#include "rt/mapping/view_aggregate.h"
 #include "rt/tracer.h"
 
 namespace raydb::rt {
@@ -280,6 +281,13 @@ class EmbreeTracer final : public Tracer {
     Timer timer;
     const int64_t items = n;
     switch (program) {
+      case mapping::kViewAggregate: {  // RT views: rays differ widely in work
+        if (params_bytes != sizeof(mapping::ViewAggregateParams)) fail(ErrorKind::kInternal, "embree: bad launch params");
+        const auto& p = *static_cast<const mapping::ViewAggregateParams*>(params);
+#pragma omp parallel for schedule(dynamic, 16)
+        for (int64_t j = 0; j < items; ++j) mapping::view_aggregate(tc, p, static_cast<uint32_t>(j));
+        break;
+      }
       case mapping::Program::kKeyLookup: {
         if (params_bytes != sizeof(mapping::KeyLookupParams)) fail(ErrorKind::kInternal, "embree: bad launch params");
         const auto& p = *static_cast<const mapping::KeyLookupParams*>(params);

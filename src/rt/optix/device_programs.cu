@@ -27,6 +27,8 @@ extern "C" {
 __constant__ ox::LaunchParams params;
 }
 
+#include "rt/optix/view_programs.h"  // RT views (needs `params`)
+
 namespace {
 
 __device__ __forceinline__ uint32_t tag_of(const mp::KeyHitAction*) { return ox::kKeyHitAction; }
@@ -85,6 +87,10 @@ struct DeviceTraceContext {
 extern "C" __global__ void __raygen__main() {
   const uint32_t j = optixGetLaunchIndex().x + params.base;
   const DeviceTraceContext tc;
+  if (params.program == static_cast<uint32_t>(mp::kViewAggregate)) {
+    ox::view_raygen(j);
+    return;
+  }
   if (params.program == static_cast<uint32_t>(mp::Program::kKeyLookup)) {
     mp::key_lookup(tc, params.key, j);
   } else if (params.program == static_cast<uint32_t>(mp::Program::kBucketLookup)) {
@@ -110,6 +116,7 @@ extern "C" __global__ void __anyhit__main() {
   h.t = optixGetRayTmax();  // in any-hit: the candidate's t
   void* ptr = reinterpret_cast<void*>(static_cast<unsigned long long>(optixGetPayload_0()) |
                                       (static_cast<unsigned long long>(optixGetPayload_1()) << 32));
+  if (ox::view_anyhit(tag, ptr, h)) return;  // RT views
   bool more = true;
   switch (tag & 0xFF) {
     case ox::kKeyHitAction:

@@ -4,6 +4,7 @@
 // Shared by the host tracer (g++) and the device programs (nvcc); no OptiX types, so
 // the host side of the rest of raydb never needs the OptiX headers.
 #include "rt/mapping/launch.h"
+#include "rt/mapping/view_aggregate.h"
 
 namespace raydb::rt::optix {
 
@@ -17,6 +18,7 @@ struct LaunchParams {
   uint64_t handles[3];
   uint32_t sbt_offset[3];
   uint32_t instanced[3];
+  mapping::ViewAggregateParams view;  // program mapping::kViewAggregate (RT views)
   mapping::KeyLookupParams key;   // program kKeyLookup
   mapping::RayBatchParams rays;   // program kRays
   mapping::BucketLookupParams bucket;  // program kBucketLookup

@@ -462,7 +462,9 @@ void OptixTracer::launch(mapping::Program program, std::span<const Accel* const>
     lp.sbt_offset[s] = a->sbt_offset;
     lp.instanced[s] = a->instanced ? 1 : 0;
   }
-  if (program == mapping::Program::kKeyLookup && params_bytes == sizeof(lp.key)) {
+  if (program == mapping::kViewAggregate && params_bytes == sizeof(lp.view)) {
+    std::memcpy(&lp.view, params, sizeof(lp.view));
+  } else if (program == mapping::Program::kKeyLookup && params_bytes == sizeof(lp.key)) {
     std::memcpy(&lp.key, params, sizeof(lp.key));
   } else if (program == mapping::Program::kBucketLookup && params_bytes == sizeof(lp.bucket)) {
     std::memcpy(&lp.bucket, params, sizeof(lp.bucket));

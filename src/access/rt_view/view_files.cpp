@@ -1,0 +1,128 @@
+// Saving and loading a view's rows: one little-endian file per array plus view.json,
+// written into a new directory and renamed into place (storage's discipline: new
+// files, fsync, rename).
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "access/rt_view/view_rows.h"
+#include "common/error.h"
+#include "storage/persist/file_io.h"
+
+namespace raydb::rtview {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+template <typename T>
+void write_array(const std::string& dir, const std::string& file, const std::vector<T>& v) {
+  persist::write_file_durably(dir + "/" + file, v.data(), v.size() * sizeof(T));
+}
+
+template <typename T>
+std::vector<T> read_array(const std::string& dir, const std::string& file, size_t count) {
+  const std::string path = dir + "/" + file;
+  std::error_code ec;
+  const auto bytes = fs::file_size(path, ec);
+  if (ec || bytes != count * sizeof(T))
+    fail(ErrorKind::kCatalog, "rt view: {} is missing or has {} bytes, expected {}", path, ec ? 0 : bytes,
+         count * sizeof(T));
+  std::vector<T> v(count);
+  std::ifstream in(path, std::ios::binary);
+  if (count > 0 && !in.read(reinterpret_cast<char*>(v.data()), static_cast<std::streamsize>(bytes)))
+    fail(ErrorKind::kIO, "rt view: cannot read {}", path);
+  return v;
+}
+
+json domain_json(const AttrDomain& d, const std::string& dir, const std::string& file) {
+  json j{{"name", d.name}, {"type", d.type.to_string()}, {"min", d.min}, {"size", d.size}};
+  if (d.dict) {
+    write_array(dir, file + ".dict_offsets", d.dict->offsets());
+    persist::write_file_durably(dir + "/" + file + ".dict_chars", d.dict->chars().data(), d.dict->chars().size());
+    j["dict_strings"] = d.dict->size();
+    j["dict_chars"] = d.dict->chars().size();
+  }
+  return j;
+}
+
+AttrDomain domain_from(const json& j, const std::string& dir, const std::string& file) {
+  AttrDomain d;
+  d.name = j.at("name").get<std::string>();
+  d.type = Type::parse(j.at("type").get<std::string>());
+  d.min = j.at("min").get<int64_t>();
+  d.size = j.at("size").get<uint32_t>();
+  if (j.contains("dict_strings")) {
+    auto offsets = read_array<uint64_t>(dir, file + ".dict_offsets", j.at("dict_strings").get<size_t>() + 1);
+    auto chars = read_array<char>(dir, file + ".dict_chars", j.at("dict_chars").get<size_t>());
+    d.dict = std::make_shared<Dictionary>(std::move(offsets), std::string(chars.begin(), chars.end()));
+  }
+  return d;
+}
+
+}  // namespace
+
+void save_view_rows(const ViewRows& v, const std::string& dir) {
+  const std::string tmp = dir + ".new", old = dir + ".old";
+  fs::remove_all(tmp);
+  fs::create_directories(tmp);
+  json meta{{"format", 1}, {"name", v.name}, {"rows", v.rows}, {"group_count", v.group_count}};
+  for (size_t i = 0; i < v.filter_domains.size(); ++i) {
+    const std::string f = "filter_" + std::to_string(i);
+    meta["filters"].push_back(domain_json(v.filter_domains[i], tmp, f));
+    write_array(tmp, f + ".u32", v.filter_codes[i]);
+  }
+  for (size_t i = 0; i < v.group_domains.size(); ++i)
+    meta["groups"].push_back(domain_json(v.group_domains[i], tmp, "group_" + std::to_string(i)));
+  write_array(tmp, "group_tuples.u32", v.group_tuples);
+  write_array(tmp, "group_ids.u32", v.group_ids);
+  for (size_t i = 0; i < v.inputs.size(); ++i) {
+    meta["inputs"].push_back(v.input_names[i]);
+    write_array(tmp, "input_" + std::to_string(i) + ".i64", v.inputs[i]);
+  }
+  const std::string text = meta.dump(1);
+  persist::write_file_durably(tmp + "/view.json", text.data(), text.size());
+  persist::fsync_directory(tmp);
+  fs::remove_all(old);
+  const bool had = fs::exists(dir);
+  if (had) fs::rename(dir, old);
+  fs::rename(tmp, dir);
+  const fs::path parent = fs::absolute(fs::path(dir)).parent_path();
+  persist::fsync_directory(parent.string());
+  if (had) fs::remove_all(old);
+}
+
+std::shared_ptr<ViewRows> load_view_rows(const std::string& dir) {
+  json meta;
+  try {
+    meta = json::parse(persist::read_small_file(dir + "/view.json"));
+  } catch (const json::exception& e) {
+    fail(ErrorKind::kCatalog, "rt view: bad {}/view.json: {}", dir, e.what());
+  }
+  auto v = std::make_shared<ViewRows>();
+  v->name = meta.at("name").get<std::string>();
+  v->rows = meta.at("rows").get<uint64_t>();
+  v->group_count = meta.at("group_count").get<uint32_t>();
+  const size_t n = static_cast<size_t>(v->rows);
+  if (meta.contains("filters")) {
+    for (size_t i = 0; i < meta["filters"].size(); ++i) {
+      const std::string f = "filter_" + std::to_string(i);
+      v->filter_domains.push_back(domain_from(meta["filters"][i], dir, f));
+      v->filter_codes.push_back(read_array<uint32_t>(dir, f + ".u32", n));
+    }
+  }
+  if (meta.contains("groups"))
+    for (size_t i = 0; i < meta["groups"].size(); ++i)
+      v->group_domains.push_back(domain_from(meta["groups"][i], dir, "group_" + std::to_string(i)));
+  v->group_tuples = read_array<uint32_t>(dir, "group_tuples.u32", size_t{v->group_count} * v->group_domains.size());
+  v->group_ids = read_array<uint32_t>(dir, "group_ids.u32", n);
+  if (meta.contains("inputs")) {
+    for (size_t i = 0; i < meta["inputs"].size(); ++i) {
+      v->input_names.push_back(meta["inputs"][i].get<std::string>());
+      v->inputs.push_back(read_array<int64_t>(dir, "input_" + std::to_string(i) + ".i64", n));
+    }
+  }
+  return v;
+}
+
+}  // namespace raydb::rtview

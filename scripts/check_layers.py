@@ -21,7 +21,7 @@ LAYERS = {
     "gen": ["common", "storage"],
     "gpu": ["common"],
     "rt": ["common", "gpu"],
-    "access": ["common", "gpu", "rt"],
+    "access": ["common", "storage", "gpu", "rt"],
     "plan": ["common", "storage"],
     "exec/core": ["common", "storage", "plan", "access", "rt"],
     "exec/index": ["common", "storage", "plan", "access", "rt", "gpu", "exec/core"],

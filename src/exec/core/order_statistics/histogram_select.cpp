@@ -101,6 +101,16 @@ void histogram_pass(const ColumnInput& in, const SlotIndex& index, size_t slots,
   parallel_ranges(in.n, threads, [&](int id, uint64_t b, uint64_t e) {
     auto& h = local[size_t(id)];
     h.assign(slots << w, 0);
+    if (slots == 1 && !in.group_ids) {  // one slot (the usual ungrouped case): no lookup
+      const uint64_t p = index.prefix[0];
+      uint64_t* hp = h.data();
+      auto one = [&](uint64_t, auto key, uint32_t) {
+        const uint64_t k = key;
+        if (first || (k >> (s + w)) == p) hp[(k >> s) & mask]++;
+      };
+      scan_range(in, b, e, one);
+      return;
+    }
     auto f = [&](uint64_t, auto key, uint32_t g) {
       const uint64_t k = key;
       const int64_t t = index.find(g, first ? 0 : k >> (s + w));

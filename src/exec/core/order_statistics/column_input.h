@@ -1,0 +1,28 @@
+#pragma once
+// The input of a selection: a column of n stored values (32-bit or 64-bit, see
+// order_key.h), which rows take part (a WHERE result) and which are NULL. Rows that
+// are NULL or not selected are ignored: n_valid below counts the rest. Group ids, when
+// given, put every row into one of `groups` groups (grouped selection).
+#include <cstdint>
+
+#include "exec/core/order_statistics/order_key.h"
+
+namespace raydb::exec::orderstat {
+
+struct ColumnInput {
+  KeyType type = KeyType::kInt32;
+  const void* values = nullptr;      // n values of value_bytes(type) bytes
+  uint64_t n = 0;
+  const uint8_t* select = nullptr;   // optional: nonzero = the row passed the WHERE clause
+  const uint8_t* nulls = nullptr;    // optional: nonzero = NULL (exec::Vector::nulls)
+  const uint32_t* group_ids = nullptr;  // optional: group of each row, < groups
+  uint32_t groups = 1;               // 1 when group_ids is null
+
+  RAYDB_HOST_DEVICE bool counts(uint64_t i) const {
+    return (!select || select[i]) && (!nulls || !nulls[i]);
+  }
+  RAYDB_HOST_DEVICE uint32_t group(uint64_t i) const { return group_ids ? group_ids[i] : 0; }
+  RAYDB_HOST_DEVICE uint64_t key(uint64_t i) const { return key_at(type, values, i); }
+};
+
+}  // namespace raydb::exec::orderstat

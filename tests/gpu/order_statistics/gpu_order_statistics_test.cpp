@@ -1,0 +1,126 @@
+// GPU order statistics against the reference and against the CPU library, key for
+// key: every algorithm (bitwise, radix with histograms, radix with segments, sort) on
+// the adversarial sets with WHERE masks, NULLs, few and many groups, k per group; the
+// device-resident entry point and the benchmark entry. Without a CUDA device (or a
+// build without CUDA) the device tests report SKIPPED; the CPU benchmark test runs.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "exec/cuda/ops/order_statistics_bench.h"
+#include "exec/cuda/ops/order_statistics_gpu.h"
+#include "exec/order_statistics/reference.h"
+
+namespace raydb::test {
+namespace {
+
+using namespace orderstat_ref;
+namespace ops = exec::cuda::ops;
+
+#define REQUIRE_GPU()                                                                    \
+  do {                                                                                   \
+    std::string why;                                                                     \
+    if (!ops::order_statistics_gpu_available(&why)) GTEST_SKIP() << "no CUDA device: " << why; \
+  } while (0)
+
+struct Variant {
+  Algorithm algorithm;
+  GroupMode mode;
+  const char* name;
+};
+const Variant kVariants[] = {{Algorithm::kBitwise, GroupMode::kAuto, "bitwise"},
+                             {Algorithm::kRadix, GroupMode::kHistograms, "radix/histograms"},
+                             {Algorithm::kRadix, GroupMode::kSegments, "radix/segments"},
+                             {Algorithm::kSort, GroupMode::kAuto, "sort"}};
+
+std::vector<uint64_t> keys_of(const OrderStats& r) {
+  std::vector<uint64_t> k;
+  for (const OrderStat& s : r.values) k.insert(k.end(), {s.is_null ? 1u : 0u, s.lo_key, s.hi_key});
+  return k;
+}
+
+void check_gpu(const Data& d) {
+  std::vector<int64_t> k_per_group(d.group_count);
+  for (uint32_t g = 0; g < d.group_count; g++) k_per_group[g] = int64_t(g % 4) + 1;
+  const std::vector<RankSpec> specs = all_specs(&k_per_group);
+  const OrderStats cpu = order_statistics(d.input(), specs);
+  ASSERT_EQ(check(d, specs, cpu), "");
+  for (const Variant& v : kVariants) {
+    SelectOptions o;
+    o.algorithm = v.algorithm;
+    o.group_mode = v.mode;
+    ops::GpuTimes times;
+    const OrderStats gpu = ops::gpu_order_statistics_from_host(d.input(), specs, o, &times);
+    EXPECT_EQ(check(d, specs, gpu), "") << v.name;
+    EXPECT_EQ(keys_of(gpu), keys_of(cpu)) << d.name << ": " << v.name << " on the GPU differs from the CPU";
+  }
+}
+
+TEST(GpuOrderStatistics, AdversarialUngrouped) {
+  REQUIRE_GPU();
+  for (const Data& d : adversarial_sets()) check_gpu(d);
+}
+
+TEST(GpuOrderStatistics, AdversarialMasksNullsGroups) {
+  REQUIRE_GPU();
+  uint32_t seed = 1;
+  for (const Data& base : adversarial_sets()) {
+    check_gpu(decorate(base, 0.7, 0.0, 1, false, seed++));
+    check_gpu(decorate(base, 1.0, 0.2, 1, false, seed++));
+    check_gpu(decorate(base, 0.8, 0.1, 5, true, seed++));
+    check_gpu(decorate(base, 1.0, 0.0, 300, true, seed++));  // 300 groups x 28 ranks: segments under kAuto
+  }
+}
+
+TEST(GpuOrderStatistics, LargeColumns) {
+  REQUIRE_GPU();
+  std::mt19937_64 rng(3);
+  std::vector<int32_t> u(1 << 22), c(1 << 22);
+  for (auto& v : u) v = int32_t(uint32_t(rng()));
+  for (size_t i = 0; i < c.size(); i++) c[i] = i % 1000 == 0 ? int32_t(i) : 77;
+  check_gpu(ints32("2^22 uniform", u));
+  check_gpu(ints32("2^22 concentrated", c));
+  check_gpu(decorate(ints32("2^22 uniform grouped", u), 0.9, 0.05, 7, false, 4));
+  std::vector<int64_t> w(1 << 21);
+  for (auto& v : w) v = int64_t(rng());
+  check_gpu(decorate(ints64("2^21 int64", w), 0.5, 0.0, 3, false, 5));
+}
+
+TEST(GpuOrderStatistics, DeviceResidentSelectKeys) {
+  REQUIRE_GPU();
+  Data d = ints64("small", {5, -3, 5, 9, -3, 0});
+  ops::DeviceColumnCopy copy(d.input());
+  EXPECT_EQ(ops::gpu_count_per_group(copy.input()), std::vector<uint64_t>{6});
+  for (const Variant& v : kVariants) {
+    SelectOptions o;
+    o.algorithm = v.algorithm;
+    o.group_mode = v.mode;
+    const std::vector<uint64_t> keys = ops::gpu_select_keys(copy.input(), {0, 1, 2, 3, 4, 5, kNoRank}, 7, o);
+    std::vector<int64_t> got;
+    for (size_t i = 0; i < 6; i++) got.push_back(int_from_key(KeyType::kInt64, keys[i]));
+    EXPECT_EQ(got, (std::vector<int64_t>{-3, -3, 0, 5, 5, 9})) << v.name;
+    EXPECT_EQ(keys[6], 0u);
+  }
+}
+
+TEST(GpuOrderStatistics, BenchmarkEntry) {
+  ops::OrderStatBenchConfig c;
+  c.n = 100000;
+  c.reps = 2;
+  c.warmup = 0;
+  for (const char* device : {"cpu", "cuda"}) {
+    c.device = device;
+    if (c.device == "cuda" && !ops::order_statistics_gpu_available()) continue;
+    for (Algorithm a : {Algorithm::kBitwise, Algorithm::kRadix, Algorithm::kSort}) {
+      c.algorithm = a;
+      const ops::OrderStatBenchResult r = ops::bench_order_statistics(c);
+      EXPECT_EQ(r.ms.size(), 2u);
+      EXPECT_FALSE(std::isnan(r.answer));
+      c.algorithm = Algorithm::kRadix;
+      EXPECT_EQ(ops::bench_order_statistics(c).answer, r.answer) << device << " " << algorithm_name(a);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace raydb::test

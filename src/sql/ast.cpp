@@ -67,8 +67,12 @@ std::string AstExpr::to_string() const {
     case AstKind::kFunction: {
       if (star_arg) return name + "(*)";
       std::string s = name + "(" + (distinct ? "DISTINCT " : "");
-      for (size_t i = 0; i < children.size(); i++) s += (i ? ", " : "") + children[i]->to_string();
-      return s + ")";
+      const size_t args = children.size() - (within_group ? 1 : 0);
+      for (size_t i = 0; i < args; i++) s += (i ? ", " : "") + children[i]->to_string();
+      s += ")";
+      if (within_group)
+        s += " WITHIN GROUP (ORDER BY " + children.back()->to_string() + (within_desc ? " DESC)" : ")");
+      return s;
     }
     case AstKind::kCase: {
       std::string s = "CASE";

@@ -43,6 +43,9 @@ struct AstExpr {
   bool negated = false;    // kBetween, kInList, kLike, kIsNull
   bool distinct = false;   // kFunction
   bool star_arg = false;   // kFunction: name(*)
+  // kFunction: f(args) WITHIN GROUP (ORDER BY x [DESC]); x is the last child.
+  bool within_group = false;
+  bool within_desc = false;
   bool has_operand = false;  // kCase: CASE operand WHEN ...; children[0] is the operand
   bool has_else = false;     // kCase: the last child is the ELSE value
   Type cast_type;            // kCast

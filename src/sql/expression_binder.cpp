@@ -1,6 +1,8 @@
 #include "sql/expression_binder.h"
 
+#include <cmath>
 #include <optional>
+#include <tuple>
 
 #include "common/error.h"
 #include "sql/constant_folder.h"
@@ -27,6 +29,37 @@ std::optional<AggFunc> aggregate_function(const std::string& name) {
   if (name == "max") return AggFunc::kMax;
   if (name == "avg") return AggFunc::kAvg;
   return std::nullopt;
+}
+
+// The order-statistic aggregates (median, quantiles, percentiles, k-th values).
+bool order_stat_function(const std::string& name) {
+  return name == "median" || name == "quantile_disc" || name == "quantile_cont" || name == "quantile" ||
+         name == "percentile_disc" || name == "percentile_cont" || name == "kth_smallest" || name == "kth_largest";
+}
+
+// q of a quantile: a numeric constant in [0, 1], as an exact fraction. Decimal literals
+// stay exact (0.25 = 25/100); a DOUBLE is rounded to 15 decimals, as DuckDB binds it.
+std::pair<int64_t, int64_t> quantile_fraction(const ExprPtr& q, const AstExpr& whole) {
+  if (!is_constant(q) || q->value.is_null() || !q->type.is_numeric())
+    fail(ErrorKind::kBinder, "the quantile of '{}' must be a numeric constant between 0 and 1", whole.to_string());
+  const Value& v = q->value;
+  int64_t num = 0, den = 1;
+  switch (q->type.id) {
+    case TypeId::kInteger:
+    case TypeId::kBigint: num = v.as_int(); break;
+    case TypeId::kDecimal:
+      num = v.as_int();
+      for (int i = 0; i < q->type.scale; i++) den *= 10;
+      break;
+    default: {
+      const double d = v.as_double();
+      if (!(d >= 0 && d <= 1)) num = -1;
+      else num = int64_t(std::llround(d * 1e15)), den = 1000000000000000;
+    }
+  }
+  if (num < 0 || num > den)
+    fail(ErrorKind::kBinder, "the quantile of '{}' must be between 0 and 1", whole.to_string());
+  return {num, den};
 }
 
 std::optional<ArithOp> arith_op(const std::string& op) {
@@ -72,7 +105,7 @@ void flatten(const AstExpr& e, const std::string& op, std::vector<const AstExpr*
 }  // namespace
 
 bool contains_aggregate(const AstExpr& e) {
-  if (e.kind == AstKind::kFunction && aggregate_function(e.name)) return true;
+  if (e.kind == AstKind::kFunction && (aggregate_function(e.name) || order_stat_function(e.name))) return true;
   for (auto& c : e.children)
     if (contains_aggregate(*c)) return true;
   return false;
@@ -295,9 +328,86 @@ ExprPtr ExpressionBinder::bind_like(const AstExpr& e) {
 }
 
 ExprPtr ExpressionBinder::bind_function(const AstExpr& e) {
+  if (e.within_group && !order_stat_function(e.name))
+    fail(ErrorKind::kBinder, "WITHIN GROUP is only allowed with percentile_disc and percentile_cont, in '{}'",
+         e.to_string());
+  if (order_stat_function(e.name)) return bind_order_stat(e);
   if (auto f = aggregate_function(e.name)) return bind_aggregate(e, *f);
-  fail(ErrorKind::kBinder, "unknown function '{}' in '{}' (supported: count, sum, min, max, avg)", e.name,
-       e.to_string());
+  fail(ErrorKind::kBinder,
+       "unknown function '{}' in '{}' (supported: count, sum, min, max, avg, median, quantile_disc, quantile_cont, "
+       "percentile_disc, percentile_cont, kth_smallest, kth_largest)",
+       e.name, e.to_string());
+}
+
+// median(x); quantile_disc|quantile_cont|quantile(x, q); percentile_disc|
+// percentile_cont(q) WITHIN GROUP (ORDER BY x); kth_smallest|kth_largest(x, k).
+ExprPtr ExpressionBinder::bind_order_stat(const AstExpr& e) {
+  const std::string text = e.to_string();
+  const std::string& n = e.name;
+  const bool percentile = n == "percentile_disc" || n == "percentile_cont";
+  if (percentile && !e.within_group) fail(ErrorKind::kBinder, "{} needs WITHIN GROUP (ORDER BY ...): '{}'", n, text);
+  if (!percentile && e.within_group) fail(ErrorKind::kBinder, "{} takes no WITHIN GROUP: '{}'", n, text);
+  if (e.within_desc) fail(ErrorKind::kNotImplemented, "WITHIN GROUP (ORDER BY ... DESC) is not supported yet: '{}'", text);
+  const size_t want = n == "median" ? 1 : 2;
+  if (e.star_arg || e.children.size() != want)
+    fail(ErrorKind::kBinder, "{} takes {} in '{}'", n,
+         percentile ? "one quantile and WITHIN GROUP (ORDER BY x)" : want == 1 ? "exactly one argument" : "two arguments",
+         text);
+  if (!aggregates_) fail(ErrorKind::kBinder, "aggregate functions are not allowed in {}: '{}'", clause_, text);
+  if (inside_aggregate_) fail(ErrorKind::kBinder, "aggregate function calls cannot be nested: '{}'", text);
+  const AstExpr& arg_ast = percentile ? *e.children[1] : *e.children[0];
+  plan::OrderStatSpec spec;
+  if (n == "median") {
+    spec.kind = plan::OrderStatSpec::Kind::kCont;
+  } else {
+    ExprPtr p = bind(percentile ? *e.children[0] : *e.children[1]);
+    if (n == "kth_smallest" || n == "kth_largest") {
+      spec.kind = n == "kth_smallest" ? plan::OrderStatSpec::Kind::kKthSmallest : plan::OrderStatSpec::Kind::kKthLargest;
+      if (!is_constant(p) || p->value.is_null() || (p->type.id != TypeId::kInteger && p->type.id != TypeId::kBigint) ||
+          p->value.as_int() < 1)
+        fail(ErrorKind::kBinder, "k of '{}' must be an integer constant of at least 1", text);
+      spec.k = p->value.as_int();
+    } else {
+      const bool cont = n == "quantile_cont" || n == "percentile_cont";
+      spec.kind = cont ? plan::OrderStatSpec::Kind::kCont : plan::OrderStatSpec::Kind::kDisc;
+      std::tie(spec.q_integral, spec.q_scaling) = quantile_fraction(p, e);
+    }
+  }
+  inside_aggregate_ = true;
+  ExprPtr arg = typed_null(bind(arg_ast), Type::integer());
+  inside_aggregate_ = false;
+  const TypeId id = arg->type.id;
+  // Interpolating between strings has no meaning: over VARCHAR the middle is discrete
+  // (DuckDB's median of VARCHAR is its lower middle value).
+  if (spec.kind == plan::OrderStatSpec::Kind::kCont && id == TypeId::kVarchar && n == "median")
+    spec.kind = plan::OrderStatSpec::Kind::kDisc;
+  Type type = arg->type;
+  const bool orderable = id == TypeId::kInteger || id == TypeId::kBigint || id == TypeId::kDecimal ||
+                         id == TypeId::kDouble || id == TypeId::kDate || id == TypeId::kVarchar;
+  if (!orderable) fail(ErrorKind::kBinder, "cannot apply {} to {} in '{}'", n, arg->type.to_string(), text);
+  if (spec.kind == plan::OrderStatSpec::Kind::kCont) {
+    if (id == TypeId::kVarchar) fail(ErrorKind::kBinder, "cannot interpolate VARCHAR values in '{}' (use quantile_disc)", text);
+    if (id == TypeId::kDate)
+      fail(ErrorKind::kNotImplemented, "'{}' interpolates dates into a TIMESTAMP, which raydb does not have yet (use "
+           "quantile_disc)", text);
+    if (id != TypeId::kDecimal) type = Type::float64();
+  }
+  for (size_t i = 0; i < aggregates_->size(); i++) {  // the same aggregate written twice is computed once
+    const auto& a = (*aggregates_)[i];
+    if (a.func == AggFunc::kOrderStat && a.distinct == e.distinct && plan::same_expr(*a.arg, *arg) &&
+        a.order_stat.kind == spec.kind && a.order_stat.k == spec.k &&
+        a.order_stat.q_integral * spec.q_scaling == spec.q_integral * a.order_stat.q_scaling)
+      return Expr::aggregate_ref(int(i), a.type, a.name);
+  }
+  plan::AggregateExpr a;
+  a.func = AggFunc::kOrderStat;
+  a.arg = arg;
+  a.distinct = e.distinct;
+  a.order_stat = spec;
+  a.type = type;
+  a.name = text;
+  aggregates_->push_back(a);
+  return Expr::aggregate_ref(int(aggregates_->size() - 1), a.type, a.name);
 }
 
 ExprPtr ExpressionBinder::bind_aggregate(const AstExpr& e, AggFunc f) {

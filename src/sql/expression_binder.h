@@ -41,6 +41,7 @@ class ExpressionBinder {
   plan::ExprPtr bind_like(const AstExpr& e);
   plan::ExprPtr bind_function(const AstExpr& e);
   plan::ExprPtr bind_aggregate(const AstExpr& e, plan::AggFunc f);
+  plan::ExprPtr bind_order_stat(const AstExpr& e);
   plan::ExprPtr bind_case(const AstExpr& e);
   plan::ExprPtr bind_cast(const AstExpr& e);
   // Makes a and b comparable: NULL constants take the other type, string constants

@@ -695,6 +695,18 @@ AstPtr Parser::parse_function(const Token& name) {
   }
   if (peek().is_keyword("order")) not_supported_error(peek(), "ORDER BY inside an aggregate");
   expect_operator(")");
+  if (peek().is_keyword("within") && peek(1).is_keyword("group")) {  // percentile_disc(q) WITHIN GROUP (ORDER BY x)
+    next();
+    next();
+    expect_operator("(");
+    expect_keyword("order", "ORDER");
+    expect_keyword("by", "BY");
+    e->children.push_back(parse_expr());
+    e->within_group = true;
+    if (accept_keyword("desc")) e->within_desc = true;
+    else accept_keyword("asc");
+    expect_operator(")");
+  }
   if (peek().is_keyword("over")) not_supported_error(peek(), "window functions (OVER)");
   if (peek().is_keyword("filter")) not_supported_error(peek(), "FILTER on aggregates");
   return e;

@@ -102,6 +102,7 @@ std::optional<Type> aggregate_type(AggFunc f, const Type& arg) {
     case AggFunc::kMax:
       if (arg.id == TypeId::kBoolean || arg.id == TypeId::kNull) return std::nullopt;
       return arg;
+    case AggFunc::kOrderStat: return std::nullopt;  // typed by bind_order_stat (depends on its kind)
   }
   return std::nullopt;
 }

@@ -1,5 +1,7 @@
 #include "exec/core/aggregate_states.h"
 
+#include "exec/core/order_statistics/order_statistics.h"
+
 #include <cstring>
 #include <limits>
 
@@ -101,8 +103,20 @@ void AggregateStates::update(size_t a, const uint32_t* gids, size_t n, const Vec
     }
     return;
   }
+  if (agg.func == AggFunc::kOrderStat) {
+    if (v.kind == VectorKind::kHuge || v.kind == VectorKind::kString)
+      fail(ErrorKind::kNotImplemented, "{} over computed {} values is not supported yet", agg.name,
+           v.kind == VectorKind::kHuge ? "128-bit" : "string");
+    for (size_t i = 0; i < n; i++) {
+      if (v.is_null(i)) continue;
+      s.os_gids.push_back(gid(i));
+      s.os_values.push_back(v.kind == VectorKind::kDouble ? double_bits(v.doubles[i]) : uint64_t(v.ints[i]));
+    }
+    return;
+  }
   const bool nulls = v.has_nulls();
   switch (agg.func) {
+    case AggFunc::kOrderStat: return;  // collected above
     case AggFunc::kCount:
       for (size_t i = 0; i < n; i++) s.count[gid(i)] += !v.is_null(i);
       return;
@@ -183,6 +197,15 @@ void AggregateStates::merge(const AggregateStates& other, const uint32_t* src, c
       if (s.kind == VectorKind::kString && (agg.func == AggFunc::kMin || agg.func == AggFunc::kMax))
         s.str.resize(size_);
     }
+    if (agg.func == AggFunc::kOrderStat && !agg.distinct) {
+      std::unordered_map<uint32_t, uint32_t> remap;
+      for (size_t i = 0; i < count; i++) remap[src[i]] = dst[i];
+      for (size_t i = 0; i < o.os_gids.size(); i++) {
+        s.os_gids.push_back(remap.at(o.os_gids[i]));
+        s.os_values.push_back(o.os_values[i]);
+      }
+      continue;
+    }
     if (agg.distinct) {
       // Re-key other's entries by the destination group ids.
       std::unordered_map<uint32_t, uint32_t> remap;
@@ -256,8 +279,70 @@ void AggregateStates::load_doubles(size_t a, std::vector<int64_t> count, std::ve
   size_ = n;
 }
 
+namespace {
+
+orderstat::RankSpec rank_spec(const plan::OrderStatSpec& s) {
+  using Kind = plan::OrderStatSpec::Kind;
+  const orderstat::Quantile q{s.q_integral, s.q_scaling};
+  switch (s.kind) {
+    case Kind::kDisc: return orderstat::RankSpec::disc(q);
+    case Kind::kCont: return orderstat::RankSpec::cont(q);
+    case Kind::kKthSmallest: return orderstat::RankSpec::kth_smallest(s.k);
+    case Kind::kKthLargest: return orderstat::RankSpec::kth_largest(s.k);
+  }
+  return orderstat::RankSpec::median();
+}
+
+}  // namespace
+
+// The collected values of order statistic `a`, selected per group: interpolated
+// (quantile_cont, median) as DOUBLE or, for DECIMAL, in its scale; otherwise the
+// selected value itself, in the argument's type.
+Vector AggregateStates::finalize_order_stat(size_t a, const std::vector<uint32_t>& gids) const {
+  const plan::AggregateExpr& agg = (*aggs_)[a];
+  const State& s = states_[a];
+  std::vector<uint32_t> dg;
+  std::vector<uint64_t> dv;
+  if (agg.distinct)
+    for (auto& e : s.distinct) dg.push_back(e.gid), dv.push_back(uint64_t(e.w0));
+  const std::vector<uint32_t>& g = agg.distinct ? dg : s.os_gids;
+  const std::vector<uint64_t>& v = agg.distinct ? dv : s.os_values;
+  const orderstat::KeyType kt = s.kind == VectorKind::kDouble ? orderstat::KeyType::kDouble
+                                : s.kind == VectorKind::kCode ? orderstat::KeyType::kUInt64
+                                                              : orderstat::KeyType::kInt64;
+  orderstat::ColumnInput in;
+  in.type = kt;
+  in.values = v.data();
+  in.n = v.size();
+  in.group_ids = g.data();
+  in.groups = uint32_t(std::max<size_t>(size_, 1));
+  const orderstat::OrderStats r = orderstat::order_statistics(in, {rank_spec(agg.order_stat)});
+  Vector out(agg.type, gids.size());
+  if (out.kind == VectorKind::kString) {  // dictionary codes in, codes out
+    out.kind = VectorKind::kCode;
+    out.strings.clear();
+    out.ints.assign(gids.size(), 0);
+    out.dict = s.dict;
+  }
+  const bool cont = agg.order_stat.kind == plan::OrderStatSpec::Kind::kCont;
+  for (size_t i = 0; i < gids.size(); i++) {
+    const orderstat::OrderStat& st = r.at(gids[i], 0);
+    if (st.is_null) {
+      out.set_null(i);
+    } else if (out.kind == VectorKind::kDouble) {
+      out.doubles[i] = cont ? orderstat::as_double(kt, st) : orderstat::double_from_key(st.lo_key);
+    } else if (cont) {
+      out.ints[i] = orderstat::as_scaled(kt, st);  // DECIMAL keeps its scale
+    } else {
+      out.ints[i] = orderstat::int_from_key(kt, st.lo_key);
+    }
+  }
+  return out;
+}
+
 Vector AggregateStates::finalize(size_t a, const std::vector<uint32_t>& gids) const {
   const plan::AggregateExpr& agg = (*aggs_)[a];
+  if (agg.func == AggFunc::kOrderStat) return finalize_order_stat(a, gids);
   const State* sp = &states_[a];
   if (agg.distinct && !sp->loaded) {
     // Turn the distinct (group, value) pairs into the state of the same aggregate
@@ -321,6 +406,7 @@ Vector AggregateStates::finalize(size_t a, const std::vector<uint32_t>& gids) co
     for (uint32_t g : gids)
       if (g < s.wraps.size() && s.wraps[g] != 0) fail(ErrorKind::kExecution, "numeric overflow in {}", agg.name);
   switch (agg.func) {
+    case AggFunc::kOrderStat: break;  // finalize_order_stat
     case AggFunc::kCountStar:
     case AggFunc::kCount:
       for (size_t i = 0; i < n; i++) r.ints[i] = s.count[gids[i]];

@@ -6,7 +6,9 @@
 // COUNT in int64; MIN/MAX keep the extreme value (dictionary codes compare as their
 // strings do; DOUBLE by double_order_key: MIN prefers -0.0, MAX +0.0, NaN above
 // +inf). DISTINCT aggregates collect (group, value) pairs (DOUBLE values by
-// same_value_bits: -0.0 as +0.0, one NaN) and are computed at the end.
+// same_value_bits: -0.0 as +0.0, one NaN) and are computed at the end; so do order
+// statistics (median, quantiles, k-th values), selected per group by
+// exec/core/order_statistics.
 #include <cstdint>
 #include <string>
 #include <unordered_set>
@@ -74,7 +76,12 @@ class AggregateStates {
     std::vector<ExactDoubleSum> accs;     // allocated per group on its first value
     std::vector<std::string> str;  // MIN/MAX over kString
     std::unordered_set<DistinctEntry, DistinctHash> distinct;
+    // Order statistics: every non-NULL argument with its group (integers and DECIMAL
+    // as int64, dictionary codes, DOUBLE bits); selected at the end (order_statistics/).
+    std::vector<uint32_t> os_gids;
+    std::vector<uint64_t> os_values;
   };
+  Vector finalize_order_stat(size_t a, const std::vector<uint32_t>& gids) const;
   static ExactDoubleSum& acc(State& s, uint32_t g);
   static double rounded_sum(const State& s, uint32_t g);
   static void add_wrapping(State& s, uint32_t g, __int128 x);

@@ -21,12 +21,27 @@ struct TableRef {
   TablePtr table;
 };
 
-enum class AggFunc { kCountStar, kCount, kSum, kMin, kMax, kAvg };
+// kOrderStat: median, quantile_disc/quantile_cont, percentile_disc/percentile_cont
+// WITHIN GROUP, kth_smallest/kth_largest; AggregateExpr::order_stat says which.
+enum class AggFunc { kCountStar, kCount, kSum, kMin, kMax, kAvg, kOrderStat };
+
+// What an order statistic selects, as DuckDB and PostgreSQL define it (n = the
+// group's non-NULL values, ascending): kDisc the value at 1-based position
+// max(1, ceil(n q)); kCont the interpolation at 0-based position (n - 1) q (median is
+// kCont with q = 1/2; over VARCHAR it is discrete); kKthSmallest / kKthLargest the
+// k-th value from either end (k outside [1, n]: NULL). Empty groups give NULL.
+struct OrderStatSpec {
+  enum class Kind { kDisc, kCont, kKthSmallest, kKthLargest };
+  Kind kind = Kind::kCont;
+  int64_t q_integral = 1, q_scaling = 2;  // q = integral / scaling, in [0, 1]
+  int64_t k = 1;
+};
 
 struct AggregateExpr {
   AggFunc func;
   ExprPtr arg;  // over base columns; null for COUNT(*)
   bool distinct = false;
+  OrderStatSpec order_stat;  // kOrderStat
   // Result types (SQL as PostgreSQL types them, exact where PostgreSQL is):
   //   COUNT -> BIGINT; SUM(INTEGER) -> BIGINT; SUM(BIGINT|HUGEINT) -> HUGEINT;
   //   SUM(DECIMAL(p,s)) -> DECIMAL(38,s) (int128 payload); SUM(DOUBLE) -> DOUBLE;

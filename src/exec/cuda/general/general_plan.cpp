@@ -78,6 +78,7 @@ std::variant<GeneralPlan, std::string> analyze_general(const plan::PhysicalPlan&
     for (auto& k : q.group_keys)
       if (!take(compiler.compile(*k), g.group_keys)) return why;
     for (auto& a : q.aggregates) {
+      if (a.func == AggFunc::kOrderStat) return fmt::format("{} (order statistics run on the CPU backend)", a.name);
       GeneralAgg ga;
       ga.func = a.func;
       ga.distinct = a.distinct;

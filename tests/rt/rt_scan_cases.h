@@ -348,6 +348,19 @@ TEST_P(RtScanTest, ExtremesEmptyAndWholeDomain) {
   }
 }
 
+// Large enough that every host loop runs on OpenMP threads (and the GPU kernels on
+// many blocks): N not a multiple of 64, default bins, every sieving mode.
+TEST_P(RtScanTest, LargerTableOnAllThreads) {
+  std::mt19937_64 rng(8);
+  const Table t = make_table({Dist::kUniform, Dist::kZipf13, Dist::kDuplicates}, 100003, 71, {0.0, 0.0, 0.01});
+  auto ix = make(t);
+  for (int q = 0; q < 3; ++q) {
+    check(*ix, t, random_conjunction(t, 3, rng), "large " + std::to_string(q));
+    if (HasFatalFailure()) return;
+  }
+  check(*ix, t, random_tree(t, 2, rng), "large tree");
+}
+
 TEST_P(RtScanTest, ReportsBuildAndQueryStats) {
   const Table t = make_table({Dist::kUniform, Dist::kZipf15, Dist::kSmall}, 5000, 61);
   auto ix = make(t);

@@ -263,6 +263,9 @@ void GpuScanIndexImpl::refine_rt(const GroupJob& job, uint64_t* bits, ScanQueryS
   p.bits = bits;
   p.stats = counters.data();
   const rt::Accel* slots[1] = {accels_[job.group].get()};
+  // The tracer launches on its own non-blocking stream: finish the uploads first (a
+  // pageable cudaMemcpy may return before its DMA lands).
+  gpu::sync("refine upload");
   tracer_->launch(mp::Program::kScanRefine, slots, &p, sizeof(p), p.n);
   st.device_ms += tracer_->last_launch_ms();
   uint64_t c[2];

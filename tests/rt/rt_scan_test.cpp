@@ -24,8 +24,8 @@ TEST(ScanGrid, SegmentsReachEveryCellExactlyForAnyN) {
   for (uint64_t n : {uint64_t{1}, uint64_t{1000}, (uint64_t{1} << 24) + 3, uint64_t{100000007},
                      (uint64_t{1} << 32) - 1}) {
     for (uint32_t dims = 1; dims <= 3; ++dims) {
-      const mp::ScanLayout l{dims, mp::scan_default_shift(dims, n)};
-      ASSERT_TRUE(mp::scan_layout_exact(l, n)) << n << " dims " << dims;
+      for (const mp::ScanLayout l : {mp::scan_default_layout(dims, n), mp::ScanLayout{dims, mp::scan_bits(n) / 2, 0}}) {
+      ASSERT_TRUE(mp::scan_layout_exact(l, n)) << n << " dims " << dims << " shift " << l.shift;
       for (int q = 0; q < 200; ++q) {
         uint32_t lo[3], hi[3];
         for (int d = 0; d < 3; ++d) {
@@ -72,6 +72,7 @@ TEST(ScanGrid, SegmentsReachEveryCellExactlyForAnyN) {
           }
           ASSERT_GE(found, 1) << "rank not covered, n " << n << " dims " << dims;
         }
+      }
       }
     }
   }

@@ -3,6 +3,8 @@
 // BinDex-style sieve + refine as baselines.
 #include <omp.h>
 
+#include <parallel/algorithm>
+
 #include "access/rt_scan/host_scan_kernels.h"
 #include "access/rt_scan/scan_index.h"
 #include "access/rt_scan/scan_plan.h"
@@ -57,6 +59,7 @@ class HostScanIndex final : public ScanIndex {
 
  private:
   void build_rt(rt::Tracer& tracer);
+  void build_cells(uint32_t g, std::vector<rt::Aabb>& boxes);
   void refine_rt(const GroupJob& job, BitVector& bits, ScanQueryStats& st) const;
   void refine_cpu(const GroupJob& job, BitVector& bits, ScanQueryStats& st) const;
 
@@ -64,7 +67,11 @@ class HostScanIndex final : public ScanIndex {
   ScanModel model_;
   std::vector<ColumnEncoding> enc_;
   std::vector<HostSieve> sieve_;
+  struct CellList {
+    std::vector<uint32_t> rows, start;
+  };
   std::vector<rt::mapping::ScanCubes> cubes_;  // per group; addresses fixed after the build
+  std::vector<CellList> cells_;
   std::vector<std::unique_ptr<rt::Accel>> accels_;
   rt::Tracer* tracer_ = nullptr;
   ScanBuildStats stats_;
@@ -127,22 +134,58 @@ HostScanIndex::HostScanIndex(std::span<const ScanColumn> columns, const RtScanOp
   stats_.total_ms = total.elapsed_ms();
 }
 
+namespace {
+
+struct CellEntry {
+  uint64_t key;
+  uint32_t row;
+  bool operator<(const CellEntry& o) const { return key != o.key ? key < o.key : row < o.row; }
+};
+
+}  // namespace
+
+// The occupied cells of a group: rows sorted by packed cell (21 bits per axis), the
+// first row of every cell, and the cell's cube.
+void HostScanIndex::build_cells(uint32_t g, std::vector<rt::Aabb>& boxes) {
+  const int64_t n = static_cast<int64_t>(model_.rows);
+  const rt::mapping::ScanCubes& s = cubes_[g];
+  std::vector<CellEntry> e(n);
+#pragma omp parallel for schedule(static) if(n > kParallelMin)
+  for (int64_t i = 0; i < n; ++i) {
+    uint32_t c[3];
+    s.cell_of(static_cast<uint32_t>(i), c);
+    e[i] = {uint64_t{c[0]} | (uint64_t{c[1]} << 21) | (uint64_t{c[2]} << 42), static_cast<uint32_t>(i)};
+  }
+  __gnu_parallel::sort(e.begin(), e.end());
+  CellList& cl = cells_[g];
+  cl.rows.resize(n);
+  for (int64_t i = 0; i < n; ++i) {
+    cl.rows[i] = e[i].row;
+    if (i == 0 || e[i].key != e[i - 1].key) {
+      cl.start.push_back(static_cast<uint32_t>(i));
+      uint32_t c[3];
+      s.cell_of(e[i].row, c);
+      boxes.push_back(rt::mapping::cell_cube(c));
+    }
+  }
+  cl.start.push_back(static_cast<uint32_t>(n));
+  rt::mapping::ScanCubes& out = cubes_[g];
+  out.cell_rows = cl.rows.data();
+  out.cell_start = cl.start.data();
+  out.cells = static_cast<uint32_t>(cl.start.size() - 1);
+}
+
 void HostScanIndex::build_rt(rt::Tracer& tracer) {
   if (tracer.on_gpu()) fail(ErrorKind::kInvalidInput, "rt scan: the host index takes a CPU tracer");
   tracer_ = &tracer;
+  cells_.resize(cubes_.size());
   for (uint32_t g = 0; g < cubes_.size(); ++g) {
     Timer t;
-    std::vector<rt::Aabb> boxes(model_.rows);
-    const int64_t n = static_cast<int64_t>(model_.rows);
-    const rt::mapping::ScanCubes& s = cubes_[g];
-#pragma omp parallel for schedule(static) if(n > kParallelMin)
-    for (int64_t i = 0; i < n; ++i) {
-      uint32_t c[3];
-      s.cell_of(static_cast<uint32_t>(i), c);
-      boxes[i] = rt::mapping::cell_cube(c);
-    }
+    std::vector<rt::Aabb> boxes;
+    build_cells(g, boxes);
     accels_.push_back(tracer.build(rt::GeometryInput::of_scan_cubes(boxes, &cubes_[g]), rt::BuildOptions{}));
-    stats_.structures.push_back({fmt::format("bvh g{}", g), t.elapsed_ms(), accels_.back()->memory_bytes(), 0});
+    const uint64_t bytes = accels_.back()->memory_bytes() + (cells_[g].rows.size() + cells_[g].start.size()) * 4;
+    stats_.structures.push_back({fmt::format("bvh g{} ({} cells)", g, cubes_[g].cells), t.elapsed_ms(), bytes, 0});
   }
 }
 

@@ -156,8 +156,9 @@ void ScanModel::set_groups(const RtScanOptions& o, uint32_t columns) {
     fail(ErrorKind::kInvalidInput, "rt scan: segment_cells must be in 1..2^21");
   layouts.clear();
   for (const auto& g : groups) {
-    rt::mapping::ScanLayout l{static_cast<uint32_t>(g.size()), 0};
-    l.shift = o.cell_shift >= 0 ? static_cast<uint32_t>(o.cell_shift) : rt::mapping::scan_default_shift(l.dims, rows);
+    const uint32_t dims = static_cast<uint32_t>(g.size());
+    rt::mapping::ScanLayout l = rt::mapping::scan_default_layout(dims, rows);
+    if (o.cell_shift >= 0) l = {dims, static_cast<uint32_t>(o.cell_shift), 0};
     if (!rt::mapping::scan_layout_exact(l, rows))
       fail(ErrorKind::kInvalidInput, "rt scan: cell shift {} leaves more than 2^21 cells per axis for {} rows", l.shift,
            rows);

@@ -91,7 +91,9 @@ struct RtScanOptions {
   std::vector<std::vector<uint32_t>> groups;
   SieveMode sieve = SieveMode::kNearest;
   uint32_t segment_cells = 8;  // L: cells per ray segment
-  int cell_shift = -1;         // -1: about one row per cell (scan_default_shift)
+  // Cell size: rank >> cell_shift per axis (1 column: one rank per cell, folded by
+  // 2^cell_shift); -1: about 4 rows per occupied cell (scan_default_layout).
+  int cell_shift = -1;
   bool build_rt = true;        // build the RT structures (needs a tracer)
   bool build_sieve = true;     // sieving vectors and rank -> row permutations
 };

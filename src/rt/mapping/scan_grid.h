@@ -6,9 +6,10 @@
 // Every row has a rank per column in [0, N) (uniform encoding, access/rt_scan). A
 // group of 1-3 columns places each row in a cell of integer coordinates:
 //   2 or 3 columns  cell_d = rank_d >> shift (one axis per column; z = 0 for 2 columns)
-//   1 column        the rank folded into a plane: x = rank >> shift, y = rank & (2^shift - 1)
-// The row's cube is its cell centre +-0.25 on every axis. A box of cells is covered by
-// rays along its longest axis, one ray per cell of the other two axes, at the cells'
+//   1 column        v = rank >> fine folded into a plane: x = v >> shift, y = v & (2^shift - 1)
+// Each occupied cell is one primitive, a cube at the cell centre +-0.25 on every axis;
+// its rows are listed beside it (scan_refine.h). A box of cells is covered by rays
+// along its longest axis, one ray per cell of the other two axes, at the cells'
 // integer coordinates, cut into segments of at most L cells that start and end at
 // half-integers: the segment over cells [s, s + c) runs from s - 0.5 to s + c - 0.5.
 //
@@ -43,13 +44,15 @@ inline constexpr uint32_t kScanMaxShift = 31;
 struct ScanLayout {
   uint32_t dims;   // columns in the group: 1, 2 or 3 (no initializers: part of OptiX launch params)
   uint32_t shift;  // see above
+  uint32_t fine;   // 1 column: ranks per cell = 2^fine (0 for 2 or 3 columns)
 
   RAYDB_HOST_DEVICE uint32_t fold_mask() const { return shift == 0 ? 0u : (0xFFFFFFFFu >> (32 - shift)); }
   // Cell of a row with ranks r[0..dims).
   RAYDB_HOST_DEVICE void cell(const uint32_t* r, uint32_t* c) const {
     if (dims == 1) {
-      c[0] = r[0] >> shift;
-      c[1] = r[0] & fold_mask();
+      const uint32_t v = r[0] >> fine;
+      c[0] = v >> shift;
+      c[1] = v & fold_mask();
       c[2] = 0;
       return;
     }
@@ -59,19 +62,27 @@ struct ScanLayout {
   }
 };
 
-// The default shift for n rows: about one row per cell, cells per axis below 2^21.
-RAYDB_HOST_DEVICE uint32_t scan_default_shift(uint32_t dims, uint64_t n) {
-  uint32_t b = 0;  // bits of the largest rank
+RAYDB_HOST_DEVICE uint32_t scan_bits(uint64_t n) {  // bits of the largest of n ranks
+  uint32_t b = 0;
   while (b < 32 && (uint64_t{1} << b) < n) ++b;
-  if (dims == 1) return (b + 1) / 2;
-  if (dims == 2) return b / 2;
-  return b - (b + 2) / 3;
+  return b;
+}
+
+// The default layout for n rows: about 4 rows per occupied cell (a BVH 4 times smaller
+// than one cube per row, while a thin residual slab still re-checks only one layer of
+// cells), every coordinate below 2^21.
+RAYDB_HOST_DEVICE ScanLayout scan_default_layout(uint32_t dims, uint64_t n) {
+  const uint32_t b = scan_bits(n), cells = b > 2 ? b - 2 : 0;  // log2(n / 4)
+  if (dims == 1) return ScanLayout{1, (cells + 1) / 2, b - cells};
+  const uint32_t axis = (cells + dims - 1) / dims;  // log2(cells per axis)
+  return ScanLayout{dims, b > axis ? b - axis : 0, 0};
 }
 
 // Whether a layout keeps every cell coordinate of ranks < n below kScanMaxCells.
 RAYDB_HOST_DEVICE bool scan_layout_exact(const ScanLayout& l, uint64_t n) {
-  if (l.dims < 1 || l.dims > 3 || l.shift > kScanMaxShift) return false;
-  const uint64_t top = n == 0 ? 0 : (n - 1) >> l.shift;
+  if (l.dims < 1 || l.dims > 3 || l.shift > kScanMaxShift || l.fine > kScanMaxShift) return false;
+  if (l.dims != 1 && l.fine != 0) return false;
+  const uint64_t top = n == 0 ? 0 : ((n - 1) >> l.fine) >> l.shift;
   if (top >= kScanMaxCells) return false;
   return l.dims != 1 || (uint64_t{1} << l.shift) <= kScanMaxCells;
 }
@@ -110,7 +121,7 @@ RAYDB_HOST_DEVICE int rank_box_cells(const ScanLayout& l, const uint32_t* lo, co
     out[0] = b;
     return 1;
   }
-  const uint32_t m = l.fold_mask(), a = lo[0], e = hi[0] - 1;
+  const uint32_t m = l.fold_mask(), a = lo[0] >> l.fine, e = (hi[0] - 1) >> l.fine;
   const uint32_t xa = a >> l.shift, xe = e >> l.shift;
   int n = 0;
   auto add = [&](uint32_t x0, uint32_t x1, uint32_t y0, uint32_t y1) {

@@ -1,7 +1,7 @@
 #pragma once
 // RT scan's matrix refine (RTScan): the batch program that traces the ray segments of
 // the residual cell boxes (scan_grid.h) through the cubes of a column group, and the
-// hit action that re-checks each reported row and writes its exact bit. The same code
+// hit action that re-checks every row of each reported cell and writes its exact bit. The same code
 // on every tracer: Embree loops over the segments on CPU threads, OptiX runs it as the
 // raygen program of one optixLaunch.
 //
@@ -17,24 +17,29 @@
 
 namespace raydb::rt::mapping {
 
-// The geometry's data: primitive p is row p, its cell from its ranks (pointers where
-// the tracer reads: host memory on a CPU tracer, device memory on a GPU tracer).
+// The geometry's data (pointers where the tracer reads: host memory on a CPU tracer,
+// device memory on a GPU tracer): primitive p is the p-th occupied cell, its rows are
+// cell_rows[cell_start[p] .. cell_start[p + 1]), and its coordinates are the cell of
+// its first row (computed from the ranks, so no coordinates are stored).
 struct ScanCubes {
   const uint32_t* ranks[3];
   ScanLayout layout;
   uint32_t rows;
+  const uint32_t* cell_rows;   // rows grouped by cell
+  const uint32_t* cell_start;  // cells + 1
+  uint32_t cells;
 
-  RAYDB_HOST_DEVICE void cell_of(uint32_t p, uint32_t* c) const {
-    uint32_t r[3] = {ranks[0][p], layout.dims > 1 ? ranks[1][p] : 0u, layout.dims > 2 ? ranks[2][p] : 0u};
+  RAYDB_HOST_DEVICE void cell_of(uint32_t row, uint32_t* c) const {
+    uint32_t r[3] = {ranks[0][row], layout.dims > 1 ? ranks[1][row] : 0u, layout.dims > 2 ? ranks[2][row] : 0u};
     layout.cell(r, c);
   }
 };
 
 // The intersection program of scan cubes (both tracers).
 RAYDB_HOST_DEVICE bool intersect_scan_cube(const ScanCubes& s, uint32_t prim, const Ray& r, float* t) {
-  if (prim >= s.rows) return false;
+  if (prim >= s.cells) return false;
   uint32_t c[3];
-  s.cell_of(prim, c);
+  s.cell_of(s.cell_rows[s.cell_start[prim]], c);
   return intersect_cell(c, r, t);
 }
 
@@ -109,7 +114,7 @@ struct ScanRefineParams {
   uint32_t segment_cells;  // L
   uint32_t n;              // launch items (segments)
   uint64_t* bits;          // the group's result, sieving approximation on entry
-  uint64_t* stats;         // null, or [0] += rows reported, [1] += rays traced
+  uint64_t* stats;         // null, or [0] += rows re-checked, [1] += rays traced
 };
 
 // Holds copies, not a pointer to the launch parameters: on OptiX the action lives on
@@ -120,11 +125,15 @@ struct ScanHitAction {
   uint64_t* bits;
   uint32_t hits;
   RAYDB_HOST_DEVICE bool operator()(const Hit& h) {
-    if (h.primitive < cubes.rows) {
-      write_exact_bit(bits, h.primitive, check.matches(cubes, h.primitive));
-      ++hits;
+    if (h.primitive < cubes.cells) {
+      const uint32_t e = cubes.cell_start[h.primitive + 1];
+      for (uint32_t k = cubes.cell_start[h.primitive]; k < e; ++k) {
+        const uint32_t row = cubes.cell_rows[k];
+        write_exact_bit(bits, row, check.matches(cubes, row));
+      }
+      hits += e - cubes.cell_start[h.primitive];
     }
-    return true;  // every row on the segment
+    return true;  // every cell on the segment
   }
 };
 

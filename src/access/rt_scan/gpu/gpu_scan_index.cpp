@@ -36,6 +36,11 @@ struct DeviceColumn {
   DeviceArray<uint64_t> valid;  // non-NULL mask when the column has NULLs
 };
 
+// A group's occupied cells (rows grouped by cell, first position of each).
+struct DeviceCells {
+  DeviceArray<uint32_t> rows, start;
+};
+
 class GpuScanIndexImpl;
 
 struct GpuEngine {
@@ -88,6 +93,7 @@ class GpuScanIndexImpl final : public GpuScanIndex {
   ScanModel model_;
   std::vector<DeviceColumn> dev_;
   std::vector<mp::ScanCubes> cubes_;  // device pointers; addresses fixed after the build
+  std::vector<DeviceCells> cells_;
   std::vector<std::unique_ptr<rt::Accel>> accels_;
   rt::Tracer* tracer_ = nullptr;
   ScanBuildStats stats_;
@@ -189,14 +195,29 @@ void GpuScanIndexImpl::build_column(uint32_t c) {
 void GpuScanIndexImpl::build_rt(rt::Tracer& tracer) {
   if (!tracer.on_gpu()) fail(ErrorKind::kInvalidInput, "GPU RT scan: needs a GPU tracer");
   tracer_ = &tracer;
+  cells_.resize(cubes_.size());
   for (uint32_t g = 0; g < cubes_.size(); ++g) {
     Timer t;
-    DeviceArray<rt::Aabb> boxes(model_.rows);
+    DeviceCells& c = cells_[g];
+    c.rows.allocate(model_.rows);
+    uint32_t count;
+    {
+      DeviceArray<uint32_t> start(model_.rows + 1);
+      count = gpu::build_cells(cubes_[g], c.rows.data(), start.data());
+      c.start.allocate(count + 1);
+      DeviceArray<uint32_t>::cuda_ok(
+          cudaMemcpy(c.start.data(), start.data(), (count + 1) * sizeof(uint32_t), cudaMemcpyDeviceToDevice), "cells");
+    }
+    cubes_[g].cell_rows = c.rows.data();
+    cubes_[g].cell_start = c.start.data();
+    cubes_[g].cells = count;
+    DeviceArray<rt::Aabb> boxes(count);
     gpu::write_cubes(cubes_[g], boxes.data());
     accels_.push_back(tracer.build(
         rt::GeometryInput::of_scan_cubes(std::span<const rt::Aabb>(boxes.data(), boxes.size()), &cubes_[g], true),
         rt::BuildOptions{}));
-    stats_.structures.push_back({fmt::format("bvh g{}", g), t.elapsed_ms(), 0, accels_.back()->memory_bytes()});
+    stats_.structures.push_back({fmt::format("bvh g{} ({} cells)", g, count), t.elapsed_ms(), 0,
+                                 accels_.back()->memory_bytes() + c.rows.bytes() + c.start.bytes()});
   }
 }
 

@@ -257,10 +257,19 @@ __global__ void scan_kernel(const ScanTermArgs* terms, int n_terms, uint64_t row
 
 __global__ void cube_kernel(mp::ScanCubes c, rt::Aabb* boxes) {
   const uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
+  if (i >= c.cells) return;
+  uint32_t cell[3];
+  c.cell_of(c.cell_rows[c.cell_start[i]], cell);
+  boxes[i] = mp::cell_cube(cell);
+}
+
+__global__ void cell_key_kernel(mp::ScanCubes c, uint64_t* keys, uint32_t* rows) {
+  const uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
   if (i >= c.rows) return;
   uint32_t cell[3];
   c.cell_of(static_cast<uint32_t>(i), cell);
-  boxes[i] = mp::cell_cube(cell);
+  keys[i] = uint64_t{cell[0]} | (uint64_t{cell[1]} << 21) | (uint64_t{cell[2]} << 42);
+  rows[i] = static_cast<uint32_t>(i);
 }
 
 }  // namespace
@@ -311,9 +320,41 @@ void fused_scan(const ScanTermArgs* device_terms, int n_terms, uint64_t rows, ui
   sync("scan");
 }
 
+uint32_t build_cells(const mp::ScanCubes& cubes, uint32_t* cell_rows, uint32_t* cell_start) {
+  const uint32_t n = cubes.rows;
+  if (n == 0) {
+    cudaMemcpy(cell_start, &n, sizeof(n), cudaMemcpyHostToDevice);
+    sync("cells");
+    return 0;
+  }
+  Temp keys(n * sizeof(uint64_t)), sorted(n * sizeof(uint64_t)), rows(n * sizeof(uint32_t)), count(sizeof(int));
+  cell_key_kernel<<<grid(n), kThreads>>>(cubes, keys.as<uint64_t>(), rows.as<uint32_t>());
+  size_t bytes = 0;
+  cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys.as<uint64_t>(), sorted.as<uint64_t>(), rows.as<uint32_t>(),
+                                  cell_rows, static_cast<int>(n), 0, 63);
+  {
+    Temp tmp(bytes);
+    cub::DeviceRadixSort::SortPairs(tmp.as<void>(), bytes, keys.as<uint64_t>(), sorted.as<uint64_t>(),
+                                    rows.as<uint32_t>(), cell_rows, static_cast<int>(n), 0, 63);
+  }
+  thrust::counting_iterator<uint32_t> it(0);
+  IsHead head{sorted.as<uint64_t>()};
+  bytes = 0;
+  cub::DeviceSelect::If(nullptr, bytes, it, cell_start, count.as<int>(), static_cast<int>(n), head);
+  {
+    Temp tmp(bytes);
+    cub::DeviceSelect::If(tmp.as<void>(), bytes, it, cell_start, count.as<int>(), static_cast<int>(n), head);
+  }
+  int d = 0;
+  cudaMemcpy(&d, count.as<int>(), sizeof(int), cudaMemcpyDeviceToHost);
+  cudaMemcpy(cell_start + d, &n, sizeof(n), cudaMemcpyHostToDevice);
+  sync("cells");
+  return static_cast<uint32_t>(d);
+}
+
 void write_cubes(const mp::ScanCubes& cubes, rt::Aabb* boxes) {
-  if (cubes.rows == 0) return;
-  cube_kernel<<<grid(cubes.rows), kThreads>>>(cubes, boxes);
+  if (cubes.cells == 0) return;
+  cube_kernel<<<grid(cubes.cells), kThreads>>>(cubes, boxes);
   sync("cubes");
 }
 

@@ -66,7 +66,11 @@ struct ScanTermArgs {
 };
 void fused_scan(const ScanTermArgs* device_terms, int n_terms, uint64_t rows, uint64_t* out);
 
-// The cube of every row (rt::Aabb, 6 floats) for a group's cells.
+// A group's occupied cells: cell_rows (cubes.rows entries) gets the rows sorted by
+// packed cell, cell_start (capacity rows + 1) the first position of every cell and
+// rows at the end. Returns the number of cells.
+uint32_t build_cells(const rt::mapping::ScanCubes& cubes, uint32_t* cell_rows, uint32_t* cell_start);
+// The cube of every cell (rt::Aabb, 6 floats); cubes' cell fields set.
 void write_cubes(const rt::mapping::ScanCubes& cubes, rt::Aabb* boxes);
 
 // Throws Error with the CUDA error of the last call, if any.

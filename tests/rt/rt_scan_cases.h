@@ -348,6 +348,21 @@ TEST_P(RtScanTest, ExtremesEmptyAndWholeDomain) {
   }
 }
 
+// Long IN lists (many thin residual pieces, past the slab box limit) and NOT IN.
+TEST_P(RtScanTest, LongInLists) {
+  std::mt19937_64 rng(9);
+  const Table t = make_table({Dist::kUniform, Dist::kDuplicates, Dist::kZipf11}, 3001, 81, {0.0, 0.02, 0.0});
+  auto ix = make(t);
+  for (size_t k : {size_t{40}, size_t{1500}}) {
+    std::vector<int64_t> a, b;
+    for (size_t i = 0; i < k; ++i) a.push_back(pick_constant(t, 0, rng)), b.push_back(pick_constant(t, 1, rng));
+    const ScanExpr in_a = ScanExpr::pred(0, CompareOp::kIn, a), in_b = ScanExpr::pred(1, CompareOp::kIn, b);
+    check(*ix, t, ScanExpr::all_of({in_a, in_b, ScanExpr::pred(2, CompareOp::kLess, {3})}), "in and in");
+    check(*ix, t, ScanExpr::all_of({ScanExpr::negate(in_a), in_b}), "not in and in");
+    if (HasFatalFailure()) return;
+  }
+}
+
 // Large enough that every host loop runs on OpenMP threads (and the GPU kernels on
 // many blocks): N not a multiple of 64, default bins, every sieving mode.
 TEST_P(RtScanTest, LargerTableOnAllThreads) {

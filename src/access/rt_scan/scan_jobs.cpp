@@ -10,9 +10,10 @@ namespace raydb::access::rt_scan {
 
 namespace {
 
-// More boxes than this per slab: the factors are replaced by their hulls (a superset
-// of the slab, so still a cover; only more rows get re-checked).
-constexpr uint64_t kMaxBoxesPerSlab = 64;
+// More boxes than this per slab: factors are replaced by their hulls (a superset of
+// the slab, so still a cover; only more rows get re-checked), the other columns'
+// first, so a long IN list keeps its thin residual pieces.
+constexpr uint64_t kMaxBoxesPerSlab = 1024;
 
 void add_slabs(GroupJob& job, uint32_t d, uint64_t rows) {
   std::array<RankSet, 3> f;
@@ -29,10 +30,15 @@ void add_slabs(GroupJob& job, uint32_t d, uint64_t rows) {
       f[e] = unite(p.sieve.approx, p.p);
     if (f[e].empty()) return;
   }
-  uint64_t count = 1;
-  for (uint32_t e = 0; e < job.dims; ++e) count *= f[e].size();
-  if (count > kMaxBoxesPerSlab)
-    for (uint32_t e = 0; e < job.dims; ++e) f[e] = hull(f[e]);
+  auto boxes = [&] {
+    uint64_t count = 1;
+    for (uint32_t e = 0; e < job.dims; ++e) count *= f[e].size();
+    return count;
+  };
+  if (boxes() > kMaxBoxesPerSlab)
+    for (uint32_t e = 0; e < job.dims; ++e)
+      if (e != d) f[e] = hull(f[e]);
+  if (boxes() > kMaxBoxesPerSlab) f[d] = hull(f[d]);
   for (const RankRange& a : f[0]) {
     for (size_t j = 0; j < (job.dims > 1 ? f[1].size() : 1); ++j) {
       for (size_t k = 0; k < (job.dims > 2 ? f[2].size() : 1); ++k) {

@@ -221,7 +221,7 @@ void HostScanIndex::refine_rt(const GroupJob& job, BitVector& bits, ScanQuerySta
   p.segment_cells = model_.options.segment_cells;
   p.n = static_cast<uint32_t>(first.back());
   p.bits = bits.words.data();
-  p.stats = counters;
+  p.stats = st.count_rays ? counters : nullptr;
   const rt::Accel* slots[1] = {accels_[job.group].get()};
   tracer_->launch(rt::mapping::Program::kScanRefine, slots, &p, sizeof(p), p.n);
   st.cell_boxes += boxes.size();
@@ -253,6 +253,7 @@ void HostScanIndex::evaluate(const ScanExpr& e, ScanMethod method, BitVector& ou
                   (method == ScanMethod::kCpuSieve && model_.options.build_sieve);
   if (!ok) fail(ErrorKind::kInvalidInput, "rt scan: method {} not built in {}", scan_method_name(method), name());
   ScanQueryStats st;
+  st.count_rays = stats != nullptr;
   HostEngine engine{*this, method, st};
   out = evaluate_tree(engine, model_.normalize(e));
   st.total_ms = t.elapsed_ms();

@@ -121,7 +121,10 @@ struct ScanQueryStats {
   uint64_t sieve_rows = 0;  // rows in the residual regions (exact: one row per rank)
   uint64_t cell_boxes = 0;  // RT: residual cell boxes
   uint64_t rays = 0;        // RT: ray segments launched
-  uint64_t rows_refined = 0;  // rows re-checked by the refine (RT: reported hits)
+  uint64_t rows_refined = 0;  // rows re-checked by the refine (RT: rows of reported cells)
+  // Whether the RT refine counts rays and rows (atomics on the device; off when the
+  // caller passes no stats, so timings exclude them).
+  bool count_rays = true;
 };
 
 // A host bit vector: bit i of words[i / 64] is row i; bits past `rows` are 0.

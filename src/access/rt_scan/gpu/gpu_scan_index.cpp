@@ -282,7 +282,7 @@ void GpuScanIndexImpl::refine_rt(const GroupJob& job, uint64_t* bits, ScanQueryS
   p.segment_cells = model_.options.segment_cells;
   p.n = static_cast<uint32_t>(first.back());
   p.bits = bits;
-  p.stats = counters.data();
+  p.stats = st.count_rays ? counters.data() : nullptr;
   const rt::Accel* slots[1] = {accels_[job.group].get()};
   // The tracer launches on its own non-blocking stream: finish the uploads first (a
   // pageable cudaMemcpy may return before its DMA lands).
@@ -333,6 +333,7 @@ void GpuScanIndexImpl::evaluate_device(const ScanExpr& e, ScanMethod method, uin
                   (method == ScanMethod::kGpuSieve && model_.options.build_sieve);
   if (!ok) fail(ErrorKind::kInvalidInput, "rt scan: method {} not built in {}", scan_method_name(method), name());
   ScanQueryStats st;
+  st.count_rays = stats != nullptr;
   GpuEngine engine{*this, method, st};
   DeviceArray<uint64_t> r = evaluate_tree(engine, model_.normalize(e));
   if (r.size() > 0)

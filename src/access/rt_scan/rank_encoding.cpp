@@ -58,46 +58,46 @@ MappingTable table_from_sorted(std::span<const int64_t> sorted, uint64_t rows) {
 
 namespace {
 
+// NULL rows sort after every value, in row order; ties of a value by row.
 struct Entry {
   int64_t value;
   uint32_t row;
-  bool operator<(const Entry& o) const { return value != o.value ? value < o.value : row < o.row; }
+  uint32_t null;
+  bool operator<(const Entry& o) const {
+    if (null != o.null) return null < o.null;
+    if (value != o.value) return value < o.value;
+    return row < o.row;
+  }
 };
 
 }  // namespace
 
 ColumnEncoding encode_column(const ScanColumn& column, bool keep_rows_by_rank) {
-  const uint64_t n = column.values.size();
-  if (n >= (uint64_t{1} << 32)) fail(ErrorKind::kInvalidInput, "rt scan: {} rows exceed 2^32 - 1", n);
-  if (!column.nulls.empty() && column.nulls.size() < (n + 63) / 64)
+  const int64_t n = static_cast<int64_t>(column.values.size());
+  if (static_cast<uint64_t>(n) >= (uint64_t{1} << 32)) fail(ErrorKind::kInvalidInput, "rt scan: {} rows exceed 2^32 - 1", n);
+  if (!column.nulls.empty() && column.nulls.size() < static_cast<size_t>((n + 63) / 64))
     fail(ErrorKind::kInvalidInput, "rt scan: null bitmap shorter than the column");
-  std::vector<Entry> e;
-  e.reserve(n);
-  std::vector<uint32_t> null_rows;
-  for (uint64_t i = 0; i < n; ++i) {
-    if (column.is_null(i))
-      null_rows.push_back(static_cast<uint32_t>(i));
-    else
-      e.push_back({column.values[i], static_cast<uint32_t>(i)});
+  std::vector<Entry> e(n);
+  int64_t nulls = 0;
+#pragma omp parallel for schedule(static) reduction(+ : nulls) if(n > kParallelMin)
+  for (int64_t i = 0; i < n; ++i) {
+    const bool null = column.is_null(static_cast<size_t>(i));
+    e[i] = {null ? 0 : column.values[i], static_cast<uint32_t>(i), null ? 1u : 0u};
+    nulls += null;
   }
   __gnu_parallel::sort(e.begin(), e.end());  // OpenMP threads
   ColumnEncoding out;
   MappingTable& t = out.table;
-  t.rows = n;
-  t.valid = static_cast<uint32_t>(e.size());
+  t.rows = static_cast<uint64_t>(n);
+  t.valid = static_cast<uint32_t>(n - nulls);
   out.ranks.resize(n);
   if (keep_rows_by_rank) out.rows_by_rank.resize(n);
-  const int64_t valid = t.valid;
-#pragma omp parallel for schedule(static) if(valid > kParallelMin)
-  for (int64_t r = 0; r < valid; ++r) {
+#pragma omp parallel for schedule(static) if(n > kParallelMin)
+  for (int64_t r = 0; r < n; ++r) {  // NULL rows take the ranks [valid, n)
     out.ranks[e[r].row] = static_cast<uint32_t>(r);
     if (keep_rows_by_rank) out.rows_by_rank[r] = e[r].row;
   }
-  for (size_t k = 0; k < null_rows.size(); ++k) {
-    out.ranks[null_rows[k]] = static_cast<uint32_t>(valid + k);
-    if (keep_rows_by_rank) out.rows_by_rank[valid + k] = null_rows[k];
-  }
-  for (int64_t r = 0; r < valid; ++r) {
+  for (int64_t r = 0; r < static_cast<int64_t>(t.valid); ++r) {
     if (r == 0 || e[r].value != e[r - 1].value) {
       t.values.push_back(e[r].value);
       t.first.push_back(static_cast<uint32_t>(r));

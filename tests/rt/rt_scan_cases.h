@@ -376,6 +376,27 @@ TEST_P(RtScanTest, LargerTableOnAllThreads) {
   check(*ix, t, random_tree(t, 2, rng), "large tree");
 }
 
+// Indexes built with fewer structures still answer exactly with what they offer
+// (no sieving vectors: RT refines the whole predicate region).
+TEST_P(RtScanTest, FewerStructures) {
+  std::mt19937_64 rng(10);
+  const Table t = make_table({Dist::kZipf13, Dist::kUniform, Dist::kSmall}, 2500, 91, {0.0, 0.05, 0.0});
+  for (int variant = 0; variant < 3; ++variant) {
+    RtScanOptions o;
+    o.build_sieve = variant != 0;
+    o.sieve_refine = variant != 1;
+    o.build_scan = variant != 2;
+    auto ix = make(t, o);
+    const std::vector<ScanMethod> ms = ix->methods();
+    EXPECT_EQ(std::count(ms.begin(), ms.end(), ScanMethod::kCpuSieve) + std::count(ms.begin(), ms.end(), ScanMethod::kGpuSieve),
+              variant == 2 ? 1 : 0);
+    for (int q = 0; q < 4; ++q) {
+      check(*ix, t, random_conjunction(t, 1 + q % 3, rng), "variant " + std::to_string(variant));
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
 TEST_P(RtScanTest, ReportsBuildAndQueryStats) {
   const Table t = make_table({Dist::kUniform, Dist::kZipf15, Dist::kSmall}, 5000, 61);
   auto ix = make(t);

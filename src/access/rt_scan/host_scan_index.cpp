@@ -43,7 +43,7 @@ class HostScanIndex final : public ScanIndex {
     std::vector<ScanMethod> m;
     if (!accels_.empty()) m.push_back(ScanMethod::kRt);
     m.push_back(ScanMethod::kCpuScan);
-    if (model_.options.build_sieve) m.push_back(ScanMethod::kCpuSieve);
+    if (sieve_methods()) m.push_back(ScanMethod::kCpuSieve);
     return m;
   }
   const ScanBuildStats& build_stats() const override { return stats_; }
@@ -55,6 +55,7 @@ class HostScanIndex final : public ScanIndex {
   BitVector group_job(const GroupJob& job, ScanMethod method, ScanQueryStats& st) const;
   const ScanModel& model() const { return model_; }
   const std::vector<ScanColumn>& cols() const { return cols_; }
+  bool sieve_methods() const { return model_.options.build_sieve && model_.options.sieve_refine; }
   SieveMode mode() const { return model_.options.build_sieve ? model_.options.sieve : SieveMode::kOff; }
 
  private:
@@ -108,7 +109,7 @@ HostScanIndex::HostScanIndex(std::span<const ScanColumn> columns, const RtScanOp
     if (c.values.size() != model_.rows) fail(ErrorKind::kInvalidInput, "rt scan: columns of different lengths");
   for (uint32_t c = 0; c < cols_.size(); ++c) {
     Timer t;
-    enc_.push_back(encode_column(cols_[c], o.build_sieve));
+    enc_.push_back(encode_column(cols_[c], o.build_sieve && o.sieve_refine));
     model_.tables.push_back(std::move(enc_.back().table));
     model_.borders.push_back(sieve_borders(model_.tables.back(), std::max<uint32_t>(o.bins, 1)));
     const uint64_t bytes = model_.tables.back().bytes() + (enc_.back().ranks.size() + enc_.back().rows_by_rank.size()) * 4;
@@ -250,7 +251,7 @@ void HostScanIndex::refine_cpu(const GroupJob& job, BitVector& bits, ScanQuerySt
 void HostScanIndex::evaluate(const ScanExpr& e, ScanMethod method, BitVector& out, ScanQueryStats* stats) const {
   Timer t;
   const bool ok = method == ScanMethod::kCpuScan || (method == ScanMethod::kRt && !accels_.empty()) ||
-                  (method == ScanMethod::kCpuSieve && model_.options.build_sieve);
+                  (method == ScanMethod::kCpuSieve && sieve_methods());
   if (!ok) fail(ErrorKind::kInvalidInput, "rt scan: method {} not built in {}", scan_method_name(method), name());
   ScanQueryStats st;
   st.count_rays = stats != nullptr;

@@ -95,7 +95,11 @@ struct RtScanOptions {
   // 2^cell_shift); -1: about 4 rows per occupied cell (scan_default_layout).
   int cell_shift = -1;
   bool build_rt = true;        // build the RT structures (needs a tracer)
-  bool build_sieve = true;     // sieving vectors and rank -> row permutations
+  bool build_sieve = true;     // sieving vectors (used by kRt and the sieve methods)
+  // Rank -> row permutations (4 bytes per row and column): the refine of the sieve
+  // baselines (kCpuSieve, kGpuSieve), which are offered only with them and the vectors.
+  bool sieve_refine = true;
+  bool build_scan = true;      // GPU: narrowed column copies for kGpuScan (host kCpuScan reads the input)
 };
 
 // What one structure of the index costs.

@@ -66,8 +66,8 @@ class GpuScanIndexImpl final : public GpuScanIndex {
   std::vector<ScanMethod> methods() const override {
     std::vector<ScanMethod> m;
     if (!accels_.empty()) m.push_back(ScanMethod::kRt);
-    m.push_back(ScanMethod::kGpuScan);
-    if (model_.options.build_sieve) m.push_back(ScanMethod::kGpuSieve);
+    if (model_.options.build_scan) m.push_back(ScanMethod::kGpuScan);
+    if (sieve_methods()) m.push_back(ScanMethod::kGpuSieve);
     return m;
   }
   const ScanBuildStats& build_stats() const override { return stats_; }
@@ -77,6 +77,7 @@ class GpuScanIndexImpl final : public GpuScanIndex {
   void evaluate(const ScanExpr& e, ScanMethod method, BitVector& out, ScanQueryStats* stats) const override;
   void evaluate_device(const ScanExpr& e, ScanMethod method, uint64_t* out_words, ScanQueryStats* stats) const override;
 
+  bool sieve_methods() const { return model_.options.build_sieve && model_.options.sieve_refine; }
   SieveMode mode() const { return model_.options.build_sieve ? model_.options.sieve : SieveMode::kOff; }
   uint64_t words() const { return (model_.rows + 63) / 64; }
   DeviceArray<uint64_t> scan(const std::vector<Term>& terms) const;
@@ -157,7 +158,7 @@ void GpuScanIndexImpl::build_column(uint32_t c) {
   const double upload_ms = t.elapsed_ms();
   t.reset();
   d.ranks.allocate(n);
-  if (model_.options.build_sieve) d.rows_by_rank.allocate(n);
+  if (sieve_methods()) d.rows_by_rank.allocate(n);
   MappingTable table;
   table.rows = n;
   table.valid = gpu::encode_column(values.data(), d.nulls.data(), n, d.ranks.data(), d.rows_by_rank.data(),
@@ -166,8 +167,10 @@ void GpuScanIndexImpl::build_column(uint32_t c) {
   d.base = table.values.empty() ? 0 : table.values.front();
   const uint64_t span = table.values.empty() ? 0 : static_cast<uint64_t>(table.values.back()) - static_cast<uint64_t>(d.base);
   d.width = span < (uint64_t{1} << 32) ? 4 : 8;
-  d.narrow.allocate((static_cast<uint64_t>(n) * d.width + 7) / 8 + 1);
-  gpu::narrow_values(values.data(), n, d.base, d.width, d.narrow.data());
+  if (model_.options.build_scan) {
+    d.narrow.allocate((static_cast<uint64_t>(n) * d.width + 7) / 8 + 1);
+    gpu::narrow_values(values.data(), n, d.base, d.width, d.narrow.data());
+  }
   values.reset();
   const uint64_t host_bytes = table.bytes();
   model_.tables.push_back(std::move(table));
@@ -329,8 +332,8 @@ void GpuScanIndexImpl::refine_cuda(const GroupJob& job, uint64_t* bits, ScanQuer
 void GpuScanIndexImpl::evaluate_device(const ScanExpr& e, ScanMethod method, uint64_t* out_words,
                                        ScanQueryStats* stats) const {
   Timer t;
-  const bool ok = method == ScanMethod::kGpuScan || (method == ScanMethod::kRt && !accels_.empty()) ||
-                  (method == ScanMethod::kGpuSieve && model_.options.build_sieve);
+  const bool ok = (method == ScanMethod::kGpuScan && model_.options.build_scan) ||
+                  (method == ScanMethod::kRt && !accels_.empty()) || (method == ScanMethod::kGpuSieve && sieve_methods());
   if (!ok) fail(ErrorKind::kInvalidInput, "rt scan: method {} not built in {}", scan_method_name(method), name());
   ScanQueryStats st;
   st.count_rays = stats != nullptr;

@@ -46,6 +46,10 @@ struct GeometryInput {
   // tracer, device memory on a GPU tracer); the table and its arrays must outlive the
   // Accel.
   const mapping::BucketTable* buckets = nullptr;
+  // kCustom RT scan cubes (mapping/scan_grid.h): primitive i is row i, intersected by
+  // mapping::intersect_scan_cube on every tracer; the any-hit action of a kScanRefine
+  // launch re-checks it. Same pointer rules as `buckets`.
+  const mapping::ScanCubes* scan_cubes = nullptr;
   // triangles / boxes point into device memory (GPU tracers only): the structure is
   // built from them in place, without a copy, and they may be freed after build returns.
   bool device_resident = false;
@@ -75,6 +79,19 @@ struct GeometryInput {
     };
     g.user = table;
     g.buckets = table;
+    g.device_resident = device_resident;
+    return g;
+  }
+  static GeometryInput of_scan_cubes(std::span<const Aabb> b, const mapping::ScanCubes* cubes,
+                                     bool device_resident = false) {
+    GeometryInput g;
+    g.kind = Kind::kCustom;
+    g.boxes = b;
+    g.intersect = [](const void* user, uint32_t prim, const Ray& ray, float* t) {
+      return mapping::intersect_scan_cube(*static_cast<const mapping::ScanCubes*>(user), prim, ray, t);
+    };
+    g.user = cubes;
+    g.scan_cubes = cubes;
     g.device_resident = device_resident;
     return g;
   }

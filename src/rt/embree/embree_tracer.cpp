@@ -302,6 +302,13 @@ class EmbreeTracer final : public Tracer {
         for (int64_t j = 0; j < items; ++j) mapping::bucket_lookup(tc, p, static_cast<uint32_t>(j));
         break;
       }
+      case mapping::Program::kScanRefine: {
+        if (params_bytes != sizeof(mapping::ScanRefineParams)) fail(ErrorKind::kInternal, "embree: bad launch params");
+        const auto& p = *static_cast<const mapping::ScanRefineParams*>(params);
+#pragma omp parallel for schedule(dynamic, 256) if(items > 256)
+        for (int64_t j = 0; j < items; ++j) mapping::scan_refine(tc, p, static_cast<uint32_t>(j));
+        break;
+      }
       case mapping::Program::kRays: {
         if (params_bytes != sizeof(mapping::RayBatchParams)) fail(ErrorKind::kInternal, "embree: bad launch params");
         const auto& p = *static_cast<const mapping::RayBatchParams*>(params);

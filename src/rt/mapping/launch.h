@@ -7,12 +7,14 @@
 //               a count and a write pass); Tracer::closest/all_hits on the GPU, tests
 //   kKeyLookup  the RT index's lookups (key_lookup.h)
 //   kBucketLookup  the interval-bucket RT index's lookups (bucket_lookup.h)
+//   kScanRefine    RT scan's matrix refine over residual cell boxes (scan_refine.h)
 #include "rt/mapping/bucket_lookup.h"
 #include "rt/mapping/key_lookup.h"
+#include "rt/mapping/scan_refine.h"
 
 namespace raydb::rt::mapping {
 
-enum class Program : uint32_t { kRays = 0, kKeyLookup = 1, kBucketLookup = 2 };
+enum class Program : uint32_t { kRays = 0, kKeyLookup = 1, kBucketLookup = 2, kScanRefine = 3 };
 
 enum class RayMode : uint32_t { kClosest = 0, kCountAll = 1, kWriteAll = 2 };
 

@@ -10,6 +10,8 @@
 //             Builds ask for one any-hit call per primitive, so every key counts once.
 //   buckets  interval-bucket boxes: mapping::intersect_bucket_box on the structure's
 //             bucket table (its hit record), an integer test of the lookup key
+//   scan cubes RT scan rows: mapping::intersect_scan_cube on the group's ranks (its hit
+//             record), exact integer/half-integer tests; the any-hit action re-checks
 //   key boxes the intersection program is mapping::intersect_key_box on the key of the
 //             primitive (from its hit record), the same exact test Embree runs.
 // Instances carry identity transforms: the object-space ray is x' = 1*x + 0*y + 0*z + 0,
@@ -33,6 +35,7 @@ namespace {
 
 __device__ __forceinline__ uint32_t tag_of(const mp::KeyHitAction*) { return ox::kKeyHitAction; }
 __device__ __forceinline__ uint32_t tag_of(const mp::CollectAction*) { return ox::kCollectAction; }
+__device__ __forceinline__ uint32_t tag_of(const mp::ScanHitAction*) { return ox::kScanHitAction; }
 
 struct DeviceTraceContext {
   __device__ Hit closest(mp::Slot s, const Ray& r) const {
@@ -97,6 +100,8 @@ extern "C" __global__ void __raygen__main() {
     mp::bucket_lookup(tc, params.bucket, j);
   } else if (params.program == static_cast<uint32_t>(mp::Program::kRays)) {
     mp::trace_rays(tc, params.rays, j);
+  } else if (params.program == static_cast<uint32_t>(mp::Program::kScanRefine)) {
+    mp::scan_refine(tc, params.scan, j);
   }
 }
 
@@ -124,6 +129,9 @@ extern "C" __global__ void __anyhit__main() {
       break;
     case ox::kCollectAction:
       more = (*static_cast<mp::CollectAction*>(ptr))(h);
+      break;
+    case ox::kScanHitAction:
+      more = (*static_cast<mp::ScanHitAction*>(ptr))(h);
       break;
     default:
       break;
@@ -154,4 +162,14 @@ extern "C" __global__ void __intersection__bucket_box() {
     optixSetPayload_0(optixGetPrimitiveIndex());  // for first_hit (closest() overwrites it alike)
     optixReportIntersection(t, 0);
   }
+}
+
+// RT scan cubes (scan_grid.h): the exact cell test on the ranks of the structure's hit
+// record; the any-hit program then runs the scan's hit action (re-check, bit write).
+extern "C" __global__ void __intersection__scan_cube() {
+  const auto* rec = reinterpret_cast<const ox::HitRecordData*>(optixGetSbtDataPointer());
+  const float3 o = optixGetObjectRayOrigin(), d = optixGetObjectRayDirection();
+  const Ray r{{o.x, o.y, o.z}, optixGetRayTmin(), {d.x, d.y, d.z}, optixGetRayTmax()};
+  float t = 0.0f;
+  if (mp::intersect_scan_cube(rec->scan, optixGetPrimitiveIndex(), r, &t)) optixReportIntersection(t, 0);
 }

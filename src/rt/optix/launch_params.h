@@ -22,18 +22,20 @@ struct LaunchParams {
   mapping::KeyLookupParams key;   // program kKeyLookup
   mapping::RayBatchParams rays;   // program kRays
   mapping::BucketLookupParams bucket;  // program kBucketLookup
+  mapping::ScanRefineParams scan;      // program kScanRefine
 };
 
 // Hit-group record data: the key of each custom primitive of a key-box GAS (null for
 // the triangle record, which all triangle structures share), or the bucket table of an
-// interval-bucket GAS (device pointers).
+// interval-bucket GAS, or the cubes of an RT scan group (device pointers).
 struct HitRecordData {
   const uint64_t* box_keys;
   mapping::BucketTable buckets;
+  mapping::ScanCubes scan;
 };
 
 // The any-hit program calls the action the payload points to; its type travels as a tag.
-enum ActionTag : uint32_t { kKeyHitAction = 1, kCollectAction = 2 };
+enum ActionTag : uint32_t { kKeyHitAction = 1, kCollectAction = 2, kScanHitAction = 3 };
 inline constexpr uint32_t kInstancedFlag = 0x100;  // or-ed into the tag: hits come through instances
 
 }  // namespace raydb::rt::optix

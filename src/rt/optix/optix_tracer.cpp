@@ -5,8 +5,9 @@
 //             backend runs anywhere and only creating a tracer needs a GPU
 //   module    the device programs (device_programs.cu) embedded at build time as
 //             OptiX-IR, with PTX as the fallback the driver may need
-//   pipeline  raygen, miss, and three hit groups: triangles (closest-hit + any-hit),
-//             key boxes and interval buckets (+ intersection); max trace depth 1
+//   pipeline  raygen, miss, and four hit groups: triangles (closest-hit + any-hit),
+//             key boxes, interval buckets and RT scan cubes (+ intersection); max trace
+//             depth 1
 //   device geometry  GeometryInput::device_resident builds from device buffers in place
 //   SBT       one raygen and one miss record; hit record 0 is shared by every
 //             triangle structure; each key-box (bucket) structure gets a record
@@ -162,7 +163,7 @@ class OptixTracer final : public Tracer {
 
   OptixDeviceContext context_ = nullptr;
   OptixModule module_ = nullptr;
-  OptixProgramGroup groups_[5] = {};  // raygen, miss, triangles, key boxes, buckets
+  OptixProgramGroup groups_[6] = {};  // raygen, miss, triangles, key boxes, buckets, scan cubes
   OptixPipeline pipeline_ = nullptr;
   cudaStream_t stream_ = nullptr;
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
@@ -263,7 +264,7 @@ void OptixTracer::create_pipeline() {
   }
   if (module_ == nullptr) fail(ErrorKind::kInternal, "optix tracer: cannot load the device programs ({})", failures);
 
-  OptixProgramGroupDesc d[5] = {};
+  OptixProgramGroupDesc d[6] = {};
   d[0].kind = OPTIX_PROGRAM_GROUP_KIND_RAYGEN;
   d[0].raygen.module = module_;
   d[0].raygen.entryFunctionName = "__raygen__main";
@@ -281,16 +282,19 @@ void OptixTracer::create_pipeline() {
   d[4] = d[2];
   d[4].hitgroup.moduleIS = module_;
   d[4].hitgroup.entryFunctionNameIS = "__intersection__bucket_box";
+  d[5] = d[2];
+  d[5].hitgroup.moduleIS = module_;
+  d[5].hitgroup.entryFunctionNameIS = "__intersection__scan_cube";
   OptixProgramGroupOptions pgo = {};
   size_t log_size = sizeof(log);
   log[0] = 0;
-  optix_check(optixProgramGroupCreate(context_, d, 5, &pgo, log, &log_size, groups_), "optixProgramGroupCreate", log);
+  optix_check(optixProgramGroupCreate(context_, d, 6, &pgo, log, &log_size, groups_), "optixProgramGroupCreate", log);
 
   OptixPipelineLinkOptions plo = {};
   plo.maxTraceDepth = 1;
   log_size = sizeof(log);
   log[0] = 0;
-  optix_check(optixPipelineCreate(context_, &pco, &plo, groups_, 5, log, &log_size, &pipeline_), "optixPipelineCreate",
+  optix_check(optixPipelineCreate(context_, &pco, &plo, groups_, 6, log, &log_size, &pipeline_), "optixPipelineCreate",
               log);
   OptixStackSizes ss = {};
   for (OptixProgramGroup g : groups_) RAYDB_OPTIX(optixUtilAccumulateStackSizes(g, &ss, pipeline_));
@@ -365,7 +369,7 @@ std::unique_ptr<Accel> OptixTracer::build(const GeometryInput& in, const BuildOp
   const size_t n = in.size();
   acc->count = n;
   const bool custom = in.kind == GeometryInput::Kind::kCustom;
-  if (custom && in.buckets == nullptr && in.box_keys.size() != n)
+  if (custom && in.buckets == nullptr && in.scan_cubes == nullptr && in.box_keys.size() != n)
     fail(ErrorKind::kInvalidInput, "optix tracer: custom primitives need their key per box (GeometryInput::box_keys)");
   if (n == 0) return acc;  // handle 0: every ray misses
   if (n > max_prims_per_gas_)
@@ -404,6 +408,9 @@ std::unique_ptr<Accel> OptixTracer::build(const GeometryInput& in, const BuildOp
     if (in.buckets != nullptr) {
       data.buckets = *in.buckets;
       acc->record = acquire_record(4, data);
+    } else if (in.scan_cubes != nullptr) {
+      data.scan = *in.scan_cubes;
+      acc->record = acquire_record(5, data);
     } else {
       acc->keys.reset(static_cast<DeviceBuffer*>(upload(in.box_keys.data(), in.box_keys.size_bytes()).release()));
       data.box_keys = static_cast<const uint64_t*>(acc->keys->address());
@@ -470,6 +477,8 @@ void OptixTracer::launch(mapping::Program program, std::span<const Accel* const>
     std::memcpy(&lp.bucket, params, sizeof(lp.bucket));
   } else if (program == mapping::Program::kRays && params_bytes == sizeof(lp.rays)) {
     std::memcpy(&lp.rays, params, sizeof(lp.rays));
+  } else if (program == mapping::Program::kScanRefine && params_bytes == sizeof(lp.scan)) {
+    std::memcpy(&lp.scan, params, sizeof(lp.scan));
   } else {
     fail(ErrorKind::kInternal, "optix tracer: bad launch (program {}, {} parameter bytes)", static_cast<int>(program),
          params_bytes);

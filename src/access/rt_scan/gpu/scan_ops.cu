@@ -1,0 +1,361 @@
+// Device work of the GPU RT scan index (see scan_ops.h). CUB for the selections and
+// the radix sort; one small kernel per step. Bit vectors are written 32 bits at a
+// time from warp ballots (a 64-bit word is two little-endian halves), so each row is
+// read by one thread and every store is coalesced.
+#include <cuda_runtime.h>
+#include <thrust/iterator/counting_iterator.h>
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_select.cuh>
+#include <string>
+
+#include "access/rt_scan/gpu/scan_ops.h"
+#include "common/error.h"
+
+namespace raydb::access::rt_scan::gpu {
+
+namespace mp = rt::mapping;
+
+void check(const char* what) {
+  const cudaError_t e = cudaGetLastError();
+  if (e == cudaErrorMemoryAllocation)
+    throw Error(ErrorKind::kOutOfMemory, std::string("GPU RT scan: out of GPU memory in ") + what);
+  if (e != cudaSuccess) throw Error(ErrorKind::kExecution, std::string("GPU RT scan: ") + what + ": " + cudaGetErrorString(e));
+}
+
+void sync(const char* what) {
+  check(what);
+  if (cudaStreamSynchronize(0) != cudaSuccess) check(what);
+}
+
+namespace {
+
+constexpr int kThreads = 256;
+unsigned grid(uint64_t n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
+
+// Temporary device memory from the stream-ordered pool.
+class Temp {
+ public:
+  explicit Temp(size_t bytes) {
+    if (bytes > 0 && cudaMallocAsync(&p_, bytes, 0) != cudaSuccess) {
+      (void)cudaGetLastError();
+      throw Error(ErrorKind::kOutOfMemory, "GPU RT scan: out of GPU memory for " + std::to_string(bytes >> 20) +
+                                               " MiB of temporaries");
+    }
+  }
+  ~Temp() {
+    if (p_ != nullptr) cudaFreeAsync(p_, 0);
+  }
+  Temp(const Temp&) = delete;
+  Temp& operator=(const Temp&) = delete;
+  template <typename T>
+  T* as() const {
+    return static_cast<T*>(p_);
+  }
+
+ private:
+  void* p_ = nullptr;
+};
+
+__device__ bool is_null(const uint64_t* nulls, uint32_t i) { return nulls != nullptr && ((nulls[i >> 6] >> (i & 63)) & 1); }
+
+struct NullIs {
+  const uint64_t* nulls;
+  bool want;
+  __device__ bool operator()(uint32_t i) const { return is_null(nulls, i) == want; }
+};
+
+struct IsHead {
+  const uint64_t* keys;
+  __device__ bool operator()(uint32_t i) const { return i == 0 || keys[i] != keys[i - 1]; }
+};
+
+// Rows of `want` nullness in row order; returns how many.
+uint32_t select_rows(const uint64_t* nulls, uint32_t n, bool want, uint32_t* out) {
+  thrust::counting_iterator<uint32_t> it(0);
+  Temp count(sizeof(int));
+  size_t bytes = 0;
+  cub::DeviceSelect::If(nullptr, bytes, it, out, count.as<int>(), static_cast<int>(n), NullIs{nulls, want});
+  Temp tmp(bytes);
+  cub::DeviceSelect::If(tmp.as<void>(), bytes, it, out, count.as<int>(), static_cast<int>(n), NullIs{nulls, want});
+  int c = 0;
+  cudaMemcpy(&c, count.as<int>(), sizeof(int), cudaMemcpyDeviceToHost);
+  sync("select rows");
+  return static_cast<uint32_t>(c);
+}
+
+__global__ void key_kernel(const int64_t* values, const uint32_t* rows, uint32_t n, uint64_t* keys) {
+  const uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
+  if (i < n) keys[i] = static_cast<uint64_t>(values[rows[i]]) ^ (uint64_t{1} << 63);  // order-preserving
+}
+
+__global__ void scatter_ranks(const uint32_t* sorted_rows, uint32_t count, uint32_t offset, uint32_t* ranks,
+                              uint32_t* rows_by_rank) {
+  const uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
+  if (i >= count) return;
+  ranks[sorted_rows[i]] = offset + static_cast<uint32_t>(i);
+  if (rows_by_rank != nullptr) rows_by_rank[offset + i] = sorted_rows[i];
+}
+
+__global__ void head_values(const uint64_t* keys, const uint32_t* first, uint32_t d, int64_t* out) {
+  const uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
+  if (i < d) out[i] = static_cast<int64_t>(keys[first[i]] ^ (uint64_t{1} << 63));
+}
+
+}  // namespace
+
+uint32_t encode_column(const int64_t* values, const uint64_t* nulls, uint32_t n, uint32_t* ranks,
+                       uint32_t* rows_by_rank, std::vector<int64_t>& host_values, std::vector<uint32_t>& host_first) {
+  host_values.clear();
+  host_first.clear();
+  Temp valid_rows(n * sizeof(uint32_t) + 4), null_rows(n * sizeof(uint32_t) + 4);
+  const uint32_t valid = select_rows(nulls, n, false, valid_rows.as<uint32_t>());
+  const uint32_t nn = nulls == nullptr ? 0 : select_rows(nulls, n, true, null_rows.as<uint32_t>());
+  if (nn > 0) scatter_ranks<<<grid(nn), kThreads>>>(null_rows.as<uint32_t>(), nn, valid, ranks, rows_by_rank);
+  if (valid > 0) {
+    Temp keys(valid * sizeof(uint64_t)), sorted(valid * sizeof(uint64_t)), rows(valid * sizeof(uint32_t));
+    key_kernel<<<grid(valid), kThreads>>>(values, valid_rows.as<uint32_t>(), valid, keys.as<uint64_t>());
+    size_t bytes = 0;  // stable: ties keep row order
+    cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys.as<uint64_t>(), sorted.as<uint64_t>(),
+                                    valid_rows.as<uint32_t>(), rows.as<uint32_t>(), static_cast<int>(valid));
+    {
+      Temp tmp(bytes);
+      cub::DeviceRadixSort::SortPairs(tmp.as<void>(), bytes, keys.as<uint64_t>(), sorted.as<uint64_t>(),
+                                      valid_rows.as<uint32_t>(), rows.as<uint32_t>(), static_cast<int>(valid));
+    }
+    scatter_ranks<<<grid(valid), kThreads>>>(rows.as<uint32_t>(), valid, 0, ranks, rows_by_rank);
+    // Mapping table: the first rank of every run of equal keys, and its value.
+    Temp first(valid * sizeof(uint32_t)), count(sizeof(int));
+    thrust::counting_iterator<uint32_t> it(0);
+    IsHead head{sorted.as<uint64_t>()};
+    bytes = 0;
+    cub::DeviceSelect::If(nullptr, bytes, it, first.as<uint32_t>(), count.as<int>(), static_cast<int>(valid), head);
+    {
+      Temp tmp(bytes);
+      cub::DeviceSelect::If(tmp.as<void>(), bytes, it, first.as<uint32_t>(), count.as<int>(), static_cast<int>(valid),
+                            head);
+    }
+    int d = 0;
+    cudaMemcpy(&d, count.as<int>(), sizeof(int), cudaMemcpyDeviceToHost);
+    sync("encode");
+    Temp vals(static_cast<size_t>(d) * sizeof(int64_t));
+    head_values<<<grid(d), kThreads>>>(sorted.as<uint64_t>(), first.as<uint32_t>(), d, vals.as<int64_t>());
+    host_values.resize(d);
+    host_first.resize(d);
+    cudaMemcpy(host_values.data(), vals.as<int64_t>(), d * sizeof(int64_t), cudaMemcpyDeviceToHost);
+    cudaMemcpy(host_first.data(), first.as<uint32_t>(), d * sizeof(uint32_t), cudaMemcpyDeviceToHost);
+  }
+  host_first.push_back(valid);
+  sync("encode");
+  return valid;
+}
+
+namespace {
+
+__global__ void sieve_kernel(const uint32_t* ranks, uint32_t n, const uint32_t* borders, uint32_t count,
+                             uint32_t* f32, uint64_t half_words) {
+  const uint64_t r = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
+  const uint32_t rank = r < n ? ranks[r] : 0xFFFFFFFFu;  // past the end: below no border
+  for (uint32_t i = 0; i < count; ++i) {
+    const unsigned b = __ballot_sync(0xFFFFFFFFu, rank < borders[i]);
+    if ((threadIdx.x & 31) == 0 && r / 32 < half_words) f32[i * half_words + r / 32] = b;
+  }
+}
+
+}  // namespace
+
+void build_sieve(const uint32_t* ranks, uint32_t n, const uint32_t* borders, uint32_t count, uint64_t* f) {
+  if (count == 0 || n == 0) return;
+  const uint64_t words = (n + 63) / 64;
+  sieve_kernel<<<grid(words * 64), kThreads>>>(ranks, n, borders, count, reinterpret_cast<uint32_t*>(f), words * 2);
+  sync("sieve vectors");
+}
+
+namespace {
+
+template <typename T>
+__global__ void narrow_kernel(const int64_t* values, uint32_t n, uint64_t base, T* out) {
+  const uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
+  if (i < n) out[i] = static_cast<T>(static_cast<uint64_t>(values[i]) - base);
+}
+
+__device__ uint64_t tail_of(uint64_t rows, uint64_t w) {
+  const uint64_t left = rows - w * 64;
+  return left >= 64 ? ~uint64_t{0} : (uint64_t{1} << left) - 1;
+}
+
+__global__ void fill_kernel(uint64_t* w, uint64_t words, uint64_t rows, bool ones) {
+  const uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
+  if (i < words) w[i] = ones ? tail_of(rows, i) : 0;
+}
+
+__global__ void combine_kernel(uint64_t* a, const uint64_t* b, uint64_t words, bool is_or) {
+  const uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
+  if (i < words) a[i] = is_or ? (a[i] | b[i]) : (a[i] & b[i]);
+}
+
+struct SieveArgs {
+  SieveTermArgs t[3];
+  int n;
+  uint64_t rows;
+};
+
+__global__ void sieve_and_kernel(SieveArgs a, uint64_t* out) {
+  const uint64_t w = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
+  const uint64_t words = (a.rows + 63) / 64;
+  if (w >= words) return;
+  const uint64_t tail = tail_of(a.rows, w);
+  uint64_t acc = tail;
+  for (int k = 0; k < a.n && acc != 0; ++k) {
+    const SieveTermArgs& t = a.t[k];
+    uint64_t m = 0;
+    for (uint32_t s = 0; s < t.n_spans; ++s) {
+      const uint32_t i = t.spans[2 * s], j = t.spans[2 * s + 1];
+      const uint64_t hi = j == t.m ? (t.valid != nullptr ? t.valid[w] : tail) : t.f[(j - 1) * words + w];
+      const uint64_t lo = i == 0 ? 0 : t.f[(i - 1) * words + w];
+      m |= hi & ~lo;
+    }
+    acc &= m;
+  }
+  out[w] = acc;
+}
+
+__global__ void refine_kernel(CudaRefineArgs a) {
+  const uint64_t j = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
+  if (j >= a.total) return;
+  uint32_t lo = 0, hi = a.count;  // range k with residual_first[k] <= j < residual_first[k + 1]
+  while (hi - lo > 1) {
+    const uint32_t m = lo + (hi - lo) / 2;
+    if (a.residual_first[m] <= j)
+      lo = m;
+    else
+      hi = m;
+  }
+  const uint32_t rank = a.residual[lo].lo + static_cast<uint32_t>(j - a.residual_first[lo]);
+  const uint32_t row = a.rows_by_rank[a.residual_dim[lo]][rank];
+  mp::write_exact_bit(a.bits, row, a.check.matches(a.cubes, row));
+}
+
+__global__ void scan_kernel(const ScanTermArgs* terms, int n_terms, uint64_t rows, uint32_t* out32) {
+  const uint64_t r = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
+  bool ok = r < rows;
+  for (int k = 0; k < n_terms && ok; ++k) {
+    const ScanTermArgs t = terms[k];
+    if (t.nulls != nullptr && ((t.nulls[r >> 6] >> (r & 63)) & 1)) {
+      ok = false;
+      break;
+    }
+    const uint64_t v = t.width == 4 ? static_cast<const uint32_t*>(t.values)[r] : static_cast<const uint64_t*>(t.values)[r];
+    bool in = false;
+    for (uint32_t i = 0; i < t.n_ranges && !in; ++i) in = v - t.ranges[2 * i] <= t.ranges[2 * i + 1] - t.ranges[2 * i];
+    ok = in;
+  }
+  const unsigned b = __ballot_sync(0xFFFFFFFFu, ok);
+  const uint64_t halves = (rows + 63) / 64 * 2;
+  if ((threadIdx.x & 31) == 0 && r / 32 < halves) out32[r / 32] = b;
+}
+
+__global__ void cube_kernel(mp::ScanCubes c, rt::Aabb* boxes) {
+  const uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
+  if (i >= c.cells) return;
+  uint32_t cell[3];
+  c.cell_of(c.cell_rows[c.cell_start[i]], cell);
+  boxes[i] = mp::cell_cube(cell);
+}
+
+__global__ void cell_key_kernel(mp::ScanCubes c, uint64_t* keys, uint32_t* rows) {
+  const uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
+  if (i >= c.rows) return;
+  uint32_t cell[3];
+  c.cell_of(static_cast<uint32_t>(i), cell);
+  keys[i] = uint64_t{cell[0]} | (uint64_t{cell[1]} << 21) | (uint64_t{cell[2]} << 42);
+  rows[i] = static_cast<uint32_t>(i);
+}
+
+}  // namespace
+
+void narrow_values(const int64_t* values, uint32_t n, int64_t base, int width, void* out) {
+  if (n == 0) return;
+  if (width == 4)
+    narrow_kernel<<<grid(n), kThreads>>>(values, n, static_cast<uint64_t>(base), static_cast<uint32_t*>(out));
+  else
+    narrow_kernel<<<grid(n), kThreads>>>(values, n, static_cast<uint64_t>(base), static_cast<uint64_t*>(out));
+  sync("narrow values");
+}
+
+void fill_words(uint64_t* w, uint64_t words, uint64_t rows, bool ones) {
+  if (words == 0) return;
+  fill_kernel<<<grid(words), kThreads>>>(w, words, rows, ones);
+  sync("fill");
+}
+
+void combine_words(uint64_t* a, const uint64_t* b, uint64_t words, bool is_or) {
+  if (words == 0) return;
+  combine_kernel<<<grid(words), kThreads>>>(a, b, words, is_or);
+  sync("combine");
+}
+
+void sieve_and(const SieveTermArgs* host_terms, int n_terms, uint64_t rows, uint64_t* out) {
+  if (n_terms > 3) throw Error(ErrorKind::kInternal, "GPU RT scan: more than 3 sieve terms");
+  SieveArgs a{};
+  for (int k = 0; k < n_terms; ++k) a.t[k] = host_terms[k];
+  a.n = n_terms;
+  a.rows = rows;
+  const uint64_t words = (rows + 63) / 64;
+  if (words == 0) return;
+  sieve_and_kernel<<<grid(words), kThreads>>>(a, out);
+  sync("sieve");
+}
+
+void cuda_refine(const CudaRefineArgs& a) {
+  if (a.total == 0) return;
+  refine_kernel<<<grid(a.total), kThreads>>>(a);
+  sync("refine");
+}
+
+void fused_scan(const ScanTermArgs* device_terms, int n_terms, uint64_t rows, uint64_t* out) {
+  const uint64_t words = (rows + 63) / 64;
+  if (words == 0) return;
+  scan_kernel<<<grid(words * 64), kThreads>>>(device_terms, n_terms, rows, reinterpret_cast<uint32_t*>(out));
+  sync("scan");
+}
+
+uint32_t build_cells(const mp::ScanCubes& cubes, uint32_t* cell_rows, uint32_t* cell_start) {
+  const uint32_t n = cubes.rows;
+  if (n == 0) {
+    cudaMemcpy(cell_start, &n, sizeof(n), cudaMemcpyHostToDevice);
+    sync("cells");
+    return 0;
+  }
+  Temp keys(n * sizeof(uint64_t)), sorted(n * sizeof(uint64_t)), rows(n * sizeof(uint32_t)), count(sizeof(int));
+  cell_key_kernel<<<grid(n), kThreads>>>(cubes, keys.as<uint64_t>(), rows.as<uint32_t>());
+  size_t bytes = 0;
+  cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys.as<uint64_t>(), sorted.as<uint64_t>(), rows.as<uint32_t>(),
+                                  cell_rows, static_cast<int>(n), 0, 63);
+  {
+    Temp tmp(bytes);
+    cub::DeviceRadixSort::SortPairs(tmp.as<void>(), bytes, keys.as<uint64_t>(), sorted.as<uint64_t>(),
+                                    rows.as<uint32_t>(), cell_rows, static_cast<int>(n), 0, 63);
+  }
+  thrust::counting_iterator<uint32_t> it(0);
+  IsHead head{sorted.as<uint64_t>()};
+  bytes = 0;
+  cub::DeviceSelect::If(nullptr, bytes, it, cell_start, count.as<int>(), static_cast<int>(n), head);
+  {
+    Temp tmp(bytes);
+    cub::DeviceSelect::If(tmp.as<void>(), bytes, it, cell_start, count.as<int>(), static_cast<int>(n), head);
+  }
+  int d = 0;
+  cudaMemcpy(&d, count.as<int>(), sizeof(int), cudaMemcpyDeviceToHost);
+  cudaMemcpy(cell_start + d, &n, sizeof(n), cudaMemcpyHostToDevice);
+  sync("cells");
+  return static_cast<uint32_t>(d);
+}
+
+void write_cubes(const mp::ScanCubes& cubes, rt::Aabb* boxes) {
+  if (cubes.cells == 0) return;
+  cube_kernel<<<grid(cubes.cells), kThreads>>>(cubes, boxes);
+  sync("cubes");
+}
+
+}  // namespace raydb::access::rt_scan::gpu

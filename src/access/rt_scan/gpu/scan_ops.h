@@ -1,0 +1,80 @@
+#pragma once
+// Device work of the GPU RT scan index (scan_ops.cu, nvcc, C++17): the sort-based
+// rank encoding, sieving vectors, the sieving approximation, the CUDA-core refine
+// (BinDex-CUDA), the fused scan, bit-vector algebra and the cubes of the RT
+// structures. Plain pointers (device memory unless named host_*), so the C++20 index
+// calls it without seeing device code. Everything runs on the legacy default stream
+// and returns with its results complete; CUDA failures throw raydb::Error.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "rt/mapping/scan_refine.h"
+
+namespace raydb::access::rt_scan::gpu {
+
+// Rank encoding of n values (nulls: bitmap, bit set = NULL; may be null). Writes each
+// row's rank and (rows_by_rank non-null) the row of each rank; the mapping table
+// (distinct values ascending, first rank of each) comes back to the host. Returns the
+// number of non-NULL rows.
+uint32_t encode_column(const int64_t* values, const uint64_t* nulls, uint32_t n, uint32_t* ranks,
+                       uint32_t* rows_by_rank, std::vector<int64_t>& host_values, std::vector<uint32_t>& host_first);
+
+// F_i (i = 1..count) at f + (i - 1) * words: bit r set when ranks[r] < borders[i - 1]
+// (borders: `count` values in device memory).
+void build_sieve(const uint32_t* ranks, uint32_t n, const uint32_t* borders, uint32_t count, uint64_t* f);
+
+// Offsets of a column from its minimum, in 4 bytes per row when they fit (width 4), else 8.
+void narrow_values(const int64_t* values, uint32_t n, int64_t base, int width, void* out);
+
+void fill_words(uint64_t* w, uint64_t words, uint64_t rows, bool ones);
+void combine_words(uint64_t* a, const uint64_t* b, uint64_t words, bool is_or);
+
+struct SieveTermArgs {
+  const uint64_t* f;      // F_1.. at (i - 1) * words (null when the column has < 2 bins)
+  const uint64_t* valid;  // non-NULL mask, or null (no NULLs)
+  uint32_t m;             // bins: border X_m is the non-NULL mask
+  const uint32_t* spans;  // pairs (i, j): F_j & ~F_i
+  uint32_t n_spans;
+};
+// out = AND over terms of OR over spans (at most 3 terms).
+void sieve_and(const SieveTermArgs* host_terms, int n_terms, uint64_t rows, uint64_t* out);
+
+// BinDex-CUDA refine: every rank of the residual ranges of each constrained dim (dim
+// dims_of_range[k] for range k, rows via rows_by_rank[dim]) gets its row's exact bit.
+struct CudaRefineArgs {
+  rt::mapping::ScanCubes cubes;  // the group's ranks
+  rt::mapping::ScanCheck check;  // device ranges
+  const uint32_t* rows_by_rank[3];
+  const rt::mapping::RankRange* residual;  // device
+  const uint32_t* residual_dim;            // device, one per residual range
+  const uint64_t* residual_first;          // device, prefix of range sizes (count + 1)
+  uint32_t count;
+  uint64_t total;
+  uint64_t* bits;
+};
+void cuda_refine(const CudaRefineArgs& a);
+
+// Fused scan: a row matches when, for every term, it is not NULL and its narrowed value
+// lies in one of the term's ranges [lo, hi] (offsets from the column minimum).
+struct ScanTermArgs {
+  const void* values;
+  int width;               // 4 or 8
+  const uint64_t* nulls;   // or null
+  const uint64_t* ranges;  // pairs lo, hi (device)
+  uint32_t n_ranges;
+};
+void fused_scan(const ScanTermArgs* device_terms, int n_terms, uint64_t rows, uint64_t* out);
+
+// A group's occupied cells: cell_rows (cubes.rows entries) gets the rows sorted by
+// packed cell, cell_start (capacity rows + 1) the first position of every cell and
+// rows at the end. Returns the number of cells.
+uint32_t build_cells(const rt::mapping::ScanCubes& cubes, uint32_t* cell_rows, uint32_t* cell_start);
+// The cube of every cell (rt::Aabb, 6 floats); cubes' cell fields set.
+void write_cubes(const rt::mapping::ScanCubes& cubes, rt::Aabb* boxes);
+
+// Throws Error with the CUDA error of the last call, if any.
+void check(const char* what);
+void sync(const char* what);
+
+}  // namespace raydb::access::rt_scan::gpu

@@ -1,0 +1,48 @@
+#pragma once
+// Uniform (rank) encoding (RTScan section 4.1): the column's non-NULL rows sorted by
+// value get ranks 0..valid-1 (ties by row id), so every rank is exactly one row and
+// ranks spread uniformly over [0, valid) whatever the value distribution. A value that
+// occurs m times after r smaller rows holds the interval [r, r + m). NULL rows get the
+// ranks [valid, rows) in row order; no predicate interval ever reaches them.
+//
+// The mapping table (distinct values, first rank of each) rewrites every predicate
+// constant exactly by binary search: x < v -> [0, lower(v)), x <= v -> [0, upper(v)),
+// x > v -> [upper(v), valid), x >= v -> [lower(v), valid), x = v -> [lower(v),
+// upper(v)), BETWEEN a AND b -> [lower(a), upper(b)), IN -> a union of such intervals;
+// lower(v) is the first rank of a value >= v, upper(v) of a value > v. Constants below
+// the minimum, above the maximum or between values need no special case.
+#include <span>
+
+#include "access/rt_scan/rank_set.h"
+#include "access/rt_scan/scan_types.h"
+
+namespace raydb::access::rt_scan {
+
+struct MappingTable {
+  uint64_t rows = 0;             // N
+  uint32_t valid = 0;            // non-NULL rows
+  std::vector<int64_t> values;   // distinct values, ascending
+  std::vector<uint32_t> first;   // first rank of values[i]; first[values.size()] = valid
+
+  uint32_t lower(int64_t v) const;  // first rank of a value >= v (valid if none)
+  uint32_t upper(int64_t v) const;  // first rank of a value > v (valid if none)
+  RankSet rewrite(CompareOp op, std::span<const int64_t> constants) const;
+  int64_t value_at(uint32_t rank) const;  // rank < valid
+  uint64_t bytes() const { return values.size() * sizeof(int64_t) + first.size() * sizeof(uint32_t); }
+};
+
+// A column's encoding on the host: the table, each row's rank and (optional) the row of
+// each rank (the sorted order, for refining rank intervals without a scan).
+struct ColumnEncoding {
+  MappingTable table;
+  std::vector<uint32_t> ranks;
+  std::vector<uint32_t> rows_by_rank;
+};
+
+// Built on CPU threads (parallel sort). Throws for 2^32 rows or more.
+ColumnEncoding encode_column(const ScanColumn& column, bool keep_rows_by_rank);
+
+// The table from the sorted non-NULL values (any order of ties), e.g. a device sort.
+MappingTable table_from_sorted(std::span<const int64_t> sorted, uint64_t rows);
+
+}  // namespace raydb::access::rt_scan

@@ -1,0 +1,150 @@
+// ScanModel: group jobs, their residual slabs and cell boxes, value ranges, EXPLAIN.
+#include <fmt/format.h>
+
+#include <functional>
+
+#include "access/rt_scan/scan_plan.h"
+#include "common/error.h"
+
+namespace raydb::access::rt_scan {
+
+namespace {
+
+// More boxes than this per slab: factors are replaced by their hulls (a superset of
+// the slab, so still a cover; only more rows get re-checked), the other columns'
+// first, so a long IN list keeps its thin residual pieces.
+constexpr uint64_t kMaxBoxesPerSlab = 1024;
+
+void add_slabs(GroupJob& job, uint32_t d, uint64_t rows) {
+  std::array<RankSet, 3> f;
+  const RankSet all = {{0, static_cast<uint32_t>(rows)}};
+  for (uint32_t e = 0; e < job.dims; ++e) {
+    const DimPlan& p = job.dim[e];
+    if (e == d)
+      f[e] = p.sieve.residual;
+    else if (!p.constrained)
+      f[e] = all;
+    else if (e < d)
+      f[e] = intersect(p.sieve.approx, p.p);
+    else
+      f[e] = unite(p.sieve.approx, p.p);
+    if (f[e].empty()) return;
+  }
+  auto boxes = [&] {
+    uint64_t count = 1;
+    for (uint32_t e = 0; e < job.dims; ++e) count *= f[e].size();
+    return count;
+  };
+  if (boxes() > kMaxBoxesPerSlab)
+    for (uint32_t e = 0; e < job.dims; ++e)
+      if (e != d) f[e] = hull(f[e]);
+  if (boxes() > kMaxBoxesPerSlab) f[d] = hull(f[d]);
+  for (const RankRange& a : f[0]) {
+    for (size_t j = 0; j < (job.dims > 1 ? f[1].size() : 1); ++j) {
+      for (size_t k = 0; k < (job.dims > 2 ? f[2].size() : 1); ++k) {
+        RankBox b{{a.lo, 0, 0}, {a.hi, 1, 1}};
+        if (job.dims > 1) b.lo[1] = f[1][j].lo, b.hi[1] = f[1][j].hi;
+        if (job.dims > 2) b.lo[2] = f[2][k].lo, b.hi[2] = f[2][k].hi;
+        job.slabs.push_back(b);
+      }
+    }
+  }
+}
+
+std::string set_text(const RankSet& s) {
+  std::string out;
+  for (const RankRange& r : s) out += fmt::format("{}[{},{})", out.empty() ? "" : " ", r.lo, r.hi);
+  return out.empty() ? "{}" : out;
+}
+
+}  // namespace
+
+std::vector<GroupJob> ScanModel::plan(const std::vector<Term>& terms, SieveMode mode) const {
+  std::vector<GroupJob> jobs;
+  for (uint32_t g = 0; g < groups.size(); ++g) {
+    GroupJob job;
+    job.group = g;
+    job.dims = static_cast<uint32_t>(groups[g].size());
+    for (uint32_t d = 0; d < job.dims; ++d) {
+      job.columns[d] = groups[g][d];
+      for (const Term& t : terms) {
+        if (t.column != groups[g][d]) continue;
+        DimPlan& p = job.dim[d];
+        p.constrained = true;
+        p.p = t.set;
+        const uint32_t valid = tables[t.column].valid;
+        p.sieve = choose_sieve(borders[t.column], t.set, mode, valid);
+        job.constrained |= 1u << d;
+      }
+    }
+    if (job.constrained == 0) continue;
+    for (uint32_t d = 0; d < 3; ++d) {
+      job.begin[d] = static_cast<uint32_t>(job.ranges.size());
+      if (d < job.dims) job.ranges.insert(job.ranges.end(), job.dim[d].p.begin(), job.dim[d].p.end());
+    }
+    job.begin[3] = static_cast<uint32_t>(job.ranges.size());
+    for (uint32_t d = 0; d < job.dims; ++d)
+      if (job.dim[d].constrained && !job.dim[d].sieve.residual.empty()) add_slabs(job, d, rows);
+    jobs.push_back(std::move(job));
+  }
+  return jobs;
+}
+
+void ScanModel::cell_boxes(const GroupJob& job, std::vector<rt::mapping::CellBox>& boxes,
+                           std::vector<uint64_t>& first_item) const {
+  boxes.clear();
+  first_item.assign(1, 0);
+  const rt::mapping::ScanLayout& l = layouts[job.group];
+  for (const RankBox& s : job.slabs) {
+    rt::mapping::CellBox b[3];
+    const int n = rt::mapping::rank_box_cells(l, s.lo, s.hi, options.segment_cells, b);
+    for (int i = 0; i < n; ++i) {
+      boxes.push_back(b[i]);
+      first_item.push_back(first_item.back() + b[i].items());
+    }
+  }
+  if (first_item.back() >= (uint64_t{1} << 32))
+    fail(ErrorKind::kInvalidInput, "rt scan: {} ray segments in one launch; use longer segments",
+         first_item.back());
+}
+
+std::vector<std::pair<int64_t, int64_t>> ScanModel::value_ranges(const Term& t) const {
+  std::vector<std::pair<int64_t, int64_t>> out;
+  const MappingTable& m = tables[t.column];
+  for (const RankRange& r : t.set) out.push_back({m.value_at(r.lo), m.value_at(r.hi - 1)});
+  return out;
+}
+
+std::string ScanModel::explain(const ScanExpr& e, SieveMode mode) const {
+  std::string out;
+  std::function<void(const NormExpr&, int)> walk = [&](const NormExpr& n, int depth) {
+    const std::string pad(2 * depth, ' ');
+    if (n.kind == NormExpr::Kind::kTrue || n.kind == NormExpr::Kind::kFalse) {
+      out += pad + (n.kind == NormExpr::Kind::kTrue ? "true\n" : "false\n");
+      return;
+    }
+    if (n.kind == NormExpr::Kind::kOr) {
+      out += pad + "or\n";
+      for (const NormExpr& c : n.children) walk(c, depth + 1);
+      return;
+    }
+    out += pad + "and\n";
+    for (const GroupJob& j : plan(n.terms, mode)) {
+      out += fmt::format("{}  group {} ({}-D, shift {}):\n", pad, j.group, j.dims, layouts[j.group].shift);
+      for (uint32_t d = 0; d < j.dims; ++d) {
+        if (!j.dim[d].constrained) continue;
+        const SieveChoice& c = j.dim[d].sieve;
+        std::string spans;
+        for (auto [a, b] : c.spans) spans += fmt::format("{}F{}&~F{}", spans.empty() ? "" : "|", b, a);
+        out += fmt::format("{}    c{} ranks {} sieve {} refine {} ({} rows)\n", pad, j.columns[d], set_text(j.dim[d].p),
+                           spans.empty() ? "none" : spans, set_text(c.residual), ranks_in(c.residual));
+      }
+      out += fmt::format("{}    {} residual slabs\n", pad, j.slabs.size());
+    }
+    for (const NormExpr& c : n.children) walk(c, depth + 1);
+  };
+  walk(normalize(e), 0);
+  return out;
+}
+
+}  // namespace raydb::access::rt_scan

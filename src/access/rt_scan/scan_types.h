@@ -1,0 +1,142 @@
+#pragma once
+// The RT scan access method's vocabulary (RTScan, PVLDB 17): columns in, a boolean
+// tree of column range predicates as the query, a bit vector (one bit per row) out.
+// Nothing here knows tables or SQL: plan/exec hand in the stored column values (int64
+// for INTEGER/BIGINT/DECIMAL/DATE, dictionary codes for VARCHAR) and the constants
+// already mapped into that stored domain.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace raydb::access::rt_scan {
+
+// One indexed column: values[i] is row i's stored value; nulls (may be empty) is a
+// bitmap with bit i set when row i is NULL. A NULL never matches a comparison, so
+// neither `x < 5` nor `NOT (x < 5)` holds for it (SQL three-valued logic).
+struct ScanColumn {
+  std::span<const int64_t> values;
+  std::span<const uint64_t> nulls;
+  bool is_null(size_t i) const { return !nulls.empty() && ((nulls[i >> 6] >> (i & 63)) & 1); }
+};
+
+enum class CompareOp {
+  kLess,          // x < v0
+  kLessEqual,     // x <= v0
+  kGreater,       // x > v0
+  kGreaterEqual,  // x >= v0
+  kEqual,         // x = v0
+  kNotEqual,      // x <> v0
+  kBetween,       // v0 <= x <= v1 (empty when v0 > v1)
+  kIn,            // x in (v0, v1, ...) (empty list: nothing)
+};
+
+struct ColumnPredicate {
+  uint32_t column = 0;
+  CompareOp op = CompareOp::kLess;
+  std::vector<int64_t> values;
+};
+
+// A boolean tree of column predicates.
+struct ScanExpr {
+  enum class Kind { kPredicate, kAnd, kOr, kNot, kTrue, kFalse };
+  Kind kind = Kind::kTrue;
+  ColumnPredicate predicate;
+  std::vector<ScanExpr> children;
+
+  static ScanExpr pred(uint32_t column, CompareOp op, std::vector<int64_t> values) {
+    ScanExpr e;
+    e.kind = Kind::kPredicate;
+    e.predicate = ColumnPredicate{column, op, std::move(values)};
+    return e;
+  }
+  static ScanExpr all_of(std::vector<ScanExpr> c) { return node(Kind::kAnd, std::move(c)); }
+  static ScanExpr any_of(std::vector<ScanExpr> c) { return node(Kind::kOr, std::move(c)); }
+  static ScanExpr negate(ScanExpr c) { return node(Kind::kNot, {std::move(c)}); }
+  static ScanExpr constant(bool v) {
+    ScanExpr e;
+    e.kind = v ? Kind::kTrue : Kind::kFalse;
+    return e;
+  }
+  static ScanExpr node(Kind k, std::vector<ScanExpr> c) {
+    ScanExpr e;
+    e.kind = k;
+    e.children = std::move(c);
+    return e;
+  }
+};
+
+// How a query is answered; every method returns the identical bit vector.
+enum class ScanMethod {
+  kRt,         // sieving + matrix RT refine on the index's tracer (Embree or OptiX)
+  kCpuScan,    // plain vectorized multi-threaded scan of the column values
+  kCpuSieve,   // sieving + CPU refine through the rank -> row permutation (BinDex-CPU)
+  kGpuScan,    // plain fused CUDA scan writing the bit vector
+  kGpuSieve,   // sieving + CUDA-core refine (BinDex-CUDA)
+};
+const char* scan_method_name(ScanMethod m);
+
+// Which sieving border each end of a predicate interval takes.
+enum class SieveMode {
+  kNearest,   // the nearer border (RTScan's positive/negative choice): fewest rows to refine
+  kPositive,  // borders inside the interval: the approximation is a subset, refine sets bits
+  kNegative,  // borders outside: a superset, refine clears bits
+  kOff,       // no sieving: every row of the predicate's region is refined
+};
+
+struct RtScanOptions {
+  uint32_t bins = 128;  // K: sieving bins per column (K - 1 bit vectors); 1 = no vectors
+  // Column groups of the RT structures (each 1-3 columns, every column at most once);
+  // empty: consecutive groups of 3 (the last of 1 or 2).
+  std::vector<std::vector<uint32_t>> groups;
+  SieveMode sieve = SieveMode::kNearest;
+  uint32_t segment_cells = 8;  // L: cells per ray segment
+  // Cell size: rank >> cell_shift per axis (1 column: one rank per cell, folded by
+  // 2^cell_shift); -1: about 4 rows per occupied cell (scan_default_layout).
+  int cell_shift = -1;
+  bool build_rt = true;        // build the RT structures (needs a tracer)
+  bool build_sieve = true;     // sieving vectors (used by kRt and the sieve methods)
+  // Rank -> row permutations (4 bytes per row and column): the refine of the sieve
+  // baselines (kCpuSieve, kGpuSieve), which are offered only with them and the vectors.
+  bool sieve_refine = true;
+  bool build_scan = true;      // GPU: narrowed column copies for kGpuScan (host kCpuScan reads the input)
+};
+
+// What one structure of the index costs.
+struct StructureStats {
+  std::string name;  // "encoding c0", "sieve c1", "bvh g0", ...
+  double build_ms = 0;
+  uint64_t host_bytes = 0;
+  uint64_t device_bytes = 0;
+};
+
+struct ScanBuildStats {
+  double total_ms = 0;
+  std::vector<StructureStats> structures;
+  uint64_t host_bytes() const;
+  uint64_t device_bytes() const;
+};
+
+// What one evaluation did (EXPLAIN ANALYZE).
+struct ScanQueryStats {
+  double total_ms = 0;      // host wall clock, result included
+  double device_ms = 0;     // GPU methods: kernels and launches (CUDA events / tracer)
+  uint32_t groups = 0;      // conjunction jobs run
+  uint64_t sieve_rows = 0;  // rows in the residual regions (exact: one row per rank)
+  uint64_t cell_boxes = 0;  // RT: residual cell boxes
+  uint64_t rays = 0;        // RT: ray segments launched
+  uint64_t rows_refined = 0;  // rows re-checked by the refine (RT: rows of reported cells)
+  // Whether the RT refine counts rays and rows (atomics on the device; off when the
+  // caller passes no stats, so timings exclude them).
+  bool count_rays = true;
+};
+
+// A host bit vector: bit i of words[i / 64] is row i; bits past `rows` are 0.
+struct BitVector {
+  uint64_t rows = 0;
+  std::vector<uint64_t> words;
+  bool test(uint64_t i) const { return (words[i >> 6] >> (i & 63)) & 1; }
+  uint64_t count() const;
+};
+
+}  // namespace raydb::access::rt_scan

@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 required=(cmake ninja-build g++ libfmt-dev libcli11-dev nlohmann-json3-dev libreadline-dev libgtest-dev
-          libsqlite3-dev libtbb-dev libembree-dev libbenchmark-dev python3)
+          libsqlite3-dev libtbb-dev libembree-dev libbenchmark-dev python3 python3-pip)
 optional=(ccache)
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
@@ -48,6 +48,14 @@ if command -v dpkg-query >/dev/null 2>&1 && [ "${RAYDB_NO_APT:-0}" != 1 ]; then
   fi
 elif [ "${RAYDB_NO_APT:-0}" != 1 ]; then
   echo "setup: not a Debian system (no dpkg-query); assuming the dependencies are installed" >&2
+fi
+
+# Python oracle for the SQL SQLite lacks (order statistics): DuckDB from PyPI. Debian's
+# own python3 refuses user installs into it (PEP 668) unless told to.
+if [ "${RAYDB_NO_PIP:-0}" != 1 ] && ! python3 -c "import duckdb" >/dev/null 2>&1; then
+  echo "setup: installing the duckdb Python package (test oracle)"
+  python3 -m pip install --quiet duckdb 2>/dev/null || python3 -m pip install --quiet --break-system-packages duckdb ||
+    echo "setup: duckdb not installed; the DuckDB oracle tests will report Skipped" >&2
 fi
 
 build_dir="${RAYDB_BUILD_DIR:-build}"

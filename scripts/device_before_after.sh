@@ -11,19 +11,31 @@ OUT=${OUT:-/tmp/out}
 SF=${SF:-20}
 ROUNDS=${ROUNDS:-2}
 mkdir -p "$OUT"
+run_with() {  # which (bundle|base), args...
+  local b=$ROOT/.xfer/$1; shift
+  LD_LIBRARY_PATH=/tmp/raydb-lib "$b/build/raydb" "$@"
+}
 # Both binaries use AFTER's libraries (the same Debian ones); BEFORE's raydb comes gzipped
 # to stay under the transfer limit.
 LIB=/tmp/raydb-lib
 mkdir -p "$LIB" && for f in "$ROOT"/.xfer/bundle/lib/*.gz; do gunzip -c "$f" > "$LIB/$(basename "$f" .gz)"; done
 [ -f "$ROOT/.xfer/base/build/raydb.gz" ] && gunzip -f "$ROOT/.xfer/base/build/raydb.gz" && chmod +x "$ROOT/.xfer/base/build/raydb"
-run_with() {  # which (bundle|base), args...
-  local b=$ROOT/.xfer/$1; shift
-  LD_LIBRARY_PATH=/tmp/raydb-lib "$b/build/raydb" "$@"
-}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$OUT/gpu.txt" 2>&1
+# TESTS=1: AFTER's GPU test binaries first (they embed the build's source path: make it
+# point at the bundle, as device_run.sh does).
+if [ "${TESTS:-0}" = 1 ]; then
+  B=$ROOT/.xfer/bundle
+  SRC=$(cat "$B/source_dir")
+  if [ ! -e "$SRC" ]; then mkdir -p "$(dirname "$SRC")" && ln -s "$B" "$SRC"; fi
+  for t in test_rt_optix test_gpu_orderstat test_gpu; do
+    [ -f "$SRC/build/tests/$t" ] || continue
+    LD_LIBRARY_PATH=/tmp/raydb-lib timeout "${TEST_TIMEOUT:-240}" "$SRC/build/tests/$t" > "$OUT/$t.txt" 2>&1
+    echo "rc=$?" >> "$OUT/$t.txt"
+  done
+fi
 export RAYDB_CALIBRATION=/tmp/cfg/calibration.json
 mkdir -p /tmp/cfg
-run_with bundle calibrate > "$OUT/calibrate.txt" 2>&1
+[ "${INDEX:-0}" = 1 ] && run_with bundle calibrate > "$OUT/calibrate.txt" 2>&1
 run_with bundle gen ssb --sf "$SF" --db /tmp/ssb$SF > "$OUT/gen.txt" 2>&1
 for r in $(seq "$ROUNDS"); do
   for w in base bundle; do
@@ -42,6 +54,11 @@ if [ "${INDEX:-0}" = 1 ]; then
 fi
 echo "== SUMMARY"
 cat "$OUT/gpu.txt"
+for t in test_rt_optix test_gpu_orderstat test_gpu; do
+  [ -f "$OUT/$t.txt" ] || continue
+  echo "-- $t: $(grep -E '^\[  PASSED|^\[  FAILED|^\[  SKIPPED' "$OUT/$t.txt" | tr '\n' ' ') $(tail -1 "$OUT/$t.txt")"
+  grep -E '^\[  FAILED  \] [A-Za-z]' "$OUT/$t.txt" | head -12
+done
 for r in $(seq "$ROUNDS"); do
   for w in base bundle; do
     echo "-- ssb $w round $r"; tail -16 "$OUT/ssb_${w}_$r.txt"

@@ -15,7 +15,11 @@
 #include "exec/cuda/column_cache.h"
 #include "exec/cuda/cuda_backend.h"
 #include "exec/cuda/cuda_plan_analysis.h"
-#include "exec/cuda/device_memory.h"
+#include "gpu/current_device.h"
+#include "gpu/device_buffer.h"
+#include "gpu/event.h"
+#include "gpu/stream.h"
+#include "gpu/pinned_buffer.h"
 #include "exec/cuda/kernels.h"
 #include "exec/cuda/star_plan.h"
 #include "exec/cuda/general/general_executor.h"
@@ -33,20 +37,15 @@ constexpr uint64_t kLocalCodeLimit = uint64_t(1) << 22;  // per-dimension group 
 constexpr uint64_t kCopyAllGroups = 16384;              // below this, copy accumulators without compaction
 constexpr size_t kSharedLimit = 48 * 1024;              // shared accumulators per block
 
+// The star path's stream, events and staging memory, created once per process on device 0.
 struct Context {
-  cudaStream_t stream = nullptr;
-  cudaEvent_t start = nullptr, stop = nullptr;
-  cudaEvent_t dims_done = nullptr, fact_start = nullptr, fact_done = nullptr;  // RAYDB_CUDA_PROFILE phases
+  gpu::CurrentDevice device;  // first: what follows belongs to device 0
+  gpu::Stream stream;
+  gpu::Event start, stop;
+  gpu::Event dims_done, fact_start, fact_done;  // RAYDB_CUDA_PROFILE phases
   bool profile = false;
-  PinnedBuffer host;  // staging for small uploads and results
+  gpu::PinnedBuffer host;  // staging for small uploads and results
   Context() {
-    check_cuda(cudaSetDevice(0), "cudaSetDevice");
-    check_cuda(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
-    check_cuda(cudaEventCreate(&start), "cudaEventCreate");
-    check_cuda(cudaEventCreate(&stop), "cudaEventCreate");
-    check_cuda(cudaEventCreate(&dims_done), "cudaEventCreate");
-    check_cuda(cudaEventCreate(&fact_start), "cudaEventCreate");
-    check_cuda(cudaEventCreate(&fact_done), "cudaEventCreate");
     const char* prof = std::getenv("RAYDB_CUDA_PROFILE");
     profile = prof && *prof && *prof != '0';
     host.ensure(1 << 20);
@@ -67,7 +66,7 @@ struct DimRun {
   uint64_t K = 0;       // key range (lookup entries)
   uint64_t local = 1;   // local code range
   std::vector<uint64_t> mult;  // per group key of the dim
-  DeviceBuffer lookup, flags, dense, inv, translated, narrow;
+  gpu::DeviceBuffer lookup, flags, dense, inv, translated, narrow;
   uint64_t codes = 0, passed = 0;
   uint64_t stride = 0;
   std::vector<int32_t> inv_host;
@@ -153,27 +152,27 @@ ResultTable execute_star(const plan::PhysicalPlan& plan, const StarPlan& sp, con
   std::vector<uint64_t> stride_root(sp.root_group_keys.size());
   float device_ms = 0;
 
-  check_cuda(cudaEventRecord(ctx.start, ctx.stream), "cudaEventRecord");
+  gpu::check_cuda(cudaEventRecord(ctx.start, ctx.stream), "cudaEventRecord");
   if (!nothing) {
     cudaStream_t s = ctx.stream;
-    DeviceBuffer range_buf(std::max<uint64_t>(ranges.size() * 8, 8), "filter ranges");
-    DeviceBuffer stats_buf(std::max<uint64_t>(dims.size() * 16, 16), "dimension counts");
-    check_cuda(cudaMemsetAsync(stats_buf.get(), 0, stats_buf.bytes(), s), "cudaMemset");
+    gpu::DeviceBuffer range_buf(std::max<uint64_t>(ranges.size() * 8, 8), "filter ranges");
+    gpu::DeviceBuffer stats_buf(std::max<uint64_t>(dims.size() * 16, 16), "dimension counts");
+    gpu::check_cuda(cudaMemsetAsync(stats_buf.get(), 0, stats_buf.bytes(), s), "cudaMemset");
     if (!ranges.empty()) {
       ctx.host.ensure(ranges.size() * 8);
       std::memcpy(ctx.host.get(), ranges.data(), ranges.size() * 8);
-      check_cuda(cudaMemcpyAsync(range_buf.get(), ctx.host.get(), ranges.size() * 8, cudaMemcpyHostToDevice, s), "copy");
+      gpu::check_cuda(cudaMemcpyAsync(range_buf.get(), ctx.host.get(), ranges.size() * 8, cudaMemcpyHostToDevice, s), "copy");
     }
     u64* counts = stats_buf.get<u64>();
     for (size_t i = 0; i < dims.size(); i++) {
       DimRun& r = dims[i];
       const StarDim& d = *r.dim;
-      r.lookup = DeviceBuffer(r.K * 4, "a dimension lookup array");
-      r.flags = DeviceBuffer(r.local * 4, "dimension group flags");
-      r.dense = DeviceBuffer(r.local * 4, "dimension group codes");
-      r.inv = DeviceBuffer(r.local * 4, "dimension group codes");
-      check_cuda(cudaMemsetAsync(r.lookup.get(), 0xff, r.K * 4, s), "cudaMemset");
-      check_cuda(cudaMemsetAsync(r.flags.get(), 0, r.local * 4, s), "cudaMemset");
+      r.lookup = gpu::DeviceBuffer(r.K * 4, "a dimension lookup array");
+      r.flags = gpu::DeviceBuffer(r.local * 4, "dimension group flags");
+      r.dense = gpu::DeviceBuffer(r.local * 4, "dimension group codes");
+      r.inv = gpu::DeviceBuffer(r.local * 4, "dimension group codes");
+      gpu::check_cuda(cudaMemsetAsync(r.lookup.get(), 0xff, r.K * 4, s), "cudaMemset");
+      gpu::check_cuda(cudaMemsetAsync(r.flags.get(), 0, r.local * 4, s), "cudaMemset");
       DimParams p;
       p.rows = d.key->size();
       p.key = r.key->dev;
@@ -200,14 +199,14 @@ ResultTable execute_star(const plan::PhysicalPlan& plan, const StarPlan& sp, con
       // One local code (no GROUP BY key on this dimension): dense[0] = 0, the remap is the identity.
       if (r.local > 1) launch_dim_remap(r.lookup.get<int32_t>(), r.K, r.dense.get<int32_t>(), s);
       if (r.fk->dev.decode) {
-        r.translated = DeviceBuffer(r.fk->host_decode.size() * 4, "a translated lookup array");
+        r.translated = gpu::DeviceBuffer(r.fk->host_decode.size() * 4, "a translated lookup array");
         launch_translate(r.lookup.get<int32_t>(), d.key->stats().min, r.K, r.fk->dev.decode, r.fk->host_decode.size(),
                          r.translated.get<int32_t>(), s);
       }
     }
-    check_cuda(cudaEventRecord(ctx.dims_done, s), "cudaEventRecord");
-    check_cuda(cudaMemcpyAsync(ctx.host.get(), counts, dims.size() * 16, cudaMemcpyDeviceToHost, s), "copy");
-    check_cuda(cudaStreamSynchronize(s), "dimension kernels");
+    gpu::check_cuda(cudaEventRecord(ctx.dims_done, s), "cudaEventRecord");
+    gpu::check_cuda(cudaMemcpyAsync(ctx.host.get(), counts, dims.size() * 16, cudaMemcpyDeviceToHost, s), "copy");
+    gpu::check_cuda(cudaStreamSynchronize(s), "dimension kernels");
     uint64_t R = 1;
     for (size_t i = 0; i < dims.size(); i++) {
       dims[i].codes = ctx.host.get<u64>()[2 * i];
@@ -274,7 +273,7 @@ ResultTable execute_star(const plan::PhysicalPlan& plan, const StarPlan& sp, con
         }
         const int width = !narrow_lookups ? 4 : r.codes <= 254 ? 1 : r.codes <= 65534 ? 2 : 4;
         if (width < 4) {
-          r.narrow = DeviceBuffer(j.size * uint64_t(width), "a narrowed lookup array");
+          r.narrow = gpu::DeviceBuffer(j.size * uint64_t(width), "a narrowed lookup array");
           launch_narrow_lookup(wide, j.size, r.narrow.get(), width, s);
           j.lookup = r.narrow.get();
           j.width = width;
@@ -289,9 +288,9 @@ ResultTable execute_star(const plan::PhysicalPlan& plan, const StarPlan& sp, con
       for (size_t a = 0; a < sp.aggs.size(); a++) p.aggs[a] = sp.aggs[a].dev;
       p.mode = ng == 0 ? 0 : 1;
       if (p.mode == 1 && star_shared_bytes(p) > kSharedLimit) p.mode = 2;
-      DeviceBuffer acc(R * uint64_t(nfields) * 8, "group accumulators");
+      gpu::DeviceBuffer acc(R * uint64_t(nfields) * 8, "group accumulators");
       u64* base = acc.get<u64>();
-      check_cuda(cudaMemsetAsync(base, 0, acc.bytes(), s), "cudaMemset");
+      gpu::check_cuda(cudaMemsetAsync(base, 0, acc.bytes(), s), "cudaMemset");
       p.acc.count = base;
       for (size_t a = 0; a < sp.aggs.size(); a++) {
         if (lo_field[a] < 0) continue;
@@ -301,49 +300,49 @@ ResultTable execute_star(const plan::PhysicalPlan& plan, const StarPlan& sp, con
         if (f == kAggMin) launch_fill(p.acc.lo[a], R, u64(INT64_MAX), s);
         if (f == kAggMax) launch_fill(p.acc.lo[a], R, u64(INT64_MIN), s);
       }
-      check_cuda(cudaEventRecord(ctx.fact_start, s), "cudaEventRecord");
+      gpu::check_cuda(cudaEventRecord(ctx.fact_start, s), "cudaEventRecord");
       if (!nothing) launch_star(p, s);
-      check_cuda(cudaEventRecord(ctx.fact_done, s), "cudaEventRecord");
-      check_cuda(cudaGetLastError(), "fact kernel launch");
+      gpu::check_cuda(cudaEventRecord(ctx.fact_done, s), "cudaEventRecord");
+      gpu::check_cuda(cudaGetLastError(), "fact kernel launch");
       // Group codes of each dimension (dense rank -> local code), for decoding.
       uint64_t inv_words = 0;
       for (auto& r : dims) inv_words += r.codes;
       const uint64_t want = R * uint64_t(nfields) * 8 + inv_words * 4 + 64;
       if (R <= kCopyAllGroups) {
         ctx.host.ensure(want);
-        check_cuda(cudaMemcpyAsync(ctx.host.get(), base, R * uint64_t(nfields) * 8, cudaMemcpyDeviceToHost, s), "copy");
+        gpu::check_cuda(cudaMemcpyAsync(ctx.host.get(), base, R * uint64_t(nfields) * 8, cudaMemcpyDeviceToHost, s), "copy");
       }
       char* inv_host = ctx.host.get<char>() + (R <= kCopyAllGroups ? R * uint64_t(nfields) * 8 : 0);
-      DeviceBuffer compact_out, compact_ids, compact_n, field_ptrs;
+      gpu::DeviceBuffer compact_out, compact_ids, compact_n, field_ptrs;
       if (R > kCopyAllGroups) {
-        compact_out = DeviceBuffer(R * uint64_t(nfields) * 8, "compacted groups");
-        compact_ids = DeviceBuffer(R * 8, "compacted groups");
-        compact_n = DeviceBuffer(8, "compacted groups");
-        field_ptrs = DeviceBuffer(uint64_t(nfields) * 8, "compacted groups");
+        compact_out = gpu::DeviceBuffer(R * uint64_t(nfields) * 8, "compacted groups");
+        compact_ids = gpu::DeviceBuffer(R * 8, "compacted groups");
+        compact_n = gpu::DeviceBuffer(8, "compacted groups");
+        field_ptrs = gpu::DeviceBuffer(uint64_t(nfields) * 8, "compacted groups");
         std::vector<u64*> ptrs(static_cast<size_t>(nfields));
         for (int f = 0; f < nfields; f++) ptrs[size_t(f)] = base + uint64_t(f) * R;
         ctx.host.ensure(std::max<uint64_t>(inv_words * 4 + 64, uint64_t(nfields) * 8 + 8));
         inv_host = ctx.host.get<char>() + 64;
         std::memcpy(ctx.host.get(), ptrs.data(), size_t(nfields) * 8);
-        check_cuda(cudaMemcpyAsync(field_ptrs.get(), ctx.host.get(), uint64_t(nfields) * 8, cudaMemcpyHostToDevice, s),
+        gpu::check_cuda(cudaMemcpyAsync(field_ptrs.get(), ctx.host.get(), uint64_t(nfields) * 8, cudaMemcpyHostToDevice, s),
                    "copy");
-        check_cuda(cudaMemsetAsync(compact_n.get(), 0, 8, s), "cudaMemset");
+        gpu::check_cuda(cudaMemsetAsync(compact_n.get(), 0, 8, s), "cudaMemset");
         launch_compact(field_ptrs.get<const u64* const>(), nfields, R, R, compact_out.get<u64>(), compact_ids.get<u64>(),
                        compact_n.get<u64>(), s);
-        check_cuda(cudaStreamSynchronize(s), "compaction");  // ptrs must be read before host staging is reused
+        gpu::check_cuda(cudaStreamSynchronize(s), "compaction");  // ptrs must be read before host staging is reused
       }
       {
         uint64_t off = 0;
         for (auto& r : dims) {
           if (r.codes)
-            check_cuda(cudaMemcpyAsync(inv_host + off * 4, r.inv.get(), r.codes * 4, cudaMemcpyDeviceToHost, s), "copy");
+            gpu::check_cuda(cudaMemcpyAsync(inv_host + off * 4, r.inv.get(), r.codes * 4, cudaMemcpyDeviceToHost, s), "copy");
           off += r.codes;
         }
       }
       if (R > kCopyAllGroups) {
         u64 n = 0;
-        check_cuda(cudaMemcpyAsync(ctx.host.get(), compact_n.get(), 8, cudaMemcpyDeviceToHost, s), "copy");
-        check_cuda(cudaStreamSynchronize(s), "compaction");
+        gpu::check_cuda(cudaMemcpyAsync(ctx.host.get(), compact_n.get(), 8, cudaMemcpyDeviceToHost, s), "copy");
+        gpu::check_cuda(cudaStreamSynchronize(s), "compaction");
         n = ctx.host.get<u64>()[0];
         // Move the inverse maps out of the way before the host buffer grows.
         std::vector<char> inv_copy(inv_host, inv_host + inv_words * 4);
@@ -352,15 +351,15 @@ ResultTable execute_star(const plan::PhysicalPlan& plan, const StarPlan& sp, con
         inv_host = ctx.host.get<char>() + n * uint64_t(nfields + 1) * 8;
         for (int f = 0; f < nfields; f++)
           if (n)
-            check_cuda(cudaMemcpyAsync(ctx.host.get<u64>() + uint64_t(f) * n, compact_out.get<u64>() + uint64_t(f) * R,
+            gpu::check_cuda(cudaMemcpyAsync(ctx.host.get<u64>() + uint64_t(f) * n, compact_out.get<u64>() + uint64_t(f) * R,
                                        n * 8, cudaMemcpyDeviceToHost, s),
                        "copy");
         if (n)
-          check_cuda(cudaMemcpyAsync(ctx.host.get<u64>() + uint64_t(nfields) * n, compact_ids.get(), n * 8,
+          gpu::check_cuda(cudaMemcpyAsync(ctx.host.get<u64>() + uint64_t(nfields) * n, compact_ids.get(), n * 8,
                                      cudaMemcpyDeviceToHost, s),
                      "copy");
-        check_cuda(cudaEventRecord(ctx.stop, s), "cudaEventRecord");
-        check_cuda(cudaStreamSynchronize(s), "result copy");
+        gpu::check_cuda(cudaEventRecord(ctx.stop, s), "cudaEventRecord");
+        gpu::check_cuda(cudaStreamSynchronize(s), "result copy");
         fields.assign(size_t(nfields), {});
         const u64* h = ctx.host.get<u64>();
         std::vector<size_t> idx(n);
@@ -368,8 +367,8 @@ ResultTable execute_star(const plan::PhysicalPlan& plan, const StarPlan& sp, con
         for (size_t i = 0; i < n; i++) present.push_back(h[uint64_t(nfields) * n + i]);
         for (int f = 0; f < nfields; f++) fields[size_t(f)].assign(h + uint64_t(f) * n, h + uint64_t(f) * n + n);
       } else {
-        check_cuda(cudaEventRecord(ctx.stop, s), "cudaEventRecord");
-        check_cuda(cudaStreamSynchronize(s), "fact kernel");
+        gpu::check_cuda(cudaEventRecord(ctx.stop, s), "cudaEventRecord");
+        gpu::check_cuda(cudaStreamSynchronize(s), "fact kernel");
         fields.assign(size_t(nfields), {});
         const u64* h = ctx.host.get<u64>();
         for (uint64_t g = 0; g < R; g++) {
@@ -383,7 +382,7 @@ ResultTable execute_star(const plan::PhysicalPlan& plan, const StarPlan& sp, con
         r.inv_host.assign(reinterpret_cast<int32_t*>(inv_host) + off, reinterpret_cast<int32_t*>(inv_host) + off + r.codes);
         off += r.codes;
       }
-      check_cuda(cudaEventElapsedTime(&device_ms, ctx.start, ctx.stop), "cudaEventElapsedTime");
+      gpu::check_cuda(cudaEventElapsedTime(&device_ms, ctx.start, ctx.stop), "cudaEventElapsedTime");
       if (ctx.profile) {
         float d = 0, gap = 0, k = 0, rest = 0;
         cudaEventElapsedTime(&d, ctx.start, ctx.dims_done);
@@ -398,9 +397,9 @@ ResultTable execute_star(const plan::PhysicalPlan& plan, const StarPlan& sp, con
     }
   }
   if (nothing) {
-    check_cuda(cudaEventRecord(ctx.stop, ctx.stream), "cudaEventRecord");
-    check_cuda(cudaStreamSynchronize(ctx.stream), "query");
-    check_cuda(cudaEventElapsedTime(&device_ms, ctx.start, ctx.stop), "cudaEventElapsedTime");
+    gpu::check_cuda(cudaEventRecord(ctx.stop, ctx.stream), "cudaEventRecord");
+    gpu::check_cuda(cudaStreamSynchronize(ctx.stream), "query");
+    gpu::check_cuda(cudaEventElapsedTime(&device_ms, ctx.start, ctx.stop), "cudaEventElapsedTime");
     present.clear();
     fields.assign(size_t(nfields), {});
   }

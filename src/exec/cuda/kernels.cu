@@ -10,6 +10,7 @@
 #include "exec/cuda/block/pred.cuh"
 #include "exec/cuda/block/probe.cuh"
 #include "exec/cuda/kernels.h"
+#include "gpu/launch.cuh"
 
 #ifndef RAYDB_STAR_MIN_BLOCKS
 #define RAYDB_STAR_MIN_BLOCKS 4  // blocks per SM the fact kernel's registers are capped for (run 5: 4 beat 3)
@@ -305,8 +306,6 @@ __global__ void read_kernel(const ulonglong2* data, uint64_t n, unsigned long lo
   if (acc == 0x5eed5eed5eedull) atomicAdd(sink, acc);  // keeps the loads alive, almost never writes
 }
 
-unsigned blocks_for(uint64_t n, unsigned threads) { return unsigned((n + threads - 1) / threads); }
-
 int device_sms() {
   static int sms = [] {
     int dev = 0, v = 0;
@@ -321,7 +320,7 @@ int device_sms() {
 
 void launch_dim_build(const DimParams& p, cudaStream_t stream) {
   if (p.rows == 0) return;
-  dim_build_kernel<<<blocks_for(p.rows, 256), 256, 0, stream>>>(p);
+  dim_build_kernel<<<gpu::item_blocks(p.rows), gpu::kThreads, 0, stream>>>(p);
 }
 
 void launch_dim_rank(const uint32_t* flags, uint64_t range, int32_t* dense, int32_t* inv, unsigned long long* count,
@@ -331,13 +330,13 @@ void launch_dim_rank(const uint32_t* flags, uint64_t range, int32_t* dense, int3
 
 void launch_dim_remap(int32_t* lookup, uint64_t n, const int32_t* dense, cudaStream_t stream) {
   if (n == 0) return;
-  dim_remap_kernel<<<blocks_for(n, 256), 256, 0, stream>>>(lookup, n, dense);
+  dim_remap_kernel<<<gpu::item_blocks(n), gpu::kThreads, 0, stream>>>(lookup, n, dense);
 }
 
 void launch_translate(const int32_t* lookup, int64_t key_min, uint64_t key_range, const int64_t* decode, uint64_t n,
                       int32_t* out, cudaStream_t stream) {
   if (n == 0) return;
-  translate_kernel<<<blocks_for(n, 256), 256, 0, stream>>>(lookup, key_min, key_range, decode, n, out);
+  translate_kernel<<<gpu::item_blocks(n), gpu::kThreads, 0, stream>>>(lookup, key_min, key_range, decode, n, out);
 }
 
 // Recognises the aggregate programs the kernel evaluates without the interpreter:
@@ -345,9 +344,9 @@ void launch_translate(const int32_t* lookup, int64_t key_min, uint64_t key_range
 void launch_narrow_lookup(const int32_t* in, uint64_t n, void* out, int width, cudaStream_t stream) {
   if (n == 0) return;
   if (width == 1)
-    narrow_lookup_kernel<<<blocks_for(n, 256), 256, 0, stream>>>(in, n, static_cast<uint8_t*>(out));
+    narrow_lookup_kernel<<<gpu::item_blocks(n), gpu::kThreads, 0, stream>>>(in, n, static_cast<uint8_t*>(out));
   else
-    narrow_lookup_kernel<<<blocks_for(n, 256), 256, 0, stream>>>(in, n, static_cast<uint16_t*>(out));
+    narrow_lookup_kernel<<<gpu::item_blocks(n), gpu::kThreads, 0, stream>>>(in, n, static_cast<uint16_t*>(out));
 }
 
 void classify(DevAgg& a) {
@@ -505,12 +504,12 @@ void launch_star(const StarParams& params, cudaStream_t stream) {
 void launch_compact(const unsigned long long* const* fields, int nfields, uint64_t groups, uint64_t capacity,
                     unsigned long long* out, unsigned long long* gids, unsigned long long* n, cudaStream_t stream) {
   if (groups == 0) return;
-  compact_kernel<<<blocks_for(groups, 256), 256, 0, stream>>>(fields, nfields, groups, capacity, out, gids, n);
+  compact_kernel<<<gpu::item_blocks(groups), gpu::kThreads, 0, stream>>>(fields, nfields, groups, capacity, out, gids, n);
 }
 
 void launch_fill(unsigned long long* p, uint64_t n, unsigned long long value, cudaStream_t stream) {
   if (n == 0) return;
-  fill_kernel<<<blocks_for(n, 256), 256, 0, stream>>>(p, n, value);
+  fill_kernel<<<gpu::item_blocks(n), gpu::kThreads, 0, stream>>>(p, n, value);
 }
 
 void launch_read_bandwidth(const void* data, uint64_t bytes, unsigned long long* sink, cudaStream_t stream) {

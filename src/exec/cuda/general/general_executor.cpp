@@ -16,7 +16,10 @@
 #include "exec/core/aggregate_states.h"
 #include "exec/core/expression_evaluator.h"
 #include "exec/cuda/column_cache.h"
-#include "exec/cuda/device_memory.h"
+#include "gpu/current_device.h"
+#include "gpu/device_buffer.h"
+#include "gpu/event.h"
+#include "gpu/stream.h"
 #include "exec/cuda/general/cross_join.h"
 #include "exec/cuda/general/general_kernels.h"
 #include "exec/cuda/general/group_aggregate.h"
@@ -51,15 +54,11 @@ std::atomic<uint64_t>& device_sorts() {
   return n;
 }
 
+// The general path's stream and timing events, created once per process on device 0.
 struct Stream {
-  cudaStream_t s = nullptr;
-  cudaEvent_t start = nullptr, stop = nullptr;
-  Stream() {
-    check_cuda(cudaSetDevice(0), "cudaSetDevice");
-    check_cuda(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate");
-    check_cuda(cudaEventCreate(&start), "cudaEventCreate");
-    check_cuda(cudaEventCreate(&stop), "cudaEventCreate");
-  }
+  gpu::CurrentDevice device;  // first: what follows belongs to device 0
+  gpu::Stream s;
+  gpu::Event start, stop;
 };
 Stream& stream() {
   static Stream* st = new Stream();
@@ -71,15 +70,15 @@ class RawColumns {
  public:
   static const int64_t* get(const ColumnPtr& c, cudaStream_t s) {
     static std::mutex m;
-    static std::map<const Column*, std::pair<ColumnPtr, std::unique_ptr<DeviceBuffer>>> cache;
+    static std::map<const Column*, std::pair<ColumnPtr, std::unique_ptr<gpu::DeviceBuffer>>> cache;
     std::lock_guard<std::mutex> lock(m);
     auto it = cache.find(c.get());
     if (it != cache.end()) return it->second.second->get<int64_t>();
-    auto buf = std::make_unique<DeviceBuffer>(std::max<uint64_t>(c->size() * 8, 8), "a DOUBLE column");
+    auto buf = std::make_unique<gpu::DeviceBuffer>(std::max<uint64_t>(c->size() * 8, 8), "a DOUBLE column");
     // On the query's stream: pooled memory may still be read by its earlier kernels.
     if (c->size())
-      check_cuda(cudaMemcpyAsync(buf->get(), c->data<double>(), c->size() * 8, cudaMemcpyHostToDevice, s), "upload");
-    check_cuda(cudaStreamSynchronize(s), "upload");
+      gpu::check_cuda(cudaMemcpyAsync(buf->get(), c->data<double>(), c->size() * 8, cudaMemcpyHostToDevice, s), "upload");
+    gpu::check_cuda(cudaStreamSynchronize(s), "upload");
     const int64_t* p = buf->get<int64_t>();
     cache.emplace(c.get(), std::make_pair(c, std::move(buf)));
     return p;
@@ -89,18 +88,18 @@ class RawColumns {
 // Copies go on the query's stream: a pooled block may still be read by kernels queued
 // there before it was released. Pageable sources are staged before the call returns.
 template <typename T>
-void upload(DeviceBuffer& dst, const std::vector<T>& src, const char* what, cudaStream_t s) {
-  dst = DeviceBuffer(std::max<uint64_t>(src.size() * sizeof(T), 16), what);
+void upload(gpu::DeviceBuffer& dst, const std::vector<T>& src, const char* what, cudaStream_t s) {
+  dst = gpu::DeviceBuffer(std::max<uint64_t>(src.size() * sizeof(T), 16), what);
   if (!src.empty())
-    check_cuda(cudaMemcpyAsync(dst.get(), src.data(), src.size() * sizeof(T), cudaMemcpyHostToDevice, s), "upload");
+    gpu::check_cuda(cudaMemcpyAsync(dst.get(), src.data(), src.size() * sizeof(T), cudaMemcpyHostToDevice, s), "upload");
 }
 
 // A compiled program with its instructions, columns and lookup tables on the device.
 struct BoundProgram {
   const CompiledProgram* src = nullptr;
   DevProgram dev;
-  DeviceBuffer ins, cols, lookups;
-  std::vector<DeviceBuffer> tables;
+  gpu::DeviceBuffer ins, cols, lookups;
+  std::vector<gpu::DeviceBuffer> tables;
 };
 
 std::unique_ptr<BoundProgram> bind(const CompiledProgram& p, cudaStream_t s, uint64_t& bytes_read) {
@@ -122,7 +121,7 @@ std::unique_ptr<BoundProgram> bind(const CompiledProgram& p, cudaStream_t s, uin
   }
   std::vector<ProgLookup> lks;
   for (auto& t : p.lookups) {
-    DeviceBuffer v, n;
+    gpu::DeviceBuffer v, n;
     upload(v, t.values, "a lookup table", s);
     upload(n, t.nulls, "a lookup table", s);
     ProgLookup l;
@@ -147,8 +146,8 @@ std::unique_ptr<BoundProgram> bind(const CompiledProgram& p, cudaStream_t s, uin
 // Joined rows: per bound table, the row id of each of the n rows.
 struct Tuples {
   uint64_t n = 0;
-  std::vector<DeviceBuffer> rows;
-  DeviceBuffer ptrs;  // device array of nt row pointers (nullptr where unbound)
+  std::vector<gpu::DeviceBuffer> rows;
+  gpu::DeviceBuffer ptrs;  // device array of nt row pointers (nullptr where unbound)
   void publish(cudaStream_t s) {
     std::vector<const uint32_t*> p(rows.size(), nullptr);
     for (size_t t = 0; t < rows.size(); t++) p[t] = rows[t].bytes() ? rows[t].get<uint32_t>() : nullptr;
@@ -159,7 +158,7 @@ struct Tuples {
 
 // Values of one program over some rows.
 struct Column128 {
-  DeviceBuffer values, nulls;
+  gpu::DeviceBuffer values, nulls;
   const __int128* v() const { return values.get<const __int128>(); }
   const uint8_t* nl() const { return nulls.get<const uint8_t>(); }
 };
@@ -168,8 +167,8 @@ class Run {
  public:
   Run(const plan::PhysicalPlan& plan, const GeneralPlan& gp)
       : plan_(plan), gp_(gp), q_(*plan.query), s_(stream().s), nt_(q_.tables.size()) {
-    err_ = DeviceBuffer(sizeof(DevError), "error slot");
-    check_cuda(cudaMemsetAsync(err_.get(), 0, sizeof(DevError), s_), "cudaMemset");
+    err_ = gpu::DeviceBuffer(sizeof(DevError), "error slot");
+    gpu::check_cuda(cudaMemsetAsync(err_.get(), 0, sizeof(DevError), s_), "cudaMemset");
   }
 
   uint64_t bytes_read = 0;
@@ -179,15 +178,15 @@ class Run {
   void run(const BoundProgram& p, const Tuples& t, __int128* values, uint8_t* nulls, uint8_t* keep) {
     launch_program(p.dev, t.dev(), t.n, values, nulls, keep, err_.get<DevError>(), s_);
     DevError e;
-    check_cuda(cudaMemcpyAsync(&e, err_.get(), sizeof(e), cudaMemcpyDeviceToHost, s_), "copy");
-    check_cuda(cudaStreamSynchronize(s_), "GPU program");
+    gpu::check_cuda(cudaMemcpyAsync(&e, err_.get(), sizeof(e), cudaMemcpyDeviceToHost, s_), "copy");
+    gpu::check_cuda(cudaStreamSynchronize(s_), "GPU program");
     if (e.code == kErrNone) return;
     DevError report;
     report.report = 1;
-    check_cuda(cudaMemcpyAsync(err_.get(), &report, sizeof(report), cudaMemcpyHostToDevice, s_), "copy");
+    gpu::check_cuda(cudaMemcpyAsync(err_.get(), &report, sizeof(report), cudaMemcpyHostToDevice, s_), "copy");
     launch_program(p.dev, t.dev(), t.n, values, nulls, keep, err_.get<DevError>(), s_, ~e.first_row_inv);
-    check_cuda(cudaMemcpyAsync(&e, err_.get(), sizeof(e), cudaMemcpyDeviceToHost, s_), "copy");
-    check_cuda(cudaStreamSynchronize(s_), "GPU program");
+    gpu::check_cuda(cudaMemcpyAsync(&e, err_.get(), sizeof(e), cudaMemcpyDeviceToHost, s_), "copy");
+    gpu::check_cuda(cudaStreamSynchronize(s_), "GPU program");
     if (e.code == kErrNone) fail(ErrorKind::kInternal, "a GPU program error did not repeat on its row");
     const plan::Expr& x = *p.src->source[size_t(e.instr)];
     if (e.code == kErrDivZero) fail(ErrorKind::kExecution, "division by zero in {}", x.to_string());
@@ -213,8 +212,8 @@ class Run {
   Column128 eval(const CompiledProgram& p, const Tuples& t) {
     auto b = bind(p, s_, bytes_read);
     Column128 c;
-    c.values = DeviceBuffer(std::max<uint64_t>(t.n, 1) * 16, "expression values");
-    c.nulls = DeviceBuffer(std::max<uint64_t>(t.n, 1), "expression NULL flags");
+    c.values = gpu::DeviceBuffer(std::max<uint64_t>(t.n, 1) * 16, "expression values");
+    c.nulls = gpu::DeviceBuffer(std::max<uint64_t>(t.n, 1), "expression NULL flags");
     run(*b, t, c.values.get<__int128>(), c.nulls.get<uint8_t>(), nullptr);
     return c;
   }
@@ -223,14 +222,14 @@ class Run {
   void filter(const CompiledProgram& p, Tuples& t) {
     if (t.n == 0) return;
     auto b = bind(p, s_, bytes_read);
-    DeviceBuffer keep(t.n, "filter flags");
+    gpu::DeviceBuffer keep(t.n, "filter flags");
     run(*b, t, nullptr, nullptr, keep.get<uint8_t>());
-    DeviceBuffer idx(t.n * 4, "selected rows");
+    gpu::DeviceBuffer idx(t.n * 4, "selected rows");
     const uint64_t m = select_flagged(keep.get<uint8_t>(), t.n, idx.get<uint32_t>(), s_);
     if (m == t.n) return;
     for (auto& r : t.rows) {
       if (!r.bytes()) continue;
-      DeviceBuffer out(std::max<uint64_t>(m, 1) * 4, "row ids");
+      gpu::DeviceBuffer out(std::max<uint64_t>(m, 1) * 4, "row ids");
       launch_gather_u32(r.get<uint32_t>(), idx.get<uint32_t>(), m, out.get<uint32_t>(), s_);
       r = std::move(out);
     }
@@ -251,7 +250,7 @@ class Run {
       t.rows[size_t(table)] = std::move(ids.rows);
     } else {
       t.n = rows;
-      t.rows[size_t(table)] = DeviceBuffer(std::max<uint64_t>(rows, 1) * 4, "row ids");
+      t.rows[size_t(table)] = gpu::DeviceBuffer(std::max<uint64_t>(rows, 1) * 4, "row ids");
       launch_iota(t.rows[size_t(table)].get<uint32_t>(), rows, 0, s_);
     }
     t.publish(s_);
@@ -274,7 +273,7 @@ class Run {
     DeviceJoinPairs p = index_join_pairs(ij, pk.v(), pk.nl(), cur.n, s_);
     for (auto& r : cur.rows) {
       if (!r.bytes()) continue;
-      DeviceBuffer out(std::max<uint64_t>(p.n, 1) * 4, "row ids");
+      gpu::DeviceBuffer out(std::max<uint64_t>(p.n, 1) * 4, "row ids");
       launch_gather_u32(r.get<uint32_t>(), p.src.get<uint32_t>(), p.n, out.get<uint32_t>(), s_);
       r = std::move(out);
     }
@@ -291,7 +290,7 @@ class Run {
     Tuples b;
     std::vector<Column128> bk;
     KeyColumns keys;
-    DeviceBuffer valid, hash, pos;           // the sort-based join's
+    gpu::DeviceBuffer valid, hash, pos;           // the sort-based join's
     std::unique_ptr<HashJoinTable> table;  // the hash join's (the default)
     double selectivity = 0;
     std::vector<const CompiledProgram*> residuals;
@@ -339,10 +338,10 @@ class Run {
   void sort_build(BuildSide& side, uint64_t& rows, uint64_t& distinct) {
     const uint64_t nb = side.b.n;
     const uint64_t n1 = std::max<uint64_t>(nb, 1);
-    DeviceBuffer hash(n1 * 8, "join hashes"), pos(n1 * 4, "join positions");
-    side.valid = DeviceBuffer(n1, "join keys");
-    side.hash = DeviceBuffer(n1 * 8, "join hashes");
-    side.pos = DeviceBuffer(n1 * 4, "join positions");
+    gpu::DeviceBuffer hash(n1 * 8, "join hashes"), pos(n1 * 4, "join positions");
+    side.valid = gpu::DeviceBuffer(n1, "join keys");
+    side.hash = gpu::DeviceBuffer(n1 * 8, "join hashes");
+    side.pos = gpu::DeviceBuffer(n1 * 4, "join positions");
     launch_join_hash(side.keys, nb, hash.get<unsigned long long>(), side.valid.get<uint8_t>(), s_);
     launch_iota(pos.get<uint32_t>(), nb, 0, s_);
     sort_pairs_u64(hash.get<unsigned long long>(), side.hash.get<unsigned long long>(), pos.get<uint32_t>(),
@@ -385,11 +384,11 @@ class Run {
     const uint64_t m = uint64_t(m128);
     for (auto& r : cur.rows) {
       if (!r.bytes()) continue;
-      DeviceBuffer out(std::max<uint64_t>(m, 1) * 4, "row ids");
+      gpu::DeviceBuffer out(std::max<uint64_t>(m, 1) * 4, "row ids");
       launch_cross_probe(r.get<uint32_t>(), m, nb, out.get<uint32_t>(), s_);
       r = std::move(out);
     }
-    DeviceBuffer rows(std::max<uint64_t>(m, 1) * 4, "row ids");
+    gpu::DeviceBuffer rows(std::max<uint64_t>(m, 1) * 4, "row ids");
     launch_cross_build(side.b.rows[size_t(side.j->build_table)].get<uint32_t>(), m, nb, rows.get<uint32_t>(), s_);
     cur.rows[size_t(side.j->build_table)] = std::move(rows);
     cur.n = m;
@@ -417,28 +416,28 @@ class Run {
       jb.rows = side.b.rows[size_t(j.build_table)].get<uint32_t>();
       jb.n = side.b.n;
       const uint64_t n = cur.n;
-      DeviceBuffer count, offsets;
+      gpu::DeviceBuffer count, offsets;
       HashJoinProbe hp;
       uint64_t m = 0;
       if (side.table) {
         hp = side.table->count(pkeys, n, s_);
         m = hp.pairs;
       } else {
-        count = DeviceBuffer(std::max<uint64_t>(n, 1) * 8, "join counts");
-        offsets = DeviceBuffer(std::max<uint64_t>(n, 1) * 8, "join offsets");
+        count = gpu::DeviceBuffer(std::max<uint64_t>(n, 1) * 8, "join counts");
+        offsets = gpu::DeviceBuffer(std::max<uint64_t>(n, 1) * 8, "join offsets");
         launch_join_count(pkeys, n, jb, count.get<unsigned long long>(), s_);
         m = exclusive_sum_u64(count.get<unsigned long long>(), offsets.get<unsigned long long>(), n, s_);
       }
       if (m > kMaxRows)
         fail(ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: a join producing 2^31 rows or more");
-      DeviceBuffer src(std::max<uint64_t>(m, 1) * 4, "join pairs"), rows(std::max<uint64_t>(m, 1) * 4, "row ids");
+      gpu::DeviceBuffer src(std::max<uint64_t>(m, 1) * 4, "join pairs"), rows(std::max<uint64_t>(m, 1) * 4, "row ids");
       if (side.table)
         side.table->write(hp, jb.rows, src.get<uint32_t>(), rows.get<uint32_t>(), s_);
       else
         launch_join_write(pkeys, n, jb, offsets.get<unsigned long long>(), src.get<uint32_t>(), rows.get<uint32_t>(), s_);
       for (auto& r : cur.rows) {
         if (!r.bytes()) continue;
-        DeviceBuffer out(std::max<uint64_t>(m, 1) * 4, "row ids");
+        gpu::DeviceBuffer out(std::max<uint64_t>(m, 1) * 4, "row ids");
         launch_gather_u32(r.get<uint32_t>(), src.get<uint32_t>(), m, out.get<uint32_t>(), s_);
         r = std::move(out);
       }
@@ -454,9 +453,9 @@ class Run {
     v.resize(n);
     nl.resize(n);
     if (!n) return;
-    check_cuda(cudaMemcpyAsync(v.data(), c.values.get(), n * 16, cudaMemcpyDeviceToHost, s_), "copy");
-    check_cuda(cudaMemcpyAsync(nl.data(), c.nulls.get(), n, cudaMemcpyDeviceToHost, s_), "copy");
-    check_cuda(cudaStreamSynchronize(s_), "copy");
+    gpu::check_cuda(cudaMemcpyAsync(v.data(), c.values.get(), n * 16, cudaMemcpyDeviceToHost, s_), "copy");
+    gpu::check_cuda(cudaMemcpyAsync(nl.data(), c.nulls.get(), n, cudaMemcpyDeviceToHost, s_), "copy");
+    gpu::check_cuda(cudaStreamSynchronize(s_), "copy");
   }
 
   static Vector to_vector(const CompiledProgram& p, const std::vector<__int128>& v, const std::vector<uint8_t>& nl,
@@ -555,11 +554,11 @@ class Run {
     std::vector<Vector> key_vectors;
     for (size_t k = 0; k < G; k++) {
       Column128 g;
-      g.values = DeviceBuffer(std::max<uint64_t>(groups, 1) * 16, "group keys");
-      g.nulls = DeviceBuffer(std::max<uint64_t>(groups, 1), "group keys");
+      g.values = gpu::DeviceBuffer(std::max<uint64_t>(groups, 1) * 16, "group keys");
+      g.nulls = gpu::DeviceBuffer(std::max<uint64_t>(groups, 1), "group keys");
       launch_gather_i128(keys[k].v(), keys[k].nl(), ids.first.get<uint32_t>(), groups, g.values.get<__int128>(),
                          g.nulls.get<uint8_t>(), s_);
-      check_cuda(cudaStreamSynchronize(s_), "group keys");
+      gpu::check_cuda(cudaStreamSynchronize(s_), "group keys");
       std::vector<__int128> v;
       std::vector<uint8_t> nl;
       to_host(g, groups, v, nl);
@@ -643,8 +642,8 @@ class Run {
   bool sort_on_device(const std::vector<Column128>& cols, uint64_t n, ResultTable& result) {
     const std::vector<size_t> oc = order_columns();
     {
-      DeviceBuffer flag(sizeof(int), "NaN flag");
-      check_cuda(cudaMemsetAsync(flag.get(), 0, sizeof(int), s_), "cudaMemset");
+      gpu::DeviceBuffer flag(sizeof(int), "NaN flag");
+      gpu::check_cuda(cudaMemsetAsync(flag.get(), 0, sizeof(int), s_), "cudaMemset");
       bool any_double = false;
       for (size_t i : oc)
         if (gp_.outputs[i].kind == VectorKind::kDouble) {
@@ -653,13 +652,13 @@ class Run {
         }
       if (any_double) {
         int h = 0;
-        check_cuda(cudaMemcpyAsync(&h, flag.get(), sizeof(int), cudaMemcpyDeviceToHost, s_), "copy");
-        check_cuda(cudaStreamSynchronize(s_), "NaN check");
+        gpu::check_cuda(cudaMemcpyAsync(&h, flag.get(), sizeof(int), cudaMemcpyDeviceToHost, s_), "copy");
+        gpu::check_cuda(cudaStreamSynchronize(s_), "NaN check");
         if (h) return false;
       }
     }
-    DeviceBuffer perm(n * 4, "sort order"), perm2(n * 4, "sort order");
-    DeviceBuffer k1(n * 8, "sort keys"), k2(n * 8, "sort keys"), n1(n, "sort keys"), n2(n, "sort keys");
+    gpu::DeviceBuffer perm(n * 4, "sort order"), perm2(n * 4, "sort order");
+    gpu::DeviceBuffer k1(n * 8, "sort keys"), k2(n * 8, "sort keys"), n1(n, "sort keys"), n2(n, "sort keys");
     launch_iota(perm.get<uint32_t>(), n, 0, s_);
     auto pass64 = [&](const Column128& c, int mode, bool desc) {
       launch_order_key(c.v(), c.nl(), perm.get<uint32_t>(), n, mode, desc, k1.get<unsigned long long>(), s_);
@@ -688,8 +687,8 @@ class Run {
     const uint32_t* window = perm.get<uint32_t>() + from;
     for (size_t i = 0; i < q_.select.size(); i++) {
       Column128 g;
-      g.values = DeviceBuffer(std::max<uint64_t>(m, 1) * 16, "sorted output");
-      g.nulls = DeviceBuffer(std::max<uint64_t>(m, 1), "sorted output");
+      g.values = gpu::DeviceBuffer(std::max<uint64_t>(m, 1) * 16, "sorted output");
+      g.nulls = gpu::DeviceBuffer(std::max<uint64_t>(m, 1), "sorted output");
       launch_gather_i128(cols[i].v(), cols[i].nl(), window, m, g.values.get<__int128>(), g.nulls.get<uint8_t>(), s_);
       std::vector<__int128> v;
       std::vector<uint8_t> nl;
@@ -741,7 +740,7 @@ class Run {
     result.names = q_.output_names;
     Stream& st = stream();
     Timer timer;
-    check_cuda(cudaEventRecord(st.start, s_), "cudaEventRecord");
+    gpu::check_cuda(cudaEventRecord(st.start, s_), "cudaEventRecord");
 
     // Constant conjuncts decide once whether anything can pass (as the CPU).
     const bool empty = !constant_conjuncts_pass(plan_);
@@ -756,7 +755,7 @@ class Run {
       for (auto* side : order(sides)) {
         // The CPU stops probing a batch once no row is left (later residuals never run).
         if (cur.n == 0) {
-          cur.rows[size_t(side->j->build_table)] = DeviceBuffer(4, "row ids");
+          cur.rows[size_t(side->j->build_table)] = gpu::DeviceBuffer(4, "row ids");
           continue;
         }
         probe(*side, cur);
@@ -768,10 +767,10 @@ class Run {
     else
       project(cur, result);
     detach_domains(result);
-    check_cuda(cudaEventRecord(st.stop, s_), "cudaEventRecord");
-    check_cuda(cudaStreamSynchronize(s_), "query");
+    gpu::check_cuda(cudaEventRecord(st.stop, s_), "cudaEventRecord");
+    gpu::check_cuda(cudaStreamSynchronize(s_), "query");
     float ms = 0;
-    check_cuda(cudaEventElapsedTime(&ms, st.start, st.stop), "cudaEventElapsedTime");
+    gpu::check_cuda(cudaEventElapsedTime(&ms, st.start, st.stop), "cudaEventElapsedTime");
     result.device_ms = ms;
     result.device_bytes = bytes_read;
     result.profile = fmt::format("cuda (general path): device {:.3f} ms, host wall {:.3f} ms, {} joined rows", ms,
@@ -785,7 +784,7 @@ class Run {
   const plan::LogicalQuery& q_;
   cudaStream_t s_;
   size_t nt_;
-  DeviceBuffer err_;
+  gpu::DeviceBuffer err_;
 };
 
 }  // namespace

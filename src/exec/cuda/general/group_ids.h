@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "exec/cuda/device_memory.h"
+#include "gpu/device_buffer.h"
 
 namespace raydb::exec::cuda::general {
 
@@ -27,9 +27,9 @@ struct GroupKeyColumn {
 
 struct GroupIds {
   uint64_t groups = 0;
-  DeviceBuffer gid;    // per row, its group
-  DeviceBuffer first;  // per group, a row holding its key
-  DeviceBuffer order;  // positions -> rows, each group's rows contiguous and ascending; empty when not asked for
+  gpu::DeviceBuffer gid;    // per row, its group
+  gpu::DeviceBuffer first;  // per group, a row holding its key
+  gpu::DeviceBuffer order;  // positions -> rows, each group's rows contiguous and ascending; empty when not asked for
 };
 
 // RAYDB_CUDA_GROUP: unset, "" or "hash" -> true; "sort" -> false; else Error(kInvalidInput).

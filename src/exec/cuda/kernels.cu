@@ -1,7 +1,6 @@
 // The CUDA backend's kernels. One translation unit keeps nvcc time down; the
 // block-wide primitives live in block/*.cuh so the fact kernel reads like its plan.
 #include <algorithm>
-#include <cstdlib>
 
 #include <cub/block/block_scan.cuh>
 
@@ -426,14 +425,9 @@ void launch_star_v(const StarParams& p, size_t smem, uint64_t tiles, cudaStream_
   }
 }
 
-bool env_is(const char* name, char c) {
-  const char* e = std::getenv(name);
-  return e && *e == c;
-}
-
 }  // namespace
 
-void launch_star(const StarParams& params, cudaStream_t stream) {
+void launch_star(const StarParams& params, const StarKnobs& knobs, cudaStream_t stream) {
   if (params.rows == 0) return;
   StarParams p = params;
   size_t smem = star_shared_bytes(p);
@@ -442,8 +436,8 @@ void launch_star(const StarParams& params, cudaStream_t stream) {
   // requests (run 8: q2.1's fact kernel was L2-bound, 94% busy with 4-byte gathers).
   // Probes from shared memory then run first (stable: most selective first within
   // each class): they cut the rows that reach the L2 probes.
-  // RAYDB_CUDA_SMEM_LOOKUP=0 keeps every lookup in global memory.
-  static const bool smem_lookup = !env_is("RAYDB_CUDA_SMEM_LOOKUP", '0');
+  // knobs.smem_lookup off (cuda_smem_lookup) keeps every lookup in global memory.
+  const bool smem_lookup = knobs.smem_lookup;
   const size_t budget = shared_budget();
   int by_size[kMaxJoins];
   for (int k = 0; k < p.njoins; k++) {
@@ -463,18 +457,18 @@ void launch_star(const StarParams& params, cudaStream_t stream) {
   std::stable_partition(p.joins, p.joins + p.njoins, [](const DevJoin& j) { return j.shared_off >= 0; });
   const uint64_t tiles = (p.rows + kTile - 1) / kTile;
   // Shaped aggregates (col, col op col) are evaluated per selected row with both loads
-  // issued first (run 7: q1.1 0.948 -> 0.837 ms); RAYDB_CUDA_ROWSHAPE=0 sends every
-  // aggregate through the interpreter.
-  static const bool rowshape = !env_is("RAYDB_CUDA_ROWSHAPE", '0');
+  // issued first (run 7: q1.1 0.948 -> 0.837 ms); knobs.rowshape off (cuda_rowshape)
+  // sends every aggregate through the interpreter.
+  const bool rowshape = knobs.rowshape;
   for (int a = 0; a < p.naggs; a++) {
     classify(p.aggs[a]);
     if (!rowshape) p.aggs[a].shape = kShapeProgram;
   }
-  // Tile layout: blocked unless RAYDB_CUDA_LAYOUT=s. Run 9 measured striped faster
+  // Tile layout: blocked unless knobs.blocked is off (cuda_layout = striped). Run 9 measured striped faster
   // (10.67 vs 11.24 ms) while flags were bytes and probes branched; with the mask and
   // branch-free probes (run 10) blocked is faster (5.99 vs 7.10 ms): fewer load
   // instructions per column (one 16-byte vector holds 16 one-byte rows).
-  static const bool blocked = !env_is("RAYDB_CUDA_LAYOUT", 's');
+  const bool blocked = knobs.blocked;
   bool narrow = true;
   for (int c = 0; c < p.ncols; c++) narrow = narrow && p.cols[c].width <= 4;
   for (int k = 0; k < p.njoins; k++) narrow = narrow && p.joins[k].idx32;

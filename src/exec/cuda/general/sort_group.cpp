@@ -1,4 +1,4 @@
-// GROUP BY ids by sorting every row (RAYDB_CUDA_GROUP=sort), and the radix order both
+// GROUP BY ids by sorting every row (cuda_group = sort), and the radix order both
 // ways of grouping number their groups in (group_ids.h).
 #include <cstdlib>
 #include <cstring>
@@ -9,13 +9,6 @@
 #include "exec/cuda/general/group_kernels.h"
 
 namespace raydb::exec::cuda::general {
-
-bool hash_grouping() {
-  const char* v = std::getenv("RAYDB_CUDA_GROUP");
-  if (v == nullptr || *v == '\0' || std::strcmp(v, "hash") == 0) return true;
-  if (std::strcmp(v, "sort") == 0) return false;
-  fail(ErrorKind::kInvalidInput, "RAYDB_CUDA_GROUP='{}' (expected hash or sort)", v);
-}
 
 void sort_rows_by_group_keys(const std::vector<GroupKeyColumn>& keys, uint32_t* perm, uint64_t m, cudaStream_t s) {
   if (m == 0) return;

@@ -23,6 +23,10 @@
 
 #include "rt/mapping/launch.h"
 
+namespace raydb::gpu {
+class DeviceMemory;  // gpu/device_memory.h (CUDA builds only)
+}  // namespace raydb::gpu
+
 namespace raydb::rt {
 
 // The intersection program of a custom primitive: true and *t when ray hits
@@ -182,6 +186,9 @@ std::unique_ptr<Tracer> make_embree_tracer();
 // OptiX on the GPU (rt/optix). Throws an Error with one line saying why when the
 // backend was not built, or there is no CUDA device or no OptiX driver.
 std::unique_ptr<Tracer> make_optix_tracer();
+// The same, with every device buffer of the tracer (BVHs, SBT, launch parameters)
+// taken from `memory` (the SQL executor's accounted pool), which must outlive it.
+std::unique_ptr<Tracer> make_optix_tracer_on(gpu::DeviceMemory& memory);
 
 // What `raydb info` and the tests ask before creating an OptiX tracer.
 struct OptixDeviceInfo {

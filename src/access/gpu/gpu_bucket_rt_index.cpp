@@ -6,7 +6,7 @@
 namespace raydb::access::gpu {
 
 GpuBucketRtIndex::GpuBucketRtIndex(rt::Tracer& tracer, std::span<const uint64_t> keys, std::span<const int64_t> values,
-                                   uint32_t bucket_size, bool sorted_probes, const GpuMemoryHooks* memory)
+                                   uint32_t bucket_size, bool sorted_probes, DeviceMemory* memory)
     : GpuKeyIndex(sorted_probes, memory), tracer_(tracer), bucket_size_(bucket_size) {
   if (!tracer.on_gpu()) fail(ErrorKind::kInvalidInput, "rt-gpu: needs a GPU tracer (got {})", tracer.name());
   if (bucket_size == 0) fail(ErrorKind::kInvalidInput, "rt-gpu: bucket size must be >= 1");

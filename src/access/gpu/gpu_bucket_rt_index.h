@@ -16,7 +16,7 @@ class GpuBucketRtIndex final : public GpuKeyIndex {
  public:
   // tracer must be a GPU tracer and outlive the index.
   GpuBucketRtIndex(rt::Tracer& tracer, std::span<const uint64_t> keys, std::span<const int64_t> values,
-                   uint32_t bucket_size, bool sorted_probes, const GpuMemoryHooks* memory = nullptr);
+                   uint32_t bucket_size, bool sorted_probes, DeviceMemory* memory = nullptr);
   ~GpuBucketRtIndex() override;
   std::string name() const override {
     return "rt-gpu:cg" + std::to_string(bucket_size_) + (sorted_probes_ ? "+sortprobes" : "");

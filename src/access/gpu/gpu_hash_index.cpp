@@ -5,7 +5,7 @@
 namespace raydb::access::gpu {
 
 GpuHashIndex::GpuHashIndex(std::span<const uint64_t> keys, std::span<const int64_t> values, bool sorted_probes,
-                           const GpuMemoryHooks* memory)
+                           DeviceMemory* memory)
     : GpuKeyIndex(sorted_probes, memory) {
   sk_.build(keys, values, stats_);
   Timer t;

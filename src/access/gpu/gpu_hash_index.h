@@ -11,7 +11,7 @@ namespace raydb::access::gpu {
 class GpuHashIndex final : public GpuKeyIndex {
  public:
   GpuHashIndex(std::span<const uint64_t> keys, std::span<const int64_t> values, bool sorted_probes,
-               const GpuMemoryHooks* memory = nullptr);
+               DeviceMemory* memory = nullptr);
   std::string name() const override { return "hash-gpu"; }
   bool supports_ranges() const override { return false; }
 

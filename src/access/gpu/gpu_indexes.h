@@ -12,16 +12,11 @@
 #include "rt/mapping/key_lookup.h"
 #include "rt/tracer.h"
 
-namespace raydb::access {
+namespace raydb::gpu {
+class DeviceMemory;
+}  // namespace raydb::gpu
 
-// Where a GPU-resident index takes its device memory from: the SQL executor passes its
-// accounted pool, so resident indexes count against the GPU memory budget (and their
-// per-batch scratch is reused, not cudaMalloc'ed). Null (the default): cudaMalloc.
-// allocate throws Error(kOutOfMemory) when it cannot; `what` names the user.
-struct GpuMemoryHooks {
-  void* (*allocate)(uint64_t bytes, const char* what) = nullptr;
-  void (*release)(void* p, uint64_t bytes) = nullptr;
-};
+namespace raydb::access {
 
 // The device side of a GPU-resident index, for executors whose lookups and results
 // stay on the device (no host round trip of keys or row ids). Every index the
@@ -51,7 +46,11 @@ struct GpuIndexOptions {
   // every other workload and the memory also improve up to 16384;
   // docs/benchmarks/rt-index-h200.md, bucket size).
   uint32_t bucket_size = 16384;
-  const GpuMemoryHooks* memory = nullptr;  // must outlive the index; null: cudaMalloc
+  // Where the index takes its device memory from (gpu/device_memory.h; must outlive the
+  // index): the SQL executor passes its accounted pool, so resident indexes count
+  // against the GPU memory budget and their per-batch scratch is reused, not
+  // cudaMalloc'ed. Null: plain cudaMalloc.
+  ::raydb::gpu::DeviceMemory* memory = nullptr;
 };
 
 bool gpu_indexes_available(std::string* why);

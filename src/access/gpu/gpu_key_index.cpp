@@ -20,7 +20,7 @@ void GpuKeyIndex::order(Batch& b) const {
   // paths); results still land at the caller's positions.
   b.order.use(memory_);
   b.order.allocate(b.n);
-  DeviceArray<uint32_t>::cuda_ok(cudaDeviceSynchronize(), "upload");
+  raydb::gpu::check_cuda(cudaDeviceSynchronize(), "upload", kIndexCallErrors);
   Timer t;
   probe_order(b.device, b.n, b.order.data());
   times_.sort_ms = t.elapsed_ms();
@@ -33,7 +33,7 @@ GpuKeyIndex::Batch GpuKeyIndex::prepare(std::span<const KeyRange> lookups) const
   Batch b;
   b.n = static_cast<uint32_t>(lookups.size());
   b.bounds.use(memory_);
-  b.bounds.upload(lookups);
+  b.bounds.upload(lookups, kIndexCallErrors);
   b.device = reinterpret_cast<const uint64_t*>(b.bounds.data());
   times_ = LookupTimes{};
   order(b);
@@ -42,7 +42,7 @@ GpuKeyIndex::Batch GpuKeyIndex::prepare(std::span<const KeyRange> lookups) const
 
 void GpuKeyIndex::find_runs(const uint64_t* bounds, uint32_t n, uint64_t* count, mp::KeyRun* runs,
                             void* stream) const {
-  DeviceArray<uint32_t>::cuda_ok(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)), "caller's stream");
+  raydb::gpu::check_cuda(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)), "caller's stream", kIndexCallErrors);
   times_ = LookupTimes{};
   if (n == 0) return;
   Batch b;
@@ -58,7 +58,7 @@ void GpuKeyIndex::find_runs(const uint64_t* bounds, uint32_t n, uint64_t* count,
 
 double GpuKeyIndex::run(const Batch& b, mp::BucketLookupParams& p) const {
   DeviceArray<uint32_t> error(1, memory_);
-  DeviceArray<uint32_t>::cuda_ok(cudaMemset(error.data(), 0, 4), "memset");
+  raydb::gpu::check_cuda(cudaMemset(error.data(), 0, 4), "memset", kIndexCallErrors);
   p.t.unit_keys = sk_.unit_keys();
   p.t.units = static_cast<uint32_t>(sk_.units());
   p.unit_starts = sk_.unit_starts();
@@ -70,7 +70,7 @@ double GpuKeyIndex::run(const Batch& b, mp::BucketLookupParams& p) const {
   p.error = error.data();
   const double ms = pass(p);
   uint32_t e = 0;
-  error.copy_out(std::span<uint32_t>(&e, 1));
+  error.copy_out(std::span<uint32_t>(&e, 1), kIndexCallErrors);
   if (e & mp::kErrorMissedBucket)
     fail(ErrorKind::kInternal, "{}: a lookup found no bucket although keys >= it exist", name());
   if (e & mp::kErrorWriteMismatch)
@@ -95,8 +95,8 @@ void GpuKeyIndex::aggregate(std::span<const KeyRange> lookups, AggregateResult& 
   p.count = count.data();
   p.sum = sum.data();
   times_.launch_ms = run(b, p);
-  count.copy_out(out.count);
-  sum.copy_out(out.sum);
+  count.copy_out(out.count, kIndexCallErrors);
+  sum.copy_out(out.sum, kIndexCallErrors);
 }
 
 void GpuKeyIndex::materialize(std::span<const KeyRange> lookups, RowIdLists& out) const {
@@ -115,7 +115,7 @@ void GpuKeyIndex::materialize(std::span<const KeyRange> lookups, RowIdLists& out
   double ms = run(b, p);
   const uint64_t total = exclusive_sum(count.data(), b.n, offsets.data());
   count.reset();
-  offsets.copy_out(out.offsets);
+  offsets.copy_out(out.offsets, kIndexCallErrors);
   out.rows.resize(total);
   if (total > 0) {
     DeviceArray<uint32_t> rows(total, memory_);
@@ -124,7 +124,7 @@ void GpuKeyIndex::materialize(std::span<const KeyRange> lookups, RowIdLists& out
     p.offsets = offsets.data();
     p.rows_out = rows.data();
     ms += run(b, p);
-    rows.copy_out(out.rows);
+    rows.copy_out(out.rows, kIndexCallErrors);
   }
   times_.launch_ms = ms;
 }

@@ -26,8 +26,9 @@ class GpuKeyIndex : public KeyIndex, public GpuResidentIndex {
   const uint32_t* device_rows() const override { return sk_.rows(); }
 
  protected:
-  GpuKeyIndex(bool sorted_probes, const GpuMemoryHooks* memory) : sorted_probes_(sorted_probes), memory_(memory) {
-    sk_.use(memory);
+  GpuKeyIndex(bool sorted_probes, DeviceMemory* memory)  // memory: null for plain cudaMalloc
+      : sorted_probes_(sorted_probes), memory_(index_memory(memory)) {
+    sk_.use(memory_);
   }
   // One pass over p.n lookups (p's pointers are device memory; the sorted-key fields are
   // filled in); returns its device milliseconds.
@@ -36,7 +37,7 @@ class GpuKeyIndex : public KeyIndex, public GpuResidentIndex {
   GpuSortedKeys sk_;
   IndexStats stats_;
   bool sorted_probes_;
-  const GpuMemoryHooks* memory_;  // null: cudaMalloc
+  DeviceMemory& memory_;
 
  private:
   struct Batch;

@@ -14,24 +14,22 @@
 #include <string>
 
 #include "access/gpu/gpu_ops.h"
+#include "access/gpu/index_errors.h"
 #include "common/error.h"
 #include "common/hash_mix.h"
+#include "gpu/event.h"
+#include "gpu/launch.cuh"
 
 namespace raydb::access::gpu {
 namespace mp = rt::mapping;
 
-void check(const char* what) {
-  const cudaError_t e = cudaGetLastError();
-  if (e == cudaErrorMemoryAllocation)
-    throw Error(ErrorKind::kOutOfMemory, std::string("GPU index: out of GPU memory in ") + what);
-  if (e != cudaSuccess)
-    throw Error(ErrorKind::kExecution, std::string("GPU index: ") + what + ": " + cudaGetErrorString(e));
-}
+void check(const char* what) { raydb::gpu::check_cuda(cudaGetLastError(), what, kIndexKernelErrors); }
 
 namespace {
 
-constexpr int kThreads = 256;
-unsigned grid(size_t n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
+// Launches: one thread per item (the kernels below test i < n).
+using raydb::gpu::item_blocks;
+using raydb::gpu::kThreads;
 
 // Temporary device memory from the stream-ordered pool.
 class Temp {
@@ -185,17 +183,13 @@ __global__ void hash_kernel(const HashSlot* slots, uint64_t mask, mp::BucketLook
 
 template <typename K>
 float timed(K&& launch, const char* what) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
+  const raydb::gpu::Event a(kIndexCallErrors), b(kIndexCallErrors);
   cudaEventRecord(a, 0);
   launch();
   cudaEventRecord(b, 0);
   sync(what);
   float ms = 0;
   cudaEventElapsedTime(&ms, a, b);
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
   return ms;
 }
 
@@ -224,7 +218,7 @@ void sort_with_index(const uint64_t* keys, size_t n, uint64_t* sorted_keys, uint
   if (n == 0) return;
   const int bits = key_bits(max_key(keys, n));
   Temp idx(n * sizeof(uint32_t));
-  iota_kernel<<<grid(n), kThreads>>>(idx.as<uint32_t>(), n);
+  iota_kernel<<<item_blocks(n), kThreads>>>(idx.as<uint32_t>(), n);
   size_t bytes = 0;
   // LSD radix sort is stable, so ties keep index order.
   cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, sorted_keys, idx.as<uint32_t>(), perm, static_cast<int64_t>(n),
@@ -237,7 +231,7 @@ void sort_with_index(const uint64_t* keys, size_t n, uint64_t* sorted_keys, uint
 
 void gather_i64(const int64_t* src, const uint32_t* idx, int64_t* dst, size_t n) {
   if (n == 0) return;
-  gather_kernel<<<grid(n), kThreads>>>(src, idx, dst, n);
+  gather_kernel<<<item_blocks(n), kThreads>>>(src, idx, dst, n);
   sync("gather");
 }
 
@@ -245,7 +239,7 @@ size_t count_distinct(const uint64_t* sorted, size_t n) {
   if (n == 0) return 0;
   Temp total(sizeof(unsigned long long));
   cudaMemsetAsync(total.as<void>(), 0, sizeof(unsigned long long), 0);
-  head_count_kernel<<<grid(n), kThreads>>>(sorted, n, total.as<unsigned long long>());
+  head_count_kernel<<<item_blocks(n), kThreads>>>(sorted, n, total.as<unsigned long long>());
   unsigned long long t = 0;
   cudaMemcpy(&t, total.as<void>(), sizeof(t), cudaMemcpyDeviceToHost);
   sync("count distinct");
@@ -256,7 +250,7 @@ void compress_units(const uint64_t* sorted, size_t n, uint64_t* unit_keys, uint3
   if (n == 0) return;
   Temp flags(n);
   Temp selected(sizeof(int64_t));
-  head_flags_kernel<<<grid(n), kThreads>>>(sorted, n, flags.as<uint8_t>());
+  head_flags_kernel<<<item_blocks(n), kThreads>>>(sorted, n, flags.as<uint8_t>());
   size_t b1 = 0, b2 = 0;
   thrust::counting_iterator<uint32_t> positions(0);
   cub::DeviceSelect::Flagged(nullptr, b1, sorted, flags.as<uint8_t>(), unit_keys, selected.as<int64_t>(),
@@ -276,7 +270,7 @@ uint32_t bucket_box_offsets(const uint64_t* unit_keys, uint32_t units, uint32_t 
   const uint32_t buckets = static_cast<uint32_t>((static_cast<uint64_t>(units) + bucket_size - 1) / bucket_size);
   if (buckets == 0) return 0;
   Temp counts(buckets * sizeof(uint32_t));
-  bucket_count_kernel<<<grid(buckets), kThreads>>>(unit_keys, units, bucket_size, buckets, counts.as<uint32_t>());
+  bucket_count_kernel<<<item_blocks(buckets), kThreads>>>(unit_keys, units, bucket_size, buckets, counts.as<uint32_t>());
   size_t bytes = 0;
   cub::DeviceScan::ExclusiveSum(nullptr, bytes, counts.as<uint32_t>(), offsets, static_cast<int64_t>(buckets));
   Temp tmp(bytes);
@@ -292,21 +286,21 @@ void write_bucket_boxes(const uint64_t* unit_keys, uint32_t units, uint32_t buck
                         rt::Aabb* boxes, uint32_t* prim_bucket) {
   const uint32_t buckets = static_cast<uint32_t>((static_cast<uint64_t>(units) + bucket_size - 1) / bucket_size);
   if (buckets == 0) return;
-  bucket_write_kernel<<<grid(buckets), kThreads>>>(unit_keys, units, bucket_size, buckets, offsets, boxes, prim_bucket);
+  bucket_write_kernel<<<item_blocks(buckets), kThreads>>>(unit_keys, units, bucket_size, buckets, offsets, boxes, prim_bucket);
   sync("bucket boxes");
 }
 
 void bucket_lasts(const uint64_t* unit_keys, uint32_t units, uint32_t bucket_size, uint64_t* out) {
   const uint32_t buckets = static_cast<uint32_t>((static_cast<uint64_t>(units) + bucket_size - 1) / bucket_size);
   if (buckets == 0) return;
-  bucket_last_kernel<<<grid(buckets), kThreads>>>(unit_keys, units, bucket_size, buckets, out);
+  bucket_last_kernel<<<item_blocks(buckets), kThreads>>>(unit_keys, units, bucket_size, buckets, out);
   sync("bucket lasts");
 }
 
 void probe_order(const uint64_t* bounds, uint32_t n, uint32_t* order) {
   if (n == 0) return;
   Temp lows(n * sizeof(uint64_t)), sorted(n * sizeof(uint64_t));
-  lows_kernel<<<grid(n), kThreads>>>(bounds, n, lows.as<uint64_t>());
+  lows_kernel<<<item_blocks(n), kThreads>>>(bounds, n, lows.as<uint64_t>());
   sort_with_index(lows.as<uint64_t>(), n, sorted.as<uint64_t>(), order);
 }
 
@@ -333,18 +327,18 @@ uint64_t exclusive_sum(const uint64_t* counts, size_t n, uint64_t* offsets) {
 
 float sorted_array_lookup(const mp::BucketLookupParams& p) {
   if (p.n == 0) return 0;
-  return timed([&] { sa_kernel<<<grid(p.n), kThreads>>>(p); }, "sorted array lookup");
+  return timed([&] { sa_kernel<<<item_blocks(p.n), kThreads>>>(p); }, "sorted array lookup");
 }
 
 void hash_build(const uint64_t* unit_keys, uint32_t units, HashSlot* slots, uint64_t capacity) {
-  hash_clear_kernel<<<grid(capacity), kThreads>>>(slots, capacity);
-  if (units > 0) hash_insert_kernel<<<grid(units), kThreads>>>(unit_keys, units, slots, capacity - 1);
+  hash_clear_kernel<<<item_blocks(capacity), kThreads>>>(slots, capacity);
+  if (units > 0) hash_insert_kernel<<<item_blocks(units), kThreads>>>(unit_keys, units, slots, capacity - 1);
   sync("hash build");
 }
 
 float hash_lookup(const HashSlot* slots, uint64_t capacity, const mp::BucketLookupParams& p) {
   if (p.n == 0) return 0;
-  return timed([&] { hash_kernel<<<grid(p.n), kThreads>>>(slots, capacity - 1, p); }, "hash lookup");
+  return timed([&] { hash_kernel<<<item_blocks(p.n), kThreads>>>(slots, capacity - 1, p); }, "hash lookup");
 }
 
 }  // namespace raydb::access::gpu

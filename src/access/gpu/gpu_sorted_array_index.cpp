@@ -5,7 +5,7 @@
 namespace raydb::access::gpu {
 
 GpuSortedArrayIndex::GpuSortedArrayIndex(std::span<const uint64_t> keys, std::span<const int64_t> values,
-                                         bool sorted_probes, const GpuMemoryHooks* memory)
+                                         bool sorted_probes, DeviceMemory* memory)
     : GpuKeyIndex(sorted_probes, memory) {
   sk_.build(keys, values, stats_);
   stats_.memory_bytes = sk_.memory_bytes();

@@ -8,7 +8,7 @@ namespace raydb::access::gpu {
 class GpuSortedArrayIndex final : public GpuKeyIndex {
  public:
   GpuSortedArrayIndex(std::span<const uint64_t> keys, std::span<const int64_t> values, bool sorted_probes,
-                      const GpuMemoryHooks* memory = nullptr);
+                      DeviceMemory* memory = nullptr);
   std::string name() const override { return "sa-gpu"; }
 
  protected:

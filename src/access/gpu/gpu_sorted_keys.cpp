@@ -14,14 +14,14 @@ void GpuSortedKeys::build(std::span<const uint64_t> keys, std::span<const int64_
   Timer upload;
   DeviceArray<uint64_t> in_keys;
   DeviceArray<int64_t> in_values;
-  for (auto* a : {&keys_, &unit_keys_}) a->use(memory_);
-  for (auto* a : {&rows_, &unit_starts_}) a->use(memory_);
-  in_keys.use(memory_);
-  in_values.use(memory_);
-  values_.use(memory_);
-  in_keys.upload(keys);
-  in_values.upload(values);
-  DeviceArray<uint64_t>::cuda_ok(cudaDeviceSynchronize(), "upload");
+  for (auto* a : {&keys_, &unit_keys_}) a->use(*memory_);
+  for (auto* a : {&rows_, &unit_starts_}) a->use(*memory_);
+  in_keys.use(*memory_);
+  in_values.use(*memory_);
+  values_.use(*memory_);
+  in_keys.upload(keys, kIndexCallErrors);
+  in_values.upload(values, kIndexCallErrors);
+  raydb::gpu::check_cuda(cudaDeviceSynchronize(), "upload", kIndexCallErrors);
   stats.upload_ms = upload.elapsed_ms();
 
   Timer build;

@@ -6,7 +6,7 @@
 // any: with unique keys, unit u is position u and no unit tables exist.
 #include <span>
 
-#include "access/gpu/device_array.h"
+#include "access/gpu/index_memory.h"
 #include "access/rt_index/key_index.h"
 
 namespace raydb::access::gpu {
@@ -16,8 +16,8 @@ class GpuSortedKeys {
   // Fills upload_ms (host -> device copies) and build_ms (everything after, with the
   // data on the device) in stats.
   void build(std::span<const uint64_t> keys, std::span<const int64_t> values, IndexStats& stats);
-  // Device memory for the arrays built from now on (null: cudaMalloc).
-  void use(const GpuMemoryHooks* memory) { memory_ = memory; }
+  // Device memory for the arrays built from now on (default: plain cudaMalloc).
+  void use(DeviceMemory& memory) { memory_ = &memory; }
 
   size_t size() const { return n_; }
   size_t units() const { return units_; }
@@ -36,7 +36,7 @@ class GpuSortedKeys {
 
  private:
   size_t n_ = 0, units_ = 0;
-  const GpuMemoryHooks* memory_ = nullptr;
+  DeviceMemory* memory_ = &index_memory(nullptr);
   DeviceArray<uint64_t> keys_;
   DeviceArray<uint32_t> rows_;
   DeviceArray<int64_t> values_;

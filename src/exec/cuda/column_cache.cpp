@@ -104,7 +104,7 @@ bool ColumnCache::resident(const Column* c) {
 void ColumnCache::clear() {
   std::lock_guard<std::mutex> lock(mutex_);
   columns_.clear();
-  MemoryPool::instance().trim();
+  gpu::MemoryPool::instance().trim();
 }
 
 bool ColumnCache::unique(const ColumnPtr& c) {
@@ -156,10 +156,10 @@ const DeviceColumn& ColumnCache::get(const ColumnPtr& cp, cudaStream_t stream) {
   }
   d->dev.width = width;
   const uint64_t n = c.size();
-  d->data = DeviceBuffer(std::max<uint64_t>(n * uint64_t(width), 8), "a column");
+  d->data = gpu::DeviceBuffer(std::max<uint64_t>(n * uint64_t(width), 8), "a column");
   if (!d->host_decode.empty()) {
-    d->decode = DeviceBuffer(d->host_decode.size() * 8, "a column dictionary");
-    check_cuda(cudaMemcpy(d->decode.get(), d->host_decode.data(), d->host_decode.size() * 8, cudaMemcpyHostToDevice),
+    d->decode = gpu::DeviceBuffer(d->host_decode.size() * 8, "a column dictionary");
+    gpu::check_cuda(cudaMemcpy(d->decode.get(), d->host_decode.data(), d->host_decode.size() * 8, cudaMemcpyHostToDevice),
                "dictionary upload");
     d->dev.decode = d->decode.get<int64_t>();
   }
@@ -172,14 +172,14 @@ const DeviceColumn& ColumnCache::get(const ColumnPtr& cp, cudaStream_t stream) {
     for (size_t i = 0; i < dict.size(); i++) rank[size_t(unsigned_span(mn, dict[i]))] = int64_t(i);
   }
   cudaEvent_t done[2];
-  check_cuda(cudaEventCreateWithFlags(&done[0], cudaEventDisableTiming), "event");
-  check_cuda(cudaEventCreateWithFlags(&done[1], cudaEventDisableTiming), "event");
+  gpu::check_cuda(cudaEventCreateWithFlags(&done[0], cudaEventDisableTiming), "event");
+  gpu::check_cuda(cudaEventCreateWithFlags(&done[1], cudaEventDisableTiming), "event");
   for (auto& b : staging_) b.ensure(kChunkRows * 8);
   uint64_t chunk = 0;
   for (uint64_t begin = 0; begin < n; begin += kChunkRows, chunk++) {
     const uint64_t len = std::min(kChunkRows, n - begin);
-    PinnedBuffer& buf = staging_[chunk & 1];
-    check_cuda(cudaEventSynchronize(done[chunk & 1]), "staging");
+    gpu::PinnedBuffer& buf = staging_[chunk & 1];
+    gpu::check_cuda(cudaEventSynchronize(done[chunk & 1]), "staging");
     void* out = buf.get();
 #pragma omp parallel for schedule(static)
     for (uint64_t i = 0; i < len; i++) {
@@ -192,12 +192,12 @@ const DeviceColumn& ColumnCache::get(const ColumnPtr& cp, cudaStream_t stream) {
         default: static_cast<uint64_t*>(out)[i] = st; break;
       }
     }
-    check_cuda(cudaMemcpyAsync(d->data.get<char>() + begin * uint64_t(width), out, len * uint64_t(width),
+    gpu::check_cuda(cudaMemcpyAsync(d->data.get<char>() + begin * uint64_t(width), out, len * uint64_t(width),
                                cudaMemcpyHostToDevice, stream),
                "column upload");
-    check_cuda(cudaEventRecord(done[chunk & 1], stream), "event");
+    gpu::check_cuda(cudaEventRecord(done[chunk & 1], stream), "event");
   }
-  check_cuda(cudaStreamSynchronize(stream), "column upload");
+  gpu::check_cuda(cudaStreamSynchronize(stream), "column upload");
   cudaEventDestroy(done[0]);
   cudaEventDestroy(done[1]);
   auto& ref = *d;

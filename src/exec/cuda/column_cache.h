@@ -14,7 +14,8 @@
 #include <utility>
 #include <vector>
 
-#include "exec/cuda/device_memory.h"
+#include "gpu/device_buffer.h"
+#include "gpu/pinned_buffer.h"
 #include "exec/cuda/kernel_params.h"
 #include "storage/column.h"
 
@@ -23,7 +24,7 @@ namespace raydb::exec::cuda {
 struct DeviceColumn {
   ColumnPtr owner;  // keeps the Column (and so its address, the cache key) alive
   DevColumn dev;
-  DeviceBuffer data, decode;
+  gpu::DeviceBuffer data, decode;
   std::vector<int64_t> host_decode;  // dictionary mode: sorted distinct values
   uint64_t rows = 0;
   uint64_t bytes() const { return rows * uint64_t(dev.width); }
@@ -50,7 +51,7 @@ class ColumnCache {
   std::mutex mutex_;
   std::unordered_map<const Column*, std::unique_ptr<DeviceColumn>> columns_;
   std::unordered_map<const Column*, std::pair<ColumnPtr, bool>> unique_;
-  PinnedBuffer staging_[2];
+  gpu::PinnedBuffer staging_[2];
 };
 
 }  // namespace raydb::exec::cuda

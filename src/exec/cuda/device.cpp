@@ -1,13 +1,15 @@
 // Device discovery, memory statistics and calibration for the CUDA backend.
 #include <chrono>
-#include <cstdlib>
 #include <cstring>
 
 #include "common/error.h"
+#include "common/settings.h"
 #include "exec/cuda/column_cache.h"
 #include "exec/cuda/cuda_backend.h"
 #include "exec/cuda/cuda_plan_analysis.h"
-#include "exec/cuda/device_memory.h"
+#include "gpu/device_buffer.h"
+#include "gpu/event.h"
+#include "gpu/pinned_buffer.h"
 #include "exec/cuda/kernels.h"
 #include "exec/cuda/star_plan.h"
 #include "exec/cuda/general/general_plan.h"
@@ -23,10 +25,11 @@ struct Probe {
 
 const Probe& probe() {
   // Counted once per process: no driver or no device gives 0 and a reason, never
-  // an error; RAYDB_CUDA_DISABLE=1 hides devices (tests of the CPU fallback).
+  // an error; the setting cuda_disable (RAYDB_CUDA_DISABLE=1) hides devices (tests
+  // of the CPU fallback). Process-wide, so the process default.
   static Probe p = [] {
     Probe r;
-    if (const char* off = std::getenv("RAYDB_CUDA_DISABLE"); off && *off && *off != '0') {
+    if (Settings().cuda_disabled()) {
       r.reason = "disabled by RAYDB_CUDA_DISABLE";
       return r;
     }
@@ -91,9 +94,10 @@ uint64_t bytes_to_upload(const CudaPlanAnalysis& a) {
 
 MemoryStats memory_stats() {
   if (device_count() == 0) return {};
-  return MemoryPool::instance().stats();
+  const gpu::PoolStats s = gpu::MemoryPool::instance().stats();
+  return MemoryStats{s.budget, s.in_use, s.pooled, s.peak};
 }
-void set_memory_budget(uint64_t bytes) { MemoryPool::instance().set_budget(bytes); }
+void set_memory_budget(uint64_t bytes) { gpu::MemoryPool::instance().set_budget(bytes); }
 void clear_column_cache() {
   if (device_count() > 0) ColumnCache::instance().clear();
 }
@@ -101,50 +105,42 @@ void clear_column_cache() {
 double measure_device_read_gbs() {
   if (device_count() == 0) return 0;
   const uint64_t bytes = uint64_t(2) << 30;
-  DeviceBuffer buf(bytes, "bandwidth calibration");
-  DeviceBuffer sink(8, "bandwidth calibration");
-  check_cuda(cudaMemset(buf.get(), 1, bytes), "cudaMemset");
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
+  gpu::DeviceBuffer buf(bytes, "bandwidth calibration");
+  gpu::DeviceBuffer sink(8, "bandwidth calibration");
+  gpu::check_cuda(cudaMemset(buf.get(), 1, bytes), "cudaMemset");
+  gpu::Event a, b;
   launch_read_bandwidth(buf.get(), bytes, sink.get<unsigned long long>(), 0);  // warm-up
   float best = 1e30f;
   for (int i = 0; i < 10; i++) {
     cudaEventRecord(a);
     launch_read_bandwidth(buf.get(), bytes, sink.get<unsigned long long>(), 0);
     cudaEventRecord(b);
-    check_cuda(cudaEventSynchronize(b), "bandwidth kernel");
+    gpu::check_cuda(cudaEventSynchronize(b), "bandwidth kernel");
     float ms = 0;
     cudaEventElapsedTime(&ms, a, b);
     best = std::min(best, ms);
   }
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
   return double(bytes) / (double(best) * 1e-3) / 1e9;
 }
 
 double measure_host_to_device_gbs() {
   if (device_count() == 0) return 0;
   const uint64_t bytes = uint64_t(256) << 20;
-  PinnedBuffer host(bytes);
+  gpu::PinnedBuffer host(bytes);
   std::memset(host.get(), 1, bytes);
-  DeviceBuffer dev(bytes, "bandwidth calibration");
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  check_cuda(cudaMemcpy(dev.get(), host.get(), bytes, cudaMemcpyHostToDevice), "copy");
+  gpu::DeviceBuffer dev(bytes, "bandwidth calibration");
+  gpu::Event a, b;
+  gpu::check_cuda(cudaMemcpy(dev.get(), host.get(), bytes, cudaMemcpyHostToDevice), "copy");
   float best = 1e30f;
   for (int i = 0; i < 5; i++) {
     cudaEventRecord(a);
     cudaMemcpyAsync(dev.get(), host.get(), bytes, cudaMemcpyHostToDevice, 0);
     cudaEventRecord(b);
-    check_cuda(cudaEventSynchronize(b), "copy");
+    gpu::check_cuda(cudaEventSynchronize(b), "copy");
     float ms = 0;
     cudaEventElapsedTime(&ms, a, b);
     best = std::min(best, ms);
   }
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
   return double(bytes) / (double(best) * 1e-3) / 1e9;
 }
 

@@ -8,16 +8,12 @@
 #include "access/rt_index/index_config.h"
 #include "common/error.h"
 #include "exec/cuda/cuda_backend.h"
-#include "exec/cuda/device_memory.h"
+#include "gpu/memory_pool.h"
 #include "rt/tracer.h"
 
 namespace raydb::exec::cuda {
 
 namespace {
-
-void* pool_allocate(uint64_t bytes, const char* what) { return MemoryPool::instance().allocate(bytes, what); }
-void pool_release(void* p, uint64_t bytes) { MemoryPool::instance().release(p, bytes); }
-const access::GpuMemoryHooks kPoolMemory{pool_allocate, pool_release};
 
 // The value of option `name` as written at CREATE INDEX, if it was.
 const std::string* option(const IndexDefinition& def, const char* name) {
@@ -58,14 +54,15 @@ class GpuIndexCatalog {
     // RT options it takes bucket_size and sorted_probes, the GPU defaults otherwise
     // (16384 units per bucket and unsorted probes, by measurement on the H200).
     access::GpuIndexOptions o;
-    o.memory = &kPoolMemory;
+    o.memory = &gpu::MemoryPool::instance();
     if (option(def, "sorted_probes"))
       o.sorted_probes = kind == plan::IndexKind::kRt ? config.rt.sorted_probes : config.baseline.sorted_probes;
     if (kind == plan::IndexKind::kRt && option(def, "bucket_size")) o.bucket_size = config.rt.bucket_size;
     BuiltIndex::Factory make;
     switch (kind) {
       case plan::IndexKind::kRt:
-        if (!tracer_) tracer_ = rt::make_optix_tracer().release();  // kept for the process, as the indexes
+        // Kept for the process, as the indexes; its BVHs count against the memory budget.
+        if (!tracer_) tracer_ = rt::make_optix_tracer_on(gpu::MemoryPool::instance()).release();
         make = [&](std::span<const uint64_t> keys) { return access::make_gpu_rt(*tracer_, keys, {}, o); };
         break;
       case plan::IndexKind::kSorted:

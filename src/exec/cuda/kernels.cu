@@ -1,7 +1,6 @@
 // The CUDA backend's kernels. One translation unit keeps nvcc time down; the
 // block-wide primitives live in block/*.cuh so the fact kernel reads like its plan.
 #include <algorithm>
-#include <cstdlib>
 
 #include <cub/block/block_scan.cuh>
 
@@ -10,6 +9,7 @@
 #include "exec/cuda/block/pred.cuh"
 #include "exec/cuda/block/probe.cuh"
 #include "exec/cuda/kernels.h"
+#include "gpu/launch.cuh"
 
 #ifndef RAYDB_STAR_MIN_BLOCKS
 #define RAYDB_STAR_MIN_BLOCKS 4  // blocks per SM the fact kernel's registers are capped for (run 5: 4 beat 3)
@@ -305,8 +305,6 @@ __global__ void read_kernel(const ulonglong2* data, uint64_t n, unsigned long lo
   if (acc == 0x5eed5eed5eedull) atomicAdd(sink, acc);  // keeps the loads alive, almost never writes
 }
 
-unsigned blocks_for(uint64_t n, unsigned threads) { return unsigned((n + threads - 1) / threads); }
-
 int device_sms() {
   static int sms = [] {
     int dev = 0, v = 0;
@@ -321,7 +319,7 @@ int device_sms() {
 
 void launch_dim_build(const DimParams& p, cudaStream_t stream) {
   if (p.rows == 0) return;
-  dim_build_kernel<<<blocks_for(p.rows, 256), 256, 0, stream>>>(p);
+  dim_build_kernel<<<gpu::item_blocks(p.rows), gpu::kThreads, 0, stream>>>(p);
 }
 
 void launch_dim_rank(const uint32_t* flags, uint64_t range, int32_t* dense, int32_t* inv, unsigned long long* count,
@@ -331,13 +329,13 @@ void launch_dim_rank(const uint32_t* flags, uint64_t range, int32_t* dense, int3
 
 void launch_dim_remap(int32_t* lookup, uint64_t n, const int32_t* dense, cudaStream_t stream) {
   if (n == 0) return;
-  dim_remap_kernel<<<blocks_for(n, 256), 256, 0, stream>>>(lookup, n, dense);
+  dim_remap_kernel<<<gpu::item_blocks(n), gpu::kThreads, 0, stream>>>(lookup, n, dense);
 }
 
 void launch_translate(const int32_t* lookup, int64_t key_min, uint64_t key_range, const int64_t* decode, uint64_t n,
                       int32_t* out, cudaStream_t stream) {
   if (n == 0) return;
-  translate_kernel<<<blocks_for(n, 256), 256, 0, stream>>>(lookup, key_min, key_range, decode, n, out);
+  translate_kernel<<<gpu::item_blocks(n), gpu::kThreads, 0, stream>>>(lookup, key_min, key_range, decode, n, out);
 }
 
 // Recognises the aggregate programs the kernel evaluates without the interpreter:
@@ -345,9 +343,9 @@ void launch_translate(const int32_t* lookup, int64_t key_min, uint64_t key_range
 void launch_narrow_lookup(const int32_t* in, uint64_t n, void* out, int width, cudaStream_t stream) {
   if (n == 0) return;
   if (width == 1)
-    narrow_lookup_kernel<<<blocks_for(n, 256), 256, 0, stream>>>(in, n, static_cast<uint8_t*>(out));
+    narrow_lookup_kernel<<<gpu::item_blocks(n), gpu::kThreads, 0, stream>>>(in, n, static_cast<uint8_t*>(out));
   else
-    narrow_lookup_kernel<<<blocks_for(n, 256), 256, 0, stream>>>(in, n, static_cast<uint16_t*>(out));
+    narrow_lookup_kernel<<<gpu::item_blocks(n), gpu::kThreads, 0, stream>>>(in, n, static_cast<uint16_t*>(out));
 }
 
 void classify(DevAgg& a) {
@@ -427,14 +425,9 @@ void launch_star_v(const StarParams& p, size_t smem, uint64_t tiles, cudaStream_
   }
 }
 
-bool env_is(const char* name, char c) {
-  const char* e = std::getenv(name);
-  return e && *e == c;
-}
-
 }  // namespace
 
-void launch_star(const StarParams& params, cudaStream_t stream) {
+void launch_star(const StarParams& params, const StarKnobs& knobs, cudaStream_t stream) {
   if (params.rows == 0) return;
   StarParams p = params;
   size_t smem = star_shared_bytes(p);
@@ -443,8 +436,8 @@ void launch_star(const StarParams& params, cudaStream_t stream) {
   // requests (run 8: q2.1's fact kernel was L2-bound, 94% busy with 4-byte gathers).
   // Probes from shared memory then run first (stable: most selective first within
   // each class): they cut the rows that reach the L2 probes.
-  // RAYDB_CUDA_SMEM_LOOKUP=0 keeps every lookup in global memory.
-  static const bool smem_lookup = !env_is("RAYDB_CUDA_SMEM_LOOKUP", '0');
+  // knobs.smem_lookup off (cuda_smem_lookup) keeps every lookup in global memory.
+  const bool smem_lookup = knobs.smem_lookup;
   const size_t budget = shared_budget();
   int by_size[kMaxJoins];
   for (int k = 0; k < p.njoins; k++) {
@@ -464,18 +457,18 @@ void launch_star(const StarParams& params, cudaStream_t stream) {
   std::stable_partition(p.joins, p.joins + p.njoins, [](const DevJoin& j) { return j.shared_off >= 0; });
   const uint64_t tiles = (p.rows + kTile - 1) / kTile;
   // Shaped aggregates (col, col op col) are evaluated per selected row with both loads
-  // issued first (run 7: q1.1 0.948 -> 0.837 ms); RAYDB_CUDA_ROWSHAPE=0 sends every
-  // aggregate through the interpreter.
-  static const bool rowshape = !env_is("RAYDB_CUDA_ROWSHAPE", '0');
+  // issued first (run 7: q1.1 0.948 -> 0.837 ms); knobs.rowshape off (cuda_rowshape)
+  // sends every aggregate through the interpreter.
+  const bool rowshape = knobs.rowshape;
   for (int a = 0; a < p.naggs; a++) {
     classify(p.aggs[a]);
     if (!rowshape) p.aggs[a].shape = kShapeProgram;
   }
-  // Tile layout: blocked unless RAYDB_CUDA_LAYOUT=s. Run 9 measured striped faster
+  // Tile layout: blocked unless knobs.blocked is off (cuda_layout = striped). Run 9 measured striped faster
   // (10.67 vs 11.24 ms) while flags were bytes and probes branched; with the mask and
   // branch-free probes (run 10) blocked is faster (5.99 vs 7.10 ms): fewer load
   // instructions per column (one 16-byte vector holds 16 one-byte rows).
-  static const bool blocked = !env_is("RAYDB_CUDA_LAYOUT", 's');
+  const bool blocked = knobs.blocked;
   bool narrow = true;
   for (int c = 0; c < p.ncols; c++) narrow = narrow && p.cols[c].width <= 4;
   for (int k = 0; k < p.njoins; k++) narrow = narrow && p.joins[k].idx32;
@@ -505,12 +498,12 @@ void launch_star(const StarParams& params, cudaStream_t stream) {
 void launch_compact(const unsigned long long* const* fields, int nfields, uint64_t groups, uint64_t capacity,
                     unsigned long long* out, unsigned long long* gids, unsigned long long* n, cudaStream_t stream) {
   if (groups == 0) return;
-  compact_kernel<<<blocks_for(groups, 256), 256, 0, stream>>>(fields, nfields, groups, capacity, out, gids, n);
+  compact_kernel<<<gpu::item_blocks(groups), gpu::kThreads, 0, stream>>>(fields, nfields, groups, capacity, out, gids, n);
 }
 
 void launch_fill(unsigned long long* p, uint64_t n, unsigned long long value, cudaStream_t stream) {
   if (n == 0) return;
-  fill_kernel<<<blocks_for(n, 256), 256, 0, stream>>>(p, n, value);
+  fill_kernel<<<gpu::item_blocks(n), gpu::kThreads, 0, stream>>>(p, n, value);
 }
 
 void launch_read_bandwidth(const void* data, uint64_t bytes, unsigned long long* sink, cudaStream_t stream) {

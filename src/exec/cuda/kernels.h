@@ -24,7 +24,14 @@ void launch_translate(const int32_t* lookup, int64_t key_min, uint64_t key_range
 // The fused fact kernel: filter -> probe -> group code -> aggregate, one pass.
 // Returns the shared memory bytes it needs for p.mode (0 when mode 2).
 size_t star_shared_bytes(const StarParams& p);
-void launch_star(const StarParams& p, cudaStream_t stream);
+// Switches of the star kernels (the settings cuda_smem_lookup, cuda_rowshape and
+// cuda_layout), for measuring each technique.
+struct StarKnobs {
+  bool smem_lookup = true;  // lookups that fit go to shared memory
+  bool rowshape = true;     // col, col op col aggregates evaluated per row, loads first
+  bool blocked = true;      // blocked (else striped) tiles
+};
+void launch_star(const StarParams& p, const StarKnobs& knobs, cudaStream_t stream);
 // in: int32 codes (-1 = filtered out); out: n entries of `width` (1 or 2) bytes,
 // code + 1 (0 = filtered out). The caller checks that every code fits.
 void launch_narrow_lookup(const int32_t* in, uint64_t n, void* out, int width, cudaStream_t stream);

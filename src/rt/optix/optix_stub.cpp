@@ -21,5 +21,6 @@ const OptixDeviceInfo& optix_device_info() {
 std::unique_ptr<Tracer> make_optix_tracer() {
   fail(ErrorKind::kNotImplemented, "optix tracer: {}", optix_device_info().reason);
 }
+std::unique_ptr<Tracer> make_optix_tracer_on(gpu::DeviceMemory&) { return make_optix_tracer(); }
 
 }  // namespace raydb::rt

@@ -24,9 +24,14 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "common/error.h"
+#include "gpu/cuda_check.h"
+#include "gpu/device_buffer.h"
+#include "gpu/event.h"
+#include "gpu/stream.h"
 #include "rt/optix/launch_params.h"
 #include "rt/tracer.h"
 
@@ -41,12 +46,12 @@ namespace {
 using optix::HitRecordData;
 using optix::LaunchParams;
 
-void cuda_check(cudaError_t e, const char* what) {
-  if (e == cudaSuccess) return;
-  if (e == cudaErrorMemoryAllocation) fail(ErrorKind::kOutOfMemory, "optix tracer: out of GPU memory ({})", what);
-  fail(ErrorKind::kInternal, "optix tracer: {} failed: {}", what, cudaGetErrorString(e));
-}
-#define RAYDB_CUDA(call) cuda_check((call), #call)
+// The tracer's wording of CUDA failures (gpu/cuda_check.h).
+const gpu::CudaErrorStyle kCudaErrors{ErrorKind::kInternal, "optix tracer: {what} failed: {error}",
+                                      "optix tracer: out of GPU memory ({what})"};
+const gpu::CudaErrorStyle kAllocErrors{ErrorKind::kInternal, "optix tracer: {what} failed: {error}",
+                                       "optix tracer: cannot allocate {mib:.1f} MiB of GPU memory"};
+#define RAYDB_CUDA(call) gpu::check_cuda((call), #call, kCudaErrors)
 
 void optix_check(OptixResult r, const char* what, const char* log = nullptr) {
   if (r == OPTIX_SUCCESS) return;
@@ -75,19 +80,19 @@ struct alignas(OPTIX_SBT_RECORD_ALIGNMENT) SbtRecord {
 
 class OptixTracer;
 
-// Device memory, accounted in the tracer's memory counters.
+// Device memory from the tracer's DeviceMemory, accounted in its memory counters.
 class DeviceBuffer final : public Buffer {
  public:
   DeviceBuffer(OptixTracer& tracer, size_t bytes, void* host = nullptr);
   ~DeviceBuffer() override;
-  void* address() const override { return p_; }
+  void* address() const override { return mem_.get(); }
   size_t bytes() const override { return bytes_; }
-  CUdeviceptr ptr() const { return reinterpret_cast<CUdeviceptr>(p_); }
+  CUdeviceptr ptr() const { return reinterpret_cast<CUdeviceptr>(mem_.get()); }
   void* host() const { return host_; }
 
  private:
   OptixTracer& tracer_;
-  void* p_ = nullptr;
+  gpu::DeviceBuffer mem_;  // none for 0 bytes
   size_t bytes_;
   void* host_;
 };
@@ -112,7 +117,8 @@ class OptixAccel final : public Accel {
 
 class OptixTracer final : public Tracer {
  public:
-  OptixTracer();
+  // memory: where device buffers come from (null: plain cudaMalloc).
+  explicit OptixTracer(gpu::DeviceMemory* memory);
   ~OptixTracer() override;
   std::string name() const override { return "optix"; }
 
@@ -149,6 +155,7 @@ class OptixTracer final : public Tracer {
     while (now > p && !peak_.compare_exchange_weak(p, now)) {
     }
   }
+  gpu::DeviceMemory& device_memory() const { return memory_; }
   void release_record(int r) {
     hit_records_[r] = hit_records_[0];
     free_records_.push_back(r);
@@ -159,14 +166,16 @@ class OptixTracer final : public Tracer {
   void create_pipeline();
   void build_accel(const OptixBuildInput& input, bool compact, bool fast_trace, OptixAccel& acc);
   int acquire_record(int group, const HitRecordData& data);
-  void sync() const { RAYDB_CUDA(cudaStreamSynchronize(stream_)); }
+  void sync() const { RAYDB_CUDA(cudaStreamSynchronize(*stream_)); }
 
+  gpu::DeviceMemory& memory_;
   OptixDeviceContext context_ = nullptr;
   OptixModule module_ = nullptr;
   OptixProgramGroup groups_[6] = {};  // raygen, miss, triangles, key boxes, buckets, scan cubes
   OptixPipeline pipeline_ = nullptr;
-  cudaStream_t stream_ = nullptr;
-  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  // Created once the device is known to work (the constructor's first check).
+  std::optional<gpu::Stream> stream_;
+  std::optional<gpu::Event> start_, stop_;
   unsigned max_prims_per_gas_ = 0;
   std::atomic<int64_t> current_{0}, peak_{0};
   std::unique_ptr<DeviceBuffer> raygen_record_, miss_record_, hit_record_buffer_, params_;
@@ -179,19 +188,13 @@ class OptixTracer final : public Tracer {
 
 DeviceBuffer::DeviceBuffer(OptixTracer& tracer, size_t bytes, void* host) : tracer_(tracer), bytes_(bytes), host_(host) {
   if (bytes == 0) return;
-  const cudaError_t e = cudaMalloc(&p_, bytes);
-  if (e != cudaSuccess) {
-    (void)cudaGetLastError();  // clear the sticky-free allocation error
-    if (e == cudaErrorMemoryAllocation)
-      fail(ErrorKind::kOutOfMemory, "optix tracer: cannot allocate {:.1f} MiB of GPU memory", bytes / 1048576.0);
-    cuda_check(e, "cudaMalloc");
-  }
+  mem_ = gpu::DeviceBuffer(bytes, "the OptiX tracer", tracer.device_memory());
   tracer_.account(static_cast<int64_t>(bytes));
 }
 
 DeviceBuffer::~DeviceBuffer() {
-  if (p_ == nullptr) return;
-  cudaFree(p_);
+  if (mem_.get() == nullptr) return;
+  mem_.reset();
   tracer_.account(-static_cast<int64_t>(bytes_));
 }
 
@@ -199,7 +202,12 @@ OptixAccel::~OptixAccel() {
   if (record >= 0) tracer.release_record(record);
 }
 
-OptixTracer::OptixTracer() {
+gpu::DeviceMemory& plain_cuda_malloc() {
+  static gpu::CudaMallocMemory plain(kAllocErrors);
+  return plain;
+}
+
+OptixTracer::OptixTracer(gpu::DeviceMemory* memory) : memory_(memory != nullptr ? *memory : plain_cuda_malloc()) {
   const OptixDeviceInfo& info = optix_device_info();
   if (!info.available) fail(ErrorKind::kExecution, "optix tracer: {}", info.reason);
   RAYDB_CUDA(cudaSetDevice(0));
@@ -208,9 +216,9 @@ OptixTracer::OptixTracer() {
   RAYDB_OPTIX(optixDeviceContextCreate(nullptr, &options, &context_));  // 0: the current CUDA context
   RAYDB_OPTIX(optixDeviceContextGetProperty(context_, OPTIX_DEVICE_PROPERTY_LIMIT_MAX_PRIMITIVES_PER_GAS,
                                             &max_prims_per_gas_, sizeof(max_prims_per_gas_)));
-  RAYDB_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-  RAYDB_CUDA(cudaEventCreate(&start_));
-  RAYDB_CUDA(cudaEventCreate(&stop_));
+  stream_.emplace(kCudaErrors);
+  start_.emplace(kCudaErrors);
+  stop_.emplace(kCudaErrors);
   create_pipeline();
   params_ = std::make_unique<DeviceBuffer>(*this, sizeof(LaunchParams));
 }
@@ -226,9 +234,7 @@ OptixTracer::~OptixTracer() {
     if (g) optixProgramGroupDestroy(g);
   if (module_) optixModuleDestroy(module_);
   if (context_) optixDeviceContextDestroy(context_);
-  if (start_) cudaEventDestroy(start_);
-  if (stop_) cudaEventDestroy(stop_);
-  if (stream_) cudaStreamDestroy(stream_);
+  // stream_, start_ and stop_ go last, as members.
 }
 
 void OptixTracer::create_pipeline() {
@@ -347,7 +353,7 @@ void OptixTracer::build_accel(const OptixBuildInput& input, bool compact, bool f
   auto out = std::make_unique<DeviceBuffer>(*this, sizes.outputSizeInBytes);
   auto compacted_size = std::make_unique<DeviceBuffer>(*this, 8);
   OptixAccelEmitDesc emit = {compacted_size->ptr(), OPTIX_PROPERTY_TYPE_COMPACTED_SIZE};
-  RAYDB_OPTIX(optixAccelBuild(context_, stream_, &ao, &input, 1, temp->ptr(), sizes.tempSizeInBytes, out->ptr(),
+  RAYDB_OPTIX(optixAccelBuild(context_, *stream_, &ao, &input, 1, temp->ptr(), sizes.tempSizeInBytes, out->ptr(),
                               sizes.outputSizeInBytes, &acc.handle, compact ? &emit : nullptr, compact ? 1 : 0));
   sync();
   temp.reset();
@@ -356,7 +362,7 @@ void OptixTracer::build_accel(const OptixBuildInput& input, bool compact, bool f
     RAYDB_CUDA(cudaMemcpy(&size, compacted_size->address(), 8, cudaMemcpyDeviceToHost));
     if (size > 0 && size < out->bytes()) {
       auto small = std::make_unique<DeviceBuffer>(*this, size);
-      RAYDB_OPTIX(optixAccelCompact(context_, stream_, acc.handle, small->ptr(), size, &acc.handle));
+      RAYDB_OPTIX(optixAccelCompact(context_, *stream_, acc.handle, small->ptr(), size, &acc.handle));
       sync();
       out = std::move(small);
     }
@@ -496,18 +502,18 @@ void OptixTracer::launch(mapping::Program program, std::span<const Accel* const>
     records_dirty_ = false;
   }
   constexpr uint32_t kMaxItems = 1u << 30;  // OptiX's limit on a launch's size
-  RAYDB_CUDA(cudaEventRecord(start_, stream_));
+  RAYDB_CUDA(cudaEventRecord(*start_, *stream_));
   for (uint64_t base = 0; base < n; base += kMaxItems) {
     lp.base = static_cast<uint32_t>(base);
-    RAYDB_CUDA(cudaMemcpyAsync(params_->address(), &lp, sizeof(lp), cudaMemcpyHostToDevice, stream_));
+    RAYDB_CUDA(cudaMemcpyAsync(params_->address(), &lp, sizeof(lp), cudaMemcpyHostToDevice, *stream_));
     const unsigned width = static_cast<unsigned>(std::min<uint64_t>(kMaxItems, n - base));
-    RAYDB_OPTIX(optixLaunch(pipeline_, stream_, params_->ptr(), sizeof(lp), &sbt_, width, 1, 1));
+    RAYDB_OPTIX(optixLaunch(pipeline_, *stream_, params_->ptr(), sizeof(lp), &sbt_, width, 1, 1));
     sync();  // lp is reused by the next chunk
   }
-  RAYDB_CUDA(cudaEventRecord(stop_, stream_));
+  RAYDB_CUDA(cudaEventRecord(*stop_, *stream_));
   sync();
   float ms = 0;
-  RAYDB_CUDA(cudaEventElapsedTime(&ms, start_, stop_));
+  RAYDB_CUDA(cudaEventElapsedTime(&ms, *start_, *stop_));
   last_launch_ms_ = ms;
 }
 
@@ -603,6 +609,7 @@ const OptixDeviceInfo& optix_device_info() {
   return info;
 }
 
-std::unique_ptr<Tracer> make_optix_tracer() { return std::make_unique<OptixTracer>(); }
+std::unique_ptr<Tracer> make_optix_tracer() { return std::make_unique<OptixTracer>(nullptr); }
+std::unique_ptr<Tracer> make_optix_tracer_on(gpu::DeviceMemory& memory) { return std::make_unique<OptixTracer>(&memory); }
 
 }  // namespace raydb::rt

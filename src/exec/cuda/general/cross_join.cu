@@ -1,8 +1,8 @@
 // Cross products and build-side key counts (cross_join.h). Grid-stride loops with
 // 64-bit indices, one thread per output row or build row.
-#include "exec/cuda/device_memory.h"
+#include "gpu/device_buffer.h"
 #include "exec/cuda/general/cross_join.h"
-#include "exec/cuda/general/grid.cuh"
+#include "gpu/launch.cuh"
 #include "exec/cuda/general/key_columns.cuh"
 
 namespace raydb::exec::cuda::general {
@@ -41,11 +41,11 @@ __global__ void count_keys_kernel(KeyColumns k, const uint8_t* valid, const unsi
 }  // namespace
 
 void launch_cross_probe(const uint32_t* probe_rows, uint64_t m, uint64_t b, uint32_t* out, cudaStream_t s) {
-  if (m) cross_probe_kernel<<<blocks_for(m), kThreads, 0, s>>>(probe_rows, m, b, out);
+  if (m) cross_probe_kernel<<<gpu::grid_blocks(m), gpu::kThreads, 0, s>>>(probe_rows, m, b, out);
 }
 
 void launch_cross_build(const uint32_t* build_rows, uint64_t m, uint64_t b, uint32_t* out, cudaStream_t s) {
-  if (m) cross_build_kernel<<<blocks_for(m), kThreads, 0, s>>>(build_rows, m, b, out);
+  if (m) cross_build_kernel<<<gpu::grid_blocks(m), gpu::kThreads, 0, s>>>(build_rows, m, b, out);
 }
 
 void count_build_keys(const KeyColumns& keys, const uint8_t* valid, const unsigned long long* hash_sorted,
@@ -53,13 +53,13 @@ void count_build_keys(const KeyColumns& keys, const uint8_t* valid, const unsign
                       cudaStream_t s) {
   valid_rows = distinct = 0;
   if (n == 0) return;
-  DeviceBuffer counts(16, "join key counts");
-  check_cuda(cudaMemsetAsync(counts.get(), 0, 16, s), "cudaMemset");
-  count_keys_kernel<<<blocks_for(n), kThreads, 0, s>>>(keys, valid, hash_sorted, pos_sorted, n,
+  gpu::DeviceBuffer counts(16, "join key counts");
+  gpu::check_cuda(cudaMemsetAsync(counts.get(), 0, 16, s), "cudaMemset");
+  count_keys_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(keys, valid, hash_sorted, pos_sorted, n,
                                                       counts.get<unsigned long long>());
   unsigned long long h[2] = {0, 0};
-  check_cuda(cudaMemcpyAsync(h, counts.get(), 16, cudaMemcpyDeviceToHost, s), "copy");
-  check_cuda(cudaStreamSynchronize(s), "join key counts");
+  gpu::check_cuda(cudaMemcpyAsync(h, counts.get(), 16, cudaMemcpyDeviceToHost, s), "copy");
+  gpu::check_cuda(cudaStreamSynchronize(s), "join key counts");
   valid_rows = h[0];
   distinct = h[1];
 }

@@ -6,7 +6,7 @@
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 
-#include "exec/cuda/device_memory.h"
+#include "gpu/device_buffer.h"
 #include "exec/cuda/general/general_kernels.h"
 
 namespace raydb::exec::cuda::general {
@@ -20,16 +20,16 @@ int items(uint64_t n) { return int(n); }
 template <typename F>
 void with_temp(F&& call, cudaStream_t s) {
   size_t bytes = 0;
-  check_cuda(call(nullptr, bytes), "cub (size query)");
-  DeviceBuffer temp(std::max<size_t>(bytes, 16), "sort/scan scratch");
-  check_cuda(call(temp.get(), bytes), "cub");
+  gpu::check_cuda(call(nullptr, bytes), "cub (size query)");
+  gpu::DeviceBuffer temp(std::max<size_t>(bytes, 16), "sort/scan scratch");
+  gpu::check_cuda(call(temp.get(), bytes), "cub");
   (void)s;
 }
 
 uint64_t read_back(const void* dev, size_t width, cudaStream_t s) {
   uint64_t v = 0;
-  check_cuda(cudaMemcpyAsync(&v, dev, width, cudaMemcpyDeviceToHost, s), "copy");
-  check_cuda(cudaStreamSynchronize(s), "count");
+  gpu::check_cuda(cudaMemcpyAsync(&v, dev, width, cudaMemcpyDeviceToHost, s), "copy");
+  gpu::check_cuda(cudaStreamSynchronize(s), "count");
   return v;
 }
 
@@ -37,7 +37,7 @@ uint64_t read_back(const void* dev, size_t width, cudaStream_t s) {
 
 uint64_t select_flagged(const uint8_t* flags, uint64_t n, uint32_t* out, cudaStream_t s) {
   if (n == 0) return 0;
-  DeviceBuffer count(8, "selection count");
+  gpu::DeviceBuffer count(8, "selection count");
   thrust::counting_iterator<uint32_t> it(0);
   with_temp([&](void* t, size_t& b) {
     return cub::DeviceSelect::Flagged(t, b, it, flags, out, count.get<int>(), items(n), s);

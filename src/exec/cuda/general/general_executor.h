@@ -1,7 +1,8 @@
 #pragma once
 // Runs a GeneralPlan (general_plan.h) on the GPU, operator at a time over
 // device-resident columns and row-id vectors, and hands groups or rows to the
-// shared finisher (exec/result_finisher) so results equal the CPU backend's.
+// shared finisher (exec/core/result_finisher) so results equal the CPU backend's.
+#include "common/settings.h"
 #include "exec/core/result_table.h"
 #include "exec/cuda/general/general_plan.h"
 
@@ -9,7 +10,9 @@ namespace raydb::exec::cuda::general {
 
 class GeneralExecutor {
  public:
-  static ResultTable execute(const plan::PhysicalPlan& plan, const GeneralPlan& gp);
+  // settings: the connection's (cuda_join, cuda_group); the default, the process's.
+  static ResultTable execute(const plan::PhysicalPlan& plan, const GeneralPlan& gp,
+                             const Settings& settings = Settings());
 };
 
 }  // namespace raydb::exec::cuda::general

@@ -2,7 +2,7 @@
 // over joined rows, join build/probe over sorted hashes, grouping and aggregation.
 // Grid-stride loops with 64-bit indices; one thread per row.
 #include "exec/cuda/general/general_kernels.h"
-#include "exec/cuda/general/grid.cuh"
+#include "gpu/launch.cuh"
 #include "exec/cuda/general/key_columns.cuh"
 #include "exec/cuda/general/program_interpreter.cuh"
 
@@ -252,65 +252,65 @@ void launch_program(const DevProgram& p, const uint32_t* const* rows, uint64_t n
     if (only < n) program_row_kernel<<<1, 1, 0, s>>>(p, rows, only, values, nulls, keep, err);
     return;
   }
-  if (n) program_kernel<<<blocks_for(n), kThreads, 0, s>>>(p, rows, n, values, nulls, keep, err);
+  if (n) program_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(p, rows, n, values, nulls, keep, err);
 }
 void launch_iota(uint32_t* out, uint64_t n, uint32_t first, cudaStream_t s) {
-  if (n) iota_kernel<<<blocks_for(n), kThreads, 0, s>>>(out, n, first);
+  if (n) iota_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(out, n, first);
 }
 void launch_gather_u32(const uint32_t* src, const uint32_t* idx, uint64_t n, uint32_t* out, cudaStream_t s) {
-  if (n) gather_u32_kernel<<<blocks_for(n), kThreads, 0, s>>>(src, idx, n, out);
+  if (n) gather_u32_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(src, idx, n, out);
 }
 void launch_gather_i128(const __int128* src, const uint8_t* src_nulls, const uint32_t* idx, uint64_t n, __int128* out,
                         uint8_t* out_nulls, cudaStream_t s) {
-  if (n) gather_i128_kernel<<<blocks_for(n), kThreads, 0, s>>>(src, src_nulls, idx, n, out, out_nulls);
+  if (n) gather_i128_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(src, src_nulls, idx, n, out, out_nulls);
 }
 void launch_join_hash(const KeyColumns& k, uint64_t n, unsigned long long* hash, uint8_t* valid, cudaStream_t s) {
-  if (n) join_hash_kernel<<<blocks_for(n), kThreads, 0, s>>>(k, n, hash, valid);
+  if (n) join_hash_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(k, n, hash, valid);
 }
 void launch_join_count(const KeyColumns& probe, uint64_t n, const JoinBuild& b, unsigned long long* count,
                        cudaStream_t s) {
-  if (n) join_probe_kernel<false><<<blocks_for(n), kThreads, 0, s>>>(probe, n, b, count, nullptr, nullptr, nullptr);
+  if (n) join_probe_kernel<false><<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(probe, n, b, count, nullptr, nullptr, nullptr);
 }
 void launch_join_write(const KeyColumns& probe, uint64_t n, const JoinBuild& b, const unsigned long long* offsets,
                        uint32_t* out_src, uint32_t* out_rows, cudaStream_t s) {
-  if (n) join_probe_kernel<true><<<blocks_for(n), kThreads, 0, s>>>(probe, n, b, nullptr, offsets, out_src, out_rows);
+  if (n) join_probe_kernel<true><<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(probe, n, b, nullptr, offsets, out_src, out_rows);
 }
 void launch_gather_key(const __int128* values, const uint8_t* nulls, const uint32_t* perm, uint64_t n, long long* key_out,
                        uint8_t* null_out, cudaStream_t s) {
-  if (n) gather_key_kernel<<<blocks_for(n), kThreads, 0, s>>>(values, nulls, perm, n, key_out, null_out);
+  if (n) gather_key_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(values, nulls, perm, n, key_out, null_out);
 }
 void launch_group_heads(const KeyColumns& k, const uint32_t* perm, uint64_t n, uint32_t* head, cudaStream_t s) {
-  if (n) group_heads_kernel<<<blocks_for(n), kThreads, 0, s>>>(k, perm, n, head);
+  if (n) group_heads_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(k, perm, n, head);
 }
 void launch_group_ids(const uint32_t* perm, const uint32_t* head, const uint32_t* scan, uint64_t n, uint32_t* gid,
                       uint32_t* first, cudaStream_t s) {
-  if (n) group_ids_kernel<<<blocks_for(n), kThreads, 0, s>>>(perm, head, scan, n, gid, first);
+  if (n) group_ids_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(perm, head, scan, n, gid, first);
 }
 void launch_aggregate(int func, const uint32_t* gid, const __int128* values, const uint8_t* nulls, uint64_t n,
                       const AggAccumulators& acc, cudaStream_t s) {
-  if (n) aggregate_kernel<<<blocks_for(n), kThreads, 0, s>>>(func, gid, values, nulls, n, acc);
+  if (n) aggregate_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(func, gid, values, nulls, n, acc);
 }
 void launch_fill_i64(long long* p, uint64_t n, long long v, cudaStream_t s) {
-  if (n) fill_i64_kernel<<<blocks_for(n), kThreads, 0, s>>>(p, n, v);
+  if (n) fill_i64_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(p, n, v);
 }
 void launch_distinct_keys(const uint32_t* gid, const __int128* values, const uint8_t* nulls, uint64_t n,
                           uint32_t* gid_key, long long* value, cudaStream_t s) {
-  if (n) distinct_keys_kernel<<<blocks_for(n), kThreads, 0, s>>>(gid, values, nulls, n, gid_key, value);
+  if (n) distinct_keys_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(gid, values, nulls, n, gid_key, value);
 }
 void launch_distinct_count(const uint32_t* gid, const long long* value, uint64_t n, unsigned long long* count,
                            cudaStream_t s) {
-  if (n) distinct_count_kernel<<<blocks_for(n), kThreads, 0, s>>>(gid, value, n, count);
+  if (n) distinct_count_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(gid, value, n, count);
 }
 
 void launch_order_key(const __int128* values, const uint8_t* nulls, const uint32_t* perm, uint64_t n, int mode,
                       bool desc, unsigned long long* key, cudaStream_t s) {
-  if (n) order_key_kernel<<<blocks_for(n), kThreads, 0, s>>>(values, nulls, perm, n, mode, desc, key);
+  if (n) order_key_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(values, nulls, perm, n, mode, desc, key);
 }
 void launch_order_null(const uint8_t* nulls, const uint32_t* perm, uint64_t n, bool desc, uint8_t* key, cudaStream_t s) {
-  if (n) order_null_kernel<<<blocks_for(n), kThreads, 0, s>>>(nulls, perm, n, desc, key);
+  if (n) order_null_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(nulls, perm, n, desc, key);
 }
 void launch_any_nan(const __int128* values, const uint8_t* nulls, uint64_t n, int* flag, cudaStream_t s) {
-  if (n) any_nan_kernel<<<blocks_for(n), kThreads, 0, s>>>(values, nulls, n, flag);
+  if (n) any_nan_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(values, nulls, n, flag);
 }
 
 }  // namespace raydb::exec::cuda::general

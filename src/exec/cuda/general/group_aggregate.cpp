@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "exec/cuda/device_memory.h"
+#include "gpu/device_buffer.h"
 #include "exec/cuda/general/general_kernels.h"
 #include "exec/cuda/general/group_kernels.h"
 
@@ -14,9 +14,9 @@ using plan::AggFunc;
 namespace {
 
 template <typename T>
-std::vector<T> copy_back(const DeviceBuffer& b, uint64_t n, cudaStream_t s) {
+std::vector<T> copy_back(const gpu::DeviceBuffer& b, uint64_t n, cudaStream_t s) {
   std::vector<T> v(n);
-  if (n) check_cuda(cudaMemcpyAsync(v.data(), b.get(), n * sizeof(T), cudaMemcpyDeviceToHost, s), "copy");
+  if (n) gpu::check_cuda(cudaMemcpyAsync(v.data(), b.get(), n * sizeof(T), cudaMemcpyDeviceToHost, s), "copy");
   return v;
 }
 
@@ -33,10 +33,10 @@ GroupAggregateResult aggregate_group_values(AggFunc func, bool distinct, VectorK
     // The first row of each (group, value) pair, grouped by group: the plain aggregate
     // over those rows is the DISTINCT aggregate (COUNT counts the pairs).
     const uint64_t n1 = std::max<uint64_t>(n, 1);
-    DeviceBuffer gid(n1 * 4, "distinct pairs"), vals(n1 * 16, "distinct pairs"), nl(n1, "distinct pairs");
+    gpu::DeviceBuffer gid(n1 * 4, "distinct pairs"), vals(n1 * 16, "distinct pairs"), nl(n1, "distinct pairs");
     const uint64_t m = distinct_pairs(kind == VectorKind::kDouble, l.gid, values, nulls, n, gid.get<uint32_t>(),
                                       vals.get<__int128>(), s);
-    check_cuda(cudaMemsetAsync(nl.get(), 0, n1, s), "cudaMemset");
+    gpu::check_cuda(cudaMemsetAsync(nl.get(), 0, n1, s), "cudaMemset");
     GroupLayout d;
     d.n = m;
     d.groups = groups;
@@ -45,8 +45,8 @@ GroupAggregateResult aggregate_group_values(AggFunc func, bool distinct, VectorK
     return aggregate_group_values(func, false, kind, d, vals.get<__int128>(), nl.get<uint8_t>(), s);
   }
   GroupAggregateResult r;
-  DeviceBuffer count(G1 * 8, "aggregates");
-  check_cuda(cudaMemsetAsync(count.get(), 0, G1 * 8, s), "cudaMemset");
+  gpu::DeviceBuffer count(G1 * 8, "aggregates");
+  gpu::check_cuda(cudaMemsetAsync(count.get(), 0, G1 * 8, s), "cudaMemset");
   AggAccumulators acc;
   acc.count = count.get<unsigned long long>();
   const bool is_double = kind == VectorKind::kDouble && func != AggFunc::kCount;
@@ -55,29 +55,29 @@ GroupAggregateResult aggregate_group_values(AggFunc func, bool distinct, VectorK
     launch_aggregate(1, l.gid, values, nulls, n, acc, s);
   } else if (func == AggFunc::kSum || func == AggFunc::kAvg) {
     if (is_double) {
-      DeviceBuffer bits(G1 * 8, "aggregates");
+      gpu::DeviceBuffer bits(G1 * 8, "aggregates");
       launch_aggregate(1, l.gid, values, nulls, n, acc, s);
       launch_exact_double_sum(l.gid, l.order, values, nulls, n, groups, bits.get<unsigned long long>(), s);
       std::vector<uint64_t> b = copy_back<uint64_t>(bits, groups, s);
-      check_cuda(cudaStreamSynchronize(s), "aggregate");
+      gpu::check_cuda(cudaStreamSynchronize(s), "aggregate");
       r.doubles.resize(groups);
       if (groups) std::memcpy(r.doubles.data(), b.data(), groups * 8);
     } else {
-      DeviceBuffer lo(G1 * 8, "aggregates"), hi(G1 * 8, "aggregates");
-      check_cuda(cudaMemsetAsync(lo.get(), 0, G1 * 8, s), "cudaMemset");
-      check_cuda(cudaMemsetAsync(hi.get(), 0, G1 * 8, s), "cudaMemset");
+      gpu::DeviceBuffer lo(G1 * 8, "aggregates"), hi(G1 * 8, "aggregates");
+      gpu::check_cuda(cudaMemsetAsync(lo.get(), 0, G1 * 8, s), "cudaMemset");
+      gpu::check_cuda(cudaMemsetAsync(hi.get(), 0, G1 * 8, s), "cudaMemset");
       acc.sum_lo = lo.get<unsigned long long>();
       acc.sum_hi = hi.get<unsigned long long>();
-      DeviceBuffer top;
+      gpu::DeviceBuffer top;
       if (kind == VectorKind::kHuge) {
-        top = DeviceBuffer(G1 * 8, "aggregates");
-        check_cuda(cudaMemsetAsync(top.get(), 0, G1 * 8, s), "cudaMemset");
+        top = gpu::DeviceBuffer(G1 * 8, "aggregates");
+        gpu::check_cuda(cudaMemsetAsync(top.get(), 0, G1 * 8, s), "cudaMemset");
         acc.sum_top = top.get<unsigned long long>();
       }
       launch_aggregate(2, l.gid, values, nulls, n, acc, s);
       std::vector<uint64_t> hl = copy_back<uint64_t>(lo, groups, s), hh = copy_back<uint64_t>(hi, groups, s);
       std::vector<int64_t> ht = acc.sum_top ? copy_back<int64_t>(top, groups, s) : std::vector<int64_t>();
-      check_cuda(cudaStreamSynchronize(s), "aggregate");
+      gpu::check_cuda(cudaStreamSynchronize(s), "aggregate");
       r.value.resize(groups);
       for (uint64_t g = 0; g < groups; g++) r.value[g] = __int128((unsigned __int128)hh[g] << 64 | hl[g]);
       // total = top * 2^128 + (hi:lo unsigned) = value + (top + [value < 0]) * 2^128.
@@ -89,30 +89,30 @@ GroupAggregateResult aggregate_group_values(AggFunc func, bool distinct, VectorK
   } else if (func == AggFunc::kMin || func == AggFunc::kMax) {
     const bool mn = func == AggFunc::kMin;
     if (kind == VectorKind::kHuge) {
-      DeviceBuffer hi(G1 * 8, "aggregates"), lo(G1 * 8, "aggregates");
+      gpu::DeviceBuffer hi(G1 * 8, "aggregates"), lo(G1 * 8, "aggregates");
       launch_fill_i64(hi.get<long long>(), G1, mn ? INT64_MAX : INT64_MIN, s);
       launch_fill_u64(lo.get<unsigned long long>(), G1, mn ? ~0ull : 0ull, s);
       launch_aggregate(1, l.gid, values, nulls, n, acc, s);
       launch_extreme_i128(mn, l.gid, values, nulls, n, hi.get<long long>(), lo.get<unsigned long long>(), s);
       std::vector<int64_t> hh = copy_back<int64_t>(hi, groups, s);
       std::vector<uint64_t> hl = copy_back<uint64_t>(lo, groups, s);
-      check_cuda(cudaStreamSynchronize(s), "aggregate");
+      gpu::check_cuda(cudaStreamSynchronize(s), "aggregate");
       r.value.resize(groups);
       for (uint64_t g = 0; g < groups; g++) r.value[g] = __int128((unsigned __int128)uint64_t(hh[g]) << 64 | hl[g]);
     } else {
-      DeviceBuffer ext(G1 * 8, "aggregates"), keys;
+      gpu::DeviceBuffer ext(G1 * 8, "aggregates"), keys;
       launch_fill_i64(ext.get<long long>(), G1, mn ? INT64_MAX : INT64_MIN, s);
       acc.extreme = ext.get<long long>();
       const __int128* v = values;
       if (is_double) {
         // Through the integer atomics on an order-preserving key.
-        keys = DeviceBuffer(std::max<uint64_t>(n, 1) * 16, "aggregates");
+        keys = gpu::DeviceBuffer(std::max<uint64_t>(n, 1) * 16, "aggregates");
         launch_double_order_keys(values, n, keys.get<__int128>(), s);
         v = keys.get<__int128>();
       }
       launch_aggregate(mn ? 3 : 4, l.gid, v, nulls, n, acc, s);
       std::vector<int64_t> he = copy_back<int64_t>(ext, groups, s);
-      check_cuda(cudaStreamSynchronize(s), "aggregate");
+      gpu::check_cuda(cudaStreamSynchronize(s), "aggregate");
       if (is_double) {
         r.doubles.resize(groups);
         for (uint64_t g = 0; g < groups; g++) r.doubles[g] = order_key_to_double(he[g]);
@@ -124,7 +124,7 @@ GroupAggregateResult aggregate_group_values(AggFunc func, bool distinct, VectorK
     launch_aggregate(0, l.gid, nullptr, nullptr, n, acc, s);
   }
   r.count = copy_back<int64_t>(count, groups, s);
-  check_cuda(cudaStreamSynchronize(s), "aggregate");
+  gpu::check_cuda(cudaStreamSynchronize(s), "aggregate");
   return r;
 }
 

@@ -2,7 +2,7 @@
 // GROUP BY on the general CUDA path: each row's group id. Two ways, same ids:
 //   hash (default): an open-addressing table in device memory (hash_group.cu); only
 //     the distinct keys are sorted, to number the groups;
-//   sort (RAYDB_CUDA_GROUP=sort, kept so one device run can compare both): stable LSD
+//   sort (setting cuda_group = sort, kept so one device run can compare both): stable LSD
 //     radix passes over every row (sort_group.cpp).
 // Either way groups are numbered in the order of sort_rows_by_group_keys (per key, first
 // key most significant: NULL flag, then high word of 128-bit keys, then the low word as
@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "exec/cuda/device_memory.h"
+#include "gpu/device_buffer.h"
 
 namespace raydb::exec::cuda::general {
 
@@ -27,13 +27,10 @@ struct GroupKeyColumn {
 
 struct GroupIds {
   uint64_t groups = 0;
-  DeviceBuffer gid;    // per row, its group
-  DeviceBuffer first;  // per group, a row holding its key
-  DeviceBuffer order;  // positions -> rows, each group's rows contiguous and ascending; empty when not asked for
+  gpu::DeviceBuffer gid;    // per row, its group
+  gpu::DeviceBuffer first;  // per group, a row holding its key
+  gpu::DeviceBuffer order;  // positions -> rows, each group's rows contiguous and ascending; empty when not asked for
 };
-
-// RAYDB_CUDA_GROUP: unset, "" or "hash" -> true; "sort" -> false; else Error(kInvalidInput).
-bool hash_grouping();
 
 // Reorders the row ids perm[0..m) by their keys (stable LSD radix passes, the order
 // described above).

@@ -1,9 +1,9 @@
 // Kernels of group_kernels.h. Grid-stride loops with 64-bit indices.
 #include <cub/device/device_radix_sort.cuh>
 
-#include "exec/cuda/device_memory.h"
+#include "gpu/device_buffer.h"
 #include "exec/cuda/general/general_kernels.h"
-#include "exec/cuda/general/grid.cuh"
+#include "gpu/launch.cuh"
 #include "exec/cuda/general/group_kernels.h"
 #include "exec/core/exact_double_sum.h"
 
@@ -179,26 +179,26 @@ void sort_pairs_u32_u32(const uint32_t* keys_in, uint32_t* keys_out, const uint3
                         uint64_t n, cudaStream_t s) {
   if (n == 0) return;
   size_t bytes = 0;
-  check_cuda(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_in, keys_out, vals_in, vals_out, int(n), 0, 32, s),
+  gpu::check_cuda(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_in, keys_out, vals_in, vals_out, int(n), 0, 32, s),
              "cub (size query)");
-  DeviceBuffer temp(std::max<size_t>(bytes, 16), "sort scratch");
-  check_cuda(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, keys_in, keys_out, vals_in, vals_out, int(n), 0, 32, s),
+  gpu::DeviceBuffer temp(std::max<size_t>(bytes, 16), "sort scratch");
+  gpu::check_cuda(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, keys_in, keys_out, vals_in, vals_out, int(n), 0, 32, s),
              "cub");
 }
 
 }  // namespace
 
 void launch_normalize_doubles(__int128* values, const uint8_t* nulls, uint64_t n, cudaStream_t s) {
-  if (n) normalize_doubles_kernel<<<blocks_for(n), kThreads, 0, s>>>(values, nulls, n);
+  if (n) normalize_doubles_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(values, nulls, n);
 }
 
 void launch_gather_key_hi(const __int128* values, const uint8_t* nulls, const uint32_t* perm, uint64_t n,
                           long long* key_out, cudaStream_t s) {
-  if (n) gather_key_hi_kernel<<<blocks_for(n), kThreads, 0, s>>>(values, nulls, perm, n, key_out);
+  if (n) gather_key_hi_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(values, nulls, perm, n, key_out);
 }
 
 void launch_double_order_keys(const __int128* values, uint64_t n, __int128* out, cudaStream_t s) {
-  if (n) double_order_keys_kernel<<<blocks_for(n), kThreads, 0, s>>>(values, n, out);
+  if (n) double_order_keys_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(values, n, out);
 }
 
 double order_key_to_double(long long key) {
@@ -208,12 +208,12 @@ double order_key_to_double(long long key) {
 void launch_extreme_i128(bool is_min, const uint32_t* gid, const __int128* values, const uint8_t* nulls, uint64_t n,
                          long long* hi, unsigned long long* lo, cudaStream_t s) {
   if (!n) return;
-  extreme_hi_kernel<<<blocks_for(n), kThreads, 0, s>>>(is_min, gid, values, nulls, n, hi);
-  extreme_lo_kernel<<<blocks_for(n), kThreads, 0, s>>>(is_min, gid, values, nulls, n, hi, lo);
+  extreme_hi_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(is_min, gid, values, nulls, n, hi);
+  extreme_lo_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(is_min, gid, values, nulls, n, hi, lo);
 }
 
 void launch_fill_u64(unsigned long long* p, uint64_t n, unsigned long long v, cudaStream_t s) {
-  if (n) fill_u64_kernel<<<blocks_for(n), kThreads, 0, s>>>(p, n, v);
+  if (n) fill_u64_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(p, n, v);
 }
 
 void launch_exact_double_sum(const uint32_t* gid, const uint32_t* order, const __int128* values, const uint8_t* nulls,
@@ -223,45 +223,45 @@ void launch_exact_double_sum(const uint32_t* gid, const uint32_t* order, const _
   // accumulators (about 560 MiB) at most.
   const uint64_t chunk = std::max<uint64_t>(128, (n + (uint64_t(1) << 20) - 1) >> 20);
   const uint64_t chunks = (n + chunk - 1) / chunk;
-  DeviceBuffer start(groups * 4, "exact sums"), end(groups * 4, "exact sums");
-  DeviceBuffer spill(chunks * sizeof(ExactDoubleSum), "exact sums");
-  fill_u32_kernel<<<blocks_for(groups), kThreads, 0, s>>>(start.get<uint32_t>(), groups, kNone);
-  check_cuda(cudaMemsetAsync(spill.get(), 0, chunks * sizeof(ExactDoubleSum), s), "cudaMemset");
-  group_bounds_kernel<<<blocks_for(n), kThreads, 0, s>>>(gid, order, n, start.get<uint32_t>(), end.get<uint32_t>());
-  exact_sum_chunks_kernel<<<blocks_for(chunks), kThreads, 0, s>>>(gid, order, values, nulls, n, chunk, chunks,
+  gpu::DeviceBuffer start(groups * 4, "exact sums"), end(groups * 4, "exact sums");
+  gpu::DeviceBuffer spill(chunks * sizeof(ExactDoubleSum), "exact sums");
+  fill_u32_kernel<<<gpu::grid_blocks(groups), gpu::kThreads, 0, s>>>(start.get<uint32_t>(), groups, kNone);
+  gpu::check_cuda(cudaMemsetAsync(spill.get(), 0, chunks * sizeof(ExactDoubleSum), s), "cudaMemset");
+  group_bounds_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(gid, order, n, start.get<uint32_t>(), end.get<uint32_t>());
+  exact_sum_chunks_kernel<<<gpu::grid_blocks(chunks), gpu::kThreads, 0, s>>>(gid, order, values, nulls, n, chunk, chunks,
                                                                   start.get<uint32_t>(), end.get<uint32_t>(),
                                                                   spill.get<ExactDoubleSum>(), out_bits);
-  exact_sum_spills_kernel<<<blocks_for(groups), kThreads, 0, s>>>(groups, chunk, start.get<uint32_t>(),
+  exact_sum_spills_kernel<<<gpu::grid_blocks(groups), gpu::kThreads, 0, s>>>(groups, chunk, start.get<uint32_t>(),
                                                                   end.get<uint32_t>(), spill.get<ExactDoubleSum>(),
                                                                   out_bits);
-  check_cuda(cudaStreamSynchronize(s), "exact sums");  // the buffers above are released on return
+  gpu::check_cuda(cudaStreamSynchronize(s), "exact sums");  // the buffers above are released on return
 }
 
 uint64_t distinct_pairs(bool is_double, const uint32_t* gid, const __int128* values, const uint8_t* nulls, uint64_t n,
                         uint32_t* out_gid, __int128* out_values, cudaStream_t s) {
   if (!n) return 0;
   // Stable LSD passes over row indices: low word, high word, group (NULLs last).
-  DeviceBuffer idx(n * 4, "distinct pairs"), idx2(n * 4, "distinct pairs");
-  DeviceBuffer w(n * 8, "distinct pairs"), w2(n * 8, "distinct pairs");
-  DeviceBuffer gk(n * 4, "distinct pairs"), gk2(n * 4, "distinct pairs");
+  gpu::DeviceBuffer idx(n * 4, "distinct pairs"), idx2(n * 4, "distinct pairs");
+  gpu::DeviceBuffer w(n * 8, "distinct pairs"), w2(n * 8, "distinct pairs");
+  gpu::DeviceBuffer gk(n * 4, "distinct pairs"), gk2(n * 4, "distinct pairs");
   launch_iota(idx.get<uint32_t>(), n, 0, s);
   for (bool high : {false, true}) {
-    distinct_word_kernel<<<blocks_for(n), kThreads, 0, s>>>(is_double, high, values, idx.get<uint32_t>(), n,
+    distinct_word_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(is_double, high, values, idx.get<uint32_t>(), n,
                                                             w.get<long long>());
     sort_pairs_i64(w.get<long long>(), w2.get<long long>(), idx.get<uint32_t>(), idx2.get<uint32_t>(), n, s);
     std::swap(idx, idx2);
   }
-  distinct_gkey_kernel<<<blocks_for(n), kThreads, 0, s>>>(gid, nulls, idx.get<uint32_t>(), n, gk.get<uint32_t>());
+  distinct_gkey_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(gid, nulls, idx.get<uint32_t>(), n, gk.get<uint32_t>());
   sort_pairs_u32_u32(gk.get<uint32_t>(), gk2.get<uint32_t>(), idx.get<uint32_t>(), idx2.get<uint32_t>(), n, s);
-  DeviceBuffer flags(n, "distinct pairs"), pos(n * 4, "distinct pairs");
-  distinct_flags_kernel<<<blocks_for(n), kThreads, 0, s>>>(is_double, gk2.get<uint32_t>(), values,
+  gpu::DeviceBuffer flags(n, "distinct pairs"), pos(n * 4, "distinct pairs");
+  distinct_flags_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(is_double, gk2.get<uint32_t>(), values,
                                                            idx2.get<uint32_t>(), n, flags.get<uint8_t>());
   const uint64_t m = select_flagged(flags.get<uint8_t>(), n, pos.get<uint32_t>(), s);
   if (m)
-    distinct_gather_kernel<<<blocks_for(m), kThreads, 0, s>>>(is_double, gk2.get<uint32_t>(), values,
+    distinct_gather_kernel<<<gpu::grid_blocks(m), gpu::kThreads, 0, s>>>(is_double, gk2.get<uint32_t>(), values,
                                                               idx2.get<uint32_t>(), pos.get<uint32_t>(), m, out_gid,
                                                               out_values);
-  check_cuda(cudaStreamSynchronize(s), "distinct pairs");
+  gpu::check_cuda(cudaStreamSynchronize(s), "distinct pairs");
   return m;
 }
 

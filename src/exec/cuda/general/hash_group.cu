@@ -11,9 +11,9 @@
 #include <atomic>
 
 #include "common/hash_mix.h"
-#include "exec/cuda/device_memory.h"
+#include "gpu/device_buffer.h"
 #include "exec/cuda/general/general_kernels.h"
-#include "exec/cuda/general/grid.cuh"
+#include "gpu/launch.cuh"
 #include "exec/cuda/general/group_ids.h"
 
 namespace raydb::exec::cuda::general {
@@ -95,37 +95,37 @@ GroupIds hash_group_ids(const std::vector<GroupKeyColumn>& keys, uint64_t n, boo
   uint64_t cap = 2;
   while (cap < 2 * n) cap <<= 1;
   {
-    DeviceBuffer table(cap * 4, "group hash table");
-    DeviceBuffer rep(n, "group representatives");
-    r.gid = DeviceBuffer(n * 4, "group ids");  // slots first, then group ids
-    r.first = DeviceBuffer(n * 4, "group representatives");
-    check_cuda(cudaMemsetAsync(table.get(), 0xff, cap * 4, s), "cudaMemset");
-    insert_kernel<<<blocks_for(n), kThreads, 0, s>>>(kc, n, table.get<uint32_t>(), cap - 1, r.gid.get<uint32_t>(),
+    gpu::DeviceBuffer table(cap * 4, "group hash table");
+    gpu::DeviceBuffer rep(n, "group representatives");
+    r.gid = gpu::DeviceBuffer(n * 4, "group ids");  // slots first, then group ids
+    r.first = gpu::DeviceBuffer(n * 4, "group representatives");
+    gpu::check_cuda(cudaMemsetAsync(table.get(), 0xff, cap * 4, s), "cudaMemset");
+    insert_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(kc, n, table.get<uint32_t>(), cap - 1, r.gid.get<uint32_t>(),
                                                       rep.get<uint8_t>());
     r.groups = select_flagged(rep.get<uint8_t>(), n, r.first.get<uint32_t>(), s);
     sort_rows_by_group_keys(keys, r.first.get<uint32_t>(), r.groups, s);
-    number_kernel<<<blocks_for(r.groups), kThreads, 0, s>>>(r.first.get<uint32_t>(), r.groups, r.gid.get<uint32_t>(),
+    number_kernel<<<gpu::grid_blocks(r.groups), gpu::kThreads, 0, s>>>(r.first.get<uint32_t>(), r.groups, r.gid.get<uint32_t>(),
                                                             table.get<uint32_t>());
-    map_kernel<<<blocks_for(n), kThreads, 0, s>>>(r.gid.get<uint32_t>(), n, table.get<uint32_t>());
-    check_cuda(cudaStreamSynchronize(s), "group hash table");  // the table is released on return
+    map_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(r.gid.get<uint32_t>(), n, table.get<uint32_t>());
+    gpu::check_cuda(cudaStreamSynchronize(s), "group hash table");  // the table is released on return
   }
   if (need_order) {
     // Rows by group id only: a stable radix sort over the bits group ids use, so each
     // group's rows are contiguous and ascending (as the sort path leaves them).
     int bits = 1;
     while (bits < 32 && (uint64_t(1) << bits) < r.groups) bits++;
-    DeviceBuffer rows(n * 4, "group order"), sorted_gid(n * 4, "group order");
-    r.order = DeviceBuffer(n * 4, "group order");
+    gpu::DeviceBuffer rows(n * 4, "group order"), sorted_gid(n * 4, "group order");
+    r.order = gpu::DeviceBuffer(n * 4, "group order");
     launch_iota(rows.get<uint32_t>(), n, 0, s);
     size_t bytes = 0;
-    check_cuda(cub::DeviceRadixSort::SortPairs(nullptr, bytes, r.gid.get<uint32_t>(), sorted_gid.get<uint32_t>(),
+    gpu::check_cuda(cub::DeviceRadixSort::SortPairs(nullptr, bytes, r.gid.get<uint32_t>(), sorted_gid.get<uint32_t>(),
                                                rows.get<uint32_t>(), r.order.get<uint32_t>(), int(n), 0, bits, s),
                "cub (size query)");
-    DeviceBuffer temp(std::max<size_t>(bytes, 16), "sort scratch");
-    check_cuda(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, r.gid.get<uint32_t>(), sorted_gid.get<uint32_t>(),
+    gpu::DeviceBuffer temp(std::max<size_t>(bytes, 16), "sort scratch");
+    gpu::check_cuda(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, r.gid.get<uint32_t>(), sorted_gid.get<uint32_t>(),
                                                rows.get<uint32_t>(), r.order.get<uint32_t>(), int(n), 0, bits, s),
                "cub");
-    check_cuda(cudaStreamSynchronize(s), "group order");
+    gpu::check_cuda(cudaStreamSynchronize(s), "group order");
   }
   hash_grouped()++;
   return r;

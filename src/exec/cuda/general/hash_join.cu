@@ -6,7 +6,7 @@
 
 #include "common/hash_mix.h"
 #include "exec/cuda/cuda_device.h"
-#include "exec/cuda/general/grid.cuh"
+#include "gpu/launch.cuh"
 #include "exec/cuda/general/key_columns.cuh"
 #include "exec/cuda/general/hash_join.h"
 
@@ -21,10 +21,6 @@ std::atomic<uint64_t>& builds() {
   static std::atomic<uint64_t> n{0};
   return n;
 }
-
-// One thread per row with no grid-stride loop: the insert kernel's warp-wide ballots
-// need every lane of a warp to reach them.
-unsigned blocks_exact(uint64_t n) { return unsigned((n + kThreads - 1) / kThreads); }
 
 // False when some key column is NULL (such rows never match, as the CPU's join).
 __device__ __forceinline__ bool key_hash(const KeyColumns& k, uint64_t i, unsigned long long& h) {
@@ -168,22 +164,24 @@ HashJoinTable::HashJoinTable(const KeyColumns& keys, uint64_t n, cudaStream_t s)
   builds().fetch_add(1);
   capacity_ = 16;
   while (capacity_ < 2 * n) capacity_ *= 2;
-  slots_ = DeviceBuffer(capacity_ * 8, "hash join table");
-  slot_kid_ = DeviceBuffer(capacity_ * 4, "hash join key ids");
-  check_cuda(cudaMemsetAsync(slots_.get(), 0xFF, capacity_ * 8, s), "cudaMemset");
+  slots_ = gpu::DeviceBuffer(capacity_ * 8, "hash join table");
+  slot_kid_ = gpu::DeviceBuffer(capacity_ * 4, "hash join key ids");
+  gpu::check_cuda(cudaMemsetAsync(slots_.get(), 0xFF, capacity_ * 8, s), "cudaMemset");
   if (n == 0) {
     slot_kid_.reset();
     return;
   }
-  DeviceBuffer row_slot(n * 4, "hash join key ids"), counters(16, "hash join counts");
-  check_cuda(cudaMemsetAsync(counters.get(), 0, 16, s), "cudaMemset");
-  insert_kernel<<<blocks_exact(n), kThreads, 0, s>>>(keys_, n, slots_.get<unsigned long long>(), capacity_ - 1,
+  gpu::DeviceBuffer row_slot(n * 4, "hash join key ids"), counters(16, "hash join counts");
+  gpu::check_cuda(cudaMemsetAsync(counters.get(), 0, 16, s), "cudaMemset");
+  // One thread per row with no grid-stride loop: the insert kernel's warp-wide ballots
+  // need every lane of a warp to reach them.
+  insert_kernel<<<gpu::item_blocks(n), gpu::kThreads, 0, s>>>(keys_, n, slots_.get<unsigned long long>(), capacity_ - 1,
                                                      slot_kid_.get<uint32_t>(), row_slot.get<uint32_t>(),
                                                      counters.get<unsigned long long>());
-  check_cuda(cudaGetLastError(), "hash join build");
+  gpu::check_cuda(cudaGetLastError(), "hash join build");
   unsigned long long h[2] = {0, 0};
-  check_cuda(cudaMemcpyAsync(h, counters.get(), 16, cudaMemcpyDeviceToHost, s), "copy");
-  check_cuda(cudaStreamSynchronize(s), "hash join build");
+  gpu::check_cuda(cudaMemcpyAsync(h, counters.get(), 16, cudaMemcpyDeviceToHost, s), "copy");
+  gpu::check_cuda(cudaStreamSynchronize(s), "hash join build");
   rows_ = h[0];
   distinct_ = h[1];
   if (distinct_ == rows_) {  // one row per key: a slot's representative is its row
@@ -192,32 +190,32 @@ HashJoinTable::HashJoinTable(const KeyColumns& keys, uint64_t n, cudaStream_t s)
   }
   // CSR ranges: rows ordered by key id, stable, so ascending position within a key.
   const uint32_t d = uint32_t(distinct_);
-  key_id_kernel<<<blocks_for(n), kThreads, 0, s>>>(row_slot.get<uint32_t>(), slot_kid_.get<uint32_t>(), n, d);
-  DeviceBuffer pos(n * 4, "hash join positions"), kid_sorted(n * 4, "hash join key ids");
-  order_ = DeviceBuffer(n * 4, "hash join positions");
-  iota_kernel<<<blocks_for(n), kThreads, 0, s>>>(pos.get<uint32_t>(), n);
+  key_id_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(row_slot.get<uint32_t>(), slot_kid_.get<uint32_t>(), n, d);
+  gpu::DeviceBuffer pos(n * 4, "hash join positions"), kid_sorted(n * 4, "hash join key ids");
+  order_ = gpu::DeviceBuffer(n * 4, "hash join positions");
+  iota_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(pos.get<uint32_t>(), n);
   int bits = 1;
   while (bits < 32 && (uint64_t(1) << bits) <= distinct_) bits++;  // ids 0..distinct (NULL rows) fit
   size_t temp_bytes = 0;
-  check_cuda(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, row_slot.get<uint32_t>(), kid_sorted.get<uint32_t>(),
+  gpu::check_cuda(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, row_slot.get<uint32_t>(), kid_sorted.get<uint32_t>(),
                                              pos.get<uint32_t>(), order_.get<uint32_t>(), int(n), 0, bits, s),
              "cub (size query)");
   {
-    DeviceBuffer temp(std::max<size_t>(temp_bytes, 16), "sort/scan scratch");
-    check_cuda(cub::DeviceRadixSort::SortPairs(temp.get(), temp_bytes, row_slot.get<uint32_t>(),
+    gpu::DeviceBuffer temp(std::max<size_t>(temp_bytes, 16), "sort/scan scratch");
+    gpu::check_cuda(cub::DeviceRadixSort::SortPairs(temp.get(), temp_bytes, row_slot.get<uint32_t>(),
                                                kid_sorted.get<uint32_t>(), pos.get<uint32_t>(), order_.get<uint32_t>(),
                                                int(n), 0, bits, s),
                "cub");
   }
-  starts_ = DeviceBuffer((distinct_ + 1) * 4, "hash join ranges");
-  starts_kernel<<<blocks_for(n), kThreads, 0, s>>>(kid_sorted.get<uint32_t>(), n, d, uint32_t(rows_),
+  starts_ = gpu::DeviceBuffer((distinct_ + 1) * 4, "hash join ranges");
+  starts_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(kid_sorted.get<uint32_t>(), n, d, uint32_t(rows_),
                                                    starts_.get<uint32_t>());
-  check_cuda(cudaGetLastError(), "hash join build");
+  gpu::check_cuda(cudaGetLastError(), "hash join build");
 }
 
 namespace {
-Table table_view(const KeyColumns& keys, const DeviceBuffer& slots, const DeviceBuffer& slot_kid,
-                 const DeviceBuffer& starts, const DeviceBuffer& order, uint64_t capacity) {
+Table table_view(const KeyColumns& keys, const gpu::DeviceBuffer& slots, const gpu::DeviceBuffer& slot_kid,
+                 const gpu::DeviceBuffer& starts, const gpu::DeviceBuffer& order, uint64_t capacity) {
   Table t;
   t.keys = keys;
   t.slots = slots.get<const unsigned long long>();
@@ -234,14 +232,14 @@ HashJoinProbe HashJoinTable::count(const KeyColumns& probe, uint64_t n, cudaStre
   HashJoinProbe p;
   p.n = n;
   const uint64_t n1 = std::max<uint64_t>(n, 1);
-  p.slot = DeviceBuffer(n1 * 4, "join slots");
-  p.offsets = DeviceBuffer(n1 * 8, "join offsets");
+  p.slot = gpu::DeviceBuffer(n1 * 4, "join slots");
+  p.offsets = gpu::DeviceBuffer(n1 * 8, "join offsets");
   if (n == 0) return p;
-  DeviceBuffer count(n1 * 8, "join counts");
+  gpu::DeviceBuffer count(n1 * 8, "join counts");
   const Table t = table_view(keys_, slots_, slot_kid_, starts_, order_, capacity_);
-  probe_count_kernel<<<blocks_for(n), kThreads, 0, s>>>(probe, n, t, p.slot.get<uint32_t>(),
+  probe_count_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(probe, n, t, p.slot.get<uint32_t>(),
                                                         count.get<unsigned long long>());
-  check_cuda(cudaGetLastError(), "hash join probe");
+  gpu::check_cuda(cudaGetLastError(), "hash join probe");
   p.pairs = exclusive_sum_u64(count.get<unsigned long long>(), p.offsets.get<unsigned long long>(), n, s);
   return p;
 }
@@ -250,9 +248,9 @@ void HashJoinTable::write(const HashJoinProbe& p, const uint32_t* build_rows, ui
                           cudaStream_t s) const {
   if (p.n == 0 || p.pairs == 0) return;
   const Table t = table_view(keys_, slots_, slot_kid_, starts_, order_, capacity_);
-  probe_write_kernel<<<blocks_for(p.n), kThreads, 0, s>>>(p.slot.get<uint32_t>(), p.offsets.get<unsigned long long>(),
+  probe_write_kernel<<<gpu::grid_blocks(p.n), gpu::kThreads, 0, s>>>(p.slot.get<uint32_t>(), p.offsets.get<unsigned long long>(),
                                                           p.n, t, build_rows, out_src, out_rows);
-  check_cuda(cudaGetLastError(), "hash join probe");
+  gpu::check_cuda(cudaGetLastError(), "hash join probe");
 }
 
 }  // namespace raydb::exec::cuda::general

@@ -22,15 +22,15 @@
 
 #include <cstdint>
 
-#include "exec/cuda/device_memory.h"
+#include "gpu/device_buffer.h"
 #include "exec/cuda/general/general_kernels.h"
 
 namespace raydb::exec::cuda::general {
 
 // State of one probe between its count and write passes.
 struct HashJoinProbe {
-  DeviceBuffer slot;     // matching slot per probe row (~0u: none)
-  DeviceBuffer offsets;  // first output pair per probe row
+  gpu::DeviceBuffer slot;     // matching slot per probe row (~0u: none)
+  gpu::DeviceBuffer offsets;  // first output pair per probe row
   uint64_t n = 0;        // probe rows
   uint64_t pairs = 0;    // output pairs
 };
@@ -54,10 +54,10 @@ class HashJoinTable {
  private:
   KeyColumns keys_;
   uint64_t capacity_ = 0;  // slots, a power of two
-  DeviceBuffer slots_;     // (representative position << 32) | tag, ~0 when empty
-  DeviceBuffer slot_kid_;  // key id of each occupied slot
-  DeviceBuffer starts_;    // non-unique: distinct + 1 range starts into order_
-  DeviceBuffer order_;     // non-unique: build positions by key id, ascending within one
+  gpu::DeviceBuffer slots_;     // (representative position << 32) | tag, ~0 when empty
+  gpu::DeviceBuffer slot_kid_;  // key id of each occupied slot
+  gpu::DeviceBuffer starts_;    // non-unique: distinct + 1 range starts into order_
+  gpu::DeviceBuffer order_;     // non-unique: build positions by key id, ascending within one
   uint64_t rows_ = 0, distinct_ = 0;
 };
 

@@ -1,8 +1,8 @@
 // Kernels of the general path's index steps (index_kernels.h).
 #include <cub/device/device_radix_sort.cuh>
 
-#include "exec/cuda/device_memory.h"
-#include "exec/cuda/general/grid.cuh"
+#include "gpu/device_buffer.h"
+#include "gpu/launch.cuh"
 #include "exec/cuda/general/index_kernels.h"
 
 namespace raydb::exec::cuda::general {
@@ -56,16 +56,16 @@ __global__ void expand_runs_kernel(const unsigned long long* offsets, const rt::
 void launch_probe_bounds(const __int128* values, const uint8_t* nulls, uint64_t n, ProbeCodec codec,
                          unsigned long long* bounds, cudaStream_t s) {
   if (n == 0) return;
-  probe_bounds_kernel<<<blocks_for(n), kThreads, 0, s>>>(values, nulls, n, codec, bounds);
-  check_cuda(cudaGetLastError(), "probe keys kernel");
+  probe_bounds_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(values, nulls, n, codec, bounds);
+  gpu::check_cuda(cudaGetLastError(), "probe keys kernel");
 }
 
 void launch_expand_runs(const unsigned long long* offsets, const rt::mapping::KeyRun* runs, uint64_t n,
                         const uint32_t* sorted_rows, uint64_t total, uint32_t* rows_out, uint32_t* src_out,
                         cudaStream_t s) {
   if (total == 0) return;
-  expand_runs_kernel<<<blocks_for(total), kThreads, 0, s>>>(offsets, runs, n, sorted_rows, total, rows_out, src_out);
-  check_cuda(cudaGetLastError(), "expand runs kernel");
+  expand_runs_kernel<<<gpu::grid_blocks(total), gpu::kThreads, 0, s>>>(offsets, runs, n, sorted_rows, total, rows_out, src_out);
+  gpu::check_cuda(cudaGetLastError(), "expand runs kernel");
 }
 
 void sort_row_ids(const uint32_t* in, uint32_t* out, uint64_t n, uint64_t bound, cudaStream_t s) {
@@ -73,10 +73,10 @@ void sort_row_ids(const uint32_t* in, uint32_t* out, uint64_t n, uint64_t bound,
   int bits = 1;
   while (bits < 32 && (uint64_t(1) << bits) < bound) bits++;
   size_t bytes = 0;
-  check_cuda(cub::DeviceRadixSort::SortKeys(nullptr, bytes, in, out, int(n), 0, bits, s), "cub (size query)");
-  DeviceBuffer temp(std::max<size_t>(bytes, 16), "row id sort scratch");
+  gpu::check_cuda(cub::DeviceRadixSort::SortKeys(nullptr, bytes, in, out, int(n), 0, bits, s), "cub (size query)");
+  gpu::DeviceBuffer temp(std::max<size_t>(bytes, 16), "row id sort scratch");
   // temp returns to the pool while the sort is queued: reuse on this stream is ordered after it.
-  check_cuda(cub::DeviceRadixSort::SortKeys(temp.get(), bytes, in, out, int(n), 0, bits, s), "cub sort");
+  gpu::check_cuda(cub::DeviceRadixSort::SortKeys(temp.get(), bytes, in, out, int(n), 0, bits, s), "cub sort");
 }
 
 }  // namespace raydb::exec::cuda::general

@@ -42,19 +42,19 @@ GpuIndexRef gpu_index_of(const plan::IndexHandle* handle) {
 
 // One count pass of `bounds` (n lookups on the device), the prefix sum of the counts,
 // and the runs expanded into row ids (and the lookup of each, when `src` is wanted).
-uint64_t lookup_and_expand(const GpuIndexRef& ix, const DeviceBuffer& bounds, uint64_t n, cudaStream_t s,
-                           DeviceBuffer& rows, DeviceBuffer* src) {
+uint64_t lookup_and_expand(const GpuIndexRef& ix, const gpu::DeviceBuffer& bounds, uint64_t n, cudaStream_t s,
+                           gpu::DeviceBuffer& rows, gpu::DeviceBuffer* src) {
   if (n >= (uint64_t(1) << 32)) fail(ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: 2^32 index lookups in one step");
   const uint64_t n1 = std::max<uint64_t>(n, 1);
-  DeviceBuffer count(n1 * 8, "index lookup counts"), offsets(n1 * 8, "index lookup offsets");
-  DeviceBuffer runs(n1 * sizeof(rt::mapping::KeyRun), "index lookup runs");
+  gpu::DeviceBuffer count(n1 * 8, "index lookup counts"), offsets(n1 * 8, "index lookup offsets");
+  gpu::DeviceBuffer runs(n1 * sizeof(rt::mapping::KeyRun), "index lookup runs");
   ix.gpu->find_runs(bounds.get<uint64_t>(), uint32_t(n), count.get<uint64_t>(), runs.get<rt::mapping::KeyRun>(), s);
   const uint64_t total =
       n == 0 ? 0 : exclusive_sum_u64(count.get<unsigned long long>(), offsets.get<unsigned long long>(), n, s);
   if (total > kMaxRows)
     fail(ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: an index step producing 2^31 rows or more");
-  rows = DeviceBuffer(std::max<uint64_t>(total, 1) * 4, "row ids");
-  if (src) *src = DeviceBuffer(std::max<uint64_t>(total, 1) * 4, "join pairs");
+  rows = gpu::DeviceBuffer(std::max<uint64_t>(total, 1) * 4, "row ids");
+  if (src) *src = gpu::DeviceBuffer(std::max<uint64_t>(total, 1) * 4, "join pairs");
   // count, offsets and runs go back to the pool while the expansion is queued: reuse
   // on this stream is ordered after it, and the next index call synchronizes it first.
   launch_expand_runs(offsets.get<unsigned long long>(), runs.get<rt::mapping::KeyRun>(), n, ix.gpu->device_rows(),
@@ -86,12 +86,12 @@ DeviceRowIds index_scan_rows(const plan::IndexScan& scan, const plan::LogicalQue
   auto lookups = scan_lookups(*ix.built, *pred);
   if (!lookups) fail(ErrorKind::kInternal, "index {} cannot answer {}", ix.built->name, scan.predicate->to_string());
   const uint64_t n = lookups->size();
-  DeviceBuffer bounds(std::max<uint64_t>(n, 1) * sizeof(access::KeyRange), "index lookups");
+  gpu::DeviceBuffer bounds(std::max<uint64_t>(n, 1) * sizeof(access::KeyRange), "index lookups");
   if (n)
-    check_cuda(cudaMemcpyAsync(bounds.get(), lookups->data(), n * sizeof(access::KeyRange), cudaMemcpyHostToDevice, s),
+    gpu::check_cuda(cudaMemcpyAsync(bounds.get(), lookups->data(), n * sizeof(access::KeyRange), cudaMemcpyHostToDevice, s),
                "upload");
   DeviceRowIds out;
-  DeviceBuffer rows;
+  gpu::DeviceBuffer rows;
   out.n = lookup_and_expand(ix, bounds, n, s, rows, nullptr);
   // Rows of one key are ascending (the index's sort is stable); several keys or
   // ranges interleave, and sorting restores the scan's order. Lookups are disjoint,
@@ -100,7 +100,7 @@ DeviceRowIds index_scan_rows(const plan::IndexScan& scan, const plan::LogicalQue
   if (one_point || out.n <= 1) {
     out.rows = std::move(rows);
   } else {
-    out.rows = DeviceBuffer(out.n * 4, "row ids");
+    out.rows = gpu::DeviceBuffer(out.n * 4, "row ids");
     sort_row_ids(rows.get<uint32_t>(), out.rows.get<uint32_t>(), out.n, ix.built->rows, s);
   }
   g_scans.fetch_add(1);
@@ -118,7 +118,7 @@ DeviceJoinPairs index_join_pairs(const plan::IndexJoin& join, const __int128* pr
     case access::KeyType::kDictCode: codec = ProbeCodec::kUnsigned32; break;
     default: fail(ErrorKind::kInternal, "index {}: key type {} in SQL", ix.built->name, access::key_type_name(ix.built->key_type()));
   }
-  DeviceBuffer bounds(std::max<uint64_t>(n, 1) * 16, "index probes");
+  gpu::DeviceBuffer bounds(std::max<uint64_t>(n, 1) * 16, "index probes");
   launch_probe_bounds(probe_values, probe_nulls, n, codec, bounds.get<unsigned long long>(), s);
   DeviceJoinPairs out;
   out.n = lookup_and_expand(ix, bounds, n, s, out.rows, &out.src);

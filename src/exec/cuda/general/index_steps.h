@@ -15,7 +15,7 @@
 
 #include <cstdint>
 
-#include "exec/cuda/device_memory.h"
+#include "gpu/device_buffer.h"
 #include "exec/cuda/general/expression_compiler.h"
 #include "plan/physical/physical_plan.h"
 
@@ -25,7 +25,7 @@ namespace raydb::exec::cuda::general {
 bool has_index_paths(const plan::PhysicalPlan& plan);
 
 struct DeviceRowIds {
-  DeviceBuffer rows;  // ascending row ids of the table
+  gpu::DeviceBuffer rows;  // ascending row ids of the table
   uint64_t n = 0;
 };
 DeviceRowIds index_scan_rows(const plan::IndexScan& scan, const plan::LogicalQuery& q, cudaStream_t s);
@@ -35,8 +35,8 @@ DeviceRowIds index_scan_rows(const plan::IndexScan& scan, const plan::LogicalQue
 bool answered_by_index(const CompiledProgram& filter, const plan::IndexScan& scan);
 
 struct DeviceJoinPairs {
-  DeviceBuffer src;   // probe position of each pair
-  DeviceBuffer rows;  // build row id of each pair
+  gpu::DeviceBuffer src;   // probe position of each pair
+  gpu::DeviceBuffer rows;  // build row id of each pair
   uint64_t n = 0;
 };
 // probe_values / probe_nulls: the probe key over the current rows (n of them), in the

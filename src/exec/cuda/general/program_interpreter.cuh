@@ -162,332 +162,289 @@ __device__ __forceinline__ void raise_error(DevError* err, int code, int instr, 
   }
 }
 
-// Runs `p` for row i of the joined rows (rows[t][i] is table t's row id). Returns
-// false after raising an error.
-__device__ inline bool run_program(const DevProgram& p, const uint32_t* const* rows, uint64_t i, i128& out,
-                                   bool& out_null, DevError* err) {
+// The value stack of one running program: int128 values (DOUBLE as their bits) with
+// NULL flags. Each instruction below pops its operands and pushes its result; one that
+// fails returns its ProgError (kErrNone otherwise) and run_program raises it.
+// The stack pointer stays a separate local (passed by reference, so it lives in a
+// register once the helpers are inlined).
+struct ProgStack {
   i128 v[kStackDepth];
   bool nl[kStackDepth];
+};
+
+// NULL result of a binary operator with a NULL operand (after the pop).
+__device__ __forceinline__ bool null_propagates(ProgStack& s, int& sp) {
+  if (!s.nl[sp - 1] && !s.nl[sp]) return false;
+  s.nl[sp - 1] = true;
+  s.v[sp - 1] = 0;
+  return true;
+}
+
+__device__ __forceinline__ void op_lookup(ProgStack& s, int& sp, const ProgLookup& t) {
+  if (s.nl[sp - 1]) return;
+  const i128 idx = s.v[sp - 1] - i128(t.base);
+  if (idx < 0 || idx >= i128(t.size) || t.nulls[uint64_t(idx)]) {
+    s.nl[sp - 1] = true;
+    s.v[sp - 1] = 0;
+  } else {
+    s.v[sp - 1] = t.values[uint64_t(idx)];
+  }
+}
+
+// x (op) y for + - * / % after scaling both to the result's scale; the result must lie
+// within [lo, hi], the CPU evaluator's bounds for the result type.
+__device__ __forceinline__ int op_arith(ProgStack& s, int& sp, const ProgInstr& in) {
+  sp--;
+  i128 x = s.v[sp - 1], y = s.v[sp], z = 0;
+  if (null_propagates(s, sp)) return kErrNone;
+  if (!mul_checked(x, in.fa, x) || !mul_checked(y, in.fb, y)) return kErrOverflow;
+  switch (in.sub) {
+    case 0:  // add
+      z = i128(u128(x) + u128(y));
+      if (((x ^ z) & (y ^ z)) < 0) return kErrOverflow;
+      break;
+    case 1:  // sub
+      z = i128(u128(x) - u128(y));
+      if (((x ^ y) & (x ^ z)) < 0) return kErrOverflow;
+      break;
+    case 2:  // mul
+      if (!mul_checked(x, y, z)) return kErrOverflow;
+      break;
+    case 3: {  // div
+      if (y == 0) return kErrDivZero;
+      const i128 mn = i128(u128(1) << 127);
+      if (x == mn && y == -1) return kErrOverflow;
+      i128 r;
+      divmod(x, y, z, r);
+      break;
+    }
+    default: {  // mod
+      if (y == 0) return kErrDivZero;
+      i128 q;
+      if (y == -1)
+        z = 0;
+      else
+        divmod(x, y, q, z);
+      break;
+    }
+  }
+  if (z > in.hi || z < in.lo) return kErrOverflow;
+  s.v[sp - 1] = z;
+  return kErrNone;
+}
+
+__device__ __forceinline__ int op_neg(ProgStack& s, int& sp, const ProgInstr& in) {
+  if (s.nl[sp - 1]) return kErrNone;
+  const i128 x = s.v[sp - 1];
+  const bool bad = in.flag ? x == i128(u128(1) << 127) : (x == i128(INT64_MIN) || (in.sub && x == i128(INT32_MIN)));
+  if (bad) return kErrOverflow;
+  s.v[sp - 1] = -x;
+  return kErrNone;
+}
+
+// Comparison result of x and y by in.sub (= != < <= > >=); doubles compare with NaN
+// unequal and unordered, as the CPU.
+template <typename T>
+__device__ __forceinline__ bool compare(int sub, T x, T y) {
+  switch (sub) {
+    case 0: return x == y;
+    case 1: return !(x == y);
+    case 2: return x < y;
+    case 3: return x <= y;
+    case 4: return y < x;
+    default: return y <= x;
+  }
+}
+
+__device__ __forceinline__ void op_cmp(ProgStack& s, int& sp, const ProgInstr& in) {
+  sp--;
+  if (null_propagates(s, sp)) return;
+  i128 x, y;
+  if (in.flag && (!mul_checked(s.v[sp - 1], in.fa, x) || !mul_checked(s.v[sp], in.fb, y))) {
+    // compare_vectors: scaled values leave int128, compare as doubles.
+    double dx = i128_to_double(s.v[sp - 1]), dy = i128_to_double(s.v[sp]);
+    if (in.lo != 1) dx = __ddiv_rn(dx, i128_to_double(in.lo));
+    if (in.hi != 1) dy = __ddiv_rn(dy, i128_to_double(in.hi));
+    s.v[sp - 1] = compare(in.sub, dx, dy) ? 1 : 0;
+    return;
+  }
+  if (!in.flag) {
+    x = s.v[sp - 1] * in.fa;  // cannot overflow (expression_compiler.cpp)
+    y = s.v[sp] * in.fb;
+  }
+  s.v[sp - 1] = compare(in.sub, x, y) ? 1 : 0;
+}
+
+// Three-valued AND (FALSE dominates NULL) and OR (TRUE dominates NULL).
+__device__ __forceinline__ void op_logic(ProgStack& s, int& sp, bool is_and) {
+  sp--;
+  const bool an = s.nl[sp - 1], bn = s.nl[sp];
+  const bool a = s.v[sp - 1] != 0, b = s.v[sp] != 0;
+  const bool dominant = is_and ? ((!an && !a) || (!bn && !b)) : ((!an && a) || (!bn && b));
+  if (dominant) {
+    s.nl[sp - 1] = false;
+    s.v[sp - 1] = is_and ? 0 : 1;
+  } else if (an || bn) {
+    s.nl[sp - 1] = true;
+    s.v[sp - 1] = 0;
+  } else {
+    s.v[sp - 1] = is_and ? 1 : 0;
+  }
+}
+
+// Exact numeric casts: to BOOLEAN, scale up (checked), scale down rounding half away
+// from zero as the CPU's convert(); the result within the target type's bounds.
+__device__ __forceinline__ int op_cast(ProgStack& s, int& sp, const ProgInstr& in) {
+  if (s.nl[sp - 1]) return kErrNone;
+  i128 x = s.v[sp - 1];
+  if (in.sub == 1) {
+    s.v[sp - 1] = x != 0 ? 1 : 0;
+    return kErrNone;
+  }
+  if (in.fb == 1) {
+    if (!mul_checked(x, in.fa, x)) return kErrCast;
+  } else {
+    i128 q, r;
+    divmod(x, in.fb, q, r);
+    if (r * 2 >= in.fb) q++;
+    if (r * 2 <= -in.fb) q--;
+    x = q;
+  }
+  if (x > in.hi || x < in.lo) return kErrCast;
+  s.v[sp - 1] = x;
+  return kErrNone;
+}
+
+__device__ __forceinline__ void op_swap(ProgStack& s, int& sp) {
+  const i128 t = s.v[sp - 1];
+  const bool tn = s.nl[sp - 1];
+  s.v[sp - 1] = s.v[sp - 2], s.nl[sp - 1] = s.nl[sp - 2];
+  s.v[sp - 2] = t, s.nl[sp - 2] = tn;
+}
+
+// [decided, result, condition, value]: the first TRUE condition decides.
+__device__ __forceinline__ void op_case_when(ProgStack& s, int& sp) {
+  if (s.v[sp - 4] == 0 && !s.nl[sp - 2] && s.v[sp - 2] != 0) {
+    s.v[sp - 4] = 1;
+    s.v[sp - 3] = s.v[sp - 1];
+    s.nl[sp - 3] = s.nl[sp - 1];
+  }
+  sp -= 2;
+}
+
+// [decided, result] or [decided, result, else] -> the CASE's value.
+__device__ __forceinline__ void op_case_end(ProgStack& s, int& sp, const ProgInstr& in) {
+  const int base = sp - (in.flag ? 3 : 2);
+  if (in.flag && s.v[base] == 0) {
+    s.v[base] = s.v[sp - 1];
+    s.nl[base] = s.nl[sp - 1];
+  } else {
+    s.v[base] = s.v[base + 1];
+    s.nl[base] = s.nl[base + 1];
+  }
+  sp = base + 1;
+}
+
+__device__ __forceinline__ void op_to_double(ProgStack& s, int& sp, const ProgInstr& in) {
+  if (s.nl[sp - 1]) return;
+  double d = in.flag ? i128_to_double(s.v[sp - 1]) : __ll2double_rn((long long)s.v[sp - 1]);
+  if (in.fb != 1) d = __ddiv_rn(d, in.flag ? i128_to_double(in.fb) : __ll2double_rn((long long)in.fb));
+  s.v[sp - 1] = i128(__double_as_longlong(d));
+}
+
+// One round-to-nearest IEEE operation at a time, as the CPU's SSE code.
+__device__ __forceinline__ int op_double_arith(ProgStack& s, int& sp, const ProgInstr& in) {
+  sp--;
+  if (null_propagates(s, sp)) return kErrNone;
+  const double x = __longlong_as_double((long long)s.v[sp - 1]), y = __longlong_as_double((long long)s.v[sp]);
+  double z = 0;
+  switch (in.sub) {
+    case 0: z = __dadd_rn(x, y); break;
+    case 1: z = __dsub_rn(x, y); break;
+    case 2: z = __dmul_rn(x, y); break;
+    case 3:
+      if (y == 0) return kErrDivZero;
+      z = __ddiv_rn(x, y);
+      break;
+    default:
+      if (y == 0) return kErrDivZero;
+      z = fmod(x, y);  // exact, as std::fmod
+      break;
+  }
+  s.v[sp - 1] = i128(__double_as_longlong(z));
+  return kErrNone;
+}
+
+__device__ __forceinline__ void op_double_cmp(ProgStack& s, int& sp, const ProgInstr& in) {
+  sp--;
+  if (null_propagates(s, sp)) return;
+  const double x = __longlong_as_double((long long)s.v[sp - 1]), y = __longlong_as_double((long long)s.v[sp]);
+  s.v[sp - 1] = compare(in.sub, x, y) ? 1 : 0;
+}
+
+__device__ __forceinline__ int op_cast_double(ProgStack& s, int& sp, const ProgInstr& in) {
+  if (s.nl[sp - 1]) return kErrNone;
+  i128 x;
+  if (!cast_double_exact(uint64_t(s.v[sp - 1]), uint64_t(in.k), in.slot, u128(in.fa), u128(in.fb), x)) return kErrCast;
+  s.v[sp - 1] = x;
+  return kErrNone;
+}
+
+// Runs `p` for row i of the joined rows (rows[t][i] is table t's row id). Returns
+// false after raising an error (a cast error carries the value it could not convert).
+__device__ inline bool run_program(const DevProgram& p, const uint32_t* const* rows, uint64_t i, i128& out,
+                                   bool& out_null, DevError* err) {
+  ProgStack s;
   int sp = 0;
   for (int pc = 0; pc < p.n; pc++) {
     const ProgInstr& in = p.ins[pc];
+    int e = kErrNone;
     switch (in.op) {
       case kPLoad: {
         const ProgColumn& c = p.cols[in.slot];
-        v[sp] = column_value(c, rows[c.table][i]);
-        nl[sp] = false;
+        s.v[sp] = column_value(c, rows[c.table][i]);
+        s.nl[sp] = false;
         sp++;
         break;
       }
       case kPConst:
-        v[sp] = in.k;
-        nl[sp] = in.flag != 0;
+        s.v[sp] = in.k;
+        s.nl[sp] = in.flag != 0;
         sp++;
         break;
-      case kPLookup: {
-        const ProgLookup& t = p.lookups[in.slot];
-        if (!nl[sp - 1]) {
-          const i128 idx = v[sp - 1] - i128(t.base);
-          if (idx < 0 || idx >= i128(t.size) || t.nulls[uint64_t(idx)]) {
-            nl[sp - 1] = true;
-            v[sp - 1] = 0;
-          } else {
-            v[sp - 1] = t.values[uint64_t(idx)];
-          }
-        }
-        break;
-      }
-      case kPArith: {
-        sp--;
-        const i128 y0 = v[sp];
-        const bool yn = nl[sp];
-        i128 x = v[sp - 1], y = y0, z = 0;
-        if (nl[sp - 1] || yn) {
-          nl[sp - 1] = true;
-          v[sp - 1] = 0;
-          break;
-        }
-        if (!mul_checked(x, in.fa, x) || !mul_checked(y, in.fb, y)) {
-          raise_error(err, kErrOverflow, pc, 0, i);
-          return false;
-        }
-        switch (in.sub) {
-          case 0:  // add
-            z = i128(u128(x) + u128(y));
-            if (((x ^ z) & (y ^ z)) < 0) {
-              raise_error(err, kErrOverflow, pc, 0, i);
-              return false;
-            }
-            break;
-          case 1:  // sub
-            z = i128(u128(x) - u128(y));
-            if (((x ^ y) & (x ^ z)) < 0) {
-              raise_error(err, kErrOverflow, pc, 0, i);
-              return false;
-            }
-            break;
-          case 2:  // mul
-            if (!mul_checked(x, y, z)) {
-              raise_error(err, kErrOverflow, pc, 0, i);
-              return false;
-            }
-            break;
-          case 3: {  // div
-            if (y == 0) {
-              raise_error(err, kErrDivZero, pc, 0, i);
-              return false;
-            }
-            const i128 mn = i128(u128(1) << 127);
-            if (x == mn && y == -1) {
-              raise_error(err, kErrOverflow, pc, 0, i);
-              return false;
-            }
-            i128 r;
-            divmod(x, y, z, r);
-            break;
-          }
-          default: {  // mod
-            if (y == 0) {
-              raise_error(err, kErrDivZero, pc, 0, i);
-              return false;
-            }
-            i128 q;
-            if (y == -1)
-              z = 0;
-            else
-              divmod(x, y, q, z);
-            break;
-          }
-        }
-        if (z > in.hi || z < in.lo) {
-          raise_error(err, kErrOverflow, pc, 0, i);
-          return false;
-        }
-        v[sp - 1] = z;
-        break;
-      }
-      case kPNeg: {
-        if (!nl[sp - 1]) {
-          const i128 x = v[sp - 1];
-          const bool bad = in.flag ? x == i128(u128(1) << 127) : (x == i128(INT64_MIN) || (in.sub && x == i128(INT32_MIN)));
-          if (bad) {
-            raise_error(err, kErrOverflow, pc, 0, i);
-            return false;
-          }
-          v[sp - 1] = -x;
-        }
-        break;
-      }
-      case kPCmp: {
-        sp--;
-        if (nl[sp - 1] || nl[sp]) {
-          nl[sp - 1] = true;
-          v[sp - 1] = 0;
-          break;
-        }
-        i128 x, y;
-        bool r = false;
-        if (in.flag && (!mul_checked(v[sp - 1], in.fa, x) || !mul_checked(v[sp], in.fb, y))) {
-          // compare_vectors: scaled values leave int128, compare as doubles.
-          double dx = i128_to_double(v[sp - 1]), dy = i128_to_double(v[sp]);
-          if (in.lo != 1) dx = __ddiv_rn(dx, i128_to_double(in.lo));
-          if (in.hi != 1) dy = __ddiv_rn(dy, i128_to_double(in.hi));
-          switch (in.sub) {
-            case 0: r = dx == dy; break;
-            case 1: r = !(dx == dy); break;
-            case 2: r = dx < dy; break;
-            case 3: r = dx <= dy; break;
-            case 4: r = dy < dx; break;
-            default: r = dy <= dx; break;
-          }
-          v[sp - 1] = r ? 1 : 0;
-          break;
-        }
-        if (!in.flag) {
-          x = v[sp - 1] * in.fa;  // cannot overflow (expression_compiler.cpp)
-          y = v[sp] * in.fb;
-        }
-        switch (in.sub) {
-          case 0: r = x == y; break;
-          case 1: r = x != y; break;
-          case 2: r = x < y; break;
-          case 3: r = x <= y; break;
-          case 4: r = x > y; break;
-          default: r = x >= y; break;
-        }
-        v[sp - 1] = r ? 1 : 0;
-        break;
-      }
-      case kPAnd:
-      case kPOr: {
-        sp--;
-        const bool an = nl[sp - 1], bn = nl[sp];
-        const bool a = v[sp - 1] != 0, b = v[sp] != 0;
-        if (in.op == kPAnd) {
-          // FALSE dominates NULL.
-          if ((!an && !a) || (!bn && !b)) {
-            nl[sp - 1] = false;
-            v[sp - 1] = 0;
-          } else if (an || bn) {
-            nl[sp - 1] = true;
-            v[sp - 1] = 0;
-          } else {
-            v[sp - 1] = 1;
-          }
-        } else {
-          // TRUE dominates NULL.
-          if ((!an && a) || (!bn && b)) {
-            nl[sp - 1] = false;
-            v[sp - 1] = 1;
-          } else if (an || bn) {
-            nl[sp - 1] = true;
-            v[sp - 1] = 0;
-          } else {
-            v[sp - 1] = 0;
-          }
-        }
-        break;
-      }
+      case kPLookup: op_lookup(s, sp, p.lookups[in.slot]); break;
+      case kPArith: e = op_arith(s, sp, in); break;
+      case kPNeg: e = op_neg(s, sp, in); break;
+      case kPCmp: op_cmp(s, sp, in); break;
+      case kPAnd: op_logic(s, sp, true); break;
+      case kPOr: op_logic(s, sp, false); break;
       case kPNot:
-        if (!nl[sp - 1]) v[sp - 1] = v[sp - 1] != 0 ? 0 : 1;
+        if (!s.nl[sp - 1]) s.v[sp - 1] = s.v[sp - 1] != 0 ? 0 : 1;
         break;
       case kPIsNull:
-        v[sp - 1] = (nl[sp - 1] != (in.flag != 0)) ? 1 : 0;
-        nl[sp - 1] = false;
+        s.v[sp - 1] = (s.nl[sp - 1] != (in.flag != 0)) ? 1 : 0;
+        s.nl[sp - 1] = false;
         break;
-      case kPCast: {
-        if (nl[sp - 1]) break;
-        i128 x = v[sp - 1];
-        if (in.sub == 1) {
-          v[sp - 1] = x != 0 ? 1 : 0;
-          break;
-        }
-        if (in.fb == 1) {
-          if (!mul_checked(x, in.fa, x)) {
-            raise_error(err, kErrCast, pc, v[sp - 1], i);
-            return false;
-          }
-        } else {
-          // Round half away from zero, as the CPU's convert().
-          i128 q, r;
-          divmod(x, in.fb, q, r);
-          if (r * 2 >= in.fb) q++;
-          if (r * 2 <= -in.fb) q--;
-          x = q;
-        }
-        if (x > in.hi || x < in.lo) {
-          raise_error(err, kErrCast, pc, v[sp - 1], i);
-          return false;
-        }
-        v[sp - 1] = x;
-        break;
-      }
-      case kPSwap: {
-        const i128 t = v[sp - 1];
-        const bool tn = nl[sp - 1];
-        v[sp - 1] = v[sp - 2], nl[sp - 1] = nl[sp - 2];
-        v[sp - 2] = t, nl[sp - 2] = tn;
-        break;
-      }
-      case kPCaseWhen: {
-        // [decided, result, condition, value]
-        if (v[sp - 4] == 0 && !nl[sp - 2] && v[sp - 2] != 0) {
-          v[sp - 4] = 1;
-          v[sp - 3] = v[sp - 1];
-          nl[sp - 3] = nl[sp - 1];
-        }
-        sp -= 2;
-        break;
-      }
-      case kPCaseEnd: {
-        // [decided, result] or [decided, result, else]
-        const int base = sp - (in.flag ? 3 : 2);
-        if (in.flag && v[base] == 0) {
-          v[base] = v[sp - 1];
-          nl[base] = nl[sp - 1];
-        } else {
-          v[base] = v[base + 1];
-          nl[base] = nl[base + 1];
-        }
-        sp = base + 1;
-        break;
-      }
-      case kPToDouble: {
-        if (nl[sp - 1]) break;
-        double d = in.flag ? i128_to_double(v[sp - 1]) : __ll2double_rn((long long)v[sp - 1]);
-        if (in.fb != 1) d = __ddiv_rn(d, in.flag ? i128_to_double(in.fb) : __ll2double_rn((long long)in.fb));
-        v[sp - 1] = i128(__double_as_longlong(d));
-        break;
-      }
-      case kPDArith: {
-        sp--;
-        if (nl[sp - 1] || nl[sp]) {
-          nl[sp - 1] = true;
-          v[sp - 1] = 0;
-          break;
-        }
-        const double x = __longlong_as_double((long long)v[sp - 1]), y = __longlong_as_double((long long)v[sp]);
-        double z = 0;
-        switch (in.sub) {
-          case 0: z = __dadd_rn(x, y); break;
-          case 1: z = __dsub_rn(x, y); break;
-          case 2: z = __dmul_rn(x, y); break;
-          case 3:
-            if (y == 0) {
-              raise_error(err, kErrDivZero, pc, 0, i);
-              return false;
-            }
-            z = __ddiv_rn(x, y);
-            break;
-          default:
-            if (y == 0) {
-              raise_error(err, kErrDivZero, pc, 0, i);
-              return false;
-            }
-            z = fmod(x, y);  // exact, as std::fmod
-            break;
-        }
-        v[sp - 1] = i128(__double_as_longlong(z));
-        break;
-      }
-      case kPDCmp: {
-        sp--;
-        if (nl[sp - 1] || nl[sp]) {
-          nl[sp - 1] = true;
-          v[sp - 1] = 0;
-          break;
-        }
-        const double x = __longlong_as_double((long long)v[sp - 1]), y = __longlong_as_double((long long)v[sp]);
-        bool r = false;
-        switch (in.sub) {
-          case 0: r = x == y; break;
-          case 1: r = !(x == y); break;
-          case 2: r = x < y; break;
-          case 3: r = x <= y; break;
-          case 4: r = y < x; break;
-          default: r = y <= x; break;
-        }
-        v[sp - 1] = r ? 1 : 0;
-        break;
-      }
+      case kPCast: e = op_cast(s, sp, in); break;
+      case kPSwap: op_swap(s, sp); break;
+      case kPCaseWhen: op_case_when(s, sp); break;
+      case kPCaseEnd: op_case_end(s, sp, in); break;
+      case kPToDouble: op_to_double(s, sp, in); break;
+      case kPDArith: e = op_double_arith(s, sp, in); break;
+      case kPDCmp: op_double_cmp(s, sp, in); break;
       case kPDNeg:
-        if (!nl[sp - 1]) v[sp - 1] = i128(__double_as_longlong(-__longlong_as_double((long long)v[sp - 1])));
+        if (!s.nl[sp - 1]) s.v[sp - 1] = i128(__double_as_longlong(-__longlong_as_double((long long)s.v[sp - 1])));
         break;
-      case kPCastDouble: {
-        if (nl[sp - 1]) break;
-        i128 x;
-        if (!cast_double_exact(uint64_t(v[sp - 1]), uint64_t(in.k), in.slot, u128(in.fa), u128(in.fb), x)) {
-          raise_error(err, kErrCast, pc, v[sp - 1], i);
-          return false;
-        }
-        v[sp - 1] = x;
-        break;
-      }
+      case kPCastDouble: e = op_cast_double(s, sp, in); break;
       default: break;
     }
+    if (e != kErrNone) {
+      raise_error(err, e, pc, e == kErrCast ? s.v[sp - 1] : i128(0), i);
+      return false;
+    }
   }
-  out = v[0];
-  out_null = nl[0];
+  out = s.v[0];
+  out_null = s.nl[0];
   return true;
 }
 

@@ -1,4 +1,4 @@
-// GROUP BY ids by sorting every row (RAYDB_CUDA_GROUP=sort), and the radix order both
+// GROUP BY ids by sorting every row (cuda_group = sort), and the radix order both
 // ways of grouping number their groups in (group_ids.h).
 #include <cstdlib>
 #include <cstring>
@@ -10,20 +10,13 @@
 
 namespace raydb::exec::cuda::general {
 
-bool hash_grouping() {
-  const char* v = std::getenv("RAYDB_CUDA_GROUP");
-  if (v == nullptr || *v == '\0' || std::strcmp(v, "hash") == 0) return true;
-  if (std::strcmp(v, "sort") == 0) return false;
-  fail(ErrorKind::kInvalidInput, "RAYDB_CUDA_GROUP='{}' (expected hash or sort)", v);
-}
-
 void sort_rows_by_group_keys(const std::vector<GroupKeyColumn>& keys, uint32_t* perm, uint64_t m, cudaStream_t s) {
   if (m == 0) return;
   // Stable LSD passes, least significant first: per key its value (128-bit keys: low
   // word, then high word), then its NULL flag (so NULLs form their own group); the
   // first key is most significant.
-  DeviceBuffer perm2(m * 4, "group order");
-  DeviceBuffer k1(m * 8, "group keys"), k2(m * 8, "group keys"), n1(m, "group keys"), n2(m, "group keys");
+  gpu::DeviceBuffer perm2(m * 4, "group order");
+  gpu::DeviceBuffer k1(m * 8, "group keys"), k2(m * 8, "group keys"), n1(m, "group keys"), n2(m, "group keys");
   uint32_t* a = perm;
   uint32_t* b = perm2.get<uint32_t>();
   for (size_t k = keys.size(); k-- > 0;) {
@@ -42,26 +35,26 @@ void sort_rows_by_group_keys(const std::vector<GroupKeyColumn>& keys, uint32_t* 
       std::swap(a, b);
     }
   }
-  if (a != perm) check_cuda(cudaMemcpyAsync(perm, a, m * 4, cudaMemcpyDeviceToDevice, s), "copy");
-  check_cuda(cudaStreamSynchronize(s), "group order");  // the scratch above is released on return
+  if (a != perm) gpu::check_cuda(cudaMemcpyAsync(perm, a, m * 4, cudaMemcpyDeviceToDevice, s), "copy");
+  gpu::check_cuda(cudaStreamSynchronize(s), "group order");  // the scratch above is released on return
 }
 
 GroupIds sort_group_ids(const std::vector<GroupKeyColumn>& keys, uint64_t n, cudaStream_t s) {
   GroupIds r;
-  r.order = DeviceBuffer(n * 4, "group order");
+  r.order = gpu::DeviceBuffer(n * 4, "group order");
   launch_iota(r.order.get<uint32_t>(), n, 0, s);
   sort_rows_by_group_keys(keys, r.order.get<uint32_t>(), n, s);
   KeyColumns kc;
   kc.width = int(keys.size());
   for (size_t k = 0; k < keys.size(); k++) kc.values[k] = keys[k].values, kc.nulls[k] = keys[k].nulls;
-  DeviceBuffer head(n * 4, "group heads"), scan(n * 4, "group ids");
+  gpu::DeviceBuffer head(n * 4, "group heads"), scan(n * 4, "group ids");
   launch_group_heads(kc, r.order.get<uint32_t>(), n, head.get<uint32_t>(), s);
   r.groups = inclusive_sum_u32(head.get<uint32_t>(), scan.get<uint32_t>(), n, s);
-  r.gid = DeviceBuffer(n * 4, "group ids");
-  r.first = DeviceBuffer(std::max<uint64_t>(r.groups, 1) * 4, "group representatives");
+  r.gid = gpu::DeviceBuffer(n * 4, "group ids");
+  r.first = gpu::DeviceBuffer(std::max<uint64_t>(r.groups, 1) * 4, "group representatives");
   launch_group_ids(r.order.get<uint32_t>(), head.get<uint32_t>(), scan.get<uint32_t>(), n, r.gid.get<uint32_t>(),
                    r.first.get<uint32_t>(), s);
-  check_cuda(cudaStreamSynchronize(s), "group ids");
+  gpu::check_cuda(cudaStreamSynchronize(s), "group ids");
   return r;
 }
 

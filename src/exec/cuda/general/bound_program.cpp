@@ -1,0 +1,77 @@
+#include "exec/cuda/general/bound_program.h"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+
+#include "exec/cuda/column_cache.h"
+#include "exec/cuda/general/tuples.h"
+
+namespace raydb::exec::cuda::general {
+
+namespace {
+
+// DOUBLE columns as stored (8-byte bits): the column cache narrows integers only.
+class RawColumns {
+ public:
+  static const int64_t* get(const ColumnPtr& c, cudaStream_t s) {
+    static std::mutex m;
+    static std::map<const Column*, std::pair<ColumnPtr, std::unique_ptr<gpu::DeviceBuffer>>> cache;
+    std::lock_guard<std::mutex> lock(m);
+    auto it = cache.find(c.get());
+    if (it != cache.end()) return it->second.second->get<int64_t>();
+    auto buf = std::make_unique<gpu::DeviceBuffer>(std::max<uint64_t>(c->size() * 8, 8), "a DOUBLE column");
+    // On the query's stream: pooled memory may still be read by its earlier kernels.
+    if (c->size())
+      gpu::check_cuda(cudaMemcpyAsync(buf->get(), c->data<double>(), c->size() * 8, cudaMemcpyHostToDevice, s), "upload");
+    gpu::check_cuda(cudaStreamSynchronize(s), "upload");
+    const int64_t* p = buf->get<int64_t>();
+    cache.emplace(c.get(), std::make_pair(c, std::move(buf)));
+    return p;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<BoundProgram> bind(const CompiledProgram& p, cudaStream_t s, uint64_t& bytes_read) {
+  auto b = std::make_unique<BoundProgram>();
+  b->src = &p;
+  std::vector<ProgColumn> cols;
+  for (auto& c : p.columns) {
+    ProgColumn pc;
+    pc.table = c.table;
+    if (c.column->type().id == TypeId::kDouble) {
+      pc.raw = RawColumns::get(c.column, s);
+      bytes_read += c.column->size() * 8;
+    } else {
+      const DeviceColumn& dc = ColumnCache::instance().get(c.column, s);
+      pc.col = dc.dev;
+      bytes_read += dc.bytes();
+    }
+    cols.push_back(pc);
+  }
+  std::vector<ProgLookup> lks;
+  for (auto& t : p.lookups) {
+    gpu::DeviceBuffer v, n;
+    upload(v, t.values, "a lookup table", s);
+    upload(n, t.nulls, "a lookup table", s);
+    ProgLookup l;
+    l.values = v.get<int64_t>();
+    l.nulls = n.get<uint8_t>();
+    l.base = t.base;
+    l.size = t.values.size();
+    lks.push_back(l);
+    b->tables.push_back(std::move(v));
+    b->tables.push_back(std::move(n));
+  }
+  upload(b->ins, p.ins, "a GPU program", s);
+  upload(b->cols, cols, "a GPU program", s);
+  upload(b->lookups, lks, "a GPU program", s);
+  b->dev.ins = b->ins.get<ProgInstr>();
+  b->dev.cols = b->cols.get<ProgColumn>();
+  b->dev.lookups = b->lookups.get<ProgLookup>();
+  b->dev.n = int(p.ins.size());
+  return b;
+}
+
+}  // namespace raydb::exec::cuda::general

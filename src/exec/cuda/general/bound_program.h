@@ -1,0 +1,26 @@
+#pragma once
+// A compiled program bound to the device: its instructions, the device columns it
+// reads (DOUBLE columns as stored, the rest from the column cache) and its lookup
+// tables uploaded on the query's stream.
+#include <cuda_runtime.h>
+
+#include <memory>
+#include <vector>
+
+#include "exec/cuda/general/device_program.h"
+#include "exec/cuda/general/expression_compiler.h"
+#include "gpu/device_buffer.h"
+
+namespace raydb::exec::cuda::general {
+
+struct BoundProgram {
+  const CompiledProgram* src = nullptr;
+  DevProgram dev;
+  gpu::DeviceBuffer ins, cols, lookups;
+  std::vector<gpu::DeviceBuffer> tables;
+};
+
+// Adds the bytes of the columns it reads to bytes_read.
+std::unique_ptr<BoundProgram> bind(const CompiledProgram& p, cudaStream_t s, uint64_t& bytes_read);
+
+}  // namespace raydb::exec::cuda::general

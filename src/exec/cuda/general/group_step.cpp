@@ -1,0 +1,144 @@
+#include "exec/cuda/general/group_step.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "common/error.h"
+#include "exec/core/aggregate_states.h"
+#include "exec/core/expression_evaluator.h"
+#include "exec/core/key_encoder.h"
+#include "exec/core/result_finisher.h"
+#include "exec/cuda/general/general_kernels.h"
+#include "exec/cuda/general/group_aggregate.h"
+#include "exec/cuda/general/group_ids.h"
+#include "exec/cuda/general/group_kernels.h"
+#include "exec/cuda/general/host_values.h"
+
+namespace raydb::exec::cuda::general {
+
+using plan::AggFunc;
+
+namespace {
+
+// The GROUP BY keys over the rows; DOUBLE keys as the CPU's key encoder: -0.0 and
+// +0.0 one group, NaNs one group.
+std::vector<Column128> group_key_values(GeneralQuery& g, const Tuples& cur) {
+  std::vector<Column128> keys;
+  for (auto& k : g.gp.group_keys) {
+    keys.push_back(g.programs.eval(k, cur));
+    if (k.kind == VectorKind::kDouble)
+      launch_normalize_doubles(keys.back().values.get<__int128>(), keys.back().nl(), cur.n, g.s);
+  }
+  return keys;
+}
+
+GroupIds group_ids(GeneralQuery& g, const std::vector<Column128>& keys, uint64_t n) {
+  const size_t G = keys.size();
+  if (G > size_t(kMaxKeyColumns))
+    fail(ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: more than {} GROUP BY keys", kMaxKeyColumns);
+  std::vector<GroupKeyColumn> kcols(G);
+  for (size_t k = 0; k < G; k++) {
+    kcols[k].values = keys[k].v();
+    kcols[k].nulls = keys[k].nl();
+    kcols[k].huge = g.gp.group_keys[k].kind == VectorKind::kHuge;
+    kcols[k].nullable = may_be_null(*g.q.group_keys[k]);
+  }
+  if (g.settings.cuda_group() == CudaGroupAlgo::kSort) return sort_group_ids(kcols, n, g.s);
+  // Rows in group order only for the aggregates that walk groups contiguously.
+  bool need_order = false;
+  for (auto& ga : g.gp.aggs)
+    if (ga.has_arg && needs_group_order(ga.func, ga.distinct, ga.arg.kind)) need_order = true;
+  return hash_group_ids(kcols, n, need_order, g.s);
+}
+
+// Group keys at each group's first row.
+std::vector<Vector> group_key_vectors(GeneralQuery& g, const std::vector<Column128>& keys, const GroupIds& ids,
+                                      uint64_t groups, ResultTable& result) {
+  std::vector<Vector> key_vectors;
+  for (size_t k = 0; k < keys.size(); k++) {
+    Column128 c;
+    c.values = gpu::DeviceBuffer(std::max<uint64_t>(groups, 1) * 16, "group keys");
+    c.nulls = gpu::DeviceBuffer(std::max<uint64_t>(groups, 1), "group keys");
+    launch_gather_i128(keys[k].v(), keys[k].nl(), ids.first.get<uint32_t>(), groups, c.values.get<__int128>(),
+                       c.nulls.get<uint8_t>(), g.s);
+    gpu::check_cuda(cudaStreamSynchronize(g.s), "group keys");
+    key_vectors.push_back(host_vector(g.gp.group_keys[k], c, groups, *result.interner, g.s));
+  }
+  return key_vectors;
+}
+
+// Per aggregate: the rows in group order (each group's rows contiguous) where one
+// needs them (needs_group_order), per group results loaded into the CPU's
+// AggregateStates, which finalizes them as the CPU does.
+void load_aggregates(GeneralQuery& g, const Tuples& cur, const GroupLayout& layout, AggregateStates& states) {
+  for (size_t a = 0; a < g.gp.aggs.size(); a++) {
+    const GeneralAgg& ga = g.gp.aggs[a];
+    if (!ga.has_arg) {
+      GroupAggregateResult r =
+          aggregate_group_values(AggFunc::kCountStar, false, VectorKind::kInt, layout, nullptr, nullptr, g.s);
+      states.load(a, std::move(r.count), {}, VectorKind::kInt, nullptr, Type::bigint());
+      continue;
+    }
+    Column128 arg = g.programs.eval(ga.arg, cur);
+    GroupAggregateResult r = aggregate_group_values(ga.func, ga.distinct, ga.arg.kind, layout, arg.v(), arg.nl(), g.s);
+    if (r.is_double)
+      states.load_doubles(a, std::move(r.count), std::move(r.doubles), ga.arg.type);
+    else
+      states.load(a, std::move(r.count), std::move(r.value), ga.arg.kind, ga.arg.dict, ga.arg.type, std::move(r.wraps));
+  }
+}
+
+// Group order: ascending encoded key words, which is the CPU's order whenever it
+// aggregates into a direct array (packed keys); elsewhere its order is its hash
+// table's, and results are compared as sets or through ORDER BY. Reorders the keys.
+std::vector<uint32_t> group_order(GeneralQuery& g, std::vector<Vector>& key_vectors, uint64_t groups,
+                                  ResultTable& result) {
+  std::vector<uint32_t> order(groups);
+  std::iota(order.begin(), order.end(), 0);
+  if (key_vectors.empty() || groups <= 1) return order;
+  std::vector<KeySpec> specs;
+  for (auto& k : g.q.group_keys) specs.push_back(group_key_spec(*k, g.q));
+  KeyEncoder enc(std::move(specs), result.interner.get());
+  std::vector<int64_t> words;
+  enc.encode(key_vectors, groups, words);
+  const size_t w = size_t(enc.width());
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return std::lexicographical_compare(words.begin() + long(a * w), words.begin() + long(a * w + w),
+                                        words.begin() + long(b * w), words.begin() + long(b * w + w));
+  });
+  for (auto& kv : key_vectors) kv = kv.select(order.data(), order.size());
+  return order;
+}
+
+}  // namespace
+
+void aggregate_rows(GeneralQuery& g, const Tuples& cur, ResultTable& result) {
+  const uint64_t n = cur.n;
+  const size_t G = g.gp.group_keys.size();
+  std::vector<Column128> keys = group_key_values(g, cur);
+  uint64_t groups = G == 0 ? 1 : 0;
+  GroupIds ids;
+  if (G > 0 && n > 0) {
+    ids = group_ids(g, keys, n);
+    groups = ids.groups;
+  }
+  std::vector<Vector> key_vectors = group_key_vectors(g, keys, ids, groups, result);
+
+  GroupLayout layout;
+  layout.n = n;
+  layout.groups = groups;
+  layout.gid = G == 0 ? nullptr : ids.gid.get<uint32_t>();
+  layout.order = G == 0 ? nullptr : ids.order.get<uint32_t>();
+  AggregateStates states(&g.q.aggregates, result.interner.get());
+  states.resize(groups);
+  load_aggregates(g, cur, layout, states);
+
+  const std::vector<uint32_t> order = group_order(g, key_vectors, groups, result);
+  std::vector<Vector> agg_vectors;
+  for (size_t a = 0; a < g.gp.aggs.size(); a++) agg_vectors.push_back(states.finalize(a, order));
+  size_t rows = groups;
+  std::vector<Vector> outputs = finish_aggregation(g.q, std::move(key_vectors), std::move(agg_vectors), rows);
+  finish_rows(g.q, std::move(outputs), rows, result);
+}
+
+}  // namespace raydb::exec::cuda::general

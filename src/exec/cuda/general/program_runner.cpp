@@ -1,0 +1,81 @@
+#include "exec/cuda/general/program_runner.h"
+
+#include <cstring>
+
+#include "common/error.h"
+#include "exec/core/vector.h"
+#include "exec/cuda/general/general_kernels.h"
+
+namespace raydb::exec::cuda::general {
+
+ProgramRunner::ProgramRunner(cudaStream_t s) : s_(s) {
+  err_ = gpu::DeviceBuffer(sizeof(DevError), "error slot");
+  gpu::check_cuda(cudaMemsetAsync(err_.get(), 0, sizeof(DevError), s_), "cudaMemset");
+}
+
+void ProgramRunner::run(const BoundProgram& p, const Tuples& t, __int128* values, uint8_t* nulls, uint8_t* keep) {
+  launch_program(p.dev, t.dev(), t.n, values, nulls, keep, err_.get<DevError>(), s_);
+  DevError e;
+  gpu::check_cuda(cudaMemcpyAsync(&e, err_.get(), sizeof(e), cudaMemcpyDeviceToHost, s_), "copy");
+  gpu::check_cuda(cudaStreamSynchronize(s_), "GPU program");
+  if (e.code == kErrNone) return;
+  DevError report;
+  report.report = 1;
+  gpu::check_cuda(cudaMemcpyAsync(err_.get(), &report, sizeof(report), cudaMemcpyHostToDevice, s_), "copy");
+  launch_program(p.dev, t.dev(), t.n, values, nulls, keep, err_.get<DevError>(), s_, ~e.first_row_inv);
+  gpu::check_cuda(cudaMemcpyAsync(&e, err_.get(), sizeof(e), cudaMemcpyDeviceToHost, s_), "copy");
+  gpu::check_cuda(cudaStreamSynchronize(s_), "GPU program");
+  if (e.code == kErrNone) fail(ErrorKind::kInternal, "a GPU program error did not repeat on its row");
+  raise(p, e);
+}
+
+void ProgramRunner::raise(const BoundProgram& p, const DevError& e) const {
+  const plan::Expr& x = *p.src->source[size_t(e.instr)];
+  if (e.code == kErrDivZero) fail(ErrorKind::kExecution, "division by zero in {}", x.to_string());
+  if (e.code == kErrCast) {
+    // convert()'s message: the source type and value as the CPU's vector shows them.
+    const __int128 v = (__int128(e.value_hi) << 64) | __int128(uint64_t(e.value_lo));
+    const Type from = p.src->cast_from[size_t(e.instr)];
+    Vector one(from, 1);
+    if (one.kind == VectorKind::kDouble) {
+      const int64_t bits = int64_t(v);
+      std::memcpy(&one.doubles[0], &bits, 8);
+    } else if (one.kind == VectorKind::kHuge) {
+      one.huge[0] = v;
+    } else {
+      one.ints[0] = int64_t(v);
+    }
+    fail(ErrorKind::kExecution, "cannot convert {} '{}' to {}", from.to_string(), one.value_at(0).to_string(),
+         x.type.to_string());
+  }
+  fail(ErrorKind::kExecution, "numeric overflow in {}", x.to_string());
+}
+
+Column128 ProgramRunner::eval(const CompiledProgram& p, const Tuples& t) {
+  auto b = bind(p, s_, bytes_read_);
+  Column128 c;
+  c.values = gpu::DeviceBuffer(std::max<uint64_t>(t.n, 1) * 16, "expression values");
+  c.nulls = gpu::DeviceBuffer(std::max<uint64_t>(t.n, 1), "expression NULL flags");
+  run(*b, t, c.values.get<__int128>(), c.nulls.get<uint8_t>(), nullptr);
+  return c;
+}
+
+void ProgramRunner::filter(const CompiledProgram& p, Tuples& t) {
+  if (t.n == 0) return;
+  auto b = bind(p, s_, bytes_read_);
+  gpu::DeviceBuffer keep(t.n, "filter flags");
+  run(*b, t, nullptr, nullptr, keep.get<uint8_t>());
+  gpu::DeviceBuffer idx(t.n * 4, "selected rows");
+  const uint64_t m = select_flagged(keep.get<uint8_t>(), t.n, idx.get<uint32_t>(), s_);
+  if (m == t.n) return;
+  for (auto& r : t.rows) {
+    if (!r.bytes()) continue;
+    gpu::DeviceBuffer out(std::max<uint64_t>(m, 1) * 4, "row ids");
+    launch_gather_u32(r.get<uint32_t>(), idx.get<uint32_t>(), m, out.get<uint32_t>(), s_);
+    r = std::move(out);
+  }
+  t.n = m;
+  t.publish(s_);
+}
+
+}  // namespace raydb::exec::cuda::general

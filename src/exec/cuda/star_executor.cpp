@@ -1,0 +1,63 @@
+#include "exec/cuda/star_executor.h"
+
+#include "common/error.h"
+#include "common/timer.h"
+#include "exec/cuda/cuda_device.h"
+#include "exec/cuda/star_run.h"
+
+namespace raydb::exec::cuda {
+
+StarContext& StarContext::instance() {
+  static StarContext* c = new StarContext();
+  return *c;
+}
+
+namespace {
+
+// The device part: dimensions, then the fact pass and its results, between the
+// start and stop events. Skipped (only the events) when no row can pass.
+void run_on_device(StarRun& r) {
+  gpu::check_cuda(cudaEventRecord(r.ctx.start, r.ctx.stream), "cudaEventRecord");
+  if (!r.nothing) {
+    build_dimensions(r);
+    plan_root_groups(r);
+    if (!r.nothing) {
+      StarParams p = fact_params(r);
+      gpu::DeviceBuffer acc;
+      run_fact_pass(r, p, acc);
+      copy_groups_back(r, p, acc);
+    }
+  }
+  // A fact predicate found empty only while the kernel's parameters were made leaves
+  // the kernel out but not the copies: its (empty) groups are replaced here.
+  if (r.nothing) finish_without_rows(r);
+}
+
+}  // namespace
+
+ResultTable execute_star(const plan::PhysicalPlan& plan, const StarPlan& sp, const ExecOptions& options) {
+  if (device_count() == 0) fail(ErrorKind::kNotImplemented, "no CUDA device: {}", no_device_reason());
+  StarRun r(sp, *plan.query, options.settings);
+  Timer timer;
+  ResultTable result;
+  result.interner = std::make_shared<StringInterner>();
+  result.names = r.q.output_names;
+
+  upload_star_columns(r);
+  const double upload_ms = timer.elapsed_ms();
+  uint64_t fact_bytes = 0;
+  for (auto* c : r.fact) fact_bytes += c->bytes();
+  collect_filter_ranges(r);
+  plan_accumulators(r);
+  run_on_device(r);
+  const double gpu_wall_ms = timer.elapsed_ms() - upload_ms;
+
+  decode_star_result(r, result);
+  result.device_ms = r.device_ms;
+  result.device_bytes = fact_bytes;
+  result.profile = fmt::format("cuda: upload {:.2f} ms, device {:.3f} ms (host wall {:.3f} ms), fact bytes {}", upload_ms,
+                               r.device_ms, gpu_wall_ms, fact_bytes);
+  return result;
+}
+
+}  // namespace raydb::exec::cuda

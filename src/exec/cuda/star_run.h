@@ -1,0 +1,106 @@
+#pragma once
+// One star query on the GPU (star_executor.cpp), as its phases share it:
+//   star_dimensions: upload the columns, the dimension filter ranges, and per
+//     dimension a lookup array (filter, rank the present group codes, remap);
+//   star_fact_pass:  the fused fact kernel's parameters (predicates, probes most
+//     selective first, narrowed lookups, group strides, aggregates) and its launch;
+//   star_results:    the group accumulators copied back (compacted on the device when
+//     the range is large), decoded into the CPU's key words and aggregate states.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "common/settings.h"
+#include "exec/core/result_table.h"
+#include "exec/cuda/column_cache.h"
+#include "exec/cuda/kernels.h"
+#include "exec/cuda/star_plan.h"
+#include "gpu/current_device.h"
+#include "gpu/device_buffer.h"
+#include "gpu/event.h"
+#include "gpu/pinned_buffer.h"
+#include "gpu/stream.h"
+
+namespace raydb::exec::cuda {
+
+using u64 = unsigned long long;
+
+constexpr uint64_t kLocalCodeLimit = uint64_t(1) << 22;  // per-dimension group code range
+constexpr uint64_t kCopyAllGroups = 16384;              // below this, copy accumulators without compaction
+constexpr size_t kSharedLimit = 48 * 1024;              // shared accumulators per block
+
+// The star path's stream, events and staging memory, created once per process on device 0.
+struct StarContext {
+  gpu::CurrentDevice device;  // first: what follows belongs to device 0
+  gpu::Stream stream;
+  gpu::Event start, stop;
+  gpu::Event dims_done, fact_start, fact_done;  // cuda_profile phases
+  gpu::PinnedBuffer host;                       // staging for small uploads and results
+  StarContext() { host.ensure(1 << 20); }
+  static StarContext& instance();
+};
+
+struct DimRun {
+  const StarDim* dim = nullptr;
+  const DeviceColumn* key = nullptr;
+  const DeviceColumn* fk = nullptr;
+  uint64_t K = 0;              // key range (lookup entries)
+  uint64_t local = 1;          // local code range
+  std::vector<uint64_t> mult;  // per group key of the dim
+  gpu::DeviceBuffer lookup, flags, dense, inv, translated, narrow;
+  uint64_t codes = 0, passed = 0;
+  uint64_t stride = 0;
+  std::vector<int32_t> inv_host;
+};
+
+struct StarRun {
+  StarRun(const StarPlan& sp, const plan::LogicalQuery& q, const Settings& settings)
+      : sp(sp), q(q), settings(settings), ctx(StarContext::instance()), cache(ColumnCache::instance()) {}
+
+  const StarPlan& sp;
+  const plan::LogicalQuery& q;
+  const Settings& settings;
+  StarContext& ctx;
+  ColumnCache& cache;
+
+  std::vector<const DeviceColumn*> fact;
+  std::vector<DimRun> dims;
+  bool nothing = false;  // no row can pass: the device work is skipped
+
+  // Ranges of all dimension filters, uploaded in one copy: per dimension and filter,
+  // where its ranges start and how many.
+  std::vector<uint64_t> ranges;
+  std::vector<std::vector<size_t>> range_at;
+  std::vector<std::vector<int>> range_n;
+
+  // Accumulator fields: count, then per aggregate its low word (and high word when wide).
+  int nfields = 1;
+  std::vector<int> lo_field, hi_field;
+  // Group ids: mixed radix over the dimensions' dense codes, then the root group keys.
+  uint64_t R = 1;
+  std::vector<uint64_t> radix_root, stride_root;
+
+  std::vector<uint64_t> present;        // group ids with rows
+  std::vector<std::vector<u64>> fields;  // per field, per present group
+  float device_ms = 0;
+};
+
+// star_dimensions.cpp
+void upload_star_columns(StarRun& r);
+void collect_filter_ranges(StarRun& r);
+void build_dimensions(StarRun& r);  // through the dimension counts on the host
+void plan_root_groups(StarRun& r);
+
+// star_fact_pass.cpp
+void plan_accumulators(StarRun& r);
+StarParams fact_params(StarRun& r);
+void run_fact_pass(StarRun& r, StarParams& p, gpu::DeviceBuffer& acc);
+
+// star_results.cpp
+void copy_groups_back(StarRun& r, const StarParams& p, const gpu::DeviceBuffer& acc);
+void finish_without_rows(StarRun& r);
+// Groups decoded into the CPU's key words and aggregate states, then finished.
+void decode_star_result(StarRun& r, ResultTable& result);
+
+}  // namespace raydb::exec::cuda

@@ -3,7 +3,8 @@
 // bit vectors computed and combined on the device.
 #include <cuda_runtime.h>
 
-#include "access/gpu/device_array.h"
+#include "access/gpu/index_errors.h"
+#include "access/gpu/index_memory.h"
 #include "access/rt_scan/gpu/scan_ops.h"
 #include "access/rt_scan/gpu_scan_index.h"
 #include "access/rt_scan/scan_plan.h"
@@ -14,8 +15,23 @@ namespace raydb::access::rt_scan {
 
 namespace {
 
-using access::gpu::DeviceArray;
 namespace mp = rt::mapping;
+
+// This index's arrays: the gpu/ layer's DeviceArray on plain cudaMalloc (the index is
+// not yet built for the SQL executor's accounted pool), failing in the GPU indexes'
+// wording.
+template <typename T>
+class DeviceArray : public raydb::gpu::DeviceArray<T> {
+ public:
+  DeviceArray() { this->use(memory()); }
+  explicit DeviceArray(size_t n) : raydb::gpu::DeviceArray<T>(n, memory()) {}
+  void upload(std::span<const T> host) { raydb::gpu::DeviceArray<T>::upload(host, access::gpu::kIndexCallErrors); }
+  void copy_out(std::span<T> host) const {
+    raydb::gpu::DeviceArray<T>::copy_out(host, access::gpu::kIndexCallErrors);
+  }
+  static void cuda_ok(cudaError_t e, const char* what) { raydb::gpu::check_cuda(e, what, access::gpu::kIndexCallErrors); }
+  static raydb::gpu::DeviceMemory& memory() { return access::gpu::index_memory(nullptr); }
+};
 
 template <typename T>
 DeviceArray<T> up(std::span<const T> host) {

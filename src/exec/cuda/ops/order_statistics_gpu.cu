@@ -9,15 +9,20 @@
 #include <limits>
 
 #include "common/error.h"
-#include "exec/cuda/ops/device_array.h"
+#include "gpu/cuda_check.h"
+#include "gpu/device_buffer.h"
 #include "exec/cuda/ops/order_statistics_gpu.h"
 #include "exec/cuda/ops/order_statistics_kernels.cuh"
 
 namespace raydb::exec::cuda::ops {
 
 using namespace orderstat;
-using general::blocks_for;
-using general::kThreads;
+using raydb::gpu::kThreads;
+// Scratch from the gpu/ layer's accounted pool, so order statistics count against the
+// device memory budget like every other query buffer.
+using DeviceArray = raydb::gpu::DeviceBuffer;
+inline unsigned blocks_for(uint64_t n) { return raydb::gpu::grid_blocks(n); }
+inline void check(cudaError_t e, const char* what) { raydb::gpu::check_cuda(e, what); }
 
 namespace {
 

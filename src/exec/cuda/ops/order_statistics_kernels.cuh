@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include "exec/core/order_statistics/column_input.h"
-#include "exec/cuda/general/grid.cuh"
+#include "gpu/launch.cuh"
 
 namespace raydb::exec::cuda::ops {
 

@@ -10,7 +10,8 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
-#include "storage/persist/database_directory.h"
+#include "common/error.h"
+#include "raydb/admin.h"
 
 namespace raydb::cli {
 
@@ -82,11 +83,11 @@ void register_shell(CLI::App& app) {
           if (word == ".help") {
             print_help();
           } else if (word == ".tables") {
-            for (auto& n : db->directory().table_names()) std::puts(n.c_str());
+            for (auto& n : admin::table_names(*db)) std::puts(n.c_str());
           } else if (word == ".schema") {
-            auto tbl = db->directory().table(rest);
+            auto tbl = admin::describe_table(*db, rest);
             if (!tbl) fail(ErrorKind::kBinder, "unknown table '{}'", rest);
-            for (auto& c : tbl->schema()) std::printf("%s %s\n", c.name.c_str(), c.type.to_string().c_str());
+            for (auto& c : tbl->columns) std::printf("%s %s\n", c.name.c_str(), c.type.c_str());
           } else if (word == ".format") {
             fmt = parse_output_format(rest);
           } else if (word == ".timing") {

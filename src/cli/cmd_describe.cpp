@@ -6,7 +6,7 @@
 
 #include "cli/commands.h"
 #include "common/error.h"
-#include "storage/persist/database_directory.h"
+#include "raydb/admin.h"
 
 namespace raydb::cli {
 
@@ -18,21 +18,6 @@ std::string cell(std::string s) {
     if (static_cast<unsigned char>(c) < 0x20) c = '?';
   if (s.size() > 32) s = s.substr(0, 29) + "...";
   return s;
-}
-
-std::string bound(const Column& col, bool max) {
-  const ColumnStats& s = col.stats();
-  if (col.size() == 0) return "-";
-  switch (col.type().id) {
-    case TypeId::kDouble: return Value::float64(max ? s.max_d : s.min_d).to_string();
-    case TypeId::kVarchar: return cell(std::string(col.dictionary()->at(uint32_t(max ? s.max : s.min))));
-    case TypeId::kInteger: return Value::integer(int32_t(max ? s.max : s.min)).to_string();
-    case TypeId::kBigint: return Value::bigint(max ? s.max : s.min).to_string();
-    case TypeId::kDecimal:
-      return Value::decimal(max ? s.max : s.min, col.type().precision, col.type().scale).to_string();
-    case TypeId::kDate: return Value::date(int32_t(max ? s.max : s.min)).to_string();
-    default: return "?";
-  }
 }
 
 void print_table(const std::vector<std::vector<std::string>>& rows) {
@@ -53,24 +38,15 @@ void print_table(const std::vector<std::vector<std::string>>& rows) {
   }
 }
 
-void describe_table(const Table& t) {
-  uint64_t total = 0;
+void print_description(const admin::TableInfo& t) {
   std::vector<std::vector<std::string>> rows{
       {"column", "type", "min", "max", "dictionary", "bytes", "dictionary bytes"}};
-  for (auto& c : t.columns()) {
-    uint64_t bytes = c->size() * uint64_t(c->type().physical_width());
-    uint64_t dict_bytes = 0;
-    std::string dict = "-";
-    if (const Dictionary* d = c->dictionary()) {
-      dict_bytes = d->offsets().size() * 8 + d->chars().size();
-      dict = std::to_string(d->size()) + " entries";
-    }
-    total += bytes + dict_bytes;
-    rows.push_back({c->name(), c->type().to_string(), bound(*c, false), bound(*c, true), dict, std::to_string(bytes),
-                    c->dictionary() ? std::to_string(dict_bytes) : "-"});
-  }
-  std::printf("table %s: %llu rows, %zu columns, %llu bytes\n", t.name().c_str(), (unsigned long long)t.row_count(),
-              t.column_count(), (unsigned long long)total);
+  for (const admin::ColumnInfo& c : t.columns)
+    rows.push_back({c.name, c.type, c.min ? cell(*c.min) : "-", c.max ? cell(*c.max) : "-",
+                    c.dictionary_entries ? std::to_string(*c.dictionary_entries) + " entries" : "-",
+                    std::to_string(c.bytes), c.dictionary_bytes ? std::to_string(*c.dictionary_bytes) : "-"});
+  std::printf("table %s: %llu rows, %zu columns, %llu bytes\n", t.name.c_str(), (unsigned long long)t.rows,
+              t.columns.size(), (unsigned long long)t.bytes);
   print_table(rows);
 }
 
@@ -85,16 +61,15 @@ void register_describe(CLI::App& app) {
   cmd->add_option("--db", args->db, "database directory")->required();
   cmd->add_option("--table", args->table, "only this table");
   cmd->callback([args] {
-    auto db = DatabaseDirectory::open(args->db);
     if (!args->table.empty()) {
-      TablePtr t = db->table(args->table);
+      auto t = admin::describe_table(args->db, args->table);
       if (!t) fail(ErrorKind::kCatalog, "table {} does not exist in {}", args->table, args->db);
-      describe_table(*t);
+      print_description(*t);
       return;
     }
-    auto names = db->table_names();
-    std::printf("database %s: %zu table%s\n", args->db.c_str(), names.size(), names.size() == 1 ? "" : "s");
-    for (auto& n : names) describe_table(*db->table(n));
+    const std::vector<admin::TableInfo> tables = admin::describe_database(args->db);
+    std::printf("database %s: %zu table%s\n", args->db.c_str(), tables.size(), tables.size() == 1 ? "" : "s");
+    for (auto& t : tables) print_description(t);
   });
 }
 

@@ -4,8 +4,7 @@
 
 #include "cli/commands.h"
 #include "common/error.h"
-#include "storage/loaders/csv_exporter.h"
-#include "storage/persist/database_directory.h"
+#include "raydb/admin.h"
 
 namespace raydb::cli {
 
@@ -26,11 +25,8 @@ void register_export(CLI::App& app) {
         fail(ErrorKind::kInvalidInput, "--delimiter must be one character (or \\t), got '{}'", args->delimiter);
       delimiter = args->delimiter[0];
     }
-    auto db = DatabaseDirectory::open(args->db);
-    TablePtr t = db->table(args->table);
-    if (!t) fail(ErrorKind::kCatalog, "table {} does not exist in {}", args->table, args->db);
-    uint64_t rows = export_csv(*t, args->csv, delimiter);
-    std::printf("%s: %llu rows written to %s\n", t->name().c_str(), (unsigned long long)rows, args->csv.c_str());
+    const admin::ExportSummary s = admin::export_csv(args->db, args->table, args->csv, delimiter);
+    std::printf("%s: %llu rows written to %s\n", s.table.c_str(), (unsigned long long)s.rows, args->csv.c_str());
   });
 }
 

@@ -7,8 +7,7 @@
 #include "cli/commands.h"
 #include "common/error.h"
 #include "common/timer.h"
-#include "gen/ssb/generator.h"
-#include "storage/persist/database_directory.h"
+#include "raydb/admin.h"
 
 namespace raydb::cli {
 
@@ -32,8 +31,8 @@ T parse_number(const std::string& flag, const std::string& text, const char* exp
   return v;
 }
 
-ssb::GenOptions parse_options(const GenSsbArgs& a) {
-  ssb::GenOptions o;
+admin::SsbGenOptions parse_options(const GenSsbArgs& a) {
+  admin::SsbGenOptions o;
   o.scale_factor = parse_number<double>("--sf", a.sf, "a positive number");
   if (!(o.scale_factor > 0)) fail(ErrorKind::kInvalidInput, "--sf must be a positive number, got '{}'", a.sf);
   if (!a.seed.empty()) o.seed = parse_number<uint64_t>("--seed", a.seed, "a non-negative integer");
@@ -41,28 +40,16 @@ ssb::GenOptions parse_options(const GenSsbArgs& a) {
     o.threads = parse_number<int>("--threads", a.threads, "a positive integer");
     if (o.threads <= 0) fail(ErrorKind::kInvalidInput, "--threads must be a positive integer, got '{}'", a.threads);
   }
-  ssb::row_counts(o.scale_factor);  // rejects scale factors too large, before any work
+  o.tbl_dir = a.tbl;
   return o;
 }
 
 void run_gen_ssb(const GenSsbArgs& a) {
-  const ssb::GenOptions options = parse_options(a);
+  const admin::SsbGenOptions options = parse_options(a);
   Timer timer;
-  // A bad --db fails before generating; a new database is created only once the
-  // data is ready, so a failed run into a new path leaves nothing behind.
-  std::shared_ptr<DatabaseDirectory> db;
-  if (DatabaseDirectory::exists(a.db))
-    db = DatabaseDirectory::open(a.db);
-  else
-    DatabaseDirectory::check_creatable(a.db);
-  auto tables = ssb::generate(options);
-  if (!a.tbl.empty()) ssb::write_tbl(tables, a.tbl, options.threads);
-  if (!db) db = DatabaseDirectory::open_or_create(a.db);
-  db->commit(tables, /*replace=*/true);
-  uint64_t rows = 0;
-  for (auto& t : tables) rows += t->row_count();
+  const admin::SsbGenSummary s = admin::generate_ssb(a.db, options);
   std::printf("generated SSB SF %g (seed %llu): %llu rows in %zu tables into %s in %.2f s\n", options.scale_factor,
-              (unsigned long long)options.seed, (unsigned long long)rows, tables.size(), a.db.c_str(),
+              (unsigned long long)options.seed, (unsigned long long)s.rows, s.tables, a.db.c_str(),
               timer.elapsed_ms() / 1e3);
 }
 

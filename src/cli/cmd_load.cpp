@@ -5,9 +5,7 @@
 
 #include "cli/commands.h"
 #include "common/error.h"
-#include "storage/loaders/csv_loader.h"
-#include "storage/loaders/ssb_loader.h"
-#include "storage/persist/database_directory.h"
+#include "raydb/admin.h"
 
 namespace raydb::cli {
 
@@ -37,10 +35,8 @@ void register_load(CLI::App& app) {
                                           "lineorder.tbl (or lineorder.tbl.1 .. N)")
       ->required();
   ssb->callback([ssb_args] {
-    load_ssb(ssb_args->db, ssb_args->tbl);
-    auto db = DatabaseDirectory::open(ssb_args->db);
-    for (auto& name : db->table_names())
-      std::printf("%s: %llu rows\n", name.c_str(), (unsigned long long)db->table(name)->row_count());
+    for (const admin::TableRows& t : admin::load_ssb_tbl(ssb_args->db, ssb_args->tbl))
+      std::printf("%s: %llu rows\n", t.name.c_str(), (unsigned long long)t.rows);
   });
 
   struct CsvArgs {
@@ -60,17 +56,15 @@ void register_load(CLI::App& app) {
   csv->add_flag("--replace", csv_args->replace, "replace the table if it exists (otherwise that is an error)");
   csv->add_option("files", csv_args->files, "CSV files")->required()->expected(1, -1);
   csv->callback([csv_args] {
-    CsvLoadOptions options;
+    admin::CsvLoadOptions options;
     options.header = csv_args->header;
     options.delimiter = parse_delimiter(csv_args->delimiter);
     options.replace = csv_args->replace;
-    if (!options.replace && DatabaseDirectory::exists(csv_args->db)) {
-      auto db = DatabaseDirectory::open(csv_args->db);
-      if (auto t = db->table(csv_args->table))
-        fail(ErrorKind::kCatalog, "table {} already exists in {} (use --replace to replace it)", t->name(),
+    if (!options.replace)
+      if (auto existing = admin::find_table(csv_args->db, csv_args->table))
+        fail(ErrorKind::kCatalog, "table {} already exists in {} (use --replace to replace it)", *existing,
              csv_args->db);
-    }
-    uint64_t rows = load_csv(csv_args->db, csv_args->table, csv_args->schema, csv_args->files, options);
+    uint64_t rows = admin::load_csv(csv_args->db, csv_args->table, csv_args->schema, csv_args->files, options);
     std::printf("%s: %llu rows\n", csv_args->table.c_str(), (unsigned long long)rows);
   });
 }

@@ -10,7 +10,8 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
-#include "storage/persist/database_directory.h"
+#include "common/error.h"
+#include "raydb/admin.h"
 
 namespace raydb::cli {
 
@@ -30,6 +31,25 @@ void print_help() {
 std::string trim(const std::string& s) {
   size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
   return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+// A shell command other than .quit / .exit; errors are raydb::Error.
+void run_dot_command(Database& db, const std::string& word, const std::string& rest, OutputFormat& fmt, bool& timing) {
+  if (word == ".help") {
+    print_help();
+  } else if (word == ".tables") {
+    for (auto& n : admin::table_names(db)) std::puts(n.c_str());
+  } else if (word == ".schema") {
+    auto tbl = admin::describe_table(db, rest);
+    if (!tbl) fail(ErrorKind::kBinder, "unknown table '{}'", rest);
+    for (auto& c : tbl->columns) std::printf("%s %s\n", c.name.c_str(), c.type.c_str());
+  } else if (word == ".format") {
+    fmt = parse_output_format(rest);
+  } else if (word == ".timing") {
+    timing = rest == "on";
+  } else {
+    fail(ErrorKind::kInvalidInput, "unknown command {} (.help lists them)", word);
+  }
 }
 
 }  // namespace
@@ -77,23 +97,9 @@ void register_shell(CLI::App& app) {
       if (pending.empty() && !t.empty() && t[0] == '.') {
         if (tty) add_history(line.c_str());
         std::string word = t.substr(0, t.find(' ')), rest = trim(t.substr(word.size()));
+        if (word == ".quit" || word == ".exit") break;
         try {
-          if (word == ".quit" || word == ".exit") break;
-          if (word == ".help") {
-            print_help();
-          } else if (word == ".tables") {
-            for (auto& n : db->directory().table_names()) std::puts(n.c_str());
-          } else if (word == ".schema") {
-            auto tbl = db->directory().table(rest);
-            if (!tbl) fail(ErrorKind::kBinder, "unknown table '{}'", rest);
-            for (auto& c : tbl->schema()) std::printf("%s %s\n", c.name.c_str(), c.type.to_string().c_str());
-          } else if (word == ".format") {
-            fmt = parse_output_format(rest);
-          } else if (word == ".timing") {
-            timing = rest == "on";
-          } else {
-            fail(ErrorKind::kInvalidInput, "unknown command {} (.help lists them)", word);
-          }
+          run_dot_command(*db, word, rest, fmt, timing);
         } catch (const Error& e) {
           std::fprintf(stderr, "error: %s\n", e.what());
         }

@@ -22,7 +22,25 @@ void JoinTable::build(std::vector<int64_t> keys, int width, std::vector<uint32_t
   width_ = width;
   const size_t n = rows.size();
   if (n >= kNone) fail(ErrorKind::kNotImplemented, "join build side has {} rows; at most 2^32-2 are supported", n);
+  const std::vector<uint32_t> order = sort_rows(keys, rows);
+  group_keys(keys, order);
+  // Dense index when one key word spans a small range (a few slots per key at most).
+  dense_ = false;
+  if (width == 1 && distinct_ > 0 && build_dense()) return;
+  if (distinct_ == 0) {
+    dense_ = true;  // empty: everything misses
+    range_ = 0;
+    offsets_.assign(1, 0);
+    first_.clear();
+    return;
+  }
+  build_hashed();
+}
+
+std::vector<uint32_t> JoinTable::sort_rows(const std::vector<int64_t>& keys, const std::vector<uint32_t>& rows) {
   // Order build rows by key (ties by row id, so results are deterministic).
+  const size_t n = rows.size();
+  const int width = width_;
   std::vector<uint32_t> order(n);
   std::iota(order.begin(), order.end(), 0);
   auto key_less = [&](uint32_t a, uint32_t b) {
@@ -37,10 +55,15 @@ void JoinTable::build(std::vector<int64_t> keys, int width, std::vector<uint32_t
   if (!sorted) std::sort(order.begin(), order.end(), key_less);
   rows_.resize(n);
   for (size_t i = 0; i < n; i++) rows_[i] = rows[order[i]];
+  return order;
+}
+
+void JoinTable::group_keys(const std::vector<int64_t>& keys, const std::vector<uint32_t>& order) {
+  // Distinct keys and their ranges.
+  const size_t n = order.size();
+  const int width = width_;
   auto key_of = [&](size_t sorted_index) { return &keys[size_t(order[sorted_index]) * size_t(width)]; };
   auto same = [&](size_t a, size_t b) { return std::memcmp(key_of(a), key_of(b), sizeof(int64_t) * size_t(width)) == 0; };
-
-  // Distinct keys and their ranges.
   group_begin_.clear();
   group_keys_.clear();
   unique_ = true;
@@ -54,58 +77,60 @@ void JoinTable::build(std::vector<int64_t> keys, int width, std::vector<uint32_t
   }
   distinct_ = group_begin_.size();
   group_begin_.push_back(uint32_t(n));
+}
 
-  // Dense index when one key word spans a small range (a few slots per key at most).
-  dense_ = false;
-  if (width == 1 && distinct_ > 0) {
-    int64_t lo = group_keys_.front(), hi = group_keys_.back();
-    unsigned __int128 range = (unsigned __int128)((__int128)hi - (__int128)lo) + 1;
-    if (range <= std::max<unsigned __int128>(uint64_t(1) << 20, (unsigned __int128)distinct_ * 8)) {
-      dense_ = true;
-      min_key_ = lo;
-      range_ = uint64_t(range);
-      if (unique_) {
-        first_.assign(range_, kNone);
-        sorted_pos_.assign(range_, 0);
-        for (size_t i = 0; i < distinct_; i++) {
-          first_[uint64_t(group_keys_[i] - lo)] = rows_[group_begin_[i]];
-          sorted_pos_[uint64_t(group_keys_[i] - lo)] = group_begin_[i];
-        }
-        // Presence bits pay when most probes miss and first_ does not fit L1.
-        if (range_ * sizeof(uint32_t) > (32u << 10) && distinct_ * 2 < range_) {
-          bits_.assign((range_ + 63) / 64, 0);
-          for (size_t i = 0; i < distinct_; i++) {
-            uint64_t off = uint64_t(group_keys_[i] - lo);
-            bits_[off >> 6] |= uint64_t(1) << (off & 63);
-          }
-        }
-      } else {
-        offsets_.assign(range_ + 1, 0);
-        // offsets_[k] = first sorted position with key >= lo + k.
-        size_t g = 0;
-        for (uint64_t k = 0; k <= range_; k++) {
-          while (g < distinct_ && uint64_t(group_keys_[g] - lo) < k) g++;
-          offsets_[k] = group_begin_[g];
-        }
-      }
-      group_keys_.clear();
-      group_keys_.shrink_to_fit();
-      return;
+bool JoinTable::build_dense() {
+  int64_t lo = group_keys_.front(), hi = group_keys_.back();
+  unsigned __int128 range = (unsigned __int128)((__int128)hi - (__int128)lo) + 1;
+  if (range > std::max<unsigned __int128>(uint64_t(1) << 20, (unsigned __int128)distinct_ * 8)) return false;
+  dense_ = true;
+  min_key_ = lo;
+  range_ = uint64_t(range);
+  if (unique_)
+    build_dense_unique();
+  else
+    build_dense_offsets();
+  group_keys_.clear();
+  group_keys_.shrink_to_fit();
+  return true;
+}
+
+void JoinTable::build_dense_unique() {
+  const int64_t lo = min_key_;
+  first_.assign(range_, kNone);
+  sorted_pos_.assign(range_, 0);
+  for (size_t i = 0; i < distinct_; i++) {
+    first_[uint64_t(group_keys_[i] - lo)] = rows_[group_begin_[i]];
+    sorted_pos_[uint64_t(group_keys_[i] - lo)] = group_begin_[i];
+  }
+  // Presence bits pay when most probes miss and first_ does not fit L1.
+  if (range_ * sizeof(uint32_t) > (32u << 10) && distinct_ * 2 < range_) {
+    bits_.assign((range_ + 63) / 64, 0);
+    for (size_t i = 0; i < distinct_; i++) {
+      uint64_t off = uint64_t(group_keys_[i] - lo);
+      bits_[off >> 6] |= uint64_t(1) << (off & 63);
     }
   }
-  if (distinct_ == 0) {
-    dense_ = true;  // empty: everything misses
-    range_ = 0;
-    offsets_.assign(1, 0);
-    first_.clear();
-    return;
+}
+
+void JoinTable::build_dense_offsets() {
+  const int64_t lo = min_key_;
+  offsets_.assign(range_ + 1, 0);
+  // offsets_[k] = first sorted position with key >= lo + k.
+  size_t g = 0;
+  for (uint64_t k = 0; k <= range_; k++) {
+    while (g < distinct_ && uint64_t(group_keys_[g] - lo) < k) g++;
+    offsets_[k] = group_begin_[g];
   }
+}
+
+void JoinTable::build_hashed() {
   size_t cap = 16;
   while (cap < distinct_ * 2) cap <<= 1;
   mask_ = cap - 1;
   slots_.assign(cap, 0);
   for (size_t g = 0; g < distinct_; g++) {
-    uint64_t h = hash(&group_keys_[g * size_t(width)], width) & mask_;
+    uint64_t h = hash(&group_keys_[g * size_t(width_)], width_) & mask_;
     while (slots_[h]) h = (h + 1) & mask_;
     slots_[h] = uint32_t(g + 1);
   }

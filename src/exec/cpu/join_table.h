@@ -70,6 +70,15 @@ class JoinTable {
   }
 
  private:
+  // Build steps: rows_ sorted by key (returns the sorting permutation), the distinct
+  // keys and their row ranges, then a dense index (false when the key range is too
+  // wide) or the hash index.
+  std::vector<uint32_t> sort_rows(const std::vector<int64_t>& keys, const std::vector<uint32_t>& rows);
+  void group_keys(const std::vector<int64_t>& keys, const std::vector<uint32_t>& order);
+  bool build_dense();
+  void build_dense_unique();
+  void build_dense_offsets();
+  void build_hashed();
   void find_hashed(const int64_t* key, uint32_t& begin, uint32_t& end) const;
   static uint64_t hash(const int64_t* key, int width);
 

@@ -1,17 +1,17 @@
-#include "cli/ssb_runner.h"
-
-#include "storage/persist/database_directory.h"
+#include "bench/ssb_runner.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
+#include "bench/timing_stats.h"
 #include "common/timer.h"
 #include "gen/ssb/generator.h"
 #include "gen/ssb/ssb_queries.h"
 #include "storage/loaders/ssb_schema.h"
+#include "storage/persist/database_directory.h"
 
-namespace raydb::cli {
+namespace raydb::bench {
 
 std::shared_ptr<DatabaseDirectory> ensure_ssb_database(const std::string& dir, double sf, uint64_t seed, int threads) {
   namespace fs = std::filesystem;
@@ -39,38 +39,50 @@ bool same_result(const QueryResult& a, const QueryResult& b) {
   return true;
 }
 
+std::string ssb_query_sql(const std::string& name) {
+  for (auto& q : ssb::standard_queries())
+    if (q.name == name) return q.sql;
+  return "";
+}
+
+namespace {
+
+// Warm-up runs, then timed repetitions of one query, each checked against the first.
+QueryTiming time_query(Database& db, const ssb::NamedQuery& q, const QueryOptions& options, int warmup, int reps) {
+  QueryTiming t;
+  t.name = q.name;
+  for (int i = 0; i < warmup; i++) {
+    QueryResult r = db.query(q.sql, options);
+    if (i == 0) t.first = std::move(r);
+  }
+  for (int i = 0; i < reps; i++) {
+    Timer timer;
+    QueryResult r = db.query(q.sql, options);
+    t.times_ms.push_back(timer.elapsed_ms());
+    if (r.device_ms >= 0) t.device_ms.push_back(r.device_ms);
+    if (warmup == 0 && i == 0)
+      t.first = std::move(r);
+    else if (!same_result(r, t.first))
+      t.verified = false;
+  }
+  const TimingStats s = summarize(t.times_ms);
+  t.min_ms = s.min;
+  t.max_ms = s.max;
+  t.median_ms = s.median;
+  t.rows = t.first.row_count();
+  return t;
+}
+
+}  // namespace
+
 std::vector<QueryTiming> run_ssb_queries(Database& db, const QueryOptions& options, int warmup, int reps,
                                          const std::vector<std::string>& only) {
   std::vector<QueryTiming> out;
   for (auto& q : ssb::standard_queries()) {
     if (!only.empty() && std::find(only.begin(), only.end(), q.name) == only.end()) continue;
-    QueryTiming t;
-    t.name = q.name;
-    for (int i = 0; i < warmup; i++) {
-      QueryResult r = db.query(q.sql, options);
-      if (i == 0) t.first = std::move(r);
-    }
-    for (int i = 0; i < reps; i++) {
-      Timer timer;
-      QueryResult r = db.query(q.sql, options);
-      t.times_ms.push_back(timer.elapsed_ms());
-      if (r.device_ms >= 0) t.device_ms.push_back(r.device_ms);
-      if (warmup == 0 && i == 0)
-        t.first = std::move(r);
-      else if (!same_result(r, t.first))
-        t.verified = false;
-    }
-    std::vector<double> s = t.times_ms;
-    std::sort(s.begin(), s.end());
-    if (!s.empty()) {
-      t.min_ms = s.front();
-      t.max_ms = s.back();
-      t.median_ms = s.size() % 2 ? s[s.size() / 2] : (s[s.size() / 2 - 1] + s[s.size() / 2]) / 2;
-    }
-    t.rows = t.first.row_count();
-    out.push_back(std::move(t));
+    out.push_back(time_query(db, q, options, warmup, reps));
   }
   return out;
 }
 
-}  // namespace raydb::cli
+}  // namespace raydb::bench

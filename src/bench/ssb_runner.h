@@ -7,7 +7,7 @@
 
 #include "raydb/raydb.h"
 
-namespace raydb::cli {
+namespace raydb::bench {
 
 // Opens `dir` if it is a database holding the five SSB tables; otherwise generates
 // SSB at `sf` into it (progress on stderr). Throws if `dir` is something else.
@@ -28,6 +28,10 @@ struct QueryTiming {
 std::vector<QueryTiming> run_ssb_queries(Database& db, const QueryOptions& options, int warmup, int reps,
                                          const std::vector<std::string>& only);
 
+// The SQL of standard query `name` ("q1.1"); empty when there is none.
+std::string ssb_query_sql(const std::string& name);
+
+// Same shape and the same value in every cell, row by row.
 bool same_result(const QueryResult& a, const QueryResult& b);
 
-}  // namespace raydb::cli
+}  // namespace raydb::bench

@@ -1,0 +1,97 @@
+#pragma once
+// Administration of a database directory beside queries (raydb.h): generating SSB
+// data, loading dbgen .tbl and CSV files, exporting a table as CSV and describing the
+// tables. Plain values in and out, so callers need none of the engine's internal
+// types. Every operation is atomic: a failure leaves the database as it was. Errors
+// are raydb::Error with one line (common/error.h).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace raydb {
+
+class Database;
+
+namespace admin {
+
+struct SsbGenOptions {
+  double scale_factor = 1.0;  // > 0; fractions such as 0.01 work
+  uint64_t seed = 19920101;   // same seed, same data
+  int threads = 0;            // 0: all cores; the data does not depend on it
+  std::string tbl_dir;        // also write dbgen-style .tbl files here ("" for none)
+};
+
+struct SsbGenSummary {
+  uint64_t rows = 0;  // of all tables
+  size_t tables = 0;
+};
+
+// Generates the five SSB tables into the database at `db_path` (created when missing
+// or empty; SSB tables there are replaced). A scale factor too large or a path that
+// cannot become a database fails before any generation, and a new database is
+// created only once the data is ready (kInvalidInput, kCatalog, kIO).
+SsbGenSummary generate_ssb(const std::string& db_path, const SsbGenOptions& options);
+
+struct TableRows {
+  std::string name;
+  uint64_t rows = 0;
+};
+
+// Loads customer, supplier, part, date and lineorder from dbgen .tbl files in
+// `tbl_dir` (lineorder.tbl or lineorder.tbl.1 .. N), replacing those tables; returns
+// every table of the database afterwards, by name.
+std::vector<TableRows> load_ssb_tbl(const std::string& db_path, const std::string& tbl_dir);
+
+struct CsvLoadOptions {
+  bool header = false;  // skip the first line of every file
+  char delimiter = ',';
+  bool replace = false;  // replace an existing table (otherwise that is an error)
+};
+
+// Loads one table from CSV files (rows of all files, in order) with the schema
+// "name TYPE, ..." into the database at `db_path` (created when missing or empty).
+// Returns the row count.
+uint64_t load_csv(const std::string& db_path, const std::string& table, const std::string& schema,
+                  const std::vector<std::string>& files, const CsvLoadOptions& options);
+
+// The catalog's name of `table` (names are case-insensitive) when the database at
+// `db_path` exists and holds it; nothing otherwise.
+std::optional<std::string> find_table(const std::string& db_path, const std::string& table);
+
+struct ExportSummary {
+  std::string table;  // the catalog's name
+  uint64_t rows = 0;
+};
+
+// Writes `table` as CSV with a header line to `csv_path` (replaced atomically);
+// kCatalog when the table does not exist.
+ExportSummary export_csv(const std::string& db_path, const std::string& table, const std::string& csv_path,
+                         char delimiter = ',');
+
+struct ColumnInfo {
+  std::string name;
+  std::string type;                 // as SQL writes it: INTEGER, DECIMAL(15,2), VARCHAR, ...
+  std::optional<std::string> min, max;  // as values print; nothing for an empty table
+  std::optional<uint64_t> dictionary_entries;  // VARCHAR columns
+  std::optional<uint64_t> dictionary_bytes;
+  uint64_t bytes = 0;               // the column's values as stored
+};
+
+struct TableInfo {
+  std::string name;
+  uint64_t rows = 0;
+  uint64_t bytes = 0;  // values and dictionaries of all columns
+  std::vector<ColumnInfo> columns;
+};
+
+// Every table of the database at `db_path`, by name.
+std::vector<TableInfo> describe_database(const std::string& db_path);
+// One table; nothing when the database has no such table.
+std::optional<TableInfo> describe_table(const std::string& db_path, const std::string& table);
+// The same for an open database.
+std::vector<std::string> table_names(Database& db);
+std::optional<TableInfo> describe_table(Database& db, const std::string& table);
+
+}  // namespace admin
+}  // namespace raydb

@@ -1,0 +1,136 @@
+// The administration API (include/raydb/admin.h) over storage/ and gen/.
+#include "raydb/admin.h"
+
+#include "common/error.h"
+#include "gen/ssb/generator.h"
+#include "raydb/raydb.h"
+#include "storage/loaders/csv_exporter.h"
+#include "storage/loaders/csv_loader.h"
+#include "storage/loaders/ssb_loader.h"
+#include "storage/persist/database_directory.h"
+
+namespace raydb::admin {
+
+SsbGenSummary generate_ssb(const std::string& db_path, const SsbGenOptions& options) {
+  ssb::GenOptions g;
+  g.scale_factor = options.scale_factor;
+  g.seed = options.seed;
+  g.threads = options.threads;
+  ssb::row_counts(g.scale_factor);  // rejects scale factors too large, before any work
+  // A bad path fails before generating; a new database is created only once the
+  // data is ready, so a failed run into a new path leaves nothing behind.
+  std::shared_ptr<DatabaseDirectory> db;
+  if (DatabaseDirectory::exists(db_path))
+    db = DatabaseDirectory::open(db_path);
+  else
+    DatabaseDirectory::check_creatable(db_path);
+  auto tables = ssb::generate(g);
+  if (!options.tbl_dir.empty()) ssb::write_tbl(tables, options.tbl_dir, g.threads);
+  if (!db) db = DatabaseDirectory::open_or_create(db_path);
+  db->commit(tables, /*replace=*/true);
+  SsbGenSummary s;
+  for (auto& t : tables) s.rows += t->row_count();
+  s.tables = tables.size();
+  return s;
+}
+
+std::vector<TableRows> load_ssb_tbl(const std::string& db_path, const std::string& tbl_dir) {
+  load_ssb(db_path, tbl_dir);
+  auto db = DatabaseDirectory::open(db_path);
+  std::vector<TableRows> out;
+  for (auto& name : db->table_names()) out.push_back({name, db->table(name)->row_count()});
+  return out;
+}
+
+uint64_t load_csv(const std::string& db_path, const std::string& table, const std::string& schema,
+                  const std::vector<std::string>& files, const CsvLoadOptions& options) {
+  raydb::CsvLoadOptions o;
+  o.header = options.header;
+  o.delimiter = options.delimiter;
+  o.replace = options.replace;
+  return raydb::load_csv(db_path, table, schema, files, o);
+}
+
+std::optional<std::string> find_table(const std::string& db_path, const std::string& table) {
+  if (!DatabaseDirectory::exists(db_path)) return std::nullopt;
+  auto db = DatabaseDirectory::open(db_path);
+  if (TablePtr t = db->table(table)) return t->name();
+  return std::nullopt;
+}
+
+ExportSummary export_csv(const std::string& db_path, const std::string& table, const std::string& csv_path,
+                         char delimiter) {
+  auto db = DatabaseDirectory::open(db_path);
+  TablePtr t = db->table(table);
+  if (!t) fail(ErrorKind::kCatalog, "table {} does not exist in {}", table, db_path);
+  const uint64_t rows = raydb::export_csv(*t, csv_path, delimiter);
+  return {t->name(), rows};
+}
+
+namespace {
+
+// The smallest or largest stored value of a column as it prints.
+std::string bound(const Column& col, bool max) {
+  const ColumnStats& s = col.stats();
+  switch (col.type().id) {
+    case TypeId::kDouble: return Value::float64(max ? s.max_d : s.min_d).to_string();
+    case TypeId::kVarchar: return std::string(col.dictionary()->at(uint32_t(max ? s.max : s.min)));
+    case TypeId::kInteger: return Value::integer(int32_t(max ? s.max : s.min)).to_string();
+    case TypeId::kBigint: return Value::bigint(max ? s.max : s.min).to_string();
+    case TypeId::kDecimal:
+      return Value::decimal(max ? s.max : s.min, col.type().precision, col.type().scale).to_string();
+    case TypeId::kDate: return Value::date(int32_t(max ? s.max : s.min)).to_string();
+    default: return "?";
+  }
+}
+
+ColumnInfo describe_column(const Column& c) {
+  ColumnInfo info;
+  info.name = c.name();
+  info.type = c.type().to_string();
+  if (c.size() > 0) {
+    info.min = bound(c, false);
+    info.max = bound(c, true);
+  }
+  info.bytes = c.size() * uint64_t(c.type().physical_width());
+  if (const Dictionary* d = c.dictionary()) {
+    info.dictionary_entries = d->size();
+    info.dictionary_bytes = d->offsets().size() * 8 + d->chars().size();
+  }
+  return info;
+}
+
+TableInfo describe(const Table& t) {
+  TableInfo info;
+  info.name = t.name();
+  info.rows = t.row_count();
+  for (auto& c : t.columns()) {
+    info.columns.push_back(describe_column(*c));
+    info.bytes += info.columns.back().bytes + info.columns.back().dictionary_bytes.value_or(0);
+  }
+  return info;
+}
+
+}  // namespace
+
+std::vector<TableInfo> describe_database(const std::string& db_path) {
+  auto db = DatabaseDirectory::open(db_path);
+  std::vector<TableInfo> out;
+  for (auto& n : db->table_names()) out.push_back(describe(*db->table(n)));
+  return out;
+}
+
+std::optional<TableInfo> describe_table(const std::string& db_path, const std::string& table) {
+  auto db = DatabaseDirectory::open(db_path);
+  if (TablePtr t = db->table(table)) return describe(*t);
+  return std::nullopt;
+}
+
+std::vector<std::string> table_names(Database& db) { return db.directory().table_names(); }
+
+std::optional<TableInfo> describe_table(Database& db, const std::string& table) {
+  if (TablePtr t = db.directory().table(table)) return describe(*t);
+  return std::nullopt;
+}
+
+}  // namespace raydb::admin

@@ -1,0 +1,22 @@
+#pragma once
+// `raydb calibrate`: measures what the planner's cost model uses on this machine (CPU
+// and GPU bandwidths, and the lookup costs of every index method present: CPU rt /
+// sorted array / hash, GPU rt-gpu / sa-gpu / hash-gpu), prints what the model then
+// picks, and stores the measurements as JSON where the cost model reads them
+// ($RAYDB_CALIBRATION, else $XDG_CONFIG_HOME/raydb/calibration.json, else
+// ~/.config/raydb/calibration.json).
+#include "bench/index_calibration_options.h"
+
+namespace raydb::bench {
+
+struct CalibrationOptions {
+  // Devices to measure (a GPU is skipped when absent) and the index measurements;
+  // index.cpu / index.gpu are set from these.
+  bool cpu = true, gpu = true;
+  bool bandwidths_only = false;
+  IndexCalibrationOptions index;
+};
+
+void run_calibration(const CalibrationOptions& options);
+
+}  // namespace raydb::bench

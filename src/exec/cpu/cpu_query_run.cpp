@@ -1,0 +1,265 @@
+#include "exec/cpu/cpu_query_run.h"
+
+#include <omp.h>
+
+#include <algorithm>
+
+#include "common/error.h"
+#include "common/timer.h"
+#include "exec/core/constant_conjuncts.h"
+#include "exec/core/expression_evaluator.h"
+#include "exec/core/result_finisher.h"
+#include "exec/cpu/join_probe.h"
+#include "exec/cpu/morsel.h"
+#include "exec/index/index_access.h"
+
+namespace raydb::exec::cpu {
+
+using plan::AggFunc;
+using plan::Expr;
+using plan::ExprKind;
+
+namespace {
+constexpr uint64_t kDirectGroupLimit = uint64_t(1) << 18;  // packed key range for direct aggregation
+}  // namespace
+
+CpuQueryRun::CpuQueryRun(const plan::PhysicalPlan& plan, const ExecOptions& options)
+    : plan_(plan), q_(*plan.query), threads_(options.threads > 0 ? options.threads : omp_get_max_threads()) {
+  result_.interner = std::make_shared<StringInterner>();
+  interner_ = result_.interner.get();
+  result_.names = q_.output_names;
+}
+
+ResultTable CpuQueryRun::run() {
+  Timer timer;
+  build_sides();
+  const double build_ms = timer.elapsed_ms();
+  plan_aggregation();
+  run_pipeline();
+  const double probe_ms = timer.elapsed_ms() - build_ms;
+  size_t n = 0;
+  std::vector<Vector> outputs = q_.is_aggregate ? merged_aggregates(n) : ordered_projection(n);
+  finish_rows(q_, std::move(outputs), n, result_);
+  result_.profile = fmt::format("build {:.2f} ms, probe {:.2f} ms, finish {:.2f} ms, {} threads", build_ms, probe_ms,
+                                timer.elapsed_ms() - build_ms - probe_ms, threads_);
+  return std::move(result_);
+}
+
+void CpuQueryRun::build_sides() {
+  // Constant conjuncts decide once whether anything can pass.
+  empty_ = !constant_conjuncts_pass(plan_);
+  for (size_t t = 0; t < q_.tables.size(); t++) filters_.push_back(compile_filter(plan_.table_filters[t], q_));
+  if (!empty_)
+    for (auto& step : plan_.joins) {
+      const size_t bt = size_t(step.build_table);
+      const plan::IndexScan* iscan =
+          bt < plan_.index_scans.size() && plan_.index_scans[bt] ? &*plan_.index_scans[bt] : nullptr;
+      joins_.push_back(build_join(step, filters_[bt], iscan, q_, threads_));
+    }
+  order_ = order_joins(joins_, plan_.root_table);
+}
+
+void CpuQueryRun::plan_aggregation() {
+  if (q_.is_aggregate && !q_.group_keys.empty()) {
+    std::vector<KeySpec> specs;
+    for (auto& g : q_.group_keys) specs.push_back(group_key_spec(*g, q_));
+    encoder_.emplace(std::move(specs), interner_);
+    direct_ = encoder_->packed() && encoder_->packed_range() <= kDirectGroupLimit;
+  }
+  // ORDER BY items evaluated per row in a non-aggregate query (not referring to outputs).
+  if (!q_.is_aggregate)
+    for (size_t i = 0; i < q_.order_by.size(); i++)
+      if (q_.order_by[i].expr->kind != ExprKind::kOutputRef) hidden_order_.push_back(i);
+}
+
+std::unique_ptr<GroupTable> CpuQueryRun::new_groups() const {
+  return std::make_unique<GroupTable>(encoder_ ? encoder_->width() : 1, direct_, direct_ ? encoder_->packed_range() : 0);
+}
+
+void CpuQueryRun::run_pipeline() {
+  const size_t nt = q_.tables.size();
+  root_ = size_t(plan_.root_table);
+  no_tables_ = nt == 0;
+  const uint64_t total = no_tables_ ? 1 : q_.tables[root_].table->row_count();
+  if (total >= JoinTable::kNone) fail(ErrorKind::kNotImplemented, "tables of 2^32 rows or more are not supported yet");
+  // An index scan of the root: the pipeline streams its candidate rows instead of
+  // the whole table (and applies every root filter to them as to scanned rows).
+  if (!empty_ && !no_tables_ && root_ < plan_.index_scans.size() && plan_.index_scans[root_])
+    root_candidates_ = index_scan_rows(*plan_.index_scans[root_], q_);
+  stream_ = root_candidates_ ? root_candidates_->size() : total;
+  const size_t batches =
+      empty_ || filters_.empty() || !filters_[root_].always_false ? size_t((stream_ + kBatch - 1) / kBatch) : 0;
+  run_batches_ = empty_ ? 0 : batches;
+  const size_t units = (run_batches_ + kMorselBatches - 1) / kMorselBatches;
+  workers_.resize(static_cast<size_t>(threads_));
+  parallel_for(units, threads_, [&](size_t u) { run_morsel(u); });
+}
+
+void CpuQueryRun::init_worker(PipelineWorker& w) const {
+  const size_t nt = q_.tables.size();
+  w.rows.of.resize(std::max<size_t>(nt, 1));
+  w.rows.bound.assign(std::max<size_t>(nt, 1), 0);
+  if (q_.is_aggregate) {
+    w.groups = new_groups();
+    w.states = std::make_unique<AggregateStates>(&q_.aggregates, interner_);
+    if (!encoder_) w.states->resize(1);
+    if (direct_) w.states->resize(w.groups->state_size());
+  }
+}
+
+void CpuQueryRun::run_morsel(size_t u) {
+  PipelineWorker& w = workers_[size_t(omp_get_thread_num())];
+  if (w.rows.of.empty()) init_worker(w);
+  JoinedRows& rows = w.rows;
+  for (size_t b = u * kMorselBatches; b < std::min(run_batches_, (u + 1) * kMorselBatches); b++) {
+    std::fill(rows.bound.begin(), rows.bound.end(), 0);
+    if (!no_tables_)
+      stream_batch(w, b);
+    else
+      rows.n = 1;
+    if (rows.n == 0) continue;
+    BatchRows view = rows.view();
+    EvalContext ctx;
+    ctx.query = &q_;
+    ctx.batch = &view;
+    ctx.n = rows.n;
+    if (q_.is_aggregate)
+      aggregate_batch(w, ctx);
+    else
+      project_batch(w, b, ctx);
+  }
+}
+
+void CpuQueryRun::stream_batch(PipelineWorker& w, size_t b) {
+  JoinedRows& rows = w.rows;
+  rows.bound[root_] = 1;
+  rows.ensure(root_, kBatch);
+  uint32_t begin = uint32_t(b * kBatch);
+  size_t len = size_t(std::min<uint64_t>(kBatch, stream_ - begin));
+  scan_batch(filters_[root_], root_, q_, root_candidates_ ? &*root_candidates_ : nullptr, begin, len, rows, w.keep,
+             w.sel);
+  for (auto* j : order_) {
+    if (rows.n == 0) break;
+    probe_join(*j, q_, rows, w.sel, w.words, w.valid);
+    apply_generic(j->residuals, q_, rows, w.keep, w.sel);
+  }
+}
+
+void CpuQueryRun::aggregate_batch(PipelineWorker& w, const EvalContext& ctx) const {
+  const size_t n = ctx.n;
+  const uint32_t* gids = nullptr;
+  if (encoder_) {
+    std::vector<Vector> keys;
+    for (auto& g : q_.group_keys) keys.push_back(evaluate(*g, ctx));
+    w.words.clear();
+    encoder_->encode(keys, n, w.words);
+    w.gids.resize(n);
+    w.groups->find_or_insert(w.words.data(), n, w.gids.data());
+    if (!direct_) w.states->resize(w.groups->state_size());
+    gids = w.gids.data();
+  }
+  for (size_t a = 0; a < q_.aggregates.size(); a++) {
+    if (q_.aggregates[a].func == AggFunc::kCountStar) {
+      w.states->update(a, gids, n, nullptr);
+    } else {
+      Vector arg = evaluate(*q_.aggregates[a].arg, ctx);
+      w.states->update(a, gids, n, &arg);
+    }
+  }
+}
+
+void CpuQueryRun::project_batch(PipelineWorker& w, size_t b, const EvalContext& ctx) const {
+  std::vector<Vector> cols;
+  for (auto& e : q_.select) cols.push_back(evaluate(*e, ctx));
+  for (size_t i : hidden_order_) cols.push_back(evaluate(*q_.order_by[i].expr, ctx));
+  w.chunks.emplace_back(b, std::move(cols));
+}
+
+std::vector<Vector> CpuQueryRun::merged_aggregates(size_t& n) {
+  std::vector<Vector> key_vectors, agg_vectors;
+  if (!encoder_) {
+    agg_vectors = merged_single_group();
+    n = 1;
+  } else {
+    agg_vectors = merged_groups(key_vectors, n);
+  }
+  return finish_aggregation(q_, std::move(key_vectors), std::move(agg_vectors), n);
+}
+
+// One group, present even when no row arrived (COUNT 0, other aggregates NULL).
+std::vector<Vector> CpuQueryRun::merged_single_group() {
+  AggregateStates total_states(&q_.aggregates, interner_);
+  total_states.resize(1);
+  uint32_t zero = 0;
+  for (auto& w : workers_)
+    if (w.states) total_states.merge(*w.states, &zero, &zero, 1);
+  std::vector<uint32_t> g{0};
+  std::vector<Vector> aggs;
+  for (size_t a = 0; a < q_.aggregates.size(); a++) aggs.push_back(total_states.finalize(a, g));
+  return aggs;
+}
+
+// The threads' groups merged into one table, keys decoded, aggregates finalized.
+std::vector<Vector> CpuQueryRun::merged_groups(std::vector<Vector>& keys, size_t& n) {
+  const size_t width = size_t(encoder_->width());
+  GroupTable global(encoder_->width(), direct_, direct_ ? encoder_->packed_range() : 0);
+  AggregateStates global_states(&q_.aggregates, interner_);
+  if (direct_) global_states.resize(global.state_size());
+  std::vector<int64_t> key(width);
+  for (auto& w : workers_) {
+    if (!w.groups) continue;
+    std::vector<uint32_t> src = w.groups->groups();
+    std::vector<uint32_t> dst(src.size());
+    for (size_t i = 0; i < src.size(); i++) {
+      w.groups->key_words(src[i], key.data());
+      dst[i] = global.find_or_insert_one(key.data());
+    }
+    if (!direct_) global_states.resize(global.state_size());
+    global_states.merge(*w.states, src.data(), dst.data(), src.size());
+  }
+  std::vector<uint32_t> gids = global.groups();
+  n = gids.size();
+  std::vector<int64_t> words(n * width);
+  for (size_t i = 0; i < n; i++) global.key_words(gids[i], &words[i * width]);
+  keys = encoder_->decode(words.data(), n);
+  std::vector<Vector> aggs;
+  for (size_t a = 0; a < q_.aggregates.size(); a++) aggs.push_back(global_states.finalize(a, gids));
+  return aggs;
+}
+
+// The threads' projected chunks in scan order; hidden ORDER BY columns (or output
+// references) move to the end as the finisher's sort keys.
+std::vector<Vector> CpuQueryRun::ordered_projection(size_t& n) {
+  std::vector<std::pair<size_t, std::vector<Vector>>*> chunks;
+  for (auto& w : workers_)
+    for (auto& c : w.chunks) chunks.push_back(&c);
+  std::sort(chunks.begin(), chunks.end(), [](auto* a, auto* b) { return a->first < b->first; });
+  const size_t ncols = q_.select.size() + hidden_order_.size();
+  std::vector<Vector> outputs(ncols);
+  for (size_t c = 0; c < ncols; c++) {
+    const Expr& e = c < q_.select.size() ? *q_.select[c] : *q_.order_by[hidden_order_[c - q_.select.size()]].expr;
+    outputs[c].type = e.type;
+    outputs[c].kind = kind_of(e.type);
+  }
+  n = 0;
+  for (auto* ch : chunks) {
+    for (size_t c = 0; c < ncols; c++) outputs[c].append(ch->second[c]);
+    n += ch->second.empty() ? 0 : ch->second[0].size;
+  }
+  for (auto& o : outputs) o.size = n;
+  if (!q_.order_by.empty()) {
+    std::vector<Vector> keys;
+    size_t h = 0;
+    for (auto& o : q_.order_by) {
+      if (o.expr->kind == ExprKind::kOutputRef)
+        keys.push_back(outputs[size_t(o.expr->ref_index)]);
+      else
+        keys.push_back(outputs[q_.select.size() + h++]);
+    }
+    outputs.resize(q_.select.size());
+    for (auto& k : keys) outputs.push_back(std::move(k));
+  }
+  return outputs;
+}
+
+}  // namespace raydb::exec::cpu

@@ -1,0 +1,65 @@
+#pragma once
+// One execution of a physical plan on the CPU, in phases: filters and build sides,
+// the aggregation layout, the morsel pipeline over the probe root, and the finish
+// (merging thread-local groups or ordering projected chunks, then HAVING..LIMIT).
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "exec/core/key_encoder.h"
+#include "exec/core/result_table.h"
+#include "exec/cpu/join_build.h"
+#include "exec/cpu/pipeline_worker.h"
+#include "exec/cpu/table_filter.h"
+#include "plan/physical/physical_plan.h"
+
+namespace raydb::exec::cpu {
+
+class CpuQueryRun {
+ public:
+  CpuQueryRun(const plan::PhysicalPlan& plan, const ExecOptions& options);
+  ResultTable run();
+
+ private:
+  // Filters per table, then the build side of every join step, in probe order.
+  void build_sides();
+  // GROUP BY keys: packed into direct arrays when their range is small, else hashed;
+  // and the ORDER BY items a non-aggregate query evaluates per row.
+  void plan_aggregation();
+  std::unique_ptr<GroupTable> new_groups() const;
+  // Streams the probe root (or its index scan's rows) in morsels over the threads.
+  void run_pipeline();
+  void run_morsel(size_t unit);
+  void init_worker(PipelineWorker& w) const;
+  // Scans, filters and probes batch b into w.rows.
+  void stream_batch(PipelineWorker& w, size_t b);
+  void aggregate_batch(PipelineWorker& w, const EvalContext& ctx) const;
+  void project_batch(PipelineWorker& w, size_t b, const EvalContext& ctx) const;
+  // The rows before SELECT (aggregate groups, or projected chunks); n gets their count.
+  std::vector<Vector> merged_aggregates(size_t& n);
+  std::vector<Vector> merged_single_group();
+  std::vector<Vector> merged_groups(std::vector<Vector>& keys, size_t& n);
+  std::vector<Vector> ordered_projection(size_t& n);
+
+  const plan::PhysicalPlan& plan_;
+  const plan::LogicalQuery& q_;
+  const int threads_;
+  ResultTable result_;
+  StringInterner* interner_ = nullptr;
+  bool empty_ = false;  // a constant conjunct is false: no row can pass
+  std::vector<TableFilter> filters_;
+  std::vector<BuiltJoin> joins_;
+  std::vector<BuiltJoin*> order_;
+  std::optional<KeyEncoder> encoder_;
+  bool direct_ = false;
+  std::vector<size_t> hidden_order_;
+  // The pipeline's input: the root table, or its index scan's candidate rows.
+  size_t root_ = 0;
+  bool no_tables_ = false;
+  std::optional<std::vector<uint32_t>> root_candidates_;
+  uint64_t stream_ = 0;
+  size_t run_batches_ = 0;
+  std::vector<PipelineWorker> workers_;
+};
+
+}  // namespace raydb::exec::cpu

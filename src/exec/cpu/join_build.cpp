@@ -1,0 +1,158 @@
+#include "exec/cpu/join_build.h"
+
+#include <algorithm>
+
+#include "common/error.h"
+#include "exec/core/expression_evaluator.h"
+#include "exec/core/join_order.h"
+#include "exec/cpu/morsel.h"
+#include "exec/index/index_access.h"
+
+namespace raydb::exec::cpu {
+
+using plan::Expr;
+using plan::ExprKind;
+using plan::ExprPtr;
+using plan::LogicalQuery;
+
+namespace {
+
+bool is_integer_column(const Expr& e) {
+  if (e.kind != ExprKind::kColumnRef) return false;
+  auto id = e.type.id;
+  return id == TypeId::kInteger || id == TypeId::kBigint || id == TypeId::kDate || id == TypeId::kDecimal;
+}
+
+std::unique_ptr<JoinKeyCodec> make_codec(const Expr& build_key, const LogicalQuery& q, size_t t) {
+  auto c = std::make_unique<JoinKeyCodec>();
+  c->build_kind = join_key_kind(build_key);
+  if (c->build_kind == VectorKind::kCode)
+    c->build_dict = q.tables[t].table->column(size_t(build_key.column_index)).dictionary();
+  if (c->build_kind == VectorKind::kString) c->build_strings = std::make_shared<std::unordered_map<std::string, int64_t>>();
+  return c;
+}
+
+// Nothing to build: probes look their keys up in the index. Run after the hash joins
+// that are ready (they shrink the probe rows at no lookup cost).
+void plan_index_join(BuiltJoin& j, const plan::JoinStep& step, const TableFilter& filter, const LogicalQuery& q) {
+  j.index_join = dynamic_cast<const BuiltIndex*>(step.index_join->index.get());
+  if (!j.index_join) fail(ErrorKind::kInternal, "index join without a built index");
+  j.build_filter = &filter;
+  j.codecs.push_back(make_codec(*step.build_keys[0], q, size_t(step.build_table)));
+  j.selectivity = 1.5;
+}
+
+// Evaluates the build keys of `rows` batch by batch (serially: string interning is
+// order-dependent) into words, `width` per row; valid[i] = 0 for a NULL key.
+void encode_build_keys(const BuiltJoin& j, const plan::JoinStep& step, const LogicalQuery& q,
+                       const std::vector<uint32_t>& rows, std::vector<int64_t>& words, std::vector<uint8_t>& valid) {
+  const size_t t = size_t(step.build_table);
+  const size_t width = step.build_keys.size();
+  words.assign(rows.size() * width, 0);
+  valid.assign(rows.size(), 1);
+  for (size_t begin = 0; begin < rows.size(); begin += kBatch) {
+    size_t n = std::min(kBatch, rows.size() - begin);
+    BatchRows view;
+    view.n = n;
+    view.rows.assign(q.tables.size(), nullptr);
+    view.rows[t] = rows.data() + begin;
+    EvalContext ctx;
+    ctx.query = &q;
+    ctx.batch = &view;
+    ctx.n = n;
+    for (size_t k = 0; k < width; k++) {
+      Vector v = evaluate(*step.build_keys[k], ctx);
+      encode_join_key(v, *j.codecs[k], true, k, width, words.data() + begin * width, valid.data() + begin);
+    }
+  }
+}
+
+// Drops build rows whose key is NULL: they never match.
+void drop_invalid_keys(std::vector<uint32_t>& rows, std::vector<int64_t>& words, const std::vector<uint8_t>& valid,
+                       size_t width) {
+  size_t m = 0;
+  for (size_t i = 0; i < rows.size(); i++) {
+    if (!valid[i]) continue;
+    rows[m] = rows[i];
+    if (m != i) std::copy(&words[i * width], &words[i * width] + width, &words[m * width]);
+    m++;
+  }
+  rows.resize(m);
+  words.resize(m * width);
+}
+
+// The join table of the filtered build rows, its selectivity and the fast path.
+void build_join_table(BuiltJoin& j, const plan::JoinStep& step, const LogicalQuery& q, std::vector<uint32_t> rows) {
+  const size_t t = size_t(step.build_table);
+  const size_t width = step.build_keys.size();
+  for (auto& k : step.build_keys) j.codecs.push_back(make_codec(*k, q, t));
+  std::vector<int64_t> words;
+  std::vector<uint8_t> valid;
+  encode_build_keys(j, step, q, rows, words, valid);
+  drop_invalid_keys(rows, words, valid, width);
+  j.index.build(std::move(words), int(width), std::move(rows));
+  // Fraction of probe rows expected to match: for a unique key, the fraction of the
+  // build table that survived its filters (foreign keys spread uniformly).
+  const double total = double(std::max<uint64_t>(1, q.tables[t].table->row_count()));
+  j.selectivity = j.index.unique() ? double(j.index.build_rows()) / total
+                                   : 1.0 + double(j.index.build_rows()) / double(std::max<uint64_t>(1, j.index.distinct_keys()));
+  if (width == 1 && j.index.unique() && is_integer_column(*step.probe_keys[0]) &&
+      j.codecs[0]->build_kind == VectorKind::kInt) {
+    // Scales must agree for raw stored values to be comparable (planner guarantees
+    // equal decimal scales; INTEGER/BIGINT/DATE have none).
+    const Expr& pk = *step.probe_keys[0];
+    j.fast_table = pk.table_index;
+    j.fast_column = &q.tables[size_t(pk.table_index)].table->column(size_t(pk.column_index));
+  }
+}
+
+}  // namespace
+
+BuiltJoin build_join(const plan::JoinStep& step, const TableFilter& filter, const plan::IndexScan* index_scan,
+                     const LogicalQuery& q, int threads) {
+  BuiltJoin j;
+  j.step = &step;
+  j.table = step.build_table;
+  j.depends_on = step.depends_on;
+  j.residuals = step.residuals;
+  const size_t t = size_t(step.build_table);
+  if (step.index_join) {
+    plan_index_join(j, step, filter, q);
+    return j;
+  }
+  std::vector<uint32_t> rows;
+  if (index_scan) {
+    const std::vector<uint32_t> candidates = index_scan_rows(*index_scan, q);
+    rows = scan_table(t, filter, q, threads, &candidates);
+  } else {
+    rows = scan_table(t, filter, q, threads);
+  }
+  if (step.build_keys.empty()) {
+    j.cross = true;
+    j.cross_rows = std::move(rows);
+    j.selectivity = 2.0 + double(j.cross_rows.size());  // expands: run last
+    return j;
+  }
+  build_join_table(j, step, q, std::move(rows));
+  return j;
+}
+
+std::vector<BuiltJoin*> order_joins(std::vector<BuiltJoin>& joins, int root) {
+  std::vector<JoinOrderStep> steps;
+  for (auto& j : joins) steps.push_back({j.table, j.depends_on, j.selectivity});
+  const std::vector<size_t> idx = order_join_steps(steps, root);
+  std::vector<BuiltJoin*> order;
+  for (size_t i : idx) order.push_back(&joins[i]);
+  std::vector<ExprPtr> residuals;
+  for (auto* j : order) {
+    residuals.insert(residuals.end(), j->residuals.begin(), j->residuals.end());
+    j->residuals.clear();
+  }
+  for (auto& r : residuals) {
+    const size_t k = residual_step(plan::tables_used(*r), steps, idx, root);
+    if (k < order.size()) order[k]->residuals.push_back(r);
+  }
+  return order;
+}
+
+}  // namespace raydb::exec::cpu

@@ -1,0 +1,46 @@
+#pragma once
+// The build side of one join step on the CPU: the build table scanned and filtered
+// in parallel, its keys encoded and grouped into a JoinTable (or, for an index join,
+// nothing built: probes look their keys up in the column's index; for a cross
+// product, the filtered rows), and the order in which the pipeline probes the steps.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "exec/core/key_encoder.h"
+#include "exec/cpu/join_key_codec.h"
+#include "exec/cpu/join_table.h"
+#include "exec/cpu/table_filter.h"
+#include "exec/index/built_index.h"
+#include "plan/physical/physical_plan.h"
+
+namespace raydb::exec::cpu {
+
+struct BuiltJoin {
+  const plan::JoinStep* step = nullptr;
+  int table = -1;
+  JoinTable index;
+  std::vector<std::unique_ptr<JoinKeyCodec>> codecs;
+  std::vector<plan::ExprPtr> residuals;
+  double selectivity = 1;
+  uint64_t depends_on = 0;
+  bool cross = false;  // no keys: every probe row matches every build row
+  std::vector<uint32_t> cross_rows;
+  // Fast path: one integer key read straight from a probe column into a unique index.
+  const Column* fast_column = nullptr;
+  int fast_table = -1;
+  // Index-nested-loop join: probe keys are looked up in this index of the build
+  // table's key column (no join table is built); matches pass build_filter.
+  const BuiltIndex* index_join = nullptr;
+  const TableFilter* build_filter = nullptr;
+};
+
+// Builds one step. `index_scan`: the build table's index scan, when it has one.
+BuiltJoin build_join(const plan::JoinStep& step, const TableFilter& filter, const plan::IndexScan* index_scan,
+                     const plan::LogicalQuery& q, int threads);
+
+// Orders built joins (exec/core/join_order.h, shared with the other backends) and
+// re-places each residual at the first step where all its tables are bound.
+std::vector<BuiltJoin*> order_joins(std::vector<BuiltJoin>& joins, int root);
+
+}  // namespace raydb::exec::cpu

@@ -1,0 +1,36 @@
+#pragma once
+// The CPU executor's units of work: vectors of kBatch rows, handed to threads in
+// morsels of kMorselBatches batches.
+#include <omp.h>
+
+#include <atomic>
+#include <cstddef>
+#include <exception>
+#include <mutex>
+
+namespace raydb::exec::cpu {
+
+constexpr size_t kBatch = 2048;       // rows per vector batch (fits L1/L2 with a few columns)
+constexpr size_t kMorselBatches = 8;  // batches per work unit handed to a thread
+
+// Runs `body(i)` for i in [0, n) on `threads` threads; rethrows the first exception.
+template <typename F>
+void parallel_for(size_t n, int threads, F&& body) {
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  std::atomic<bool> failed{false};
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+  for (size_t i = 0; i < n; i++) {
+    if (failed.load(std::memory_order_relaxed)) continue;
+    try {
+      body(i);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(error_mutex);
+      if (!error) error = std::current_exception();
+      failed = true;
+    }
+  }
+  if (error) std::rethrow_exception(error);
+}
+
+}  // namespace raydb::exec::cpu

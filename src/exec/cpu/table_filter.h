@@ -1,0 +1,38 @@
+#pragma once
+// The filters of one table on the CPU: compiled column predicates first (narrowest
+// first), then generic predicates through the vectorized evaluator; and the scans
+// that apply them, batch by batch or over a whole table.
+#include <cstdint>
+#include <vector>
+
+#include "exec/core/column_predicate.h"
+#include "exec/cpu/joined_rows.h"
+#include "plan/logical/logical_query.h"
+
+namespace raydb::exec::cpu {
+
+struct TableFilter {
+  std::vector<ColumnPredicate> columns;
+  std::vector<plan::ExprPtr> generic;
+  bool always_false = false;
+};
+
+TableFilter compile_filter(const std::vector<plan::ExprPtr>& conjuncts, const plan::LogicalQuery& q);
+
+// Applies generic predicates to the current rows (all bound tables compacted).
+void apply_generic(const std::vector<plan::ExprPtr>& preds, const plan::LogicalQuery& q, JoinedRows& rows,
+                   std::vector<uint8_t>& keep, std::vector<uint32_t>& sel);
+
+// Fills rows.of[t] with one batch of table t, rows [begin, begin+len) of the scan
+// (or of `candidates`, row ids from an index), and applies the table's filters. The
+// first column predicate, when there is one, produces the batch straight from the
+// dense range.
+void scan_batch(const TableFilter& f, size_t t, const plan::LogicalQuery& q, const std::vector<uint32_t>* candidates,
+                uint32_t begin, size_t len, JoinedRows& rows, std::vector<uint8_t>& keep, std::vector<uint32_t>& sel);
+
+// Filtered row ids of a whole table, in ascending order. With `candidates` (an
+// index scan's rows, ascending) only those rows are read and filtered.
+std::vector<uint32_t> scan_table(size_t t, const TableFilter& f, const plan::LogicalQuery& q, int threads,
+                                 const std::vector<uint32_t>* candidates = nullptr);
+
+}  // namespace raydb::exec::cpu

@@ -20,6 +20,9 @@ run_with() {  # which (bundle|base), args...
 LIB=/tmp/raydb-lib
 mkdir -p "$LIB" && for f in "$ROOT"/.xfer/bundle/lib/*.gz; do gunzip -c "$f" > "$LIB/$(basename "$f" .gz)"; done
 [ -f "$ROOT/.xfer/base/build/raydb.gz" ] && gunzip -f "$ROOT/.xfer/base/build/raydb.gz" && chmod +x "$ROOT/.xfer/base/build/raydb"
+B=$ROOT/.xfer/bundle
+# Binaries travel gzipped (device_bundle.sh): unpack them in place.
+for f in "$B"/build/raydb.gz "$B"/build/tests/*.gz; do [ -f "$f" ] && gunzip -f "$f" && chmod +x "${f%.gz}"; done
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$OUT/gpu.txt" 2>&1
 # TESTS=1: AFTER's GPU test binaries first (they embed the build's source path: make it
 # point at the bundle, as device_run.sh does).
@@ -36,7 +39,8 @@ fi
 export RAYDB_CALIBRATION=/tmp/cfg/calibration.json
 mkdir -p /tmp/cfg
 [ "${INDEX:-0}" = 1 ] && run_with bundle calibrate > "$OUT/calibrate.txt" 2>&1
-run_with bundle gen ssb --sf "$SF" --db /tmp/ssb$SF > "$OUT/gen.txt" 2>&1
+[ "${SSB:-1}" = 1 ] || ROUNDS=0
+[ "$ROUNDS" -gt 0 ] && run_with bundle gen ssb --sf "$SF" --db /tmp/ssb$SF > "$OUT/gen.txt" 2>&1
 for r in $(seq "$ROUNDS"); do
   for w in base bundle; do
     timeout 200 bash -c "$(declare -f run_with); ROOT=$ROOT run_with $w bench ssb --backend cuda --db /tmp/ssb$SF --reps 10 \

@@ -17,6 +17,7 @@ cp scripts/device_run.sh scripts/device_cuda_variants.sh scripts/device_join_ben
 for f in "$B"/build/raydb "$B"/build/tests/*; do ldd "$f"; done | awk '{print $3}' | grep '^/' | sort -u |
   grep -vE 'lib(c|m|stdc\+\+|gcc_s|pthread|dl|rt)\.so|ld-linux' | xargs -r -I{} cp -L {} "$B/lib/"
 gzip -9 "$B"/lib/*  # the 64 MiB transfer limit: Embree alone is 42 MB unpacked
+gzip -9 "$B"/build/raydb "$B"/build/tests/*  # so are the binaries; the device scripts unpack them
 # The test binaries name the source tree and raydb by their build paths here.
 echo "$PWD" > "$B/source_dir"
 du -sh "$B"

@@ -21,6 +21,8 @@ set -uo pipefail
 B=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
+# Binaries travel gzipped (device_bundle.sh): unpack them in place.
+for f in "$B"/build/raydb.gz "$B"/build/tests/*.gz; do [ -f "$f" ] && gunzip -f "$f" && chmod +x "${f%.gz}"; done
 SRC=$(cat "$B/source_dir")
 # Recreate the build-time paths the test binaries embed.
 if [ ! -e "$SRC" ]; then mkdir -p "$(dirname "$SRC")" && ln -s "$B" "$SRC"; fi

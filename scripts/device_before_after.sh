@@ -30,6 +30,9 @@ if [ "${TESTS:-0}" = 1 ]; then
   B=$ROOT/.xfer/bundle
   SRC=$(cat "$B/source_dir")
   if [ ! -e "$SRC" ]; then mkdir -p "$(dirname "$SRC")" && ln -s "$B" "$SRC"; fi
+  if [ "$(cd "$SRC" && pwd -P)" != "$(cd "$B" && pwd -P)" ]; then  # the checkout itself: binaries into its build/
+    mkdir -p "$SRC/build/tests" && cp "$B"/build/raydb "$SRC/build/" && cp "$B"/build/tests/* "$SRC/build/tests/"
+  fi
   for t in test_rt_optix test_gpu_orderstat test_gpu; do
     [ -f "$SRC/build/tests/$t" ] || continue
     LD_LIBRARY_PATH=/tmp/raydb-lib timeout "${TEST_TIMEOUT:-240}" "$SRC/build/tests/$t" > "$OUT/$t.txt" 2>&1

@@ -19,6 +19,7 @@
 #include "common/hash_mix.h"
 #include "gpu/event.h"
 #include "gpu/launch.cuh"
+#include "gpu/stream_scratch.h"
 
 namespace raydb::access::gpu {
 namespace mp = rt::mapping;
@@ -31,29 +32,9 @@ namespace {
 using raydb::gpu::item_blocks;
 using raydb::gpu::kThreads;
 
-// Temporary device memory from the stream-ordered pool.
-class Temp {
- public:
-  explicit Temp(size_t bytes) : bytes_(bytes) {
-    if (bytes_ > 0 && cudaMallocAsync(&p_, bytes_, 0) != cudaSuccess) {
-      (void)cudaGetLastError();
-      throw Error(ErrorKind::kOutOfMemory,
-                  "GPU index: out of GPU memory for " + std::to_string(bytes_ >> 20) + " MiB of temporaries");
-    }
-  }
-  ~Temp() {
-    if (p_ != nullptr) cudaFreeAsync(p_, 0);
-  }
-  Temp(const Temp&) = delete;
-  Temp& operator=(const Temp&) = delete;
-  template <typename T>
-  T* as() const {
-    return static_cast<T*>(p_);
-  }
-
- private:
-  void* p_ = nullptr;
-  size_t bytes_;
+// Scratch in stream order, failing as "GPU index: out of GPU memory ...".
+struct Temp : raydb::gpu::StreamScratch {
+  explicit Temp(size_t bytes) : StreamScratch(bytes, "GPU index") {}
 };
 
 void sync(const char* what) {

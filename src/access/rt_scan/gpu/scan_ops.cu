@@ -11,6 +11,8 @@
 
 #include "access/rt_scan/gpu/scan_ops.h"
 #include "common/error.h"
+#include "gpu/launch.cuh"
+#include "gpu/stream_scratch.h"
 
 namespace raydb::access::rt_scan::gpu {
 
@@ -30,31 +32,13 @@ void sync(const char* what) {
 
 namespace {
 
-constexpr int kThreads = 256;
-unsigned grid(uint64_t n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
+using raydb::gpu::kThreads;
+// One thread per item (the kernels test i < n).
+unsigned grid(uint64_t n) { return raydb::gpu::item_blocks(n); }
 
-// Temporary device memory from the stream-ordered pool.
-class Temp {
- public:
-  explicit Temp(size_t bytes) {
-    if (bytes > 0 && cudaMallocAsync(&p_, bytes, 0) != cudaSuccess) {
-      (void)cudaGetLastError();
-      throw Error(ErrorKind::kOutOfMemory, "GPU RT scan: out of GPU memory for " + std::to_string(bytes >> 20) +
-                                               " MiB of temporaries");
-    }
-  }
-  ~Temp() {
-    if (p_ != nullptr) cudaFreeAsync(p_, 0);
-  }
-  Temp(const Temp&) = delete;
-  Temp& operator=(const Temp&) = delete;
-  template <typename T>
-  T* as() const {
-    return static_cast<T*>(p_);
-  }
-
- private:
-  void* p_ = nullptr;
+// Scratch in stream order, failing as "GPU RT scan: out of GPU memory ...".
+struct Temp : raydb::gpu::StreamScratch {
+  explicit Temp(size_t bytes) : StreamScratch(bytes, "GPU RT scan") {}
 };
 
 __device__ bool is_null(const uint64_t* nulls, uint32_t i) { return nulls != nullptr && ((nulls[i >> 6] >> (i & 63)) & 1); }

@@ -41,4 +41,12 @@ void apply_settings(const std::vector<std::string>& pairs, QueryOptions& options
   }
 }
 
+std::vector<std::string> comma_words(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
 }  // namespace raydb::cli

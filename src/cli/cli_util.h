@@ -1,8 +1,10 @@
 #pragma once
 // Small helpers shared by the CLI commands.
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "common/error.h"
 #include "raydb/raydb.h"
 
 namespace raydb::cli {
@@ -17,5 +19,22 @@ std::unique_ptr<Database> open_database(const std::string& dir);
 void apply_settings(const std::vector<std::string>& pairs, QueryOptions& options);
 // Prints a result in the chosen format to stdout.
 void print_result(const QueryResult& r, OutputFormat f);
+
+// "a,b,c" as numbers of type T (kInvalidInput naming `flag` for one that is not).
+template <typename T>
+std::vector<T> comma_numbers(const std::string& s, const char* flag) {
+  std::vector<T> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, ',');) {
+    if (item.empty()) continue;
+    std::stringstream one(item);
+    T v{};
+    if (!(one >> v) || !one.eof()) fail(ErrorKind::kInvalidInput, "{}: '{}' is not a number", flag, item);
+    out.push_back(v);
+  }
+  return out;
+}
+// "a,b,c" as words (empty items dropped).
+std::vector<std::string> comma_words(const std::string& s);
 
 }  // namespace raydb::cli

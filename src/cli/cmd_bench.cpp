@@ -29,6 +29,7 @@ void register_bench(CLI::App& app) {
   register_bench_index(*bench);  // cmd_bench_index.cpp
   register_bench_query(*bench);  // cmd_bench_query.cpp
   register_bench_ops(*bench);    // cmd_bench_ops.cpp
+  register_bench_scan(*bench);   // cmd_bench_scan.cpp
 }
 
 void register_bench_ssb(CLI::App& bench) {

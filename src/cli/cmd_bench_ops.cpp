@@ -3,36 +3,11 @@
 #include <sstream>
 
 #include "bench/ops_bench.h"
+#include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "common/error.h"
 
 namespace raydb::cli {
-
-namespace {
-
-template <typename T>
-std::vector<T> list(const std::string& s, const char* flag) {
-  std::vector<T> out;
-  std::stringstream in(s);
-  for (std::string item; std::getline(in, item, ',');) {
-    if (item.empty()) continue;
-    std::stringstream one(item);
-    T v{};
-    if (!(one >> v) || !one.eof()) fail(ErrorKind::kInvalidInput, "{}: '{}' is not a number", flag, item);
-    out.push_back(v);
-  }
-  return out;
-}
-
-std::vector<std::string> words(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  for (std::string item; std::getline(in, item, ',');)
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
-}  // namespace
 
 void register_bench_ops(CLI::App& bench) {
   auto* cmd = bench.add_subcommand("ops", "Order statistics: median / quantile / k-th of random integers per algorithm");
@@ -56,11 +31,11 @@ void register_bench_ops(CLI::App& bench) {
   cmd->add_option("--json", a->json, "Append JSON lines to FILE");
   cmd->callback([a]() {
     bench::OpsBenchOptions o;
-    o.sizes = list<uint64_t>(a->n, "--n");
-    o.key_bits = list<int>(a->bits, "--key-bits");
-    o.algorithms = words(a->algorithms);
-    o.devices = words(a->devices);
-    o.selectivities = list<double>(a->sel, "--selectivity");
+    o.sizes = comma_numbers<uint64_t>(a->n, "--n");
+    o.key_bits = comma_numbers<int>(a->bits, "--key-bits");
+    o.algorithms = comma_words(a->algorithms);
+    o.devices = comma_words(a->devices);
+    o.selectivities = comma_numbers<double>(a->sel, "--selectivity");
     o.groups = a->groups;
     o.spec = a->spec;
     o.reps = a->reps;

@@ -18,6 +18,9 @@ class GpuScanIndex : public ScanIndex {
 };
 
 bool gpu_scan_available(std::string* why);
+// Device memory for `words` result words (what evaluate_device writes into), on plain
+// cudaMalloc; freed when the last handle goes. For benchmarks and tests.
+std::shared_ptr<uint64_t> make_device_words(uint64_t words);
 // optix: a GPU tracer (make_optix_tracer) that outlives the index, or null (no kRt).
 // Up to 2^31 - 1 rows (CUB's sort size).
 std::unique_ptr<GpuScanIndex> make_gpu_scan_index(std::span<const ScanColumn> columns, const RtScanOptions& options,

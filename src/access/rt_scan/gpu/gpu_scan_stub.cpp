@@ -9,6 +9,10 @@ bool gpu_scan_available(std::string* why) {
   return false;
 }
 
+std::shared_ptr<uint64_t> make_device_words(uint64_t) {
+  fail(ErrorKind::kNotImplemented, "GPU RT scan: raydb was built without CUDA");
+}
+
 std::unique_ptr<GpuScanIndex> make_gpu_scan_index(std::span<const ScanColumn>, const RtScanOptions&, rt::Tracer*) {
   fail(ErrorKind::kNotImplemented, "GPU RT scan: raydb was built without CUDA");
 }

@@ -1,0 +1,354 @@
+#include "bench/scan_bench.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "access/rt_scan/gpu_scan_index.h"
+#include "access/rt_scan/scan_index.h"
+#include "bench/run_context.h"
+#include "bench/scan_data.h"
+#include "bench/timing_stats.h"
+#include "common/error.h"
+#include "common/machine_info.h"
+#include "common/timer.h"
+#include "exec/cuda/cuda_device.h"
+
+namespace raydb::bench {
+
+namespace {
+
+namespace rs = access::rt_scan;
+using json = nlohmann::ordered_json;
+
+struct Method {
+  std::string name;
+  rs::ScanMethod method;
+  bool gpu;
+};
+
+Method parse_method(const std::string& m) {
+  if (m == "rt-cpu") return {m, rs::ScanMethod::kRt, false};
+  if (m == "cpu-scan") return {m, rs::ScanMethod::kCpuScan, false};
+  if (m == "cpu-sieve") return {m, rs::ScanMethod::kCpuSieve, false};
+  if (m == "rt-gpu") return {m, rs::ScanMethod::kRt, true};
+  if (m == "gpu-scan") return {m, rs::ScanMethod::kGpuScan, true};
+  if (m == "gpu-sieve") return {m, rs::ScanMethod::kGpuSieve, true};
+  fail(ErrorKind::kInvalidInput, "unknown method '{}' (expected rt-cpu, cpu-scan, cpu-sieve, rt-gpu, gpu-scan, gpu-sieve)",
+       m);
+}
+
+// One query: `c < thresholds[c]` on columns 0..predicates-1.
+struct Query {
+  uint32_t predicates = 0;
+  std::string asked;  // the selectivity per column asked for, as written
+  std::vector<int64_t> thresholds;
+  int64_t expected = -1;  // rows the data file's meta says match (-1: none given)
+  rs::ScanExpr expr() const {
+    std::vector<rs::ScanExpr> p;
+    for (uint32_t c = 0; c < predicates; ++c) p.push_back(rs::ScanExpr::pred(c, rs::CompareOp::kLess, {thresholds[c]}));
+    return rs::ScanExpr::all_of(std::move(p));
+  }
+};
+
+std::string fmt_sel(double s) {
+  std::ostringstream o;
+  o << s;
+  return o.str();
+}
+
+// Queries of a generated dataset: per-column thresholds for each selectivity.
+std::vector<Query> generated_queries(const ScanData& d, const ScanBenchOptions& o) {
+  std::vector<std::vector<int64_t>> per_column;  // [column][selectivity]
+  for (const auto& col : d.columns) per_column.push_back(selectivity_thresholds(col, o.selectivities));
+  std::vector<Query> out;
+  for (uint32_t p : o.predicates) {
+    if (p > d.columns.size()) continue;
+    for (size_t s = 0; s < o.selectivities.size(); ++s) {
+      Query q{p, fmt_sel(o.selectivities[s]), {}, -1};
+      for (uint32_t c = 0; c < p; ++c) q.thresholds.push_back(per_column[c][s]);
+      out.push_back(q);
+    }
+  }
+  return out;
+}
+
+// Queries of an artifact data file: its meta's thresholds, the same on every column.
+std::vector<Query> meta_queries(const std::string& meta_path, const ScanData& d, const ScanBenchOptions& o) {
+  std::ifstream in(meta_path);
+  if (!in) fail(ErrorKind::kIO, "{}: cannot open", meta_path);
+  json meta;
+  try {
+    meta = json::parse(in);
+  } catch (const std::exception&) {
+    fail(ErrorKind::kInvalidInput, "{}: not JSON", meta_path);
+  }
+  std::vector<Query> out;
+  for (uint32_t p : o.predicates) {
+    if (p > d.columns.size()) continue;
+    for (const auto& jq : meta.value("queries", json::array())) {
+      Query q{p, "", {}, p == d.columns.size() ? jq.value("expected", int64_t{-1}) : -1};
+      for (const auto& a : jq.value("asked", json::array())) q.asked += (q.asked.empty() ? "" : "/") + a.get<std::string>();
+      q.thresholds.assign(p, jq.at("threshold").get<int64_t>());
+      out.push_back(q);
+    }
+  }
+  return out;
+}
+
+// The brute-force answer: three-valued `<` on every row (no NULLs in these data).
+rs::BitVector brute_force(const ScanData& d, const Query& q) {
+  rs::BitVector b;
+  b.rows = d.rows();
+  b.words.assign((b.rows + 63) / 64, 0);
+  const int64_t words = static_cast<int64_t>(b.words.size());
+#pragma omp parallel for schedule(static)
+  for (int64_t w = 0; w < words; ++w) {
+    uint64_t bits = 0;
+    const uint64_t end = std::min<uint64_t>(b.rows, uint64_t(w + 1) * 64);
+    for (uint64_t i = uint64_t(w) * 64; i < end; ++i) {
+      bool hit = true;
+      for (uint32_t c = 0; c < q.predicates; ++c) hit = hit && d.columns[c][i] < q.thresholds[c];
+      bits |= uint64_t(hit) << (i & 63);
+    }
+    b.words[size_t(w)] = bits;
+  }
+  return b;
+}
+
+// Device memory in use by the whole GPU (as nvidia-smi sees it), sampled every 2 ms on
+// a thread between start() and stop(): the peak during an index build, its BVH
+// build's temporary buffers included.
+class GpuMemorySampler {
+ public:
+  GpuMemorySampler() : base_(used()) {}
+  void start() {
+    run_ = true;
+    thread_ = std::thread([this] {
+      while (run_) {
+        peak_ = std::max(peak_.load(), used());
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      }
+    });
+  }
+  void stop() {
+    run_ = false;
+    if (thread_.joinable()) thread_.join();
+    peak_ = std::max(peak_.load(), used());
+  }
+  uint64_t peak_over_base() const { return peak_ > base_ ? peak_ - base_ : 0; }
+  uint64_t now_over_base() const {
+    const uint64_t u = used();
+    return u > base_ ? u - base_ : 0;
+  }
+
+ private:
+  static uint64_t used() {
+    const auto d = exec::cuda::devices();
+    return d.empty() ? 0 : d[0].total_bytes - d[0].free_bytes;
+  }
+  uint64_t base_;
+  std::atomic<uint64_t> peak_{0};
+  std::atomic<bool> run_{false};
+  std::thread thread_;
+};
+
+// What one method needs built (so its build time and memory are its own).
+rs::RtScanOptions options_for(const Method& m, const ScanBenchOptions& o) {
+  rs::RtScanOptions x;
+  x.bins = o.bins;
+  x.build_rt = m.method == rs::ScanMethod::kRt;
+  const bool sieve_method = m.method == rs::ScanMethod::kCpuSieve || m.method == rs::ScanMethod::kGpuSieve;
+  x.build_sieve = x.build_rt || sieve_method;
+  x.sieve_refine = sieve_method;
+  x.build_scan = m.method == rs::ScanMethod::kGpuScan;
+  if (!o.groups.empty()) {
+    std::stringstream in(o.groups);
+    for (std::string g; std::getline(in, g, ';');) {
+      std::vector<uint32_t> cols;
+      std::stringstream gs(g);
+      for (std::string c; std::getline(gs, c, ',');) cols.push_back(static_cast<uint32_t>(std::stoul(c)));
+      x.groups.push_back(cols);
+    }
+  }
+  return x;
+}
+
+// One method's index over a dataset, with what its build cost.
+struct MethodIndex {
+  std::unique_ptr<rt::Tracer> tracer;
+  std::unique_ptr<rs::ScanIndex> index;
+  rs::GpuScanIndex* gpu = nullptr;
+  std::shared_ptr<uint64_t> device_words;
+  double build_ms = 0;
+  uint64_t peak_device_bytes = 0, resident_device_bytes = 0;
+};
+
+MethodIndex build_for(const Method& m, std::span<const rs::ScanColumn> cols, const ScanBenchOptions& o) {
+  MethodIndex mi;
+  const rs::RtScanOptions x = options_for(m, o);
+  if (!m.gpu) {
+    if (x.build_rt) mi.tracer = rt::make_embree_tracer();
+    Timer t;
+    mi.index = rs::make_host_scan_index(cols, x, mi.tracer.get());
+    mi.build_ms = t.elapsed_ms();
+    return mi;
+  }
+  std::string why;
+  if (!rs::gpu_scan_available(&why)) fail(ErrorKind::kInvalidInput, "method {}: {}", m.name, why);
+  GpuMemorySampler mem;
+  mem.start();
+  Timer t;
+  if (x.build_rt) mi.tracer = rt::make_optix_tracer();
+  auto g = rs::make_gpu_scan_index(cols, x, mi.tracer.get());
+  mi.build_ms = t.elapsed_ms();
+  mem.stop();
+  mi.peak_device_bytes = mem.peak_over_base();
+  mi.resident_device_bytes = mem.now_over_base();
+  mi.gpu = g.get();
+  mi.index = std::move(g);
+  mi.device_words = rs::make_device_words((cols[0].values.size() + 63) / 64);
+  return mi;
+}
+
+json build_line(const std::string& dataset, uint64_t rows, const Method& m, const MethodIndex& mi) {
+  const rs::ScanBuildStats& b = mi.index->build_stats();
+  json j;
+  j["suite"] = "scan-build";
+  j["dataset"] = dataset;
+  j["rows"] = rows;
+  j["method"] = m.name;
+  j["build_ms"] = mi.build_ms;
+  j["host_bytes"] = b.host_bytes();
+  j["device_bytes"] = b.device_bytes();
+  j["device_resident_bytes"] = mi.resident_device_bytes;  // whole GPU, after the build
+  j["device_peak_bytes"] = mi.peak_device_bytes;          // whole GPU, during the build
+  json parts = json::array();
+  for (const rs::StructureStats& s : b.structures)
+    parts.push_back({{"name", s.name}, {"build_ms", s.build_ms}, {"host_bytes", s.host_bytes},
+                     {"device_bytes", s.device_bytes}});
+  j["structures"] = parts;
+  std::fprintf(stderr, "[scan] %s %s: built in %.0f ms, host %.1f MiB, device %.1f MiB (peak %.1f MiB)\n",
+               dataset.c_str(), m.name.c_str(), mi.build_ms, b.host_bytes() / 1048576.0,
+               b.device_bytes() / 1048576.0, mi.peak_device_bytes / 1048576.0);
+  return j;
+}
+
+struct QueryTiming {
+  TimingStats device, host;
+  rs::ScanQueryStats stats;
+  rs::BitVector result;
+};
+
+QueryTiming time_query(const MethodIndex& mi, const Method& m, const rs::ScanExpr& e, const ScanBenchOptions& o) {
+  QueryTiming qt;
+  std::vector<double> dev, host;
+  for (int r = 0; r < o.warmup + o.reps; ++r) {
+    if (mi.gpu) {
+      Timer t;
+      mi.gpu->evaluate_device(e, m.method, mi.device_words.get(), nullptr);
+      if (r >= o.warmup) dev.push_back(t.elapsed_ms());
+    }
+    Timer t;
+    mi.index->evaluate(e, m.method, qt.result, nullptr);
+    if (r >= o.warmup) host.push_back(t.elapsed_ms());
+  }
+  qt.host = summarize(host);
+  qt.device = mi.gpu ? summarize(dev) : qt.host;
+  rs::BitVector counted;
+  mi.index->evaluate(e, m.method, counted, &qt.stats);  // rays and refined rows (counting costs atomics)
+  return qt;
+}
+
+void run_dataset(const ScanData& d, std::vector<Query> queries, const ScanBenchOptions& o,
+                 const std::vector<Method>& methods, std::ofstream& out, const MachineInfo& machine,
+                 const std::string& gpu_name) {
+  std::vector<rs::ScanColumn> cols;
+  for (const auto& c : d.columns) cols.push_back({c, {}});
+  std::vector<rs::BitVector> truth;
+  for (const Query& q : queries) truth.push_back(brute_force(d, q));
+  for (const Method& m : methods) {
+    MethodIndex mi = build_for(m, cols, o);
+    json bl = build_line(d.name, d.rows(), m, mi);
+    add_run_context(bl, machine, m.gpu ? gpu_name : "");
+    if (out.is_open()) out << bl.dump() << "\n";
+    for (size_t i = 0; i < queries.size(); ++i) {
+      const Query& q = queries[i];
+      QueryTiming qt = time_query(mi, m, q.expr(), o);
+      const uint64_t rows = truth[i].count();
+      const bool ok = !o.check || (qt.result.words == truth[i].words && (q.expected < 0 || uint64_t(q.expected) == rows));
+      std::printf("%-10s %10llu %2u %-10s %-9s %11llu %9.3f %9.3f %12llu %12llu %s\n", d.name.c_str(),
+                  (unsigned long long)d.rows(), q.predicates, q.asked.c_str(), m.name.c_str(),
+                  (unsigned long long)rows, qt.device.median, qt.host.median, (unsigned long long)qt.stats.rays,
+                  (unsigned long long)qt.stats.rows_refined, ok ? "yes" : "NO");
+      std::fflush(stdout);
+      json j;
+      j["suite"] = "scan";
+      j["dataset"] = d.name;
+      j["rows"] = d.rows();
+      j["predicates"] = q.predicates;
+      j["selectivity"] = q.asked;
+      j["thresholds"] = q.thresholds;
+      j["result_rows"] = rows;
+      j["method"] = m.name;
+      j["device_ms"] = qt.device.median;  // result bit vector where the method computes it
+      j["device_ms_min"] = qt.device.min;
+      j["host_ms"] = qt.host.median;  // result bit vector in host memory
+      j["host_ms_min"] = qt.host.min;
+      j["kernel_ms"] = qt.stats.device_ms;  // GPU time of the kernels and launches (one counted run)
+      j["rays"] = qt.stats.rays;
+      j["rows_refined"] = qt.stats.rows_refined;
+      j["sieve_rows"] = qt.stats.sieve_rows;
+      j["build_ms"] = mi.build_ms;
+      j["correct"] = ok;
+      add_run_context(j, machine, m.gpu ? gpu_name : "");
+      if (out.is_open()) out << j.dump() << "\n";
+      if (!ok) fail(ErrorKind::kExecution, "bench scan: {} on {} (sel {}, {} predicates) differs from brute force",
+                    m.name, d.name, q.asked, q.predicates);
+    }
+  }
+}
+
+}  // namespace
+
+void run_scan_bench(const ScanBenchOptions& o) {
+  std::vector<Method> methods;
+  for (const std::string& m : o.methods) methods.push_back(parse_method(m));
+  if (o.metas.size() > o.files.size()) fail(ErrorKind::kInvalidInput, "--meta given for more files than --file");
+  uint32_t max_p = 0;
+  for (uint32_t p : o.predicates) {
+    if (p < 1 || p > 6) fail(ErrorKind::kInvalidInput, "--predicates takes 1..6, got {}", p);
+    max_p = std::max(max_p, p);
+  }
+  const MachineInfo machine = machine_info();
+  const auto devs = exec::cuda::devices();
+  const std::string gpu_name = devs.empty() ? "" : devs[0].name;
+  std::ofstream out;
+  if (!o.json.empty()) {
+    out.open(o.json, std::ios::app);
+    if (!out) fail(ErrorKind::kIO, "{}: cannot open for writing", o.json);
+  }
+  std::printf("%-10s %10s %2s %-10s %-9s %11s %9s %9s %12s %12s %s\n", "dataset", "rows", "p", "sel/col", "method",
+              "result", "dev_ms", "host_ms", "rays", "refined", "ok");
+  for (size_t f = 0; f < o.files.size(); ++f) {
+    std::fprintf(stderr, "[scan] reading %s\n", o.files[f].c_str());
+    const ScanData d = load_scan_file(o.files[f], 3);
+    std::vector<Query> qs = f < o.metas.size() ? meta_queries(o.metas[f], d, o) : generated_queries(d, o);
+    run_dataset(d, qs, o, methods, out, machine, gpu_name);
+  }
+  if (!o.files.empty()) return;
+  for (const std::string& ds : o.datasets) {
+    std::fprintf(stderr, "[scan] generating %s: %llu rows x %u columns\n", ds.c_str(), (unsigned long long)o.rows,
+                 std::max(3u, max_p));
+    const ScanData d = generate_scan_data(ds, o.rows, std::max(3u, max_p), o.seed);
+    run_dataset(d, generated_queries(d, o), o, methods, out, machine, gpu_name);
+  }
+}
+
+}  // namespace raydb::bench

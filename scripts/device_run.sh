@@ -18,22 +18,9 @@
 # `raydb calibrate` (CALIBRATE_ARGS) runs first and every later command reads its
 # calibration.json (RAYDB_CALIBRATION), so bench index reports the calibrated model's picks.
 set -uo pipefail
-B=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+source "$(dirname "${BASH_SOURCE[0]}")/device_unpack.sh"  # B, SRC, R, T
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
-# Binaries travel gzipped (device_bundle.sh): unpack them in place.
-for f in "$B"/build/raydb.gz "$B"/build/tests/*.gz; do [ -f "$f" ] && gunzip -f "$f" && chmod +x "${f%.gz}"; done
-SRC=$(cat "$B/source_dir")
-# Recreate the build-time paths the test binaries embed.
-if [ ! -e "$SRC" ]; then mkdir -p "$(dirname "$SRC")" && ln -s "$B" "$SRC"; fi
-if [ "$(cd "$SRC" && pwd -P)" != "$(cd "$B" && pwd -P)" ]; then
-  mkdir -p "$SRC/build/tests" && cp "$B"/build/raydb "$SRC/build/" && cp "$B"/build/tests/* "$SRC/build/tests/"
-  [ -d "$SRC/ssb/queries" ] || { mkdir -p "$SRC/ssb" && cp -r "$B/ssb/queries" "$SRC/ssb/"; }
-fi
-mkdir -p /tmp/raydb-lib && for f in "$B"/lib/*.gz; do gunzip -c "$f" > "/tmp/raydb-lib/$(basename "$f" .gz)"; done
-export LD_LIBRARY_PATH=/tmp/raydb-lib:${LD_LIBRARY_PATH:-}
-R=$SRC/build/raydb
-T=$SRC/build/tests
 SF=${SF:-20}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$OUT/gpu.txt" 2>&1
 "$R" info > "$OUT/info.txt" 2>&1

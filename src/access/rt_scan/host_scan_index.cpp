@@ -109,7 +109,7 @@ HostScanIndex::HostScanIndex(std::span<const ScanColumn> columns, const RtScanOp
     if (c.values.size() != model_.rows) fail(ErrorKind::kInvalidInput, "rt scan: columns of different lengths");
   for (uint32_t c = 0; c < cols_.size(); ++c) {
     Timer t;
-    enc_.push_back(encode_column(cols_[c], o.build_sieve && o.sieve_refine));
+    enc_.push_back(encode_column(cols_[c], c, o.build_sieve && o.sieve_refine));
     model_.tables.push_back(std::move(enc_.back().table));
     model_.borders.push_back(sieve_borders(model_.tables.back(), std::max<uint32_t>(o.bins, 1)));
     const uint64_t bytes = model_.tables.back().bytes() + (enc_.back().ranks.size() + enc_.back().rows_by_rank.size()) * 4;

@@ -1,4 +1,5 @@
 #include "access/rt_scan/rank_encoding.h"
+#include "access/rt_scan/tie_order.h"
 
 #include <omp.h>
 
@@ -9,14 +10,15 @@
 namespace raydb::access::rt_scan {
 
 uint32_t MappingTable::lower(int64_t v) const {
-  return first[std::lower_bound(values.begin(), values.end(), v) - values.begin()];
+  return first_rank(static_cast<size_t>(std::lower_bound(values.begin(), values.end(), v) - values.begin()));
 }
 
 uint32_t MappingTable::upper(int64_t v) const {
-  return first[std::upper_bound(values.begin(), values.end(), v) - values.begin()];
+  return first_rank(static_cast<size_t>(std::upper_bound(values.begin(), values.end(), v) - values.begin()));
 }
 
 int64_t MappingTable::value_at(uint32_t rank) const {
+  if (dense()) return values[rank];
   return values[std::upper_bound(first.begin(), first.end() - 1, rank) - first.begin() - 1];
 }
 
@@ -53,57 +55,67 @@ MappingTable table_from_sorted(std::span<const int64_t> sorted, uint64_t rows) {
     }
   }
   t.first.push_back(t.valid);
+  t.compact_if_dense();
   return t;
 }
 
 namespace {
 
-// NULL rows sort after every value, in row order; ties of a value by row.
+// A non-NULL row in sort order: by value, ties in tie_order.
 struct Entry {
   int64_t value;
+  uint32_t tie;  // tie_order(row, column)
   uint32_t row;
-  uint32_t null;
-  bool operator<(const Entry& o) const {
-    if (null != o.null) return null < o.null;
-    if (value != o.value) return value < o.value;
-    return row < o.row;
-  }
+  bool operator<(const Entry& o) const { return value != o.value ? value < o.value : tie < o.tie; }
 };
 
 }  // namespace
 
-ColumnEncoding encode_column(const ScanColumn& column, bool keep_rows_by_rank) {
+ColumnEncoding encode_column(const ScanColumn& column, uint32_t column_index, bool keep_rows_by_rank) {
   const int64_t n = static_cast<int64_t>(column.values.size());
   if (static_cast<uint64_t>(n) >= (uint64_t{1} << 32)) fail(ErrorKind::kInvalidInput, "rt scan: {} rows exceed 2^32 - 1", n);
   if (!column.nulls.empty() && column.nulls.size() < static_cast<size_t>((n + 63) / 64))
     fail(ErrorKind::kInvalidInput, "rt scan: null bitmap shorter than the column");
-  std::vector<Entry> e(n);
-  int64_t nulls = 0;
-#pragma omp parallel for schedule(static) reduction(+ : nulls) if(n > kParallelMin)
-  for (int64_t i = 0; i < n; ++i) {
-    const bool null = column.is_null(static_cast<size_t>(i));
-    e[i] = {null ? 0 : column.values[i], static_cast<uint32_t>(i), null ? 1u : 0u};
-    nulls += null;
+  auto entry = [&](int64_t i) {
+    const uint32_t row = static_cast<uint32_t>(i);
+    return Entry{column.values[i], tie_order(row, column_index), row};
+  };
+  std::vector<Entry> e;
+  std::vector<uint32_t> null_rows;  // NULL rows take the ranks [valid, n), in row order
+  if (column.nulls.empty()) {
+    e.resize(n);
+#pragma omp parallel for schedule(static) if(n > kParallelMin)
+    for (int64_t i = 0; i < n; ++i) e[i] = entry(i);
+  } else {
+    for (int64_t i = 0; i < n; ++i) {
+      if (column.is_null(static_cast<size_t>(i)))
+        null_rows.push_back(static_cast<uint32_t>(i));
+      else
+        e.push_back(entry(i));
+    }
   }
   __gnu_parallel::sort(e.begin(), e.end());  // OpenMP threads
   ColumnEncoding out;
   MappingTable& t = out.table;
   t.rows = static_cast<uint64_t>(n);
-  t.valid = static_cast<uint32_t>(n - nulls);
+  t.valid = static_cast<uint32_t>(e.size());
   out.ranks.resize(n);
   if (keep_rows_by_rank) out.rows_by_rank.resize(n);
+  const int64_t valid = static_cast<int64_t>(e.size());
 #pragma omp parallel for schedule(static) if(n > kParallelMin)
-  for (int64_t r = 0; r < n; ++r) {  // NULL rows take the ranks [valid, n)
-    out.ranks[e[r].row] = static_cast<uint32_t>(r);
-    if (keep_rows_by_rank) out.rows_by_rank[r] = e[r].row;
+  for (int64_t r = 0; r < n; ++r) {
+    const uint32_t row = r < valid ? e[r].row : null_rows[r - valid];
+    out.ranks[row] = static_cast<uint32_t>(r);
+    if (keep_rows_by_rank) out.rows_by_rank[r] = row;
   }
-  for (int64_t r = 0; r < static_cast<int64_t>(t.valid); ++r) {
+  for (int64_t r = 0; r < valid; ++r) {
     if (r == 0 || e[r].value != e[r - 1].value) {
       t.values.push_back(e[r].value);
       t.first.push_back(static_cast<uint32_t>(r));
     }
   }
   t.first.push_back(t.valid);
+  t.compact_if_dense();
   return out;
 }
 

@@ -22,7 +22,18 @@ struct MappingTable {
   uint64_t rows = 0;             // N
   uint32_t valid = 0;            // non-NULL rows
   std::vector<int64_t> values;   // distinct values, ascending
-  std::vector<uint32_t> first;   // first rank of values[i]; first[values.size()] = valid
+  std::vector<uint32_t> first;   // first rank of values[i]; first[values.size()] = valid;
+                                 // empty when every value is distinct (see first_rank)
+
+  // First rank of values[i] (i <= values.size()). A column of distinct values (unique
+  // keys, the paper's uniform data) has first_rank(i) == i and keeps no `first` array:
+  // its table is a third smaller and a GPU build downloads only the values.
+  uint32_t first_rank(size_t i) const { return first.empty() ? static_cast<uint32_t>(i) : first[i]; }
+  bool dense() const { return first.empty(); }
+  // Drops `first` when it is the identity (every value distinct).
+  void compact_if_dense() {
+    if (values.size() == valid) std::vector<uint32_t>().swap(first);
+  }
 
   uint32_t lower(int64_t v) const;  // first rank of a value >= v (valid if none)
   uint32_t upper(int64_t v) const;  // first rank of a value > v (valid if none)
@@ -40,7 +51,7 @@ struct ColumnEncoding {
 };
 
 // Built on CPU threads (parallel sort). Throws for 2^32 rows or more.
-ColumnEncoding encode_column(const ScanColumn& column, bool keep_rows_by_rank);
+ColumnEncoding encode_column(const ScanColumn& column, uint32_t column_index, bool keep_rows_by_rank);
 
 // The table from the sorted non-NULL values (any order of ties), e.g. a device sort.
 MappingTable table_from_sorted(std::span<const int64_t> sorted, uint64_t rows);

@@ -13,10 +13,11 @@ SieveBorders sieve_borders(const MappingTable& t, uint32_t bins) {
   for (uint32_t i = 1; i <= bins; ++i) {
     const uint64_t ideal = static_cast<uint64_t>(i) * t.valid / bins;
     // The value holding rank `ideal` spans [first[j], first[j + 1]): move to the nearer end.
-    const size_t j = std::upper_bound(t.first.begin(), t.first.begin() + d, static_cast<uint32_t>(ideal)) -
-                     t.first.begin() - 1;
-    uint32_t x = t.first[j];
-    if (ideal - x > t.first[j + 1] - ideal) x = t.first[j + 1];
+    const size_t j = t.dense() ? static_cast<size_t>(ideal)
+                               : std::upper_bound(t.first.begin(), t.first.begin() + d, static_cast<uint32_t>(ideal)) -
+                                     t.first.begin() - 1;
+    uint32_t x = t.first_rank(j);
+    if (ideal - x > t.first_rank(j + 1) - ideal) x = t.first_rank(j + 1);
     if (i == bins) x = t.valid;
     if (x > b.x.back()) b.x.push_back(x);
   }

@@ -3,8 +3,11 @@
 // bit vectors computed and combined on the device.
 #include <cuda_runtime.h>
 
+#include <algorithm>
+
 #include "access/gpu/index_errors.h"
 #include "access/gpu/index_memory.h"
+#include "gpu/memory_pool.h"
 #include "access/rt_scan/gpu/scan_ops.h"
 #include "access/rt_scan/gpu_scan_index.h"
 #include "access/rt_scan/scan_plan.h"
@@ -17,9 +20,9 @@ namespace {
 
 namespace mp = rt::mapping;
 
-// This index's arrays: the gpu/ layer's DeviceArray on plain cudaMalloc (the index is
-// not yet built for the SQL executor's accounted pool), failing in the GPU indexes'
-// wording.
+// This index's arrays: the gpu/ layer's DeviceArray on the accounted pool (so the SQL
+// executor's budget sees the index, and a query's temporaries come from pooled blocks
+// instead of a cudaMalloc/cudaFree pair each), failing in the GPU indexes' wording.
 template <typename T>
 class DeviceArray : public raydb::gpu::DeviceArray<T> {
  public:
@@ -30,7 +33,7 @@ class DeviceArray : public raydb::gpu::DeviceArray<T> {
     raydb::gpu::DeviceArray<T>::copy_out(host, access::gpu::kIndexCallErrors);
   }
   static void cuda_ok(cudaError_t e, const char* what) { raydb::gpu::check_cuda(e, what, access::gpu::kIndexCallErrors); }
-  static raydb::gpu::DeviceMemory& memory() { return access::gpu::index_memory(nullptr); }
+  static raydb::gpu::DeviceMemory& memory() { return raydb::gpu::MemoryPool::instance(); }
 };
 
 template <typename T>
@@ -96,7 +99,7 @@ class GpuScanIndexImpl final : public GpuScanIndex {
   bool sieve_methods() const { return model_.options.build_sieve && model_.options.sieve_refine; }
   SieveMode mode() const { return model_.options.build_sieve ? model_.options.sieve : SieveMode::kOff; }
   uint64_t words() const { return (model_.rows + 63) / 64; }
-  DeviceArray<uint64_t> scan(const std::vector<Term>& terms) const;
+  DeviceArray<uint64_t> scan(const std::vector<Term>& terms, ScanQueryStats& st) const;
   DeviceArray<uint64_t> group_job(const GroupJob& job, ScanMethod method, ScanQueryStats& st) const;
   const ScanModel& model() const { return model_; }
 
@@ -125,7 +128,7 @@ GpuEngine::Bits GpuEngine::make(bool ones) const {
 GpuEngine::Bits GpuEngine::conjunction(const std::vector<Term>& terms) const {
   if (method == ScanMethod::kGpuScan) {
     st.groups += 1;
-    return ix.scan(terms);
+    return ix.scan(terms, st);
   }
   Bits acc;
   bool first = true;
@@ -161,6 +164,9 @@ GpuScanIndexImpl::GpuScanIndexImpl(std::span<const ScanColumn> columns, const Rt
     s.rows = static_cast<uint32_t>(model_.rows);
   }
   if (o.build_rt && optix != nullptr) build_rt(*optix);
+  // The build's temporaries (the column upload, sort buffers) went back to the pool:
+  // return them to the device, so what stays held is the index.
+  raydb::gpu::MemoryPool::instance().trim();
   stats_.total_ms = total.elapsed_ms();
 }
 
@@ -177,21 +183,22 @@ void GpuScanIndexImpl::build_column(uint32_t c) {
   if (sieve_methods()) d.rows_by_rank.allocate(n);
   MappingTable table;
   table.rows = n;
-  table.valid = gpu::encode_column(values.data(), d.nulls.data(), n, d.ranks.data(), d.rows_by_rank.data(),
+  table.valid = gpu::encode_column(values.data(), d.nulls.data(), n, c, d.ranks.data(), d.rows_by_rank.data(),
                                    table.values, table.first);
   // Narrowed values for the fused scan: offsets from the minimum in 4 bytes when they fit.
   d.base = table.values.empty() ? 0 : table.values.front();
   const uint64_t span = table.values.empty() ? 0 : static_cast<uint64_t>(table.values.back()) - static_cast<uint64_t>(d.base);
   d.width = span < (uint64_t{1} << 32) ? 4 : 8;
   if (model_.options.build_scan) {
-    d.narrow.allocate((static_cast<uint64_t>(n) * d.width + 7) / 8 + 1);
+    d.narrow.allocate(gpu::narrow_words(n, d.width));
     gpu::narrow_values(values.data(), n, d.base, d.width, d.narrow.data());
   }
   values.reset();
   const uint64_t host_bytes = table.bytes();
   model_.tables.push_back(std::move(table));
   model_.borders.push_back(sieve_borders(model_.tables.back(), std::max<uint32_t>(model_.options.bins, 1)));
-  stats_.structures.push_back({fmt::format("encoding c{}", c), t.elapsed_ms() + upload_ms, host_bytes,
+  stats_.structures.push_back({fmt::format("upload c{}", c), upload_ms, 0, 0});  // the column's values, then freed
+  stats_.structures.push_back({fmt::format("encoding c{}", c), t.elapsed_ms(), host_bytes,
                                d.ranks.bytes() + d.rows_by_rank.bytes() + d.narrow.bytes() + d.nulls.bytes()});
   if (!model_.options.build_sieve) return;
   t.reset();
@@ -240,8 +247,8 @@ void GpuScanIndexImpl::build_rt(rt::Tracer& tracer) {
   }
 }
 
-DeviceArray<uint64_t> GpuScanIndexImpl::scan(const std::vector<Term>& terms) const {
-  std::vector<DeviceArray<uint64_t>> ranges;
+DeviceArray<uint64_t> GpuScanIndexImpl::scan(const std::vector<Term>& terms, ScanQueryStats& st) const {
+  std::vector<DeviceArray<uint64_t>> long_lists;  // range lists too long for kernel parameters
   std::vector<gpu::ScanTermArgs> args;
   for (const Term& t : terms) {
     const DeviceColumn& d = dev_[t.column];
@@ -250,12 +257,21 @@ DeviceArray<uint64_t> GpuScanIndexImpl::scan(const std::vector<Term>& terms) con
       r.push_back(static_cast<uint64_t>(lo) - static_cast<uint64_t>(d.base));
       r.push_back(static_cast<uint64_t>(hi) - static_cast<uint64_t>(d.base));
     }
-    ranges.push_back(up(std::span<const uint64_t>(r)));
-    args.push_back({d.narrow.data(), d.width, d.nulls.data(), ranges.back().data(), static_cast<uint32_t>(r.size() / 2)});
+    gpu::ScanTermArgs a{d.narrow.data(), d.width, d.nulls.data(), nullptr, {}, static_cast<uint32_t>(r.size() / 2)};
+    if (a.n_ranges <= gpu::kInlineScanRanges) {
+      std::copy(r.begin(), r.end(), a.inline_ranges);
+    } else {
+      long_lists.push_back(up(std::span<const uint64_t>(r)));
+      a.ranges = long_lists.back().data();
+    }
+    args.push_back(a);
   }
-  DeviceArray<gpu::ScanTermArgs> dargs = up(std::span<const gpu::ScanTermArgs>(args));
   DeviceArray<uint64_t> out(words());
-  gpu::fused_scan(dargs.data(), static_cast<int>(args.size()), model_.rows, out.data());
+  if (args.empty()) {  // no term: every row (the planner folds this case away; be exact anyway)
+    gpu::fill_words(out.data(), out.size(), model_.rows, true);
+    return out;
+  }
+  st.device_ms += gpu::fused_scan(args.data(), static_cast<int>(args.size()), model_.rows, out.data());
   return out;
 }
 
@@ -267,12 +283,18 @@ DeviceArray<uint64_t> GpuScanIndexImpl::group_job(const GroupJob& job, ScanMetho
     const DeviceColumn& dc = dev_[job.columns[d]];
     std::vector<uint32_t> s;
     for (auto [i, j] : job.dim[d].sieve.spans) s.insert(s.end(), {i, j});
-    spans.push_back(up(std::span<const uint32_t>(s)));
-    args.push_back({dc.sieve.data(), dc.valid.data(), model_.borders[job.columns[d]].bins(), spans.back().data(),
-                    static_cast<uint32_t>(s.size() / 2)});
+    gpu::SieveTermArgs a{dc.sieve.data(), dc.valid.data(), model_.borders[job.columns[d]].bins(), nullptr,
+                         static_cast<uint32_t>(s.size() / 2), {}};
+    if (a.n_spans <= gpu::kInlineSieveSpans) {  // as kernel parameters: no upload
+      std::copy(s.begin(), s.end(), a.inline_spans);
+    } else {
+      spans.push_back(up(std::span<const uint32_t>(s)));
+      a.spans = spans.back().data();
+    }
+    args.push_back(a);
   }
   DeviceArray<uint64_t> bits(words());
-  gpu::sieve_and(args.data(), static_cast<int>(args.size()), model_.rows, bits.data());
+  st.device_ms += gpu::sieve_and(args.data(), static_cast<int>(args.size()), model_.rows, bits.data());
   st.groups += 1;
   st.sieve_rows += job.residual_rows();
   if (job.slabs.empty()) return bits;
@@ -341,7 +363,7 @@ void GpuScanIndexImpl::refine_cuda(const GroupJob& job, uint64_t* bits, ScanQuer
   a.count = static_cast<uint32_t>(residual.size());
   a.total = first.back();
   a.bits = bits;
-  gpu::cuda_refine(a);
+  st.device_ms += gpu::cuda_refine(a);
   st.rows_refined += a.total;
 }
 
@@ -357,6 +379,9 @@ void GpuScanIndexImpl::evaluate_device(const ScanExpr& e, ScanMethod method, uin
   DeviceArray<uint64_t> r = evaluate_tree(engine, model_.normalize(e));
   if (r.size() > 0)
     DeviceArray<uint64_t>::cuda_ok(cudaMemcpy(out_words, r.data(), r.bytes(), cudaMemcpyDeviceToDevice), "result copy");
+  // A device-to-device cudaMemcpy may return before it completes: wait, so the result
+  // is complete on return (as the interface says) and total_ms is the whole job.
+  DeviceArray<uint64_t>::cuda_ok(cudaDeviceSynchronize(), "result copy");
   st.total_ms = t.elapsed_ms();
   if (stats) *stats = st;
 }
@@ -381,6 +406,12 @@ bool gpu_scan_available(std::string* why) {
     return false;
   }
   return true;
+}
+
+std::shared_ptr<uint64_t> make_device_words(uint64_t words) {
+  void* p = nullptr;
+  DeviceArray<uint64_t>::cuda_ok(cudaMalloc(&p, std::max<uint64_t>(words, 1) * sizeof(uint64_t)), "cudaMalloc");
+  return std::shared_ptr<uint64_t>(static_cast<uint64_t*>(p), [](uint64_t* q) { cudaFree(q); });
 }
 
 std::unique_ptr<GpuScanIndex> make_gpu_scan_index(std::span<const ScanColumn> columns, const RtScanOptions& options,

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "access/rt_scan/gpu/scan_ops.h"
+#include "access/rt_scan/tie_order.h"
 #include "common/error.h"
 #include "gpu/launch.cuh"
 #include "gpu/stream_scratch.h"
@@ -31,6 +32,31 @@ void sync(const char* what) {
 }
 
 namespace {
+
+// GPU time of the launches between construction and ms() (CUDA events on the legacy
+// stream), for ScanQueryStats::device_ms.
+class KernelTimer {
+ public:
+  KernelTimer() {
+    cudaEventCreate(&start_);
+    cudaEventCreate(&stop_);
+    cudaEventRecord(start_, 0);
+  }
+  ~KernelTimer() {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  double ms() {
+    cudaEventRecord(stop_, 0);
+    cudaEventSynchronize(stop_);
+    float t = 0;
+    cudaEventElapsedTime(&t, start_, stop_);
+    return t;
+  }
+
+ private:
+  cudaEvent_t start_{}, stop_{};
+};
 
 using raydb::gpu::kThreads;
 // One thread per item (the kernels test i < n).
@@ -73,6 +99,26 @@ __global__ void key_kernel(const int64_t* values, const uint32_t* rows, uint32_t
   if (i < n) keys[i] = static_cast<uint64_t>(values[rows[i]]) ^ (uint64_t{1} << 63);  // order-preserving
 }
 
+__global__ void tie_kernel(const uint32_t* rows, uint32_t n, uint32_t column, uint32_t* ties) {
+  const uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
+  if (i < n) ties[i] = tie_order(rows[i], column);
+}
+
+// Puts rows[0, n) in tie order (tie_order.h), so the stable sort by value that follows
+// orders each value's rows as the host encoding does.
+void order_ties(uint32_t* rows, uint32_t n, uint32_t column) {
+  Temp ties(n * sizeof(uint32_t)), sorted_ties(n * sizeof(uint32_t)), out(n * sizeof(uint32_t));
+  tie_kernel<<<grid(n), kThreads>>>(rows, n, column, ties.as<uint32_t>());
+  size_t bytes = 0;
+  cub::DeviceRadixSort::SortPairs(nullptr, bytes, ties.as<uint32_t>(), sorted_ties.as<uint32_t>(), rows,
+                                  out.as<uint32_t>(), static_cast<int>(n));
+  Temp tmp(bytes);
+  cub::DeviceRadixSort::SortPairs(tmp.as<void>(), bytes, ties.as<uint32_t>(), sorted_ties.as<uint32_t>(), rows,
+                                  out.as<uint32_t>(), static_cast<int>(n));
+  cudaMemcpy(rows, out.as<uint32_t>(), n * sizeof(uint32_t), cudaMemcpyDeviceToDevice);
+  check("tie order");
+}
+
 __global__ void scatter_ranks(const uint32_t* sorted_rows, uint32_t count, uint32_t offset, uint32_t* ranks,
                               uint32_t* rows_by_rank) {
   const uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
@@ -88,7 +134,7 @@ __global__ void head_values(const uint64_t* keys, const uint32_t* first, uint32_
 
 }  // namespace
 
-uint32_t encode_column(const int64_t* values, const uint64_t* nulls, uint32_t n, uint32_t* ranks,
+uint32_t encode_column(const int64_t* values, const uint64_t* nulls, uint32_t n, uint32_t column, uint32_t* ranks,
                        uint32_t* rows_by_rank, std::vector<int64_t>& host_values, std::vector<uint32_t>& host_first) {
   host_values.clear();
   host_first.clear();
@@ -98,8 +144,9 @@ uint32_t encode_column(const int64_t* values, const uint64_t* nulls, uint32_t n,
   if (nn > 0) scatter_ranks<<<grid(nn), kThreads>>>(null_rows.as<uint32_t>(), nn, valid, ranks, rows_by_rank);
   if (valid > 0) {
     Temp keys(valid * sizeof(uint64_t)), sorted(valid * sizeof(uint64_t)), rows(valid * sizeof(uint32_t));
+    order_ties(valid_rows.as<uint32_t>(), valid, column);
     key_kernel<<<grid(valid), kThreads>>>(values, valid_rows.as<uint32_t>(), valid, keys.as<uint64_t>());
-    size_t bytes = 0;  // stable: ties keep row order
+    size_t bytes = 0;  // stable: ties keep tie order
     cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys.as<uint64_t>(), sorted.as<uint64_t>(),
                                     valid_rows.as<uint32_t>(), rows.as<uint32_t>(), static_cast<int>(valid));
     {
@@ -125,11 +172,13 @@ uint32_t encode_column(const int64_t* values, const uint64_t* nulls, uint32_t n,
     Temp vals(static_cast<size_t>(d) * sizeof(int64_t));
     head_values<<<grid(d), kThreads>>>(sorted.as<uint64_t>(), first.as<uint32_t>(), d, vals.as<int64_t>());
     host_values.resize(d);
-    host_first.resize(d);
     cudaMemcpy(host_values.data(), vals.as<int64_t>(), d * sizeof(int64_t), cudaMemcpyDeviceToHost);
-    cudaMemcpy(host_first.data(), first.as<uint32_t>(), d * sizeof(uint32_t), cudaMemcpyDeviceToHost);
+    if (static_cast<uint32_t>(d) != valid) {  // else every value is distinct: first is the identity
+      host_first.resize(d);
+      cudaMemcpy(host_first.data(), first.as<uint32_t>(), d * sizeof(uint32_t), cudaMemcpyDeviceToHost);
+    }
   }
-  host_first.push_back(valid);
+  if (host_values.size() != valid) host_first.push_back(valid);
   sync("encode");
   return valid;
 }
@@ -193,8 +242,9 @@ __global__ void sieve_and_kernel(SieveArgs a, uint64_t* out) {
   for (int k = 0; k < a.n && acc != 0; ++k) {
     const SieveTermArgs& t = a.t[k];
     uint64_t m = 0;
+    const uint32_t* spans = t.n_spans <= kInlineSieveSpans ? t.inline_spans : t.spans;
     for (uint32_t s = 0; s < t.n_spans; ++s) {
-      const uint32_t i = t.spans[2 * s], j = t.spans[2 * s + 1];
+      const uint32_t i = spans[2 * s], j = spans[2 * s + 1];
       const uint64_t hi = j == t.m ? (t.valid != nullptr ? t.valid[w] : tail) : t.f[(j - 1) * words + w];
       const uint64_t lo = i == 0 ? 0 : t.f[(i - 1) * words + w];
       m |= hi & ~lo;
@@ -220,23 +270,59 @@ __global__ void refine_kernel(CudaRefineArgs a) {
   mp::write_exact_bit(a.bits, row, a.check.matches(a.cubes, row));
 }
 
-__global__ void scan_kernel(const ScanTermArgs* terms, int n_terms, uint64_t rows, uint32_t* out32) {
-  const uint64_t r = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
-  bool ok = r < rows;
-  for (int k = 0; k < n_terms && ok; ++k) {
-    const ScanTermArgs t = terms[k];
-    if (t.nulls != nullptr && ((t.nulls[r >> 6] >> (r & 63)) & 1)) {
-      ok = false;
-      break;
+// The fused scan reads every column once at full bandwidth: terms as kernel
+// parameters (constant cache), kScanItems rows per thread in a block-striped layout
+// (each load coalesced, kScanItems loads in flight per thread), and a term is loaded
+// only for rows still matching, so a selective first term saves the later columns'
+// sectors.
+constexpr int kScanTermsPerLaunch = 6;
+constexpr int kScanItems = 4;
+struct ScanParams {
+  ScanTermArgs t[kScanTermsPerLaunch];
+  int n;
+  bool and_into;  // AND into out (a later launch of a long conjunction)
+};
+
+__device__ bool in_ranges(const ScanTermArgs& t, uint64_t v) {
+  const uint64_t* r = t.n_ranges <= kInlineScanRanges ? t.inline_ranges : t.ranges;
+  bool in = false;
+  for (uint32_t i = 0; i < t.n_ranges; ++i) in |= v - r[2 * i] <= r[2 * i + 1] - r[2 * i];
+  return in;
+}
+
+__global__ void scan_kernel(const ScanParams p, uint64_t rows, uint32_t* out32) {
+  const uint64_t base = uint64_t(blockIdx.x) * blockDim.x * kScanItems + threadIdx.x;
+  bool ok[kScanItems];
+#pragma unroll
+  for (int i = 0; i < kScanItems; ++i) ok[i] = base + uint64_t(i) * blockDim.x < rows;
+  for (int k = 0; k < p.n; ++k) {
+    const ScanTermArgs& t = p.t[k];
+    uint64_t v[kScanItems];
+#pragma unroll
+    for (int i = 0; i < kScanItems; ++i) {
+      const uint64_t r = base + uint64_t(i) * blockDim.x;
+      v[i] = 0;
+      if (ok[i]) v[i] = t.width == 4 ? static_cast<const uint32_t*>(t.values)[r] : static_cast<const uint64_t*>(t.values)[r];
     }
-    const uint64_t v = t.width == 4 ? static_cast<const uint32_t*>(t.values)[r] : static_cast<const uint64_t*>(t.values)[r];
-    bool in = false;
-    for (uint32_t i = 0; i < t.n_ranges && !in; ++i) in = v - t.ranges[2 * i] <= t.ranges[2 * i + 1] - t.ranges[2 * i];
-    ok = in;
+#pragma unroll
+    for (int i = 0; i < kScanItems; ++i) {
+      const uint64_t r = base + uint64_t(i) * blockDim.x;
+      if (ok[i] && t.nulls != nullptr && ((t.nulls[r >> 6] >> (r & 63)) & 1)) ok[i] = false;
+      ok[i] = ok[i] && in_ranges(t, v[i]);
+    }
   }
-  const unsigned b = __ballot_sync(0xFFFFFFFFu, ok);
   const uint64_t halves = (rows + 63) / 64 * 2;
-  if ((threadIdx.x & 31) == 0 && r / 32 < halves) out32[r / 32] = b;
+#pragma unroll
+  for (int i = 0; i < kScanItems; ++i) {
+    const uint64_t r = base + uint64_t(i) * blockDim.x;
+    const unsigned b = __ballot_sync(0xFFFFFFFFu, ok[i]);
+    if ((threadIdx.x & 31) == 0 && r / 32 < halves) {
+      if (p.and_into)
+        out32[r / 32] &= b;
+      else
+        out32[r / 32] = b;
+    }
+  }
 }
 
 __global__ void cube_kernel(mp::ScanCubes c, rt::Aabb* boxes) {
@@ -279,29 +365,46 @@ void combine_words(uint64_t* a, const uint64_t* b, uint64_t words, bool is_or) {
   sync("combine");
 }
 
-void sieve_and(const SieveTermArgs* host_terms, int n_terms, uint64_t rows, uint64_t* out) {
+double sieve_and(const SieveTermArgs* host_terms, int n_terms, uint64_t rows, uint64_t* out) {
   if (n_terms > 3) throw Error(ErrorKind::kInternal, "GPU RT scan: more than 3 sieve terms");
   SieveArgs a{};
   for (int k = 0; k < n_terms; ++k) a.t[k] = host_terms[k];
   a.n = n_terms;
   a.rows = rows;
   const uint64_t words = (rows + 63) / 64;
-  if (words == 0) return;
+  if (words == 0) return 0;
+  KernelTimer t;
   sieve_and_kernel<<<grid(words), kThreads>>>(a, out);
-  sync("sieve");
+  check("sieve");
+  return t.ms();
 }
 
-void cuda_refine(const CudaRefineArgs& a) {
-  if (a.total == 0) return;
+double cuda_refine(const CudaRefineArgs& a) {
+  if (a.total == 0) return 0;
+  KernelTimer t;
   refine_kernel<<<grid(a.total), kThreads>>>(a);
-  sync("refine");
+  check("refine");
+  return t.ms();
 }
 
-void fused_scan(const ScanTermArgs* device_terms, int n_terms, uint64_t rows, uint64_t* out) {
+double fused_scan(const ScanTermArgs* host_terms, int n_terms, uint64_t rows, uint64_t* out) {
   const uint64_t words = (rows + 63) / 64;
-  if (words == 0) return;
-  scan_kernel<<<grid(words * 64), kThreads>>>(device_terms, n_terms, rows, reinterpret_cast<uint32_t*>(out));
-  sync("scan");
+  if (words == 0) return 0;
+  KernelTimer t;
+  // Rows past `rows` in the last word read nothing and ballot 0, so its tail stays 0.
+  const uint64_t per_block = uint64_t(kThreads) * kScanItems;
+  const unsigned blocks = unsigned((words * 64 + per_block - 1) / per_block);
+  ScanParams p{};
+  int k = 0;
+  do {  // a conjunction of more terms than one launch takes: AND the later launches in
+    p.n = std::min(kScanTermsPerLaunch, n_terms - k);
+    for (int i = 0; i < p.n; ++i) p.t[i] = host_terms[k + i];
+    p.and_into = k > 0;
+    scan_kernel<<<blocks, kThreads>>>(p, rows, reinterpret_cast<uint32_t*>(out));
+    k += p.n;
+  } while (k < n_terms);
+  check("scan");
+  return t.ms();
 }
 
 uint32_t build_cells(const mp::ScanCubes& cubes, uint32_t* cell_rows, uint32_t* cell_start) {

@@ -4,7 +4,8 @@
 // (BinDex-CUDA), the fused scan, bit-vector algebra and the cubes of the RT
 // structures. Plain pointers (device memory unless named host_*), so the C++20 index
 // calls it without seeing device code. Everything runs on the legacy default stream
-// and returns with its results complete; CUDA failures throw raydb::Error.
+// and returns with its results complete; CUDA failures throw raydb::Error. The
+// per-query steps (sieve_and, cuda_refine, fused_scan) return their GPU time in ms.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -13,11 +14,13 @@
 
 namespace raydb::access::rt_scan::gpu {
 
-// Rank encoding of n values (nulls: bitmap, bit set = NULL; may be null). Writes each
+// Rank encoding of n values (nulls: bitmap, bit set = NULL; may be null): ties in
+// tie_order(row, column), NULL rows last in row order, as the host encoding. Writes each
 // row's rank and (rows_by_rank non-null) the row of each rank; the mapping table
-// (distinct values ascending, first rank of each) comes back to the host. Returns the
-// number of non-NULL rows.
-uint32_t encode_column(const int64_t* values, const uint64_t* nulls, uint32_t n, uint32_t* ranks,
+// (distinct values ascending, first rank of each; host_first stays empty when every
+// value is distinct, MappingTable::dense) comes back to the host. Returns the number of
+// non-NULL rows.
+uint32_t encode_column(const int64_t* values, const uint64_t* nulls, uint32_t n, uint32_t column, uint32_t* ranks,
                        uint32_t* rows_by_rank, std::vector<int64_t>& host_values, std::vector<uint32_t>& host_first);
 
 // F_i (i = 1..count) at f + (i - 1) * words: bit r set when ranks[r] < borders[i - 1]
@@ -25,20 +28,24 @@ uint32_t encode_column(const int64_t* values, const uint64_t* nulls, uint32_t n,
 void build_sieve(const uint32_t* ranks, uint32_t n, const uint32_t* borders, uint32_t count, uint64_t* f);
 
 // Offsets of a column from its minimum, in 4 bytes per row when they fit (width 4), else 8.
+// `out` must hold narrow_words(n, width) words: the fused scan reads 16 bytes at a time.
+inline uint64_t narrow_words(uint64_t n, int width) { return (n * width + 15) / 16 * 2 + 2; }
 void narrow_values(const int64_t* values, uint32_t n, int64_t base, int width, void* out);
 
 void fill_words(uint64_t* w, uint64_t words, uint64_t rows, bool ones);
 void combine_words(uint64_t* a, const uint64_t* b, uint64_t words, bool is_or);
 
+constexpr int kInlineSieveSpans = 4;
 struct SieveTermArgs {
   const uint64_t* f;      // F_1.. at (i - 1) * words (null when the column has < 2 bins)
   const uint64_t* valid;  // non-NULL mask, or null (no NULLs)
   uint32_t m;             // bins: border X_m is the non-NULL mask
-  const uint32_t* spans;  // pairs (i, j): F_j & ~F_i
+  const uint32_t* spans;  // pairs (i, j): F_j & ~F_i, in device memory (n_spans > kInlineSieveSpans), else null
   uint32_t n_spans;
+  uint32_t inline_spans[2 * kInlineSieveSpans];  // the pairs when n_spans <= kInlineSieveSpans (no upload)
 };
 // out = AND over terms of OR over spans (at most 3 terms).
-void sieve_and(const SieveTermArgs* host_terms, int n_terms, uint64_t rows, uint64_t* out);
+double sieve_and(const SieveTermArgs* host_terms, int n_terms, uint64_t rows, uint64_t* out);
 
 // BinDex-CUDA refine: every rank of the residual ranges of each constrained dim (dim
 // dims_of_range[k] for range k, rows via rows_by_rank[dim]) gets its row's exact bit.
@@ -53,18 +60,22 @@ struct CudaRefineArgs {
   uint64_t total;
   uint64_t* bits;
 };
-void cuda_refine(const CudaRefineArgs& a);
+double cuda_refine(const CudaRefineArgs& a);
 
 // Fused scan: a row matches when, for every term, it is not NULL and its narrowed value
-// lies in one of the term's ranges [lo, hi] (offsets from the column minimum).
+// lies in one of the term's ranges [lo, hi] (offsets from the column minimum). Terms
+// and up to kInlineScanRanges ranges each travel as kernel parameters (no upload);
+// longer range lists are read from device memory.
+constexpr int kInlineScanRanges = 4;
 struct ScanTermArgs {
   const void* values;
-  int width;               // 4 or 8
-  const uint64_t* nulls;   // or null
-  const uint64_t* ranges;  // pairs lo, hi (device)
+  int width;                     // 4 or 8
+  const uint64_t* nulls;         // or null
+  const uint64_t* ranges;        // pairs lo, hi in device memory (n_ranges > kInlineScanRanges), else null
+  uint64_t inline_ranges[2 * kInlineScanRanges];  // pairs lo, hi (n_ranges <= kInlineScanRanges)
   uint32_t n_ranges;
 };
-void fused_scan(const ScanTermArgs* device_terms, int n_terms, uint64_t rows, uint64_t* out);
+double fused_scan(const ScanTermArgs* host_terms, int n_terms, uint64_t rows, uint64_t* out);
 
 // A group's occupied cells: cell_rows (cubes.rows entries) gets the rows sorted by
 // packed cell, cell_start (capacity rows + 1) the first position of every cell and

@@ -558,7 +558,10 @@ Vector convert(Vector v, const Type& to) {
     if (v.is_null(i)) continue;
     __int128 x;
     if (v.kind == VectorKind::kDouble) {
-      long double d = std::round((long double)v.doubles[i] * (long double)pow10_i128(ts));
+      // To DECIMAL half away from zero (PostgreSQL goes through numeric); to an integer
+      // type half to even, as PostgreSQL's float8 -> int (rint): 2.5 -> 2.
+      const long double p = (long double)v.doubles[i] * (long double)pow10_i128(ts);
+      long double d = to.id == TypeId::kDecimal ? std::round(p) : std::nearbyint(p);
       if (!std::isfinite(double(d)) || d > (long double)hi || d < (long double)lo) bad_cast(i);
       x = __int128(d);
     } else {

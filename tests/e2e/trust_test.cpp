@@ -170,5 +170,54 @@ TEST_F(TrustDb, CastRoundsHalfToEvenAndIntegerDivisionIsExact) {
   }
 }
 
+// Defect 1: deep nesting is a one-line error at every stage, never a stack overflow;
+// long flat chains (left-deep trees 30,000 levels deep) work, on every backend path.
+TEST_F(TrustDb, DeepNestingIsAnErrorAndLongChainsWork) {
+  load("d,s,i\n1.5,a,1\n2.5,b,2\n");
+  auto script = [&](const std::string& name, const std::string& sql) {
+    write_file(tmp_.file(name), sql);
+    return "--format csv -f " + shell_quote(tmp_.file(name));
+  };
+  auto repeat = [](const std::string& s, int n) {
+    std::string r;
+    for (int i = 0; i < n; i++) r += s;
+    return r;
+  };
+  auto chain = [](const std::string& term, const std::string& op, int n) {
+    std::string r = term;
+    for (int i = 1; i < n; i++) r += op + term;
+    return r;
+  };
+  // Nesting: parentheses, NOT, unary minus, function arguments.
+  for (const std::string& sql :
+       {"select " + repeat("(", 10000) + "1" + repeat(")", 10000), "select " + repeat("NOT ", 100000) + "true",
+        "select " + repeat("- ", 50000) + "i from t", "select " + repeat("abs(", 5000) + "i" + repeat(")", 5000) + " from t",
+        "select count(*) from t where " + repeat("(", 3000) + "i > 0" + repeat(")", 3000)})
+    EXPECT_TRUE(one_line_error(run_raydb(cli::query(db(), "", script("n.sql", sql))),
+                               "expression too deeply nested (limit 1000)"))
+        << sql.substr(0, 40);
+  // Chains: constant (folded), over a column (evaluated per row), comparisons, AND/OR.
+  for (const char* backend : {"cpu", "auto"}) {
+    const std::string b = std::string(" --backend ") + backend;
+    CommandResult r = run_raydb(cli::query(db(), "", script("c.sql", "select " + chain("1", " + ", 30000) + " as s") + b));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "s\n30000\n");
+    r = run_raydb(cli::query(db(), "", script("c.sql", "select " + chain("i", " + ", 30000) + " as s from t order by s") + b));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "s\n30000\n60000\n");
+    r = run_raydb(cli::query(db(), "", script("c.sql", "select count(*) as n from t where " + chain("i > 1", " and ", 30000) +
+                                                           " or " + chain("d < 0", " or ", 30000)) + b));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "n\n1\n");
+    r = run_raydb(cli::query(db(), "", script("c.sql", "select sum(" + chain("d", " * 1 - ", 30000) + ") as x from t") + b));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    // d*1 - d*1 - ... - d (30,000 d's) = (2 - 30000) d; the d's sum to 4.
+    EXPECT_EQ(r.out, "x\n" + std::to_string(4 * (2 - 30000)) + "\n");
+  }
+  // Beyond kMaxExpressionDepth a chain is an error too, not a crash.
+  EXPECT_TRUE(one_line_error(run_raydb(cli::query(db(), "", script("c.sql", "select " + chain("i", "+", 120000) + " from t"))),
+                             "expression too deeply nested"));
+}
+
 }  // namespace
 }  // namespace raydb::test

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <cstring>
 
 #include <nlohmann/json.hpp>
 
@@ -168,6 +169,28 @@ TEST_F(TrustDb, CastRoundsHalfToEvenAndIntegerDivisionIsExact) {
     EXPECT_EQ(csv("select a.i / b.i as q, a.i * b.i as p from t a, t b where a.s = 'a' and b.s = 'b'", backend),
               "q,p\n2147483648,2147483648\n");
   }
+}
+
+// Defect 2: a VARCHAR column file whose dictionary codes are negative or beyond the
+// dictionary is a one-line error naming the file (it crashed MIN / GROUP BY, or gave
+// wrong groups), for every query on the database.
+TEST_F(TrustDb, CorruptDictionaryCodesAreDetected) {
+  load("d,s,i\n1,a,1\n2,b,2\n3,c,3\n");
+  auto m = nlohmann::json::parse(read_file(db() + "/manifest.json"));
+  const std::string file = m["tables"][0]["columns"][1]["file"];
+  const std::string path = db() + "/" + file;
+  const std::string good = read_file(path);
+  ASSERT_EQ(good.size(), 12u);
+  for (int32_t bad : {-1, -2147483647, 3, 1000000}) {
+    std::string corrupt = good;
+    std::memcpy(&corrupt[4], &bad, 4);
+    write_file(path, corrupt);
+    for (const char* sql : {"select min(s) from t", "select s, count(*) from t group by s", "select count(*) from t"})
+      EXPECT_TRUE(one_line_error(query(sql), file + " (t.s) is corrupted: dictionary code " + std::to_string(bad)))
+          << sql << " code " << bad;
+  }
+  write_file(path, good);
+  EXPECT_EQ(csv("select min(s), max(s) from t"), "min(s),max(s)\na,c\n");
 }
 
 // Defect 1: deep nesting is a one-line error at every stage, never a stack overflow;

@@ -87,8 +87,8 @@ TEST_F(SqlTyping, ArithmeticErrors) {
 TEST_F(SqlTyping, ConstantFolding) {
   expect_constant("1 + 2", Value::bigint(3));
   expect_constant("2 * (3 + 4)", Value::hugeint(14));  // INTEGER * BIGINT -> HUGEINT
-  expect_constant("7 / 2", Value::integer(3));
-  expect_constant("-7 / 2", Value::integer(-3));  // truncates toward zero
+  expect_constant("7 / 2", Value::bigint(3));
+  expect_constant("-7 / 2", Value::bigint(-3));  // truncates toward zero
   expect_constant("7 % -3", Value::integer(1));
   expect_constant("-7 % 3", Value::integer(-1));
   expect_constant("2147483647 + 1", Value::bigint(2147483648LL));

@@ -71,6 +71,15 @@ OutputFormat parse_output_format(std::string_view name);
 // JSON (one array of objects).
 std::string format_result(const QueryResult& r, OutputFormat f);
 
+// A script split into statements at ';' outside strings and comments (shell input,
+// `raydb query -f`): the complete statements in order (blank or comment-only ones
+// dropped) and the unterminated rest (empty when blank).
+struct SqlScript {
+  std::vector<std::string> statements;
+  std::string rest;
+};
+SqlScript split_sql_script(std::string_view text);
+
 class DatabaseDirectory;  // storage/persist/database_directory.h
 
 class Database {

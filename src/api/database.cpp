@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "access/rt_index/index_config.h"
+#include "common/expression_depth.h"
 #include "common/timer.h"
 #include "exec/cpu/cpu_backend.h"
 #include "exec/cuda/cuda_backend.h"
@@ -42,6 +43,7 @@ struct Database::Impl {
         driver({std::make_shared<exec::cuda::CudaBackend>(), std::make_shared<exec::CpuBackend>(indexes)}) {}
 
   QueryResult run(const std::string& sql, QueryOptions& options);
+  QueryResult run_any_length(const std::string& sql, QueryOptions& options);  // run, on a large stack if long
   QueryResult create_index(IndexDefinition def);
   QueryResult drop_index(const std::string& name, bool if_exists);
   QueryResult setting(const sql::BoundStatement& stmt, QueryOptions& options);
@@ -242,11 +244,29 @@ QueryResult Database::Impl::run(const std::string& sql, QueryOptions& options) {
   return r;
 }
 
-QueryResult Database::query(const std::string& sql, const QueryOptions& options) {
-  QueryOptions local = options;
-  return impl_->run(sql, local);
+QueryResult Database::Impl::run_any_length(const std::string& sql, QueryOptions& options) {
+  if (sql.size() < kLargeStackSqlBytes) return run(sql, options);
+  // A long text may hold a long chain (`1 + 1 + ...`): a deep tree that every stage
+  // walks recursively. Run it on a large stack, and on one CPU thread so that the
+  // evaluation stays on that stack (OpenMP workers have small ones).
+  const int threads = options.threads;
+  options.threads = 1;
+  QueryResult r;
+  try {
+    run_with_large_stack([&] { r = run(sql, options); });
+  } catch (...) {
+    options.threads = threads;
+    throw;
+  }
+  options.threads = threads;
+  return r;
 }
 
-QueryResult Connection::query(const std::string& sql) { return db_.impl_->run(sql, options_); }
+QueryResult Database::query(const std::string& sql, const QueryOptions& options) {
+  QueryOptions local = options;
+  return impl_->run_any_length(sql, local);
+}
+
+QueryResult Connection::query(const std::string& sql) { return db_.impl_->run_any_length(sql, options_); }
 
 }  // namespace raydb

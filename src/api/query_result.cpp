@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 
 #include <nlohmann/json.hpp>
 
@@ -75,7 +76,15 @@ std::string format_result(const QueryResult& r, OutputFormat f) {
         } else if (v.type().id == TypeId::kInteger || v.type().id == TypeId::kBigint) {
           row[name] = v.as_int();
         } else if (v.type().id == TypeId::kDouble) {
-          row[name] = v.as_double();
+          // JSON has no NaN or infinity (nlohmann would print null, the same as SQL
+          // NULL): strings, as DuckDB's JSON writes them.
+          const double d = v.as_double();
+          if (std::isnan(d))
+            row[name] = "NaN";
+          else if (std::isinf(d))
+            row[name] = d > 0 ? "Infinity" : "-Infinity";
+          else
+            row[name] = d;
         } else if (v.type().id == TypeId::kBoolean) {
           row[name] = v.as_int() != 0;
         } else if (v.type().id == TypeId::kHugeint || v.type().id == TypeId::kDecimal) {
@@ -92,7 +101,9 @@ std::string format_result(const QueryResult& r, OutputFormat f) {
       }
       rows.push_back(std::move(row));
     }
-    return rows.dump(1) + "\n";
+    // Loads reject invalid UTF-8; a database written before that policy may still hold
+    // some: replace it (U+FFFD) rather than fail the whole result.
+    return rows.dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
   }
   // Aligned text table.
   std::vector<std::vector<std::string>> cells(nr, std::vector<std::string>(nc));

@@ -1,4 +1,4 @@
-// raydb query: run one SQL statement against a database directory.
+// raydb query: run SQL statements (one, or a script) against a database directory.
 #include <cstdio>
 
 #include "cli/cli_util.h"
@@ -7,7 +7,7 @@
 namespace raydb::cli {
 
 void register_query(CLI::App& app) {
-  auto* cmd = app.add_subcommand("query", "Run one SQL statement and print its result");
+  auto* cmd = app.add_subcommand("query", "Run SQL statements (one, or a script separated by ';') and print their results");
   struct Args {
     std::string db, backend = "auto", format = "table", sql, file;
     int threads = 0;
@@ -32,14 +32,22 @@ void register_query(CLI::App& app) {
     OutputFormat fmt = parse_output_format(a->format);
     if (a->threads < 0) fail(ErrorKind::kInvalidInput, "--threads must be >= 0");
     std::string sql = read_sql(a->sql, a->file);
+    // A script runs statement by statement in one connection (SET applies to the
+    // rest); the first error stops it. A final statement needs no ';'.
+    SqlScript script = split_sql_script(sql);
+    if (!script.rest.empty()) script.statements.push_back(std::move(script.rest));
     auto db = open_database(a->db);
-    QueryResult r = db->query(sql, opts);
-    if (!r.explain.empty() && fmt == OutputFormat::kTable) {
-      std::fputs(r.explain.c_str(), stdout);
-    } else {
-      print_result(r, fmt);
+    Connection conn(*db, opts);
+    for (const std::string& statement : script.statements) {
+      QueryResult r = conn.query(statement);
+      if (!r.explain.empty() && fmt == OutputFormat::kTable) {
+        std::fputs(r.explain.c_str(), stdout);
+      } else {
+        print_result(r, fmt);
+      }
+      std::fflush(stdout);
+      if (a->timing) std::fprintf(stderr, "time: %.3f ms (backend %s)\n", r.elapsed_ms, r.backend.c_str());
     }
-    if (a->timing) std::fprintf(stderr, "time: %.3f ms (backend %s)\n", r.elapsed_ms, r.backend.c_str());
   });
 }
 

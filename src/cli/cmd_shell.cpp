@@ -81,8 +81,27 @@ void register_shell(CLI::App& app) {
     if (const char* home = std::getenv("HOME")) history = std::string(home) + "/.raydb_history";
     if (tty && !history.empty()) read_history(history.c_str());
     bool timing = false;
-    std::string pending;
+    std::string pending;  // text after the last complete statement
+    bool failed = false;
+    // Runs one statement; false after printing its error.
+    auto run = [&](const std::string& sql) {
+      try {
+        QueryResult r = conn.query(sql);
+        if (!r.explain.empty() && fmt == OutputFormat::kTable)
+          std::fputs(r.explain.c_str(), stdout);
+        else
+          print_result(r, fmt);
+        if (timing) std::printf("time: %.3f ms\n", r.elapsed_ms);
+        std::fflush(stdout);
+        return true;
+      } catch (const Error& e) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "error: %s\n", e.what());
+        return false;
+      }
+    };
     if (tty) std::printf("raydb shell on %s; .help for help\n", a->db.c_str());
+    bool at_eof = false;
     while (true) {
       std::string line;
       if (tty) {
@@ -91,6 +110,7 @@ void register_shell(CLI::App& app) {
         line = raw;
         std::free(raw);
       } else if (!std::getline(std::cin, line)) {
+        at_eof = true;
         break;
       }
       std::string t = trim(line);
@@ -102,27 +122,23 @@ void register_shell(CLI::App& app) {
           run_dot_command(*db, word, rest, fmt, timing);
         } catch (const Error& e) {
           std::fprintf(stderr, "error: %s\n", e.what());
+          failed = true;
         }
         continue;
       }
-      if (t.empty() && pending.empty()) continue;
-      pending += line + "\n";
-      if (t.empty() || t.back() != ';') continue;
-      if (tty) add_history(trim(pending).c_str());
-      try {
-        QueryResult r = conn.query(pending);
-        if (!r.explain.empty() && fmt == OutputFormat::kTable)
-          std::fputs(r.explain.c_str(), stdout);
-        else
-          print_result(r, fmt);
-        if (timing) std::printf("time: %.3f ms\n", r.elapsed_ms);
-      } catch (const Error& e) {
-        std::fprintf(stderr, "error: %s\n", e.what());
-      }
-      std::fflush(stdout);
-      pending.clear();
+      // Every statement the line completes runs, in order (`select 2; select 3;`);
+      // blank and comment-only statements are no-ops.
+      SqlScript script = split_sql_script(pending + line + "\n");
+      if (tty && !script.statements.empty()) add_history(trim(pending + line).c_str());
+      pending = script.rest;
+      for (const std::string& sql : script.statements)
+        if (!run(sql)) failed = true;  // the session goes on; the exit status tells
     }
+    // Piped input may end without a final ';': that statement runs too.
+    if (at_eof && !pending.empty() && !run(pending)) failed = true;
     if (tty && !history.empty()) write_history(history.c_str());
+    // A piped session that hit an error exits non-zero (the error is already printed).
+    if (failed && !tty) throw ExitStatus{1};
   });
 }
 

@@ -6,6 +6,11 @@
 
 namespace raydb::cli {
 
+// Thrown by a command that has printed its errors itself and must exit with `code`.
+struct ExitStatus {
+  int code = 1;
+};
+
 void register_gen(CLI::App& app);       // raydb gen ssb
 void register_load(CLI::App& app);      // raydb load ssb | csv
 void register_export(CLI::App& app);    // raydb export
@@ -21,5 +26,10 @@ void register_bench_scan(CLI::App& bench);  // raydb bench scan (cmd_bench_scan.
 void register_ssb(CLI::App& app);       // raydb ssb (main job)
 void register_info(CLI::App& app);      // raydb info
 void register_calibrate(CLI::App& app);  // raydb calibrate (cmd_calibrate.cpp)
+
+// The first argument that looks like a flag ("-x", "--name[=value]") but is an option
+// of neither `command` nor a command above it; nullptr when there is none
+// (unknown_flag.cpp).
+const char* unknown_flag(const CLI::App& command, int argc, char** argv);
 
 }  // namespace raydb::cli

@@ -32,11 +32,11 @@ int main(int argc, char** argv) {
   raydb::cli::register_ssb(app);
   raydb::cli::register_info(app);
   raydb::cli::register_calibrate(app);
+  CLI::App* level = &app;
+  std::string path = "raydb";
   try {
     // An unknown command word gets a message that names it (CLI11 would only say
     // that a subcommand is required). Walk the command words down the tree.
-    CLI::App* level = &app;
-    std::string path = "raydb";
     for (int i = 1; i < argc && argv[i][0] != '-'; i++) {
       auto subs = level->get_subcommands([](CLI::App*) { return true; });
       if (subs.empty()) break;  // a positional argument of a leaf command
@@ -59,9 +59,17 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
+    // CLI11 reports a missing required option before an unknown one, so
+    // `raydb query --nonsense` would say "--db is required": name the unknown flag.
+    if (const char* flag = raydb::cli::unknown_flag(*level, argc, argv)) {
+      std::fprintf(stderr, "error: unknown option '%s' for %s (see %s --help)\n", flag, path.c_str(), path.c_str());
+      return 2;
+    }
     // One line, as for every other error.
     std::fprintf(stderr, "error: %s (see raydb --help)\n", e.what());
     return 2;
+  } catch (const raydb::cli::ExitStatus& e) {
+    return e.code;
   } catch (const raydb::Error& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 1;

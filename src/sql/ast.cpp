@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "common/expression_depth.h"
+
 namespace raydb::sql {
 
 namespace {
@@ -40,6 +42,7 @@ std::string operand(const AstExpr& child, int min_prec) {
 }  // namespace
 
 std::string AstExpr::to_string() const {
+  ExpressionDepthGuard depth_guard;  // one level of recursion (issue 14)
   switch (kind) {
     case AstKind::kColumn: return (qualifier.empty() ? "" : qualifier + ".") + quote_ident(name, quoted);
     case AstKind::kStar: return qualifier.empty() ? "*" : qualifier + ".*";
@@ -87,6 +90,17 @@ std::string AstExpr::to_string() const {
     case AstKind::kCast: return "CAST(" + children[0]->to_string() + " AS " + cast_type.to_string() + ")";
   }
   return "?";
+}
+
+AstExpr::~AstExpr() {
+  // Children whose last owner is this tree are taken apart here, one at a time.
+  std::vector<AstPtr> pending = std::move(children);
+  while (!pending.empty()) {
+    AstPtr c = std::move(pending.back());
+    pending.pop_back();
+    if (c && c.use_count() == 1)
+      for (AstPtr& g : c->children) pending.push_back(std::move(g));
+  }
 }
 
 }  // namespace raydb::sql

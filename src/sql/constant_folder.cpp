@@ -191,9 +191,9 @@ std::optional<Value> cast_constant(const Value& v, const Type& to) {
   if (from.id == TypeId::kDouble) {
     double d = v.as_double() * double(pow10_i128(target_scale));
     if (!std::isfinite(d)) return std::nullopt;
-    // Doubles round half away from zero here as well; PostgreSQL's float->int uses
-    // round-half-even, the difference only shows on exact .5 values.
-    d = std::round(d);
+    // As the evaluator: to DECIMAL half away from zero (PostgreSQL goes through
+    // numeric), to an integer type half to even (PostgreSQL's rint): 2.5 -> 2.
+    d = to.id == TypeId::kDecimal ? std::round(d) : std::nearbyint(d);
     if (d >= 1.7e38 || d <= -1.7e38) return std::nullopt;
     scaled = __int128(d);
   } else {

@@ -4,6 +4,7 @@
 #include <optional>
 #include <tuple>
 
+#include "common/expression_depth.h"
 #include "common/error.h"
 #include "sql/constant_folder.h"
 #include "sql/edit_distance.h"
@@ -94,6 +95,7 @@ ExprPtr typed_null(const ExprPtr& e, const Type& t) {
 
 // Operands of a chain of the same AND/OR, so a AND b AND c becomes one node.
 void flatten(const AstExpr& e, const std::string& op, std::vector<const AstExpr*>& out) {
+  ExpressionDepthGuard depth_guard;
   if (e.kind == AstKind::kBinary && e.op == op) {
     flatten(*e.children[0], op, out);
     flatten(*e.children[1], op, out);
@@ -105,6 +107,7 @@ void flatten(const AstExpr& e, const std::string& op, std::vector<const AstExpr*
 }  // namespace
 
 bool contains_aggregate(const AstExpr& e) {
+  ExpressionDepthGuard depth_guard;
   if (e.kind == AstKind::kFunction && (aggregate_function(e.name) || order_stat_function(e.name))) return true;
   for (auto& c : e.children)
     if (contains_aggregate(*c)) return true;
@@ -195,6 +198,7 @@ ExprPtr ExpressionBinder::bind_column(const std::string& qualifier, const std::s
 }
 
 ExprPtr ExpressionBinder::bind(const AstExpr& e) {
+  ExpressionDepthGuard depth_guard;  // one level of recursion (issue 14)
   switch (e.kind) {
     case AstKind::kColumn: return bind_column(e.qualifier, e.name, e.to_string());
     case AstKind::kStar:

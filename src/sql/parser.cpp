@@ -4,6 +4,9 @@
 #include <cstdlib>
 #include <unordered_set>
 
+#include <fmt/format.h>
+
+#include "common/expression_depth.h"
 #include "sql/edit_distance.h"
 #include "sql/lexer.h"
 #include "sql/parse_error.h"
@@ -411,7 +414,31 @@ void Parser::parse_order_by(SelectStatement& s) {
   } while (accept_operator(","));
 }
 
-AstPtr Parser::parse_expr() { return parse_or(); }
+namespace {
+
+// One level of nesting (parentheses, function arguments, CASE, NOT, unary minus):
+// bounded, so deep nesting is a parse error, not a stack overflow (issue 14). Chains
+// of binary operators are loops below, not nesting.
+class NestingLevel {
+ public:
+  NestingLevel(int& depth, const Token& at) : depth_(depth) {
+    if (++depth_ > kMaxExpressionNesting) {
+      --depth_;
+      parse_error_at(at.line, at.column, fmt::format("expression too deeply nested (limit {})", kMaxExpressionNesting));
+    }
+  }
+  ~NestingLevel() { --depth_; }
+
+ private:
+  int& depth_;
+};
+
+}  // namespace
+
+AstPtr Parser::parse_expr() {
+  NestingLevel level(nesting_, peek());
+  return parse_or();
+}
 
 AstPtr Parser::parse_or() {
   AstPtr e = parse_and();
@@ -430,6 +457,7 @@ AstPtr Parser::parse_not() {
     const Token& t = next();
     auto e = node(AstKind::kUnary, t);
     e->op = "not";
+    NestingLevel level(nesting_, t);
     e->children = {parse_not()};
     return e;
   }
@@ -541,6 +569,7 @@ AstPtr Parser::parse_unary() {
       lit->column = t.column;
       return lit;
     }
+    NestingLevel level(nesting_, t);
     AstPtr operand = parse_unary();
     if (t.text == "+") return operand;
     auto e = node(AstKind::kUnary, t);

@@ -61,6 +61,7 @@ class Parser {
   std::vector<Token> tokens_;
   size_t pos_ = 0;
   size_t implicit_alias_pos_ = size_t(-1);  // token index of the last alias written without AS
+  int nesting_ = 0;  // current expression nesting (kMaxExpressionNesting bounds it)
 };
 
 // Words that cannot be used as unquoted column or table names or as aliases.

@@ -46,7 +46,9 @@ std::optional<Type> arithmetic_type(ArithOp op, const Type& l0, const Type& r0) 
   // Both integral.
   int w = std::max(rank(l.id), rank(r.id));
   if (w == 2) return Type::hugeint();
-  if (op == ArithOp::kDiv || op == ArithOp::kMod) return w == 1 ? Type::bigint() : Type::integer();
+  // INTEGER / INTEGER is BIGINT, as * is: -2^31 / -1 = 2^31 is exact, never an error.
+  if (op == ArithOp::kDiv) return Type::bigint();
+  if (op == ArithOp::kMod) return w == 1 ? Type::bigint() : Type::integer();  // |x % y| <= |x|
   if (w == 0) return Type::bigint();  // INTEGER op INTEGER cannot overflow a BIGINT
   return op == ArithOp::kMul ? Type::hugeint() : Type::bigint();
 }

@@ -297,7 +297,9 @@ inline const Case kCsvCases[] = {
     {"cast_double_to_exact",
      "select id, cast(rating * 2 as integer) as r2, cast(rating * 1000 as bigint) as r3, "
      "cast(rating / 3 as decimal(8,3)) as r4 from emp order by id",
-     "select id, cast(round(rating * 2) as integer) as r2, cast(round(rating * 1000) as integer) as r3, "
+     // PostgreSQL's float -> integer rounds half to even (SQLite's round: half away).
+     "select id, cast(round(rating * 2) as integer) - (case when abs(round(rating * 2) - (rating * 2)) = 0.5 and cast(round(rating * 2) as integer) % 2 != 0 then (case when rating * 2 > 0 then 1 else -1 end) else 0 end) as r2, "
+     "cast(round(rating * 1000) as integer) - (case when abs(round(rating * 1000) - (rating * 1000)) = 0.5 and cast(round(rating * 1000) as integer) % 2 != 0 then (case when rating * 1000 > 0 then 1 else -1 end) else 0 end) as r3, "
      "round(rating / 3, 3) as r4 from emp order by id"},
 };
 

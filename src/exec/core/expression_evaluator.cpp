@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "common/expression_depth.h"
 #include "common/error.h"
 
 namespace raydb::exec {
@@ -433,6 +434,7 @@ bool like_match(std::string_view s, std::string_view p) {
 }
 
 bool may_be_null(const Expr& e) {
+  ExpressionDepthGuard depth_guard;
   switch (e.kind) {
     case ExprKind::kColumnRef: return false;
     case ExprKind::kConstant: return e.value.is_null();
@@ -558,7 +560,10 @@ Vector convert(Vector v, const Type& to) {
     if (v.is_null(i)) continue;
     __int128 x;
     if (v.kind == VectorKind::kDouble) {
-      long double d = std::round((long double)v.doubles[i] * (long double)pow10_i128(ts));
+      // To DECIMAL half away from zero (PostgreSQL goes through numeric); to an integer
+      // type half to even, as PostgreSQL's float8 -> int (rint): 2.5 -> 2.
+      const long double p = (long double)v.doubles[i] * (long double)pow10_i128(ts);
+      long double d = to.id == TypeId::kDecimal ? std::round(p) : std::nearbyint(p);
       if (!std::isfinite(double(d)) || d > (long double)hi || d < (long double)lo) bad_cast(i);
       x = __int128(d);
     } else {
@@ -584,6 +589,7 @@ Vector convert(Vector v, const Type& to) {
 }
 
 Vector evaluate(const Expr& e, const EvalContext& ctx) {
+  ExpressionDepthGuard depth_guard;  // one level of recursion (issue 14)
   switch (e.kind) {
     case ExprKind::kColumnRef: return gather_column(e, ctx);
     case ExprKind::kConstant: return Vector::constant(e.value, e.type, ctx.n);
@@ -629,6 +635,7 @@ Vector evaluate(const Expr& e, const EvalContext& ctx) {
 }
 
 void evaluate_predicate(const Expr& e, const EvalContext& ctx, std::vector<uint8_t>& keep) {
+  ExpressionDepthGuard depth_guard;
   keep.assign(ctx.n, 0);
   if (e.kind == ExprKind::kAnd || e.kind == ExprKind::kOr) {
     // "is TRUE" of AND is the AND of the children's "is TRUE"; likewise for OR.

@@ -1,6 +1,7 @@
 #include "exec/core/result_finisher.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "exec/core/expression_evaluator.h"
@@ -34,7 +35,14 @@ std::vector<uint32_t> sort_rows(const std::vector<Vector>& keys, const std::vect
         case VectorKind::kInt:
         case VectorKind::kCode: c = (v.ints[a] > v.ints[b]) - (v.ints[a] < v.ints[b]); break;
         case VectorKind::kHuge: c = (v.huge[a] > v.huge[b]) - (v.huge[a] < v.huge[b]); break;
-        case VectorKind::kDouble: c = (v.doubles[a] > v.doubles[b]) - (v.doubles[a] < v.doubles[b]); break;
+        case VectorKind::kDouble: {
+          // PostgreSQL's order: NaN above every number and equal to itself (a strict
+          // weak order; IEEE comparisons alone are not one, and std::sort needs one).
+          const double x = v.doubles[a], y = v.doubles[b];
+          const bool nx = std::isnan(x), ny = std::isnan(y);
+          c = (nx || ny) ? int(nx) - int(ny) : (x > y) - (x < y);
+          break;
+        }
         case VectorKind::kString: {
           int r = v.strings[a].compare(v.strings[b]);
           c = (r > 0) - (r < 0);

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "common/expression_depth.h"
 #include "exec/core/column_predicate.h"
 #include "exec/core/expression_evaluator.h"
 #include "exec/cuda/cuda_backend.h"
@@ -90,6 +91,7 @@ struct Compiler {
   }
   // Compiles `e` into register `dst`; lo/hi bound its values (exact interval arithmetic).
   bool compile(const Expr& e, int dst, i128& lo, i128& hi) {
+    ExpressionDepthGuard depth_guard;  // one level of recursion (issue 14)
     if (dst >= kProgramRegisters) {
       why = "aggregate expression too deep";
       return false;

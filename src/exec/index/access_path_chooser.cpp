@@ -4,6 +4,7 @@
 #include <optional>
 #include <set>
 
+#include "common/expression_depth.h"
 #include "exec/core/column_predicate.h"
 #include "exec/index/index_access.h"
 #include "common/error.h"
@@ -42,6 +43,7 @@ long double point_count(const std::vector<std::pair<int64_t, int64_t>>& ranges) 
 bool hash_can_answer(const std::vector<std::pair<int64_t, int64_t>>& ranges) { return point_count(ranges) <= 4096; }
 
 void column_refs(const plan::Expr& e, std::set<std::pair<int, int>>& out) {
+  ExpressionDepthGuard depth_guard;  // one level of recursion (issue 14)
   if (e.kind == ExprKind::kColumnRef) out.insert({e.table_index, e.column_index});
   for (auto& c : e.children) column_refs(*c, out);
 }

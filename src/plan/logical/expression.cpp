@@ -1,5 +1,7 @@
 #include "plan/logical/expression.h"
 
+#include "common/expression_depth.h"
+
 #include <fmt/format.h>
 
 namespace raydb::plan {
@@ -33,6 +35,18 @@ const char* compare_text(CompareOp op) {
   return "?";
 }
 }  // namespace
+
+Expr::~Expr() {
+  // Children whose last owner is this tree are taken apart here, one at a time. They
+  // are only const to their readers; the last owner may empty them.
+  std::vector<ExprPtr> pending = std::move(children);
+  while (!pending.empty()) {
+    ExprPtr c = std::move(pending.back());
+    pending.pop_back();
+    if (c && c.use_count() == 1)
+      for (ExprPtr& g : const_cast<Expr&>(*c).children) pending.push_back(std::move(g));
+  }
+}
 
 ExprPtr Expr::column(int table, int column, Type type, std::string name) {
   auto e = make(ExprKind::kColumnRef, type);
@@ -131,6 +145,7 @@ ExprPtr Expr::case_when(std::vector<ExprPtr> children, bool has_else, Type type)
 }
 
 std::string Expr::to_string() const {
+  ExpressionDepthGuard depth_guard;  // one level of recursion (issue 14)
   auto child = [&](size_t i) { return children[i]->to_string(); };
   switch (kind) {
     case ExprKind::kColumnRef: return name.empty() ? fmt::format("#{}.{}", table_index, column_index) : name;
@@ -174,12 +189,14 @@ std::string Expr::to_string() const {
 }
 
 uint64_t tables_used(const Expr& e) {
+  ExpressionDepthGuard depth_guard;
   uint64_t m = e.kind == ExprKind::kColumnRef ? (uint64_t(1) << e.table_index) : 0;
   for (auto& c : e.children) m |= tables_used(*c);
   return m;
 }
 
 bool same_expr(const Expr& a, const Expr& b) {
+  ExpressionDepthGuard depth_guard;
   if (a.kind != b.kind || !(a.type == b.type) || a.children.size() != b.children.size()) return false;
   switch (a.kind) {
     case ExprKind::kColumnRef:
@@ -209,6 +226,7 @@ bool same_expr(const Expr& a, const Expr& b) {
 }
 
 void split_conjuncts(const ExprPtr& e, std::vector<ExprPtr>& out) {
+  ExpressionDepthGuard depth_guard;
   if (e->kind == ExprKind::kAnd) {
     for (auto& c : e->children) split_conjuncts(c, out);
   } else {

@@ -19,6 +19,7 @@
 #include "common/error.h"
 #include "common/progress.h"
 #include "storage/loaders/string_interner.h"
+#include "storage/loaders/utf8.h"
 
 namespace raydb {
 
@@ -361,6 +362,11 @@ class ChunkParser {
           if (s[i] == '"') i++;  // "" -> "
         }
         s = u;
+      }
+      if (size_t at = invalid_utf8_at(s); at != std::string_view::npos) {
+        error_ = fmt::format("column {}: invalid UTF-8 (byte 0x{:02X} at offset {} of the field)", schema_[c].name,
+                             unsigned(static_cast<unsigned char>(s[at])), at);
+        return false;
       }
       put<int32_t>(c, int32_t(out_.strings[c].add(s)));
       return true;

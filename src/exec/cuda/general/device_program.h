@@ -47,7 +47,7 @@ enum ProgOp : uint8_t {
   // pop x (double); push round(x * P) computed as the CPU's x87 long double does:
   // P = k * 2^slot (k the 64-bit significand of (long double)10^scale), the product
   // rounded to 64 significant bits (nearest even), then to an integer (half away from
-  // zero); raises a cast error for NaN/Inf or a magnitude above fa (positive values)
+  // zero; flag: half to even, for INTEGER/BIGINT/HUGEINT targets); raises a cast error for NaN/Inf or a magnitude above fa (positive values)
   // or fb (negative values), the (long double) bounds as unsigned 128-bit magnitudes.
   kPCastDouble,
 };

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/expression_depth.h"
 #include "exec/core/column_predicate.h"
 #include "exec/core/expression_evaluator.h"
 
@@ -18,6 +19,7 @@ namespace {
 Operand boolean_result() { return Operand{Type::boolean(), VectorKind::kInt, nullptr}; }
 
 bool has_null_constant(const Expr& e) {
+  ExpressionDepthGuard depth_guard;
   if (e.kind == ExprKind::kConstant && e.value.is_null()) return true;
   for (auto& c : e.children)
     if (has_null_constant(*c)) return true;
@@ -26,6 +28,7 @@ bool has_null_constant(const Expr& e) {
 
 // The single column an expression reads, or nullptr (none or several).
 const Expr* single_column(const Expr& e) {
+  ExpressionDepthGuard depth_guard;
   if (e.kind == ExprKind::kColumnRef) return &e;
   const Expr* found = nullptr;
   for (auto& c : e.children) {
@@ -41,6 +44,7 @@ const Expr* single_column(const Expr& e) {
 }
 
 int height(const Expr& e) {
+  ExpressionDepthGuard depth_guard;
   int h = 0;
   for (auto& c : e.children) h = std::max(h, height(*c));
   return h + 1;
@@ -49,6 +53,7 @@ int height(const Expr& e) {
 }  // namespace
 
 std::optional<Operand> ExpressionEmitter::emit(const Expr& e) {
+  ExpressionDepthGuard depth_guard;  // one level of recursion (issue 14)
   if (!b_.check_depth()) return std::nullopt;
   switch (e.kind) {
     case ExprKind::kColumnRef: return column(e);

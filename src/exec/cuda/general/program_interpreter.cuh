@@ -106,7 +106,8 @@ __device__ inline double i128_to_double(i128 x) {
 // emulated exactly: the x87 extended format has a 64-bit significand, the product of
 // the double's 53-bit significand and P's 64-bit one is exact in 117 bits, and is
 // rounded to 64 bits (nearest even) as the x87 multiply does. False: the CPU raises.
-__device__ inline bool cast_double_exact(uint64_t bits, uint64_t pm, int pe, u128 hi_mag, u128 lo_mag, i128& out) {
+__device__ inline bool cast_double_exact(uint64_t bits, uint64_t pm, int pe, u128 hi_mag, u128 lo_mag, bool half_even,
+                                         i128& out) {
   const bool neg = bits >> 63;
   const int be = int((bits >> 52) & 0x7FF);
   const uint64_t frac = bits & ((1ull << 52) - 1);
@@ -129,7 +130,7 @@ __device__ inline bool cast_double_exact(uint64_t bits, uint64_t pm, int pe, u12
     prod = q;  // may be 2^64 after the carry: still exact, one bit more
     e += shift;
   }
-  // value = prod * 2^e; std::round: half away from zero.
+  // value = prod * 2^e; std::round: half away from zero; std::nearbyint: half to even.
   u128 mag;
   if (e >= 0) {
     if (e > 64) return false;  // >= 2^128 > every bound
@@ -142,7 +143,9 @@ __device__ inline bool cast_double_exact(uint64_t bits, uint64_t pm, int pe, u12
     const int sh = -e;
     mag = prod >> sh;
     const u128 rem = prod & ((u128(1) << sh) - 1);
-    if (rem >= (u128(1) << (sh - 1))) mag++;
+    const u128 half = u128(1) << (sh - 1);
+    // half_even: integer targets round half to even (PostgreSQL's float8 -> int).
+    if (rem > half || (rem == half && (!half_even || (mag & 1)))) mag++;
   }
   if (mag > (neg ? lo_mag : hi_mag)) return false;
   out = neg ? i128(u128(0) - mag) : i128(mag);  // 2^127 wraps to INT128_MIN, as __fixxfti
@@ -385,7 +388,7 @@ __device__ __forceinline__ void op_double_cmp(ProgStack& s, int& sp, const ProgI
 __device__ __forceinline__ int op_cast_double(ProgStack& s, int& sp, const ProgInstr& in) {
   if (s.nl[sp - 1]) return kErrNone;
   i128 x;
-  if (!cast_double_exact(uint64_t(s.v[sp - 1]), uint64_t(in.k), in.slot, u128(in.fa), u128(in.fb), x)) return kErrCast;
+  if (!cast_double_exact(uint64_t(s.v[sp - 1]), uint64_t(in.k), in.slot, u128(in.fa), u128(in.fb), in.flag != 0, x)) return kErrCast;
   s.v[sp - 1] = x;
   return kErrNone;
 }

@@ -39,7 +39,8 @@ std::vector<size_t> order_columns(const GeneralQuery& g) {
   return r;
 }
 
-// True when a DOUBLE sort key holds a NaN (the CPU's comparator is no order there).
+// True when a DOUBLE sort key holds a NaN: the radix key below orders NaNs by their
+// bits, the CPU's comparator puts every NaN above +inf (PostgreSQL), so those go to it.
 bool any_nan_key(GeneralQuery& g, const std::vector<Column128>& cols, const std::vector<size_t>& oc, uint64_t n) {
   gpu::DeviceBuffer flag(sizeof(int), "NaN flag");
   gpu::check_cuda(cudaMemsetAsync(flag.get(), 0, sizeof(int), g.s), "cudaMemset");

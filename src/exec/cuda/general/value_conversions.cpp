@@ -100,6 +100,7 @@ bool ValueConversions::cast_double(const plan::Expr& e, const Operand& from, con
   in.slot = pe - 64;
   in.fa = __int128(magnitude((long double)hi));
   in.fb = __int128(magnitude((long double)lo));
+  in.flag = to.id == TypeId::kDecimal ? 0 : 1;  // integer targets: half to even
   b_.push(e, in, 1, 1, from.type);
   return true;
 }

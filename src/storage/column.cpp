@@ -8,6 +8,13 @@
 
 namespace raydb {
 
+void Column::verify() const {
+  std::lock_guard<std::mutex> lock(verify_mutex_);
+  if (verified_.load(std::memory_order_relaxed)) return;
+  verifier_(data_->data(), size_);
+  verified_.store(true, std::memory_order_release);
+}
+
 Column::Column(std::string name, Type type, std::shared_ptr<Buffer> data, uint64_t size,
                std::shared_ptr<const Dictionary> dict, ColumnStats stats)
     : name_(std::move(name)), type_(type), data_(std::move(data)), size_(size), dict_(std::move(dict)),

@@ -2,8 +2,11 @@
 // One stored column: a typed array of `size()` values in a Buffer (heap or mmap),
 // a dictionary for VARCHAR, and min/max statistics that the planner and the
 // executors use to pick dense lookup arrays, narrow encodings and key packing.
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -37,8 +40,15 @@ class Column {
 
   template <typename T>
   const T* data() const {
+    if (verifier_ && !verified_.load(std::memory_order_acquire)) verify();
     return static_cast<const T*>(data_->data());
   }
+  // A check of the stored values, run once on the first data() call and throwing a
+  // one-line error if they are corrupt (e.g. that every dictionary code of a mapped file
+  // names an entry). Opening a table maps its columns without reading them, so a query
+  // pays only for the columns it reads. Set before the column is shared.
+  using Verifier = std::function<void(const void* data, uint64_t size)>;
+  void set_verifier(Verifier v) { verifier_ = std::move(v); }
   // The value at `row` as a Value (VARCHAR decoded). For results and tests, not hot loops.
   Value get(uint64_t row) const;
   // Stored integer at `row` for integer-physical types, widened to int64.
@@ -51,6 +61,10 @@ class Column {
   uint64_t size_;
   std::shared_ptr<const Dictionary> dict_;
   ColumnStats stats_;
+  Verifier verifier_;
+  mutable std::atomic<bool> verified_{false};
+  mutable std::mutex verify_mutex_;
+  void verify() const;  // runs verifier_ once (again after a failure: it throws again)
 };
 
 using ColumnPtr = std::shared_ptr<const Column>;

@@ -77,17 +77,20 @@ std::shared_ptr<const Dictionary> read_dictionary(const std::string& path, const
 
 // Every dictionary code of a VARCHAR column must name an entry: a corrupted file would
 // otherwise index outside the dictionary (a crash in MIN or GROUP BY) or give wrong
-// groups. One min/max pass when the column is mapped (vectorized; about the cost of
-// reading the file once), so corruption is a one-line error naming the file.
+// groups. One parallel min/max pass the first time a query reads the column
+// (Column::set_verifier), so corruption is a one-line error naming the file, and
+// opening a database reads no column.
 void check_codes(const int32_t* codes, uint64_t rows, const Dictionary& dict, const std::string& path,
                  const std::string& what) {
-  int32_t lo = 0, hi = 0;
-  if (rows) lo = hi = codes[0];
-  for (uint64_t i = 0; i < rows; i++) {
+  if (rows == 0) return;
+  int32_t lo = codes[0], hi = codes[0];
+  const int64_t n = static_cast<int64_t>(rows);
+#pragma omp parallel for reduction(min : lo) reduction(max : hi) schedule(static) if (n > (1 << 20))
+  for (int64_t i = 0; i < n; i++) {
     lo = std::min(lo, codes[i]);
     hi = std::max(hi, codes[i]);
   }
-  if (rows && (lo < 0 || int64_t(hi) >= int64_t(dict.size())))
+  if (lo < 0 || int64_t(hi) >= int64_t(dict.size()))
     fail(ErrorKind::kCatalog, "column file {} ({}) is corrupted: dictionary code {} outside 0..{}", path, what,
          lo < 0 ? lo : hi, int64_t(dict.size()) - 1);
 }
@@ -105,9 +108,13 @@ ColumnPtr open_column(const std::string& dir, const ManifestTable& t, const Mani
   std::shared_ptr<const Dictionary> dict;
   if (c.dictionary) {
     dict = read_dictionary(join(dir, c.dictionary->file), *c.dictionary, what);
-    check_codes(static_cast<const int32_t*>(buffer->data()), t.rows, *dict, path, what);
   }
-  return std::make_shared<const Column>(c.name, c.type, std::move(buffer), t.rows, std::move(dict), c.stats);
+  auto column = std::make_shared<Column>(c.name, c.type, std::move(buffer), t.rows, dict, c.stats);
+  if (dict)
+    column->set_verifier([dict, path, what](const void* data, uint64_t rows) {
+      check_codes(static_cast<const int32_t*>(data), rows, *dict, path, what);
+    });
+  return column;
 }
 
 std::vector<TablePtr> open_tables(const std::string& dir, const Manifest& manifest) {

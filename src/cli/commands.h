@@ -20,5 +20,6 @@ void register_bench_ops(CLI::App& bench);  // raydb bench ops (cmd_bench_ops.cpp
 void register_ssb(CLI::App& app);       // raydb ssb (main job)
 void register_info(CLI::App& app);      // raydb info
 void register_calibrate(CLI::App& app);  // raydb calibrate (cmd_calibrate.cpp)
+void register_advise(CLI::App& app);     // raydb advise rt-views (cmd_advise.cpp)
 
 }  // namespace raydb::cli

@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   raydb::cli::register_ssb(app);
   raydb::cli::register_info(app);
   raydb::cli::register_calibrate(app);
+  raydb::cli::register_advise(app);
   try {
     // An unknown command word gets a message that names it (CLI11 would only say
     // that a subcommand is required). Walk the command words down the tree.

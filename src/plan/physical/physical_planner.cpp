@@ -181,6 +181,14 @@ std::string PhysicalPlan::explain() const {
   if (analysis) s += fmt::format(" ({})", analysis->describe());
   s += "\n";
   for (auto& r : rejected_backends) s += "  not " + r + "\n";
+  if (view_scan) {
+    s += fmt::format("rt view {} ({})\n", view_scan->view->name,
+                     view_scan->forced ? std::string("forced by --backend rt")
+                                       : fmt::format("cost {:.3f} ms vs star path {:.3f} ms", view_scan->cost_ms,
+                                                     view_scan->star_cost_ms));
+    s += "    " + view_scan->detail + "\n";
+  }
+  for (auto& r : rejected_views) s += "  not rt view " + r + "\n";
   if (always_empty) s += "empty: a constant predicate is false\n";
   auto table_line = [&](int t, const char* role) {
     std::string line;

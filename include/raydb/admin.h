@@ -111,6 +111,18 @@ struct RtViewAdvise {
 };
 RtViewAdvise advise_rt_views(Database& db, const std::string& workload_sql, const std::string& prefix = "rt_view");
 
+// The RT views of the database at `db_path` (CREATE RT VIEW), as `raydb describe`
+// lists them: base tables, rows, bytes of their encoded rows, and whether a base
+// table changed since (then the next query rebuilds the view).
+struct RtViewInfo {
+  std::string name;
+  std::vector<std::string> tables;  // fact table first
+  uint64_t rows = 0;
+  uint64_t bytes = 0;
+  bool stale = false;
+};
+std::vector<RtViewInfo> describe_rt_views(const std::string& db_path);
+
 // Splits SQL text at ';' outside string literals and -- comments (empty statements dropped).
 std::vector<std::string> split_sql_statements(const std::string& text);
 

@@ -1,5 +1,5 @@
 // raydb advise rt-views: binds each statement of a workload and asks the view advisor
-// (exec/index/view_advisor.h) for views that cover them.
+// (exec/index/view_advisor.h) for views that cover them; and the views' listing.
 #include "exec/index/view_advisor.h"
 #include "raydb/admin.h"
 #include "raydb/raydb.h"
@@ -61,6 +61,17 @@ std::string label_of(const std::string& sql, size_t n) {
 }
 
 }  // namespace
+
+std::vector<RtViewInfo> describe_rt_views(const std::string& db_path) {
+  auto dir = DatabaseDirectory::open(db_path);
+  std::vector<RtViewInfo> out;
+  for (const RtViewEntry& e : dir->rt_views()) {
+    RtViewInfo v{e.name, e.tables, e.rows, e.bytes, false};
+    for (size_t t = 0; t < e.tables.size(); ++t) v.stale = v.stale || dir->table_version(e.tables[t]) != e.versions[t];
+    out.push_back(std::move(v));
+  }
+  return out;
+}
 
 RtViewAdvise advise_rt_views(Database& db, const std::string& workload_sql, const std::string& prefix) {
   DatabaseDirectory& dir = db.directory();

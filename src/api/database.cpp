@@ -9,6 +9,7 @@
 #include "exec/cpu/cpu_backend.h"
 #include "exec/cuda/cuda_backend.h"
 #include "exec/index/index_catalog.h"
+#include "exec/index/view_path.h"
 #include "exec/query_driver.h"
 #include "plan/physical/physical_planner.h"
 #include "raydb/raydb.h"
@@ -253,7 +254,11 @@ QueryResult Database::Impl::run(const std::string& sql, QueryOptions& options) {
   api::refresh_rt_views(*dir, *views);  // a view whose base table was replaced is rebuilt first
   auto logical = std::make_shared<plan::LogicalQuery>(std::move(stmt.query));
   plan::PhysicalPlan physical = plan::plan_query(logical, {});
-  const exec::ExecutionRequest request = request_for(options.backend);
+  exec::ExecutionRequest request = request_for(options.backend);
+  // RT views run on the CPU backend (Embree); the CUDA backend does not take them yet,
+  // so `--backend rt` sends a query a view answers there.
+  if (request.policy == exec::AccessPolicy::kForceRt && !request.backend && exec::some_view_answers(*logical, *views))
+    request.backend = plan::BackendKind::kCpu;
   const std::vector<exec::IndexOnTable> indexes = indexes_on(*logical, *dir);
   if (stmt.kind == sql::StatementKind::kExplain) {
     driver.prepare(physical, request, indexes, options.settings);

@@ -226,6 +226,31 @@ TEST_F(RtViewSqlTest, PersistsAcrossReopen) {
   EXPECT_NE(read_file(path_ + "/manifest.json").find("\"format_version\": 3"), std::string::npos);
 }
 
+TEST_F(RtViewSqlTest, CorruptedViewEntriesAreRejected) {
+  db_->query(kFlightViews[0]);
+  db_.reset();
+  const std::string m = path_ + "/manifest.json";
+  const std::string good = read_file(m);
+  auto expect_open_fails = [&](const std::string& from, const std::string& to, const std::string& want) {
+    std::string text = good;
+    ASSERT_NE(text.find(from), std::string::npos) << from;
+    text.replace(text.find(from), from.size(), to);
+    write_file(m, text);
+    try {
+      Database::open(path_);
+      ADD_FAILURE() << "opened with " << to;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+    }
+  };
+  expect_open_fails("\"dir\": \"rt_views/", "\"dir\": \"../", "is not under rt_views/");
+  expect_open_fails("\"format_version\": 3", "\"format_version\": 2", "have no \"rt_views\"");
+  expect_open_fails("\"tables\": [\n    \"lineorder\"", "\"tables\": [\n    \"nosuch\"", "names table 'nosuch'");
+  write_file(m, good);
+  db_ = Database::open(path_);
+  EXPECT_EQ(db_->directory().rt_views().size(), 1u);
+}
+
 // Every row of `t` whose row number passes `keep`.
 TablePtr filtered_copy(const Table& t, bool (*keep)(uint64_t)) {
   std::vector<ColumnPtr> cols;
@@ -251,6 +276,9 @@ TEST_F(RtViewSqlTest, ReplacedBaseTableRebuildsTheView) {
   db_->directory().commit({filtered_copy(*db_->directory().table("lineorder"), [](uint64_t r) { return r % 3 == 0; })},
                           true);
   ASSERT_EQ(db_->directory().rt_views().size(), 1u);  // replacing a table keeps its views
+  EXPECT_TRUE(describe_rt_views(path_).at(0).stale);
+  EXPECT_NE(run_raydb("describe --db " + shell_quote(path_)).out.find("rt view f1: " + std::to_string(old.rows) + " rows over lineorder, date"),
+            std::string::npos);
   expect_view_equals_cpu(q, "f1");
   const std::vector<std::string> after = lines(db_->query(q, with(Backend::kRt)));
   EXPECT_NE(after, before);  // a stale view would still answer `before`
@@ -258,6 +286,7 @@ TEST_F(RtViewSqlTest, ReplacedBaseTableRebuildsTheView) {
   EXPECT_NE(now.versions[0], old.versions[0]);
   EXPECT_NE(now.dir, old.dir);
   EXPECT_LT(now.rows, old.rows);
+  EXPECT_FALSE(describe_rt_views(path_).at(0).stale);
   EXPECT_FALSE(std::filesystem::exists(path_ + "/" + old.dir));
   // A dropped base table drops the view.
   db_->directory().drop_table("date");

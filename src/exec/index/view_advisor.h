@@ -19,7 +19,7 @@ struct ViewAdvice {
   std::vector<std::string> queries;  // the workload's queries it covers (their labels)
   uint64_t rows = 0;                 // upper bound: the fact table's rows
   uint64_t row_bytes = 0;            // view rows in memory and on disk: rows x (4 per filter + 4 + 8 per input)
-  uint64_t bvh_bytes = 0;            // estimate of the compacted BVH (one triangle per row)
+  uint64_t bvh_bytes = 0;            // estimate of the BVH (one triangle per row, ~96 bytes on Embree)
 };
 
 class ViewAdvisor {

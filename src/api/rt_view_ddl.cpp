@@ -129,15 +129,27 @@ RtViewSummary commit_rt_view(DatabaseDirectory& dir, exec::ViewCatalog& views, c
 }
 
 void refresh_rt_views(DatabaseDirectory& dir, exec::ViewCatalog& views) {
+  auto stale = [&dir](const RtViewEntry& e) {
+    for (size_t t = 0; t < e.tables.size(); ++t)
+      if (dir.table_version(e.tables[t]) != e.versions[t]) return true;
+    return false;
+  };
   for (const RtViewEntry& e : dir.rt_views()) {
-    bool stale = false;
-    for (size_t t = 0; t < e.tables.size(); ++t) stale = stale || dir.table_version(e.tables[t]) != e.versions[t];
-    if (!stale) continue;
-    const RtViewSummary s = commit_rt_view(dir, views, rtview::definition_from_json(e.definition), true);
-    std::fprintf(stderr, "rt view %s: a base table changed; re-materialized %llu rows (%.1f MiB) in %.1f ms\n",
-                 e.name.c_str(), (unsigned long long)s.rows, s.bytes / 1048576.0, s.ms);
+    if (!stale(e)) continue;
+    try {
+      const RtViewSummary s = commit_rt_view(dir, views, rtview::definition_from_json(e.definition), true);
+      std::fprintf(stderr, "rt view %s: a base table changed; re-materialized %llu rows (%.1f MiB) in %.1f ms\n",
+                   e.name.c_str(), (unsigned long long)s.rows, s.bytes / 1048576.0, s.ms);
+    } catch (const Error& err) {
+      // A view that no longer fits its tables (a column gone, a key no longer unique)
+      // must not fail unrelated queries: it stays stale and unused until dropped.
+      std::fprintf(stderr, "rt view %s: a base table changed and the view cannot be rebuilt (not used): %s\n",
+                   e.name.c_str(), err.what());
+    }
   }
-  views.sync(dir.rt_views(), dir.path());
+  std::vector<RtViewEntry> fresh = dir.rt_views();
+  std::erase_if(fresh, stale);
+  views.sync(fresh, dir.path());
 }
 
 }  // namespace raydb::api

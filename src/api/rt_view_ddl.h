@@ -33,7 +33,8 @@ RtViewSummary commit_rt_view(DatabaseDirectory& dir, exec::ViewCatalog& views, c
                              bool replace);
 
 // Rebuilds every view whose base tables changed since it was materialized (one
-// stderr line each), then syncs `views` with the catalog.
+// stderr line each), then syncs `views` with the catalog's fresh views: a view that
+// cannot be rebuilt (its columns gone) is reported and left out, never read stale.
 void refresh_rt_views(DatabaseDirectory& dir, exec::ViewCatalog& views);
 
 }  // namespace raydb::api

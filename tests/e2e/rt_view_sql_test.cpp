@@ -288,6 +288,18 @@ TEST_F(RtViewSqlTest, ReplacedBaseTableRebuildsTheView) {
   EXPECT_LT(now.rows, old.rows);
   EXPECT_FALSE(describe_rt_views(path_).at(0).stale);
   EXPECT_FALSE(std::filesystem::exists(path_ + "/" + old.dir));
+  // A replacement the view no longer fits (no d_year): reported, unused, queries still run.
+  {
+    const Table& date = *db_->directory().table("date");
+    std::vector<ColumnPtr> cols;
+    for (size_t c = 0; c < date.column_count(); ++c)
+      if (date.column(c).name() != "d_year") cols.push_back(db_->directory().table("date")->column_ptr(c));
+    db_->directory().commit({std::make_shared<const Table>("date", std::move(cols))}, true);
+  }
+  const std::string q2 = "select sum(lo_extendedprice * lo_discount) from lineorder, date where lo_orderdate = "
+                         "d_datekey and d_weeknuminyear = 6";
+  EXPECT_EQ(explain(*db_, q2, Backend::kRt).find("rt view f1"), std::string::npos);
+  EXPECT_EQ(lines(db_->query(q2, with(Backend::kRt))), lines(db_->query(q2, with(Backend::kCpu))));
   // A dropped base table drops the view.
   db_->directory().drop_table("date");
   EXPECT_TRUE(db_->directory().rt_views().empty());

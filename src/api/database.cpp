@@ -9,7 +9,6 @@
 #include "exec/cpu/cpu_backend.h"
 #include "exec/cuda/cuda_backend.h"
 #include "exec/index/index_catalog.h"
-#include "exec/index/view_path.h"
 #include "exec/query_driver.h"
 #include "plan/physical/physical_planner.h"
 #include "raydb/raydb.h"
@@ -43,7 +42,7 @@ struct Database::Impl {
       : dir(std::move(d)),
         indexes(std::make_shared<exec::IndexCatalog>()),
         views(std::make_shared<exec::ViewCatalog>()),
-        driver({std::make_shared<exec::cuda::CudaBackend>(), std::make_shared<exec::CpuBackend>(indexes, views)}) {}
+        driver({std::make_shared<exec::cuda::CudaBackend>(views), std::make_shared<exec::CpuBackend>(indexes, views)}) {}
 
   QueryResult run(const std::string& sql, QueryOptions& options);
   QueryResult create_index(IndexDefinition def);
@@ -254,11 +253,7 @@ QueryResult Database::Impl::run(const std::string& sql, QueryOptions& options) {
   api::refresh_rt_views(*dir, *views);  // a view whose base table was replaced is rebuilt first
   auto logical = std::make_shared<plan::LogicalQuery>(std::move(stmt.query));
   plan::PhysicalPlan physical = plan::plan_query(logical, {});
-  exec::ExecutionRequest request = request_for(options.backend);
-  // RT views run on the CPU backend (Embree); the CUDA backend does not take them yet,
-  // so `--backend rt` sends a query a view answers there.
-  if (request.policy == exec::AccessPolicy::kForceRt && !request.backend && exec::some_view_answers(*logical, *views))
-    request.backend = plan::BackendKind::kCpu;
+  const exec::ExecutionRequest request = request_for(options.backend);
   const std::vector<exec::IndexOnTable> indexes = indexes_on(*logical, *dir);
   if (stmt.kind == sql::StatementKind::kExplain) {
     driver.prepare(physical, request, indexes, options.settings);

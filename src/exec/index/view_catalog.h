@@ -25,8 +25,9 @@ class CatalogView {
   const rtview::ViewDefinition& definition() const { return def_; }
   // The encoded rows, loaded from the view's directory on first call.
   std::shared_ptr<const rtview::ViewRows> rows() const;
-  // The view on the Embree tracer; builds the BVH on first call and reports
-  // "rt view NAME: built ..." (rows, build time, host and device bytes) on stderr.
+  // The view on `tracer` (Embree for the CPU backend, OptiX for the CUDA backend);
+  // builds it on first call per tracer and reports "rt view NAME: built ..." (rows,
+  // build time, host and device bytes) on stderr.
   const rtview::RtView& built(rt::Tracer& tracer) const;
   // Build statistics once built (nullptr before).
   const rtview::ViewBuildStats* build_stats() const;
@@ -37,7 +38,7 @@ class CatalogView {
   rtview::ViewDefinition def_;
   mutable std::mutex mutex_;
   mutable std::shared_ptr<const rtview::ViewRows> rows_;
-  mutable std::unique_ptr<rtview::RtView> view_;
+  mutable std::map<const rt::Tracer*, std::unique_ptr<rtview::RtView>> views_;  // per tracer
 };
 
 class ViewCatalog {

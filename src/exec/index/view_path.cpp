@@ -65,12 +65,6 @@ double star_cost_ms(const plan::PhysicalPlan& plan) {
 
 }  // namespace
 
-bool some_view_answers(const plan::LogicalQuery& q, const ViewCatalog& views) {
-  for (const std::shared_ptr<const CatalogView>& view : views.views())
-    if (std::holds_alternative<ViewMatch>(match_view(q, view))) return true;
-  return false;
-}
-
 void choose_view(plan::PhysicalPlan& plan, const ViewCatalog& views, AccessPolicy policy, plan::ExecDevice device) {
   plan.view_scan.reset();
   plan.rejected_views.clear();

@@ -24,10 +24,6 @@ class ChosenView final : public plan::ViewHandle {
 // a view. `device` is where the launch would run (its calibration prices it).
 void choose_view(plan::PhysicalPlan& plan, const ViewCatalog& views, AccessPolicy policy, plan::ExecDevice device);
 
-// Whether some view of the catalog answers `q` (api/ sends such a query to the CPU
-// backend under --backend rt: only it runs views behind SQL so far).
-bool some_view_answers(const plan::LogicalQuery& q, const ViewCatalog& views);
-
 // Runs a plan whose view_scan is set, on `tracer` (builds the view's BVH on first use).
 ResultTable run_view(const plan::PhysicalPlan& plan, rt::Tracer& tracer);
 

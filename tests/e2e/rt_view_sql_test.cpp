@@ -305,6 +305,22 @@ TEST_F(RtViewSqlTest, ReplacedBaseTableRebuildsTheView) {
   EXPECT_TRUE(db_->directory().rt_views().empty());
 }
 
+TEST_F(RtViewSqlTest, FewerDimensionsOnlyWhenTheViewKeptEveryFactRow) {
+  db_->query(kFlightViews[1]);  // f2: lineorder, date, part, supplier
+  const std::string q = "select d_year, sum(lo_revenue), count(*) from lineorder, date where lo_orderdate = d_datekey "
+                        "group by d_year order by d_year";
+  expect_view_equals_cpu(q, "f2");  // every lineorder row has its part and supplier
+  // Drop every other part: the view's inner join now loses fact rows, so a query
+  // without part must not read it (its sums would miss those rows).
+  db_->directory().commit({filtered_copy(*db_->directory().table("part"), [](uint64_t r) { return r % 2 == 0; })},
+                          true);
+  expect_fallback(q, "the view dropped fact rows without partners");
+  // With all of the view's dimensions the inner joins agree: the rebuilt view answers.
+  expect_view_equals_cpu("select d_year, sum(lo_revenue) from lineorder, date, part, supplier where lo_orderdate = "
+                         "d_datekey and lo_partkey = p_partkey and lo_suppkey = s_suppkey group by d_year order by d_year",
+                         "f2");
+}
+
 TEST_F(RtViewSqlTest, BadDdlFailsWithOneLineAndWritesNothing) {
   db_->query(kFlightViews[0]);
   const auto snapshot = snapshot_tree(path_);

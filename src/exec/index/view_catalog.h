@@ -1,45 +1,17 @@
 #pragma once
-// The in-memory side of the RT view catalog: each view's definition (from the
-// manifest), its rows (loaded from its directory on first use) and its RtView on the
-// CPU tracer (Embree; the BVH built on first use, like IndexCatalog's indexes). api/
-// keeps it in step with DatabaseDirectory::rt_views() (sync) before planning.
+// The in-memory side of the RT view catalog: the database's views (catalog_view.h:
+// definition, rows loaded on first use, RtView built on first use per tracer, like
+// IndexCatalog's indexes) and the CPU backend's Embree tracer. api/ keeps it in step
+// with DatabaseDirectory::rt_views() (sync) before planning.
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
-#include "access/rt_view/rt_view.h"
-#include "access/rt_view/view_definition.h"
-#include "storage/rt_view_entry.h"
+#include "exec/index/catalog_view.h"
 
 namespace raydb::exec {
-
-// One view as the planner sees it. Rows and the built view are made lazily (they are
-// large); the definition is enough to reject most queries.
-class CatalogView {
- public:
-  CatalogView(RtViewEntry entry, std::string abs_dir, std::shared_ptr<const rtview::ViewRows> rows = nullptr);
-  ~CatalogView();
-  const RtViewEntry& entry() const { return entry_; }
-  const rtview::ViewDefinition& definition() const { return def_; }
-  // The encoded rows, loaded from the view's directory on first call.
-  std::shared_ptr<const rtview::ViewRows> rows() const;
-  // The view on `tracer` (Embree for the CPU backend, OptiX for the CUDA backend);
-  // builds it on first call per tracer and reports "rt view NAME: built ..." (rows,
-  // build time, host and device bytes) on stderr.
-  const rtview::RtView& built(rt::Tracer& tracer) const;
-  // Build statistics once built (nullptr before).
-  const rtview::ViewBuildStats* build_stats() const;
-
- private:
-  RtViewEntry entry_;
-  std::string abs_dir_;
-  rtview::ViewDefinition def_;
-  mutable std::mutex mutex_;
-  mutable std::shared_ptr<const rtview::ViewRows> rows_;
-  mutable std::map<const rt::Tracer*, std::unique_ptr<rtview::RtView>> views_;  // per tracer
-};
 
 class ViewCatalog {
  public:
@@ -52,7 +24,7 @@ class ViewCatalog {
   // query does not read them back from disk.
   void adopt(const RtViewEntry& entry, const std::string& db_path, std::shared_ptr<const rtview::ViewRows> rows);
   std::vector<std::shared_ptr<const CatalogView>> views() const;
-  rt::Tracer& tracer();  // Embree, made on first use
+  rt::Tracer& tracer();  // Embree (the CPU backend's views), made on first use
 
  private:
   mutable std::mutex mutex_;

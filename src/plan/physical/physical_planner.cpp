@@ -203,9 +203,11 @@ std::string PhysicalPlan::explain() const {
     for (auto& f : table_filters[size_t(t)]) line += "\n    filter " + f->to_string();
     return line + "\n";
   };
-  s += table_line(root_table, "scan");
-  for (auto& c : root_residuals) s += "    filter " + c->to_string() + "\n";
-  for (auto& j : joins) {
+  // A view replaces the scans and joins (its line above says what it does instead).
+  if (!view_scan) s += table_line(root_table, "scan");
+  if (!view_scan)
+    for (auto& c : root_residuals) s += "    filter " + c->to_string() + "\n";
+  for (auto& j : view_scan ? std::vector<JoinStep>{} : joins) {
     if (j.index_join) {
       const IndexJoin& ij = *j.index_join;
       s += fmt::format("  index join {} via {} ({}; ~{:.0f} probes; cost {:.3f} ms vs hash join {:.3f} ms)\n",

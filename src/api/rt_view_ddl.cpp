@@ -140,7 +140,7 @@ void refresh_rt_views(DatabaseDirectory& dir, exec::ViewCatalog& views) {
       const RtViewSummary s = commit_rt_view(dir, views, rtview::definition_from_json(e.definition), true);
       std::fprintf(stderr, "rt view %s: a base table changed; re-materialized %llu rows (%.1f MiB) in %.1f ms\n",
                    e.name.c_str(), (unsigned long long)s.rows, s.bytes / 1048576.0, s.ms);
-    } catch (const Error& err) {
+    } catch (const std::exception& err) {  // raydb errors and filesystem ones alike
       // A view that no longer fits its tables (a column gone, a key no longer unique)
       // must not fail unrelated queries: it stays stale and unused until dropped.
       std::fprintf(stderr, "rt view %s: a base table changed and the view cannot be rebuilt (not used): %s\n",

@@ -94,4 +94,36 @@ std::vector<std::string> table_names(Database& db);
 std::optional<TableInfo> describe_table(Database& db, const std::string& table);
 
 }  // namespace admin
+// `raydb advise rt-views`: a small set of RT views covering a workload (statements
+// separated by ';'). Each proposed view says which statements it serves and the memory
+// it needs; statements no view can serve are listed with the reason.
+struct RtViewAdvice {
+  std::string name;
+  std::string create_sql;            // CREATE RT VIEW ... ;
+  std::vector<std::string> queries;  // statement labels ("#3", or "q1.1" given as "-- q1.1" first line)
+  uint64_t rows = 0;                 // upper bound: the fact table's rows
+  uint64_t row_bytes = 0;            // encoded rows, on disk and in host memory
+  uint64_t bvh_bytes = 0;            // estimated BVH (host on Embree, device on OptiX)
+};
+struct RtViewAdvise {
+  std::vector<RtViewAdvice> views;
+  std::vector<std::string> not_covered;  // "label: reason"
+};
+RtViewAdvise advise_rt_views(Database& db, const std::string& workload_sql, const std::string& prefix = "rt_view");
+
+// The RT views of the database at `db_path` (CREATE RT VIEW), as `raydb describe`
+// lists them: base tables, rows, bytes of their encoded rows, and whether a base
+// table changed since (then the next query rebuilds the view).
+struct RtViewInfo {
+  std::string name;
+  std::vector<std::string> tables;  // fact table first
+  uint64_t rows = 0;
+  uint64_t bytes = 0;
+  bool stale = false;
+};
+std::vector<RtViewInfo> describe_rt_views(const std::string& db_path);
+
+// Splits SQL text at ';' outside string literals and -- comments (empty statements dropped).
+std::vector<std::string> split_sql_statements(const std::string& text);
+
 }  // namespace raydb

@@ -1,8 +1,10 @@
 #include <charconv>
+#include <fmt/format.h>
 #include <cstdio>
 #include <memory>
 
 #include "access/rt_index/index_config.h"
+#include "api/rt_view_ddl.h"
 #include "common/expression_depth.h"
 #include "common/timer.h"
 #include "exec/cpu/cpu_backend.h"
@@ -40,16 +42,20 @@ struct Database::Impl {
   explicit Impl(std::shared_ptr<DatabaseDirectory> d)
       : dir(std::move(d)),
         indexes(std::make_shared<exec::IndexCatalog>()),
-        driver({std::make_shared<exec::cuda::CudaBackend>(), std::make_shared<exec::CpuBackend>(indexes)}) {}
+        views(std::make_shared<exec::ViewCatalog>()),
+        driver({std::make_shared<exec::cuda::CudaBackend>(views), std::make_shared<exec::CpuBackend>(indexes, views)}) {}
 
   QueryResult run(const std::string& sql, QueryOptions& options);
   QueryResult run_any_length(const std::string& sql, QueryOptions& options);  // run, on a large stack if long
   QueryResult create_index(IndexDefinition def);
   QueryResult drop_index(const std::string& name, bool if_exists);
   QueryResult setting(const sql::BoundStatement& stmt, QueryOptions& options);
+  QueryResult create_rt_view(const sql::CreateRtViewStatement& stmt);
+  QueryResult drop_rt_view(const std::string& name, bool if_exists);
 
   std::shared_ptr<DatabaseDirectory> dir;
   std::shared_ptr<exec::IndexCatalog> indexes;  // built host indexes, made on first use
+  std::shared_ptr<exec::ViewCatalog> views;     // RT views: rows loaded and BVHs built on first use
   exec::QueryDriver driver;
 };
 
@@ -181,6 +187,30 @@ QueryResult Database::Impl::drop_index(const std::string& name, bool if_exists) 
   return r;
 }
 
+QueryResult Database::Impl::create_rt_view(const sql::CreateRtViewStatement& stmt) {
+  Timer timer;
+  // Resolved and materialized before anything is written; DatabaseDirectory checks
+  // the name again under its lock.
+  for (const RtViewEntry& e : dir->rt_views())
+    if (iequals(e.name, stmt.name)) fail(ErrorKind::kCatalog, "view {} already exists", e.name);
+  const rtview::ViewDefinition def = api::resolve_rt_view(stmt, *dir);
+  const api::RtViewSummary s = api::commit_rt_view(*dir, *views, def, false);
+  std::fprintf(stderr, "rt view %s: materialized %llu rows (%.1f MiB on disk and in host memory) in %.1f ms\n",
+               def.name.c_str(), (unsigned long long)s.rows, s.bytes / 1048576.0, s.ms);
+  QueryResult r = status_result(fmt::format("CREATE RT VIEW ({} rows, {:.1f} MiB)", s.rows, s.bytes / 1048576.0));
+  r.elapsed_ms = timer.elapsed_ms();
+  return r;
+}
+
+QueryResult Database::Impl::drop_rt_view(const std::string& name, bool if_exists) {
+  Timer timer;
+  const bool dropped = dir->drop_rt_view(name, if_exists);
+  views->sync(dir->rt_views(), dir->path());
+  QueryResult r = status_result(dropped ? "DROP VIEW" : "DROP VIEW (no such view, skipped)");
+  r.elapsed_ms = timer.elapsed_ms();
+  return r;
+}
+
 // SET / RESET / SHOW: the connection's backend, threads, or one of its settings.
 QueryResult Database::Impl::setting(const sql::BoundStatement& stmt, QueryOptions& options) {
   const std::string& name = stmt.setting;
@@ -215,11 +245,14 @@ QueryResult Database::Impl::run(const std::string& sql, QueryOptions& options) {
   switch (stmt.kind) {
     case sql::StatementKind::kCreateIndex: return create_index(std::move(stmt.index));
     case sql::StatementKind::kDropIndex: return drop_index(stmt.index.name, stmt.if_exists);
+    case sql::StatementKind::kCreateRtView: return create_rt_view(stmt.rt_view);
+    case sql::StatementKind::kDropRtView: return drop_rt_view(stmt.view_name, stmt.if_exists);
     case sql::StatementKind::kSet:
     case sql::StatementKind::kReset:
     case sql::StatementKind::kShow: return setting(stmt, options);
     default: break;
   }
+  api::refresh_rt_views(*dir, *views);  // a view whose base table was replaced is rebuilt first
   auto logical = std::make_shared<plan::LogicalQuery>(std::move(stmt.query));
   plan::PhysicalPlan physical = plan::plan_query(logical, {});
   const exec::ExecutionRequest request = request_for(options.backend);

@@ -70,6 +70,14 @@ void register_describe(CLI::App& app) {
     const std::vector<admin::TableInfo> tables = admin::describe_database(args->db);
     std::printf("database %s: %zu table%s\n", args->db.c_str(), tables.size(), tables.size() == 1 ? "" : "s");
     for (auto& t : tables) print_description(t);
+    // RT views: their encoded rows live in the database directory; the BVH is built
+    // per process on first use (its time and memory are reported on stderr then).
+    for (const RtViewInfo& v : describe_rt_views(args->db)) {
+      std::string tables;
+      for (const std::string& t : v.tables) tables += (tables.empty() ? "" : ", ") + t;
+      std::printf("rt view %s: %llu rows over %s, %llu bytes of rows%s\n", v.name.c_str(), (unsigned long long)v.rows,
+                  tables.c_str(), (unsigned long long)v.bytes, v.stale ? " (a base table changed: rebuilt on next use)" : "");
+    }
   });
 }
 

@@ -26,6 +26,7 @@ void register_bench_scan(CLI::App& bench);  // raydb bench scan (cmd_bench_scan.
 void register_ssb(CLI::App& app);       // raydb ssb (main job)
 void register_info(CLI::App& app);      // raydb info
 void register_calibrate(CLI::App& app);  // raydb calibrate (cmd_calibrate.cpp)
+void register_advise(CLI::App& app);     // raydb advise rt-views (cmd_advise.cpp)
 
 // The first argument that looks like a flag ("-x", "--name[=value]") but is an option
 // of neither `command` nor a command above it; nullptr when there is none

@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   raydb::cli::register_ssb(app);
   raydb::cli::register_info(app);
   raydb::cli::register_calibrate(app);
+  raydb::cli::register_advise(app);
   CLI::App* level = &app;
   std::string path = "raydb";
   try {

@@ -100,13 +100,29 @@ struct DropIndexStatement {
   bool if_exists = false;
 };
 
+// CREATE RT VIEW name AS SELECT * FROM fact JOIN dim ON fk = key [JOIN ...]
+//   WITH (FILTER = (col, ...), GROUP = (col, ...), AGGREGATE = (expr, ...))
+// The roles are column references (filters, groups) and integer expressions of + - *
+// over columns and integer literals (aggregate inputs); the api layer checks them.
+struct CreateRtViewStatement {
+  std::string name;
+  std::vector<TableItem> from;  // the fact table first, then JOIN ... ON items
+  std::vector<AstPtr> filters, groups, aggregates;
+};
+
+// DROP [RT] VIEW [IF EXISTS] name
+struct DropRtViewStatement {
+  std::string name;
+  bool if_exists = false;
+};
+
 // SET name = value | SET name TO value | RESET name | SHOW name: a connection setting.
 struct SettingStatement {
   std::string name;   // lower case
   std::string value;  // as written (string literals unquoted); empty for RESET and SHOW
 };
 
-enum class StatementType { kSelect, kCreateIndex, kDropIndex, kSet, kReset, kShow };
+enum class StatementType { kSelect, kCreateIndex, kDropIndex, kSet, kReset, kShow, kCreateRtView, kDropRtView };
 
 struct Statement {
   StatementType type = StatementType::kSelect;
@@ -115,6 +131,8 @@ struct Statement {
   CreateIndexStatement create_index;
   DropIndexStatement drop_index;
   SettingStatement setting;  // kSet, kReset, kShow
+  CreateRtViewStatement create_rt_view;
+  DropRtViewStatement drop_rt_view;
 };
 
 }  // namespace raydb::sql

@@ -125,12 +125,24 @@ bool Parser::parse_optional_alias(std::string& alias) {
 
 Statement Parser::parse_statement() {
   Statement st;
-  if (peek().is_keyword("create")) {
+  if (peek().is_keyword("create") && peek(1).is_keyword("rt") && peek(2).is_keyword("view")) {
+    next(), next(), next();
+    st.type = StatementType::kCreateRtView;
+    st.create_rt_view = parse_create_rt_view();
+  } else if (peek().is_keyword("drop") &&
+             (peek(1).is_keyword("view") || (peek(1).is_keyword("rt") && peek(2).is_keyword("view")))) {
+    next();
+    accept_keyword("rt");
+    next();
+    st.type = StatementType::kDropRtView;
+    st.drop_rt_view = parse_drop_rt_view();
+  } else if (peek().is_keyword("create")) {
     next();
     st.type = StatementType::kCreateIndex;
     if (peek().is_keyword("unique")) not_supported_error(peek(), "UNIQUE indexes");
     if (peek().is_keyword("table") || peek().is_keyword("view"))
-      not_supported_error(peek(), peek().text == "table" ? "CREATE TABLE" : "CREATE VIEW", "load tables with `raydb load`");
+      not_supported_error(peek(), peek().text == "table" ? "CREATE TABLE" : "CREATE VIEW",
+                          peek().text == "table" ? "load tables with `raydb load`" : "raydb has RT views: CREATE RT VIEW");
     expect_keyword("index", "INDEX");
     st.create_index = parse_create_index();
   } else if (peek().is_keyword("drop")) {

@@ -35,6 +35,9 @@ class Parser {
   SelectStatement parse_select();
   CreateIndexStatement parse_create_index();
   DropIndexStatement parse_drop_index();
+  CreateRtViewStatement parse_create_rt_view();  // after CREATE RT VIEW (parser_rt_view.cpp)
+  DropRtViewStatement parse_drop_rt_view();      // after DROP [RT] VIEW
+  std::vector<AstPtr> parse_rt_view_role();      // ( expr, ... )
   SettingStatement parse_setting(StatementType type);
   void parse_select_list(SelectStatement& s);
   void parse_from(SelectStatement& s);

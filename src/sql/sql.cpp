@@ -20,6 +20,17 @@ BoundStatement parse_and_bind(std::string_view sql, const TableResolver& resolve
     out.if_exists = st.drop_index.if_exists;
     return out;
   }
+  if (st.type == StatementType::kCreateRtView) {
+    out.kind = StatementKind::kCreateRtView;
+    out.rt_view = std::move(st.create_rt_view);
+    return out;
+  }
+  if (st.type == StatementType::kDropRtView) {
+    out.kind = StatementKind::kDropRtView;
+    out.view_name = st.drop_rt_view.name;
+    out.if_exists = st.drop_rt_view.if_exists;
+    return out;
+  }
   if (st.type == StatementType::kSet || st.type == StatementType::kReset || st.type == StatementType::kShow) {
     out.kind = st.type == StatementType::kSet     ? StatementKind::kSet
                : st.type == StatementType::kReset ? StatementKind::kReset

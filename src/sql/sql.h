@@ -14,12 +14,16 @@
 // DDL: CREATE INDEX name ON table (column) [USING RT|SORTED|HASH] [WITH (option =
 // value, ...)] and DROP INDEX [IF EXISTS] name. They are parsed here and carried out
 // by the catalog (DatabaseDirectory), which resolves the names.
+// RT views: CREATE RT VIEW name AS SELECT * FROM fact JOIN dim ON fk = key ... WITH
+// (FILTER = (cols), GROUP = (cols), AGGREGATE = (integer exprs)) and DROP [RT] VIEW
+// [IF EXISTS] name; parsed here, checked and materialized by api/ (rt_view_ddl).
 #include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
 
 #include "plan/logical/logical_query.h"
+#include "sql/ast.h"
 #include "storage/index_definition.h"
 #include "storage/table.h"
 
@@ -28,7 +32,7 @@ namespace raydb::sql {
 // Looks a table up by name (case-insensitive); nullptr when it does not exist.
 using TableResolver = std::function<TablePtr(std::string_view name)>;
 
-enum class StatementKind { kSelect, kExplain, kCreateIndex, kDropIndex, kSet, kReset, kShow };
+enum class StatementKind { kSelect, kExplain, kCreateIndex, kDropIndex, kSet, kReset, kShow, kCreateRtView, kDropRtView };
 
 struct BoundStatement {
   StatementKind kind = StatementKind::kSelect;
@@ -37,6 +41,8 @@ struct BoundStatement {
   bool if_exists = false;    // kDropIndex
   std::string setting;       // kSet, kReset, kShow: the setting's name
   std::string value;         // kSet: its value as written
+  CreateRtViewStatement rt_view;  // kCreateRtView (unresolved: api/ resolves it against the catalog)
+  std::string view_name;          // kDropRtView (if_exists as for indexes)
 };
 
 // Parses and binds one statement (a trailing ';' is allowed). Throws Error(kParse)

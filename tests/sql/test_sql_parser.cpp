@@ -204,3 +204,43 @@ TEST(SqlParser, UnsupportedFeaturesSaySo) {
 
 }  // namespace
 }  // namespace raydb::sql
+
+namespace raydb::sql {
+namespace {
+
+TEST(SqlParser, CreateAndDropRtView) {
+  auto st = parse(
+      "CREATE RT VIEW v AS SELECT * FROM lineorder l JOIN date ON l.lo_orderdate = d_datekey "
+      "JOIN part ON lo_partkey = p_partkey WITH (group = (d_year), filter = (p_category, part.p_brand1), "
+      "aggregate = (lo_revenue, lo_extendedprice * lo_discount, lo_revenue - lo_supplycost));");
+  ASSERT_EQ(st.type, StatementType::kCreateRtView);
+  const CreateRtViewStatement& c = st.create_rt_view;
+  EXPECT_EQ(c.name, "v");
+  ASSERT_EQ(c.from.size(), 3u);
+  EXPECT_EQ(c.from[0].alias, "l");
+  EXPECT_EQ(c.from[0].on, nullptr);
+  EXPECT_EQ(c.from[1].on->to_string(), "l.lo_orderdate = d_datekey");
+  ASSERT_EQ(c.filters.size(), 2u);
+  EXPECT_EQ(c.filters[1]->qualifier, "part");
+  ASSERT_EQ(c.groups.size(), 1u);
+  ASSERT_EQ(c.aggregates.size(), 3u);
+  EXPECT_EQ(c.aggregates[1]->to_string(), "lo_extendedprice * lo_discount");
+  EXPECT_TRUE(parse("create rt view v as select * from f join d on a = b with (filter = (x), group = ())")
+                  .create_rt_view.groups.empty());
+  for (const char* drop : {"DROP VIEW v", "drop rt view v", "DROP VIEW IF EXISTS v;"}) {
+    auto d = parse(drop);
+    EXPECT_EQ(d.type, StatementType::kDropRtView) << drop;
+    EXPECT_EQ(d.drop_rt_view.name, "v");
+  }
+  EXPECT_TRUE(parse("DROP VIEW IF EXISTS v").drop_rt_view.if_exists);
+  // DROP INDEX and CREATE INDEX are untouched.
+  EXPECT_EQ(parse("DROP INDEX view").type, StatementType::kDropIndex);
+  EXPECT_EQ(parse_error("CREATE RT VIEW v AS SELECT * FROM f JOIN d ON a = b WITH (filter = (x)) extra").first,
+            ErrorKind::kParse);
+  EXPECT_EQ(parse_error("CREATE RT VIEW v AS SELECT * FROM f JOIN d ON a = b WITH (filter = (x),)").first,
+            ErrorKind::kParse);
+  EXPECT_EQ(parse_error("CREATE VIEW v AS SELECT 1").first, ErrorKind::kNotImplemented);
+}
+
+}  // namespace
+}  // namespace raydb::sql

@@ -67,4 +67,9 @@ struct ViewDefinition {
   std::vector<AggInputDef> inputs;
 };
 
+// The persisted form (the catalog keeps it as text: storage/rt_view_entry.h).
+// definition_from_json throws kCatalog with one line on malformed text.
+std::string definition_to_json(const ViewDefinition& d);
+ViewDefinition definition_from_json(const std::string& text);
+
 }  // namespace raydb::rtview

@@ -1,11 +1,18 @@
 #include "exec/cpu/cpu_backend.h"
 
 #include "exec/cpu/cpu_executor.h"
+#include "exec/index/view_path.h"
 
 namespace raydb::exec {
 
 void CpuBackend::choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexOnTable>& indexes,
                                      AccessPolicy policy, const Settings& settings) const {
+  // A view answers the whole query in one launch; then no table needs an index.
+  if (views_) choose_view(plan, *views_, policy, plan::ExecDevice::kCpu);
+  if (plan.view_scan) {
+    plan.clear_index_paths();
+    return;
+  }
   std::vector<IndexCandidate> candidates;
   for (auto& ix : indexes) {
     IndexCandidate c;
@@ -22,6 +29,7 @@ void CpuBackend::choose_access_paths(plan::PhysicalPlan& plan, const std::vector
 }
 
 ResultTable CpuBackend::execute(const plan::PhysicalPlan& plan, const ExecOptions& options) const {
+  if (plan.view_scan) return run_view(plan, views_->tracer());
   return CpuExecutor::execute(plan, options);
 }
 

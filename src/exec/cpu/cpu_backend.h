@@ -1,17 +1,19 @@
 #pragma once
 // The CPU backend behind the seam (exec/backend.h): always available, runs every
 // plan shape, with host-resident indexes (Embree for RT) from the database's index
-// catalog.
+// catalog, and RT views (RTCUDB) on Embree from the database's view catalog.
 #include <memory>
 
 #include "exec/backend.h"
 #include "exec/index/index_catalog.h"
+#include "exec/index/view_catalog.h"
 
 namespace raydb::exec {
 
 class CpuBackend final : public Backend {
  public:
-  explicit CpuBackend(std::shared_ptr<IndexCatalog> indexes) : indexes_(std::move(indexes)) {}
+  explicit CpuBackend(std::shared_ptr<IndexCatalog> indexes, std::shared_ptr<ViewCatalog> views = nullptr)
+      : indexes_(std::move(indexes)), views_(std::move(views)) {}
 
   plan::BackendKind kind() const override { return plan::BackendKind::kCpu; }
   std::optional<Rejection> unavailable() const override { return std::nullopt; }
@@ -23,6 +25,7 @@ class CpuBackend final : public Backend {
 
  private:
   std::shared_ptr<IndexCatalog> indexes_;  // built host indexes, made on first use
+  std::shared_ptr<ViewCatalog> views_;     // RT views (null: none), built on first use
 };
 
 }  // namespace raydb::exec

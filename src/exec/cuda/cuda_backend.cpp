@@ -10,6 +10,7 @@
 
 #include "exec/cuda/cuda_plan_analysis.h"
 #include "exec/cuda/gpu_index_catalog.h"
+#include "exec/index/view_path.h"
 #include "storage/table.h"
 
 namespace raydb::exec::cuda {
@@ -71,6 +72,15 @@ std::vector<IndexCandidate> gpu_candidates(const std::vector<IndexOnTable>& inde
 
 void CudaBackend::choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexOnTable>& indexes,
                                       AccessPolicy policy, const Settings& settings) const {
+  // An RT view answers the whole query in one OptiX launch (where OptiX is built;
+  // elsewhere --backend rt goes to the CPU backend and Embree, see honours()).
+  if (views_ && gpu_index_supported(plan::IndexKind::kRt, nullptr)) {
+    choose_view(plan, *views_, policy, plan::ExecDevice::kGpu);
+    if (plan.view_scan) {
+      plan.clear_index_paths();
+      return;
+    }
+  }
   const std::shared_ptr<const CudaPlanAnalysis> a = analysis_of(plan);
   AccessOptions o;
   o.policy = policy;
@@ -91,6 +101,7 @@ void CudaBackend::choose_access_paths(plan::PhysicalPlan& plan, const std::vecto
 }
 
 ResultTable CudaBackend::execute(const plan::PhysicalPlan& plan, const ExecOptions& options) const {
+  if (plan.view_scan) return run_view(plan, gpu_view_tracer());
   return CudaExecutor::execute(plan, options);
 }
 

@@ -6,6 +6,7 @@
 
 #include "exec/backend.h"
 #include "exec/cuda/cuda_device.h"
+#include "exec/index/view_catalog.h"
 
 namespace raydb::exec::cuda {
 
@@ -13,6 +14,8 @@ namespace raydb::exec::cuda {
 // GPU-resident indexes (rt-gpu needs OptiX), the accounted device memory budget.
 class CudaBackend final : public Backend {
  public:
+  // `views`: the database's RT views, run on OptiX where it is built (null: none).
+  explicit CudaBackend(std::shared_ptr<ViewCatalog> views = nullptr) : views_(std::move(views)) {}
   plan::BackendKind kind() const override { return plan::BackendKind::kCuda; }
   std::optional<Rejection> unavailable() const override;
   // kForceRt only where RT indexes can live on the GPU (OptiX); elsewhere the RT
@@ -22,6 +25,9 @@ class CudaBackend final : public Backend {
   void choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexOnTable>& indexes, AccessPolicy policy,
                            const Settings& settings) const override;
   ResultTable execute(const plan::PhysicalPlan& plan, const ExecOptions& options) const override;
+
+ private:
+  std::shared_ptr<ViewCatalog> views_;
 };
 
 }  // namespace raydb::exec::cuda

@@ -28,6 +28,7 @@ std::shared_ptr<const BuiltIndex> gpu_index(const IndexDefinition& def, const Ta
   fail(ErrorKind::kNotImplemented, "index {}: {}", def.name, no_device_reason());
 }
 void clear_gpu_indexes() {}
+rt::Tracer& gpu_view_tracer() { fail(ErrorKind::kNotImplemented, "RT views on the GPU: this raydb was built without CUDA"); }
 GpuIndexUse gpu_index_use() { return {}; }
 
 ResultTable CudaExecutor::execute(const plan::PhysicalPlan&, const ExecOptions&) {

@@ -122,4 +122,12 @@ std::shared_ptr<const BuiltIndex> gpu_index(const IndexDefinition& def, const Ta
 
 void clear_gpu_indexes() { GpuIndexCatalog::instance().clear(); }
 
+rt::Tracer& gpu_view_tracer() {
+  std::string why;
+  if (!gpu_index_supported(plan::IndexKind::kRt, &why)) fail(ErrorKind::kNotImplemented, "RT views on the GPU: {}", why);
+  // Kept for the process (the views built on it are), as the indexes' tracer is.
+  static rt::Tracer* tracer = rt::make_optix_tracer_on(gpu::MemoryPool::instance()).release();
+  return *tracer;
+}
+
 }  // namespace raydb::exec::cuda

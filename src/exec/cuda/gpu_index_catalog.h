@@ -13,6 +13,10 @@
 #include "exec/index/built_index.h"
 #include "storage/index_definition.h"
 
+namespace raydb::rt {
+class Tracer;
+}
+
 namespace raydb::exec::cuda {
 
 // Whether GPU indexes of `kind` can be built here; else `why` (one line).
@@ -22,6 +26,12 @@ bool gpu_index_supported(plan::IndexKind kind, std::string* why);
 // built when needed ("index NAME: built N keys on the GPU (rt-gpu:cg16384) in X ms ..."
 // on stderr) and kept while the table object is alive.
 std::shared_ptr<const BuiltIndex> gpu_index(const IndexDefinition& def, const TablePtr& table);
+
+// The OptiX tracer RT views (exec/index/view_path) run on for the CUDA backend, on the
+// accounted memory pool (their BVHs and arrays count against the budget); made on
+// first use and kept for the process, like the indexes' tracer. Throws
+// kNotImplemented where OptiX is not built.
+rt::Tracer& gpu_view_tracer();
 
 // Frees every GPU index (tests; the next query builds again).
 void clear_gpu_indexes();

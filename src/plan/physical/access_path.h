@@ -54,4 +54,21 @@ struct IndexJoin {
   double hash_cost_ms = 0;     // estimated, the hash join it replaces
 };
 
+// The whole filter + join + group-by + aggregate of a star query answered by one
+// ray-tracing launch over an RT view (RTCUDB). plan/ only describes it; the executor
+// layer subclasses ViewHandle with the matched request (exec/index/view_chooser.h).
+class ViewHandle {
+ public:
+  virtual ~ViewHandle() = default;
+  std::string name;
+};
+
+struct ViewScan {
+  std::shared_ptr<const ViewHandle> view;
+  std::string detail;        // Z intervals, ray grid, per-hit checks, for EXPLAIN
+  bool forced = false;       // --backend rt (no cost comparison)
+  double cost_ms = 0;        // estimated, this path (costed choice only)
+  double star_cost_ms = 0;   // estimated, the star / scan path it replaces
+};
+
 }  // namespace raydb::plan

@@ -161,6 +161,11 @@ nlohmann::ordered_json Calibration::to_json() const {
     ix[exec_device_name(d)] = jd;
   }
   if (!ix.empty()) j["index"] = ix;
+  nlohmann::ordered_json views;
+  for (ExecDevice d : kDevices)
+    if (view_ray_ns[size_t(d)] > 0 || view_hit_ns[size_t(d)] > 0)
+      views[exec_device_name(d)] = {{"ray_ns", view_ray_ns[size_t(d)]}, {"hit_ns", view_hit_ns[size_t(d)]}};
+  if (!views.empty()) j["rt_view"] = views;
   return j;
 }
 
@@ -189,6 +194,17 @@ Calibration Calibration::from_json(const nlohmann::json& j) {
       const double sort = number(*jd, "sort_ns_per_lookup", where);
       (d == ExecDevice::kCpu ? c.cpu_sort_ns_per_lookup : c.gpu_sort_ns_per_lookup) = sort;
       if (d == ExecDevice::kCpu) c.cpu_index_threads = int(number(*jd, "threads", where));
+    }
+  }
+  if (auto jv = j.find("rt_view"); jv != j.end()) {
+    if (!jv->is_object()) fail(ErrorKind::kInvalidInput, "rt_view: not an object");
+    for (ExecDevice d : kDevices) {
+      auto jd = jv->find(exec_device_name(d));
+      if (jd == jv->end()) continue;
+      const std::string where = std::string("rt_view.") + exec_device_name(d);
+      if (!jd->is_object()) fail(ErrorKind::kInvalidInput, "{}: not an object", where);
+      c.view_ray_ns[size_t(d)] = number(*jd, "ray_ns", where);
+      c.view_hit_ns[size_t(d)] = number(*jd, "hit_ns", where);
     }
   }
   return c;

@@ -86,6 +86,11 @@ class Calibration {
   // (included there); 0: not measured.
   double cpu_sort_ns_per_lookup = 0, gpu_sort_ns_per_lookup = 0;
   int cpu_index_threads = 0;  // threads the CPU index curves were measured with
+  // RT views (RTCUDB), per device: nanoseconds per ray launched and per row hit (the
+  // "rt_view" object: {"cpu": {"ray_ns": ..., "hit_ns": ...}, "gpu": {...}}). 0: not
+  // measured, and then `auto` never takes a view on that device (without RT cores a
+  // view loses to the star path; a file modelling an RT-core GPU can say otherwise).
+  double view_ray_ns[2] = {0, 0}, view_hit_ns[2] = {0, 0};
 
   IndexCurves& curves(ExecDevice d, IndexKind k) { return index_[size_t(d)][size_t(k)]; }
   const IndexCurves& curves(ExecDevice d, IndexKind k) const { return index_[size_t(d)][size_t(k)]; }

@@ -240,4 +240,10 @@ double fetch_cost_ms(ExecDevice dev, double candidates) {
   return (dev == ExecDevice::kCpu ? cost_constants().fetch_ns_per_row : kGpuFetchNsPerRow) * candidates * 1e-6;
 }
 
+std::optional<double> view_cost_ms(ExecDevice dev, double rays, double hits) {
+  const std::shared_ptr<const Calibration> c = active_calibration();
+  if (!c || (c->view_ray_ns[size_t(dev)] <= 0 && c->view_hit_ns[size_t(dev)] <= 0)) return std::nullopt;
+  return (rays * c->view_ray_ns[size_t(dev)] + hits * c->view_hit_ns[size_t(dev)]) * 1e-6;
+}
+
 }  // namespace raydb::plan

@@ -11,6 +11,7 @@
 // cost_model.cpp.
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "plan/physical/access_path.h"
 #include "plan/physical/calibration.h"
@@ -86,5 +87,10 @@ double index_scan_cost_ms(IndexKind kind, uint64_t keys, double lookups, double 
 double hash_join_cost_ms(uint64_t build_rows, int build_filters, double kept, double probes);
 // An index join: `probes` lookups returning `matches` rows.
 double index_join_cost_ms(IndexKind kind, uint64_t keys, double probes, double matches);
+
+// One launch over an RT view on `dev`: `rays` rays, `hits` rows aggregated; nullopt
+// when the calibration has not measured views on that device (then `auto` keeps the
+// star path: without RT cores software traversal loses to it).
+std::optional<double> view_cost_ms(ExecDevice dev, double rays, double hits);
 
 }  // namespace raydb::plan

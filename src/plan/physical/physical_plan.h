@@ -61,6 +61,11 @@ struct PhysicalPlan {
   // Per table: rows found through an index instead of a scan (empty: scan all).
   std::vector<std::optional<IndexScan>> index_scans;
 
+  // Set when the whole query runs as one launch over an RT view (access_path.h); the
+  // views considered and why each was not taken, for EXPLAIN.
+  std::optional<ViewScan> view_scan;
+  std::vector<std::string> rejected_views;
+
   // Set by the backend that admitted the plan (see BackendAnalysis).
   std::shared_ptr<const BackendAnalysis> analysis;
   // The backend choice as EXPLAIN shows it: each backend tried and why it was not

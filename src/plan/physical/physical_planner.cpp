@@ -181,6 +181,14 @@ std::string PhysicalPlan::explain() const {
   if (analysis) s += fmt::format(" ({})", analysis->describe());
   s += "\n";
   for (auto& r : rejected_backends) s += "  not " + r + "\n";
+  if (view_scan) {
+    s += fmt::format("rt view {} ({})\n", view_scan->view->name,
+                     view_scan->forced ? std::string("forced by --backend rt")
+                                       : fmt::format("cost {:.3f} ms vs star path {:.3f} ms", view_scan->cost_ms,
+                                                     view_scan->star_cost_ms));
+    s += "    " + view_scan->detail + "\n";
+  }
+  for (auto& r : rejected_views) s += "  not rt view " + r + "\n";
   if (always_empty) s += "empty: a constant predicate is false\n";
   auto table_line = [&](int t, const char* role) {
     std::string line;
@@ -195,9 +203,11 @@ std::string PhysicalPlan::explain() const {
     for (auto& f : table_filters[size_t(t)]) line += "\n    filter " + f->to_string();
     return line + "\n";
   };
-  s += table_line(root_table, "scan");
-  for (auto& c : root_residuals) s += "    filter " + c->to_string() + "\n";
-  for (auto& j : joins) {
+  // A view replaces the scans and joins (its line above says what it does instead).
+  if (!view_scan) s += table_line(root_table, "scan");
+  if (!view_scan)
+    for (auto& c : root_residuals) s += "    filter " + c->to_string() + "\n";
+  for (auto& j : view_scan ? std::vector<JoinStep>{} : joins) {
     if (j.index_join) {
       const IndexJoin& ij = *j.index_join;
       s += fmt::format("  index join {} via {} ({}; ~{:.0f} probes; cost {:.3f} ms vs hash join {:.3f} ms)\n",

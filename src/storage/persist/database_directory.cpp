@@ -147,6 +147,20 @@ void remove_unreferenced(const std::string& dir, const std::set<std::string>& ke
   }
 }
 
+// Deletes rows directories under rt_views/ that `m` does not name (a view that was
+// dropped or rebuilt, or the leftover of an interrupted CREATE RT VIEW). Callers hold
+// the exclusive lock. Failures are ignored, as above.
+void remove_unreferenced_views(const std::string& dir, const Manifest& m) {
+  std::set<std::string> keep;
+  for (auto& v : m.rt_views) keep.insert(fs::path(v.dir).filename().string());
+  std::error_code ec;
+  const std::string folder = join(dir, persist::kRtViewFolder);
+  for (auto it = fs::directory_iterator(folder, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (!keep.count(name)) fs::remove_all(it->path(), ec);
+  }
+}
+
 // Replaces manifest.json atomically: temp file, fsync, rename, fsync of the directory.
 // Once the rename happened the new manifest is live, even if the final fsync fails;
 // `renamed` tells the caller so that it never deletes files the manifest names.
@@ -274,7 +288,10 @@ std::shared_ptr<DatabaseDirectory> DatabaseDirectory::open(const std::string& pa
   std::optional<DirectoryLock> shared;
   if (!lock.locked()) shared.emplace(path, DirectoryLock::Mode::kShared);
   Manifest manifest = read_manifest_of(path);
-  if (lock.locked()) remove_unreferenced(path, manifest.referenced_files());
+  if (lock.locked()) {
+    remove_unreferenced(path, manifest.referenced_files());
+    remove_unreferenced_views(path, manifest);
+  }
   auto state = std::make_shared<State>();
   state->tables = open_tables(path, manifest);
   state->manifest = std::move(manifest);
@@ -427,9 +444,11 @@ void DatabaseDirectory::drop_table(std::string_view name) {
   Manifest next = current;
   next.generation = current.generation + 1;
   next.drop_indexes_of(next.tables[size_t(i)].name);
+  next.drop_rt_views_of(next.tables[size_t(i)].name);
   next.tables.erase(next.tables.begin() + i);
   install_manifest(path_, next);
   remove_unreferenced(path_, next.referenced_files());
+  remove_unreferenced_views(path_, next);
   install_state(std::move(next));
 }
 
@@ -481,6 +500,78 @@ bool DatabaseDirectory::drop_index(std::string_view name, bool if_exists) {
   next.generation = current.generation + 1;
   next.indexes.erase(next.indexes.begin() + i);
   install_manifest(path_, next);
+  install_state(std::move(next));
+  return true;
+}
+
+std::vector<RtViewEntry> DatabaseDirectory::rt_views() const {
+  std::lock_guard<std::mutex> g(mutex_);
+  return state_->manifest.rt_views;
+}
+
+std::string DatabaseDirectory::table_version(std::string_view name) const {
+  std::lock_guard<std::mutex> g(mutex_);
+  int i = state_->manifest.find_table(name);
+  if (i < 0) return "";
+  const ManifestTable& t = state_->manifest.tables[size_t(i)];
+  return t.columns.empty() ? "rows:" + std::to_string(t.rows) : t.columns[0].file;
+}
+
+void DatabaseDirectory::put_rt_view(RtViewEntry entry, const std::function<void(const std::string& dir)>& write_rows,
+                                    bool replace) {
+  if (entry.name.empty()) fail(ErrorKind::kInvalidInput, "a view name cannot be empty");
+  check_is_directory(path_);
+  DirectoryLock lock(path_, DirectoryLock::Mode::kExclusive);
+  Manifest current = read_manifest_of(path_);
+  const int existing = current.find_rt_view(entry.name);
+  if (existing >= 0 && !replace) fail(ErrorKind::kCatalog, "view {} already exists", current.rt_views[size_t(existing)].name);
+  if (existing < 0 && replace) fail(ErrorKind::kCatalog, "view {} no longer exists", entry.name);
+  for (auto& t : entry.tables) {
+    int ti = current.find_table(t);
+    if (ti < 0) fail(ErrorKind::kCatalog, "view {}: table {} no longer exists", entry.name, t);
+    t = current.tables[size_t(ti)].name;
+  }
+  Manifest next = current;
+  next.generation = current.generation + 1;
+  // Names are unique case-insensitively, so the lower-case name plus the generation
+  // is a fresh directory.
+  entry.dir = std::string(persist::kRtViewFolder) + "/" + to_lower(entry.name) + ".g" + std::to_string(next.generation);
+  const std::string abs = join(path_, entry.dir);
+  std::error_code ec;
+  fs::create_directories(join(path_, persist::kRtViewFolder), ec);
+  if (ec) fail(ErrorKind::kIO, "cannot create {}: {}", join(path_, persist::kRtViewFolder), ec.message());
+  bool renamed = false;
+  try {
+    write_rows(abs);
+    persist::fsync_directory(join(path_, persist::kRtViewFolder));
+    if (existing >= 0) next.rt_views[size_t(existing)] = std::move(entry);
+    else next.rt_views.push_back(std::move(entry));
+    install_manifest(path_, next, &renamed);
+  } catch (...) {
+    if (!renamed) {
+      fs::remove_all(abs, ec);
+      fs::remove_all(abs + ".new", ec);
+    }
+    throw;
+  }
+  remove_unreferenced_views(path_, next);
+  install_state(std::move(next));
+}
+
+bool DatabaseDirectory::drop_rt_view(std::string_view name, bool if_exists) {
+  check_is_directory(path_);
+  DirectoryLock lock(path_, DirectoryLock::Mode::kExclusive);
+  Manifest current = read_manifest_of(path_);
+  int i = current.find_rt_view(name);
+  if (i < 0) {
+    if (if_exists) return false;
+    fail(ErrorKind::kCatalog, "view {} does not exist", name);
+  }
+  Manifest next = current;
+  next.generation = current.generation + 1;
+  next.rt_views.erase(next.rt_views.begin() + i);
+  install_manifest(path_, next);
+  remove_unreferenced_views(path_, next);
   install_state(std::move(next));
   return true;
 }

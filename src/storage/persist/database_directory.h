@@ -11,7 +11,10 @@
 #include <string_view>
 #include <vector>
 
+#include <functional>
+
 #include "storage/index_definition.h"
+#include "storage/rt_view_entry.h"
 #include "storage/table.h"
 
 namespace raydb {
@@ -59,6 +62,23 @@ class DatabaseDirectory {
   // Removes index `name`; false (and nothing written) when it does not exist and
   // `if_exists`, else kCatalog.
   bool drop_index(std::string_view name, bool if_exists);
+
+  // RT views (CREATE RT VIEW): definitions in the manifest, encoded rows in a
+  // directory of their own. A replaced base table leaves the view in place with its
+  // old version recorded (the caller rebuilds it on next use); a dropped one drops it.
+  std::vector<RtViewEntry> rt_views() const;  // in creation order
+  // The identity of table `name`'s current rows (its first column file, named by the
+  // commit generation that wrote it); "" when the table does not exist.
+  std::string table_version(std::string_view name) const;
+  // Adds `entry` (or replaces the view of that name when `replace`) atomically: under
+  // the directory lock, `write_rows(dir)` writes the rows into a new directory (an
+  // absolute path), then the manifest naming it is installed and the old rows
+  // directory removed. Fails (kCatalog, one line) before writing when the name is
+  // taken (and !replace) or absent (and replace), or a table no longer exists; a
+  // failure of write_rows removes what it wrote and leaves the catalog as it was.
+  void put_rt_view(RtViewEntry entry, const std::function<void(const std::string& dir)>& write_rows, bool replace);
+  // Removes view `name` and its rows; false when absent and `if_exists`, else kCatalog.
+  bool drop_rt_view(std::string_view name, bool if_exists);
 
  private:
   DatabaseDirectory() = default;

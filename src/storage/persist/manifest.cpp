@@ -209,6 +209,35 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
       m.indexes.push_back(std::move(d));
     }
   }
+  if (root.contains("rt_views")) {
+    if (version < 3) r.corrupt("format versions 1 and 2 have no \"rt_views\"");
+    const json& views = r.array_field(root, "rt_views", "manifest");
+    for (size_t vi = 0; vi < views.size(); vi++) {
+      std::string vw = fmt::format("rt_views[{}]", vi);
+      const json& vj = views[vi];
+      if (!vj.is_object()) r.corrupt(vw + " is not an object");
+      RtViewEntry e;
+      e.name = r.string_field(vj, "name", vw);
+      if (m.find_rt_view(e.name) >= 0) r.corrupt(fmt::format("rt view '{}' appears twice", e.name));
+      const json& ts = r.array_field(vj, "tables", vw);
+      const json& vs = r.array_field(vj, "versions", vw);
+      if (ts.empty() || ts.size() != vs.size()) r.corrupt(vw + ".tables and .versions do not match");
+      for (size_t i = 0; i < ts.size(); i++) {
+        if (!ts[i].is_string() || !vs[i].is_string()) r.corrupt(vw + ".tables or .versions holds a non-string");
+        e.tables.push_back(ts[i].get<std::string>());
+        e.versions.push_back(vs[i].get<std::string>());
+        if (m.find_table(e.tables.back()) < 0)
+          r.corrupt(fmt::format("{} names table '{}', which does not exist", vw, e.tables.back()));
+      }
+      e.dir = r.string_field(vj, "dir", vw);
+      if (!e.dir.starts_with(std::string(kRtViewFolder) + "/") || e.dir.find("..") != std::string::npos)
+        r.corrupt(fmt::format("{}.dir '{}' is not under {}/", vw, e.dir, kRtViewFolder));
+      e.definition = r.string_field(vj, "definition", vw);
+      e.rows = r.unsigned_field(vj, "rows", vw);
+      e.bytes = r.unsigned_field(vj, "bytes", vw);
+      m.rt_views.push_back(std::move(e));
+    }
+  }
   return m;
 }
 
@@ -217,7 +246,7 @@ Manifest Manifest::read(const std::string& path) { return parse(read_small_file(
 std::string Manifest::to_json() const {
   json root = json::object();
   // Version 1 when there is nothing that needs version 2 (older builds open it).
-  root["format_version"] = indexes.empty() ? kOldestFormatVersion : kFormatVersion;
+  root["format_version"] = !rt_views.empty() ? kFormatVersion : indexes.empty() ? kOldestFormatVersion : 2;
   root["generation"] = generation;
   json tables = json::array();
   for (auto& t : this->tables) {
@@ -255,6 +284,13 @@ std::string Manifest::to_json() const {
     }
     root["indexes"] = std::move(ij);
   }
+  if (!rt_views.empty()) {
+    json vj = json::array();
+    for (auto& e : rt_views)
+      vj.push_back({{"name", e.name}, {"tables", e.tables}, {"versions", e.versions}, {"dir", e.dir},
+                    {"definition", e.definition}, {"rows", e.rows}, {"bytes", e.bytes}});
+    root["rt_views"] = std::move(vj);
+  }
   try {
     return root.dump(1) + "\n";
   } catch (const json::type_error&) {  // names that are not valid UTF-8
@@ -276,6 +312,20 @@ int Manifest::find_index(std::string_view name) const {
 
 void Manifest::drop_indexes_of(std::string_view table) {
   std::erase_if(indexes, [&](const IndexDefinition& d) { return iequals(d.table, table); });
+}
+
+int Manifest::find_rt_view(std::string_view name) const {
+  for (size_t i = 0; i < rt_views.size(); i++)
+    if (iequals(rt_views[i].name, name)) return int(i);
+  return -1;
+}
+
+void Manifest::drop_rt_views_of(std::string_view table) {
+  std::erase_if(rt_views, [&](const RtViewEntry& e) {
+    for (auto& t : e.tables)
+      if (iequals(t, table)) return true;
+    return false;
+  });
 }
 
 std::set<std::string> Manifest::referenced_files() const {

@@ -13,7 +13,14 @@
 //                    } ] } ],
 //     "indexes": [ { "name": "idx_lo_orderdate", "table": "lineorder",      // version 2
 //                    "column": "lo_orderdate", "kind": "rt",
-//                    "options": { "bucket_size": "4" } } ] }
+//                    "options": { "bucket_size": "4" } } ],
+//     "rt_views": [ { "name": "v", "tables": ["lineorder", "date"],          // version 3
+//                     "versions": ["g7.t0.lineorder.c0.lo_orderkey.col", ...],
+//                     "dir": "rt_views/v.g8", "definition": "{...}", "rows": 60175, "bytes": 963000 } ] }
+//
+// RT views hold their encoded rows in a directory of their own (rt_views/NAME.gGEN);
+// a manifest with views is written as version 3, so older builds refuse it rather
+// than rewriting it without them.
 //
 // Indexes hold no files: they are rebuilt in memory from their column when used.
 // Integer-physical stats are JSON integers; DOUBLE stats are JSON numbers, or the
@@ -26,6 +33,7 @@
 
 #include "storage/column.h"
 #include "storage/index_definition.h"
+#include "storage/rt_view_entry.h"
 #include "raydb/types.h"
 
 namespace raydb::persist {
@@ -52,7 +60,7 @@ struct ManifestTable {
 };
 
 struct Manifest {
-  static constexpr int kFormatVersion = 2;         // the newest version this build reads and writes
+  static constexpr int kFormatVersion = 3;         // the newest version this build reads and writes
   static constexpr int kOldestFormatVersion = 1;   // version 1: no indexes
   static constexpr const char* kFileName = "manifest.json";
   static constexpr const char* kTempFileName = "manifest.json.tmp";
@@ -60,6 +68,7 @@ struct Manifest {
   uint64_t generation = 0;
   std::vector<ManifestTable> tables;
   std::vector<IndexDefinition> indexes;
+  std::vector<RtViewEntry> rt_views;
 
   // Parses and validates manifest text. `path` is only used in messages. Throws
   // Error(kCatalog) "corrupted manifest <path>: <what>" on any defect.
@@ -73,6 +82,10 @@ struct Manifest {
   int find_index(std::string_view name) const;
   // Drops the indexes on table `name` (when the table is replaced or dropped).
   void drop_indexes_of(std::string_view table);
+  // Index of the RT view named `name` (case-insensitive), or -1.
+  int find_rt_view(std::string_view name) const;
+  // Drops the RT views that join table `name` (when the table is dropped).
+  void drop_rt_views_of(std::string_view table);
   // Every column and dictionary file the manifest names.
   std::set<std::string> referenced_files() const;
 };
@@ -81,5 +94,8 @@ struct Manifest {
 // files "g<digits>.<...>.col|dict" and the manifest's temporary file). Only such
 // files are ever deleted as leftovers; anything else in the directory is left alone.
 bool is_database_data_file(std::string_view name);
+
+// The folder (inside the database directory) that holds the RT views' rows directories.
+inline constexpr const char* kRtViewFolder = "rt_views";
 
 }  // namespace raydb::persist

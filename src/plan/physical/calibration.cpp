@@ -161,6 +161,12 @@ nlohmann::ordered_json Calibration::to_json() const {
     ix[exec_device_name(d)] = jd;
   }
   if (!ix.empty()) j["index"] = ix;
+  if (rt_scan_cpu.measured)
+    j["rt_scan_cpu"] = {{"scan_ns_per_row_predicate", rt_scan_cpu.scan_ns_per_row_predicate},
+                        {"sieve_ns_per_row_vector", rt_scan_cpu.sieve_ns_per_row_vector},
+                        {"sieve_refine_ns_per_row", rt_scan_cpu.sieve_refine_ns_per_row},
+                        {"rt_refine_ns_per_row", rt_scan_cpu.rt_refine_ns_per_row},
+                        {"rt_ns_per_job", rt_scan_cpu.rt_ns_per_job}};
   return j;
 }
 
@@ -190,6 +196,16 @@ Calibration Calibration::from_json(const nlohmann::json& j) {
       (d == ExecDevice::kCpu ? c.cpu_sort_ns_per_lookup : c.gpu_sort_ns_per_lookup) = sort;
       if (d == ExecDevice::kCpu) c.cpu_index_threads = int(number(*jd, "threads", where));
     }
+  }
+  if (auto rs = j.find("rt_scan_cpu"); rs != j.end()) {  // absent in files written before it
+    if (!rs->is_object()) fail(ErrorKind::kInvalidInput, "rt_scan_cpu: not an object");
+    auto& r = c.rt_scan_cpu;
+    r.measured = true;
+    r.scan_ns_per_row_predicate = number(*rs, "scan_ns_per_row_predicate", "rt_scan_cpu", true);
+    r.sieve_ns_per_row_vector = number(*rs, "sieve_ns_per_row_vector", "rt_scan_cpu", true);
+    r.sieve_refine_ns_per_row = number(*rs, "sieve_refine_ns_per_row", "rt_scan_cpu", true);
+    r.rt_refine_ns_per_row = number(*rs, "rt_refine_ns_per_row", "rt_scan_cpu", true);
+    r.rt_ns_per_job = number(*rs, "rt_ns_per_job", "rt_scan_cpu", true);
   }
   return c;
 }

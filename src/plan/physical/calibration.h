@@ -87,6 +87,18 @@ class Calibration {
   double cpu_sort_ns_per_lookup = 0, gpu_sort_ns_per_lookup = 0;
   int cpu_index_threads = 0;  // threads the CPU index curves were measured with
 
+  // The RT scan's CPU methods (access/rt_scan, host index), single-thread ns per unit
+  // of RtScanWork (cost_model.h); measured = false: the compiled-in defaults apply.
+  struct RtScanConstants {
+    bool measured = false;
+    double scan_ns_per_row_predicate = 0;  // cpu-scan
+    double sieve_ns_per_row_vector = 0;    // one sieving vector read
+    double sieve_refine_ns_per_row = 0;    // cpu-sieve: one residual row re-checked
+    double rt_refine_ns_per_row = 0;       // rt: one residual row found by rays
+    double rt_ns_per_job = 0;              // rt: one launch (ray boxes, traversal setup)
+  };
+  RtScanConstants rt_scan_cpu;
+
   IndexCurves& curves(ExecDevice d, IndexKind k) { return index_[size_t(d)][size_t(k)]; }
   const IndexCurves& curves(ExecDevice d, IndexKind k) const { return index_[size_t(d)][size_t(k)]; }
 

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "plan/physical/cost_model.h"
 #include "raydb/raydb.h"
 #include "storage/column.h"
 #include "storage/persist/database_directory.h"
@@ -229,6 +230,26 @@ TEST(RtScanSql, ExplainAndCostChoice) {
   EXPECT_EQ(other.find("rt scan"), std::string::npos) << other;
 }
 
+// `auto` follows this machine's calibration: the same query takes the path when the
+// measured constants make it cheap and scans when they make it dear.
+TEST(RtScanSql, AutoFollowsTheCalibration) {
+  ScanDb& f = scan_db();
+  const std::string sql = "explain select count(*) from t where a < 200 and b > 0 and e = 1";
+  auto with = [&](double scale) {
+    auto c = std::make_shared<plan::Calibration>();
+    c->rt_scan_cpu = {true, 0.5 * scale, 0.02 * scale, 5.0 * scale, 20.0 * scale, 20000.0 * scale};
+    plan::use_calibration(c);
+    std::string plan = f.db->query(sql).explain;
+    plan::use_calibration(nullptr);
+    return plan;
+  };
+  const std::string cheap = with(0.001), dear = with(1000);
+  EXPECT_NE(cheap.find("rt scan t via t_rs ("), std::string::npos) << cheap;
+  EXPECT_EQ(dear.find("rt scan t via t_rs ("), std::string::npos) << dear;
+  EXPECT_NE(dear.find("note: rt scan t via t_rs not taken"), std::string::npos) << dear;
+  plan::reload_calibration();
+}
+
 std::unique_ptr<Database> fresh_db(TempDir& tmp, uint64_t seed, SqliteOracle* oracle = nullptr, int rows = 5000) {
   auto dir = DatabaseDirectory::open_or_create(tmp.file("db"));
   dir->commit(make_tables(seed, rows), false);
@@ -261,6 +282,8 @@ TEST(RtScanSql, PersistsAcrossReopenAndDrops) {
   EXPECT_EQ(m["indexes"][0]["columns"], nlohmann::json({"a", "s", "e"}));
   EXPECT_EQ(m["indexes"][0]["options"]["groups"], "a, s; e");
 
+  CommandResult d = run_raydb("describe --db " + path);
+  EXPECT_NE(d.out.find("  index t_rs: rtscan (a, s, e) with (bins = 32, groups = a, s; e)\n"), std::string::npos) << d.out;
   Database reopened(DatabaseDirectory::open(path));
   ASSERT_EQ(reopened.directory().indexes().size(), 1u);
   EXPECT_EQ(reopened.directory().indexes()[0].column_list(), (std::vector<std::string>{"a", "s", "e"}));
@@ -354,6 +377,9 @@ TEST(RtScanSql, SingleColumnAndBuildReport) {
   EXPECT_NE(c.err.find("index t_a: built 5000 rows x 1 columns (rtscan: rt, cpu-scan, cpu-sieve) in "), std::string::npos)
       << c.err;
   EXPECT_NE(c.err.find(" MiB host"), std::string::npos) << c.err;
+  CommandResult d = run_raydb("describe --db " + path + " --table t");
+  ASSERT_EQ(d.exit_code, 0) << d.err;
+  EXPECT_NE(d.out.find("  index t_a: rtscan (a)\n"), std::string::npos) << d.out;
   Database db(DatabaseDirectory::open(path));
   for (const char* sql : {"select count(*) from t where a between 17 and 18", "select id from t where a in (3, 4) or a > 995"}) {
     EXPECT_TRUE(matches_sqlite(db, oracle, sql, opts(Backend::kRt))) << sql;

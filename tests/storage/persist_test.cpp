@@ -580,7 +580,13 @@ TEST(PersistTest, IndexDefinitionsInManifest) {
   };
   corrupt([](auto& j) { j["indexes"][0]["table"] = "nope"; }, "names table 'nope'");
   corrupt([](auto& j) { j["indexes"][0]["column"] = "nope"; }, "names column 'nope'");
-  corrupt([](auto& j) { j["indexes"][0]["kind"] = "btree"; }, "is not rt, sorted or hash");
+  corrupt([](auto& j) { j["indexes"][0]["kind"] = "btree"; }, "is not rt, sorted, hash or rtscan");
+  // Multi-column (rtscan) entries: "columns" starts with "column", names existing
+  // columns, and only rtscan has several.
+  corrupt([](auto& j) { j["indexes"][0]["columns"] = {"y", "x"}; }, "does not start with its \"column\"");
+  corrupt([](auto& j) { j["indexes"][0]["kind"] = "rtscan"; j["indexes"][0]["columns"] = {"x", "nope"}; },
+          "names column 'nope'");
+  corrupt([](auto& j) { j["indexes"][0]["columns"] = {"x", "x"}; }, "which only rtscan indexes take");
   corrupt([](auto& j) { j["indexes"].push_back(j["indexes"][0]); }, "index 'i' appears twice");
   corrupt([](auto& j) { j["format_version"] = 1; }, "format version 1 has no");
   DatabaseDirectory::open(p);

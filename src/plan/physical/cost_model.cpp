@@ -251,8 +251,6 @@ const char* rt_scan_method_name(RtScanMethod m) {
   return "?";
 }
 
-namespace {
-
 // Never calibrated: measured once on the development machine (2-core x86-64 VM,
 // Release, one thread; `raydb calibrate` on 2^21 rows x 3 uniform columns, three
 // range predicates). Replaced by this machine's numbers after `raydb calibrate`.
@@ -265,8 +263,6 @@ Calibration::RtScanConstants default_rt_scan_constants() {
   c.rt_ns_per_job = 50000.0;
   return c;
 }
-
-}  // namespace
 
 // Each method writes the bit vector (a word per 64 rows) and the caller turns it into
 // row ids (a word read per 64 rows, a store per match), like the scan it replaces.

@@ -102,5 +102,7 @@ struct RtScanWork {
   double matches = 0;          // rows in the result
 };
 double rt_scan_cost_ms(RtScanMethod m, const RtScanWork& w);
+// The constants it uses without a calibration (raydb calibrate scales them).
+Calibration::RtScanConstants default_rt_scan_constants();
 
 }  // namespace raydb::plan

@@ -214,7 +214,7 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
       if (!IndexDefinition::known_kind(d.kind))
         r.corrupt(fmt::format("{}.kind '{}' is not rt, sorted, hash or rtscan", iw, d.kind));
       if (d.columns.size() > 1 && !IndexDefinition::multi_column_kind(d.kind))
-        r.corrupt(fmt::format("{} is a {} index on several columns", iw, d.kind));
+        r.corrupt(fmt::format("{} ({}) has several columns, which only rtscan indexes take", iw, d.kind));
       const json& opts = r.object_field(ij, "options", iw);
       for (auto it = opts.begin(); it != opts.end(); ++it) {
         if (!it.value().is_string()) r.corrupt(fmt::format("{}.options.{} is not a string", iw, it.key()));

@@ -558,7 +558,7 @@ TEST(PersistTest, IndexDefinitionsInManifest) {
   const std::string p = tmp.file("db");
   auto dir = DatabaseDirectory::open_or_create(p);
   dir->commit({int_table("t", {3, 1, 2})}, false);
-  dir->create_index(IndexDefinition{"i", "T", "X", "rt", {{"bucket_size", "4"}}});
+  dir->create_index(IndexDefinition{"i", "T", "X", "rt", {{"bucket_size", "4"}}, {}});
   EXPECT_EQ(read_manifest_json(p)["format_version"].get<int>(), 2);
   auto again = DatabaseDirectory::open(p);
   ASSERT_EQ(again->indexes().size(), 1u);

@@ -206,40 +206,59 @@ TEST(RtScanSql, IndexOptionsAndJoinBuildSide) {
   EXPECT_NE(plan.find("group 1 (1-D"), std::string::npos) << plan;
 }
 
-// EXPLAIN shows the chosen path, its method costs and the index's plan; under `auto`
-// the cost model takes the path for a selective conjunction and leaves it, with the
-// reason, for a filter that keeps every row.
+// EXPLAIN shows the chosen path, its method costs and the index's plan; the cost
+// model takes the path for a selective conjunction and leaves it, with the reason,
+// for a filter that keeps every row. (--backend cpu: the CPU backend's choice on any
+// machine; it offers the CPU methods, --backend rt the RT one.)
 TEST(RtScanSql, ExplainAndCostChoice) {
   ScanDb& f = scan_db();
-  const std::string selective =
-      f.db->query("explain select count(*) from t where a < 20 and b > 0 and c < DATE '1992-02-01' and e = 1").explain;
-  EXPECT_NE(selective.find("rt scan t via t_rs (rtscan, "), std::string::npos) << selective;
-  EXPECT_NE(selective.find("methods: rt "), std::string::npos) << selective;
+  const std::string sql = "explain select count(*) from t where a < 20 and b > 0 and c < DATE '1992-02-01' and e = 1";
+  const std::string selective = f.db->query(sql, opts(Backend::kCpu)).explain;
+  EXPECT_NE(selective.find("rt scan t via t_rs (rtscan, cpu-"), std::string::npos) << selective;
+  EXPECT_NE(selective.find("methods: cpu-scan "), std::string::npos) << selective;
   EXPECT_NE(selective.find("cpu-sieve "), std::string::npos) << selective;
+  EXPECT_EQ(selective.find("methods: rt "), std::string::npos) << selective;
   EXPECT_NE(selective.find("index answers (a < 20)"), std::string::npos) << selective;
   EXPECT_NE(selective.find("group 0 (3-D"), std::string::npos) << selective;
   EXPECT_NE(selective.find("group 1 (3-D"), std::string::npos) << selective;
   EXPECT_NE(selective.find(" sieve F"), std::string::npos) << selective;
   EXPECT_NE(selective.find("residual slabs"), std::string::npos) << selective;
+  const std::string forced = f.db->query(sql, opts(Backend::kRt)).explain;
+  EXPECT_NE(forced.find("rt scan t via t_rs (rtscan, rt; "), std::string::npos) << forced;
+  EXPECT_NE(forced.find("methods: rt "), std::string::npos) << forced;
 
-  const std::string everything = f.db->query("explain select count(*) from t where a >= 0 and e >= 0").explain;
+  const std::string everything =
+      f.db->query("explain select count(*) from t where a >= 0 and e >= 0", opts(Backend::kCpu)).explain;
   EXPECT_EQ(everything.find("rt scan t via t_rs ("), std::string::npos) << everything;
   EXPECT_NE(everything.find("note: rt scan t via t_rs not taken: "), std::string::npos) << everything;
   // A filter the index does not cover is no rt scan at all.
-  const std::string other = f.db->query("explain select count(*) from t where g = 5").explain;
+  const std::string other = f.db->query("explain select count(*) from t where g = 5", opts(Backend::kCpu)).explain;
   EXPECT_EQ(other.find("rt scan"), std::string::npos) << other;
 }
 
-// `auto` follows this machine's calibration: the same query takes the path when the
-// measured constants make it cheap and scans when they make it dear.
-TEST(RtScanSql, AutoFollowsTheCalibration) {
+// Under `auto` a CUDA backend scans on the GPU (RT scan paths run on the CPU only);
+// without one the CPU backend's cost model decides.
+TEST(RtScanSql, AutoOnThisMachine) {
+  ScanDb& f = scan_db();
+  const std::string plan =
+      f.db->query("explain select count(*) from t where a < 20 and b > 0 and c < DATE '1992-02-01' and e = 1").explain;
+  if (plan.rfind("backend: cuda", 0) == 0) {
+    EXPECT_EQ(plan.find("rt scan t via"), std::string::npos) << plan;
+  } else {
+    EXPECT_NE(plan.find("rt scan t via t_rs ("), std::string::npos) << plan;
+  }
+}
+
+// The cost choice follows this machine's calibration: the same query takes the path
+// when the measured constants make it cheap and scans when they make it dear.
+TEST(RtScanSql, CostChoiceFollowsTheCalibration) {
   ScanDb& f = scan_db();
   const std::string sql = "explain select count(*) from t where a < 200 and b > 0 and e = 1";
   auto with = [&](double scale) {
     auto c = std::make_shared<plan::Calibration>();
     c->rt_scan_cpu = {true, 0.5 * scale, 0.02 * scale, 5.0 * scale, 20.0 * scale, 20000.0 * scale};
     plan::use_calibration(c);
-    std::string plan = f.db->query(sql).explain;
+    std::string plan = f.db->query(sql, opts(Backend::kCpu)).explain;
     plan::use_calibration(nullptr);
     return plan;
   };

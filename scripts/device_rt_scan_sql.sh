@@ -2,13 +2,15 @@
 # RT scan behind SQL on the GPU machine: the SQL tests (tests/e2e/rt_scan_sql_test.cpp
 # and the other index tests) with a CUDA backend present, the RT scan cases on OptiX,
 # and the GPU index tests. Pack here, run there:
-#   bash scripts/device_rt_scan_sql.sh pack BUILD_DIR
+#   XFER_DIR=CHECKOUT/.xfer/rtscan bash scripts/device_rt_scan_sql.sh pack BUILD_DIR
 #   run(command="bash .xfer/rtscan/scripts/device_rt_scan_sql.sh run", carry=[".xfer/rtscan"])
+# The device call sends the session's main checkout, so the bundle must lie in it
+# (XFER_DIR; default: this checkout's .xfer/rtscan).
 set -uo pipefail
 if [ "${1:-}" = pack ]; then
   ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
   BUILD=$(cd "${2:?build dir}" && pwd)
-  B=$ROOT/.xfer/rtscan
+  B=${XFER_DIR:-$ROOT/.xfer/rtscan}
   rm -rf "$B" && mkdir -p "$B/bin/tests" "$B/lib" "$B/scripts"
   cp "$BUILD/raydb" "$B/bin/" && for t in test_e2e test_gpu test_rt_optix; do cp "$BUILD/tests/$t" "$B/bin/tests/"; done
   cp "$0" "$B/scripts/"

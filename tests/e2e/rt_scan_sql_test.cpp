@@ -116,6 +116,10 @@ const char* const kCovered[] = {
     "select count(*) from t where c < DATE '1900-01-01' or c > DATE '2100-01-01'",
     "select count(*) from t where d = 12.501",
     "select count(*) from t where s = 'zz' or s < 's0'",
+    "select count(*), sum(id) from t where a < 10.5 and e >= 1",
+    "select count(*) from t where a between 9.5 and 20.2 or a > 3000000000",
+    "select count(*) from t where a = 5 and a = 6",
+    "select count(*) from t where a < -3000000000 or (a >= 998 and d >= 0.00)",
     // the selection feeding residual filters, joins, aggregates, ORDER BY
     "select count(*) from t where a < 100 and g > 50",
     "select count(*) from t where a < 100 and f < 1000.0",

@@ -99,6 +99,9 @@ void CudaBackend::choose_access_paths(plan::PhysicalPlan& plan, const std::vecto
   o.device = plan::ExecDevice::kGpu;
   o.fused_pass_ms = a->fused_pass_ms;
   exec::choose_access_paths(plan, gpu_candidates(indexes), o);
+  if (const IndexOnTable* ix = applicable_rt_scan(plan, indexes))  // EXPLAIN says why it is unused
+    plan.access_notes.push_back(fmt::format("rt scan via {} not used: RT scan paths run on the CPU backend only for now",
+                                            ix->definition.name));
   if (!plan.has_index_paths()) return;
   // Index paths run on the general path: compile it for the final plan now (when it
   // does not compile, execution reports why, as before the choice).

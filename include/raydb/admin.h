@@ -83,6 +83,9 @@ struct TableInfo {
   uint64_t rows = 0;
   uint64_t bytes = 0;  // values and dictionaries of all columns
   std::vector<ColumnInfo> columns;
+  // Its indexes as defined (built in memory on first use, so no sizes here):
+  // "name: kind (columns) [with (option = value, ...)]".
+  std::vector<std::string> indexes;
 };
 
 // Every table of the database at `db_path`, by name.

@@ -111,18 +111,30 @@ TableInfo describe(const Table& t) {
   return info;
 }
 
+// The table's indexes from the catalog, one line each.
+TableInfo with_indexes(TableInfo info, const DatabaseDirectory& dir) {
+  for (const IndexDefinition& d : dir.indexes()) {
+    if (d.table != info.name) continue;
+    std::string cols, opts;
+    for (auto& c : d.column_list()) cols += (cols.empty() ? "" : ", ") + c;
+    for (auto& [k, v] : d.options) opts += (opts.empty() ? "" : ", ") + k + " = " + v;
+    info.indexes.push_back(d.name + ": " + d.kind + " (" + cols + ")" + (opts.empty() ? "" : " with (" + opts + ")"));
+  }
+  return info;
+}
+
 }  // namespace
 
 std::vector<TableInfo> describe_database(const std::string& db_path) {
   auto db = DatabaseDirectory::open(db_path);
   std::vector<TableInfo> out;
-  for (auto& n : db->table_names()) out.push_back(describe(*db->table(n)));
+  for (auto& n : db->table_names()) out.push_back(with_indexes(describe(*db->table(n)), *db));
   return out;
 }
 
 std::optional<TableInfo> describe_table(const std::string& db_path, const std::string& table) {
   auto db = DatabaseDirectory::open(db_path);
-  if (TablePtr t = db->table(table)) return describe(*t);
+  if (TablePtr t = db->table(table)) return with_indexes(describe(*t), *db);
   return std::nullopt;
 }
 

@@ -121,13 +121,15 @@ std::vector<exec::IndexOnTable> indexes_on(const plan::LogicalQuery& q, const Da
     for (size_t t = 0; t < q.tables.size(); t++) {
       if (!iequals(q.tables[t].name, def.table)) continue;
       const TablePtr& table = q.tables[t].table;
-      int column = -1;
-      for (size_t c = 0; c < table->column_count(); c++)
-        if (iequals(table->column(c).name(), def.column)) column = int(c);
-      if (column < 0) continue;
+      std::vector<int> columns;
+      for (const std::string& name : def.column_list())
+        for (size_t c = 0; c < table->column_count(); c++)
+          if (iequals(table->column(c).name(), name)) columns.push_back(int(c));
+      if (columns.size() != def.column_list().size()) continue;
       exec::IndexOnTable ix;
       ix.table = int(t);
-      ix.column = column;
+      ix.column = columns[0];
+      ix.columns = columns;
       ix.kind = parse_index_kind(def.kind).value_or(IndexKind::kHash);
       ix.definition = def;
       ix.data = table;
@@ -156,23 +158,34 @@ QueryResult Database::Impl::create_index(IndexDefinition def) {
   // Everything is checked, and the index built, before the catalog is written: a
   // failure leaves the directory as it was. DatabaseDirectory re-checks the names
   // under its lock.
-  access::parse_index_config(def.kind, def.options);  // bad kind or option
+  const bool scan = def.kind == "rtscan";  // RT scan: several columns, its own options
+  if (!scan) access::parse_index_config(def.kind, def.options);  // bad kind or option
   for (auto& d : dir->indexes())
     if (iequals(d.name, def.name)) fail(ErrorKind::kCatalog, "index {} already exists (on {}.{})", d.name, d.table, d.column);
   TablePtr table = dir->table(def.table);
   if (!table) fail(ErrorKind::kBinder, "unknown table '{}'", def.table);
   def.table = table->name();
-  const Column* col = nullptr;
-  for (size_t c = 0; c < table->column_count(); c++)
-    if (iequals(table->column(c).name(), def.column)) col = &table->column(c);
-  if (!col) fail(ErrorKind::kBinder, "table '{}' has no column '{}'", table->name(), def.column);
-  def.column = col->name();
-  access::KeyType kt;
-  if (!exec::key_type_for(col->type(), kt))
-    fail(ErrorKind::kInvalidInput, "cannot index column {}.{} of type {} (indexes take INTEGER, BIGINT, DECIMAL, DATE "
-         "and VARCHAR keys)", table->name(), col->name(), col->type().to_string());
+  std::vector<std::string> names = def.column_list();
+  for (std::string& name : names) {
+    const Column* col = nullptr;
+    for (size_t c = 0; c < table->column_count(); c++)
+      if (iequals(table->column(c).name(), name)) col = &table->column(c);
+    if (!col) fail(ErrorKind::kBinder, "table '{}' has no column '{}'", table->name(), name);
+    name = col->name();
+    access::KeyType kt;
+    if (!exec::key_type_for(col->type(), kt))
+      fail(ErrorKind::kInvalidInput, "cannot index column {}.{} of type {} (indexes take INTEGER, BIGINT, DECIMAL, DATE "
+           "and VARCHAR keys)", table->name(), col->name(), col->type().to_string());
+  }
+  for (size_t i = 0; i < names.size(); i++)
+    for (size_t j = 0; j < i; j++)
+      if (names[i] == names[j]) fail(ErrorKind::kInvalidInput, "index {} names column {} twice", def.name, names[i]);
+  def.column = names[0];
+  if (names.size() > 1) def.columns = names;
   for (auto& [k, v] : def.options) k = to_lower(k);
-  indexes->get(def, table);  // builds it (and keeps it for the queries to come)
+  // Builds it (and keeps it for the queries to come); a bad RT scan option fails here.
+  if (scan) indexes->get_scan(def, table);
+  else indexes->get(def, table);
   dir->create_index(def);
   QueryResult r = status_result("CREATE INDEX");
   r.elapsed_ms = timer.elapsed_ms();

@@ -1,4 +1,5 @@
 #include "bench/calibration.h"
+#include "bench/rt_scan_calibrator.h"
 
 #include <omp.h>
 
@@ -107,6 +108,7 @@ void run_calibration(const CalibrationOptions& o) {
   if (!o.bandwidths_only) {
     IndexCalibrator(io).run(c);
     print_model_picks(c, io);
+    if (o.cpu) c.rt_scan_cpu = calibrate_rt_scan(o.rt_scan_log2_rows, std::max(3, io.reps));
   }
   c.save(path);
   std::printf("stored in %s\n", path.c_str());

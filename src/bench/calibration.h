@@ -1,7 +1,7 @@
 #pragma once
 // `raydb calibrate`: measures what the planner's cost model uses on this machine (CPU
 // and GPU bandwidths, and the lookup costs of every index method present: CPU rt /
-// sorted array / hash, GPU rt-gpu / sa-gpu / hash-gpu), prints what the model then
+// sorted array / hash, GPU rt-gpu / sa-gpu / hash-gpu; the CPU RT scan methods), prints what the model then
 // picks, and stores the measurements as JSON where the cost model reads them
 // ($RAYDB_CALIBRATION, else $XDG_CONFIG_HOME/raydb/calibration.json, else
 // ~/.config/raydb/calibration.json).
@@ -14,6 +14,7 @@ struct CalibrationOptions {
   // index.cpu / index.gpu are set from these.
   bool cpu = true, gpu = true;
   bool bandwidths_only = false;
+  int rt_scan_log2_rows = 21;  // rows of the RT scan measurement (CPU)
   IndexCalibrationOptions index;
 };
 

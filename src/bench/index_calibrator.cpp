@@ -94,6 +94,7 @@ std::unique_ptr<access::KeyIndex> build(ExecDevice dev, IndexKind kind, rt::Trac
       case IndexKind::kRt: return access::make_gpu_rt(*tracer, keys, values, g);
       case IndexKind::kSorted: return access::make_gpu_sorted_array(keys, values, g);
       case IndexKind::kHash: return access::make_gpu_hash(keys, values, g);
+      case IndexKind::kRtScan: break;  // not a key index: calibrated on its own
     }
   }
   switch (kind) {
@@ -104,6 +105,7 @@ std::unique_ptr<access::KeyIndex> build(ExecDevice dev, IndexKind kind, rt::Trac
     }
     case IndexKind::kSorted: return std::make_unique<access::SortedArrayIndex>(keys, values, access::BaselineOptions{sorted_probes});
     case IndexKind::kHash: return std::make_unique<access::HashIndex>(keys, values, access::BaselineOptions{sorted_probes});
+    case IndexKind::kRtScan: break;
   }
   fail(ErrorKind::kInternal, "calibrate: unknown index kind");
 }

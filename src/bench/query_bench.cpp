@@ -18,7 +18,7 @@ namespace raydb::bench {
 
 namespace {
 
-// The access-path lines of an EXPLAIN (index scans and joins), joined by "; ".
+// The access-path lines of an EXPLAIN (index scans, RT scans and joins), joined by "; ".
 std::string access_paths(const std::string& explain) {
   std::string out;
   for (size_t p = 0; p <= explain.size();) {
@@ -26,7 +26,9 @@ std::string access_paths(const std::string& explain) {
     if (c == std::string::npos) c = explain.size();
     const std::string line = explain.substr(p, c - p);
     p = c + 1;
-    if (line.find("index scan") != std::string::npos || line.find("index join") != std::string::npos) {
+    const bool rt_scan = line.find("rt scan ") != std::string::npos && line.find(" via ") != std::string::npos &&
+                         line.find("note: ") == std::string::npos;
+    if (rt_scan || line.find("index scan") != std::string::npos || line.find("index join") != std::string::npos) {
       const size_t b = line.find_first_not_of(' ');
       out += (out.empty() ? "" : "; ") + line.substr(b == std::string::npos ? 0 : b);
     }

@@ -33,7 +33,7 @@ void register_calibrate(CLI::App& app) {
   auto* cmd = app.add_subcommand("calibrate", "Measure bandwidths and index lookup costs for the planner and store them");
   struct Args {
     std::string devices = "cpu,gpu", cpu_keys = "14,17,20", gpu_keys = "16,19,22,24,26";
-    int cpu_lookups = 13, gpu_lookups = 22, reps = 3;
+    int cpu_lookups = 13, gpu_lookups = 22, reps = 3, rt_scan_rows = 21;
     bool no_index = false;
   };
   auto a = std::make_shared<Args>();
@@ -44,6 +44,8 @@ void register_calibrate(CLI::App& app) {
   cmd->add_option("--cpu-log-lookups", a->cpu_lookups, "log2 batch size of the CPU index measurements")->check(CLI::Range(8, 24));
   cmd->add_option("--gpu-log-lookups", a->gpu_lookups, "log2 batch size of the GPU index measurements")->check(CLI::Range(8, 27));
   cmd->add_option("--reps", a->reps, "timed runs per index measurement (median)")->check(CLI::Range(1, 100));
+  cmd->add_option("--rt-scan-log-rows", a->rt_scan_rows, "log2 rows of the CPU RT scan measurement (3 columns)")
+      ->check(CLI::Range(12, 28));
   cmd->add_flag("--no-index", a->no_index, "bandwidths only");
   cmd->callback([a]() {
     bench::CalibrationOptions o;
@@ -55,6 +57,7 @@ void register_calibrate(CLI::App& app) {
     o.index.gpu_log2_lookups = a->gpu_lookups;
     o.index.reps = a->reps;
     o.bandwidths_only = a->no_index;
+    o.rt_scan_log2_rows = a->rt_scan_rows;
     bench::run_calibration(o);
   });
 }

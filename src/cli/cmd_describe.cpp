@@ -1,5 +1,5 @@
 // raydb describe: tables, row counts and per-column type, min/max, dictionary size
-// and bytes, as an aligned text table.
+// and bytes, as an aligned text table, then the table's indexes.
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -48,6 +48,7 @@ void print_description(const admin::TableInfo& t) {
   std::printf("table %s: %llu rows, %zu columns, %llu bytes\n", t.name.c_str(), (unsigned long long)t.rows,
               t.columns.size(), (unsigned long long)t.bytes);
   print_table(rows);
+  for (auto& ix : t.indexes) std::printf("  index %s\n", ix.c_str());
 }
 
 }  // namespace

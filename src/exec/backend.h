@@ -36,6 +36,7 @@ struct Rejection {
 struct IndexOnTable {
   int table = -1;   // index into LogicalQuery::tables
   int column = -1;  // column index in that table
+  std::vector<int> columns;  // every indexed column in index order (rtscan: several)
   plan::IndexKind kind = plan::IndexKind::kRt;
   IndexDefinition definition;
   TablePtr data;  // the table object the query reads

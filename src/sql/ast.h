@@ -87,9 +87,11 @@ struct SelectStatement {
   AstPtr offset;  // null when absent
 };
 
-// CREATE INDEX name ON table (column) [USING RT|SORTED|HASH] [WITH (option = value, ...)]
+// CREATE INDEX name ON table (column, ...) [USING RT|SORTED|HASH|RTSCAN] [WITH (option = value, ...)]
+// (several columns only with RTSCAN)
 struct CreateIndexStatement {
-  std::string name, table, column;
+  std::string name, table, column;  // column: the first of `columns`
+  std::vector<std::string> columns;
   std::string kind = "rt";  // lower case; RT when USING is absent
   std::vector<std::pair<std::string, std::string>> options;  // names lower-cased, values as written
 };

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <optional>
 #include <unordered_set>
 
 #include <fmt/format.h>
@@ -186,16 +187,24 @@ CreateIndexStatement Parser::parse_create_index() {
   if (peek().is_keyword("using")) not_supported_error(peek(), "USING before the column list", "write ON t (column) USING kind");
   expect_operator("(");
   c.column = expect_name("a column name");
-  if (peek().is_operator(",")) not_supported_error(peek(), "an index on several columns");
+  c.columns.push_back(c.column);
+  std::optional<Token> comma;  // where a second column starts: only RTSCAN takes several
+  while (peek().is_operator(",")) {
+    if (!comma) comma = peek();
+    next();
+    c.columns.push_back(expect_name("a column name"));
+  }
   expect_operator(")");
   if (accept_keyword("using")) {
     const Token& k = peek();
-    if (k.type != TokenType::kIdentifier) expected_error(k, "RT, SORTED or HASH");
-    if (k.text != "rt" && k.text != "sorted" && k.text != "hash")
+    if (k.type != TokenType::kIdentifier) expected_error(k, "RT, SORTED, HASH or RTSCAN");
+    if (k.text != "rt" && k.text != "sorted" && k.text != "hash" && k.text != "rtscan")
       parse_error_at(k.line, k.column, "syntax error",
-                     "unknown index kind '" + k.raw + "' (expected RT, SORTED or HASH)");
+                     "unknown index kind '" + k.raw + "' (expected RT, SORTED, HASH or RTSCAN)");
     c.kind = next().text;
   }
+  if (comma && c.kind != "rtscan")
+    not_supported_error(*comma, "an index on several columns", "only USING RTSCAN indexes several columns");
   if (accept_keyword("with")) {
     expect_operator("(");
     do {

@@ -12,6 +12,7 @@ BoundStatement parse_and_bind(std::string_view sql, const TableResolver& resolve
     out.kind = StatementKind::kCreateIndex;
     auto& c = st.create_index;
     out.index = IndexDefinition{c.name, c.table, c.column, c.kind, c.options};
+    if (c.columns.size() > 1) out.index.columns = c.columns;
     return out;
   }
   if (st.type == StatementType::kDropIndex) {

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "common/error.h"
 #include "plan/physical/calibration.h"
 #include "plan/physical/cost_model.h"
 #include "support/test_support.h"
@@ -133,6 +134,51 @@ TEST(Calibration, RoundTripThroughTheFile) {
         EXPECT_EQ(a.unsorted_fixed_ns[size_t(w)], b.unsorted_fixed_ns[size_t(w)]) << w;
       }
     }
+}
+
+// The RT scan constants: absent from older files (defaults), round trip when measured,
+// and rt_scan_cost_ms reads them: each method's cost is its unit counts times them.
+TEST(Calibration, RtScanConstants) {
+  test::TempDir dir;
+  Calibration c = synthetic();
+  c.save(dir.file("old.json"));
+  std::string error;
+  auto old = Calibration::load(dir.file("old.json"), &error);
+  ASSERT_TRUE(old) << error;
+  EXPECT_FALSE(old->rt_scan_cpu.measured);
+  c.rt_scan_cpu = {true, 0.5, 0.02, 7.0, 30.0, 40000.0};
+  c.save(dir.file("new.json"));
+  auto r = Calibration::load(dir.file("new.json"), &error);
+  ASSERT_TRUE(r) << error;
+  EXPECT_TRUE(r->rt_scan_cpu.measured);
+  EXPECT_EQ(r->rt_scan_cpu.scan_ns_per_row_predicate, 0.5);
+  EXPECT_EQ(r->rt_scan_cpu.sieve_ns_per_row_vector, 0.02);
+  EXPECT_EQ(r->rt_scan_cpu.sieve_refine_ns_per_row, 7.0);
+  EXPECT_EQ(r->rt_scan_cpu.rt_refine_ns_per_row, 30.0);
+  EXPECT_EQ(r->rt_scan_cpu.rt_ns_per_job, 40000.0);
+
+  use_calibration(std::make_shared<const Calibration>(*r));
+  RtScanWork w;
+  w.rows = 1000000;
+  w.predicates = 3;
+  w.jobs = 1;
+  w.sieve_vectors = 6;
+  w.residual_rows = 5000;
+  w.matches = 100;
+  const double to_rows = (1e6 * 0.02 + 100) * 1e-6;  // bit vector -> row ids
+  EXPECT_NEAR(rt_scan_cost_ms(RtScanMethod::kCpuScan, w), 0.5 * 3e6 * 1e-6 + to_rows, 1e-9);
+  EXPECT_NEAR(rt_scan_cost_ms(RtScanMethod::kCpuSieve, w), (0.02 * 6e6 + 7.0 * 5000) * 1e-6 + to_rows, 1e-9);
+  EXPECT_NEAR(rt_scan_cost_ms(RtScanMethod::kRt, w), (0.02 * 6e6 + 30.0 * 5000 + 40000) * 1e-6 + to_rows, 1e-9);
+  use_calibration(nullptr);
+  // A calibration file with a malformed rt_scan_cpu is rejected with the field's name.
+  nlohmann::json j = nlohmann::json::parse(r->to_json().dump());
+  j["rt_scan_cpu"].erase("rt_ns_per_job");
+  try {
+    Calibration::from_json(j);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("rt_ns_per_job"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Calibration, TheModelUsesTheStoredFile) {

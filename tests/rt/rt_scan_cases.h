@@ -419,4 +419,35 @@ TEST_P(RtScanTest, ReportsBuildAndQueryStats) {
   EXPECT_NE(ix->explain(e).find("group 0"), std::string::npos);
 }
 
+// The planner's estimate (ScanIndex::estimate) against what an evaluation does: the
+// jobs and the residual rows are exact (the sieve methods' ScanQueryStats count the
+// same), and one predicate's match fraction is its exact share of the rows.
+TEST_P(RtScanTest, EstimateMatchesTheEvaluation) {
+  const Table t = make_table({Dist::kUniform, Dist::kZipf13, Dist::kSmall, Dist::kNormal}, 6000, 67, {0.1, 0, 0.05, 0});
+  auto ix = make(t);
+  std::mt19937_64 rng(5);
+  ScanMethod sieve = ScanMethod::kCpuSieve;
+  for (ScanMethod m : ix->methods())
+    if (m == ScanMethod::kGpuSieve) sieve = m;
+  for (int i = 0; i < 30; ++i) {
+    const ScanExpr e = i % 2 ? random_tree(t, 2, rng) : random_conjunction(t, 1 + uint32_t(i % 4), rng);
+    for (SieveMode mode : {SieveMode::kNearest, SieveMode::kOff}) {
+      ix->set_sieve_mode(mode);
+      const ScanEstimate est = ix->estimate(e);
+      BitVector bits;
+      ScanQueryStats st;
+      ix->evaluate(e, sieve, bits, &st);
+      EXPECT_EQ(est.residual_rows, st.sieve_rows) << i << "\n" << ix->explain(e);
+      EXPECT_EQ(est.jobs, st.groups) << i << "\n" << ix->explain(e);
+      EXPECT_GE(est.match_fraction, 0.0);
+      EXPECT_LE(est.match_fraction, 1.0);
+    }
+    const ScanExpr one = random_predicate(t, uint32_t(i % 4), rng);
+    BitVector bits;
+    ix->evaluate(one, ix->methods().back(), bits);
+    EXPECT_NEAR(ix->estimate(one).match_fraction * double(t.rows()), double(bits.count()), 1e-6) << i;
+  }
+  ix->set_sieve_mode(SieveMode::kNearest);
+}
+
 }  // namespace raydb::rtscan_cases

@@ -242,5 +242,37 @@ TEST(SqlParser, CreateAndDropRtView) {
   EXPECT_EQ(parse_error("CREATE VIEW v AS SELECT 1").first, ErrorKind::kNotImplemented);
 }
 
+// CREATE INDEX over a column list: only USING RTSCAN takes several columns; one
+// column keeps every kind as before.
+TEST(SqlParser, CreateIndexColumnLists) {
+  auto st = Parser("create index i on t (a, B, c) using rtscan with (bins = 8, groups = 'a, b; c')").parse_statement();
+  ASSERT_EQ(st.type, StatementType::kCreateIndex);
+  EXPECT_EQ(st.create_index.column, "a");
+  EXPECT_EQ(st.create_index.columns, (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_EQ(st.create_index.kind, "rtscan");
+  ASSERT_EQ(st.create_index.options.size(), 2u);
+  EXPECT_EQ(st.create_index.options[1].second, "a, b; c");
+  auto one = Parser("create index i on t (a) using rtscan").parse_statement();
+  EXPECT_EQ(one.create_index.columns, (std::vector<std::string>{"a"}));
+  auto rt = Parser("create index i on t (a)").parse_statement();
+  EXPECT_EQ(rt.create_index.kind, "rt");
+  for (const char* bad : {"create index i on t (a, b)", "create index i on t (a, b) using hash"}) {
+    try {
+      Parser(bad).parse_statement();
+      ADD_FAILURE() << bad;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("an index on several columns is not supported; only USING RTSCAN"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  try {
+    Parser("create index i on t (a) using btree").parse_statement();
+    ADD_FAILURE();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("expected RT, SORTED, HASH or RTSCAN"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace raydb::sql

@@ -558,7 +558,7 @@ TEST(PersistTest, IndexDefinitionsInManifest) {
   const std::string p = tmp.file("db");
   auto dir = DatabaseDirectory::open_or_create(p);
   dir->commit({int_table("t", {3, 1, 2})}, false);
-  dir->create_index(IndexDefinition{"i", "T", "X", "rt", {{"bucket_size", "4"}}});
+  dir->create_index(IndexDefinition{"i", "T", "X", "rt", {{"bucket_size", "4"}}, {}});
   EXPECT_EQ(read_manifest_json(p)["format_version"].get<int>(), 2);
   auto again = DatabaseDirectory::open(p);
   ASSERT_EQ(again->indexes().size(), 1u);
@@ -580,7 +580,13 @@ TEST(PersistTest, IndexDefinitionsInManifest) {
   };
   corrupt([](auto& j) { j["indexes"][0]["table"] = "nope"; }, "names table 'nope'");
   corrupt([](auto& j) { j["indexes"][0]["column"] = "nope"; }, "names column 'nope'");
-  corrupt([](auto& j) { j["indexes"][0]["kind"] = "btree"; }, "is not rt, sorted or hash");
+  corrupt([](auto& j) { j["indexes"][0]["kind"] = "btree"; }, "is not rt, sorted, hash or rtscan");
+  // Multi-column (rtscan) entries: "columns" starts with "column", names existing
+  // columns, and only rtscan has several.
+  corrupt([](auto& j) { j["indexes"][0]["columns"] = {"y", "x"}; }, "does not start with its \"column\"");
+  corrupt([](auto& j) { j["indexes"][0]["kind"] = "rtscan"; j["indexes"][0]["columns"] = {"x", "nope"}; },
+          "names column 'nope'");
+  corrupt([](auto& j) { j["indexes"][0]["columns"] = {"x", "x"}; }, "which only rtscan indexes take");
   corrupt([](auto& j) { j["indexes"].push_back(j["indexes"][0]); }, "index 'i' appears twice");
   corrupt([](auto& j) { j["format_version"] = 1; }, "format version 1 has no");
   DatabaseDirectory::open(p);

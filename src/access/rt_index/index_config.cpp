@@ -85,6 +85,7 @@ std::unique_ptr<KeyIndex> build_key_index(const IndexConfig& config, rt::Tracer&
     case IndexKind::kRt: return std::make_unique<RtIndex>(tracer, keys, std::span<const int64_t>(), config.rt);
     case IndexKind::kSorted: return std::make_unique<SortedArrayIndex>(keys, std::span<const int64_t>(), config.baseline);
     case IndexKind::kHash: return std::make_unique<HashIndex>(keys, std::span<const int64_t>(), config.baseline);
+    case IndexKind::kRtScan: break;  // not a key index (access/rt_scan)
   }
   fail(ErrorKind::kInternal, "unknown index kind");
 }

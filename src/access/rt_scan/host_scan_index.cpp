@@ -50,6 +50,7 @@ class HostScanIndex final : public ScanIndex {
   const std::vector<std::vector<uint32_t>>& groups() const override { return model_.groups; }
   void evaluate(const ScanExpr& e, ScanMethod method, BitVector& out, ScanQueryStats* stats) const override;
   std::string explain(const ScanExpr& e) const override { return model_.explain(e, mode()); }
+  ScanEstimate estimate(const ScanExpr& e) const override { return model_.estimate(e, mode()); }
   void set_sieve_mode(SieveMode m) override { model_.options.sieve = m; }
 
   BitVector group_job(const GroupJob& job, ScanMethod method, ScanQueryStats& st) const;

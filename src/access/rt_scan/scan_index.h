@@ -37,6 +37,8 @@ class ScanIndex {
   // EXPLAIN: the normalized tree, the jobs per group, the sieving vectors picked and
   // the refine regions.
   virtual std::string explain(const ScanExpr& e) const = 0;
+  // The planner's view of `e` before running it (jobs, residual rows, matches).
+  virtual ScanEstimate estimate(const ScanExpr& e) const = 0;
 };
 
 // tracer: a CPU tracer (Embree) that outlives the index, or null (no kRt).

@@ -1,6 +1,7 @@
 // ScanModel: group jobs, their residual slabs and cell boxes, value ranges, EXPLAIN.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <functional>
 
 #include "access/rt_scan/scan_plan.h"
@@ -144,6 +145,37 @@ std::string ScanModel::explain(const ScanExpr& e, SieveMode mode) const {
     for (const NormExpr& c : n.children) walk(c, depth + 1);
   };
   walk(normalize(e), 0);
+  return out;
+}
+
+// Walks the normalized tree like explain(); an AND multiplies its terms' fractions
+// (independent columns), an OR adds its children's (capped at 1).
+ScanEstimate ScanModel::estimate(const ScanExpr& e, SieveMode mode) const {
+  ScanEstimate out;
+  std::function<double(const NormExpr&)> walk = [&](const NormExpr& n) -> double {
+    if (n.kind == NormExpr::Kind::kTrue) return 1.0;
+    if (n.kind == NormExpr::Kind::kFalse) return 0.0;
+    if (n.kind == NormExpr::Kind::kOr) {
+      double f = 0;
+      for (const NormExpr& c : n.children) f += walk(c);
+      return std::min(1.0, f);
+    }
+    double f = 1;
+    for (const Term& t : n.terms) {
+      out.predicates++;
+      f *= rows ? double(ranks_in(t.set)) / double(rows) : 0.0;
+    }
+    for (const GroupJob& j : plan(n.terms, mode)) {
+      out.jobs++;
+      out.slabs += j.slabs.size();
+      out.residual_rows += j.residual_rows();
+      for (uint32_t d = 0; d < j.dims; ++d)
+        if (j.dim[d].constrained) out.sieve_vectors += uint32_t(2 * j.dim[d].sieve.spans.size());
+    }
+    for (const NormExpr& c : n.children) f *= walk(c);
+    return f;
+  };
+  out.match_fraction = walk(normalize(e));
   return out;
 }
 

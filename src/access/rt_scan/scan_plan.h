@@ -86,6 +86,8 @@ struct ScanModel {
   std::vector<std::pair<int64_t, int64_t>> value_ranges(const Term& t) const;
   // EXPLAIN text: the normalized tree, groups, sieving spans and residual slabs.
   std::string explain(const ScanExpr& e, SieveMode mode) const;
+  // The cost inputs of evaluating `e` (scan_types.h).
+  ScanEstimate estimate(const ScanExpr& e, SieveMode mode) const;
 };
 
 // Evaluates a normalized tree with an engine: Bits ones(), zeros(), conjunction(terms),

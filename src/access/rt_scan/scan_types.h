@@ -117,6 +117,18 @@ struct ScanBuildStats {
   uint64_t device_bytes() const;
 };
 
+// What evaluating an expression would take, from the mapping tables alone (no rows
+// touched): the planner's cost inputs. Exact except `match_fraction`, which treats
+// columns as independent.
+struct ScanEstimate {
+  uint32_t jobs = 0;            // conjunction jobs (one per group with a predicate)
+  uint32_t predicates = 0;      // column terms after normalization
+  uint32_t sieve_vectors = 0;   // sieving vectors read
+  uint64_t residual_rows = 0;   // rows the sieve methods refine (exact)
+  uint64_t slabs = 0;           // residual slabs the RT refine covers
+  double match_fraction = 1;    // estimated fraction of the rows that match
+};
+
 // What one evaluation did (EXPLAIN ANALYZE).
 struct ScanQueryStats {
   double total_ms = 0;      // host wall clock, result included

@@ -19,7 +19,11 @@ void CpuBackend::choose_access_paths(plan::PhysicalPlan& plan, const std::vector
     c.table = ix.table;
     c.column = ix.column;
     c.kind = ix.kind;
-    c.build = [catalog = indexes_, def = ix.definition, table = ix.data]() { return catalog->get(def, table); };
+    c.columns = ix.columns;
+    if (ix.kind == plan::IndexKind::kRtScan)
+      c.build_scan = [catalog = indexes_, def = ix.definition, table = ix.data]() { return catalog->get_scan(def, table); };
+    else
+      c.build = [catalog = indexes_, def = ix.definition, table = ix.data]() { return catalog->get(def, table); };
     candidates.push_back(std::move(c));
   }
   AccessOptions o;

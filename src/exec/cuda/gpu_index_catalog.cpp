@@ -71,6 +71,8 @@ class GpuIndexCatalog {
       case plan::IndexKind::kHash:
         make = [&](std::span<const uint64_t> keys) { return access::make_gpu_hash(keys, {}, o); };
         break;
+      case plan::IndexKind::kRtScan:  // gpu_index_supported says no: never a candidate here
+        fail(ErrorKind::kNotImplemented, "index {}: RT scan indexes do not run on the CUDA backend yet", def.name);
     }
     auto index = std::make_shared<const BuiltIndex>(def.name, kind, table, column, make);
     const access::IndexStats& st = index->index().stats();
@@ -101,6 +103,10 @@ class GpuIndexCatalog {
 }  // namespace
 
 bool gpu_index_supported(plan::IndexKind kind, std::string* why) {
+  if (kind == plan::IndexKind::kRtScan) {
+    if (why) *why = "RT scan indexes run on the CPU backend only for now";
+    return false;
+  }
   if (device_count() == 0) {
     if (why) *why = "no CUDA device: " + no_device_reason();
     return false;

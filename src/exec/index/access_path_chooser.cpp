@@ -1,12 +1,14 @@
 #include "exec/index/access_path_chooser.h"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <set>
 
 #include "common/expression_depth.h"
 #include "exec/core/column_predicate.h"
 #include "exec/index/index_access.h"
+#include "exec/index/rt_scan_chooser.h"
 #include "common/error.h"
 #include "plan/physical/cost_model.h"
 
@@ -18,8 +20,9 @@ using plan::ExprPtr;
 
 namespace {
 
+// Single-column index kinds the policy allows (RT scan indexes have their own chooser).
 bool allowed(plan::IndexKind kind, AccessPolicy policy) {
-  return !(policy == AccessPolicy::kNoRt && kind == plan::IndexKind::kRt);
+  return kind != plan::IndexKind::kRtScan && !(policy == AccessPolicy::kNoRt && kind == plan::IndexKind::kRt);
 }
 
 // Estimated fraction of a table's rows that pass its filters: compiled column
@@ -158,7 +161,8 @@ std::string scan_mode(const plan::Expr& e, const std::vector<access::KeyRange>& 
 // The best index scan of table t, or nullopt when scanning is cheaper (or no index applies).
 std::optional<plan::IndexScan> choose_index_scan(const plan::PhysicalPlan& plan, int t,
                                                  const std::vector<IndexCandidate>& candidates, AccessPolicy policy,
-                                                 const PathCosts& costs, bool force) {
+                                                 const PathCosts& costs, bool force,
+                                                 std::vector<std::string>& notes) {
   const plan::LogicalQuery& q = *plan.query;
   const auto& filters = plan.table_filters[size_t(t)];
   const Table& table = *q.tables[size_t(t)].table;
@@ -194,6 +198,14 @@ std::optional<plan::IndexScan> choose_index_scan(const plan::PhysicalPlan& plan,
       if (index->kind == plan::IndexKind::kRt && (!best_rt || s.cost_ms < best_rt->cost_ms)) best_rt = s;
     }
   }
+  // An RT scan index answering several filters at once (CPU only: the CUDA backend
+  // passes no such candidates). Returned only when it wins or is forced.
+  if (!costs.on_gpu())
+    if (auto rs = choose_rt_scan(plan, t, candidates, policy, force, scan_ms,
+                                 best ? best->cost_ms : std::numeric_limits<double>::infinity(), notes)) {
+      const bool forced_rt = policy == AccessPolicy::kForceRt && rs->scan_method == "rt";
+      if (forced_rt || !force || !best || rs->cost_ms <= best->cost_ms) return rs;
+    }
   if (policy == AccessPolicy::kForceRt && best_rt) return best_rt;
   if (best && (force || best->cost_ms < scan_ms)) return best;
   return std::nullopt;
@@ -208,18 +220,20 @@ void choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexCandid
   const PathCosts costs(q, options.device);
   const size_t nt = q.tables.size();
   plan.index_scans.assign(nt, std::nullopt);
+  plan.access_notes.clear();
   for (auto& step : plan.joins) step.index_join.reset();
   if (candidates.empty() || plan.always_empty || options.paths == IndexPathsMode::kOff) return;
   const bool force = options.paths == IndexPathsMode::kForce;
   for (size_t t = 0; t < nt; t++)
-    plan.index_scans[t] = choose_index_scan(plan, int(t), candidates, policy, costs, force);
+    plan.index_scans[t] = choose_index_scan(plan, int(t), candidates, policy, costs, force, plan.access_notes);
 
   // Rows the root streams, an upper bound for the probes of every join step.
   const int root = plan.root_table;
   const auto& root_scan = plan.index_scans[size_t(root)];
   const double root_rows =
       root_scan ? double(root_scan->candidates) * filter_fraction(plan.table_filters[size_t(root)], q) /
-                      std::max(1e-9, filter_fraction({root_scan->predicate}, q))
+                      std::max(1e-9, filter_fraction(root_scan->covered.empty() ? std::vector<ExprPtr>{root_scan->predicate}
+                                                                                           : root_scan->covered, q))
                 : double(q.tables[size_t(root)].table->row_count()) * filter_fraction(plan.table_filters[size_t(root)], q);
   // The plan's cost with the paths chosen (root path plus every join step), for the
   // plan-level comparison with a fused pass below.

@@ -14,6 +14,7 @@
 
 #include "common/settings.h"
 #include "exec/index/built_index.h"
+#include "exec/index/built_scan_index.h"
 #include "plan/physical/physical_plan.h"
 
 namespace raydb::exec {
@@ -26,6 +27,9 @@ struct IndexCandidate {
   int column = -1;  // column index in that table
   plan::IndexKind kind = plan::IndexKind::kRt;
   std::function<std::shared_ptr<const BuiltIndex>()> build;
+  // kRtScan: every indexed column in index order, and its builder (build is unset).
+  std::vector<int> columns;
+  std::function<std::shared_ptr<const BuiltScanIndex>()> build_scan;
 };
 
 enum class AccessPolicy {
@@ -33,6 +37,8 @@ enum class AccessPolicy {
   kNoRt,     // --backend cpu: cheapest by the cost model among sorted and hash indexes
   kForceRt,  // --backend rt: an RT index wherever one applies, else as kCost
 };
+// Under kNoRt an RT scan index still runs its CPU methods (cpu-sieve, cpu-scan), never
+// its Embree one; under kForceRt its RT method is taken wherever it applies.
 
 struct AccessOptions {
   AccessPolicy policy = AccessPolicy::kCost;

@@ -26,6 +26,7 @@ plan::IndexKind plan_kind(access::IndexKind k) {
     case access::IndexKind::kRt: return plan::IndexKind::kRt;
     case access::IndexKind::kSorted: return plan::IndexKind::kSorted;
     case access::IndexKind::kHash: return plan::IndexKind::kHash;
+    case access::IndexKind::kRtScan: break;  // built as a BuiltScanIndex, never here
   }
   return plan::IndexKind::kRt;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/error.h"
+#include "exec/index/rt_scan_chooser.h"
 
 namespace raydb::exec {
 
@@ -28,7 +29,25 @@ std::optional<std::vector<access::KeyRange>> scan_lookups(const BuiltIndex& inde
   return out;
 }
 
+namespace {
+
+// An RT scan path: the index evaluates the filters it covers into a bit vector, whose
+// set bits are the rows, already ascending.
+std::vector<uint32_t> rt_scan_rows(const plan::IndexScan& scan, const plan::LogicalQuery& q) {
+  const RtScanQuery rq = rt_scan_query(scan, q);
+  access::rt_scan::BitVector bits;
+  rq.index->index().evaluate(rq.expr, rq.method, bits);
+  std::vector<uint32_t> rows;
+  rows.reserve(bits.count());
+  for (size_t w = 0; w < bits.words.size(); w++)
+    for (uint64_t x = bits.words[w]; x; x &= x - 1) rows.push_back(uint32_t(w * 64 + size_t(__builtin_ctzll(x))));
+  return rows;
+}
+
+}  // namespace
+
 std::vector<uint32_t> index_scan_rows(const plan::IndexScan& scan, const plan::LogicalQuery& q) {
+  if (scan.index && scan.index->kind == plan::IndexKind::kRtScan) return rt_scan_rows(scan, q);
   const auto* index = dynamic_cast<const BuiltIndex*>(scan.index.get());
   if (!index) fail(ErrorKind::kInternal, "index scan without a built index");
   auto pred = ColumnPredicate::compile(*scan.predicate, q);

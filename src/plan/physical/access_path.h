@@ -43,6 +43,14 @@ struct IndexScan {
   uint64_t candidates = 0;  // exact number of rows the index returns
   double cost_ms = 0;       // estimated, this path
   double scan_cost_ms = 0;  // estimated, the scan it replaces
+  // RT scan paths (index kind kRtScan; mode "rt scan"): the table's filters the index
+  // answers as one boolean job (`predicate` is their conjunction), the scan method
+  // the cost model picked, every method's estimate, and the index's EXPLAIN text
+  // (groups, sieving vectors, refine slabs). The other filters still apply.
+  std::vector<ExprPtr> covered;
+  std::string scan_method;  // "rt", "cpu-sieve", "cpu-scan"
+  std::string method_costs;
+  std::string detail;
 };
 
 // A join step probes an index on the build table's key column with the probe keys,

@@ -166,6 +166,12 @@ nlohmann::ordered_json Calibration::to_json() const {
     if (view_ray_ns[size_t(d)] > 0 || view_hit_ns[size_t(d)] > 0)
       views[exec_device_name(d)] = {{"ray_ns", view_ray_ns[size_t(d)]}, {"hit_ns", view_hit_ns[size_t(d)]}};
   if (!views.empty()) j["rt_view"] = views;
+  if (rt_scan_cpu.measured)
+    j["rt_scan_cpu"] = {{"scan_ns_per_row_predicate", rt_scan_cpu.scan_ns_per_row_predicate},
+                        {"sieve_ns_per_row_vector", rt_scan_cpu.sieve_ns_per_row_vector},
+                        {"sieve_refine_ns_per_row", rt_scan_cpu.sieve_refine_ns_per_row},
+                        {"rt_refine_ns_per_row", rt_scan_cpu.rt_refine_ns_per_row},
+                        {"rt_ns_per_job", rt_scan_cpu.rt_ns_per_job}};
   return j;
 }
 
@@ -206,6 +212,16 @@ Calibration Calibration::from_json(const nlohmann::json& j) {
       c.view_ray_ns[size_t(d)] = number(*jd, "ray_ns", where);
       c.view_hit_ns[size_t(d)] = number(*jd, "hit_ns", where);
     }
+  }
+  if (auto rs = j.find("rt_scan_cpu"); rs != j.end()) {  // absent in files written before it
+    if (!rs->is_object()) fail(ErrorKind::kInvalidInput, "rt_scan_cpu: not an object");
+    auto& r = c.rt_scan_cpu;
+    r.measured = true;
+    r.scan_ns_per_row_predicate = number(*rs, "scan_ns_per_row_predicate", "rt_scan_cpu", true);
+    r.sieve_ns_per_row_vector = number(*rs, "sieve_ns_per_row_vector", "rt_scan_cpu", true);
+    r.sieve_refine_ns_per_row = number(*rs, "sieve_refine_ns_per_row", "rt_scan_cpu", true);
+    r.rt_refine_ns_per_row = number(*rs, "rt_refine_ns_per_row", "rt_scan_cpu", true);
+    r.rt_ns_per_job = number(*rs, "rt_ns_per_job", "rt_scan_cpu", true);
   }
   return c;
 }

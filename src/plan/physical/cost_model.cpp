@@ -145,6 +145,7 @@ double legacy_cpu_ns(IndexKind kind, uint64_t keys) {
     case IndexKind::kRt: return c.rt_ns_per_level * levels(keys);
     case IndexKind::kSorted: return c.sorted_ns_per_level * levels(keys);
     case IndexKind::kHash: return c.hash_ns_per_lookup;
+    case IndexKind::kRtScan: return kInf;  // answers filters, not lookups (rt_scan_cost_ms)
   }
   return kInf;
 }
@@ -152,6 +153,7 @@ double legacy_cpu_ns(IndexKind kind, uint64_t keys) {
 }  // namespace
 
 LookupEstimate estimate_lookup(IndexKind kind, ExecDevice dev, uint64_t keys, const LookupBatch& b) {
+  if (kind == IndexKind::kRtScan) return {kInf, false, false};  // no lookups, no curves
   const auto cal = active_calibration();
   const IndexCurves* c = cal ? &cal->curves(dev, kind) : nullptr;
   LookupEstimate e;
@@ -244,6 +246,49 @@ std::optional<double> view_cost_ms(ExecDevice dev, double rays, double hits) {
   const std::shared_ptr<const Calibration> c = active_calibration();
   if (!c || (c->view_ray_ns[size_t(dev)] <= 0 && c->view_hit_ns[size_t(dev)] <= 0)) return std::nullopt;
   return (rays * c->view_ray_ns[size_t(dev)] + hits * c->view_hit_ns[size_t(dev)]) * 1e-6;
+}
+
+const char* rt_scan_method_name(RtScanMethod m) {
+  switch (m) {
+    case RtScanMethod::kRt: return "rt";
+    case RtScanMethod::kCpuScan: return "cpu-scan";
+    case RtScanMethod::kCpuSieve: return "cpu-sieve";
+  }
+  return "?";
+}
+
+// Never calibrated: measured on the development machine (2-core x86-64 VM shared with
+// other builds, load ~3.5, Release, one thread; `raydb calibrate --rt-scan-log-rows 21`:
+// 2^21 rows x 3 uniform columns, three range predicates at 5/20/60% each; a second
+// run under more load gave up to 2x more). Replaced by this machine's numbers after
+// `raydb calibrate`.
+Calibration::RtScanConstants default_rt_scan_constants() {
+  Calibration::RtScanConstants c;
+  c.scan_ns_per_row_predicate = 1.0;
+  c.sieve_ns_per_row_vector = 0.08;
+  c.sieve_refine_ns_per_row = 20.0;
+  c.rt_refine_ns_per_row = 10.0;
+  c.rt_ns_per_job = 12000.0;
+  return c;
+}
+
+// Each method writes the bit vector (a word per 64 rows) and the caller turns it into
+// row ids (a word read per 64 rows, a store per match), like the scan it replaces.
+double rt_scan_cost_ms(RtScanMethod m, const RtScanWork& w) {
+  const auto cal = active_calibration();
+  const Calibration::RtScanConstants c = cal && cal->rt_scan_cpu.measured ? cal->rt_scan_cpu : default_rt_scan_constants();
+  const double rows = double(w.rows);
+  const double to_rows_ns = rows * 0.02 + w.matches * 1.0;
+  const double sieve_ns = c.sieve_ns_per_row_vector * rows * std::max<uint32_t>(1, w.sieve_vectors);
+  double ns = 0;
+  switch (m) {
+    case RtScanMethod::kCpuScan: ns = c.scan_ns_per_row_predicate * rows * std::max<uint32_t>(1, w.predicates); break;
+    case RtScanMethod::kCpuSieve: ns = sieve_ns + c.sieve_refine_ns_per_row * double(w.residual_rows); break;
+    case RtScanMethod::kRt:
+      ns = sieve_ns + c.rt_refine_ns_per_row * double(w.residual_rows) + c.rt_ns_per_job * w.jobs;
+      break;
+  }
+  return (ns + to_rows_ns) * 1e-6;
 }
 
 }  // namespace raydb::plan

@@ -92,5 +92,22 @@ double index_join_cost_ms(IndexKind kind, uint64_t keys, double probes, double m
 // when the calibration has not measured views on that device (then `auto` keeps the
 // star path: without RT cores software traversal loses to it).
 std::optional<double> view_cost_ms(ExecDevice dev, double rays, double hits);
+// ---- RT scan (access/rt_scan) on the CPU ----
+// What one evaluation does, from the index's estimate (ScanEstimate): single-thread
+// milliseconds of each method, the bit vector turned into `matches` row ids included.
+enum class RtScanMethod { kRt, kCpuScan, kCpuSieve };
+const char* rt_scan_method_name(RtScanMethod m);  // "rt", "cpu-scan", "cpu-sieve"
+struct RtScanWork {
+  uint64_t rows = 0;
+  uint32_t predicates = 0;     // column terms
+  uint32_t jobs = 0;           // conjunction jobs (RT launches)
+  uint32_t sieve_vectors = 0;  // sieving bit vectors read
+  uint64_t residual_rows = 0;  // rows refined after sieving
+  uint64_t slabs = 0;          // residual slabs (RT ray boxes)
+  double matches = 0;          // rows in the result
+};
+double rt_scan_cost_ms(RtScanMethod m, const RtScanWork& w);
+// The constants it uses without a calibration (raydb calibrate scales them).
+Calibration::RtScanConstants default_rt_scan_constants();
 
 }  // namespace raydb::plan

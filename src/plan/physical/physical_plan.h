@@ -71,6 +71,9 @@ struct PhysicalPlan {
   // The backend choice as EXPLAIN shows it: each backend tried and why it was not
   // taken ("cuda: no CUDA device: ...").
   std::vector<std::string> rejected_backends;
+  // Access paths that applied but were not taken, and why (costs), as EXPLAIN shows
+  // them ("rt scan t via idx not taken: ...").
+  std::vector<std::string> access_notes;
 
   bool has_index_paths() const;
   void clear_index_paths();

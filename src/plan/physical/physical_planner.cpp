@@ -175,6 +175,28 @@ void PhysicalPlan::clear_index_paths() {
   for (auto& step : joins) step.index_join.reset();
 }
 
+namespace {
+
+// EXPLAIN's line for an RT scan path, then the index's own plan (groups, sieving
+// vectors, refine slabs), indented.
+std::string rt_scan_line(const IndexScan& ix, const std::string& alias, uint64_t rows, const char* role) {
+  std::string line = fmt::format("{}rt scan {} via {} ({}, {}; ~{} of {} rows; cost {:.3f} ms vs scan {:.3f} ms; {})",
+                                 std::string_view(role) == "scan" ? "" : std::string(role) + " ", alias,
+                                 ix.index->name, ix.index->describe(), ix.scan_method, ix.candidates, rows, ix.cost_ms,
+                                 ix.scan_cost_ms, ix.method_costs);
+  for (auto& c : ix.covered) line += "\n    index answers " + c->to_string();
+  size_t start = 0;
+  while (start < ix.detail.size()) {
+    size_t end = ix.detail.find('\n', start);
+    if (end == std::string::npos) end = ix.detail.size();
+    line += "\n      " + ix.detail.substr(start, end - start);
+    start = end + 1;
+  }
+  return line;
+}
+
+}  // namespace
+
 std::string PhysicalPlan::explain() const {
   const LogicalQuery& q = *query;
   std::string s = fmt::format("backend: {}", backend_kind_name(backend));
@@ -193,7 +215,9 @@ std::string PhysicalPlan::explain() const {
   auto table_line = [&](int t, const char* role) {
     std::string line;
     const IndexScan* ix = size_t(t) < index_scans.size() && index_scans[size_t(t)] ? &*index_scans[size_t(t)] : nullptr;
-    if (ix)
+    if (ix && ix->index->kind == IndexKind::kRtScan)
+      line = rt_scan_line(*ix, q.tables[size_t(t)].alias, q.tables[size_t(t)].table->row_count(), role);
+    else if (ix)
       line = fmt::format("{}index scan {} via {} ({}, {}; {} of {} rows; cost {:.3f} ms vs scan {:.3f} ms)",
                          std::string_view(role) == "scan" ? "" : std::string(role) + " ", q.tables[size_t(t)].alias,
                          ix->index->name, ix->index->describe(), ix->mode, ix->candidates,
@@ -203,6 +227,7 @@ std::string PhysicalPlan::explain() const {
     for (auto& f : table_filters[size_t(t)]) line += "\n    filter " + f->to_string();
     return line + "\n";
   };
+  for (auto& n : access_notes) s += "  note: " + n + "\n";
   // A view replaces the scans and joins (its line above says what it does instead).
   if (!view_scan) s += table_line(root_table, "scan");
   if (!view_scan)

@@ -460,7 +460,10 @@ std::vector<IndexDefinition> DatabaseDirectory::indexes() const {
 void DatabaseDirectory::create_index(IndexDefinition def) {
   if (def.name.empty()) fail(ErrorKind::kInvalidInput, "an index name cannot be empty");
   if (!IndexDefinition::known_kind(def.kind))
-    fail(ErrorKind::kInvalidInput, "unknown index kind '{}' (expected RT, SORTED or HASH)", def.kind);
+    fail(ErrorKind::kInvalidInput, "unknown index kind '{}' (expected RT, SORTED, HASH or RTSCAN)", def.kind);
+  std::vector<std::string> names = def.column_list();
+  if (names.size() > 1 && !IndexDefinition::multi_column_kind(def.kind))
+    fail(ErrorKind::kInvalidInput, "a {} index takes one column (only RTSCAN indexes several)", def.kind);
   check_is_directory(path_);
   DirectoryLock lock(path_, DirectoryLock::Mode::kExclusive);
   // Validate against the manifest on disk (another process may have changed it).
@@ -471,15 +474,23 @@ void DatabaseDirectory::create_index(IndexDefinition def) {
   int t = current.find_table(def.table);
   if (t < 0) fail(ErrorKind::kBinder, "unknown table '{}'", def.table);
   const ManifestTable& mt = current.tables[size_t(t)];
-  const ManifestColumn* col = nullptr;
-  for (auto& c : mt.columns)
-    if (iequals(c.name, def.column)) col = &c;
-  if (!col) fail(ErrorKind::kBinder, "table '{}' has no column '{}'", mt.name, def.column);
-  if (col->type.id == TypeId::kDouble)
-    fail(ErrorKind::kInvalidInput, "cannot index column {}.{} of type DOUBLE (indexes take INTEGER, BIGINT, DECIMAL, "
-         "DATE and VARCHAR keys)", mt.name, col->name);
+  for (std::string& name : names) {
+    const ManifestColumn* col = nullptr;
+    for (auto& c : mt.columns)
+      if (iequals(c.name, name)) col = &c;
+    if (!col) fail(ErrorKind::kBinder, "table '{}' has no column '{}'", mt.name, name);
+    if (col->type.id == TypeId::kDouble)
+      fail(ErrorKind::kInvalidInput, "cannot index column {}.{} of type DOUBLE (indexes take INTEGER, BIGINT, DECIMAL, "
+           "DATE and VARCHAR keys)", mt.name, col->name);
+    name = col->name;
+  }
+  for (size_t i = 0; i < names.size(); i++)
+    for (size_t j = 0; j < i; j++)
+      if (names[i] == names[j]) fail(ErrorKind::kInvalidInput, "index {} names column {} twice", def.name, names[i]);
   def.table = mt.name;
-  def.column = col->name;
+  def.column = names[0];
+  if (names.size() > 1) def.columns = names;
+  else def.columns.clear();
   Manifest next = current;
   next.generation = current.generation + 1;
   next.indexes.push_back(std::move(def));

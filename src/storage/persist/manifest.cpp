@@ -194,13 +194,27 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
       int t = m.find_table(d.table);
       if (t < 0) r.corrupt(fmt::format("{} names table '{}', which does not exist", iw, d.table));
       d.column = r.string_field(ij, "column", iw);
-      const ManifestColumn* col = nullptr;
-      for (auto& c : m.tables[size_t(t)].columns)
-        if (iequals(c.name, d.column)) col = &c;
-      if (!col) r.corrupt(fmt::format("{} names column '{}', which table '{}' does not have", iw, d.column, d.table));
-      if (col->type.id == TypeId::kDouble) r.corrupt(fmt::format("{} is on DOUBLE column '{}'", iw, d.column));
+      if (ij.contains("columns")) {  // a multi-column (rtscan) index; "column" is its first
+        const json& cj = r.array_field(ij, "columns", iw);
+        for (auto& c : cj) {
+          if (!c.is_string()) r.corrupt(iw + ".columns holds a non-string");
+          d.columns.push_back(c.get<std::string>());
+        }
+        if (d.columns.empty() || !iequals(d.columns[0], d.column))
+          r.corrupt(iw + ".columns does not start with its \"column\"");
+      }
+      for (const std::string& name : d.column_list()) {
+        const ManifestColumn* col = nullptr;
+        for (auto& c : m.tables[size_t(t)].columns)
+          if (iequals(c.name, name)) col = &c;
+        if (!col) r.corrupt(fmt::format("{} names column '{}', which table '{}' does not have", iw, name, d.table));
+        if (col->type.id == TypeId::kDouble) r.corrupt(fmt::format("{} is on DOUBLE column '{}'", iw, name));
+      }
       d.kind = r.string_field(ij, "kind", iw);
-      if (!IndexDefinition::known_kind(d.kind)) r.corrupt(fmt::format("{}.kind '{}' is not rt, sorted or hash", iw, d.kind));
+      if (!IndexDefinition::known_kind(d.kind))
+        r.corrupt(fmt::format("{}.kind '{}' is not rt, sorted, hash or rtscan", iw, d.kind));
+      if (d.columns.size() > 1 && !IndexDefinition::multi_column_kind(d.kind))
+        r.corrupt(fmt::format("{} ({}) has several columns, which only rtscan indexes take", iw, d.kind));
       const json& opts = r.object_field(ij, "options", iw);
       for (auto it = opts.begin(); it != opts.end(); ++it) {
         if (!it.value().is_string()) r.corrupt(fmt::format("{}.options.{} is not a string", iw, it.key()));
@@ -280,7 +294,9 @@ std::string Manifest::to_json() const {
     for (auto& d : indexes) {
       json opts = json::object();
       for (auto& [k, v] : d.options) opts[k] = v;
-      ij.push_back({{"name", d.name}, {"table", d.table}, {"column", d.column}, {"kind", d.kind}, {"options", opts}});
+      json one = {{"name", d.name}, {"table", d.table}, {"column", d.column}, {"kind", d.kind}, {"options", opts}};
+      if (d.columns.size() > 1) one["columns"] = d.columns;  // absent for one column: the format as before
+      ij.push_back(std::move(one));
     }
     root["indexes"] = std::move(ij);
   }

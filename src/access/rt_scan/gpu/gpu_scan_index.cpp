@@ -93,6 +93,7 @@ class GpuScanIndexImpl final : public GpuScanIndex {
   const std::vector<std::vector<uint32_t>>& groups() const override { return model_.groups; }
   void set_sieve_mode(SieveMode m) override { model_.options.sieve = m; }
   std::string explain(const ScanExpr& e) const override { return model_.explain(e, mode()); }
+  ScanEstimate estimate(const ScanExpr& e) const override { return model_.estimate(e, mode()); }
   void evaluate(const ScanExpr& e, ScanMethod method, BitVector& out, ScanQueryStats* stats) const override;
   void evaluate_device(const ScanExpr& e, ScanMethod method, uint64_t* out_words, ScanQueryStats* stats) const override;
 

@@ -1,0 +1,56 @@
+#include "exec/index/built_scan_index.h"
+
+#include <algorithm>
+
+#include "common/error.h"
+#include "common/timer.h"
+
+namespace raydb::exec {
+
+namespace rs = access::rt_scan;
+
+BuiltScanIndex::BuiltScanIndex(std::string index_name, const rs::RtScanOptions& options, TablePtr table,
+                               std::vector<int> cols, rt::Tracer* tracer)
+    : table_(std::move(table)), columns_(std::move(cols)) {
+  name = std::move(index_name);
+  kind = plan::IndexKind::kRtScan;
+  column = columns_.empty() ? -1 : columns_[0];
+  rows = table_->row_count();
+  method = "rtscan";
+  Timer timer;
+  std::vector<rs::ScanColumn> scan_cols;
+  for (int c : columns_) {
+    const Column& col = table_->column(size_t(c));
+    if (col.type().id == TypeId::kDouble)
+      fail(ErrorKind::kInvalidInput, "cannot index column {}.{} of type DOUBLE (indexes take INTEGER, BIGINT, DECIMAL, "
+           "DATE and VARCHAR keys)", table_->name(), col.name());
+    rs::ScanColumn sc;
+    if (col.size() == 0) {
+      sc.values = {};
+    } else if (col.type().physical_width() == 8) {
+      sc.values = std::span<const int64_t>(col.data<int64_t>(), col.size());
+    } else {
+      const int32_t* p = col.data<int32_t>();
+      std::vector<int64_t>& w = widened_.emplace_back(p, p + col.size());
+      sc.values = w;
+    }
+    scan_cols.push_back(sc);  // stored columns hold no NULLs: no bitmap
+  }
+  rs::RtScanOptions o = options;
+  if (!tracer) o.build_rt = false;
+  index_ = rs::make_host_scan_index(scan_cols, o, o.build_rt ? tracer : nullptr);
+  build_ms_ = timer.elapsed_ms();
+}
+
+uint64_t BuiltScanIndex::host_bytes() const {
+  uint64_t b = index_->build_stats().host_bytes();
+  for (auto& w : widened_) b += w.size() * sizeof(int64_t);
+  return b;
+}
+
+int BuiltScanIndex::position(int c) const {
+  auto it = std::find(columns_.begin(), columns_.end(), c);
+  return it == columns_.end() ? -1 : int(it - columns_.begin());
+}
+
+}  // namespace raydb::exec

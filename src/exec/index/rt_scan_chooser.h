@@ -1,0 +1,33 @@
+#pragma once
+// The access-path choice for RT scan indexes (CREATE INDEX ... USING RTSCAN): whether
+// one of a table's RT scan indexes answers the filters on its columns, by which
+// method (rt on Embree, cpu-sieve, cpu-scan), and whether that beats the plain
+// filtered scan and the table's best single-column index path. Costs come from
+// plan/physical/cost_model (rt_scan_cost_ms, from the index's own estimate of the
+// work: jobs, sieving vectors, residual rows); nothing is evaluated here.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "exec/index/access_path_chooser.h"
+
+namespace raydb::exec {
+
+// The best RT scan path for table t, or nullopt. `scan_ms`: the plain scan's cost;
+// `other_ms`: the best other index path's cost (or infinity). When a path applies
+// but is not taken, a line saying why goes to `notes`.
+std::optional<plan::IndexScan> choose_rt_scan(const plan::PhysicalPlan& plan, int t,
+                                              const std::vector<IndexCandidate>& candidates, AccessPolicy policy,
+                                              bool force, double scan_ms, double other_ms,
+                                              std::vector<std::string>& notes);
+
+// The filters of an RT scan path as the index's query and the method it runs
+// (execution re-derives them from the plan's path).
+struct RtScanQuery {
+  const BuiltScanIndex* index = nullptr;
+  access::rt_scan::ScanExpr expr;
+  access::rt_scan::ScanMethod method = access::rt_scan::ScanMethod::kCpuScan;
+};
+RtScanQuery rt_scan_query(const plan::IndexScan& scan, const plan::LogicalQuery& q);
+
+}  // namespace raydb::exec

@@ -1,0 +1,418 @@
+// RT scan indexes in SQL (CREATE INDEX ... USING RTSCAN): the catalog (manifest,
+// reopen, DROP INDEX, a replaced table, DDL errors that leave the directory
+// byte-identical) and the "rt scan" access path compared with SQLite under each way
+// of running it: --backend rt (the Embree method), index_paths = force (the cheapest
+// method), --backend cpu with force (the CPU methods only) and index_paths = off.
+// The path must never change a result; the tests also check it was really taken.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <limits>
+#include <random>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "plan/physical/cost_model.h"
+#include "raydb/raydb.h"
+#include "storage/column.h"
+#include "storage/persist/database_directory.h"
+#include "storage/table.h"
+#include "support/sqlite_oracle.h"
+#include "support/test_support.h"
+
+namespace raydb::test {
+namespace {
+
+// t (30000 rows): a uniform [0, 1000), b BIGINT with heavy duplicates and values past
+// 2^32 and at the int64 extremes, c DATE, d DECIMAL(10,2), s VARCHAR (150 strings),
+// e a handful of values, g not indexed, f DOUBLE. u (40 rows) joins t on e.
+std::vector<TablePtr> make_tables(uint64_t seed, int rows = 30000) {
+  std::mt19937_64 rng(seed);
+  ColumnBuilder id("id", Type::integer()), a("a", Type::integer()), b("b", Type::bigint()), c("c", Type::date()),
+      d("d", Type::decimal(10, 2)), s("s", Type::varchar()), e("e", Type::integer()), g("g", Type::integer()),
+      f("f", Type::float64());
+  const int32_t day0 = days_from_civil(1992, 1, 1);
+  for (int i = 0; i < rows; i++) {
+    id.append_int(i);
+    a.append_int(int64_t(rng() % 1000));
+    const uint64_t r = rng() % 100;
+    b.append_int(r == 0 ? std::numeric_limits<int64_t>::max()
+                        : r == 1 ? std::numeric_limits<int64_t>::min() + 1 : (int64_t(r % 40) - 20) * 300000000007LL);
+    c.append_int(day0 + int32_t(rng() % 700));
+    d.append_int(int64_t(rng() % 2000) * 25);
+    s.append_string("s" + std::to_string(rng() % 150));
+    e.append_int(int64_t(rng() % 4));
+    g.append_int(int64_t(rng() % 100));
+    f.append_double(double(i) * 0.25);
+  }
+  ColumnBuilder x("x", Type::integer()), y("y", Type::varchar());
+  for (int j = 0; j < 40; j++) {
+    x.append_int(j % 5);
+    y.append_string("y" + std::to_string(j % 7));
+  }
+  return {std::make_shared<const Table>("t", std::vector<ColumnPtr>{id.finish(), a.finish(), b.finish(), c.finish(),
+                                                                      d.finish(), s.finish(), e.finish(), g.finish(),
+                                                                      f.finish()}),
+          std::make_shared<const Table>("u", std::vector<ColumnPtr>{x.finish(), y.finish()})};
+}
+
+struct ScanDb {
+  TempDir dir;
+  std::string path;
+  std::unique_ptr<Database> db;
+  SqliteOracle oracle;
+};
+
+ScanDb& scan_db() {
+  static ScanDb* f = [] {
+    auto* x = new ScanDb;
+    x->path = x->dir.file("db");
+    auto dir = DatabaseDirectory::open_or_create(x->path);
+    dir->commit(make_tables(11), false);
+    x->db = std::make_unique<Database>(dir);
+    x->oracle.load_database(*dir);
+    // Six columns: two groups of three (4+ predicates combine several jobs).
+    x->db->query("create index t_rs on t (a, b, c, d, s, e) using rtscan");
+    x->db->query("create index u_rs on u (x, y) using rtscan with (bins = 4, groups = 'y; x', sieve = positive)");
+    return x;
+  }();
+  return *f;
+}
+
+// Queries the index answers (at least one filter of t).
+const char* const kCovered[] = {
+    // 1..6 predicates
+    "select count(*), sum(id) from t where a < 100",
+    "select id, a, b from t where a >= 100 and a < 130 and b > 0",
+    "select count(*), sum(a) from t where a between 10 and 500 and b < 3000000000070 and c >= DATE '1992-06-01'",
+    "select count(*), min(id), max(id) from t where a between 10 and 500 and b <= 0 and c < DATE '1993-01-01' and "
+    "d <= 100.00",
+    "select count(*), sum(id) from t where a > 600 and b >= -3000000000070 and c > DATE '1992-03-01' and d > 20.00 "
+    "and s > 's5'",
+    "select id, s, e from t where a < 300 and b <> 0 and c between DATE '1992-02-01' and DATE '1993-02-01' and "
+    "d between 1.00 and 300.00 and s < 's7' and e in (1, 2)",
+    // OR / NOT (three-valued logic: no NULLs stored, NOT complements within the rows)
+    "select count(*), sum(id) from t where a < 50 or e = 3",
+    "select count(*) from t where (a < 50 or b > 0) and not (s = 's3')",
+    "select count(*), sum(id) from t where not (a between 100 and 900)",
+    "select count(*) from t where not (a < 10 or c > DATE '1993-01-01')",
+    "select count(*) from t where (a < 100 and e = 1) or (a > 900 and not e = 1) or s in ('s1', 's140')",
+    "select count(*) from t where not (not (a < 500) and b > 0)",
+    // IN, BETWEEN
+    "select id, a from t where a in (1, 5, 999, 2000)",
+    "select count(*) from t where s in ('s1', 's2', 'nope') and a < 700",
+    "select count(*) from t where a not in (1, 2, 3) and e not in (0, 1)",
+    "select count(*) from t where d in (12.50, 25.00, 0.01) and c not between DATE '1992-02-01' and DATE '1993-06-01'",
+    "select count(*) from t where b in (9223372036854775807, -9223372036854775807, 5)",
+    "select count(*) from t where s like 's1%' and a < 500",
+    // extremes: below the minimum, above the maximum, empty ranges, the whole domain
+    "select count(*) from t where a < -5",
+    "select count(*) from t where a > 5000",
+    "select count(*) from t where a between 500 and 100",
+    "select count(*), sum(id) from t where a >= 0 and b >= -9223372036854775807",
+    "select count(*) from t where a between -100 and 10000 and b = 9223372036854775807",
+    "select count(*) from t where b < -9223372036854775807",
+    "select count(*) from t where c < DATE '1900-01-01' or c > DATE '2100-01-01'",
+    "select count(*) from t where d = 12.501",
+    "select count(*) from t where s = 'zz' or s < 's0'",
+    "select count(*), sum(id) from t where a < 10.5 and e >= 1",
+    "select count(*) from t where a between 9.5 and 20.2 or a > 3000000000",
+    "select count(*) from t where a = 5 and a = 6",
+    "select count(*) from t where a < -3000000000 or (a >= 998 and d >= 0.00)",
+    // the selection feeding residual filters, joins, aggregates, ORDER BY
+    "select count(*) from t where a < 100 and g > 50",
+    "select count(*) from t where a < 100 and f < 1000.0",
+    "select count(*) from t where a < 100 and (g > 50 or e = 2)",
+    "select t.e, count(*), sum(t.a) from t join u on t.e = u.x where t.a < 100 and t.b > 0 group by t.e order by t.e",
+    "select e, count(*), min(a), max(c) from t where a between 200 and 260 and s >= 's3' group by e order by e",
+    "select id, a from t where a < 20 and e = 1 order by a, id limit 10",
+    "select u.y, count(*) from u join t on u.x = t.e where u.y in ('y1', 'y3') and t.a < 30 group by u.y order by u.y",
+};
+
+// NULL constants: never a match (the path declines them; the results still must agree).
+const char* const kNulls[] = {
+    "select count(*) from t where a = NULL",
+    "select count(*) from t where a in (1, NULL)",
+    "select count(*) from t where not (a in (1, NULL))",
+    "select count(*) from t where a < 100 and b in (0, NULL)",
+    "select count(*) from t where a <> NULL or e = 1",
+};
+
+struct Config {
+  const char* name;
+  Backend backend;
+  const char* paths;  // index_paths
+  const char* method;  // the method EXPLAIN must show ("" = any, nullptr = no rt scan)
+};
+const Config kConfigs[] = {
+    {"rt", Backend::kRt, "", "rt"},
+    {"auto force", Backend::kAuto, "force", ""},
+    {"cpu force", Backend::kCpu, "force", "cpu-"},
+    {"auto off", Backend::kAuto, "off", nullptr},
+};
+
+QueryOptions opts(Backend b) {
+  QueryOptions o;
+  o.backend = b;
+  return o;
+}
+
+QueryOptions options_for(const Config& c) {
+  QueryOptions o = opts(c.backend);
+  if (*c.paths) o.settings.set("index_paths", c.paths);
+  return o;
+}
+
+TEST(RtScanSql, CoveredQueriesMatchSqliteUnderEveryPolicy) {
+  ScanDb& f = scan_db();
+  for (const Config& c : kConfigs)
+    for (const char* sql : kCovered) {
+      SCOPED_TRACE(std::string(c.name) + ": " + sql);
+      const QueryOptions o = options_for(c);
+      EXPECT_TRUE(matches_sqlite(*f.db, f.oracle, sql, o));
+      const std::string plan = f.db->query(std::string("explain ") + sql, o).explain;
+      if (!c.method) {
+        EXPECT_EQ(plan.find("rt scan"), std::string::npos) << plan;
+      } else {
+        EXPECT_NE(plan.find("rt scan t via t_rs (rtscan, " + std::string(c.method)), std::string::npos) << plan;
+      }
+    }
+}
+
+TEST(RtScanSql, NullConstantsNeverMatch) {
+  ScanDb& f = scan_db();
+  for (const Config& c : kConfigs)
+    for (const char* sql : kNulls) {
+      SCOPED_TRACE(std::string(c.name) + ": " + sql);
+      EXPECT_TRUE(matches_sqlite(*f.db, f.oracle, sql, options_for(c)));
+    }
+}
+
+// The second table's index: groups and sieving from WITH (...), and the u side of joins.
+TEST(RtScanSql, IndexOptionsAndJoinBuildSide) {
+  ScanDb& f = scan_db();
+  const char* const queries[] = {
+      "select count(*) from u where x < 3 and y > 'y2'",
+      "select x, y from u where not (x = 1 or y = 'y4') order by x, y",
+      "select u.x, count(*) from t join u on t.e = u.x where u.y = 'y1' and t.a < 500 group by u.x order by u.x",
+  };
+  for (const Config& c : kConfigs)
+    for (const char* sql : queries) {
+      SCOPED_TRACE(std::string(c.name) + ": " + sql);
+      EXPECT_TRUE(matches_sqlite(*f.db, f.oracle, sql, options_for(c)));
+    }
+  const std::string plan = f.db->query("explain select count(*) from u where x < 3 and y > 'y2'",
+                                       options_for(kConfigs[0])).explain;
+  EXPECT_NE(plan.find("rt scan u via u_rs (rtscan, rt;"), std::string::npos) << plan;
+  // groups = 'y; x': two 1-D jobs, y's first.
+  EXPECT_NE(plan.find("group 0 (1-D"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("group 1 (1-D"), std::string::npos) << plan;
+}
+
+// EXPLAIN shows the chosen path, its method costs and the index's plan; the cost
+// model takes the path for a selective conjunction and leaves it, with the reason,
+// for a filter that keeps every row. (--backend cpu: the CPU backend's choice on any
+// machine; it offers the CPU methods, --backend rt the RT one.)
+TEST(RtScanSql, ExplainAndCostChoice) {
+  ScanDb& f = scan_db();
+  const std::string sql = "explain select count(*) from t where a < 20 and b > 0 and c < DATE '1992-02-01' and e = 1";
+  const std::string selective = f.db->query(sql, opts(Backend::kCpu)).explain;
+  EXPECT_NE(selective.find("rt scan t via t_rs (rtscan, cpu-"), std::string::npos) << selective;
+  EXPECT_NE(selective.find("methods: cpu-scan "), std::string::npos) << selective;
+  EXPECT_NE(selective.find("cpu-sieve "), std::string::npos) << selective;
+  EXPECT_EQ(selective.find("methods: rt "), std::string::npos) << selective;
+  EXPECT_NE(selective.find("index answers (a < 20)"), std::string::npos) << selective;
+  EXPECT_NE(selective.find("group 0 (3-D"), std::string::npos) << selective;
+  EXPECT_NE(selective.find("group 1 (3-D"), std::string::npos) << selective;
+  EXPECT_NE(selective.find(" sieve F"), std::string::npos) << selective;
+  EXPECT_NE(selective.find("residual slabs"), std::string::npos) << selective;
+  const std::string forced = f.db->query(sql, opts(Backend::kRt)).explain;
+  EXPECT_NE(forced.find("rt scan t via t_rs (rtscan, rt; "), std::string::npos) << forced;
+  EXPECT_NE(forced.find("methods: rt "), std::string::npos) << forced;
+
+  const std::string everything =
+      f.db->query("explain select count(*) from t where a >= 0 and e >= 0", opts(Backend::kCpu)).explain;
+  EXPECT_EQ(everything.find("rt scan t via t_rs ("), std::string::npos) << everything;
+  EXPECT_NE(everything.find("note: rt scan t via t_rs not taken: "), std::string::npos) << everything;
+  // A filter the index does not cover is no rt scan at all.
+  const std::string other = f.db->query("explain select count(*) from t where g = 5", opts(Backend::kCpu)).explain;
+  EXPECT_EQ(other.find("rt scan"), std::string::npos) << other;
+}
+
+// Under `auto` a CUDA backend scans on the GPU (RT scan paths run on the CPU only);
+// without one the CPU backend's cost model decides.
+TEST(RtScanSql, AutoOnThisMachine) {
+  ScanDb& f = scan_db();
+  const std::string plan =
+      f.db->query("explain select count(*) from t where a < 20 and b > 0 and c < DATE '1992-02-01' and e = 1").explain;
+  if (plan.rfind("backend: cuda", 0) == 0) {
+    EXPECT_EQ(plan.find("rt scan t via"), std::string::npos) << plan;
+    EXPECT_NE(plan.find("note: rt scan via t_rs not used: RT scan paths run on the CPU backend only"), std::string::npos)
+        << plan;
+  } else {
+    EXPECT_NE(plan.find("rt scan t via t_rs ("), std::string::npos) << plan;
+  }
+}
+
+// The cost choice follows this machine's calibration: the same query takes the path
+// when the measured constants make it cheap and scans when they make it dear.
+TEST(RtScanSql, CostChoiceFollowsTheCalibration) {
+  ScanDb& f = scan_db();
+  const std::string sql = "explain select count(*) from t where a < 200 and b > 0 and e = 1";
+  auto with = [&](double scale) {
+    auto c = std::make_shared<plan::Calibration>();
+    c->rt_scan_cpu = {true, 0.5 * scale, 0.02 * scale, 5.0 * scale, 20.0 * scale, 20000.0 * scale};
+    plan::use_calibration(c);
+    std::string plan = f.db->query(sql, opts(Backend::kCpu)).explain;
+    plan::use_calibration(nullptr);
+    return plan;
+  };
+  const std::string cheap = with(0.001), dear = with(1000);
+  EXPECT_NE(cheap.find("rt scan t via t_rs ("), std::string::npos) << cheap;
+  EXPECT_EQ(dear.find("rt scan t via t_rs ("), std::string::npos) << dear;
+  EXPECT_NE(dear.find("note: rt scan t via t_rs not taken"), std::string::npos) << dear;
+  plan::reload_calibration();
+}
+
+std::unique_ptr<Database> fresh_db(TempDir& tmp, uint64_t seed, SqliteOracle* oracle = nullptr, int rows = 5000) {
+  auto dir = DatabaseDirectory::open_or_create(tmp.file("db"));
+  dir->commit(make_tables(seed, rows), false);
+  if (oracle) oracle->load_database(*dir);
+  return std::make_unique<Database>(dir);
+}
+
+nlohmann::json manifest_of(const std::string& path) {
+  std::ifstream in(path + "/manifest.json");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return nlohmann::json::parse(ss.str());
+}
+
+const char* const kProbe = "select count(*), sum(id) from t where a < 300 and s > 's4' and e = 2";
+
+TEST(RtScanSql, PersistsAcrossReopenAndDrops) {
+  TempDir tmp;
+  SqliteOracle oracle;
+  const std::string path = tmp.file("db");
+  {
+    auto db = fresh_db(tmp, 5, &oracle);
+    db->query("create index t_rs on t (a, s, e) using rtscan with (bins = 32, groups = 'a, s; e')");
+    EXPECT_TRUE(matches_sqlite(*db, oracle, kProbe, opts(Backend::kRt)));
+  }
+  const nlohmann::json m = manifest_of(path);
+  ASSERT_EQ(m["indexes"].size(), 1u);
+  EXPECT_EQ(m["indexes"][0]["kind"], "rtscan");
+  EXPECT_EQ(m["indexes"][0]["column"], "a");
+  EXPECT_EQ(m["indexes"][0]["columns"], nlohmann::json({"a", "s", "e"}));
+  EXPECT_EQ(m["indexes"][0]["options"]["groups"], "a, s; e");
+
+  CommandResult d = run_raydb("describe --db " + path);
+  EXPECT_NE(d.out.find("  index t_rs: rtscan (a, s, e) with (bins = 32, groups = a, s; e)\n"), std::string::npos) << d.out;
+  Database reopened(DatabaseDirectory::open(path));
+  ASSERT_EQ(reopened.directory().indexes().size(), 1u);
+  EXPECT_EQ(reopened.directory().indexes()[0].column_list(), (std::vector<std::string>{"a", "s", "e"}));
+  EXPECT_TRUE(matches_sqlite(reopened, oracle, kProbe, opts(Backend::kRt)));
+  const std::string plan = reopened.query(std::string("explain ") + kProbe, opts(Backend::kRt)).explain;
+  EXPECT_NE(plan.find("rt scan t via t_rs (rtscan, rt;"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("group 0 (2-D"), std::string::npos) << plan;  // groups = 'a, s; e'
+
+  reopened.query("drop index t_rs");
+  EXPECT_TRUE(reopened.directory().indexes().empty());
+  EXPECT_FALSE(manifest_of(path).contains("indexes"));
+  const std::string after = reopened.query(std::string("explain ") + kProbe, opts(Backend::kRt)).explain;
+  EXPECT_EQ(after.find("rt scan"), std::string::npos) << after;
+  EXPECT_TRUE(matches_sqlite(reopened, oracle, kProbe, opts(Backend::kRt)));
+}
+
+// Replacing the table drops its indexes (they described the old rows); an index
+// re-created under the same name is built over the new rows, never the cached old one.
+TEST(RtScanSql, ReplacedTableRebuildsTheIndex) {
+  TempDir tmp;
+  auto db = fresh_db(tmp, 5);
+  db->query("create index t_rs on t (a, s, e) using rtscan");
+  const std::string before = db->query(kProbe, opts(Backend::kRt)).get(0, 1).to_string();
+  db->directory().commit(make_tables(99, 7000), true);
+  EXPECT_TRUE(db->directory().indexes().empty());
+  db->query("create index t_rs on t (a, s, e) using rtscan");
+  SqliteOracle oracle;
+  oracle.load_database(db->directory());
+  EXPECT_TRUE(matches_sqlite(*db, oracle, kProbe, opts(Backend::kRt)));
+  EXPECT_NE(db->query(kProbe, opts(Backend::kRt)).get(0, 1).to_string(), before);
+  const std::string plan = db->query(std::string("explain ") + kProbe, opts(Backend::kRt)).explain;
+  EXPECT_NE(plan.find("of 7000 rows"), std::string::npos) << plan;
+}
+
+TEST(RtScanSql, BadDdlIsOneLineAndChangesNothing) {
+  TempDir tmp;
+  auto db = fresh_db(tmp, 5, nullptr, 500);
+  db->query("create index t_rs on t (a, b) using rtscan");
+  const std::string path = tmp.file("db");
+  const auto before = snapshot_tree(path);
+  struct Case {
+    const char* sql;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"create index x on t (a, f) using rtscan", "type DOUBLE"},
+      {"create index x on t (a, nope) using rtscan", "table 't' has no column 'nope'"},
+      {"create index x on nope (a, b) using rtscan", "unknown table 'nope'"},
+      {"create index x on t (a, A) using rtscan", "names column a twice"},
+      {"create index x on t (a, b) using rtscan with (bucket_size = 4)", "unknown option 'bucket_size' for an rtscan"},
+      {"create index x on t (a, b) using rtscan with (bins = 0)", "bins takes an integer from 1"},
+      {"create index x on t (a, b) using rtscan with (bins = many)", "bins takes an integer"},
+      {"create index x on t (a, b) using rtscan with (bins = 4, bins = 8)", "given twice"},
+      {"create index x on t (a, b) using rtscan with (groups = 'a; zz')", "'zz', which is not an indexed column"},
+      {"create index x on t (a, b) using rtscan with (groups = 'a, a')", "names column a twice"},
+      {"create index x on t (a, b, c, d) using rtscan with (groups = 'a, b, c, d')", "1 to 3 columns"},
+      {"create index x on t (a, b) using rtscan with (sieve = sometimes)", "sieve takes nearest"},
+      {"create index x on t (a, b) using rtscan with (rt = maybe)", "takes true or false"},
+      {"create index x on t (a, b) using rt", "several columns"},
+      {"create index x on t (a, b) using sorted", "several columns"},
+      {"create index x on t (a, ) using rtscan", "column name"},
+      {"create index t_rs on t (c) using rtscan", "index t_rs already exists"},
+  };
+  for (const Case& c : cases) {
+    try {
+      db->query(c.sql);
+      ADD_FAILURE() << c.sql << ": no error";
+    } catch (const Error& e) {
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find(c.message), std::string::npos) << c.sql << ": " << msg;
+      EXPECT_EQ(msg.find('\n'), std::string::npos) << c.sql << ": " << msg;
+    }
+    EXPECT_EQ(snapshot_tree(path), before) << c.sql;
+  }
+  // The CLI: exit code and one line.
+  CommandResult r = run_raydb(cli::query(path, "create index x on t (a, f) using rtscan"));
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("type DOUBLE"), std::string::npos) << r.err;
+  EXPECT_EQ(snapshot_tree(path), before);
+}
+
+// A single-column RT scan index (one 1-D group) works like any other kind, and the
+// CLI reports its build (time and host memory) on stderr.
+TEST(RtScanSql, SingleColumnAndBuildReport) {
+  TempDir tmp;
+  SqliteOracle oracle;
+  { auto db = fresh_db(tmp, 8, &oracle); }
+  const std::string path = tmp.file("db");
+  CommandResult c = run_raydb(cli::query(path, "create index t_a on t (a) using rtscan"));
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_NE(c.err.find("index t_a: built 5000 rows x 1 columns (rtscan: rt, cpu-scan, cpu-sieve) in "), std::string::npos)
+      << c.err;
+  EXPECT_NE(c.err.find(" MiB host"), std::string::npos) << c.err;
+  CommandResult d = run_raydb("describe --db " + path + " --table t");
+  ASSERT_EQ(d.exit_code, 0) << d.err;
+  EXPECT_NE(d.out.find("  index t_a: rtscan (a)\n"), std::string::npos) << d.out;
+  Database db(DatabaseDirectory::open(path));
+  for (const char* sql : {"select count(*) from t where a between 17 and 18", "select id from t where a in (3, 4) or a > 995"}) {
+    EXPECT_TRUE(matches_sqlite(db, oracle, sql, opts(Backend::kRt))) << sql;
+    EXPECT_NE(db.query(std::string("explain ") + sql, opts(Backend::kRt)).explain.find("rt scan t via t_a"),
+              std::string::npos)
+        << sql;
+  }
+}
+
+}  // namespace
+}  // namespace raydb::test

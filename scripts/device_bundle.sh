@@ -11,7 +11,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 B=${XFER_DIR:-.xfer/bundle}
 rm -rf "$B" && mkdir -p "$B/build/tests" "$B/lib" "$B/scripts" "$B/ssb"
 cp build/raydb "$B/build/"
-for t in test_gpu test_gpu_orderstat test_rt_optix; do [ -f build/tests/$t ] && cp build/tests/$t "$B/build/tests/"; done
+for t in test_gpu test_gpu_orderstat test_rt_optix ${BUNDLE_E2E:+test_e2e}; do [ -f build/tests/$t ] && cp build/tests/$t "$B/build/tests/"; done
 cp -r ssb/queries "$B/ssb/"
 cp scripts/device_*.sh "$B/scripts/"
 for f in "$B"/build/raydb "$B"/build/tests/*; do ldd "$f"; done | awk '{print $3}' | grep '^/' | sort -u |

@@ -118,7 +118,13 @@ RtViewSummary commit_rt_view(DatabaseDirectory& dir, exec::ViewCatalog& views, c
   // Versions first, then the tables: a table replaced in between makes the view look
   // stale (rebuilt again), never fresh.
   for (const std::string& t : entry.tables) entry.versions.push_back(dir.table_version(t));
-  const auto rows = rtview::materialize_view(def, [&dir](std::string_view n) { return dir.table(n); });
+  // Columns verified here, on this thread (materializing reads them in parallel).
+  const auto rows = rtview::materialize_view(def, [&dir](std::string_view n) {
+    TablePtr t = dir.table(n);
+    if (t)
+      for (const ColumnPtr& c : t->columns()) c->verify();
+    return t;
+  });
   entry.definition = rtview::definition_to_json(def);
   entry.rows = rows->rows;
   entry.bytes = rows_bytes(*rows);

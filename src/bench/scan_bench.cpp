@@ -274,6 +274,9 @@ void run_dataset(const ScanData& d, std::vector<Query> queries, const ScanBenchO
   std::vector<rs::BitVector> truth;
   for (const Query& q : queries) truth.push_back(brute_force(d, q));
   for (const Method& m : methods) {
+    // The previous method's index went back to the pool: return it to the device, so
+    // this build's whole-GPU memory readings are its own.
+    exec::cuda::release_pooled_memory();
     MethodIndex mi = build_for(m, cols, o);
     json bl = build_line(d.name, d.rows(), m, mi);
     add_run_context(bl, machine, m.gpu ? gpu_name : "");

@@ -1,6 +1,7 @@
 #include "exec/query_driver.h"
 
 #include "common/error.h"
+#include "plan/logical/columns_read.h"
 
 namespace raydb::exec {
 
@@ -38,6 +39,8 @@ size_t QueryDriver::admit_from(size_t first, plan::PhysicalPlan& plan, const Exe
 
 size_t QueryDriver::prepare_from(size_t first, plan::PhysicalPlan& plan, const ExecutionRequest& request,
                                  const std::vector<IndexOnTable>& indexes, const Settings& settings) const {
+  // Before any backend, index build or worker thread reads a column (plan/logical/columns_read.h).
+  if (first == 0 && plan.query) plan::verify_columns_read(*plan.query);
   for (size_t i = first;; i++) {
     i = admit_from(i, plan, request, settings);
     try {

@@ -8,7 +8,7 @@
 
 namespace raydb {
 
-void Column::verify() const {
+void Column::run_verifier() const {
   std::lock_guard<std::mutex> lock(verify_mutex_);
   if (verified_.load(std::memory_order_relaxed)) return;
   verifier_(data_->data(), size_);

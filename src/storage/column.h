@@ -40,8 +40,14 @@ class Column {
 
   template <typename T>
   const T* data() const {
-    if (verifier_ && !verified_.load(std::memory_order_acquire)) verify();
+    verify();
     return static_cast<const T*>(data_->data());
+  }
+  // Runs the verifier (below) now if it has not passed yet; throws its error. Query
+  // paths call it on the calling thread before executors or worker threads read the
+  // column (plan::verify_columns_read), so data() finds it done.
+  void verify() const {
+    if (verifier_ && !verified_.load(std::memory_order_acquire)) run_verifier();
   }
   // A check of the stored values, run once on the first data() call and throwing a
   // one-line error if they are corrupt (e.g. that every dictionary code of a mapped file
@@ -64,7 +70,7 @@ class Column {
   Verifier verifier_;
   mutable std::atomic<bool> verified_{false};
   mutable std::mutex verify_mutex_;
-  void verify() const;  // runs verifier_ once (again after a failure: it throws again)
+  void run_verifier() const;  // runs verifier_ once (again after a failure: it throws again)
 };
 
 using ColumnPtr = std::shared_ptr<const Column>;

@@ -173,7 +173,7 @@ TEST(RtScanSql, CoveredQueriesMatchSqliteUnderEveryPolicy) {
       EXPECT_TRUE(matches_sqlite(*f.db, f.oracle, sql, o));
       const std::string plan = f.db->query(std::string("explain ") + sql, o).explain;
       if (!c.method) {
-        EXPECT_EQ(plan.find("rt scan"), std::string::npos) << plan;
+        EXPECT_EQ(plan.find("rt scan t via"), std::string::npos) << plan;  // no path (a note may name it)
       } else {
         EXPECT_NE(plan.find("rt scan t via t_rs (rtscan, " + std::string(c.method)), std::string::npos) << plan;
       }

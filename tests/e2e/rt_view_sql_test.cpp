@@ -165,10 +165,13 @@ TEST_F(RtViewSqlTest, AutoKeepsTheStarPathUnlessCalibrated) {
   EXPECT_NE(plan.find("not rt view f2: views are not calibrated"), std::string::npos) << plan;
   plan = explain(*db_, q, Backend::kCpu);
   EXPECT_NE(plan.find("not rt view f2: --backend cpu"), std::string::npos) << plan;
-  // A calibration that models RT cores (cheap rays and hits) makes auto take the view.
+  // A calibration that models RT cores (cheap rays and hits) makes auto take the view,
+  // on whichever device auto picks (the GPU where there is one).
   plan::Calibration c;
-  c.view_ray_ns[0] = 1e-3;
-  c.view_hit_ns[0] = 1e-3;
+  for (plan::ExecDevice d : {plan::ExecDevice::kCpu, plan::ExecDevice::kGpu}) {
+    c.view_ray_ns[size_t(d)] = 1e-3;
+    c.view_hit_ns[size_t(d)] = 1e-3;
+  }
   plan::use_calibration(std::make_shared<const plan::Calibration>(c));
   plan = explain(*db_, q, Backend::kAuto);
   const QueryResult rt = db_->query(q, with(Backend::kAuto));
@@ -176,7 +179,7 @@ TEST_F(RtViewSqlTest, AutoKeepsTheStarPathUnlessCalibrated) {
   EXPECT_NE(plan.find("rt view f2 (cost"), std::string::npos) << plan;
   EXPECT_EQ(lines(rt), lines(db_->query(q, with(Backend::kCpu))));
   // And one that prices it above the star path keeps auto off it.
-  c.view_ray_ns[0] = 1e9;
+  for (plan::ExecDevice d : {plan::ExecDevice::kCpu, plan::ExecDevice::kGpu}) c.view_ray_ns[size_t(d)] = 1e9;
   plan::use_calibration(std::make_shared<const plan::Calibration>(c));
   plan = explain(*db_, q, Backend::kAuto);
   plan::use_calibration(nullptr);

@@ -52,6 +52,7 @@ struct MemoryStats {
 MemoryStats memory_stats();
 void set_memory_budget(uint64_t bytes);  // 0: back to the default
 void clear_column_cache();                // drop resident columns (end-to-end timing)
+void release_pooled_memory();             // return the pool's free blocks to the device (memory measurements)
 
 // Queries whose ORDER BY / OFFSET / LIMIT ran on the device (general path, results of
 // 65536 rows or more) since the process started; 0 without CUDA.

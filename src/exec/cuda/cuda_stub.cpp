@@ -13,6 +13,7 @@ uint64_t bytes_to_upload(const CudaPlanAnalysis&) { return 0; }
 MemoryStats memory_stats() { return {}; }
 void set_memory_budget(uint64_t) {}
 void clear_column_cache() {}
+void release_pooled_memory() {}
 uint64_t device_sorted_queries() { return 0; }
 uint64_t hash_grouped_queries() { return 0; }
 uint64_t hash_join_builds() { return 0; }

@@ -102,6 +102,10 @@ void clear_column_cache() {
   if (device_count() > 0) ColumnCache::instance().clear();
 }
 
+void release_pooled_memory() {
+  if (device_count() > 0) gpu::MemoryPool::instance().trim();
+}
+
 double measure_device_read_gbs() {
   if (device_count() == 0) return 0;
   const uint64_t bytes = uint64_t(2) << 30;

@@ -4,10 +4,13 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstring>
+#include <mutex>
 
 #include "access/gpu/index_errors.h"
 #include "access/gpu/index_memory.h"
 #include "gpu/memory_pool.h"
+#include "gpu/pinned_buffer.h"
 #include "access/rt_scan/gpu/scan_ops.h"
 #include "access/rt_scan/gpu_scan_index.h"
 #include "access/rt_scan/scan_plan.h"
@@ -118,6 +121,8 @@ class GpuScanIndexImpl final : public GpuScanIndex {
   std::vector<std::unique_ptr<rt::Accel>> accels_;
   rt::Tracer* tracer_ = nullptr;
   ScanBuildStats stats_;
+  mutable raydb::gpu::PinnedBuffer staging_;  // host results (evaluate)
+  mutable std::mutex staging_mutex_;
 };
 
 GpuEngine::Bits GpuEngine::make(bool ones) const {
@@ -392,8 +397,15 @@ void GpuScanIndexImpl::evaluate(const ScanExpr& e, ScanMethod method, BitVector&
   DeviceArray<uint64_t> d(words());
   evaluate_device(e, method, d.data(), stats);
   out.rows = model_.rows;
-  out.words.assign(words(), 0);
-  d.copy_out(std::span<uint64_t>(out.words));
+  out.words.resize(words());  // every word is overwritten below
+  if (d.bytes() > 0) {
+    // Through a pinned staging buffer: a pageable copy of the bit vector ran at about a
+    // third of the PCIe speed (2 ms for 10^8 rows on the H200 machine).
+    std::lock_guard<std::mutex> lock(staging_mutex_);
+    staging_.ensure(d.bytes());
+    DeviceArray<uint64_t>::cuda_ok(cudaMemcpy(staging_.get(), d.data(), d.bytes(), cudaMemcpyDeviceToHost), "download");
+    std::memcpy(out.words.data(), staging_.get(), d.bytes());
+  }
   if (stats) stats->total_ms = t.elapsed_ms();
 }
 

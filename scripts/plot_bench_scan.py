@@ -28,7 +28,7 @@ def short(name):
 
 def sel_value(s):
     """'0.9/authors-0.9' -> 0.9; 'authors-0.9' -> 0.9."""
-    for part in str(s).split("/"):
+    for part in str(s).replace(",", "/").split("/"):
         try:
             return float(part.replace("authors-", ""))
         except ValueError:

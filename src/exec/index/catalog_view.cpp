@@ -18,6 +18,13 @@ std::shared_ptr<const rtview::ViewRows> CatalogView::rows() const {
   return rows_;
 }
 
+const rtview::ViewLayout& CatalogView::layout() const {
+  std::shared_ptr<const rtview::ViewRows> r = rows();
+  std::lock_guard<std::mutex> g(mutex_);
+  if (!layout_) layout_ = std::make_unique<rtview::ViewLayout>(rtview::plan_layout(*r, {}));
+  return *layout_;
+}
+
 const rtview::RtView& CatalogView::built(rt::Tracer& tracer) const {
   std::shared_ptr<const rtview::ViewRows> r = rows();
   std::lock_guard<std::mutex> g(mutex_);

@@ -23,7 +23,7 @@ struct ViewEstimate {
 
 ViewEstimate estimate(const ViewMatch& m) {
   const rtview::ViewRows& v = *m.rows;
-  const rtview::ViewLayout L = rtview::plan_layout(v, {});
+  const rtview::ViewLayout& L = m.view->layout();
   const rtview::ZPlan z = rtview::plan_z(v, L, m.request);
   ViewEstimate e;
   const size_t segs = z.empty ? 0 : rtview::cut_segments(z.intervals, rt::mapping::kViewMaxSegment).size();

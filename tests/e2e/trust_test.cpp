@@ -241,9 +241,14 @@ TEST_F(TrustDb, DeepNestingIsAnErrorAndLongChainsWork) {
     // d*1 - d*1 - ... - d (30,000 d's) = (2 - 30000) d; the d's sum to 4.
     EXPECT_EQ(r.out, "x\n" + std::to_string(4 * (2 - 30000)) + "\n");
   }
-  // Beyond kMaxExpressionDepth a chain is an error too, not a crash.
+  // Beyond kMaxExpressionDepth a chain is an error too, not a crash. Not under ASan:
+  // its runtime aborts ("CHECK failed: asan_thread.cpp ... kCurrentStackFrameMagic",
+  // google/sanitizers issue 189) when the error unwinds through the hundreds of MB of
+  // frames this takes on the large-stack thread; the Release suite runs it.
+#ifndef __SANITIZE_ADDRESS__
   EXPECT_TRUE(one_line_error(run_raydb(cli::query(db(), "", script("c.sql", "select " + chain("i", "+", 120000) + " from t"))),
                              "expression too deeply nested"));
+#endif
 }
 
 }  // namespace

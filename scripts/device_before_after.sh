@@ -15,24 +15,15 @@ run_with() {  # which (bundle|base), args...
   local b=$ROOT/.xfer/$1; shift
   LD_LIBRARY_PATH=/tmp/raydb-lib "$b/build/raydb" "$@"
 }
-# Both binaries use AFTER's libraries (the same Debian ones); BEFORE's raydb comes gzipped
-# to stay under the transfer limit.
-LIB=/tmp/raydb-lib
-mkdir -p "$LIB" && for f in "$ROOT"/.xfer/bundle/lib/*.gz; do gunzip -c "$f" > "$LIB/$(basename "$f" .gz)"; done
+# AFTER's bundle unpacked (binaries, libraries, the test binaries' source path); both
+# binaries use its libraries (the same Debian ones). BEFORE's raydb comes gzipped to stay
+# under the transfer limit.
+source "$(dirname "${BASH_SOURCE[0]}")/device_unpack.sh"  # B, SRC, R, T
 [ -f "$ROOT/.xfer/base/build/raydb.gz" ] && gunzip -f "$ROOT/.xfer/base/build/raydb.gz" && chmod +x "$ROOT/.xfer/base/build/raydb"
-B=$ROOT/.xfer/bundle
-# Binaries travel gzipped (device_bundle.sh): unpack them in place.
-for f in "$B"/build/raydb.gz "$B"/build/tests/*.gz; do [ -f "$f" ] && gunzip -f "$f" && chmod +x "${f%.gz}"; done
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$OUT/gpu.txt" 2>&1
-# TESTS=1: AFTER's GPU test binaries first (they embed the build's source path: make it
-# point at the bundle, as device_run.sh does).
+# TESTS=1: AFTER's GPU test binaries first (device_unpack.sh pointed the source path they
+# embed at the bundle).
 if [ "${TESTS:-0}" = 1 ]; then
-  B=$ROOT/.xfer/bundle
-  SRC=$(cat "$B/source_dir")
-  if [ ! -e "$SRC" ]; then mkdir -p "$(dirname "$SRC")" && ln -s "$B" "$SRC"; fi
-  if [ "$(cd "$SRC" && pwd -P)" != "$(cd "$B" && pwd -P)" ]; then  # the checkout itself: binaries into its build/
-    mkdir -p "$SRC/build/tests" && cp "$B"/build/raydb "$SRC/build/" && cp "$B"/build/tests/* "$SRC/build/tests/"
-  fi
   for t in test_rt_optix test_gpu_orderstat test_gpu; do
     [ -f "$SRC/build/tests/$t" ] || continue
     LD_LIBRARY_PATH=/tmp/raydb-lib timeout "${TEST_TIMEOUT:-240}" "$SRC/build/tests/$t" > "$OUT/$t.txt" 2>&1

@@ -70,7 +70,9 @@ class Column {
   Verifier verifier_;
   mutable std::atomic<bool> verified_{false};
   mutable std::mutex verify_mutex_;
-  void run_verifier() const;  // runs verifier_ once (again after a failure: it throws again)
+  // Runs verifier_ once (again after a failure: it throws again). Not std::call_once:
+  // a throwing callable can leave libstdc++'s once_flag stuck (GCC PR 66146).
+  void run_verifier() const;
 };
 
 using ColumnPtr = std::shared_ptr<const Column>;

@@ -13,22 +13,9 @@
 namespace raydb::test {
 namespace {
 
-CommandResult run_with_stdin(const std::string& args, const std::string& input) {
-  TempDir tmp;
-  write_file(tmp.file("in"), input);
-  std::string cmd = std::string("RAYDB_QUIET=1 ") + RAYDB_BINARY + " " + args + " <" + tmp.file("in") + " >" +
-                    tmp.file("out") + " 2>" + tmp.file("err");
-  int status = std::system(cmd.c_str());
-  CommandResult r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-  r.out = read_file(tmp.file("out"));
-  r.err = read_file(tmp.file("err"));
-  return r;
-}
-
 TEST(CliShell, RunsMultiLineStatementsDotCommandsAndSurvivesErrors) {
   auto& f = ssb_fixture("0.01");
-  CommandResult r = run_with_stdin("shell --db " + shell_quote(f.path) + " --format csv",
+  CommandResult r = run_raydb_with_stdin("shell --db " + shell_quote(f.path) + " --format csv",
                                    ".tables\n"
                                    "select count(*) as n\n"
                                    "  from date;\n"

@@ -14,19 +14,6 @@
 namespace raydb::test {
 namespace {
 
-CommandResult run_with_stdin(const std::string& args, const std::string& input) {
-  TempDir tmp;
-  write_file(tmp.file("in"), input);
-  std::string cmd = std::string("RAYDB_QUIET=1 ") + RAYDB_BINARY + " " + args + " <" + tmp.file("in") + " >" +
-                    tmp.file("out") + " 2>" + tmp.file("err");
-  int status = std::system(cmd.c_str());
-  CommandResult r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-  r.out = read_file(tmp.file("out"));
-  r.err = read_file(tmp.file("err"));
-  return r;
-}
-
 // Exit 1 or 2 (not a signal), one line on stderr starting with "error:" and holding `word`.
 ::testing::AssertionResult one_line_error(const CommandResult& r, const std::string& word) {
   if (r.exit_code == 0 || r.exit_code >= 128)
@@ -128,7 +115,7 @@ TEST(TrustCli, UnknownFlagIsNamedBeforeMissingRequiredOptions) {
 // ';', a non-zero exit after errors, and `query -f` scripts.
 TEST_F(TrustDb, ShellAndScriptsRunEveryStatement) {
   load("d,s,i\n1,a,1\n");
-  CommandResult r = run_with_stdin("shell --db " + shell_quote(db()) + " --format csv",
+  CommandResult r = run_raydb_with_stdin("shell --db " + shell_quote(db()) + " --format csv",
                                    "select 2 as a; select 3 as b;\n"
                                    "-- only a comment;\n"
                                    ";\n"
@@ -138,7 +125,7 @@ TEST_F(TrustDb, ShellAndScriptsRunEveryStatement) {
   EXPECT_EQ(r.err, "");
   EXPECT_EQ(r.out, "a\n2\nb\n3\nc\n;\nd\n4\ne\n5\n");
 
-  r = run_with_stdin("shell --db " + shell_quote(db()) + " --format csv", "select nosuch from t;\nselect 6 as f;\n");
+  r = run_raydb_with_stdin("shell --db " + shell_quote(db()) + " --format csv", "select nosuch from t;\nselect 6 as f;\n");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("nosuch"), std::string::npos);
   EXPECT_EQ(r.out, "f\n6\n");  // the session went on

@@ -38,16 +38,30 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
-CommandResult run_raydb(const std::string& args) {
-  TempDir tmp;
+namespace {
+
+CommandResult run_raydb_from(const std::string& args, const TempDir& tmp, const std::string& stdin_path) {
   std::string cmd = std::string("RAYDB_QUIET=1 ") + RAYDB_BINARY + " " + args + " >" + tmp.file("out") + " 2>" +
-                    tmp.file("err") + " </dev/null";
+                    tmp.file("err") + " <" + stdin_path;
   int status = std::system(cmd.c_str());
   CommandResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.out = read_file(tmp.file("out"));
   r.err = read_file(tmp.file("err"));
   return r;
+}
+
+}  // namespace
+
+CommandResult run_raydb(const std::string& args) {
+  TempDir tmp;
+  return run_raydb_from(args, tmp, "/dev/null");
+}
+
+CommandResult run_raydb_with_stdin(const std::string& args, const std::string& input) {
+  TempDir tmp;
+  write_file(tmp.file("in"), input);
+  return run_raydb_from(args, tmp, tmp.file("in"));
 }
 
 }  // namespace raydb::test

@@ -25,6 +25,8 @@ struct CommandResult {
 };
 // Runs `build/raydb <args>` through the shell (args are passed verbatim).
 CommandResult run_raydb(const std::string& args);
+// The same with `input` on standard input (the shell, scripts from stdin).
+CommandResult run_raydb_with_stdin(const std::string& args, const std::string& input);
 std::string source_dir();  // repository root
 void write_file(const std::string& path, const std::string& content);
 std::string read_file(const std::string& path);

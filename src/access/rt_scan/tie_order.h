@@ -8,20 +8,12 @@
 // same function, so both encodings give identical ranks.
 #include <cstdint>
 
-#include "common/host_device.h"
+#include "common/hash_mix.h"
 
 namespace raydb::access::rt_scan {
 
-// A bijection on 32-bit rows (xor with a per-column constant, then a multiply-xorshift
-// mixer whose steps are each invertible), so ties order totally and deterministically.
-RAYDB_HOST_DEVICE uint32_t tie_order(uint32_t row, uint32_t column) {
-  uint32_t x = row ^ (0x9E3779B9u * (column + 1));
-  x ^= x >> 16;
-  x *= 0x7FEB352Du;
-  x ^= x >> 15;
-  x *= 0x846CA68Bu;
-  x ^= x >> 16;
-  return x;
-}
+// A bijection on 32-bit rows (xor with a per-column constant, then Murmur3's 32-bit
+// finalizer), so ties order totally and deterministically.
+RAYDB_HOST_DEVICE uint32_t tie_order(uint32_t row, uint32_t column) { return fmix32(row ^ (0x9E3779B9u * (column + 1))); }
 
 }  // namespace raydb::access::rt_scan

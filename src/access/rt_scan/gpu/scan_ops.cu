@@ -12,6 +12,7 @@
 #include "access/rt_scan/gpu/scan_ops.h"
 #include "access/rt_scan/tie_order.h"
 #include "common/error.h"
+#include "gpu/event.h"
 #include "gpu/launch.cuh"
 #include "gpu/stream_scratch.h"
 
@@ -37,15 +38,7 @@ namespace {
 // stream), for ScanQueryStats::device_ms.
 class KernelTimer {
  public:
-  KernelTimer() {
-    cudaEventCreate(&start_);
-    cudaEventCreate(&stop_);
-    cudaEventRecord(start_, 0);
-  }
-  ~KernelTimer() {
-    cudaEventDestroy(start_);
-    cudaEventDestroy(stop_);
-  }
+  KernelTimer() { cudaEventRecord(start_, 0); }
   double ms() {
     cudaEventRecord(stop_, 0);
     cudaEventSynchronize(stop_);
@@ -55,7 +48,7 @@ class KernelTimer {
   }
 
  private:
-  cudaEvent_t start_{}, stop_{};
+  raydb::gpu::Event start_, stop_;
 };
 
 using raydb::gpu::kThreads;

@@ -340,6 +340,38 @@ size_t ColumnPredicate::filter_range_impl(const T* data, uint32_t begin, size_t 
   return m;
 }
 
+template <typename T>
+void ColumnPredicate::mark_impl(const T* data, const uint32_t* rows, size_t n, uint8_t* out) const {
+  if (ranges_.size() == 1) {
+    const uint64_t lo = uint64_t(ranges_[0].first), width = uint64_t(ranges_[0].second) - lo;
+    for (size_t i = 0; i < n; i++) out[i] = (uint64_t(int64_t(data[rows[i]])) - lo) <= width;
+    return;
+  }
+  for (size_t i = 0; i < n; i++) out[i] = test(int64_t(data[rows[i]]));
+}
+
+void ColumnPredicate::mark(const uint32_t* rows, size_t n, uint8_t* out) const {
+  if (ranges_.empty()) {
+    std::fill(out, out + n, uint8_t(0));
+  } else if (column_->type().physical_width() == 4) {
+    mark_impl(column_->data<int32_t>(), rows, n, out);
+  } else {
+    mark_impl(column_->data<int64_t>(), rows, n, out);
+  }
+}
+
+std::string ColumnPredicate::to_string() const {
+  std::string s = column_->name() + " in ";
+  if (ranges_.empty()) return s + "(nothing)";
+  for (size_t i = 0; i < ranges_.size() && i < 3; i++) {
+    if (i) s += ", ";
+    auto [a, b] = ranges_[i];
+    s += a == b ? std::to_string(a) : "[" + std::to_string(a) + ", " + std::to_string(b) + "]";
+  }
+  if (ranges_.size() > 3) s += ", ... (" + std::to_string(ranges_.size()) + " ranges)";
+  return s;
+}
+
 size_t ColumnPredicate::filter(uint32_t* rows, size_t n) const {
   if (ranges_.empty()) return 0;
   if (column_->type().physical_width() == 4) return filter_impl(column_->data<int32_t>(), rows, n);

@@ -7,6 +7,7 @@
 // hot loop compares stored integers only.
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "plan/logical/logical_query.h"
@@ -32,6 +33,10 @@ class ColumnPredicate {
   size_t filter_range(uint32_t begin, size_t n, uint32_t* out) const;
   // True when stored value v satisfies the predicate.
   bool test(int64_t v) const;
+  // out[i] = 1 when row rows[i] satisfies the predicate, else 0 (FilterProgram's leaves).
+  void mark(const uint32_t* rows, size_t n, uint8_t* out) const;
+  // "col in [a, b], [c, d]" (the first few ranges), for EXPLAIN.
+  std::string to_string() const;
   // Fraction of the column's [min, max] domain covered (for ordering filters).
   double coverage() const;
   // The stored values that pass, as inclusive sorted disjoint ranges (other backends and
@@ -45,6 +50,8 @@ class ColumnPredicate {
   void finalize();
   template <typename T>
   size_t filter_impl(const T* data, uint32_t* rows, size_t n) const;
+  template <typename T>
+  void mark_impl(const T* data, const uint32_t* rows, size_t n, uint8_t* out) const;
   template <typename T>
   size_t filter_range_impl(const T* data, uint32_t begin, size_t n, uint32_t* out) const;
 

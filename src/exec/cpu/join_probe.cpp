@@ -163,6 +163,16 @@ void filter_index_matches(const BuiltJoin& j, const LogicalQuery& q, JoinedRows&
     if (kept != rows.n) rows.compact(sel.data(), kept);
   }
   std::vector<uint8_t> keep;
+  for (const FilterProgram& p : j.build_filter->programs) {
+    if (rows.n == 0) break;
+    p.mark(rows.of[t].data(), rows.n, keep);
+    size_t kept = 0;
+    for (size_t i = 0; i < rows.n; i++) {
+      sel[kept] = uint32_t(i);
+      kept += keep[i];
+    }
+    if (kept != rows.n) rows.compact(sel.data(), kept);
+  }
   apply_generic(j.build_filter->generic, q, rows, keep, sel);
 }
 

@@ -18,6 +18,8 @@ TableFilter compile_filter(const std::vector<ExprPtr>& conjuncts, const LogicalQ
     if (p) {
       if (p->always_false()) f.always_false = true;
       f.columns.push_back(std::move(*p));
+    } else if (auto prog = FilterProgram::compile(*c, q)) {
+      f.programs.push_back(std::move(*prog));
     } else {
       f.generic.push_back(c);
     }
@@ -54,6 +56,7 @@ void apply_filter(const TableFilter& f, size_t t, const LogicalQuery& q, JoinedR
                   std::vector<uint32_t>& sel, size_t first_column_pred) {
   for (size_t i = first_column_pred; i < f.columns.size() && rows.n > 0; i++)
     rows.n = f.columns[i].filter(rows.of[t].data(), rows.n);
+  for (size_t i = 0; i < f.programs.size() && rows.n > 0; i++) rows.n = f.programs[i].filter(rows.of[t].data(), rows.n);
   apply_generic(f.generic, q, rows, keep, sel);
 }
 

@@ -1,11 +1,13 @@
 #pragma once
 // The filters of one table on the CPU: compiled column predicates first (narrowest
-// first), then generic predicates through the vectorized evaluator; and the scans
+// first), then boolean programs over range and semi-linear leaves (FilterProgram),
+// then generic predicates through the vectorized evaluator; and the scans
 // that apply them, batch by batch or over a whole table.
 #include <cstdint>
 #include <vector>
 
 #include "exec/core/column_predicate.h"
+#include "exec/core/filter_program.h"
 #include "exec/cpu/joined_rows.h"
 #include "plan/logical/logical_query.h"
 
@@ -13,6 +15,7 @@ namespace raydb::exec::cpu {
 
 struct TableFilter {
   std::vector<ColumnPredicate> columns;
+  std::vector<FilterProgram> programs;
   std::vector<plan::ExprPtr> generic;
   bool always_false = false;
 };

@@ -47,6 +47,8 @@ struct Database::Impl {
 
   QueryResult run(const std::string& sql, QueryOptions& options);
   QueryResult run_any_length(const std::string& sql, QueryOptions& options);  // run, on a large stack if long
+  QueryResult explain_analyze(plan::PhysicalPlan& physical, const exec::ExecutionRequest& request,
+                              const std::vector<exec::IndexOnTable>& indexes, QueryOptions& options);
   QueryResult create_index(IndexDefinition def);
   QueryResult drop_index(const std::string& name, bool if_exists);
   QueryResult setting(const sql::BoundStatement& stmt, QueryOptions& options);
@@ -270,6 +272,7 @@ QueryResult Database::Impl::run(const std::string& sql, QueryOptions& options) {
   plan::PhysicalPlan physical = plan::plan_query(logical, {});
   const exec::ExecutionRequest request = request_for(options.backend);
   const std::vector<exec::IndexOnTable> indexes = indexes_on(*logical, *dir);
+  if (stmt.kind == sql::StatementKind::kExplain && stmt.analyze) return explain_analyze(physical, request, indexes, options);
   if (stmt.kind == sql::StatementKind::kExplain) {
     driver.prepare(physical, request, indexes, options.settings);
     QueryResult r = single_text("plan", physical.explain());
@@ -285,6 +288,35 @@ QueryResult Database::Impl::run(const std::string& sql, QueryOptions& options) {
   QueryResult r = to_query_result(table);
   r.backend = plan::backend_kind_name(physical.backend);
   r.elapsed_ms = timer.elapsed_ms();
+  r.device_ms = table.device_ms;
+  r.device_bytes = table.device_bytes;
+  return r;
+}
+
+// EXPLAIN ANALYZE: the query runs as usual (result discarded); the plan it ran with,
+// then what each operator actually did (rows in and out, phase times, device work)
+// as the backend that ran it reports, and the total time.
+QueryResult Database::Impl::explain_analyze(plan::PhysicalPlan& physical, const exec::ExecutionRequest& request,
+                                            const std::vector<exec::IndexOnTable>& indexes, QueryOptions& options) {
+  Timer timer;
+  exec::ExecOptions eopts;
+  eopts.threads = options.threads;
+  eopts.settings = options.settings;
+  exec::ResultTable table = driver.run(physical, request, indexes, eopts);
+  const double ms = timer.elapsed_ms();
+  std::string text = physical.explain();
+  text += fmt::format("actual ({}): {} result rows in {:.3f} ms\n", plan::backend_kind_name(physical.backend),
+                      table.rows, ms);
+  for (size_t p = 0; p < table.profile.size();) {
+    size_t e = table.profile.find('\n', p);
+    if (e == std::string::npos) e = table.profile.size();
+    text += "  " + table.profile.substr(p, e - p) + "\n";
+    p = e + 1;
+  }
+  QueryResult r = single_text("plan", text);
+  r.explain = text;
+  r.backend = plan::backend_kind_name(physical.backend);
+  r.elapsed_ms = ms;
   r.device_ms = table.device_ms;
   r.device_bytes = table.device_bytes;
   return r;

@@ -12,6 +12,7 @@
 #include "common/error.h"
 #include "common/machine_info.h"
 #include "common/timer.h"
+#include "exec/cuda/cuda_device.h"
 #include "raydb/system.h"
 
 namespace raydb::bench {
@@ -56,7 +57,13 @@ struct Configuration {
   std::string explain, ran;
   QueryResult first;
   std::vector<double> host, device;
+  double cold_ms = -1;  // one run from host memory (column cache cleared), when asked
   bool verified = true;
+};
+
+// Device and copy bandwidth, measured once per run when the queries carry byte counts.
+struct Floors {
+  double read_gbs = 0, h2d_gbs = 0;
 };
 
 void time_configuration(Database& db, const std::string& sql, const QueryBenchOptions& o, Configuration& c) {
@@ -64,6 +71,12 @@ void time_configuration(Database& db, const std::string& sql, const QueryBenchOp
   opts.backend = c.backend;
   opts.settings.set("index_paths", c.index_paths);
   c.explain = db.query("explain " + sql, opts).explain;
+  if (!o.bytes.empty() && c.backend == Backend::kCuda) {
+    exec::cuda::clear_column_cache();
+    Timer timer;
+    c.first = db.query(sql, opts);
+    c.cold_ms = timer.elapsed_ms();
+  }
   for (int i = 0; i < o.warmup; i++) c.first = db.query(sql, opts);
   for (int i = 0; i < o.reps; i++) {
     Timer timer;
@@ -91,6 +104,21 @@ void print_configuration(const std::string& name, const Configuration& c, const 
               c.device.empty() ? "-" : fmt::format("{:.3f}", d.median).c_str(),
               c.device.empty() ? "-" : fmt::format("{:.3f}", d.min).c_str(), c.first.row_count(),
               c.verified ? "yes" : "NO", plan.c_str());
+}
+
+void add_floors(nlohmann::ordered_json& j, const Configuration& c, uint64_t bytes, const Floors& f) {
+  j["bytes"] = bytes;
+  if (f.read_gbs > 0) {
+    const double floor = double(bytes) / (f.read_gbs * 1e6);
+    j["read_gbs"] = f.read_gbs;
+    j["floor_ms"] = floor;
+    if (!c.device.empty() && floor > 0) j["gpu_over_floor"] = summarize(c.device).median / floor;
+  }
+  if (f.h2d_gbs > 0) {
+    j["h2d_gbs"] = f.h2d_gbs;
+    j["copy_ms"] = double(bytes) / (f.h2d_gbs * 1e6);
+  }
+  if (c.cold_ms >= 0) j["cold_host_ms"] = c.cold_ms;
 }
 
 nlohmann::ordered_json configuration_record(const std::string& name, const std::string& sql, const Configuration& c,
@@ -135,9 +163,16 @@ void run_query_bench(const QueryBenchOptions& o) {
   const SystemInfo sys = system_info();
   const std::string device = sys.gpus.empty() ? "" : sys.gpus[0].name;
   bool all_ok = true;
+  Floors floors;
+  if (!o.bytes.empty() && std::count(o.backends.begin(), o.backends.end(), Backend::kCuda) > 0) {
+    floors.read_gbs = exec::cuda::measure_device_read_gbs();
+    floors.h2d_gbs = exec::cuda::measure_host_to_device_gbs();
+    std::printf("device read %.0f GB/s, host-to-device %.1f GB/s\n", floors.read_gbs, floors.h2d_gbs);
+  }
   std::printf("%-12s %-6s %-6s %-6s %10s %10s %10s %8s  %-8s %s\n", "query", "asked", "ran", "paths", "host_med",
               "gpu_med", "gpu_min", "rows", "verified", "plan");
-  for (auto& [name, sql] : o.queries) {
+  for (size_t qi = 0; qi < o.queries.size(); qi++) {
+    const auto& [name, sql] = o.queries[qi];
     QueryResult reference;
     bool have_reference = false;
     for (Backend backend : o.backends)
@@ -155,8 +190,14 @@ void run_query_bench(const QueryBenchOptions& o) {
         all_ok &= c.verified;
         const std::string plan = access_paths(c.explain);
         print_configuration(name, c, plan);
+        if (qi < o.bytes.size() && floors.read_gbs > 0 && !c.device.empty())
+          std::printf("%-12s floor %.3f ms (%.2fx), from host memory %.1f ms (copy floor %.1f ms)\n", "",
+                      double(o.bytes[qi]) / (floors.read_gbs * 1e6),
+                      summarize(c.device).median / (double(o.bytes[qi]) / (floors.read_gbs * 1e6)), c.cold_ms,
+                      double(o.bytes[qi]) / (floors.h2d_gbs * 1e6));
         if (json.is_open()) {
           nlohmann::ordered_json j = configuration_record(name, sql, c, plan, o);
+          if (qi < o.bytes.size()) add_floors(j, c, o.bytes[qi], floors);
           add_run_context(j, m, device);
           json << j.dump() << "\n";
         }

@@ -17,6 +17,11 @@ namespace raydb::bench {
 struct QueryBenchOptions {
   std::string db;
   std::vector<std::pair<std::string, std::string>> queries;  // (name, SQL)
+  // Optional, per query: the bytes its scan must read. With them each record gets
+  // the device read-bandwidth floor (bytes / measured GB/s) and the host-to-device
+  // copy time of those bytes, and GPU configurations run once more from host
+  // memory first (column cache cleared: `cold_ms`, upload included).
+  std::vector<uint64_t> bytes;
   std::vector<Backend> backends;
   std::vector<std::string> index_paths;  // values of the index_paths setting: cost, force, off
   int reps = 10, warmup = 1;

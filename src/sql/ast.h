@@ -129,6 +129,7 @@ enum class StatementType { kSelect, kCreateIndex, kDropIndex, kSet, kReset, kSho
 struct Statement {
   StatementType type = StatementType::kSelect;
   bool explain = false;  // kSelect only
+  bool analyze = false;  // EXPLAIN ANALYZE: run the query, then show actual rows and times
   SelectStatement select;
   CreateIndexStatement create_index;
   DropIndexStatement drop_index;

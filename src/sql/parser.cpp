@@ -157,7 +157,10 @@ Statement Parser::parse_statement() {
     st.type = word == "set" ? StatementType::kSet : word == "reset" ? StatementType::kReset : StatementType::kShow;
     st.setting = parse_setting(st.type);
   } else {
-    if (accept_keyword("explain")) st.explain = true;
+    if (accept_keyword("explain")) {
+      st.explain = true;
+      st.analyze = accept_keyword("analyze");
+    }
     if (peek().is_keyword("with")) not_supported_error(peek(), "WITH (common table expressions)");
     if (st.explain && (peek().is_keyword("create") || peek().is_keyword("drop")))
       not_supported_error(peek(), "EXPLAIN of CREATE or DROP");

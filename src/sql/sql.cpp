@@ -41,6 +41,7 @@ BoundStatement parse_and_bind(std::string_view sql, const TableResolver& resolve
     return out;
   }
   out.kind = st.explain ? StatementKind::kExplain : StatementKind::kSelect;
+  out.analyze = st.analyze;
   out.query = Binder(resolve).bind(st.select);
   return out;
 }

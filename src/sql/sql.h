@@ -37,6 +37,7 @@ enum class StatementKind { kSelect, kExplain, kCreateIndex, kDropIndex, kSet, kR
 struct BoundStatement {
   StatementKind kind = StatementKind::kSelect;
   plan::LogicalQuery query;  // kSelect, kExplain
+  bool analyze = false;      // kExplain: EXPLAIN ANALYZE (run it, report actual rows and times)
   IndexDefinition index;     // kCreateIndex (names as written); kDropIndex: name only
   bool if_exists = false;    // kDropIndex
   std::string setting;       // kSet, kReset, kShow: the setting's name

@@ -9,6 +9,7 @@
 
 #include "exec/cuda/cuda_backend.h"
 #include "support/adhoc_cases.h"
+#include "support/predicate_cases.h"
 #include "support/cuda_coverage.h"
 #include "support/fixtures.h"
 #include "support/result_rows.h"
@@ -91,6 +92,52 @@ TEST_P(GpuCsvAdhoc, EqualsCpuOrCleanError) {
   EXPECT_EQ(on_gpu, kCsvCpuOnly.count(GetParam().name) == 0) << why;
 }
 INSTANTIATE_TEST_SUITE_P(Csv, GpuCsvAdhoc, ::testing::ValuesIn(kCsvCases),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+// Issue 10: the predicate shapes run on the star kernels (EXPLAIN says so) and equal the CPU.
+class GpuPredicates : public ::testing::TestWithParam<Case> {};
+TEST_P(GpuPredicates, StarKernelsEqualCpu) {
+  REQUIRE_GPU();
+  const std::string name = GetParam().name;
+  const bool csv = std::any_of(std::begin(kCsvPredicateCases), std::end(kCsvPredicateCases),
+                               [&](const Case& c) { return name == c.name; });
+  OracleFixture& f = csv ? csv_fixture() : ssb_fixture("0.01");
+  ASSERT_TRUE(f.db) << f.error;
+  QueryResult e = f.db->query(std::string("explain ") + GetParam().sql, QueryOptions{Backend::kCuda});
+  EXPECT_NE(e.explain.find("star kernels"), std::string::npos) << e.explain;
+  std::string why;
+  EXPECT_TRUE(run_both(*f.db, GetParam().sql, why)) << why;
+}
+// EXPLAIN ANALYZE on the star kernels: the fact kernel's filtered-row counter and the
+// rows that passed the probes equal COUNT(*) of the same conditions.
+TEST(GpuExplainAnalyze, StarKernelsCountRows) {
+  REQUIRE_GPU();
+  OracleFixture& f = ssb_fixture("0.01");
+  ASSERT_TRUE(f.db) << f.error;
+  const std::string where = "(lo_quantity < 10 or lo_discount > 8)";
+  QueryResult r = f.db->query("explain analyze select d_year, count(*) from lineorder, date where lo_orderdate = "
+                              "d_datekey and d_year >= 1995 and " + where + " group by d_year",
+                              QueryOptions{Backend::kCuda});
+  const std::string& t = r.explain;
+  auto count = [&](const std::string& sql) {
+    return std::to_string(f.db->query(sql, QueryOptions{Backend::kCpu}).get(0, 0).as_int());
+  };
+  EXPECT_NE(t.find("star kernels"), std::string::npos) << t;
+  EXPECT_NE(t.find(count("select count(*) from lineorder where " + where) + " passed fact filters"), std::string::npos)
+      << t;
+  EXPECT_NE(t.find(count("select count(*) from lineorder, date where lo_orderdate = d_datekey and d_year >= 1995 and " +
+                         where) + " passed probes, 4 groups"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find(count("select count(*) from date where d_year >= 1995") + " passed filters"), std::string::npos) << t;
+}
+
+std::vector<Case> predicate_cases() {
+  std::vector<Case> v(std::begin(kSsbPredicateCases), std::end(kSsbPredicateCases));
+  v.insert(v.end(), std::begin(kCsvPredicateCases), std::end(kCsvPredicateCases));
+  return v;
+}
+INSTANTIATE_TEST_SUITE_P(Issue10, GpuPredicates, ::testing::ValuesIn(predicate_cases()),
                          [](const auto& info) { return std::string(info.param.name); });
 
 // Shapes the CUDA backend must run (beyond SSB), so coverage cannot silently shrink.

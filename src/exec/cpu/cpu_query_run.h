@@ -31,6 +31,7 @@ class CpuQueryRun {
   void run_pipeline();
   void run_morsel(size_t unit);
   void init_worker(PipelineWorker& w) const;
+  std::string profile_text(double build_ms, double probe_ms, double finish_ms, size_t groups) const;
   // Scans, filters and probes batch b into w.rows.
   void stream_batch(PipelineWorker& w, size_t b);
   void aggregate_batch(PipelineWorker& w, const EvalContext& ctx) const;

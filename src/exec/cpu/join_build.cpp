@@ -127,6 +127,7 @@ BuiltJoin build_join(const plan::JoinStep& step, const TableFilter& filter, cons
   } else {
     rows = scan_table(t, filter, q, threads);
   }
+  j.build_rows = rows.size();
   if (step.build_keys.empty()) {
     j.cross = true;
     j.cross_rows = std::move(rows);

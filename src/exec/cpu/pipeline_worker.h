@@ -22,6 +22,10 @@ struct PipelineWorker {
   std::unique_ptr<GroupTable> groups;
   std::unique_ptr<AggregateStates> states;
   std::vector<std::pair<size_t, std::vector<Vector>>> chunks;  // (batch, projected columns)
+  // Row counts for EXPLAIN ANALYZE: root rows streamed and passing its filters, and
+  // rows left after each join step (in probe order). A few adds per batch.
+  uint64_t scanned = 0, passed = 0;
+  std::vector<uint64_t> joined;
 };
 
 }  // namespace raydb::exec::cpu

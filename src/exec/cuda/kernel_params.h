@@ -7,7 +7,14 @@ namespace raydb::exec::cuda {
 
 constexpr int kMaxFactColumns = 16;
 constexpr int kMaxFactPreds = 8;
-constexpr int kMaxPredRanges = 4;
+constexpr int kMaxPredRanges = 8;       // inline ranges (IN lists of up to 8 keys); longer sets in device arrays
+constexpr int kScanRangesLimit = 16;    // device pairs scanned in order up to this many, else bisected
+constexpr int kMaxTreeLeaves = 12;
+constexpr int kMaxLinears = 4;
+constexpr int kMaxLinearTerms = 6;
+constexpr int kMaxTrees = 4;
+constexpr int kMaxTreeSteps = 24;
+constexpr int kMaxTreeDepth = 8;
 constexpr int kMaxJoins = 6;
 constexpr int kMaxAggs = 8;
 constexpr int kMaxProgram = 12;
@@ -25,12 +32,51 @@ struct DevColumn {
   int32_t pad = 0;
 };
 
-// A fact-table predicate: stored value in one of the inclusive ranges.
+// A fact-table predicate: stored value in one of the inclusive ranges. Up to
+// kMaxPredRanges ranges inline (every thread compares against the same constants);
+// longer sets (IN lists, LIKE) in device memory: as sorted disjoint pairs compared
+// one after another (every lane reads the same pair: one broadcast load) up to
+// kScanRangesLimit of them; beyond, a bitmap over [bm_lo, bm_lo + bm_bits) when the
+// span is small, else the pairs searched by bisection (set by the host).
 struct DevPred {
   int32_t col = 0;
   int32_t nranges = 0;
   uint64_t lo[kMaxPredRanges] = {};
   uint64_t hi[kMaxPredRanges] = {};
+  const uint64_t* ranges = nullptr;  // nranges (lo, hi) pairs in device memory
+  const uint32_t* bitmap = nullptr;
+  uint64_t bm_lo = 0, bm_bits = 0;
+};
+
+// A semi-linear predicate (exec/core/linear_predicate.h): sum coef[t] * value(col[t])
+// + k  op  0, over the columns' SQL stored values. `wide` = 0: the host proved every
+// partial sum fits int64; 1: 128-bit sums (k = k_hi:k_lo, two's complement).
+enum DevCmp : int32_t { kCmpEq, kCmpNe, kCmpLt, kCmpLe, kCmpGt, kCmpGe };
+struct DevLinear {
+  int32_t nterms = 0;
+  int32_t op = kCmpEq;
+  int32_t wide = 0;
+  int32_t pad = 0;
+  int32_t col[kMaxLinearTerms] = {};
+  int64_t coef[kMaxLinearTerms] = {};
+  int64_t k_lo = 0, k_hi = 0;
+};
+
+// A boolean combination of leaves (exec/core/filter_program.h) in postfix: range
+// leaves index DevTrees::leaves, linear leaves DevTrees::linears; AND/OR are binary.
+enum DevTreeOp : uint8_t { kTreeRange, kTreeLinear, kTreeAnd, kTreeOr, kTreeNot };
+struct DevTree {
+  int32_t nsteps = 0;
+  uint8_t op[kMaxTreeSteps] = {};
+  uint8_t arg[kMaxTreeSteps] = {};
+};
+// The boolean filters of one fact kernel, in device memory (uploaded per query): the
+// kernel's parameters stay as small as without them.
+struct DevTrees {
+  int32_t ntrees = 0, pad = 0;
+  DevTree trees[kMaxTrees];
+  DevPred leaves[kMaxTreeLeaves];
+  DevLinear linears[kMaxLinears];
 };
 
 // A probe of a dimension's key-indexed lookup array: idx = stored + offset; rows
@@ -97,12 +143,17 @@ struct StarParams {
   uint64_t groups = 1;  // group id range
   int32_t ncols = 0, npreds = 0, njoins = 0, nroot_groups = 0, naggs = 0;
   int32_t mode = 0;  // 0: one group in registers, 1: shared-memory groups, 2: global atomics
+  int32_t count_only = 0;  // mode 0 and every aggregate a COUNT: rows counted per tile, not per row
   DevColumn cols[kMaxFactColumns];
-  DevPred preds[kMaxFactPreds];
+  DevPred preds[kMaxFactPreds];   // conjuncts applied one after another
+  const DevTrees* trees = nullptr;  // boolean conjuncts applied after preds (device memory), or none
   DevJoin joins[kMaxJoins];
   DevRootGroup root_groups[kMaxRootGroups];
   DevAgg aggs[kMaxAggs];
   DevAccum acc;
+  // Rows that passed the fact filters (before the probes): selectivity for free,
+  // EXPLAIN ANALYZE. One add per warp at the end of the kernel.
+  unsigned long long* filtered = nullptr;
 };
 
 // Dimension side: one filter of a dimension table, ranges in the stored domain.

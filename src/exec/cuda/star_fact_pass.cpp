@@ -9,15 +9,113 @@ namespace raydb::exec::cuda {
 
 namespace {
 
-void add_fact_predicates(StarRun& r, StarParams& p) {
-  for (auto& f : r.sp.fact_filters) {
-    auto sr = r.fact[size_t(f.fact_col)]->stored_ranges(f.ranges);
-    if (sr.empty()) r.nothing = true;
-    DevPred& dp = p.preds[p.npreds++];
-    dp.col = f.fact_col;
-    dp.nranges = int(sr.size());
-    for (size_t k = 0; k < sr.size(); k++) dp.lo[k] = sr[k].first, dp.hi[k] = sr[k].second;
+using StoredRanges = std::vector<std::pair<uint64_t, uint64_t>>;
+
+// Adjacent stored ranges merged (dictionary ranks of neighbouring value ranges touch).
+StoredRanges merged(StoredRanges sr) {
+  StoredRanges out;
+  for (auto& r : sr) {
+    if (!out.empty() && r.first <= out.back().second + 1)
+      out.back().second = std::max(out.back().second, r.second);
+    else
+      out.push_back(r);
   }
+  return out;
+}
+
+// Sets longer than the inline ranges go to device memory: a bitmap when its span is
+// at most 2^20 bits (128 KB, mostly cache-resident: one probe per row), else sorted
+// pairs searched by bisection (IN lists of far-apart keys).
+void device_set(StarRun& r, DevPred& dp, const StoredRanges& sr) {
+  cudaStream_t s = r.ctx.stream;
+  const uint64_t lo = sr.front().first, span = sr.back().second - lo + 1;
+  if (span <= (uint64_t(1) << 20)) {
+    std::vector<uint32_t> bits(size_t((span + 31) / 32), 0);
+    for (auto [a, b] : sr)
+      for (uint64_t v = a; v <= b; v++) bits[size_t((v - lo) >> 5)] |= 1u << ((v - lo) & 31);
+    gpu::DeviceBuffer buf(bits.size() * 4, "a predicate bitmap");
+    // Pageable source: the copy has left `bits` when cudaMemcpyAsync returns.
+    gpu::check_cuda(cudaMemcpyAsync(buf.get(), bits.data(), bits.size() * 4, cudaMemcpyHostToDevice, s), "cudaMemcpy");
+    dp.bitmap = buf.get<uint32_t>();
+    dp.bm_lo = lo;
+    dp.bm_bits = span;
+    r.pred_sets.push_back(std::move(buf));
+    return;
+  }
+  std::vector<uint64_t> pairs;
+  for (auto [a, b] : sr) pairs.push_back(a), pairs.push_back(b);
+  gpu::DeviceBuffer buf(pairs.size() * 8, "predicate ranges");
+  gpu::check_cuda(cudaMemcpyAsync(buf.get(), pairs.data(), pairs.size() * 8, cudaMemcpyHostToDevice, s), "cudaMemcpy");
+  dp.ranges = buf.get<uint64_t>();
+  r.pred_sets.push_back(std::move(buf));
+}
+
+// A range predicate on fact column `col` in the kernel's stored domain; false when
+// no stored value can pass.
+bool fill_pred(StarRun& r, DevPred& dp, int col, const std::vector<std::pair<int64_t, int64_t>>& ranges) {
+  const StoredRanges sr = merged(r.fact[size_t(col)]->stored_ranges(ranges));
+  dp.col = col;
+  dp.nranges = int(sr.size());
+  if (sr.size() > size_t(kMaxPredRanges)) {
+    device_set(r, dp, sr);
+  } else {
+    for (size_t k = 0; k < sr.size(); k++) dp.lo[k] = sr[k].first, dp.hi[k] = sr[k].second;
+    if (sr.empty()) dp.lo[0] = 1, dp.hi[0] = 0, dp.nranges = 1;  // never true (a tree leaf may be negated)
+  }
+  return !sr.empty();
+}
+
+static_assert(int(plan::CompareOp::kEq) == kCmpEq && int(plan::CompareOp::kNe) == kCmpNe &&
+                  int(plan::CompareOp::kLt) == kCmpLt && int(plan::CompareOp::kLe) == kCmpLe &&
+                  int(plan::CompareOp::kGt) == kCmpGt && int(plan::CompareOp::kGe) == kCmpGe,
+              "DevCmp follows plan::CompareOp");
+
+void fill_linear(DevLinear& dl, const LinearPredicate& l, const std::vector<int>& cols) {
+  dl.nterms = int(l.terms().size());
+  for (size_t t = 0; t < l.terms().size(); t++) dl.col[t] = cols[t], dl.coef[t] = l.terms()[t].coef;
+  dl.op = int32_t(l.op());  // DevCmp follows plan::CompareOp's order
+  dl.wide = l.wide() ? 1 : 0;
+  const unsigned __int128 k = (unsigned __int128)l.constant();
+  dl.k_lo = int64_t(uint64_t(k));
+  dl.k_hi = int64_t(uint64_t(k >> 64));
+}
+
+// Boolean fact filters: their programs as DevTrees in device memory (star_kernel's
+// TREES instantiation reads them there).
+void add_fact_trees(StarRun& r, StarParams& p) {
+  if (r.sp.fact_trees.empty()) return;
+  DevTrees t;
+  int nleaves = 0, nlinears = 0;
+  for (auto& st : r.sp.fact_trees) {
+    DevTree& dt = t.trees[t.ntrees++];
+    const int first_leaf = nleaves, first_linear = nlinears;
+    const FilterProgram& prog = st.program;
+    for (size_t i = 0; i < prog.ranges().size(); i++) fill_pred(r, t.leaves[nleaves++], st.range_cols[i], prog.ranges()[i].ranges());
+    for (size_t i = 0; i < prog.linears().size(); i++) fill_linear(t.linears[nlinears++], prog.linears()[i], st.linear_cols[i]);
+    for (auto& step : prog.steps()) {
+      uint8_t op = kTreeNot, arg = 0;
+      switch (step.op) {
+        case FilterProgram::Op::kRange: op = kTreeRange, arg = uint8_t(first_leaf + int(step.arg)); break;
+        case FilterProgram::Op::kLinear: op = kTreeLinear, arg = uint8_t(first_linear + int(step.arg)); break;
+        case FilterProgram::Op::kAnd: op = kTreeAnd; break;
+        case FilterProgram::Op::kOr: op = kTreeOr; break;
+        case FilterProgram::Op::kNot: op = kTreeNot; break;
+      }
+      dt.op[dt.nsteps] = op;
+      dt.arg[dt.nsteps++] = arg;
+    }
+  }
+  gpu::DeviceBuffer buf(sizeof(DevTrees), "boolean filters");
+  // Pageable source: the copy has left `t` when cudaMemcpyAsync returns.
+  gpu::check_cuda(cudaMemcpyAsync(buf.get(), &t, sizeof(DevTrees), cudaMemcpyHostToDevice, r.ctx.stream), "cudaMemcpy");
+  p.trees = buf.get<DevTrees>();
+  r.pred_sets.push_back(std::move(buf));
+}
+
+void add_fact_predicates(StarRun& r, StarParams& p) {
+  for (auto& f : r.sp.fact_filters)
+    if (!fill_pred(r, p.preds[p.npreds++], f.fact_col, f.ranges)) r.nothing = true;
+  add_fact_trees(r, p);
 }
 
 // Probe the most selective dimension first (exact counts from the dimension pass).
@@ -97,6 +195,8 @@ StarParams fact_params(StarRun& r) {
   for (size_t a = 0; a < sp.aggs.size(); a++) p.aggs[a] = sp.aggs[a].dev;
   // Registers without GROUP BY, shared memory while the groups fit, else global atomics.
   p.mode = r.q.group_keys.empty() ? 0 : 1;
+  p.count_only = p.mode == 0 && std::all_of(sp.aggs.begin(), sp.aggs.end(),
+                                             [](const StarAgg& a) { return a.dev.func == kAggCount; });
   if (p.mode == 1 && star_shared_bytes(p) > kSharedLimit) p.mode = 2;
   return p;
 }
@@ -106,10 +206,11 @@ StarParams fact_params(StarRun& r) {
 void run_fact_pass(StarRun& r, StarParams& p, gpu::DeviceBuffer& acc) {
   cudaStream_t s = r.ctx.stream;
   const uint64_t R = r.R;
-  acc = gpu::DeviceBuffer(R * uint64_t(r.nfields) * 8, "group accumulators");
+  acc = gpu::DeviceBuffer(R * uint64_t(r.nfields) * 8 + 8, "group accumulators");  // + the filtered count
   u64* base = acc.get<u64>();
   gpu::check_cuda(cudaMemsetAsync(base, 0, acc.bytes(), s), "cudaMemset");
   p.acc.count = base;
+  p.filtered = base + R * uint64_t(r.nfields);
   for (size_t a = 0; a < r.sp.aggs.size(); a++) {
     if (r.lo_field[a] < 0) continue;
     p.acc.lo[a] = base + uint64_t(r.lo_field[a]) * R;
@@ -125,6 +226,8 @@ void run_fact_pass(StarRun& r, StarParams& p, gpu::DeviceBuffer& acc) {
   gpu::check_cuda(cudaEventRecord(r.ctx.fact_start, s), "cudaEventRecord");
   if (!r.nothing) launch_star(p, knobs, s);
   gpu::check_cuda(cudaEventRecord(r.ctx.fact_done, s), "cudaEventRecord");
+  // 8 bytes into pinned memory; read after the stream's sync in copy_groups_back.
+  gpu::check_cuda(cudaMemcpyAsync(r.ctx.counter.get(), p.filtered, 8, cudaMemcpyDeviceToHost, s), "cudaMemcpy");
   gpu::check_cuda(cudaGetLastError(), "fact kernel launch");
 }
 

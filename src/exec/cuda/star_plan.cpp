@@ -202,10 +202,18 @@ struct Compiler {
 };
 
 std::optional<std::string> compile_filters(const std::vector<plan::ExprPtr>& conjuncts, const LogicalQuery& q,
-                                           std::vector<StarFilter>& out, bool& always_false) {
+                                           std::vector<StarFilter>& out, bool& always_false,
+                                           std::vector<StarTree>* trees = nullptr) {
   for (auto& c : conjuncts) {
     auto p = ColumnPredicate::compile(*c, q);
-    if (!p) return fmt::format("filter {}", c->to_string());
+    if (!p) {
+      // The fact table also takes boolean programs (OR/NOT across columns, semi-linear).
+      auto prog = trees ? FilterProgram::compile(*c, q) : std::nullopt;
+      if (!prog) return fmt::format("filter {}", c->to_string());
+      StarTree t{std::move(*prog), {}, {}};
+      trees->push_back(std::move(t));
+      continue;
+    }
     StarFilter f;
     f.column = q.tables[size_t(p->table_index())].table->column_ptr(
         size_t(q.tables[size_t(p->table_index())].table->find_column(p->column().name())));
@@ -215,6 +223,32 @@ std::optional<std::string> compile_filters(const std::vector<plan::ExprPtr>& con
     out.push_back(std::move(f));
   }
   std::stable_sort(out.begin(), out.end(), [](auto& a, auto& b) { return a.coverage < b.coverage; });
+  return std::nullopt;
+}
+
+// The fact kernel's limits for boolean programs (kernel_params.h); binds their columns.
+template <typename FactCol>
+std::optional<std::string> bind_trees(StarPlan& sp, const Table& rt, FactCol&& fact_col) {
+  if (sp.fact_trees.size() > size_t(kMaxTrees)) return fmt::format("more than {} boolean fact-table filters", kMaxTrees);
+  size_t leaves = 0, linears = 0;
+  for (auto& t : sp.fact_trees) {
+    const FilterProgram& p = t.program;
+    if (p.steps().size() > size_t(kMaxTreeSteps) || p.depth() > kMaxTreeDepth)
+      return fmt::format("a boolean fact-table filter of more than {} steps or depth {}", kMaxTreeSteps, kMaxTreeDepth);
+    leaves += p.ranges().size();
+    linears += p.linears().size();
+    for (auto& r : p.ranges()) t.range_cols.push_back(fact_col(rt.column_ptr(size_t(rt.find_column(r.column().name())))));
+    for (auto& l : p.linears()) {
+      if (l.terms().size() > size_t(kMaxLinearTerms))
+        return fmt::format("a semi-linear filter over more than {} columns", kMaxLinearTerms);
+      std::vector<int> cols;
+      for (auto& term : l.terms()) cols.push_back(fact_col(rt.column_ptr(size_t(term.column_index))));
+      t.linear_cols.push_back(std::move(cols));
+    }
+  }
+  if (leaves > size_t(kMaxTreeLeaves))
+    return fmt::format("more than {} range predicates in boolean fact-table filters", kMaxTreeLeaves);
+  if (linears > size_t(kMaxLinears)) return fmt::format("more than {} semi-linear fact-table filters", kMaxLinears);
   return std::nullopt;
 }
 
@@ -244,13 +278,11 @@ std::variant<StarPlan, std::string> analyze(const plan::PhysicalPlan& plan) {
   };
 
   // Root filters.
-  if (auto why = compile_filters(plan.table_filters[root], q, sp.fact_filters, sp.always_false)) return *why;
+  if (auto why = compile_filters(plan.table_filters[root], q, sp.fact_filters, sp.always_false, &sp.fact_trees))
+    return *why;
   if (sp.fact_filters.size() > size_t(kMaxFactPreds)) return fmt::format("more than {} fact-table filters", kMaxFactPreds);
-  for (auto& f : sp.fact_filters) {
-    if (f.ranges.size() > size_t(kMaxPredRanges))
-      return fmt::format("a fact-table filter of more than {} ranges on {}", kMaxPredRanges, f.column->name());
-    f.fact_col = fact_col(f.column);
-  }
+  for (auto& f : sp.fact_filters) f.fact_col = fact_col(f.column);
+  if (auto why = bind_trees(sp, rt, fact_col)) return *why;
 
   // Joins: each a dimension joined to the root on one integer key.
   std::vector<int> dim_of_table(q.tables.size(), -1);
@@ -399,8 +431,15 @@ double fused_pass_cost_ms(const StarPlan& star) {
   const double rows = double(sp->root_rows);
   double bytes = 0;
   for (auto& c : sp->fact_columns) {
-    const bool filtered = std::any_of(sp->fact_filters.begin(), sp->fact_filters.end(),
-                                      [&](const StarFilter& f) { return f.column == c; });
+    bool filtered = std::any_of(sp->fact_filters.begin(), sp->fact_filters.end(),
+                                [&](const StarFilter& f) { return f.column == c; });
+    // Boolean programs' columns: read whole too (an upper bound; they run after the
+    // range conjuncts and read only vectors still holding a selected row).
+    for (auto& t : sp->fact_trees) {
+      for (auto& r : t.program.ranges()) filtered = filtered || &r.column() == c.get();
+      for (auto& l : t.program.linears())
+        for (auto& term : l.terms()) filtered = filtered || term.column == c.get();
+    }
     bytes += rows * double(c->type().physical_width()) * (filtered ? 1.0 : other_share);
   }
   for (auto& d : sp->dims) {
@@ -408,7 +447,8 @@ double fused_pass_cost_ms(const StarPlan& star) {
     for (auto& f : d.filters) w += f.column->type().physical_width();
     bytes += double(d.key->size()) * w;
   }
-  return plan::scan_cost_ms(plan::ExecDevice::kGpu, sp->root_rows, bytes, int(sp->fact_filters.size()));
+  return plan::scan_cost_ms(plan::ExecDevice::kGpu, sp->root_rows, bytes,
+                            int(sp->fact_filters.size() + sp->fact_trees.size()));
 }
 
 }  // namespace raydb::exec::cuda

@@ -6,7 +6,10 @@
 //
 // Supported shape (analyze() says why not otherwise):
 //   - an aggregate query (GROUP BY and/or aggregates, no DISTINCT aggregates);
-//   - root filters that compile to column predicates (ranges of stored values);
+//   - root filters that compile to column predicates (ranges of stored values, any
+//     number of them: IN lists of any length) or to boolean programs over range and
+//     semi-linear leaves (exec/core/filter_program.h: OR/NOT across columns,
+//     comparisons between columns, a*x + b*y - c*z op k);
 //   - joins root.fk = dim.key, integer columns, one per dimension, no residuals;
 //   - dimension filters that compile to column predicates;
 //   - GROUP BY keys that are columns (root or dimension) with known value ranges;
@@ -19,6 +22,7 @@
 #include <variant>
 #include <vector>
 
+#include "exec/core/filter_program.h"
 #include "exec/core/key_encoder.h"
 #include "exec/cuda/kernel_params.h"
 #include "plan/physical/physical_plan.h"
@@ -30,6 +34,14 @@ struct StarFilter {
   int fact_col = -1;  // root filters: index into StarPlan::fact_columns
   std::vector<std::pair<int64_t, int64_t>> ranges;  // stored values, inclusive, sorted
   double coverage = 1;
+};
+
+// A root filter that is a boolean program: fact_cols maps each range leaf's and each
+// linear term's column to its StarPlan::fact_columns index.
+struct StarTree {
+  FilterProgram program;
+  std::vector<int> range_cols;                // per range leaf
+  std::vector<std::vector<int>> linear_cols;  // per linear leaf, per term
 };
 
 struct StarDim {
@@ -54,6 +66,7 @@ struct StarPlan {
   uint64_t root_rows = 0;
   std::vector<ColumnPtr> fact_columns;  // distinct root columns the kernel reads
   std::vector<StarFilter> fact_filters;
+  std::vector<StarTree> fact_trees;     // applied after fact_filters
   std::vector<StarDim> dims;
   std::vector<int> root_group_keys;     // GROUP BY keys on root columns
   std::vector<int> root_group_cols;     // their fact_columns index

@@ -112,17 +112,16 @@ void read_all(StarRun& r) {
   }
 }
 
-void print_profile(const StarRun& r, const StarParams& p) {
+std::string phase_times(const StarRun& r, const StarParams& p) {
   const StarContext& ctx = r.ctx;
   float d = 0, gap = 0, k = 0, rest = 0;
   cudaEventElapsedTime(&d, ctx.start, ctx.dims_done);
   cudaEventElapsedTime(&gap, ctx.dims_done, ctx.fact_start);
   cudaEventElapsedTime(&k, ctx.fact_start, ctx.fact_done);
   cudaEventElapsedTime(&rest, ctx.fact_done, ctx.stop);
-  std::fprintf(stderr,
-               "cuda profile: dims %.3f ms, sync+setup %.3f ms, fact kernel %.3f ms (mode %d, %llu groups), "
-               "result %.3f ms, total %.3f ms\n",
-               d, gap, k, p.mode, (unsigned long long)r.R, rest, r.device_ms);
+  return fmt::format("dims {:.3f} ms, sync+setup {:.3f} ms, fact kernel {:.3f} ms (mode {}, {} groups), result {:.3f} ms, "
+                     "total {:.3f} ms",
+                     d, gap, k, p.mode, r.R, rest, r.device_ms);
 }
 
 // Group ids -> packed key words (the CPU's KeyEncoder layout).
@@ -223,7 +222,9 @@ void copy_groups_back(StarRun& r, const StarParams& p, const gpu::DeviceBuffer& 
     off += d.codes;
   }
   gpu::check_cuda(cudaEventElapsedTime(&r.device_ms, r.ctx.start, r.ctx.stop), "cudaEventElapsedTime");
-  if (r.settings.cuda_profile()) print_profile(r, p);
+  r.fact_filtered = *r.ctx.counter.get<uint64_t>();
+  r.phases = phase_times(r, p);
+  if (r.settings.cuda_profile()) std::fprintf(stderr, "cuda profile: %s\n", r.phases.c_str());
 }
 
 // No row can pass: only the events; no groups (one empty group without GROUP BY).

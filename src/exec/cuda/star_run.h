@@ -37,7 +37,11 @@ struct StarContext {
   gpu::Event start, stop;
   gpu::Event dims_done, fact_start, fact_done;  // cuda_profile phases
   gpu::PinnedBuffer host;                       // staging for small uploads and results
-  StarContext() { host.ensure(1 << 20); }
+  gpu::PinnedBuffer counter;                    // the fact kernel's filtered-row count
+  StarContext() {
+    host.ensure(1 << 20);
+    counter.ensure(8);
+  }
   static StarContext& instance();
 };
 
@@ -67,6 +71,12 @@ struct StarRun {
   std::vector<const DeviceColumn*> fact;
   std::vector<DimRun> dims;
   bool nothing = false;  // no row can pass: the device work is skipped
+
+  uint64_t fact_filtered = 0;  // fact rows that passed the fact filters (kernel counter)
+  std::string phases;          // device phase times (EXPLAIN ANALYZE, cuda_profile)
+
+  // Long range sets of fact predicates (bitmaps or sorted pairs), alive for the launch.
+  std::vector<gpu::DeviceBuffer> pred_sets;
 
   // Ranges of all dimension filters, uploaded in one copy: per dimension and filter,
   // where its ranges start and how many.

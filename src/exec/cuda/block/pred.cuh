@@ -1,17 +1,31 @@
 #pragma once
-// BlockPred: a fact-table filter on a tile. The predicate is a set of inclusive
-// ranges of stored values (compiled on the host from the SQL constants, exactly).
+// BlockPred: fact-table filters on a tile.
+//   pred_tile   a range predicate (a set of inclusive ranges of stored values,
+//               compiled on the host from the SQL constants, exactly);
+//   tree_tile   a boolean combination of range and semi-linear leaves (postfix,
+//               exec/core/filter_program.h), each leaf a bit mask over the tile.
 #include "exec/cuda/block/load.cuh"
 
 namespace raydb::exec::cuda::block {
 
-// With V = uint32_t the host has clamped the ranges to 32 bits (launch_star). One
-// unsigned compare per item and range: lo <= v <= hi iff v - lo <= hi - lo (mod 2^n);
-// an empty range (lo > hi, the host's "never true") is skipped.
-template <typename V, Layout L>
-__device__ __forceinline__ void pred_tile(const DevPred& p, const DevColumn& c, uint64_t base, uint32_t& sel) {
-  V v[kItems];
-  with_width<V, L>(c, base, sel, v);
+// Sorted disjoint pairs (lo, hi): bisection for the last lo <= v.
+__device__ __forceinline__ bool in_sorted_ranges(const uint64_t* r, int n, uint64_t v) {
+  int a = 0, b = n;
+  while (a < b) {
+    const int m = (a + b) / 2;
+    if (__ldg(r + 2 * m) <= v) a = m + 1;
+    else b = m;
+  }
+  return a > 0 && v <= __ldg(r + 2 * (a - 1) + 1);
+}
+
+// Items of v whose stored value lies in p's inline ranges, as a mask (the bits of
+// unselected items are don't-cares). With V = uint32_t the host has clamped the
+// ranges to 32 bits (launch_star); one unsigned compare per item and range:
+// lo <= v <= hi iff v - lo <= hi - lo (mod 2^n); an empty range (lo > hi, the host's
+// "never true") is skipped.
+template <typename V>
+__device__ __forceinline__ uint32_t inline_items(const DevPred& p, const V (&v)[kItems]) {
   uint32_t ok = 0;
   for (int k = 0; k < p.nranges; k++) {
     if (p.lo[k] > p.hi[k]) continue;
@@ -19,7 +33,124 @@ __device__ __forceinline__ void pred_tile(const DevPred& p, const DevColumn& c, 
 #pragma unroll
     for (int i = 0; i < kItems; i++) ok |= uint32_t(V(v[i] - lo) <= span) << i;
   }
-  sel &= ok;
+  return ok;
+}
+
+// The same for a set in device memory (DevPred::ranges or bitmap): pairs compared in
+// order (one broadcast load per pair), a bitmap probe, or bisection; the bitmap and
+// bisection read only for selected items (L1/L2-resident: a few KB).
+template <typename V>
+__device__ __forceinline__ uint32_t set_items(const DevPred& p, const V (&v)[kItems], uint32_t sel) {
+  uint32_t ok = 0;
+  if (p.bitmap) {
+#pragma unroll
+    for (int i = 0; i < kItems; i++) {
+      const uint64_t off = uint64_t(v[i]) - p.bm_lo;  // below bm_lo wraps past bm_bits
+      bool hit = false;
+      if (((sel >> i) & 1u) && off < p.bm_bits) hit = (__ldg(p.bitmap + (off >> 5)) >> (off & 31)) & 1u;
+      ok |= uint32_t(hit) << i;
+    }
+  } else if (p.nranges <= kScanRangesLimit) {
+#pragma unroll 1
+    for (int k = 0; k < p.nranges; k++) {
+      const uint64_t lo = __ldg(p.ranges + 2 * k), span = __ldg(p.ranges + 2 * k + 1) - lo;
+#pragma unroll
+      for (int i = 0; i < kItems; i++) ok |= uint32_t(uint64_t(v[i]) - lo <= span) << i;
+    }
+  } else {
+#pragma unroll 1
+    for (int i = 0; i < kItems; i++)
+      if ((sel >> i) & 1u) ok |= uint32_t(in_sorted_ranges(p.ranges, p.nranges, uint64_t(v[i]))) << i;
+  }
+  return ok;
+}
+
+// EXT: the kernel was instantiated for long sets and boolean trees (star_kernel's
+// EXT); without it only inline ranges exist, and the kernel's code stays as small as
+// before sets existed (its instruction footprint is what the SSB queries feel).
+template <typename V, bool EXT>
+__device__ __forceinline__ uint32_t pred_items(const DevPred& p, const V (&v)[kItems], uint32_t sel) {
+  if constexpr (EXT) {
+    if (p.bitmap || p.ranges) return set_items<V>(p, v, sel);
+  }
+  return inline_items<V>(p, v);
+}
+
+template <typename V, Layout L, bool EXT>
+__device__ __forceinline__ void pred_tile(const DevPred& p, const DevColumn& c, uint64_t base, uint32_t& sel) {
+  V v[kItems];
+  with_width<V, L>(c, base, sel, v);
+  sel &= pred_items<V, EXT>(p, v, sel);
+}
+
+template <typename S>
+__device__ __forceinline__ bool compare_zero(int op, S d) {
+  switch (op) {
+    case kCmpEq: return d == 0;
+    case kCmpNe: return d != 0;
+    case kCmpLt: return d < 0;
+    case kCmpLe: return d <= 0;
+    case kCmpGt: return d > 0;
+    default: return d >= 0;
+  }
+}
+
+// A semi-linear leaf: each term's column is loaded for the selected rows (the same
+// vectors a range predicate would read) and accumulated per item. S is long long
+// when the host proved no partial sum leaves int64 (DevLinear::wide = 0), else
+// __int128 (exact: the host bounds the sum below 2^125).
+template <typename S, typename V, Layout L>
+__device__ __forceinline__ uint32_t linear_items(const DevLinear& f, const DevColumn* cols, uint64_t base,
+                                                 uint32_t sel) {
+  S acc[kItems];
+  const S k = sizeof(S) == 8 ? S((long long)f.k_lo)
+                             : S((__int128(f.k_hi) << 64) | __int128((unsigned long long)f.k_lo));
+#pragma unroll
+  for (int i = 0; i < kItems; i++) acc[i] = k;
+#pragma unroll 1
+  for (int t = 0; t < f.nterms; t++) {
+    const DevColumn& c = cols[f.col[t]];
+    V v[kItems];
+    with_width<V, L>(c, base, sel, v);
+    const S coef = S(f.coef[t]);
+#pragma unroll
+    for (int i = 0; i < kItems; i++) acc[i] += coef * S(value_of(c, uint64_t(v[i])));
+  }
+  uint32_t ok = 0;
+#pragma unroll
+  for (int i = 0; i < kItems; i++) ok |= uint32_t(compare_zero(f.op, acc[i])) << i;
+  return ok & sel;
+}
+
+// A boolean tree over the tile: leaves load their columns for the rows still in
+// `sel` (so a conjunct after selective ones reads little), masks combine on a small
+// stack. Not inlined: its stack and 128-bit path keep their registers out of the
+// fact kernel's hot loop (which is capped for 4 blocks per SM); only the kernels
+// instantiated for queries with trees call it (star_kernel's EXT).
+template <typename V, Layout L>
+__device__ __noinline__ uint32_t tree_mask(const DevTree& t, const DevPred* preds, const DevLinear* linears,
+                                           const DevColumn* cols, uint64_t base, uint32_t sel) {
+  uint32_t stack[kMaxTreeDepth];
+  int sp = 0;
+  for (int s = 0; s < t.nsteps; s++) {
+    const int arg = t.arg[s];
+    switch (t.op[s]) {
+      case kTreeRange: {
+        V v[kItems];
+        with_width<V, L>(cols[preds[arg].col], base, sel, v);
+        stack[sp++] = pred_items<V, true>(preds[arg], v, sel);
+        break;
+      }
+      case kTreeLinear:
+        stack[sp++] = linears[arg].wide ? linear_items<__int128, V, L>(linears[arg], cols, base, sel)
+                                        : linear_items<long long, V, L>(linears[arg], cols, base, sel);
+        break;
+      case kTreeAnd: sp--; stack[sp - 1] &= stack[sp]; break;
+      case kTreeOr: sp--; stack[sp - 1] |= stack[sp]; break;
+      default: stack[sp - 1] = ~stack[sp - 1]; break;
+    }
+  }
+  return stack[0] & sel;
 }
 
 }  // namespace raydb::exec::cuda::block

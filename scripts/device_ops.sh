@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Issue 10 on the GPU machine, one call with a bundle from scripts/device_bundle.sh
+# (BUNDLE_E2E=1 for the e2e predicate tests):
+#   TESTS=1  test_gpu (GPU_TEST_FILTER) and test_e2e's predicate and EXPLAIN ANALYZE tests
+#   OPS=1    raydb bench ops --suite predicates at N rows, cpu and cuda (OPS_REPS)
+#   OS=1     raydb bench ops order statistics (OS_ARGS)
+#   SSBQ=1   SSB at SF $SF: the 6-key IN-list query and other predicate shapes through
+#            raydb bench query on cuda and cpu (QUERY_REPS)
+#   BA=1     SSB before/after: .xfer/base's raydb against this bundle's, ROUNDS rounds
+# Output (at most 8 files come back): gpu.txt, tests.txt, ops.txt/.json, ssbq.txt/.json, ba.txt/.json.
+set -uo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
+source "$(dirname "${BASH_SOURCE[0]}")/device_unpack.sh"  # B, SRC, R, T
+OUT=${OUT:-/tmp/out}
+SF=${SF:-20}
+N=${N:-100000000}
+mkdir -p "$OUT"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$OUT/gpu.txt" 2>&1
+stamp() { echo "== $1 $(date +%T)" >> "$OUT/gpu.txt"; }
+if [ "${TESTS:-1}" = 1 ]; then
+  stamp tests
+  timeout "${GPU_TEST_TIMEOUT:-240}" "$T/test_gpu" --gtest_filter="${GPU_TEST_FILTER:-*}" > "$OUT/tests.txt" 2>&1
+  echo "test_gpu rc=$?" >> "$OUT/tests.txt"
+  if [ -f "$T/test_e2e" ]; then
+    timeout 120 "$T/test_e2e" --gtest_filter='*Predicate*:*ExplainAnalyze*' >> "$OUT/tests.txt" 2>&1
+    echo "test_e2e rc=$?" >> "$OUT/tests.txt"
+  fi
+fi
+if [ "${OPS:-1}" = 1 ]; then
+  stamp ops
+  timeout "${OPS_TIMEOUT:-240}" "$R" bench ops --suite predicates --db /tmp/opsdb --n "$N" --devices cpu,cuda \
+    --reps "${OPS_REPS:-5}" --json "$OUT/ops.json" > "$OUT/ops.txt" 2>&1
+  echo "rc=$?" >> "$OUT/ops.txt"
+fi
+if [ "${OS:-0}" = 1 ]; then
+  stamp order-statistics
+  # shellcheck disable=SC2086
+  timeout "${OS_TIMEOUT:-200}" "$R" bench ops ${OS_ARGS:---n 1000000000 --devices cuda --algorithms radix,bitwise,sort} \
+    --json "$OUT/ops.json" >> "$OUT/ops.txt" 2>&1
+  echo "rc=$?" >> "$OUT/ops.txt"
+fi
+if [ "${SSBQ:-0}" = 1 ] || [ "${BA:-0}" = 1 ]; then
+  stamp gen
+  [ -d /tmp/ssb$SF ] || "$R" gen ssb --sf "$SF" --db /tmp/ssb$SF > /dev/null 2>> "$OUT/gpu.txt"
+fi
+if [ "${SSBQ:-0}" = 1 ]; then
+  stamp ssbq
+  timeout "${QUERY_TIMEOUT:-200}" "$R" bench query --db /tmp/ssb$SF --reps "${QUERY_REPS:-10}" --backends cuda,cpu \
+    --index-paths off \
+    -q "in6=select count(*), sum(lo_revenue) from lineorder where lo_orderkey in (7, 1234567, 23456789, 29999999, 55555, 98765432)" \
+    -q "in20=select count(*), sum(lo_revenue) from lineorder where lo_quantity in (1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31, 33, 35, 37, 39)" \
+    -q "or=select count(*), sum(lo_revenue) from lineorder where lo_quantity < 5 or lo_discount > 9" \
+    -q "not=select count(*) from lineorder where not (lo_quantity between 10 and 40) and not (lo_discount < 3 or lo_tax > 6)" \
+    -q "colcmp=select count(*), sum(lo_quantity) from lineorder where lo_commitdate > lo_orderdate" \
+    -q "linear4=select count(*), sum(lo_revenue) from lineorder where 3 * lo_quantity + 2 * lo_discount - lo_tax + 7 * lo_linenumber > 100" \
+    -q "q11or=select sum(lo_extendedprice * lo_discount) from lineorder, date where lo_orderdate = d_datekey and d_year = 1993 and (lo_discount between 1 and 3 or lo_quantity < 25 and lo_tax = 1)" \
+    --json "$OUT/ssbq.json" > "$OUT/ssbq.txt" 2>&1
+  echo "rc=$?" >> "$OUT/ssbq.txt"
+  "$R" query --db /tmp/ssb$SF --backend cuda "explain analyze select d_year, count(*) from lineorder, date where lo_orderdate = d_datekey and (lo_quantity < 5 or lo_discount > 9) group by d_year" >> "$OUT/ssbq.txt" 2>&1
+  "$R" query --db /tmp/ssb$SF --backend cpu "explain analyze select d_year, count(*) from lineorder, date where lo_orderdate = d_datekey and (lo_quantity < 5 or lo_discount > 9) group by d_year" >> "$OUT/ssbq.txt" 2>&1
+fi
+if [ "${BA:-0}" = 1 ]; then
+  stamp before-after
+  [ -f "$ROOT/.xfer/base/build/raydb.gz" ] && gunzip -f "$ROOT/.xfer/base/build/raydb.gz" && chmod +x "$ROOT/.xfer/base/build/raydb"
+  for r in $(seq "${ROUNDS:-2}"); do
+    for w in base bundle; do
+      bin=$ROOT/.xfer/$w/build/raydb
+      [ "$w" = bundle ] && bin=$R
+      echo "== $w round $r" >> "$OUT/ba.txt"
+      timeout 150 "$bin" bench ssb --backend cuda --db /tmp/ssb$SF --reps 10 --json "$OUT/ba_${w}_$r.json" >> "$OUT/ba.txt" 2>&1
+      echo "rc=$?" >> "$OUT/ba.txt"
+    done
+  done
+  cat "$OUT"/ba_*.json > "$OUT/ba.json" 2>/dev/null; rm -f "$OUT"/ba_*.json
+fi
+stamp done

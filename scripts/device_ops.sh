@@ -54,10 +54,14 @@ if [ "${SSBQ:-0}" = 1 ]; then
     -q "colcmp=select count(*), sum(lo_quantity) from lineorder where lo_commitdate > lo_orderdate" \
     -q "linear4=select count(*), sum(lo_revenue) from lineorder where 3 * lo_quantity + 2 * lo_discount - lo_tax + 7 * lo_linenumber > 100" \
     -q "q11or=select sum(lo_extendedprice * lo_discount) from lineorder, date where lo_orderdate = d_datekey and d_year = 1993 and (lo_discount between 1 and 3 or lo_quantity < 25 and lo_tax = 1)" \
+    -q "median_year=select d_year, median(lo_revenue) from lineorder, date where lo_orderdate = d_datekey group by d_year order by d_year" \
+    -q "median_all=select median(lo_extendedprice) from lineorder" \
+    -q "quantiles_filtered=select lo_shipmode, quantile_disc(lo_quantity, 0.9), kth_largest(lo_revenue, 10) from lineorder where lo_discount between 1 and 3 group by lo_shipmode order by 1" \
     --json "$OUT/ssbq.json" > "$OUT/ssbq.txt" 2>&1
   echo "rc=$?" >> "$OUT/ssbq.txt"
   "$R" query --db /tmp/ssb$SF --backend cuda "explain analyze select d_year, count(*) from lineorder, date where lo_orderdate = d_datekey and (lo_quantity < 5 or lo_discount > 9) group by d_year" >> "$OUT/ssbq.txt" 2>&1
   "$R" query --db /tmp/ssb$SF --backend cpu "explain analyze select d_year, count(*) from lineorder, date where lo_orderdate = d_datekey and (lo_quantity < 5 or lo_discount > 9) group by d_year" >> "$OUT/ssbq.txt" 2>&1
+  "$R" query --db /tmp/ssb$SF --backend cuda "explain analyze select d_year, median(lo_revenue) from lineorder, date where lo_orderdate = d_datekey group by d_year" >> "$OUT/ssbq.txt" 2>&1
 fi
 if [ "${BA:-0}" = 1 ]; then
   stamp before-after

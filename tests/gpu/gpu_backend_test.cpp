@@ -132,6 +132,34 @@ TEST(GpuExplainAnalyze, StarKernelsCountRows) {
   EXPECT_NE(t.find(count("select count(*) from date where d_year >= 1995") + " passed filters"), std::string::npos) << t;
 }
 
+// Order statistics on the star kernels (a second pass writes each row's group, the
+// device selection picks the ranks): equal to the CPU, and on the star kernels.
+TEST(GpuOrderStatistics, StarKernelsEqualCpu) {
+  REQUIRE_GPU();
+  OracleFixture& f = ssb_fixture("0.01");
+  ASSERT_TRUE(f.db) << f.error;
+  const char* sqls[] = {
+      "select median(lo_revenue) from lineorder",
+      "select d_year, median(lo_revenue), count(*) from lineorder, date where lo_orderdate = d_datekey "
+      "group by d_year order by d_year",
+      "select lo_shipmode, quantile_disc(lo_quantity, 0.9), quantile_cont(lo_extendedprice, 0.25), "
+      "kth_largest(lo_discount, 3), kth_smallest(lo_orderdate, 1) from lineorder where lo_tax > 2 "
+      "group by lo_shipmode order by 1",
+      "select c_region, percentile_cont(0.75) within group (order by lo_supplycost), "
+      "percentile_disc(0.5) within group (order by lo_orderpriority), sum(lo_revenue) from lineorder, customer "
+      "where lo_custkey = c_custkey and (lo_quantity < 10 or lo_discount > 8) group by c_region order by 1",
+      "select median(lo_quantity) from lineorder where lo_quantity > 1000",  // nothing selected: NULL
+      "select d_year, kth_largest(lo_revenue, 100000) from lineorder, date where lo_orderdate = d_datekey "
+      "group by d_year order by 1",  // k beyond each group: NULL
+  };
+  for (const char* sql : sqls) {
+    QueryResult e = f.db->query(std::string("explain ") + sql, QueryOptions{Backend::kCuda});
+    EXPECT_NE(e.explain.find("star kernels"), std::string::npos) << sql << "\n" << e.explain;
+    std::string why;
+    EXPECT_TRUE(run_both(*f.db, sql, why)) << sql << ": " << why;
+  }
+}
+
 std::vector<Case> predicate_cases() {
   std::vector<Case> v(std::begin(kSsbPredicateCases), std::end(kSsbPredicateCases));
   v.insert(v.end(), std::begin(kCsvPredicateCases), std::end(kCsvPredicateCases));

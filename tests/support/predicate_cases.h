@@ -19,6 +19,9 @@ inline const Case kSsbPredicateCases[] = {
      "select count(*) from lineorder where lo_revenue in (100000, 200000, 300000, 400000, 500000, 600000, 700000, "
      "800000, 900000, 1000000, 1100000, 1200000, 1300000, 1400000, 1500000, 1600000, 1700000, 1800000, 1900000, "
      "2000000, 5000000, 9000000)"},
+    {"in_list_12_far_apart",  // device pairs compared one after another (9..16 ranges, wide span)
+     "select count(*), sum(lo_tax) from lineorder where lo_revenue in (100000, 300000, 700000, 1100000, 1300000, "
+     "1700000, 1900000, 2300000, 2900000, 3100000, 3700000, 4100000)"},
     {"not_in_list", "select count(*) from lineorder where lo_quantity not in (1, 5, 9, 13, 17, 21, 25, 29, 33, 37, 41, "
                     "45, 49, 2, 6, 10, 14, 18, 22)"},
     {"or_across_columns", "select count(*), sum(lo_revenue) from lineorder where lo_quantity < 5 or lo_discount > 9"},

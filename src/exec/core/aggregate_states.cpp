@@ -279,9 +279,7 @@ void AggregateStates::load_doubles(size_t a, std::vector<int64_t> count, std::ve
   size_ = n;
 }
 
-namespace {
-
-orderstat::RankSpec rank_spec(const plan::OrderStatSpec& s) {
+orderstat::RankSpec order_stat_rank_spec(const plan::OrderStatSpec& s) {
   using Kind = plan::OrderStatSpec::Kind;
   const orderstat::Quantile q{s.q_integral, s.q_scaling};
   switch (s.kind) {
@@ -293,14 +291,26 @@ orderstat::RankSpec rank_spec(const plan::OrderStatSpec& s) {
   return orderstat::RankSpec::median();
 }
 
-}  // namespace
-
 // The collected values of order statistic `a`, selected per group: interpolated
 // (quantile_cont, median) as DOUBLE or, for DECIMAL, in its scale; otherwise the
 // selected value itself, in the argument's type.
+void AggregateStates::load_order_stat(size_t a, std::vector<orderstat::OrderStat> values, orderstat::KeyType kt,
+                                      const Dictionary* dict) {
+  State& s = states_[a];
+  s.kind = kt == orderstat::KeyType::kUInt64 ? VectorKind::kCode : VectorKind::kInt;
+  s.kind_known = true;
+  s.dict = dict;
+  s.os_key_type = kt;
+  size_ = values.size();
+  s.os_loaded = std::move(values);
+  s.loaded = true;
+}
+
 Vector AggregateStates::finalize_order_stat(size_t a, const std::vector<uint32_t>& gids) const {
   const plan::AggregateExpr& agg = (*aggs_)[a];
   const State& s = states_[a];
+  if (s.loaded)
+    return order_stat_vector(a, s.os_key_type, gids, [&](uint32_t g) -> const orderstat::OrderStat& { return s.os_loaded[g]; });
   std::vector<uint32_t> dg;
   std::vector<uint64_t> dv;
   if (agg.distinct)
@@ -316,7 +326,16 @@ Vector AggregateStates::finalize_order_stat(size_t a, const std::vector<uint32_t
   in.n = v.size();
   in.group_ids = g.data();
   in.groups = uint32_t(std::max<size_t>(size_, 1));
-  const orderstat::OrderStats r = orderstat::order_statistics(in, {rank_spec(agg.order_stat)});
+  const orderstat::OrderStats r = orderstat::order_statistics(in, {order_stat_rank_spec(agg.order_stat)});
+  return order_stat_vector(a, kt, gids, [&](uint32_t grp) -> const orderstat::OrderStat& { return r.at(grp, 0); });
+}
+
+// The selected values as the aggregate's result type: interpolations as DOUBLE or in
+// the DECIMAL's scale, discrete values in the argument's type (codes for VARCHAR).
+Vector AggregateStates::order_stat_vector(size_t a, orderstat::KeyType kt, const std::vector<uint32_t>& gids,
+                                          const std::function<const orderstat::OrderStat&(uint32_t)>& at) const {
+  const plan::AggregateExpr& agg = (*aggs_)[a];
+  const State& s = states_[a];
   Vector out(agg.type, gids.size());
   if (out.kind == VectorKind::kString) {  // dictionary codes in, codes out
     out.kind = VectorKind::kCode;
@@ -326,7 +345,7 @@ Vector AggregateStates::finalize_order_stat(size_t a, const std::vector<uint32_t
   }
   const bool cont = agg.order_stat.kind == plan::OrderStatSpec::Kind::kCont;
   for (size_t i = 0; i < gids.size(); i++) {
-    const orderstat::OrderStat& st = r.at(gids[i], 0);
+    const orderstat::OrderStat& st = at(gids[i]);
     if (st.is_null) {
       out.set_null(i);
     } else if (out.kind == VectorKind::kDouble) {

@@ -10,16 +10,21 @@
 // statistics (median, quantiles, k-th values), selected per group by
 // exec/core/order_statistics.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_set>
 #include <vector>
 
 #include "exec/core/key_encoder.h"
 #include "exec/core/exact_double_sum.h"
+#include "exec/core/order_statistics/order_statistics.h"
 #include "exec/core/vector.h"
 #include "plan/logical/logical_query.h"
 
 namespace raydb::exec {
+
+// The selection library's spec for an SQL order statistic.
+orderstat::RankSpec order_stat_rank_spec(const plan::OrderStatSpec& s);
 
 class AggregateStates {
  public:
@@ -41,6 +46,12 @@ class AggregateStates {
   // The same for an argument of kind kDouble: `value` holds each group's rounded exact
   // SUM (SUM/AVG) or its extreme value (MIN/MAX).
   void load_doubles(size_t a, std::vector<int64_t> count, std::vector<double> value, const Type& arg_type);
+  // Sets order statistic `a` (not DISTINCT) from a selection made elsewhere (the CUDA
+  // backend, on the same keys the CPU collects: `kt` kInt64 for integers, DECIMAL and
+  // DATE, kUInt64 for dictionary codes): per group [0, values.size()) the OrderStat of
+  // the aggregate's spec; `dict` for VARCHAR codes.
+  void load_order_stat(size_t a, std::vector<orderstat::OrderStat> values, orderstat::KeyType kt,
+                       const Dictionary* dict);
   // The results of aggregate `a` for the given groups, typed as AggregateExpr::type.
   Vector finalize(size_t a, const std::vector<uint32_t>& gids) const;
 
@@ -80,8 +91,12 @@ class AggregateStates {
     // as int64, dictionary codes, DOUBLE bits); selected at the end (order_statistics/).
     std::vector<uint32_t> os_gids;
     std::vector<uint64_t> os_values;
+    std::vector<orderstat::OrderStat> os_loaded;  // load_order_stat's results (loaded set)
+    orderstat::KeyType os_key_type = orderstat::KeyType::kInt64;
   };
   Vector finalize_order_stat(size_t a, const std::vector<uint32_t>& gids) const;
+  Vector order_stat_vector(size_t a, orderstat::KeyType kt, const std::vector<uint32_t>& gids,
+                           const std::function<const orderstat::OrderStat&(uint32_t)>& at) const;
   static ExactDoubleSum& acc(State& s, uint32_t g);
   static double rounded_sum(const State& s, uint32_t g);
   static void add_wrapping(State& s, uint32_t g, __int128 x);

@@ -287,9 +287,16 @@ bool ColumnPredicate::test(int64_t v) const {
     if (v < bitmap_base_ || off >= bitmap_.size() * 64) return false;
     return bitmap_[off >> 6] >> (off & 63) & 1;
   }
-  for (auto& [a, b] : ranges_)
-    if (v >= a && v <= b) return true;
-  return false;
+  if (ranges_.size() <= 8) {
+    for (auto& [a, b] : ranges_)
+      if (v >= a && v <= b) return true;
+    return false;
+  }
+  // Many ranges over a wide span (an IN list of far-apart keys): bisection for the
+  // last range starting at or below v.
+  auto it = std::upper_bound(ranges_.begin(), ranges_.end(), v,
+                             [](int64_t x, const std::pair<int64_t, int64_t>& r) { return x < r.first; });
+  return it != ranges_.begin() && v <= std::prev(it)->second;
 }
 
 double ColumnPredicate::coverage() const {

@@ -52,11 +52,14 @@ struct DevPred {
 // + k  op  0, over the columns' SQL stored values. `wide` = 0: the host proved every
 // partial sum fits int64; 1: 128-bit sums (k = k_hi:k_lo, two's complement).
 enum DevCmp : int32_t { kCmpEq, kCmpNe, kCmpLt, kCmpLe, kCmpGt, kCmpGe };
+// stored = 1: every term's column is offset-encoded (value = base + stored) and the
+// host folded sum coef * base into k and proved sum |coef| * max stored + |k| fits
+// int64: the device multiplies the loaded words directly (no decode, no base add).
 struct DevLinear {
   int32_t nterms = 0;
   int32_t op = kCmpEq;
   int32_t wide = 0;
-  int32_t pad = 0;
+  int32_t stored = 0;
   int32_t col[kMaxLinearTerms] = {};
   int64_t coef[kMaxLinearTerms] = {};
   int64_t k_lo = 0, k_hi = 0;
@@ -142,7 +145,7 @@ struct StarParams {
   uint64_t rows = 0;
   uint64_t groups = 1;  // group id range
   int32_t ncols = 0, npreds = 0, njoins = 0, nroot_groups = 0, naggs = 0;
-  int32_t mode = 0;  // 0: one group in registers, 1: shared-memory groups, 2: global atomics
+  int32_t mode = 0;  // 0: one group in registers, 1: shared-memory groups, 2: global atomics, 3: rows' groups out
   int32_t count_only = 0;  // mode 0 and every aggregate a COUNT: rows counted per tile, not per row
   DevColumn cols[kMaxFactColumns];
   DevPred preds[kMaxFactPreds];   // conjuncts applied one after another
@@ -154,6 +157,10 @@ struct StarParams {
   // Rows that passed the fact filters (before the probes): selectivity for free,
   // EXPLAIN ANALYZE. One add per warp at the end of the kernel.
   unsigned long long* filtered = nullptr;
+  // Mode 3 (order statistics, star_order_stats.cpp): per fact row, whether it passed
+  // and its group id (0 when it did not); no aggregation.
+  unsigned char* os_select = nullptr;
+  uint32_t* os_gids = nullptr;
 };
 
 // Dimension side: one filter of a dimension table, ranges in the stored domain.

@@ -117,7 +117,7 @@ __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constan
   uint64_t off = G;
   for (int a = 0; a < kMaxAggs; a++) {
     s_lo[a] = s_hi[a] = nullptr;
-    if (MODE == 2 || a >= p.naggs) continue;
+    if (MODE >= 2 || a >= p.naggs) continue;
     s_lo[a] = smem + off;
     off += G;
     if (p.aggs[a].wide) {
@@ -137,8 +137,8 @@ __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constan
     for (uint64_t i = threadIdx.x; i < words; i += kBlock) dst[i] = __ldg(src + i);
     copied = true;
   }
-  if (MODE == 2 && copied) __syncthreads();
-  if (MODE != 2) {
+  if (MODE >= 2 && copied) __syncthreads();
+  if (MODE < 2) {
     for (uint64_t i = threadIdx.x; i < G; i += kBlock) smem[i] = 0;
     for (int a = 0; a < p.naggs; a++) {
       const unsigned long long init = init_of(p.aggs[a]);
@@ -184,6 +184,17 @@ __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constan
     }
     for (int k = 0; k < p.nroot_groups && mask; k++)
       group_tile<V, L>(p.root_groups[k], p.cols[p.root_groups[k].col], base, mask, gid);
+    if constexpr (MODE == 3) {  // each row's group for the order statistics' selection
+#pragma unroll
+      for (int i = 0; i < kItems; i++) {
+        const uint64_t row = item_row<L>(base, i);
+        if (row >= p.rows) continue;
+        const bool on = (mask >> i) & 1u;
+        p.os_select[row] = on;
+        p.os_gids[row] = on ? gid[i] : 0u;
+      }
+      continue;
+    }
     // The aggregation code (a register-program interpreter per aggregate) is large:
     // run it once per selected row from a non-unrolled loop over a bit mask, so the
     // kernel's instruction footprint stays small (unrolling it per item thrashed the
@@ -236,7 +247,7 @@ __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constan
   }
   for (int o = 16; o > 0; o /= 2) r_filtered += __shfl_down_sync(0xffffffffu, r_filtered, o);
   if ((threadIdx.x & 31) == 0 && r_filtered) atomicAdd(p.filtered, (unsigned long long)r_filtered);
-  if (MODE == 2) return;
+  if (MODE >= 2) return;
   if (MODE == 0) {
     if (r_count) {
       atomicAdd(smem, r_count);
@@ -295,6 +306,14 @@ __global__ void compact_kernel(const unsigned long long* const* fields, int nfie
   const uint64_t pos = base + __popc(mask & ((1u << lane) - 1));
   gids[pos] = g;
   for (int f = 0; f < nfields; f++) out[uint64_t(f) * capacity + pos] = fields[f][g];
+}
+
+// Order statistics on the star path: each row's value as a key input (value_of: the
+// column's stored form decoded exactly; T = int32_t when the host proved it fits).
+template <typename T>
+__global__ void order_keys_kernel(const DevColumn c, uint64_t n, T* out) {
+  const uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = T(value_of(c, load_stored(c, i)));
 }
 
 __global__ void fill_kernel(unsigned long long* p, uint64_t n, unsigned long long value) {
@@ -374,7 +393,7 @@ void classify(DevAgg& a) {
 }
 
 size_t star_shared_bytes(const StarParams& p) {
-  if (p.mode == 2) return 0;
+  if (p.mode >= 2) return 0;
   const uint64_t G = p.mode == 0 ? 1 : p.groups;
   uint64_t words = G;
   for (int a = 0; a < p.naggs; a++) words += G * (p.aggs[a].wide ? 2 : 1);
@@ -412,6 +431,7 @@ void launch_star_t(const StarParams& p, size_t smem, uint64_t tiles, cudaStream_
     allow_shared(star_kernel<0, V, MINB, L, T>);
     allow_shared(star_kernel<1, V, MINB, L, T>);
     allow_shared(star_kernel<2, V, MINB, L, T>);
+    allow_shared(star_kernel<3, V, MINB, L, T>);
     return true;
   }();
   (void)allowed;
@@ -419,7 +439,8 @@ void launch_star_t(const StarParams& p, size_t smem, uint64_t tiles, cudaStream_
   switch (p.mode) {
     case 0: cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, star_kernel<0, V, MINB, L, T>, kBlock, smem); break;
     case 1: cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, star_kernel<1, V, MINB, L, T>, kBlock, smem); break;
-    default: cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, star_kernel<2, V, MINB, L, T>, kBlock, smem); break;
+    case 2: cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, star_kernel<2, V, MINB, L, T>, kBlock, smem); break;
+    default: cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, star_kernel<3, V, MINB, L, T>, kBlock, smem); break;
   }
   // Persistent blocks: enough to fill the GPU, each striding over tiles, so the
   // per-block flush of shared accumulators is paid a few hundred times, not per tile.
@@ -427,7 +448,8 @@ void launch_star_t(const StarParams& p, size_t smem, uint64_t tiles, cudaStream_
   switch (p.mode) {
     case 0: star_kernel<0, V, MINB, L, T><<<unsigned(grid), kBlock, smem, stream>>>(p); break;
     case 1: star_kernel<1, V, MINB, L, T><<<unsigned(grid), kBlock, smem, stream>>>(p); break;
-    default: star_kernel<2, V, MINB, L, T><<<unsigned(grid), kBlock, smem, stream>>>(p); break;
+    case 2: star_kernel<2, V, MINB, L, T><<<unsigned(grid), kBlock, smem, stream>>>(p); break;
+    default: star_kernel<3, V, MINB, L, T><<<unsigned(grid), kBlock, smem, stream>>>(p); break;
   }
 }
 
@@ -516,6 +538,14 @@ void launch_compact(const unsigned long long* const* fields, int nfields, uint64
                     unsigned long long* out, unsigned long long* gids, unsigned long long* n, cudaStream_t stream) {
   if (groups == 0) return;
   compact_kernel<<<gpu::item_blocks(groups), gpu::kThreads, 0, stream>>>(fields, nfields, groups, capacity, out, gids, n);
+}
+
+void launch_order_keys(const DevColumn& c, uint64_t n, void* out, int bytes, cudaStream_t stream) {
+  if (n == 0) return;
+  if (bytes == 4)
+    order_keys_kernel<<<gpu::item_blocks(n), gpu::kThreads, 0, stream>>>(c, n, static_cast<int32_t*>(out));
+  else
+    order_keys_kernel<<<gpu::item_blocks(n), gpu::kThreads, 0, stream>>>(c, n, static_cast<int64_t*>(out));
 }
 
 void launch_fill(unsigned long long* p, uint64_t n, unsigned long long value, cudaStream_t stream) {

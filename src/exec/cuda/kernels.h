@@ -42,6 +42,9 @@ void launch_compact(const unsigned long long* const* fields, int nfields, uint64
                     unsigned long long* out, unsigned long long* gids, unsigned long long* n, cudaStream_t stream);
 
 // p[0, n) = value.
+// out[i] = the SQL stored value of row i of column c (order statistics' keys), as
+// int32 (bytes = 4: the caller proved every value fits) or int64 (bytes = 8).
+void launch_order_keys(const DevColumn& c, uint64_t n, void* out, int bytes, cudaStream_t stream);
 void launch_fill(unsigned long long* p, uint64_t n, unsigned long long value, cudaStream_t stream);
 
 // Calibration: reads `bytes` of device memory once per call (a reduction).

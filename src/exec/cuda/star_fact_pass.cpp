@@ -70,14 +70,33 @@ static_assert(int(plan::CompareOp::kEq) == kCmpEq && int(plan::CompareOp::kNe) =
                   int(plan::CompareOp::kGt) == kCmpGt && int(plan::CompareOp::kGe) == kCmpGe,
               "DevCmp follows plan::CompareOp");
 
-void fill_linear(DevLinear& dl, const LinearPredicate& l, const std::vector<int>& cols) {
+void fill_linear(const StarRun& r, DevLinear& dl, const LinearPredicate& l, const std::vector<int>& cols) {
   dl.nterms = int(l.terms().size());
   for (size_t t = 0; t < l.terms().size(); t++) dl.col[t] = cols[t], dl.coef[t] = l.terms()[t].coef;
   dl.op = int32_t(l.op());  // DevCmp follows plan::CompareOp's order
   dl.wide = l.wide() ? 1 : 0;
-  const unsigned __int128 k = (unsigned __int128)l.constant();
-  dl.k_lo = int64_t(uint64_t(k));
-  dl.k_hi = int64_t(uint64_t(k >> 64));
+  __int128 k = l.constant();
+  // The stored form: sum coef * (base + s) + k = sum coef * s + (k + sum coef * base),
+  // exact in int64 when |k'| + sum |coef| * (stored range - 1) fits.
+  __int128 k_stored = k, bound = 0;
+  bool stored = !l.wide();
+  for (size_t t = 0; t < l.terms().size() && stored; t++) {
+    const DeviceColumn& c = *r.fact[size_t(cols[t])];
+    const __int128 coef = l.terms()[t].coef, span = __int128(c.stored_range() - 1);
+    __int128 shift = 0, part = 0;
+    stored = c.dev.decode == nullptr && !__builtin_mul_overflow(coef, __int128(c.dev.base), &shift) &&
+             !__builtin_add_overflow(k_stored, shift, &k_stored) &&
+             !__builtin_mul_overflow(coef < 0 ? -coef : coef, span, &part) &&
+             !__builtin_add_overflow(bound, part, &bound);
+  }
+  const __int128 limit = __int128(INT64_MAX);
+  if (stored && bound + (k_stored < 0 ? -k_stored : k_stored) <= limit) {
+    dl.stored = 1;
+    k = k_stored;
+  }
+  const unsigned __int128 u = (unsigned __int128)k;
+  dl.k_lo = int64_t(uint64_t(u));
+  dl.k_hi = int64_t(uint64_t(u >> 64));
 }
 
 // Boolean fact filters: their programs as DevTrees in device memory (star_kernel's
@@ -91,7 +110,7 @@ void add_fact_trees(StarRun& r, StarParams& p) {
     const int first_leaf = nleaves, first_linear = nlinears;
     const FilterProgram& prog = st.program;
     for (size_t i = 0; i < prog.ranges().size(); i++) fill_pred(r, t.leaves[nleaves++], st.range_cols[i], prog.ranges()[i].ranges());
-    for (size_t i = 0; i < prog.linears().size(); i++) fill_linear(t.linears[nlinears++], prog.linears()[i], st.linear_cols[i]);
+    for (size_t i = 0; i < prog.linears().size(); i++) fill_linear(r, t.linears[nlinears++], prog.linears()[i], st.linear_cols[i]);
     for (auto& step : prog.steps()) {
       uint8_t op = kTreeNot, arg = 0;
       switch (step.op) {
@@ -201,6 +220,14 @@ StarParams fact_params(StarRun& r) {
   return p;
 }
 
+StarKnobs star_knobs(const Settings& settings) {
+  StarKnobs knobs;
+  knobs.smem_lookup = settings.cuda_smem_lookup();
+  knobs.rowshape = settings.cuda_rowshape();
+  knobs.blocked = settings.cuda_blocked_layout();
+  return knobs;
+}
+
 // Zeroed accumulators (MIN/MAX at their identities), then the kernel, between the
 // fact_start and fact_done events.
 void run_fact_pass(StarRun& r, StarParams& p, gpu::DeviceBuffer& acc) {
@@ -219,12 +246,8 @@ void run_fact_pass(StarRun& r, StarParams& p, gpu::DeviceBuffer& acc) {
     if (f == kAggMin) launch_fill(p.acc.lo[a], R, u64(INT64_MAX), s);
     if (f == kAggMax) launch_fill(p.acc.lo[a], R, u64(INT64_MIN), s);
   }
-  StarKnobs knobs;
-  knobs.smem_lookup = r.settings.cuda_smem_lookup();
-  knobs.rowshape = r.settings.cuda_rowshape();
-  knobs.blocked = r.settings.cuda_blocked_layout();
   gpu::check_cuda(cudaEventRecord(r.ctx.fact_start, s), "cudaEventRecord");
-  if (!r.nothing) launch_star(p, knobs, s);
+  if (!r.nothing) launch_star(p, star_knobs(r.settings), s);
   gpu::check_cuda(cudaEventRecord(r.ctx.fact_done, s), "cudaEventRecord");
   // 8 bytes into pinned memory; read after the stream's sync in copy_groups_back.
   gpu::check_cuda(cudaMemcpyAsync(r.ctx.counter.get(), p.filtered, 8, cudaMemcpyDeviceToHost, s), "cudaMemcpy");

@@ -351,6 +351,21 @@ std::variant<StarPlan, std::string> analyze(const plan::PhysicalPlan& plan) {
     if (a.distinct) return std::string("DISTINCT aggregates");
     StarAgg sa;
     sa.func = a.func;
+    if (a.func == AggFunc::kOrderStat) {
+      const Expr& arg = *a.arg;
+      if (arg.kind != ExprKind::kColumnRef || arg.table_index != int(root))
+        return fmt::format("{} of anything but a fact-table column", a.name);
+      if (!integer_physical(arg.type) && arg.type.id != TypeId::kVarchar)
+        return fmt::format("{} over {}", a.name, arg.type.to_string());
+      sa.order_stat = true;
+      sa.os_col = fact_col(rt.column_ptr(size_t(arg.column_index)));
+      sa.key_type = arg.type.id == TypeId::kVarchar ? orderstat::KeyType::kUInt64 : orderstat::KeyType::kInt64;
+      if (arg.type.id == TypeId::kVarchar) sa.dict = rt.column(size_t(arg.column_index)).dictionary();
+      sa.arg_type = arg.type;
+      sa.dev.func = kAggCount;
+      sp.aggs.push_back(sa);
+      continue;
+    }
     if (a.func == AggFunc::kCountStar) {
       sa.dev.func = kAggCount;
       sp.aggs.push_back(sa);

@@ -16,7 +16,9 @@
 //   - COUNT/SUM/AVG/MIN/MAX over + - * and unary minus of root integer/decimal
 //     columns and constants, with every intermediate provably within 64 bits
 //     (interval arithmetic over the column statistics), or MIN/MAX/COUNT of a
-//     root VARCHAR column (dictionary codes order like their strings).
+//     root VARCHAR column (dictionary codes order like their strings);
+//   - order statistics (median, quantile_*, percentile_*, kth_*) of a root integer,
+//     DECIMAL, DATE or VARCHAR column, not DISTINCT.
 #include <optional>
 #include <string>
 #include <variant>
@@ -24,6 +26,7 @@
 
 #include "exec/core/filter_program.h"
 #include "exec/core/key_encoder.h"
+#include "exec/core/order_statistics/order_key.h"
 #include "exec/cuda/kernel_params.h"
 #include "plan/physical/physical_plan.h"
 
@@ -55,6 +58,12 @@ struct StarDim {
 
 struct StarAgg {
   plan::AggFunc func = plan::AggFunc::kCountStar;
+  // An order statistic (median, quantiles, k-th): the fact kernel counts its rows
+  // (dev is COUNT); a second pass writes each row's group, and the selection runs on
+  // the device over the column's values (star_order_stats.cpp).
+  bool order_stat = false;
+  int os_col = -1;  // fact_columns index of its argument
+  orderstat::KeyType key_type = orderstat::KeyType::kInt64;
   DevAgg dev;                  // program columns index StarPlan::fact_columns
   VectorKind kind = VectorKind::kInt;  // the argument's kind for AggregateStates
   const Dictionary* dict = nullptr;

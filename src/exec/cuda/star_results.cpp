@@ -193,6 +193,14 @@ void load_star_aggregates(const StarRun& r, const std::vector<uint32_t>& order, 
       }
     }
     if (aggs[a].func == AggFunc::kCountStar) continue;  // count alone
+    if (aggs[a].order_stat) {  // selected on the device (star_order_stats.cpp), per group id
+      std::vector<orderstat::OrderStat> v(n);  // NULL where nothing was selected
+      const bool ran = a < r.order_stats.size() && !r.order_stats[a].values.empty();
+      for (size_t i = 0; i < n; i++)
+        if (ran && order[i] < r.present.size()) v[i] = r.order_stats[a].at(uint32_t(r.present[order[i]]), 0);
+      states.load_order_stat(a, std::move(v), ran ? r.os_key_types[a] : aggs[a].key_type, aggs[a].dict);
+      continue;
+    }
     states.load(a, std::move(count), std::move(sum), aggs[a].kind, aggs[a].dict, aggs[a].arg_type);
   }
   for (size_t a = 0; a < aggs.size(); a++) {

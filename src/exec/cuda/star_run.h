@@ -15,6 +15,7 @@
 #include "exec/core/result_table.h"
 #include "exec/cuda/column_cache.h"
 #include "exec/cuda/kernels.h"
+#include "exec/core/order_statistics/order_statistics.h"
 #include "exec/cuda/star_plan.h"
 #include "gpu/current_device.h"
 #include "gpu/device_buffer.h"
@@ -73,6 +74,9 @@ struct StarRun {
   bool nothing = false;  // no row can pass: the device work is skipped
 
   uint64_t fact_filtered = 0;  // fact rows that passed the fact filters (kernel counter)
+  std::vector<orderstat::OrderStats> order_stats;  // per aggregate (order statistics only), by group id
+  std::vector<orderstat::KeyType> os_key_types;     // the keys each was selected on
+  double order_stats_ms = 0;                       // their second pass and selection (host-timed)
   std::string phases;          // device phase times (EXPLAIN ANALYZE, cuda_profile)
 
   // Long range sets of fact predicates (bitmaps or sorted pairs), alive for the launch.
@@ -109,6 +113,9 @@ void run_fact_pass(StarRun& r, StarParams& p, gpu::DeviceBuffer& acc);
 
 // star_results.cpp
 void copy_groups_back(StarRun& r, const StarParams& p, const gpu::DeviceBuffer& acc);
+// star_order_stats: the order statistics' selections, after the groups are known.
+void run_order_statistics(StarRun& r, const StarParams& p);
+StarKnobs star_knobs(const Settings& settings);
 void finish_without_rows(StarRun& r);
 // Groups decoded into the CPU's key words and aggregate states, then finished.
 void decode_star_result(StarRun& r, ResultTable& result);

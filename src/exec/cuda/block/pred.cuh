@@ -113,8 +113,13 @@ __device__ __forceinline__ uint32_t linear_items(const DevLinear& f, const DevCo
     V v[kItems];
     with_width<V, L>(c, base, sel, v);
     const S coef = S(f.coef[t]);
+    if (sizeof(S) == 8 && f.stored) {
 #pragma unroll
-    for (int i = 0; i < kItems; i++) acc[i] += coef * S(value_of(c, uint64_t(v[i])));
+      for (int i = 0; i < kItems; i++) acc[i] += coef * S(uint64_t(v[i]));
+    } else {
+#pragma unroll
+      for (int i = 0; i < kItems; i++) acc[i] += coef * S(value_of(c, uint64_t(v[i])));
+    }
   }
   uint32_t ok = 0;
 #pragma unroll

@@ -78,7 +78,8 @@ std::variant<GeneralPlan, std::string> analyze_general(const plan::PhysicalPlan&
     for (auto& k : q.group_keys)
       if (!take(compiler.compile(*k), g.group_keys)) return why;
     for (auto& a : q.aggregates) {
-      if (a.func == AggFunc::kOrderStat) return fmt::format("{} (order statistics run on the CPU backend)", a.name);
+      if (a.func == AggFunc::kOrderStat)
+        return fmt::format("{} outside the star kernels' shapes (order statistics of a fact column)", a.name);
       GeneralAgg ga;
       ga.func = a.func;
       ga.distinct = a.distinct;

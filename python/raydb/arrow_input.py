@@ -67,7 +67,10 @@ def to_record_batch(data):
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as e:
             raise InvalidInputException(f"column {name}: cannot convert {column.type} to {target}: "
                                         f"{str(e).splitlines()[0]}") from None
-        arrays.append(pa.concat_arrays(column.chunks) if column.num_chunks != 1 else column.chunk(0))
+        if column.num_chunks == 1:
+            arrays.append(column.chunk(0))
+        else:  # one buffer per column for the engine's copy (also for no chunks at all)
+            arrays.append(pa.concat_arrays(column.chunks) if column.num_chunks else pa.array([], target))
     if not arrays:
         raise InvalidInputException("a table needs at least one column")
     return pa.RecordBatch.from_arrays(arrays, names=[str(n) for n in table.column_names])

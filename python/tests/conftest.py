@@ -79,3 +79,9 @@ def sales_con(sales_rows):
     c.register("sales", sales_arrow(sales_rows))
     yield c
     c.close()
+
+
+def duckdb_arrow(db, sql):
+    """DuckDB's result as a pyarrow Table (newer DuckDB returns a RecordBatchReader)."""
+    out = db.sql(sql).arrow()
+    return out.read_all() if hasattr(out, "read_all") else out

@@ -1,6 +1,8 @@
 """Results as Arrow, pandas and polars, checked against DuckDB on the same data."""
 import pytest
 
+from conftest import duckdb_arrow
+
 pa = pytest.importorskip("pyarrow")
 
 
@@ -8,9 +10,7 @@ def test_arrow_types_and_values_match_duckdb(sales_con, sales_duckdb):
     sql = ("select id, region, qty, price, ratio, day, qty * 2 as q2, price * 3 as p3 "
            "from sales where id < 500 order by id")
     got = sales_con.sql(sql).arrow()
-    want = sales_duckdb.sql(sql).arrow()
-    if hasattr(want, "read_all"):  # DuckDB >= 1.4 returns a RecordBatchReader
-        want = want.read_all()
+    want = duckdb_arrow(sales_duckdb, sql)
     assert got.schema.names == ["id", "region", "qty", "price", "ratio", "day", "q2", "p3"]
     assert got.schema.types[:6] == [pa.int32(), pa.string(), pa.int64(), pa.decimal128(10, 2), pa.float64(),
                                     pa.date32()]
@@ -27,9 +27,7 @@ def test_nulls_become_validity_bitmaps(sales_con, sales_duckdb):
            "case when id % 5 = 0 then price end as p, case when id % 2 = 0 then day end as d "
            "from sales where id < 100 order by id")
     got = sales_con.sql(sql).arrow()
-    want = sales_duckdb.sql(sql).arrow()
-    if hasattr(want, "read_all"):
-        want = want.read_all()
+    want = duckdb_arrow(sales_duckdb, sql)
     assert got.column("q").null_count == 66
     assert got.to_pylist() == want.to_pylist()
     assert got.column("r").chunk(0).buffers()[0] is not None  # a real bitmap, not a sentinel

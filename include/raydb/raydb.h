@@ -111,6 +111,10 @@ class Database {
   // stored table of that name only when `replace`); returns its row count. A name
   // registered in memory is an error (kCatalog).
   uint64_t create_table(const std::string& name, const std::vector<ColumnInput>& columns, bool replace);
+  // The CSV loader of `raydb load csv` (schema "name TYPE, ...", rows of all files in
+  // order) committed through this Database, so its queries see the table at once.
+  uint64_t load_csv(const std::string& name, const std::string& schema, const std::vector<std::string>& files,
+                    bool header, char delimiter, bool replace);
 
  private:
   friend class Connection;

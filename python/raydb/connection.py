@@ -125,6 +125,14 @@ class Connection:
             raise _core.IOException(f"cannot read Parquet {path}: {str(e).splitlines()[0]}") from None
         return self.create_table(table, data, replace=replace)
 
+    def load_csv(self, table, path, *, schema, header=False, delimiter=",", replace=False):
+        """Loads CSV file(s) (a path or a list of paths) into table `table` with the engine's
+        CSV loader, as `raydb load csv` does: schema "name TYPE, ..." (required: no sniffing
+        yet), exact decimals and dates, one-line errors naming file and line. Returns the
+        row count."""
+        paths = [os.fspath(p) for p in path] if isinstance(path, (list, tuple)) else [os.fspath(path)]
+        return self._connected().load_csv(str(table), str(schema), paths, bool(header), str(delimiter), bool(replace))
+
     def tables(self):
         """Names of the tables stored in the database directory."""
         return list(self._connected().stored_tables())

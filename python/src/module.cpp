@@ -35,6 +35,7 @@ NB_MODULE(_core, m) {
       .def("register_arrow", &NativeConnection::register_arrow)
       .def("unregister", &NativeConnection::unregister)
       .def("create_table_arrow", &NativeConnection::create_table_arrow)
+      .def("load_csv", &NativeConnection::load_csv)
       .def("stored_tables", &NativeConnection::stored_tables)
       .def_prop_ro("path", &NativeConnection::path)
       .def("close", &NativeConnection::close);

@@ -78,6 +78,16 @@ uint64_t NativeConnection::create_table_arrow(const std::string& name, nb::tuple
   return d.create_table(name, b.columns, replace);
 }
 
+uint64_t NativeConnection::load_csv(const std::string& name, const std::string& schema,
+                                    const std::vector<std::string>& files, bool header, const std::string& delimiter,
+                                    bool replace) {
+  Database& d = db();
+  if (delimiter.size() != 1) throw Error(ErrorKind::kInvalidInput, "delimiter must be one character");
+  nb::gil_scoped_release release;
+  std::lock_guard lock(mutex_);
+  return d.load_csv(name, schema, files, header, delimiter[0], replace);
+}
+
 std::vector<std::string> NativeConnection::stored_tables() { return admin::table_names(db()); }
 
 void NativeConnection::close() {

@@ -29,6 +29,8 @@ class NativeConnection {
   void register_arrow(const std::string& name, nanobind::tuple batch);
   bool unregister(const std::string& name);
   uint64_t create_table_arrow(const std::string& name, nanobind::tuple batch, bool replace);
+  uint64_t load_csv(const std::string& name, const std::string& schema, const std::vector<std::string>& files,
+                    bool header, const std::string& delimiter, bool replace);
   std::vector<std::string> stored_tables();
   const std::string& path() const { return path_; }
   void close();

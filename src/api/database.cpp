@@ -17,6 +17,7 @@
 #include "plan/physical/physical_planner.h"
 #include "raydb/raydb.h"
 #include "sql/sql.h"
+#include "storage/loaders/csv_loader.h"
 #include "storage/persist/database_directory.h"
 
 namespace raydb {
@@ -106,6 +107,26 @@ uint64_t Database::create_table(const std::string& name, const std::vector<Colum
   if (impl_->is_registered(name))
     fail(ErrorKind::kCatalog, "table {} is registered in memory; unregister it or choose another name", name);
   TablePtr table = api::build_table(name, columns);
+  impl_->dir->commit({table}, replace);
+  return table->row_count();
+}
+
+uint64_t Database::load_csv(const std::string& name, const std::string& schema, const std::vector<std::string>& files,
+                            bool header, char delimiter, bool replace) {
+  if (!is_valid_table_name(name))
+    fail(ErrorKind::kInvalidInput, "invalid table name '{}' (letters, digits and _, not starting with a digit)", name);
+  if (files.empty()) fail(ErrorKind::kInvalidInput, "no input files for table {}", name);
+  if (impl_->is_registered(name))
+    fail(ErrorKind::kCatalog, "table {} is registered in memory; unregister it or choose another name", name);
+  const std::vector<ColumnDef> defs = parse_schema(schema);
+  // Checked again under the lock by commit; this only saves a useless parse.
+  if (TablePtr old = impl_->dir->table(name); old && !replace)
+    fail(ErrorKind::kCatalog, "table {} already exists in {} (replace it explicitly)", old->name(), impl_->dir->path());
+  CsvLoadOptions o;
+  o.header = header;
+  o.delimiter = delimiter;
+  o.replace = replace;
+  TablePtr table = read_csv_table(name, defs, files, o);
   impl_->dir->commit({table}, replace);
   return table->row_count();
 }

@@ -59,7 +59,7 @@ ColumnPtr import_column(const ColumnInput& in) {
 
 TablePtr build_table(const std::string& name, const std::vector<ColumnInput>& columns) {
   if (!is_valid_table_name(name))
-    fail(ErrorKind::kInvalidInput, "invalid table name '{}' (letters, digits and '_', not starting with a digit)", name);
+    fail(ErrorKind::kInvalidInput, "invalid table name '{}' (letters, digits and _, not starting with a digit)", name);
   if (columns.empty()) fail(ErrorKind::kInvalidInput, "table {} needs at least one column", name);
   for (const ColumnInput& c : columns)
     if (c.rows != columns[0].rows)

@@ -97,7 +97,7 @@ std::string error_of(const std::vector<ColumnInput>& cols, const std::string& na
 TEST(TableInput, BadInputIsOneLine) {
   Inputs in;
   auto cols = in.columns();
-  EXPECT_EQ(error_of(cols, "1t"), "invalid table name '1t' (letters, digits and '_', not starting with a digit)");
+  EXPECT_EQ(error_of(cols, "1t"), "invalid table name '1t' (letters, digits and _, not starting with a digit)");
   EXPECT_EQ(error_of({}), "table t needs at least one column");
   auto short_col = cols;
   short_col[1].rows = 3;
@@ -119,6 +119,24 @@ TEST(TableInput, BadInputIsOneLine) {
   std::vector<int64_t> offsets{0, 5, 2, 7, 9};
   bad_offsets[5].offsets = offsets.data();
   EXPECT_EQ(error_of(bad_offsets), "column s: bad string offsets at row 1");
+}
+
+TEST(TableInput, LoadCsvThroughTheOpenDatabase) {
+  TempDir dir;
+  auto db = Database::open_or_create(dir.file("db"));
+  write_file(dir.file("t.csv"), "a|b\n1|x\n2|y\n");
+  EXPECT_EQ(db->load_csv("t", "a INT, b VARCHAR", {dir.file("t.csv")}, true, '|', false), 2u);
+  EXPECT_EQ(rows_text(db->query("select b, a from t order by a")), "x|1\ny|2\n");  // seen at once
+  EXPECT_THROW(db->load_csv("t", "a INT, b VARCHAR", {dir.file("t.csv")}, true, '|', false), Error);
+  Inputs in;
+  db->register_table("mem", in.columns());
+  try {
+    db->load_csv("mem", "a INT, b VARCHAR", {dir.file("t.csv")}, true, '|', false);
+    FAIL() << "loaded over a registered table";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "table mem is registered in memory; unregister it or choose another name");
+  }
+  EXPECT_EQ(admin::table_names(*db), std::vector<std::string>{"t"});
 }
 
 }  // namespace

@@ -6,8 +6,8 @@
 #
 # The engine's objects come from ccache: the compiler and CUDA choice are taken from
 # build/ (RAYDB_BUILD_DIR), and with a ccache base_dir above the checkout the compile
-# lines in build-python/ equal those in build/. Set RAYDB_PY_SKIP_INSTALL=1 to test
-# the package already installed.
+# lines in build-python/ equal those in build/. The package goes to build-pysite/ (pip
+# --target); RAYDB_PY_SKIP_INSTALL=1 tests what is there.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 build_dir="${RAYDB_BUILD_DIR:-build}"
@@ -23,12 +23,13 @@ if command -v ccache >/dev/null 2>&1 && [ -z "${CCACHE_BASEDIR:-}" ] && [ -z "$(
 fi
 export CMAKE_BUILD_PARALLEL_LEVEL="${RAYDB_JOBS:-$(nproc)}"
 
+# Installed into this checkout (build-pysite/), not into the system's site-packages:
+# checkouts testing side by side on one machine must not import each other's build.
+site="$PWD/build-pysite"
 if [ "${RAYDB_PY_SKIP_INSTALL:-0}" != 1 ]; then
   start=$SECONDS
-  # Debian's python3 refuses installs outside a virtual environment (PEP 668) unless told to.
-  pip_install=(python3 -m pip install --quiet --no-build-isolation .)
-  "${pip_install[@]}" 2>/dev/null || "${pip_install[@]}" --break-system-packages
+  python3 -m pip install --quiet --no-build-isolation --no-deps --upgrade --target "$site" .
   echo "python_test: pip install . took $((SECONDS - start)) s"
 fi
-# From the tests' directory so that `import raydb` finds the installed package, not python/raydb.
-RAYDB_CLI="$PWD/$build_dir/raydb" python3 -m pytest -q -p no:cacheprovider python/tests
+RAYDB_CLI="$PWD/$build_dir/raydb" PYTHONPATH="$site${PYTHONPATH:+:$PYTHONPATH}" \
+  python3 -m pytest -q -p no:cacheprovider python/tests

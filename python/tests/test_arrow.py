@@ -90,3 +90,28 @@ def test_many_rows(con):
     assert t.num_rows == n
     assert t.column("k").to_numpy()[-1] == n - 1
     assert t.column("v").to_numpy().sum() == pytest.approx(np.arange(n).sum() / 7)
+
+
+def test_boolean_and_null_typed_columns(con):
+    con.register("t", pa.table({"a": pa.array([1, 2, 3], pa.int32())}))
+    t = con.sql("select a > 1 as gt, a from t order by a").arrow()
+    assert t.schema.field("gt").type == pa.bool_()
+    assert t.column("gt").to_pylist() == [False, True, True]
+    assert con.sql("select a > 1 from t order by a").fetchall() == [(False,), (True,), (True,)]
+
+
+def test_cuda_backend_answers_as_the_cpu_or_says_why(sales_rows):
+    import raydb
+    from conftest import sales_arrow
+
+    sql = "select region, sum(qty), count(*) from sales group by region order by region"
+    with raydb.connect(backend="cpu") as cpu, raydb.connect(backend="cuda") as gpu:
+        cpu.register("sales", sales_arrow(sales_rows))
+        gpu.register("sales", sales_arrow(sales_rows))
+        want = cpu.sql(sql).fetchall()
+        try:
+            r = gpu.sql(sql)
+        except raydb.Error as e:  # no CUDA device or no CUDA build here: one line saying so
+            assert "CUDA" in str(e) and "\n" not in str(e)
+        else:
+            assert r.backend == "cuda" and r.fetchall() == want

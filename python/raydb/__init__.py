@@ -23,8 +23,27 @@ from raydb._core import (
 from raydb.connection import Connection, connect
 from raydb.result import Result
 
+_default = None
+
+
+def default_connection():
+    """The module's own temporary database (created on first use), as duckdb's default connection."""
+    global _default
+    if _default is None:
+        _default = connect()
+    return _default
+
+
+def sql(query):
+    """Runs `query` on the default connection: raydb.sql("select 42").fetchall()."""
+    return default_connection().sql(query)
+
+
+def register(name, data):
+    return default_connection().register(name, data)
+
 __all__ = [
-    "connect", "Connection", "Result", "Error", "BinderException", "CatalogException", "ConnectionException",
+    "connect", "default_connection", "sql", "register", "Connection", "Result", "Error", "BinderException", "CatalogException", "ConnectionException",
     "ExecutionException", "InternalException", "InvalidInputException", "IOException", "LoadException",
     "NotImplementedException", "OutOfMemoryException", "ParserException", "__version__",
 ]

@@ -138,3 +138,11 @@ def test_execute_without_statement_and_parameters(con):
         con.fetchall()
     with pytest.raises(raydb.NotImplementedException):
         con.execute("select 1", [1])
+
+
+def test_default_connection():
+    import pyarrow as pa
+
+    raydb.register("dflt", pa.table({"a": [4, 5]}))
+    assert raydb.sql("select sum(a) from dflt").fetchall() == [(9,)]
+    assert raydb.default_connection() is raydb.default_connection()

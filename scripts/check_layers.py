@@ -35,6 +35,9 @@ LAYERS = {
               "exec/index", "exec/cpu", "exec/cuda", "api", "raydb"],
     "cli": ["common", "bench", "raydb"],
 }
+# The Python bindings (python/src) sit on the public API alone: include/raydb/ and the
+# two common/ headers raydb.h itself exposes.
+PYTHON_ALLOWED = {"common/error.h", "common/settings.h"}
 MAX_FUNCTION_LINES = 199
 SOURCE = re.compile(r".*\.(h|hpp|cpp|cc|cu|cuh)$")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
@@ -79,6 +82,23 @@ def check_includes(root, problems):
                     if tl is None or tl == own or tl in LAYERS[own]:
                         continue
                     problems.append(f"src/{rel}:{n}: {own}/ may not include {target} ({tl}/ is not below it)")
+
+
+def check_python_includes(root, problems):
+    src = os.path.join(root, "python", "src")
+    for dirpath, _, files in os.walk(src):
+        for f in files:
+            if not SOURCE.match(f):
+                continue
+            full = os.path.join(dirpath, f)
+            rel = os.path.relpath(full, root)
+            with open(full, encoding="utf-8", errors="replace") as fh:
+                for n, line in enumerate(fh, 1):
+                    m = INCLUDE.match(line)
+                    if not m or "/" not in m.group(1) or m.group(1).startswith("raydb/"):
+                        continue
+                    if m.group(1) not in PYTHON_ALLOWED:
+                        problems.append(f"{rel}:{n}: the Python bindings may include only the public API, not {m.group(1)}")
 
 
 CONTROL = re.compile(r"^\s*(if|for|while|switch|catch|else|do|try|return|namespace|class|struct|union|enum|"
@@ -149,7 +169,8 @@ def function_lengths(path):
 
 
 def check_functions(root, limit, problems, longest):
-    for dirpath, _, files in os.walk(os.path.join(root, "src")):
+    walked = [w for d in ("src", os.path.join("python", "src")) for w in os.walk(os.path.join(root, d))]
+    for dirpath, _, files in walked:
         for f in files:
             if not SOURCE.match(f):
                 continue
@@ -169,6 +190,7 @@ def main():
     a = ap.parse_args()
     problems, longest = [], []
     check_includes(a.root, problems)
+    check_python_includes(a.root, problems)
     check_functions(a.root, a.max_lines, problems, longest)
     for length, where, text in sorted(longest, reverse=True)[: a.list_longest]:
         print(f"{length:5d}  {where}  {text}")

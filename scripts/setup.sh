@@ -58,6 +58,28 @@ if [ "${RAYDB_NO_PIP:-0}" != 1 ] && ! python3 -c "import duckdb" >/dev/null 2>&1
     echo "setup: duckdb not installed; the DuckDB oracle tests will report Skipped" >&2
 fi
 
+# The Python package (scripts/python_test.sh, README "Python"): its build tools and what
+# it and its tests use, from PyPI, only those missing.
+if [ "${RAYDB_NO_PIP:-0}" != 1 ]; then
+  py_missing=()
+  for m in scikit_build_core:scikit-build-core nanobind:nanobind pyarrow:pyarrow pandas:pandas polars:polars \
+           pytest:pytest; do
+    python3 -c "import ${m%%:*}" >/dev/null 2>&1 || py_missing+=("${m#*:}")
+  done
+  if [ "${#py_missing[@]}" -gt 0 ]; then
+    echo "setup: installing Python packages ${py_missing[*]}"
+    python3 -m pip install --quiet "${py_missing[@]}" 2>/dev/null ||
+      python3 -m pip install --quiet --break-system-packages "${py_missing[@]}" ||
+      echo "setup: Python packages not installed; the Python tests will fail" >&2
+  fi
+fi
+
+# ccache finds objects by their compile lines; with paths relative to the checkout, the
+# Python package's build (build-python/) reuses build/'s objects.
+if command -v ccache >/dev/null 2>&1 && [ -z "${CCACHE_BASEDIR:-}" ] && [ -z "$(ccache -k base_dir 2>/dev/null)" ]; then
+  export CCACHE_BASEDIR="$PWD"
+fi
+
 build_dir="${RAYDB_BUILD_DIR:-build}"
 jobs="${RAYDB_JOBS:-$(nproc)}"
 generator=()

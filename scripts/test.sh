@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds raydb and runs the default test suite (everything but the `slow` label), then
 # repeats it in an AddressSanitizer + UndefinedBehaviorSanitizer build (build-asan/).
-# Skip the sanitizer pass with RAYDB_SKIP_SANITIZE=1. Exits non-zero on any failure.
+# Between the two, the Python package is built with pip and its pytest suite runs
+# (scripts/python_test.sh; RAYDB_SKIP_PYTHON=1 skips it). Skip the sanitizer pass with
+# RAYDB_SKIP_SANITIZE=1. Exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 jobs="${RAYDB_JOBS:-$(nproc)}"
@@ -15,6 +17,12 @@ bash scripts/setup.sh || { echo "test.sh: setup or build failed" >&2; exit 1; }
 
 stamp "default suite (Release)"
 ctest --test-dir build -LE slow --output-on-failure -j "$jobs" || failed=1
+
+if [ "${RAYDB_SKIP_PYTHON:-0}" != 1 ]; then
+  # Release only: a sanitizer-instrumented engine cannot be loaded into python3.
+  stamp "Python package (pip install .) and its tests"
+  bash scripts/python_test.sh || failed=1
+fi
 
 if [ "${RAYDB_SKIP_SANITIZE:-0}" != 1 ]; then
   stamp "sanitizer build (ASan + UBSan)"

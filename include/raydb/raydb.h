@@ -11,6 +11,7 @@
 
 #include "common/error.h"
 #include "common/settings.h"
+#include "raydb/column_input.h"
 #include "raydb/types.h"
 #include "raydb/value.h"
 
@@ -86,6 +87,9 @@ class Database {
  public:
   // Opens an existing database directory (see DatabaseDirectory::open for errors).
   static std::unique_ptr<Database> open(const std::string& path);
+  // Opens `path` if it is a database; creates an empty one when `path` is missing or an
+  // empty directory; otherwise fails (kCatalog) and touches nothing.
+  static std::unique_ptr<Database> open_or_create(const std::string& path);
   explicit Database(std::shared_ptr<DatabaseDirectory> dir);
   ~Database();
 
@@ -94,6 +98,23 @@ class Database {
   // apply to this call's options only (a Connection keeps them).
   QueryResult query(const std::string& sql, const QueryOptions& options = {});
   DatabaseDirectory& directory();
+
+  // Tables from outside the engine (raydb/column_input.h); the values are copied.
+  // register_table keeps the table in memory for this Database object only (queries
+  // see it by name; nothing is written to the directory; registering the name again
+  // replaces it). A stored table of that name is an error (kCatalog), so a stored
+  // table's indexes and views never meet other data. unregister_table: false when no
+  // such table was registered.
+  void register_table(const std::string& name, const std::vector<ColumnInput>& columns);
+  bool unregister_table(const std::string& name);
+  // Writes the table into the database directory in one atomic commit (replacing a
+  // stored table of that name only when `replace`); returns its row count. A name
+  // registered in memory is an error (kCatalog).
+  uint64_t create_table(const std::string& name, const std::vector<ColumnInput>& columns, bool replace);
+  // The CSV loader of `raydb load csv` (schema "name TYPE, ...", rows of all files in
+  // order) committed through this Database, so its queries see the table at once.
+  uint64_t load_csv(const std::string& name, const std::string& schema, const std::vector<std::string>& files,
+                    bool header, char delimiter, bool replace);
 
  private:
   friend class Connection;

@@ -1,10 +1,13 @@
 #include <charconv>
 #include <fmt/format.h>
 #include <cstdio>
+#include <map>
 #include <memory>
+#include <mutex>
 
 #include "access/rt_index/index_config.h"
 #include "api/rt_view_ddl.h"
+#include "api/table_import.h"
 #include "common/expression_depth.h"
 #include "common/timer.h"
 #include "exec/cpu/cpu_backend.h"
@@ -14,6 +17,7 @@
 #include "plan/physical/physical_planner.h"
 #include "raydb/raydb.h"
 #include "sql/sql.h"
+#include "storage/loaders/csv_loader.h"
 #include "storage/persist/database_directory.h"
 
 namespace raydb {
@@ -54,15 +58,79 @@ struct Database::Impl {
   QueryResult setting(const sql::BoundStatement& stmt, QueryOptions& options);
   QueryResult create_rt_view(const sql::CreateRtViewStatement& stmt);
   QueryResult drop_rt_view(const std::string& name, bool if_exists);
+  // A registered table of that name first (register_table), else the stored one.
+  TablePtr resolve(std::string_view name) const;
+  bool is_registered(std::string_view name) const;
 
   std::shared_ptr<DatabaseDirectory> dir;
   std::shared_ptr<exec::IndexCatalog> indexes;  // built host indexes, made on first use
   std::shared_ptr<exec::ViewCatalog> views;     // RT views: rows loaded and BVHs built on first use
   exec::QueryDriver driver;
+  std::map<std::string, TablePtr> registered;  // by lower-case name; in memory only
+  mutable std::mutex registered_mutex;
 };
+
+TablePtr Database::Impl::resolve(std::string_view name) const {
+  {
+    std::lock_guard lock(registered_mutex);
+    auto it = registered.find(to_lower(name));
+    if (it != registered.end()) return it->second;
+  }
+  return dir->table(name);
+}
+
+bool Database::Impl::is_registered(std::string_view name) const {
+  std::lock_guard lock(registered_mutex);
+  return registered.count(to_lower(name)) > 0;
+}
 
 std::unique_ptr<Database> Database::open(const std::string& path) {
   return std::make_unique<Database>(DatabaseDirectory::open(path));
+}
+
+std::unique_ptr<Database> Database::open_or_create(const std::string& path) {
+  return std::make_unique<Database>(DatabaseDirectory::open_or_create(path));
+}
+
+void Database::register_table(const std::string& name, const std::vector<ColumnInput>& columns) {
+  TablePtr table = api::build_table(name, columns);
+  if (TablePtr stored = impl_->dir->table(name))
+    fail(ErrorKind::kCatalog, "table {} exists in the database; register under another name", stored->name());
+  std::lock_guard lock(impl_->registered_mutex);
+  impl_->registered[to_lower(name)] = std::move(table);
+}
+
+bool Database::unregister_table(const std::string& name) {
+  std::lock_guard lock(impl_->registered_mutex);
+  return impl_->registered.erase(to_lower(name)) > 0;
+}
+
+uint64_t Database::create_table(const std::string& name, const std::vector<ColumnInput>& columns, bool replace) {
+  if (impl_->is_registered(name))
+    fail(ErrorKind::kCatalog, "table {} is registered in memory; unregister it or choose another name", name);
+  TablePtr table = api::build_table(name, columns);
+  impl_->dir->commit({table}, replace);
+  return table->row_count();
+}
+
+uint64_t Database::load_csv(const std::string& name, const std::string& schema, const std::vector<std::string>& files,
+                            bool header, char delimiter, bool replace) {
+  if (!is_valid_table_name(name))
+    fail(ErrorKind::kInvalidInput, "invalid table name '{}' (letters, digits and _, not starting with a digit)", name);
+  if (files.empty()) fail(ErrorKind::kInvalidInput, "no input files for table {}", name);
+  if (impl_->is_registered(name))
+    fail(ErrorKind::kCatalog, "table {} is registered in memory; unregister it or choose another name", name);
+  const std::vector<ColumnDef> defs = parse_schema(schema);
+  // Checked again under the lock by commit; this only saves a useless parse.
+  if (TablePtr old = impl_->dir->table(name); old && !replace)
+    fail(ErrorKind::kCatalog, "table {} already exists in {} (replace it explicitly)", old->name(), impl_->dir->path());
+  CsvLoadOptions o;
+  o.header = header;
+  o.delimiter = delimiter;
+  o.replace = replace;
+  TablePtr table = read_csv_table(name, defs, files, o);
+  impl_->dir->commit({table}, replace);
+  return table->row_count();
 }
 
 Database::Database(std::shared_ptr<DatabaseDirectory> dir) : impl_(std::make_unique<Impl>(std::move(dir))) {}
@@ -123,6 +191,7 @@ std::vector<exec::IndexOnTable> indexes_on(const plan::LogicalQuery& q, const Da
     for (size_t t = 0; t < q.tables.size(); t++) {
       if (!iequals(q.tables[t].name, def.table)) continue;
       const TablePtr& table = q.tables[t].table;
+      if (table != dir.table(def.table)) continue;  // not the stored table the index was defined on
       std::vector<int> columns;
       for (const std::string& name : def.column_list())
         for (size_t c = 0; c < table->column_count(); c++)
@@ -256,7 +325,7 @@ QueryResult Database::Impl::setting(const sql::BoundStatement& stmt, QueryOption
 
 QueryResult Database::Impl::run(const std::string& sql, QueryOptions& options) {
   Timer timer;
-  sql::BoundStatement stmt = sql::parse_and_bind(sql, [this](std::string_view name) { return dir->table(name); });
+  sql::BoundStatement stmt = sql::parse_and_bind(sql, [this](std::string_view name) { return resolve(name); });
   switch (stmt.kind) {
     case sql::StatementKind::kCreateIndex: return create_index(std::move(stmt.index));
     case sql::StatementKind::kDropIndex: return drop_index(stmt.index.name, stmt.if_exists);

@@ -1,0 +1,25 @@
+#pragma once
+// A column handed to raydb from outside the engine (the Python package's Arrow
+// import, embedders): plain pointers to values already in stored form, so callers need
+// none of the engine's internal types. Database::register_table and create_table copy
+// the values; the pointers need only live for the call.
+#include <cstdint>
+#include <string>
+
+#include "raydb/types.h"
+
+namespace raydb {
+
+struct ColumnInput {
+  std::string name;
+  Type type;  // INTEGER, BIGINT, DOUBLE, DECIMAL(p<=18,s), DATE or VARCHAR
+  uint64_t rows = 0;
+  // INTEGER, DATE: int32 (days since 1970-01-01); BIGINT, DECIMAL: int64 (scaled by
+  // 10^s); DOUBLE: double. `rows` values.
+  const void* values = nullptr;
+  // VARCHAR, Arrow's large_utf8 layout: string i is chars[offsets[i], offsets[i+1]).
+  const int64_t* offsets = nullptr;
+  const char* chars = nullptr;
+};
+
+}  // namespace raydb

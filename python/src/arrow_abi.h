@@ -1,0 +1,44 @@
+#pragma once
+// The Arrow C Data Interface: the two structs and flags of the stable ABI, written from
+// the specification (https://arrow.apache.org/docs/format/CDataInterface.html). The
+// guard is the one the specification prescribes, so another definition of the same
+// ABI (nanoarrow, Arrow C++) included first wins without a clash.
+#include <cstdint>
+
+#ifndef ARROW_C_DATA_INTERFACE
+#define ARROW_C_DATA_INTERFACE
+
+#define ARROW_FLAG_DICTIONARY_ORDERED 1
+#define ARROW_FLAG_NULLABLE 2
+#define ARROW_FLAG_MAP_KEYS_SORTED 4
+
+extern "C" {
+
+struct ArrowSchema {
+  const char* format;
+  const char* name;
+  const char* metadata;
+  int64_t flags;
+  int64_t n_children;
+  struct ArrowSchema** children;
+  struct ArrowSchema* dictionary;
+  void (*release)(struct ArrowSchema*);
+  void* private_data;
+};
+
+struct ArrowArray {
+  int64_t length;
+  int64_t null_count;
+  int64_t offset;
+  int64_t n_buffers;
+  int64_t n_children;
+  const void** buffers;
+  struct ArrowArray** children;
+  struct ArrowArray* dictionary;
+  void (*release)(struct ArrowArray*);
+  void* private_data;
+};
+
+}  // extern "C"
+
+#endif  // ARROW_C_DATA_INTERFACE

@@ -1,0 +1,42 @@
+// raydb._core: the native half of the Python package (python/raydb/ is the other).
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include "errors.h"
+#include "native_connection.h"
+#include "native_result.h"
+#include "raydb/build_config.h"
+
+namespace nb = nanobind;
+using raydb::python::NativeConnection;
+using raydb::python::NativeResult;
+
+NB_MODULE(_core, m) {
+  m.doc() = "raydb's engine, bound for Python (use the raydb package, not this module)";
+  raydb::python::register_errors(m);
+  m.attr("__version__") = RAYDB_VERSION;
+
+  nb::class_<NativeResult>(m, "NativeResult")
+      .def_prop_ro("row_count", &NativeResult::row_count)
+      .def_prop_ro("column_names", &NativeResult::column_names)
+      .def_prop_ro("column_types", &NativeResult::column_types)
+      .def_prop_ro("backend", &NativeResult::backend)
+      .def_prop_ro("elapsed_ms", &NativeResult::elapsed_ms)
+      .def("rows", &NativeResult::rows, nb::arg("begin"), nb::arg("end"))
+      .def("__arrow_c_array__", [](const NativeResult& r, nb::object) { return r.arrow_c_array(); },
+           nb::arg("requested_schema") = nb::none());
+
+  nb::class_<NativeConnection>(m, "NativeConnection")
+      .def(nb::init<const std::string&, bool>(), nb::arg("path"), nb::arg("create"))
+      .def("configure", &NativeConnection::configure)
+      .def("query", &NativeConnection::query)
+      .def("register_arrow", &NativeConnection::register_arrow)
+      .def("unregister", &NativeConnection::unregister)
+      .def("create_table_arrow", &NativeConnection::create_table_arrow)
+      .def("load_csv", &NativeConnection::load_csv)
+      .def("stored_tables", &NativeConnection::stored_tables)
+      .def_prop_ro("path", &NativeConnection::path)
+      .def("close", &NativeConnection::close);
+}

@@ -1,0 +1,71 @@
+"""Parquet in (load_parquet, through pyarrow) and out (write_parquet), checked with
+DuckDB reading the same files."""
+import datetime
+import decimal
+import os
+
+import pytest
+
+import raydb
+
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+
+
+def test_load_parquet_matches_duckdb(tmp_path, sales_rows):
+    duckdb = pytest.importorskip("duckdb")
+    from conftest import sales_arrow
+
+    path = str(tmp_path / "sales.parquet")
+    pq.write_table(sales_arrow(sales_rows), path, row_group_size=700)  # several row groups
+    with raydb.connect(str(tmp_path / "db")) as con:
+        assert con.load_parquet("sales", path) == len(sales_rows)
+    sql = ("select region, count(*), sum(qty), sum(price), min(day), max(ratio) from sales "
+           "group by region order by region")
+    with raydb.connect(str(tmp_path / "db")) as con:  # persisted
+        got = con.sql(sql).fetchall()
+    want = duckdb.sql(sql.replace("from sales", f"from read_parquet('{path}')")).fetchall()
+    assert [r[:5] for r in got] == [r[:5] for r in want]
+    assert [r[5] for r in got] == [r[5] for r in want]
+
+
+def test_write_parquet_round_trip(tmp_path, sales_con, sales_duckdb):
+    path = str(tmp_path / "out.parquet")
+    sql = "select id, region, qty, price, ratio, day, case when id % 3 = 0 then id end as n from sales order by id"
+    sales_con.sql(sql).write_parquet(path)
+    back = pq.read_table(path)
+    assert back.schema.field("price").type == pa.decimal128(10, 2)
+    assert back.schema.field("day").type == pa.date32()
+    assert back.column("n").null_count == 2000
+    from conftest import duckdb_arrow
+
+    assert back.to_pylist() == duckdb_arrow(sales_duckdb, sql).to_pylist()
+
+
+def test_parquet_errors(tmp_path):
+    with raydb.connect() as con:
+        with pytest.raises(raydb.IOException, match="cannot read Parquet"):
+            con.load_parquet("t", str(tmp_path / "missing.parquet"))
+        (tmp_path / "junk.parquet").write_bytes(b"not parquet at all")
+        with pytest.raises(raydb.IOException, match="cannot read Parquet"):
+            con.load_parquet("t", str(tmp_path / "junk.parquet"))
+        pq.write_table(pa.table({"a": [1, None]}), str(tmp_path / "nulls.parquet"))
+        with pytest.raises(raydb.InvalidInputException, match="NULL"):
+            con.load_parquet("t", str(tmp_path / "nulls.parquet"))
+        assert con.tables() == []  # nothing written by the failed loads
+
+
+def test_load_parquet_replace_and_columns(tmp_path):
+    path = str(tmp_path / "x.parquet")
+    pq.write_table(pa.table({"a": pa.array([1, 2], pa.int32()), "s": ["u", "v"],
+                             "d": [datetime.date(2024, 2, 29)] * 2,
+                             "m": pa.array([decimal.Decimal("0.001")] * 2, pa.decimal128(4, 3))}), path)
+    with raydb.connect() as con:
+        con.load_parquet("x", path, columns=["a", "m"])
+        assert con.sql("select * from x order by a").fetchall() == [(1, decimal.Decimal("0.001")),
+                                                                     (2, decimal.Decimal("0.001"))]
+        with pytest.raises(raydb.CatalogException):
+            con.load_parquet("x", path)
+        con.load_parquet("x", path, replace=True)
+        assert con.sql("select s, d from x where a = 2").fetchall() == [("v", datetime.date(2024, 2, 29))]
+        assert os.path.isdir(con.path)

@@ -239,7 +239,9 @@ TEST(SqlParser, CreateAndDropRtView) {
             ErrorKind::kParse);
   EXPECT_EQ(parse_error("CREATE RT VIEW v AS SELECT * FROM f JOIN d ON a = b WITH (filter = (x),)").first,
             ErrorKind::kParse);
-  EXPECT_EQ(parse_error("CREATE VIEW v AS SELECT 1").first, ErrorKind::kNotImplemented);
+  EXPECT_EQ(parse("CREATE VIEW v AS SELECT 1").type, StatementType::kCreateView);
+  EXPECT_FALSE(parse("DROP VIEW v").drop_rt_view.rt);
+  EXPECT_TRUE(parse("DROP RT VIEW v").drop_rt_view.rt);
 }
 
 // CREATE INDEX over a column list: only USING RTSCAN takes several columns; one

@@ -15,6 +15,7 @@
 
 #include "storage/index_definition.h"
 #include "storage/rt_view_entry.h"
+#include "storage/view_entry.h"
 #include "storage/table.h"
 
 namespace raydb {
@@ -49,6 +50,18 @@ class DatabaseDirectory {
   // `replace`, else the call fails (kCatalog) before writing anything.
   void commit(const std::vector<TablePtr>& tables, bool replace);
   void drop_table(std::string_view name);  // atomic; kCatalog when absent; drops its indexes
+  // Replaces table `table->name()`'s rows with `table` (same schema: INSERT, COPY FROM)
+  // in one atomic commit, keeping its indexes (they are rebuilt from the new rows when
+  // used) and RT views (re-materialized before their next use). Fails (kCatalog)
+  // before writing anything when the table no longer exists or its version is not
+  // `expected_version` (another writer changed it since the statement read it).
+  void replace_rows(const TablePtr& table, const std::string& expected_version);
+
+  // Plain views (CREATE VIEW): name and SQL text in the manifest. A view's name is
+  // unique among tables and views.
+  std::vector<ViewEntry> views() const;  // in creation order
+  void create_view(ViewEntry view);      // kCatalog when the name is taken
+  bool drop_view(std::string_view name, bool if_exists);  // false when absent and if_exists
 
   // Secondary indexes (definitions only: nothing but the manifest changes). A table
   // that is replaced or dropped loses its indexes.
@@ -84,6 +97,9 @@ class DatabaseDirectory {
   DatabaseDirectory() = default;
   // Maps the tables `manifest` names and makes them current.
   void install_state(persist::Manifest manifest);
+  // commit's body under the exclusive lock: writes the tables' files and the manifest.
+  // `keep_catalog`: the replaced table keeps its indexes (INSERT, COPY FROM).
+  void write_tables(const persist::Manifest& current, const std::vector<TablePtr>& tables, bool keep_catalog);
   struct State;  // manifest + mapped tables; defined in database_directory.cpp
   std::string path_;
   std::shared_ptr<State> state_;

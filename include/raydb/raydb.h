@@ -86,6 +86,9 @@ class Database {
  public:
   // Opens an existing database directory (see DatabaseDirectory::open for errors).
   static std::unique_ptr<Database> open(const std::string& path);
+  // Opens `path`, creating an empty database when it is missing or an empty directory
+  // (CREATE TABLE fills it); a non-empty directory that is not a database is an error.
+  static std::unique_ptr<Database> open_or_create(const std::string& path);
   explicit Database(std::shared_ptr<DatabaseDirectory> dir);
   ~Database();
 

@@ -41,6 +41,10 @@ std::unique_ptr<Database> Database::open(const std::string& path) {
   return std::make_unique<Database>(DatabaseDirectory::open(path));
 }
 
+std::unique_ptr<Database> Database::open_or_create(const std::string& path) {
+  return std::make_unique<Database>(DatabaseDirectory::open_or_create(path));
+}
+
 Database::Database(std::shared_ptr<DatabaseDirectory> dir) : impl_(std::make_unique<Impl>(std::move(dir))) {}
 Database::~Database() = default;
 DatabaseDirectory& Database::directory() { return *impl_->dir; }
@@ -245,8 +249,14 @@ QueryResult Database::Impl::setting(const sql::BoundStatement& stmt, QueryOption
 }
 
 QueryResult Database::Impl::run(const std::string& sql, QueryOptions& options) {
+  sql::Statement parsed = sql::parse(sql);
+  // CREATE VIEW only checks its SELECT: views it names are bound, not run, and the
+  // new view counts as one level of nesting.
+  const bool checking_view = parsed.type == sql::StatementType::kCreateView;
+  ViewCheck check(*this, checking_view);
   sql::BoundStatement stmt =
-      sql::parse_and_bind(sql, [this, &options](std::string_view name) { return resolve(name, options); });
+      sql::bind(std::move(parsed), [this, &options](std::string_view name) { return resolve(name, options); });
+  check.done();
   switch (stmt.kind) {
     case sql::StatementKind::kCreateIndex: return create_index(std::move(stmt.index));
     case sql::StatementKind::kDropIndex: return drop_index(stmt.index.name, stmt.if_exists);

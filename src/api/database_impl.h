@@ -44,7 +44,22 @@ struct Database::Impl {
   QueryResult copy_to(sql::BoundStatement& stmt, QueryOptions& options);
   QueryResult create_view(sql::BoundStatement& stmt);
   TablePtr view_rows(const ViewEntry& view, QueryOptions& options);
-  int view_depth = 0;  // views being expanded now (nested views; a cycle stops at the limit)
+  int view_depth = 0;         // views being expanded now (nested views stop at a limit)
+  bool views_bind_only = false;  // resolve views to empty tables of their columns (CREATE VIEW's check)
+
+  // While alive (and `on`): views resolve bind-only, one level deep already.
+  struct ViewCheck {
+    Impl& impl;
+    bool on;
+    ViewCheck(Impl& i, bool o) : impl(i), on(o) {
+      if (on) impl.views_bind_only = true, impl.view_depth++;
+    }
+    void done() {
+      if (on) impl.views_bind_only = false, impl.view_depth--;
+      on = false;
+    }
+    ~ViewCheck() { done(); }
+  };
 
   std::shared_ptr<DatabaseDirectory> dir;
   std::shared_ptr<exec::IndexCatalog> indexes;  // built host indexes, made on first use

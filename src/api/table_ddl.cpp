@@ -32,6 +32,34 @@ QueryResult status(const std::string& text, const Timer& timer) {
   return r;
 }
 
+// Appends result column `src` (of `r`) to `b`: same-typed columns without NULLs are
+// copied as they are, anything else goes value by value through append_assigned.
+void append_result_column(ColumnBuilder& b, const QueryResult& r, size_t src, std::string_view table) {
+  const QueryResult::ColumnData& d = r.columns()[src];
+  const size_t n = r.row_count();
+  if (d.nulls.empty() && d.type == b.type()) {
+    switch (d.type.id) {
+      case TypeId::kInteger:
+      case TypeId::kBigint:
+      case TypeId::kDate:
+      case TypeId::kDecimal:
+        if (d.ints.size() < n) break;
+        for (size_t i = 0; i < n; i++) b.append_int(d.ints[i]);
+        return;
+      case TypeId::kDouble:
+        if (d.doubles.size() < n) break;
+        for (size_t i = 0; i < n; i++) b.append_double(d.doubles[i]);
+        return;
+      case TypeId::kVarchar:
+        if (d.strings.size() < n) break;
+        for (size_t i = 0; i < n; i++) b.append_string(d.strings[i]);
+        return;
+      default: break;
+    }
+  }
+  for (size_t row = 0; row < n; row++) append_assigned(b, r.get(row, src), false, table);
+}
+
 // A table named `name` holding a query result (CREATE TABLE AS, a view's rows): the
 // result's column names and storable types (storable_type_for), values as
 // append_assigned stores them.
@@ -46,8 +74,7 @@ TablePtr result_table(const std::string& name, const QueryResult& r, const char*
     builders.emplace_back(col, storable_type_for(r.column_type(c), name + "." + col));
     builders.back().reserve(r.row_count());
   }
-  for (size_t c = 0; c < builders.size(); c++)
-    for (size_t row = 0; row < r.row_count(); row++) append_assigned(builders[c], r.get(row, c), false, name);
+  for (size_t c = 0; c < builders.size(); c++) append_result_column(builders[c], r, c, name);
   std::vector<ColumnPtr> cols;
   for (auto& b : builders) cols.push_back(b.finish());
   return std::make_shared<const Table>(name, std::move(cols));
@@ -139,6 +166,14 @@ TablePtr Database::Impl::view_rows(const ViewEntry& view, QueryOptions& options)
     sql::BoundStatement st =
         sql::parse_and_bind(view.sql, [this, &options](std::string_view n) { return resolve(n, options); });
     if (st.kind != sql::StatementKind::kSelect) fail(ErrorKind::kCatalog, "is not a SELECT");
+    if (views_bind_only) {  // the columns only: an empty table of the result's names and types
+      std::vector<ColumnPtr> cols;
+      for (size_t c = 0; c < st.query.select.size(); c++) {
+        const std::string& n = st.query.output_names[c];
+        cols.push_back(ColumnBuilder(n, storable_type_for(st.query.select[c]->type, view.name + "." + n)).finish());
+      }
+      return std::make_shared<const Table>(view.name, std::move(cols));
+    }
     QueryResult r = run_query(std::move(st.query), options, false);
     return result_table(view.name, r, "view");
   } catch (const Error& e) {
@@ -207,9 +242,7 @@ QueryResult Database::Impl::insert(sql::BoundStatement& stmt, QueryOptions& opti
     QueryResult r = run_query(std::move(stmt.query), options, false);
     const std::vector<size_t> source = insert_targets(*table, ins.columns, r.column_count());
     builders = builders_for(*table, r.row_count());
-    for (size_t c = 0; c < builders.size(); c++)
-      for (size_t row = 0; row < r.row_count(); row++)
-        append_assigned(builders[c], r.get(row, source[c]), false, table->name());
+    for (size_t c = 0; c < builders.size(); c++) append_result_column(builders[c], r, source[c], table->name());
   } else {
     builders = builders_for(*table, stmt.values.size());
     for (auto& row : stmt.values) {
@@ -291,6 +324,7 @@ QueryResult Database::Impl::create_view(sql::BoundStatement& stmt) {
       if (iequals(names[o], names[c]))
         fail(ErrorKind::kBinder, "view {}: two columns are named {} (rename one with AS)", v.name, names[c]);
   }
+  for (size_t c = 0; c < names.size(); c++) storable_type_for(stmt.query.select[c]->type, v.name + "." + names[c]);
   if (dir->table(v.name)) fail(ErrorKind::kCatalog, "{} is a table; a view cannot take its name", v.name);
   dir->create_view(ViewEntry{v.name, v.sql});
   return status("CREATE VIEW", timer);

@@ -62,8 +62,11 @@ bool bind_table_statement(Statement& st, const TableResolver& resolve, BoundStat
 
 }  // namespace
 
-BoundStatement parse_and_bind(std::string_view sql, const TableResolver& resolve) {
-  Statement st = Parser(sql).parse_statement();
+BoundStatement parse_and_bind(std::string_view sql, const TableResolver& resolve) { return bind(parse(sql), resolve); }
+
+Statement parse(std::string_view sql) { return Parser(sql).parse_statement(); }
+
+BoundStatement bind(Statement st, const TableResolver& resolve) {
   BoundStatement out;
   if (st.type == StatementType::kCreateIndex) {
     out.kind = StatementKind::kCreateIndex;

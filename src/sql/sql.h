@@ -66,5 +66,8 @@ struct BoundStatement {
 // with "line L, column C" of the offending token, or Error(kBinder) for unknown
 // tables/columns, ambiguous names, type mismatches and aggregate misuse.
 BoundStatement parse_and_bind(std::string_view sql, const TableResolver& resolve);
+// The two halves of parse_and_bind, for callers that look at the statement first.
+Statement parse(std::string_view sql);
+BoundStatement bind(Statement st, const TableResolver& resolve);
 
 }  // namespace raydb::sql

@@ -254,8 +254,8 @@ QueryResult Database::Impl::run(const std::string& sql, QueryOptions& options) {
   // new view counts as one level of nesting.
   const bool checking_view = parsed.type == sql::StatementType::kCreateView;
   ViewCheck check(*this, checking_view);
-  sql::BoundStatement stmt =
-      sql::bind(std::move(parsed), [this, &options](std::string_view name) { return resolve(name, options); });
+  sql::BoundStatement stmt = sql::bind(
+      std::move(parsed), [this, &options](std::string_view name) { return resolve(name, options); }, view_sql());
   check.done();
   switch (stmt.kind) {
     case sql::StatementKind::kCreateIndex: return create_index(std::move(stmt.index));

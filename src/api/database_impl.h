@@ -34,6 +34,8 @@ struct Database::Impl {
   QueryResult run_query(plan::LogicalQuery query, QueryOptions& options, bool explain);
   // Looks a name up for the binder: a table, else a plain view's rows (run now).
   TablePtr resolve(std::string_view name, QueryOptions& options);
+  // The binder's view lookup (plain views' SQL), so that simple views are inlined.
+  sql::ViewLookup view_sql() const;
 
   // Tables and plain views (table_ddl.cpp).
   QueryResult table_statement(sql::BoundStatement& stmt, QueryOptions& options);

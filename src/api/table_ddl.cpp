@@ -144,6 +144,14 @@ void write_file_atomically(const std::string& path, const std::string& text) {
 
 }  // namespace
 
+sql::ViewLookup Database::Impl::view_sql() const {
+  return [d = dir](std::string_view name) -> std::optional<std::string> {
+    for (const ViewEntry& v : d->views())
+      if (iequals(v.name, name)) return v.sql;
+    return std::nullopt;
+  };
+}
+
 TablePtr Database::Impl::resolve(std::string_view name, QueryOptions& options) {
   if (TablePtr t = dir->table(name)) return t;
   for (const ViewEntry& v : dir->views())
@@ -163,8 +171,8 @@ TablePtr Database::Impl::view_rows(const ViewEntry& view, QueryOptions& options)
     ~Depth() { d--; }
   } depth(view_depth);
   try {
-    sql::BoundStatement st =
-        sql::parse_and_bind(view.sql, [this, &options](std::string_view n) { return resolve(n, options); });
+    sql::BoundStatement st = sql::parse_and_bind(
+        view.sql, [this, &options](std::string_view n) { return resolve(n, options); }, view_sql());
     if (st.kind != sql::StatementKind::kSelect) fail(ErrorKind::kCatalog, "is not a SELECT");
     if (views_bind_only) {  // the columns only: an empty table of the result's names and types
       std::vector<ColumnPtr> cols;
@@ -312,9 +320,28 @@ QueryResult Database::Impl::copy_to(sql::BoundStatement& stmt, QueryOptions& opt
   return status(fmt::format("COPY {}", r.row_count()), timer);
 }
 
+namespace {
+
+// How many views deep `sql` nests (1 for a view over tables only).
+int view_nesting(const std::string& sql, const std::vector<ViewEntry>& views, int depth) {
+  if (depth > kMaxViewDepth) return depth;
+  int deepest = depth;
+  const sql::Statement st = sql::parse(sql);
+  for (const sql::TableItem& t : st.select.from)
+    for (const ViewEntry& v : views)
+      if (iequals(v.name, t.name)) deepest = std::max(deepest, view_nesting(v.sql, views, depth + 1));
+  return deepest;
+}
+
+}  // namespace
+
 QueryResult Database::Impl::create_view(sql::BoundStatement& stmt) {
   Timer timer;
   const sql::CreateViewStatement& v = stmt.create_view;
+  // Views nest at most kMaxViewDepth deep, counting the new one (queries inline or
+  // run them to that depth).
+  if (view_nesting(v.sql, dir->views(), 1) > kMaxViewDepth)
+    fail(ErrorKind::kBinder, "view {} nests views more than {} deep", v.name, kMaxViewDepth);
   // The SELECT was bound already (its tables and columns exist now); its output
   // columns must be nameable, as a table's are.
   const auto& names = stmt.query.output_names;

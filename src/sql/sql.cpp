@@ -10,9 +10,9 @@ namespace {
 
 // CREATE TABLE, DROP TABLE, INSERT, COPY, CREATE VIEW: binds their SELECT (or VALUES
 // entries); false for any other statement.
-bool bind_table_statement(Statement& st, const TableResolver& resolve, BoundStatement& out) {
+bool bind_table_statement(Statement& st, const TableResolver& resolve, const ViewLookup& views, BoundStatement& out) {
   auto bind_query = [&](const SelectStatement& s) {
-    out.query = Binder(resolve).bind(s);
+    out.query = Binder(resolve, views).bind(s);
     out.has_query = true;
   };
   switch (st.type) {
@@ -62,11 +62,13 @@ bool bind_table_statement(Statement& st, const TableResolver& resolve, BoundStat
 
 }  // namespace
 
-BoundStatement parse_and_bind(std::string_view sql, const TableResolver& resolve) { return bind(parse(sql), resolve); }
+BoundStatement parse_and_bind(std::string_view sql, const TableResolver& resolve, const ViewLookup& views) {
+  return bind(parse(sql), resolve, views);
+}
 
 Statement parse(std::string_view sql) { return Parser(sql).parse_statement(); }
 
-BoundStatement bind(Statement st, const TableResolver& resolve) {
+BoundStatement bind(Statement st, const TableResolver& resolve, const ViewLookup& views) {
   BoundStatement out;
   if (st.type == StatementType::kCreateIndex) {
     out.kind = StatementKind::kCreateIndex;
@@ -93,7 +95,7 @@ BoundStatement bind(Statement st, const TableResolver& resolve) {
     out.rt_only = st.drop_rt_view.rt;
     return out;
   }
-  if (bind_table_statement(st, resolve, out)) return out;
+  if (bind_table_statement(st, resolve, views, out)) return out;
   if (st.type == StatementType::kSet || st.type == StatementType::kReset || st.type == StatementType::kShow) {
     out.kind = st.type == StatementType::kSet     ? StatementKind::kSet
                : st.type == StatementType::kReset ? StatementKind::kReset
@@ -103,7 +105,7 @@ BoundStatement bind(Statement st, const TableResolver& resolve) {
     return out;
   }
   out.kind = st.explain ? StatementKind::kExplain : StatementKind::kSelect;
-  out.query = Binder(resolve).bind(st.select);
+  out.query = Binder(resolve, views).bind(st.select);
   return out;
 }
 

@@ -21,6 +21,7 @@
 // (FILTER = (cols), GROUP = (cols), AGGREGATE = (integer exprs)) and DROP [RT] VIEW
 // [IF EXISTS] name; parsed here, checked and materialized by api/ (rt_view_ddl).
 #include <functional>
+#include <optional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -34,6 +35,9 @@ namespace raydb::sql {
 
 // Looks a table up by name (case-insensitive); nullptr when it does not exist.
 using TableResolver = std::function<TablePtr(std::string_view name)>;
+// The SQL text of the plain view `name` (case-insensitive); nullopt when it is not one.
+// Given to the binder, simple views are inlined (view_inliner.h).
+using ViewLookup = std::function<std::optional<std::string>(std::string_view name)>;
 
 enum class StatementKind {
   kSelect, kExplain, kCreateIndex, kDropIndex, kSet, kReset, kShow, kCreateRtView, kDropRtView,
@@ -65,9 +69,9 @@ struct BoundStatement {
 // Parses and binds one statement (a trailing ';' is allowed). Throws Error(kParse)
 // with "line L, column C" of the offending token, or Error(kBinder) for unknown
 // tables/columns, ambiguous names, type mismatches and aggregate misuse.
-BoundStatement parse_and_bind(std::string_view sql, const TableResolver& resolve);
+BoundStatement parse_and_bind(std::string_view sql, const TableResolver& resolve, const ViewLookup& views = {});
 // The two halves of parse_and_bind, for callers that look at the statement first.
 Statement parse(std::string_view sql);
-BoundStatement bind(Statement st, const TableResolver& resolve);
+BoundStatement bind(Statement st, const TableResolver& resolve, const ViewLookup& views = {});
 
 }  // namespace raydb::sql

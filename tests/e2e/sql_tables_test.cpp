@@ -230,6 +230,27 @@ TEST_F(SqlTablesTest, BadStatementsChangeNothing) {
   EXPECT_EQ(scalar("SELECT count(*) FROM t"), "1");
 }
 
+// Simple views are inlined: the plan reads the base table with the view's and the
+// query's filters; views that cannot be inlined (aggregates) are run first. Both give
+// SQLite's answers (ViewsMatchSqlite); here the plans say which path was taken.
+TEST_F(SqlTablesTest, SimpleViewsAreInlined) {
+  both("CREATE TABLE emp (id INTEGER, salary INTEGER, name VARCHAR)");
+  both("INSERT INTO emp VALUES (1, 100, 'ann'), (2, 200, 'bob'), (3, 150, 'cy')");
+  both("CREATE VIEW rich AS SELECT id, name, salary * 2 AS s2 FROM emp WHERE salary >= 100");
+  both("CREATE VIEW per AS SELECT name, count(*) AS n FROM emp GROUP BY name");
+  const std::string plan = conn_->query("EXPLAIN SELECT name FROM rich WHERE s2 > 250").explain;
+  EXPECT_NE(plan.find("rich.emp.salary * 2) > 250"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("rich.emp.salary >= 100"), std::string::npos) << plan;
+  const std::string agg = conn_->query("EXPLAIN SELECT n FROM per WHERE n > 0").explain;
+  EXPECT_EQ(agg.find("emp"), std::string::npos) << agg;  // the view's rows, computed first
+  for (const char* q : {"SELECT name AS n, s2 FROM rich WHERE s2 > 250 ORDER BY n", "SELECT s2 + 1 FROM rich ORDER BY 1",
+                        "SELECT r.s2, p.n FROM rich r JOIN per p ON r.name = p.name ORDER BY r.s2",
+                        "SELECT count(*), sum(s2) FROM rich", "SELECT * FROM rich ORDER BY id"})
+    EXPECT_TRUE(same(q));
+  expect_error("SELECT nosuch FROM rich", "nosuch");
+  expect_error("SELECT rich.salary FROM rich", "salary");  // not a column of the view
+}
+
 // Views over views nest up to a limit (a clean error past it, never a stack
 // overflow); a view whose table was dropped fails with the view's name.
 TEST_F(SqlTablesTest, NestedViewsAndDroppedTables) {

@@ -293,6 +293,10 @@ TEST(SqlTablesCli, CreateFlagAndErrors) {
                 shell_quote("CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (3), (4); SELECT sum(a) AS s FROM t"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("s\n7\n"), std::string::npos) << r.out;
+  r = run_raydb("query --db " + shell_quote(db) + " " + shell_quote("CREATE VIEW big AS SELECT a FROM t WHERE a > 3"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run_raydb("describe --db " + shell_quote(db));
+  EXPECT_NE(r.out.find("view big: SELECT a FROM t WHERE a > 3\n"), std::string::npos) << r.out;
   r = run_raydb("query --db " + shell_quote(db) + " " + shell_quote("INSERT INTO t VALUES (1, 2)"));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(split_lines(r.err).size(), 1u) << r.err;

@@ -294,7 +294,31 @@ QueryResult Database::Impl::copy_from(const sql::CopyStatement& c) {
 QueryResult Database::Impl::copy_to(sql::BoundStatement& stmt, QueryOptions& options) {
   Timer timer;
   const sql::CopyStatement& c = stmt.copy;
+  auto fsync_parent = [&c] {  // the rename, durably
+    std::string parent = std::filesystem::path(c.file).parent_path().string();
+    persist::fsync_directory(parent.empty() ? "." : parent);
+  };
+  if (TablePtr t = c.table.empty() ? nullptr : dir->table(c.table)) {  // COPY t TO: the stored columns as they are
+    const uint64_t rows = export_csv(*t, c.file, c.delimiter, c.header);
+    fsync_parent();
+    return status(fmt::format("COPY {}", rows), timer);
+  }
   QueryResult r = run_query(std::move(stmt.query), options, false);
+  // Results that a table can hold as they are (no NULLs, stored types) go through the
+  // exporter, which formats in parallel; the others value by value below.
+  bool storable = true;
+  for (size_t col = 0; col < r.column_count(); col++) {
+    const QueryResult::ColumnData& d = r.columns()[col];
+    storable = storable && d.nulls.empty() && d.type.storable() && d.type.physical_width() > 0 &&
+               (d.type.id != TypeId::kDecimal || d.type.precision <= 18);
+    for (size_t o = 0; o < col; o++) storable = storable && !iequals(r.column_name(o), r.column_name(col));
+    storable = storable && !r.column_name(col).empty();
+  }
+  if (storable) {
+    export_csv(*result_table("copy", r, "COPY"), c.file, c.delimiter, c.header);
+    fsync_parent();
+    return status(fmt::format("COPY {}", r.row_count()), timer);
+  }
   // Values as `raydb export` writes them (COPY FROM reads them back exactly); NULL
   // is an empty field.
   std::string text;

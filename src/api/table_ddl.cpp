@@ -16,7 +16,6 @@
 #include "storage/loaders/csv_exporter.h"
 #include "storage/loaders/csv_loader.h"
 #include "storage/persist/file_io.h"
-#include "storage/table_append.h"
 #include "storage/value_assign.h"
 
 namespace raydb {
@@ -244,7 +243,6 @@ QueryResult Database::Impl::insert(sql::BoundStatement& stmt, QueryOptions& opti
   Timer timer;
   const sql::InsertStatement& ins = stmt.insert;
   TablePtr table = target_table(*dir, ins.table, "insert into");
-  const std::string version = dir->table_version(table->name());
   std::vector<ColumnBuilder> builders;
   if (ins.from_select) {
     QueryResult r = run_query(std::move(stmt.query), options, false);
@@ -275,19 +273,18 @@ QueryResult Database::Impl::insert(sql::BoundStatement& stmt, QueryOptions& opti
     }
   }
   TablePtr rows = finish_rows(*table, builders);
-  if (rows->row_count() > 0) dir->replace_rows(append_rows(*table, *rows), version);
+  if (rows->row_count() > 0) dir->append_rows(rows);
   return status(fmt::format("INSERT {}", rows->row_count()), timer);
 }
 
 QueryResult Database::Impl::copy_from(const sql::CopyStatement& c) {
   Timer timer;
   TablePtr table = target_table(*dir, c.table, "copy into");
-  const std::string version = dir->table_version(table->name());
   CsvLoadOptions o;
   o.header = c.header;
   o.delimiter = c.delimiter;
   TablePtr rows = read_csv_table(table->name(), table->schema(), {c.file}, o);
-  if (rows->row_count() > 0) dir->replace_rows(append_rows(*table, *rows), version);
+  if (rows->row_count() > 0) dir->append_rows(rows);
   return status(fmt::format("COPY {}", rows->row_count()), timer);
 }
 

@@ -5,6 +5,7 @@
 #include <signal.h>
 
 #include <chrono>
+#include <set>
 #include <thread>
 
 #include "storage/persist/database_directory.h"
@@ -109,6 +110,41 @@ TEST_P(SqlKillTest, LeavesBeforeOrAfterNeverBetween) {
 
 INSTANTIATE_TEST_SUITE_P(Statements, SqlKillTest, ::testing::Values("insert", "ctas", "copy"),
                          [](const auto& info) { return std::string(info.param); });
+
+}  // namespace
+}  // namespace raydb::test
+
+namespace raydb::test {
+namespace {
+
+// Concurrent INSERTs and COPYs into one table (separate processes) all land: each
+// appends to the table as the directory lock finds it.
+TEST(SqlConcurrency, ConcurrentAppendsAllLand) {
+  TempDir tmp;
+  const std::string db = tmp.file("db");
+  CommandResult r = run_raydb("query --create --db " + shell_quote(db) + " " +
+                              shell_quote("CREATE TABLE t (k INTEGER, s VARCHAR)"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  write_file(tmp.file("rows.csv"), "100,csv-a\n101,csv-b\n");
+  const int n = 6;
+  std::vector<pid_t> pids;
+  for (int k = 0; k < n; k++) {
+    const std::string sql = k % 3 == 2 ? "COPY t FROM '" + tmp.file("rows.csv") + "'"
+                                       : "INSERT INTO t VALUES (" + std::to_string(k) + ", 's" + std::to_string(k) + "')";
+    pids.push_back(spawn_raydb({"query", "--db", db, sql}, tmp.file("err" + std::to_string(k))));
+  }
+  for (int k = 0; k < n; k++) {
+    int status = 0;
+    ASSERT_EQ(waitpid(pids[size_t(k)], &status, 0), pids[size_t(k)]);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << read_file(tmp.file("err" + std::to_string(k)));
+  }
+  TablePtr t = DatabaseDirectory::open(db)->table("t");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->row_count(), 4u * 1 + 2u * 2);  // four single-row INSERTs, two 2-row COPYs
+  std::multiset<std::string> got;
+  for (uint64_t row = 0; row < t->row_count(); row++) got.insert(t->column(1).get(row).to_string());
+  EXPECT_EQ(got, (std::multiset<std::string>{"s0", "s1", "s3", "s4", "csv-a", "csv-b", "csv-a", "csv-b"}));
+}
 
 }  // namespace
 }  // namespace raydb::test

@@ -13,6 +13,7 @@
 #include "common/error.h"
 #include "storage/persist/file_io.h"
 #include "storage/persist/manifest.h"
+#include "storage/table_append.h"
 
 // Column files hold the in-memory arrays byte for byte; the format is little-endian.
 static_assert(std::endian::native == std::endian::little, "raydb's file format assumes a little-endian host");
@@ -445,19 +446,27 @@ void DatabaseDirectory::write_tables(const Manifest& current, const std::vector<
   install_state(std::move(next));
 }
 
-void DatabaseDirectory::replace_rows(const TablePtr& table, const std::string& expected_version) {
-  if (!table) fail(ErrorKind::kInternal, "replace_rows of a null table");
+uint64_t DatabaseDirectory::append_rows(const TablePtr& rows) {
+  if (!rows) fail(ErrorKind::kInternal, "append of a null table");
   check_is_directory(path_);
   DirectoryLock lock(path_, DirectoryLock::Mode::kExclusive);
   Manifest current = read_manifest_of(path_);
-  const int i = current.find_table(table->name());
-  if (i < 0) fail(ErrorKind::kCatalog, "table {} no longer exists in {}; nothing was written", table->name(), path_);
+  const int i = current.find_table(rows->name());
+  if (i < 0) fail(ErrorKind::kCatalog, "table {} no longer exists in {}; nothing was written", rows->name(), path_);
   const ManifestTable& mt = current.tables[size_t(i)];
-  const std::string version = mt.columns.empty() ? "" : mt.columns[0].file;
-  if (version != expected_version)
-    fail(ErrorKind::kCatalog, "table {} was changed by another writer while the statement ran; nothing was written",
+  bool same = mt.columns.size() == rows->column_count();
+  for (size_t c = 0; same && c < mt.columns.size(); c++)
+    same = iequals(mt.columns[c].name, rows->column(c).name()) && mt.columns[c].type == rows->column(c).type();
+  if (!same)
+    fail(ErrorKind::kCatalog, "table {} was dropped and created again while the statement ran; nothing was written",
          mt.name);
-  write_tables(current, {table}, true);
+  // The table as the manifest on disk names it (another process may have appended).
+  std::vector<ColumnPtr> cols;
+  for (auto& c : mt.columns) cols.push_back(open_column(path_, mt, c));
+  const Table base(mt.name, std::move(cols));
+  TablePtr merged = raydb::append_rows(base, *rows);
+  write_tables(current, {merged}, true);
+  return merged->row_count();
 }
 
 std::vector<ViewEntry> DatabaseDirectory::views() const {

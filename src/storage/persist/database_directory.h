@@ -50,12 +50,14 @@ class DatabaseDirectory {
   // `replace`, else the call fails (kCatalog) before writing anything.
   void commit(const std::vector<TablePtr>& tables, bool replace);
   void drop_table(std::string_view name);  // atomic; kCatalog when absent; drops its indexes
-  // Replaces table `table->name()`'s rows with `table` (same schema: INSERT, COPY FROM)
-  // in one atomic commit, keeping its indexes (they are rebuilt from the new rows when
-  // used) and RT views (re-materialized before their next use). Fails (kCatalog)
-  // before writing anything when the table no longer exists or its version is not
-  // `expected_version` (another writer changed it since the statement read it).
-  void replace_rows(const TablePtr& table, const std::string& expected_version);
+  // Appends `rows` (a table of the same name and schema: INSERT, COPY FROM) to the
+  // table as it is on disk now, in one atomic commit under the exclusive lock, so
+  // concurrent appends all land (the last one reads the rows the others wrote). Keeps
+  // the table's indexes (rebuilt from the new rows when used) and RT views
+  // (re-materialized before their next use). Fails (kCatalog) before writing when the
+  // table no longer exists or its columns changed (dropped and created again).
+  // Returns the table's rows after the append.
+  uint64_t append_rows(const TablePtr& rows);
 
   // Plain views (CREATE VIEW): name and SQL text in the manifest. A view's name is
   // unique among tables and views.

@@ -82,6 +82,9 @@ namespace {
 struct RefRewriter {
   const std::vector<ViewInliner::Source>* sources;
   std::set<std::string> aliases;  // lower case
+  // Lower-case column names of the inlined views' tables: the binder would find them
+  // where the query meant a select-list alias, so such a name stops the rewrite.
+  std::set<std::string> hidden;
   bool ok = true;
   bool changed = false;
 
@@ -110,7 +113,8 @@ AstPtr RefRewriter::rewrite(const AstPtr& e) {
     if (c >= 0) hit = &s, column = c, hits++;
   }
   if (hits != 1) {
-    if (hits == 0 && e->qualifier.empty() && aliases.count(to_lower(e->name))) return e;
+    if (hits == 0 && e->qualifier.empty() && aliases.count(to_lower(e->name)) && !hidden.count(to_lower(e->name)))
+      return e;
     ok = false;
     return e;
   }
@@ -208,6 +212,11 @@ SelectStatement ViewInliner::inline_views(const SelectStatement& s, int depth) {
   }
   SelectStatement out = s;
   RefRewriter rw{&sources, {}};
+  for (auto& e : expanded)
+    if (e)
+      for (const TableItem& t : e->from)
+        if (TablePtr table = tables_(t.name))
+          for (auto& c : table->columns()) rw.hidden.insert(to_lower(c->name()));
   // Select list: * and v.* expand to the view's columns under their names; a select
   // item that used a view column keeps the name it had.
   out.select.clear();

@@ -245,7 +245,10 @@ TEST_F(SqlTablesTest, SimpleViewsAreInlined) {
   EXPECT_EQ(agg.find("emp"), std::string::npos) << agg;  // the view's rows, computed first
   for (const char* q : {"SELECT name AS n, s2 FROM rich WHERE s2 > 250 ORDER BY n", "SELECT s2 + 1 FROM rich ORDER BY 1",
                         "SELECT r.s2, p.n FROM rich r JOIN per p ON r.name = p.name ORDER BY r.s2",
-                        "SELECT count(*), sum(s2) FROM rich", "SELECT * FROM rich ORDER BY id"})
+                        "SELECT count(*), sum(s2) FROM rich", "SELECT * FROM rich ORDER BY id",
+                        // an alias that is also a column of the view's table (not of the view)
+                        "SELECT name AS salary, count(*) AS n FROM rich GROUP BY salary ORDER BY salary",
+                        "SELECT name AS salary FROM rich ORDER BY salary"})
     EXPECT_TRUE(same(q));
   expect_error("SELECT nosuch FROM rich", "nosuch");
   expect_error("SELECT rich.salary FROM rich", "salary");  // not a column of the view

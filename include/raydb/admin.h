@@ -88,6 +88,13 @@ struct TableInfo {
   std::vector<std::string> indexes;
 };
 
+// A plain view (CREATE VIEW): its name and SQL.
+struct ViewInfo {
+  std::string name;
+  std::string sql;
+};
+std::vector<ViewInfo> describe_views(const std::string& db_path);  // in creation order
+
 // Every table of the database at `db_path`, by name.
 std::vector<TableInfo> describe_database(const std::string& db_path);
 // One table; nothing when the database has no such table.

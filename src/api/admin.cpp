@@ -132,6 +132,12 @@ std::vector<TableInfo> describe_database(const std::string& db_path) {
   return out;
 }
 
+std::vector<ViewInfo> describe_views(const std::string& db_path) {
+  std::vector<ViewInfo> out;
+  for (const ViewEntry& v : DatabaseDirectory::open(db_path)->views()) out.push_back({v.name, v.sql});
+  return out;
+}
+
 std::optional<TableInfo> describe_table(const std::string& db_path, const std::string& table) {
   auto db = DatabaseDirectory::open(db_path);
   if (TablePtr t = db->table(table)) return with_indexes(describe(*t), *db);

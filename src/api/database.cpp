@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "access/rt_index/index_config.h"
+#include "api/database_impl.h"
 #include "api/rt_view_ddl.h"
 #include "api/table_import.h"
 #include "common/expression_depth.h"
@@ -40,43 +41,10 @@ const char* backend_name(Backend b) {
   return "?";
 }
 
-// The database's directory, its built host indexes, and the query driver over its
-// backends in preference order: CUDA, then the CPU (which takes every plan).
-struct Database::Impl {
-  explicit Impl(std::shared_ptr<DatabaseDirectory> d)
-      : dir(std::move(d)),
-        indexes(std::make_shared<exec::IndexCatalog>()),
-        views(std::make_shared<exec::ViewCatalog>()),
-        driver({std::make_shared<exec::cuda::CudaBackend>(views), std::make_shared<exec::CpuBackend>(indexes, views)}) {}
-
-  QueryResult run(const std::string& sql, QueryOptions& options);
-  QueryResult run_any_length(const std::string& sql, QueryOptions& options);  // run, on a large stack if long
-  QueryResult explain_analyze(plan::PhysicalPlan& physical, const exec::ExecutionRequest& request,
-                              const std::vector<exec::IndexOnTable>& indexes, QueryOptions& options);
-  QueryResult create_index(IndexDefinition def);
-  QueryResult drop_index(const std::string& name, bool if_exists);
-  QueryResult setting(const sql::BoundStatement& stmt, QueryOptions& options);
-  QueryResult create_rt_view(const sql::CreateRtViewStatement& stmt);
-  QueryResult drop_rt_view(const std::string& name, bool if_exists);
-  // A registered table of that name first (register_table), else the stored one.
-  TablePtr resolve(std::string_view name) const;
-  bool is_registered(std::string_view name) const;
-
-  std::shared_ptr<DatabaseDirectory> dir;
-  std::shared_ptr<exec::IndexCatalog> indexes;  // built host indexes, made on first use
-  std::shared_ptr<exec::ViewCatalog> views;     // RT views: rows loaded and BVHs built on first use
-  exec::QueryDriver driver;
-  std::map<std::string, TablePtr> registered;  // by lower-case name; in memory only
-  mutable std::mutex registered_mutex;
-};
-
-TablePtr Database::Impl::resolve(std::string_view name) const {
-  {
-    std::lock_guard lock(registered_mutex);
-    auto it = registered.find(to_lower(name));
-    if (it != registered.end()) return it->second;
-  }
-  return dir->table(name);
+TablePtr Database::Impl::registered_table(std::string_view name) const {
+  std::lock_guard lock(registered_mutex);
+  auto it = registered.find(to_lower(name));
+  return it != registered.end() ? it->second : nullptr;
 }
 
 bool Database::Impl::is_registered(std::string_view name) const {
@@ -177,12 +145,6 @@ QueryResult single_text(const char* name, const std::string& text) {
   return r;
 }
 
-QueryResult status_result(const std::string& text) {
-  QueryResult r = single_text("status", text);
-  r.backend = "catalog";
-  return r;
-}
-
 // The indexes defined on the query's tables; each backend builds its own kind of them
 // only when its access-path choice asks.
 std::vector<exec::IndexOnTable> indexes_on(const plan::LogicalQuery& q, const DatabaseDirectory& dir) {
@@ -223,6 +185,12 @@ exec::ExecutionRequest request_for(Backend b) {
 }
 
 }  // namespace
+
+QueryResult status_result(const std::string& text) {
+  QueryResult r = single_text("status", text);
+  r.backend = "catalog";
+  return r;
+}
 
 QueryResult Database::Impl::create_index(IndexDefinition def) {
   Timer timer;
@@ -286,8 +254,22 @@ QueryResult Database::Impl::create_rt_view(const sql::CreateRtViewStatement& stm
   return r;
 }
 
-QueryResult Database::Impl::drop_rt_view(const std::string& name, bool if_exists) {
+QueryResult Database::Impl::drop_rt_view(const std::string& name, bool if_exists, bool rt_only) {
   Timer timer;
+  // DROP VIEW names a plain view or an RT view (names may repeat across the two
+  // kinds: the plain view goes first); DROP RT VIEW only RT views.
+  if (!rt_only && dir->drop_view(name, true)) {
+    QueryResult r = status_result("DROP VIEW");
+    r.elapsed_ms = timer.elapsed_ms();
+    return r;
+  }
+  bool found = false;
+  for (const RtViewEntry& e : dir->rt_views()) found = found || iequals(e.name, name);
+  if (!found && !if_exists) {
+    for (const std::string& t : dir->table_names())
+      if (iequals(t, name)) fail(ErrorKind::kCatalog, "{} is a table, not a view (use DROP TABLE)", t);
+    fail(ErrorKind::kCatalog, "{} {} does not exist", rt_only ? "rt view" : "view", name);
+  }
   const bool dropped = dir->drop_rt_view(name, if_exists);
   views->sync(dir->rt_views(), dir->path());
   QueryResult r = status_result(dropped ? "DROP VIEW" : "DROP VIEW (no such view, skipped)");
@@ -325,24 +307,40 @@ QueryResult Database::Impl::setting(const sql::BoundStatement& stmt, QueryOption
 
 QueryResult Database::Impl::run(const std::string& sql, QueryOptions& options) {
   Timer timer;
-  sql::BoundStatement stmt = sql::parse_and_bind(sql, [this](std::string_view name) { return resolve(name); });
+  sql::Statement parsed = sql::parse(sql);
+  // CREATE VIEW only checks its SELECT: views it names are bound, not run, and the
+  // new view counts as one level of nesting.
+  const bool checking_view = parsed.type == sql::StatementType::kCreateView;
+  ViewCheck check(*this, checking_view);
+  sql::BoundStatement stmt = sql::bind(
+      std::move(parsed), [this, &options](std::string_view name) { return resolve(name, options); }, view_sql());
+  check.done();
   switch (stmt.kind) {
     case sql::StatementKind::kCreateIndex: return create_index(std::move(stmt.index));
     case sql::StatementKind::kDropIndex: return drop_index(stmt.index.name, stmt.if_exists);
     case sql::StatementKind::kCreateRtView: return create_rt_view(stmt.rt_view);
-    case sql::StatementKind::kDropRtView: return drop_rt_view(stmt.view_name, stmt.if_exists);
+    case sql::StatementKind::kDropRtView: return drop_rt_view(stmt.view_name, stmt.if_exists, stmt.rt_only);
     case sql::StatementKind::kSet:
     case sql::StatementKind::kReset:
     case sql::StatementKind::kShow: return setting(stmt, options);
-    default: break;
+    case sql::StatementKind::kSelect:
+    case sql::StatementKind::kExplain: break;
+    default: return table_statement(stmt, options);
   }
+  QueryResult r = run_query(std::move(stmt.query), options, stmt.kind == sql::StatementKind::kExplain, stmt.analyze);
+  r.elapsed_ms = timer.elapsed_ms();  // parse and bind included, as before
+  return r;
+}
+
+QueryResult Database::Impl::run_query(plan::LogicalQuery query, QueryOptions& options, bool explain, bool analyze) {
+  Timer timer;
   api::refresh_rt_views(*dir, *views);  // a view whose base table was replaced is rebuilt first
-  auto logical = std::make_shared<plan::LogicalQuery>(std::move(stmt.query));
+  auto logical = std::make_shared<plan::LogicalQuery>(std::move(query));
   plan::PhysicalPlan physical = plan::plan_query(logical, {});
   const exec::ExecutionRequest request = request_for(options.backend);
   const std::vector<exec::IndexOnTable> indexes = indexes_on(*logical, *dir);
-  if (stmt.kind == sql::StatementKind::kExplain && stmt.analyze) return explain_analyze(physical, request, indexes, options);
-  if (stmt.kind == sql::StatementKind::kExplain) {
+  if (explain && analyze) return explain_analyze(physical, request, indexes, options);
+  if (explain) {
     driver.prepare(physical, request, indexes, options.settings);
     QueryResult r = single_text("plan", physical.explain());
     r.explain = physical.explain();

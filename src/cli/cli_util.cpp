@@ -24,7 +24,9 @@ std::string read_sql(const std::string& positional, const std::string& file) {
   return ss.str();
 }
 
-std::unique_ptr<Database> open_database(const std::string& dir) { return Database::open(dir); }
+std::unique_ptr<Database> open_database(const std::string& dir, bool create) {
+  return create ? Database::open_or_create(dir) : Database::open(dir);
+}
 
 void print_result(const QueryResult& r, OutputFormat f) {
   std::string s = format_result(r, f);

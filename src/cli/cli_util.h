@@ -13,7 +13,8 @@ namespace raydb::cli {
 // ("-" reads standard input). Exactly one of the two must be given.
 std::string read_sql(const std::string& positional, const std::string& file);
 // Opens an existing database, with the CLI's error wording.
-std::unique_ptr<Database> open_database(const std::string& dir);
+// `create`: a missing or empty directory becomes an empty database (--create).
+std::unique_ptr<Database> open_database(const std::string& dir, bool create = false);
 // Applies --set name=value options to the connection's settings (kInvalidInput for a
 // malformed pair, an unknown name or a bad value).
 void apply_settings(const std::vector<std::string>& pairs, QueryOptions& options);

@@ -71,6 +71,8 @@ void register_describe(CLI::App& app) {
     const std::vector<admin::TableInfo> tables = admin::describe_database(args->db);
     std::printf("database %s: %zu table%s\n", args->db.c_str(), tables.size(), tables.size() == 1 ? "" : "s");
     for (auto& t : tables) print_description(t);
+    for (const admin::ViewInfo& v : admin::describe_views(args->db))
+      std::printf("view %s: %s\n", v.name.c_str(), v.sql.c_str());
     // RT views: their encoded rows live in the database directory; the BVH is built
     // per process on first use (its time and memory are reported on stderr then).
     for (const RtViewInfo& v : describe_rt_views(args->db)) {

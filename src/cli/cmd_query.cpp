@@ -9,6 +9,7 @@ namespace raydb::cli {
 void register_query(CLI::App& app) {
   auto* cmd = app.add_subcommand("query", "Run SQL statements (one, or a script separated by ';') and print their results");
   struct Args {
+    bool create = false;
     std::string db, backend = "auto", format = "table", sql, file;
     int threads = 0;
     std::vector<std::string> settings;
@@ -16,6 +17,7 @@ void register_query(CLI::App& app) {
   };
   auto a = std::make_shared<Args>();
   cmd->add_option("--db", a->db, "Database directory")->required();
+  cmd->add_flag("--create", a->create, "Create an empty database when the directory is missing or empty");
   cmd->add_option("--backend", a->backend, "auto | cpu | cuda | rt");
   cmd->add_option("--format", a->format, "table | csv | json");
   cmd->add_option("--threads", a->threads, "CPU threads (0: all)");
@@ -36,7 +38,7 @@ void register_query(CLI::App& app) {
     // rest); the first error stops it. A final statement needs no ';'.
     SqlScript script = split_sql_script(sql);
     if (!script.rest.empty()) script.statements.push_back(std::move(script.rest));
-    auto db = open_database(a->db);
+    auto db = open_database(a->db, a->create);
     Connection conn(*db, opts);
     for (const std::string& statement : script.statements) {
       QueryResult r = conn.query(statement);

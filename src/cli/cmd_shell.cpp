@@ -57,12 +57,14 @@ void run_dot_command(Database& db, const std::string& word, const std::string& r
 void register_shell(CLI::App& app) {
   auto* cmd = app.add_subcommand("shell", "Interactive SQL shell");
   struct Args {
+    bool create = false;
     std::string db, backend = "auto", format = "table";
     int threads = 0;
     std::vector<std::string> settings;
   };
   auto a = std::make_shared<Args>();
   cmd->add_option("--db", a->db, "Database directory")->required();
+  cmd->add_flag("--create", a->create, "Create an empty database when the directory is missing or empty");
   cmd->add_option("--backend", a->backend, "auto | cpu | cuda | rt");
   cmd->add_option("--format", a->format, "table | csv | json");
   cmd->add_option("--threads", a->threads, "CPU threads (0: all)");
@@ -74,7 +76,7 @@ void register_shell(CLI::App& app) {
     opts.threads = a->threads;
     apply_settings(a->settings, opts);
     OutputFormat fmt = parse_output_format(a->format);
-    auto db = open_database(a->db);
+    auto db = open_database(a->db, a->create);
     Connection conn(*db, opts);  // SET in the session changes its settings
     const bool tty = isatty(STDIN_FILENO);
     std::string history;

@@ -112,10 +112,61 @@ struct CreateRtViewStatement {
   std::vector<AstPtr> filters, groups, aggregates;
 };
 
-// DROP [RT] VIEW [IF EXISTS] name
+// DROP [RT] VIEW [IF EXISTS] name. DROP VIEW drops a plain view of that name, else an
+// RT view; DROP RT VIEW only RT views.
 struct DropRtViewStatement {
   std::string name;
   bool if_exists = false;
+  bool rt = false;  // written DROP RT VIEW
+};
+
+// One column of CREATE TABLE: name TYPE [NOT NULL].
+struct ColumnDefinition {
+  std::string name;
+  Type type;
+  bool not_null = false;
+};
+
+// CREATE TABLE [IF NOT EXISTS] name (col TYPE [NOT NULL], ...) | CREATE TABLE name AS SELECT ...
+struct CreateTableStatement {
+  std::string name;
+  bool if_not_exists = false;
+  std::vector<ColumnDefinition> columns;  // empty for CREATE TABLE ... AS
+  bool as_select = false;
+  SelectStatement select;  // as_select
+};
+
+// DROP TABLE [IF EXISTS] name
+struct DropTableStatement {
+  std::string name;
+  bool if_exists = false;
+};
+
+// INSERT INTO name [(col, ...)] VALUES (expr, ...), ... | INSERT INTO name [(col, ...)] SELECT ...
+struct InsertStatement {
+  std::string table;
+  std::vector<std::string> columns;      // empty: every column in table order
+  std::vector<std::vector<AstPtr>> rows;  // VALUES
+  bool from_select = false;
+  SelectStatement select;  // from_select
+};
+
+// COPY name FROM 'file' [WITH] [(HEADER [bool], DELIMITER 'c', FORMAT CSV)]
+// COPY name | (SELECT ...) TO 'file' [WITH] [(HEADER [bool], DELIMITER 'c', FORMAT CSV)]
+struct CopyStatement {
+  bool to = false;         // COPY ... TO
+  std::string table;       // COPY name ...; empty for COPY (SELECT ...) TO
+  SelectStatement select;  // COPY (SELECT ...) TO, or SELECT * FROM name for COPY name TO
+  std::string file;
+  bool header = false;
+  char delimiter = ',';
+};
+
+// CREATE VIEW name AS SELECT ...: a plain view, kept as its SQL text.
+struct CreateViewStatement {
+  std::string name;
+  std::string sql;  // the SELECT as written
+  SelectStatement select;
 };
 
 // SET name = value | SET name TO value | RESET name | SHOW name: a connection setting.
@@ -124,7 +175,10 @@ struct SettingStatement {
   std::string value;  // as written (string literals unquoted); empty for RESET and SHOW
 };
 
-enum class StatementType { kSelect, kCreateIndex, kDropIndex, kSet, kReset, kShow, kCreateRtView, kDropRtView };
+enum class StatementType {
+  kSelect, kCreateIndex, kDropIndex, kSet, kReset, kShow, kCreateRtView, kDropRtView,
+  kCreateTable, kDropTable, kInsert, kCopy, kCreateView
+};
 
 struct Statement {
   StatementType type = StatementType::kSelect;
@@ -136,6 +190,11 @@ struct Statement {
   SettingStatement setting;  // kSet, kReset, kShow
   CreateRtViewStatement create_rt_view;
   DropRtViewStatement drop_rt_view;
+  CreateTableStatement create_table;
+  DropTableStatement drop_table;
+  InsertStatement insert;
+  CopyStatement copy;
+  CreateViewStatement create_view;
 };
 
 }  // namespace raydb::sql

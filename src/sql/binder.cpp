@@ -2,6 +2,7 @@
 
 #include "common/error.h"
 #include "sql/expression_binder.h"
+#include "sql/view_inliner.h"
 
 namespace raydb::sql {
 
@@ -17,6 +18,12 @@ bool is_integer_literal(const AstExpr& e) {
 }  // namespace
 
 plan::LogicalQuery Binder::bind(const SelectStatement& s) {
+  if (!views_) return bind_inlined(s);
+  inlined_ = ViewInliner(resolve_, views_).inline_views(s);
+  return bind_inlined(inlined_);
+}
+
+plan::LogicalQuery Binder::bind_inlined(const SelectStatement& s) {
   bind_from(s);
   if (s.where) {
     ExpressionBinder eb(q_.tables, q_.tables.size(), nullptr, "WHERE");

@@ -11,7 +11,8 @@ namespace raydb::sql {
 
 class Binder {
  public:
-  explicit Binder(const TableResolver& resolve) : resolve_(resolve) {}
+  // `views`: plain views to inline where they are simple (view_inliner.h); empty: none.
+  explicit Binder(const TableResolver& resolve, const ViewLookup& views = {}) : resolve_(resolve), views_(views) {}
   plan::LogicalQuery bind(const SelectStatement& s);
 
  private:
@@ -36,7 +37,11 @@ class Binder {
   // Index of the select entry that an ORDER BY / GROUP BY ordinal or name refers to, or -1.
   int ordinal(const AstExpr& e, const char* clause) const;
 
+  plan::LogicalQuery bind_inlined(const SelectStatement& s);
+
   const TableResolver& resolve_;
+  ViewLookup views_;
+  SelectStatement inlined_;  // the statement with its views inlined (entries_ point into it)
   plan::LogicalQuery q_;
   std::vector<SelectEntry> entries_;
 };

@@ -61,7 +61,7 @@ bool is_reserved_word(const std::string& w) {
   return words.count(w) > 0;
 }
 
-Parser::Parser(std::string_view sql) : tokens_(Lexer(sql).tokenize()) {}
+Parser::Parser(std::string_view sql) : sql_(sql), tokens_(Lexer(sql).tokenize()) {}
 
 const Token& Parser::peek(size_t ahead) const {
   size_t i = std::min(pos_ + ahead, tokens_.size() - 1);
@@ -133,25 +133,48 @@ Statement Parser::parse_statement() {
   } else if (peek().is_keyword("drop") &&
              (peek(1).is_keyword("view") || (peek(1).is_keyword("rt") && peek(2).is_keyword("view")))) {
     next();
-    accept_keyword("rt");
+    const bool rt = accept_keyword("rt");
     next();
     st.type = StatementType::kDropRtView;
     st.drop_rt_view = parse_drop_rt_view();
+    st.drop_rt_view.rt = rt;
+  } else if (peek().is_keyword("create") && peek(1).is_keyword("table")) {
+    next(), next();
+    st.type = StatementType::kCreateTable;
+    st.create_table = parse_create_table();
+  } else if (peek().is_keyword("create") && peek(1).is_keyword("view")) {
+    next(), next();
+    st.type = StatementType::kCreateView;
+    st.create_view = parse_create_view();
   } else if (peek().is_keyword("create")) {
     next();
     st.type = StatementType::kCreateIndex;
     if (peek().is_keyword("unique")) not_supported_error(peek(), "UNIQUE indexes");
-    if (peek().is_keyword("table") || peek().is_keyword("view"))
-      not_supported_error(peek(), peek().text == "table" ? "CREATE TABLE" : "CREATE VIEW",
-                          peek().text == "table" ? "load tables with `raydb load`" : "raydb has RT views: CREATE RT VIEW");
-    expect_keyword("index", "INDEX");
+    if (peek().is_keyword("or")) not_supported_error(peek(), "CREATE OR REPLACE", "drop it first");
+    if (peek().is_keyword("temp") || peek().is_keyword("temporary")) not_supported_error(peek(), "temporary tables");
+    expect_keyword("index", "INDEX, TABLE, VIEW or RT VIEW");
     st.create_index = parse_create_index();
+  } else if (peek().is_keyword("drop") && peek(1).is_keyword("table")) {
+    next(), next();
+    st.type = StatementType::kDropTable;
+    st.drop_table = parse_drop_table();
   } else if (peek().is_keyword("drop")) {
     next();
     st.type = StatementType::kDropIndex;
-    if (peek().is_keyword("table")) not_supported_error(peek(), "DROP TABLE");
-    expect_keyword("index", "INDEX");
+    expect_keyword("index", "INDEX, TABLE or VIEW");
     st.drop_index = parse_drop_index();
+  } else if (peek().is_keyword("insert")) {
+    next();
+    expect_keyword("into", "INTO");
+    st.type = StatementType::kInsert;
+    st.insert = parse_insert();
+  } else if (peek().is_keyword("copy")) {
+    next();
+    st.type = StatementType::kCopy;
+    st.copy = parse_copy();
+  } else if (peek().is_keyword("update") || peek().is_keyword("delete")) {
+    not_supported_error(peek(), peek().text == "update" ? "UPDATE" : "DELETE",
+                        "tables take CREATE TABLE, INSERT, COPY and DROP TABLE");
   } else if (peek().is_keyword("set") || peek().is_keyword("reset") || peek().is_keyword("show")) {
     const std::string word = next().text;
     st.type = word == "set" ? StatementType::kSet : word == "reset" ? StatementType::kReset : StatementType::kShow;
@@ -162,8 +185,9 @@ Statement Parser::parse_statement() {
       st.analyze = accept_keyword("analyze");
     }
     if (peek().is_keyword("with")) not_supported_error(peek(), "WITH (common table expressions)");
-    if (st.explain && (peek().is_keyword("create") || peek().is_keyword("drop")))
-      not_supported_error(peek(), "EXPLAIN of CREATE or DROP");
+    if (st.explain && (peek().is_keyword("create") || peek().is_keyword("drop") || peek().is_keyword("insert") ||
+                       peek().is_keyword("copy")))
+      not_supported_error(peek(), "EXPLAIN of CREATE, DROP, INSERT or COPY");
     st.select = parse_select();
   }
   bool had_semicolon = accept_operator(";");
@@ -325,7 +349,8 @@ SelectStatement Parser::parse_select() {
     }
   }
   if (peek().is_keyword("fetch")) not_supported_error(peek(), "FETCH FIRST", "use LIMIT");
-  if (!peek().is_operator(";") && peek().type != TokenType::kEnd) unexpected_after_clause(clause);
+  if (!peek().is_operator(";") && peek().type != TokenType::kEnd && !(select_in_parens_ && peek().is_operator(")")))
+    unexpected_after_clause(clause);
   return s;
 }
 

@@ -39,6 +39,15 @@ class Parser {
   DropRtViewStatement parse_drop_rt_view();      // after DROP [RT] VIEW
   std::vector<AstPtr> parse_rt_view_role();      // ( expr, ... )
   SettingStatement parse_setting(StatementType type);
+  // Tables and plain views (parser_table_ddl.cpp), each after its leading keywords.
+  CreateTableStatement parse_create_table();  // after CREATE TABLE
+  DropTableStatement parse_drop_table();      // after DROP TABLE
+  InsertStatement parse_insert();             // after INSERT INTO
+  CopyStatement parse_copy();                 // after COPY
+  CreateViewStatement parse_create_view();    // after CREATE VIEW
+  void parse_copy_options(CopyStatement& c);
+  bool accept_if_exists();
+  SelectStatement parse_select_until_end();  // a SELECT that runs to the end of the statement
   void parse_select_list(SelectStatement& s);
   void parse_from(SelectStatement& s);
   TableItem parse_table_item();
@@ -61,9 +70,11 @@ class Parser {
   AstPtr parse_function(const Token& name);
   Type parse_type_name();
 
+  std::string sql_;  // the statement's text (CREATE VIEW keeps its SELECT as written)
   std::vector<Token> tokens_;
   size_t pos_ = 0;
   size_t implicit_alias_pos_ = size_t(-1);  // token index of the last alias written without AS
+  bool select_in_parens_ = false;  // COPY (SELECT ...): a ')' may end the SELECT
   int nesting_ = 0;  // current expression nesting (kMaxExpressionNesting bounds it)
 };
 

@@ -14,10 +14,14 @@
 // DDL: CREATE INDEX name ON table (column) [USING RT|SORTED|HASH] [WITH (option =
 // value, ...)] and DROP INDEX [IF EXISTS] name. They are parsed here and carried out
 // by the catalog (DatabaseDirectory), which resolves the names.
+// Tables: CREATE TABLE, CREATE TABLE AS SELECT, DROP TABLE, INSERT INTO ... VALUES |
+// SELECT, COPY t FROM 'f' / COPY (SELECT ...) TO 'f', CREATE VIEW / DROP VIEW; parsed
+// and their SELECTs bound here, carried out by api/ (table_ddl, view_ddl).
 // RT views: CREATE RT VIEW name AS SELECT * FROM fact JOIN dim ON fk = key ... WITH
 // (FILTER = (cols), GROUP = (cols), AGGREGATE = (integer exprs)) and DROP [RT] VIEW
 // [IF EXISTS] name; parsed here, checked and materialized by api/ (rt_view_ddl).
 #include <functional>
+#include <optional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -31,8 +35,14 @@ namespace raydb::sql {
 
 // Looks a table up by name (case-insensitive); nullptr when it does not exist.
 using TableResolver = std::function<TablePtr(std::string_view name)>;
+// The SQL text of the plain view `name` (case-insensitive); nullopt when it is not one.
+// Given to the binder, simple views are inlined (view_inliner.h).
+using ViewLookup = std::function<std::optional<std::string>(std::string_view name)>;
 
-enum class StatementKind { kSelect, kExplain, kCreateIndex, kDropIndex, kSet, kReset, kShow, kCreateRtView, kDropRtView };
+enum class StatementKind {
+  kSelect, kExplain, kCreateIndex, kDropIndex, kSet, kReset, kShow, kCreateRtView, kDropRtView,
+  kCreateTable, kDropTable, kInsert, kCopy, kCreateView
+};
 
 struct BoundStatement {
   StatementKind kind = StatementKind::kSelect;
@@ -44,11 +54,25 @@ struct BoundStatement {
   std::string value;         // kSet: its value as written
   CreateRtViewStatement rt_view;  // kCreateRtView (unresolved: api/ resolves it against the catalog)
   std::string view_name;          // kDropRtView (if_exists as for indexes)
+  bool rt_only = false;           // kDropRtView: written DROP RT VIEW
+  // Tables and plain views. `query` holds the bound SELECT of CREATE TABLE AS,
+  // INSERT ... SELECT, COPY (SELECT ...) TO and CREATE VIEW; api/ resolves the target
+  // table and checks the columns against it.
+  bool has_query = false;
+  CreateTableStatement create_table;  // kCreateTable (select unbound; see query)
+  DropTableStatement drop_table;      // kDropTable
+  InsertStatement insert;             // kInsert
+  std::vector<std::vector<plan::ExprPtr>> values;  // kInsert VALUES: each entry bound, no columns visible
+  CopyStatement copy;                 // kCopy
+  CreateViewStatement create_view;    // kCreateView
 };
 
 // Parses and binds one statement (a trailing ';' is allowed). Throws Error(kParse)
 // with "line L, column C" of the offending token, or Error(kBinder) for unknown
 // tables/columns, ambiguous names, type mismatches and aggregate misuse.
-BoundStatement parse_and_bind(std::string_view sql, const TableResolver& resolve);
+BoundStatement parse_and_bind(std::string_view sql, const TableResolver& resolve, const ViewLookup& views = {});
+// The two halves of parse_and_bind, for callers that look at the statement first.
+Statement parse(std::string_view sql);
+BoundStatement bind(Statement st, const TableResolver& resolve, const ViewLookup& views = {});
 
 }  // namespace raydb::sql

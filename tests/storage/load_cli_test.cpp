@@ -364,30 +364,6 @@ TEST(LoadCliTest, ExportErrorsLeaveNoFiles) {
   EXPECT_EQ(snapshot_dir(e.db), e.before);
 }
 
-pid_t spawn_raydb(const std::vector<std::string>& args, const std::string& err_file = "/dev/null") {
-  std::vector<std::string> all = {RAYDB_BINARY};
-  all.insert(all.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (auto& a : all) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  setenv("RAYDB_QUIET", "1", 1);
-  pid_t pid = -1;
-  int rc = posix_spawn(&pid, RAYDB_BINARY, &fa, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  EXPECT_EQ(rc, 0);
-  return pid;
-}
-
-bool has_data_files_beyond(const std::string& db, const std::map<std::string, std::string>& before) {
-  for (auto& e : fs::directory_iterator(db))
-    if (!before.count(e.path().filename().string())) return true;
-  return false;
-}
-
 // A wide CSV, so that the commit writes many column files (each fsynced): the
 // window between the first new file and the manifest rename is wide enough to hit.
 std::string write_wide_csv(const std::string& path, int rows, int cols) {

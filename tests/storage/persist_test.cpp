@@ -307,10 +307,10 @@ TEST(PersistTest, CorruptedManifests) {
   expect_open_fails(
       [](const std::string& p) {
         auto j = read_manifest_json(p);
-        j["format_version"] = 4;
+        j["format_version"] = 5;
         write_manifest_json(p, j);
       },
-      {"manifest.json", "unknown format version 4"});
+      {"manifest.json", "unknown format version 5"});
   expect_open_fails(
       [](const std::string& p) {
         auto j = read_manifest_json(p);

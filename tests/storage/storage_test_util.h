@@ -1,7 +1,10 @@
 #pragma once
 // Helpers shared by the storage tests: directory snapshots (to prove that a failed
 // operation changed nothing), one-line error checks, table comparison.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <spawn.h>
+#include <sys/wait.h>
 
 #include <cstdint>
 #include <filesystem>
@@ -11,6 +14,8 @@
 #include "common/error.h"
 #include "storage/table.h"
 #include "support/test_support.h"
+
+extern char** environ;
 
 namespace raydb::test {
 
@@ -72,6 +77,33 @@ inline void expect_tables_equal(const Table& a, const Table& b) {
     }
     for (uint64_t r = 0; r < a.row_count(); r++) ASSERT_TRUE(x.get(r) == y.get(r)) << x.name() << " row " << r;
   }
+}
+
+// Starts `raydb args...` as a child process (stdout discarded, stderr into
+// `err_file`), for tests that kill it mid-write.
+inline pid_t spawn_raydb(const std::vector<std::string>& args, const std::string& err_file = "/dev/null") {
+  std::vector<std::string> all = {RAYDB_BINARY};
+  all.insert(all.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : all) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 2, err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  setenv("RAYDB_QUIET", "1", 1);
+  pid_t pid = -1;
+  int rc = posix_spawn(&pid, RAYDB_BINARY, &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  EXPECT_EQ(rc, 0);
+  return pid;
+}
+
+// Whether `db` holds an entry that the snapshot `before` does not.
+inline bool has_data_files_beyond(const std::string& db, const std::map<std::string, std::string>& before) {
+  for (auto& e : std::filesystem::directory_iterator(db))
+    if (!before.count(e.path().filename().string())) return true;
+  return false;
 }
 
 }  // namespace raydb::test

@@ -132,7 +132,7 @@ void write_all(int fd, const std::string& path, const std::string& data) {
 
 }  // namespace
 
-uint64_t export_csv(const Table& table, const std::string& path, char delimiter) {
+uint64_t export_csv(const Table& table, const std::string& path, char delimiter, bool with_header) {
   if (delimiter == '"' || delimiter == '\n' || delimiter == '\r')
     fail(ErrorKind::kInvalidInput, "the delimiter cannot be a newline or a quote character");
   const size_t ncols = table.column_count();
@@ -157,7 +157,7 @@ uint64_t export_csv(const Table& table, const std::string& path, char delimiter)
       append_csv_field(header, table.column(c).name(), delimiter);
     }
     header += '\n';
-    write_all(fd, tmp, header);
+    if (with_header) write_all(fd, tmp, header);
 
     // Rows are formatted in parallel blocks and written in order, a round at a time,
     // so memory stays bounded for tables of any size.

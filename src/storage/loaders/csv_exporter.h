@@ -18,6 +18,7 @@ void append_csv_field(std::string& out, std::string_view s, char delimiter);
 // Writes into a temporary file beside `path`, fsyncs it and renames it over `path`,
 // so a failed export leaves no partial file. Throws Error(kIO) naming the path.
 // Returns the number of rows written.
-uint64_t export_csv(const Table& table, const std::string& path, char delimiter = ',');
+// `header`: write the header line (COPY ... TO without HEADER leaves it out).
+uint64_t export_csv(const Table& table, const std::string& path, char delimiter = ',', bool header = true);
 
 }  // namespace raydb

@@ -13,6 +13,7 @@
 #include "common/error.h"
 #include "storage/persist/file_io.h"
 #include "storage/persist/manifest.h"
+#include "storage/table_append.h"
 
 // Column files hold the in-memory arrays byte for byte; the format is little-endian.
 static_assert(std::endian::native == std::endian::little, "raydb's file format assumes a little-endian host");
@@ -406,8 +407,14 @@ void DatabaseDirectory::commit(const std::vector<TablePtr>& tables, bool replace
     if (!replace && current.find_table(t->name()) >= 0)
       fail(ErrorKind::kCatalog, "table {} already exists in {}", current.tables[size_t(current.find_table(t->name()))].name,
            path_);
-  remove_unreferenced(path_, current.referenced_files());
+  for (auto& t : tables)
+    if (current.find_view(t->name()) >= 0)
+      fail(ErrorKind::kCatalog, "{} is a view in {}; a table cannot take its name", t->name(), path_);
+  write_tables(current, tables, false);
+}
 
+void DatabaseDirectory::write_tables(const Manifest& current, const std::vector<TablePtr>& tables, bool keep_catalog) {
+  remove_unreferenced(path_, current.referenced_files());
   Manifest next = current;
   next.generation = current.generation + 1;
   std::vector<FileJob> jobs;
@@ -415,6 +422,11 @@ void DatabaseDirectory::commit(const std::vector<TablePtr>& tables, bool replace
     ManifestTable mt = plan_table(*tables[k], next.generation, k, jobs);
     int existing = next.find_table(mt.name);
     if (existing >= 0) {
+      if (keep_catalog) {
+        mt.name = next.tables[size_t(existing)].name;  // the catalog's spelling
+        next.tables[size_t(existing)] = std::move(mt);
+        continue;
+      }
       next.tables.erase(next.tables.begin() + existing);
       next.drop_indexes_of(mt.name);  // the index described the old rows
     }
@@ -432,6 +444,67 @@ void DatabaseDirectory::commit(const std::vector<TablePtr>& tables, bool replace
   }
   remove_unreferenced(path_, next.referenced_files());
   install_state(std::move(next));
+}
+
+uint64_t DatabaseDirectory::append_rows(const TablePtr& rows) {
+  if (!rows) fail(ErrorKind::kInternal, "append of a null table");
+  check_is_directory(path_);
+  DirectoryLock lock(path_, DirectoryLock::Mode::kExclusive);
+  Manifest current = read_manifest_of(path_);
+  const int i = current.find_table(rows->name());
+  if (i < 0) fail(ErrorKind::kCatalog, "table {} no longer exists in {}; nothing was written", rows->name(), path_);
+  const ManifestTable& mt = current.tables[size_t(i)];
+  bool same = mt.columns.size() == rows->column_count();
+  for (size_t c = 0; same && c < mt.columns.size(); c++)
+    same = iequals(mt.columns[c].name, rows->column(c).name()) && mt.columns[c].type == rows->column(c).type();
+  if (!same)
+    fail(ErrorKind::kCatalog, "table {} was dropped and created again while the statement ran; nothing was written",
+         mt.name);
+  // The table as the manifest on disk names it (another process may have appended).
+  std::vector<ColumnPtr> cols;
+  for (auto& c : mt.columns) cols.push_back(open_column(path_, mt, c));
+  const Table base(mt.name, std::move(cols));
+  TablePtr merged = raydb::append_rows(base, *rows);
+  write_tables(current, {merged}, true);
+  return merged->row_count();
+}
+
+std::vector<ViewEntry> DatabaseDirectory::views() const {
+  std::lock_guard<std::mutex> g(mutex_);
+  return state_->manifest.views;
+}
+
+void DatabaseDirectory::create_view(ViewEntry view) {
+  if (view.name.empty()) fail(ErrorKind::kInvalidInput, "a view name cannot be empty");
+  check_is_directory(path_);
+  DirectoryLock lock(path_, DirectoryLock::Mode::kExclusive);
+  Manifest current = read_manifest_of(path_);
+  if (int t = current.find_table(view.name); t >= 0)
+    fail(ErrorKind::kCatalog, "{} is a table; a view cannot take its name", current.tables[size_t(t)].name);
+  if (int v = current.find_view(view.name); v >= 0)
+    fail(ErrorKind::kCatalog, "view {} already exists", current.views[size_t(v)].name);
+  Manifest next = current;
+  next.generation = current.generation + 1;
+  next.views.push_back(std::move(view));
+  install_manifest(path_, next);
+  install_state(std::move(next));
+}
+
+bool DatabaseDirectory::drop_view(std::string_view name, bool if_exists) {
+  check_is_directory(path_);
+  DirectoryLock lock(path_, DirectoryLock::Mode::kExclusive);
+  Manifest current = read_manifest_of(path_);
+  const int i = current.find_view(name);
+  if (i < 0) {
+    if (if_exists) return false;
+    fail(ErrorKind::kCatalog, "view {} does not exist", name);
+  }
+  Manifest next = current;
+  next.generation = current.generation + 1;
+  next.views.erase(next.views.begin() + i);
+  install_manifest(path_, next);
+  install_state(std::move(next));
+  return true;
 }
 
 void DatabaseDirectory::drop_table(std::string_view name) {

@@ -15,6 +15,7 @@
 
 #include "storage/index_definition.h"
 #include "storage/rt_view_entry.h"
+#include "storage/view_entry.h"
 #include "storage/table.h"
 
 namespace raydb {
@@ -49,6 +50,20 @@ class DatabaseDirectory {
   // `replace`, else the call fails (kCatalog) before writing anything.
   void commit(const std::vector<TablePtr>& tables, bool replace);
   void drop_table(std::string_view name);  // atomic; kCatalog when absent; drops its indexes
+  // Appends `rows` (a table of the same name and schema: INSERT, COPY FROM) to the
+  // table as it is on disk now, in one atomic commit under the exclusive lock, so
+  // concurrent appends all land (the last one reads the rows the others wrote). Keeps
+  // the table's indexes (rebuilt from the new rows when used) and RT views
+  // (re-materialized before their next use). Fails (kCatalog) before writing when the
+  // table no longer exists or its columns changed (dropped and created again).
+  // Returns the table's rows after the append.
+  uint64_t append_rows(const TablePtr& rows);
+
+  // Plain views (CREATE VIEW): name and SQL text in the manifest. A view's name is
+  // unique among tables and views.
+  std::vector<ViewEntry> views() const;  // in creation order
+  void create_view(ViewEntry view);      // kCatalog when the name is taken
+  bool drop_view(std::string_view name, bool if_exists);  // false when absent and if_exists
 
   // Secondary indexes (definitions only: nothing but the manifest changes). A table
   // that is replaced or dropped loses its indexes.
@@ -84,6 +99,9 @@ class DatabaseDirectory {
   DatabaseDirectory() = default;
   // Maps the tables `manifest` names and makes them current.
   void install_state(persist::Manifest manifest);
+  // commit's body under the exclusive lock: writes the tables' files and the manifest.
+  // `keep_catalog`: the replaced table keeps its indexes (INSERT, COPY FROM).
+  void write_tables(const persist::Manifest& current, const std::vector<TablePtr>& tables, bool keep_catalog);
   struct State;  // manifest + mapped tables; defined in database_directory.cpp
   std::string path_;
   std::shared_ptr<State> state_;

@@ -252,6 +252,21 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
       m.rt_views.push_back(std::move(e));
     }
   }
+  if (root.contains("views")) {
+    if (version < 4) r.corrupt("format versions 1 to 3 have no \"views\"");
+    const json& views = r.array_field(root, "views", "manifest");
+    for (size_t vi = 0; vi < views.size(); vi++) {
+      std::string vw = fmt::format("views[{}]", vi);
+      const json& vj = views[vi];
+      if (!vj.is_object()) r.corrupt(vw + " is not an object");
+      ViewEntry e;
+      e.name = r.string_field(vj, "name", vw);
+      if (m.find_view(e.name) >= 0 || m.find_table(e.name) >= 0)
+        r.corrupt(fmt::format("view '{}' appears twice or as a table too", e.name));
+      e.sql = r.string_field(vj, "sql", vw);
+      m.views.push_back(std::move(e));
+    }
+  }
   return m;
 }
 
@@ -260,7 +275,10 @@ Manifest Manifest::read(const std::string& path) { return parse(read_small_file(
 std::string Manifest::to_json() const {
   json root = json::object();
   // Version 1 when there is nothing that needs version 2 (older builds open it).
-  root["format_version"] = !rt_views.empty() ? kFormatVersion : indexes.empty() ? kOldestFormatVersion : 2;
+  root["format_version"] = !views.empty()      ? kFormatVersion
+                           : !rt_views.empty() ? 3
+                           : indexes.empty()   ? kOldestFormatVersion
+                                               : 2;
   root["generation"] = generation;
   json tables = json::array();
   for (auto& t : this->tables) {
@@ -307,6 +325,11 @@ std::string Manifest::to_json() const {
                     {"definition", e.definition}, {"rows", e.rows}, {"bytes", e.bytes}});
     root["rt_views"] = std::move(vj);
   }
+  if (!views.empty()) {
+    json vj = json::array();
+    for (auto& e : views) vj.push_back({{"name", e.name}, {"sql", e.sql}});
+    root["views"] = std::move(vj);
+  }
   try {
     return root.dump(1) + "\n";
   } catch (const json::type_error&) {  // names that are not valid UTF-8
@@ -333,6 +356,12 @@ void Manifest::drop_indexes_of(std::string_view table) {
 int Manifest::find_rt_view(std::string_view name) const {
   for (size_t i = 0; i < rt_views.size(); i++)
     if (iequals(rt_views[i].name, name)) return int(i);
+  return -1;
+}
+
+int Manifest::find_view(std::string_view name) const {
+  for (size_t i = 0; i < views.size(); i++)
+    if (iequals(views[i].name, name)) return int(i);
   return -1;
 }
 

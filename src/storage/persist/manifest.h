@@ -18,6 +18,10 @@
 //                     "versions": ["g7.t0.lineorder.c0.lo_orderkey.col", ...],
 //                     "dir": "rt_views/v.g8", "definition": "{...}", "rows": 60175, "bytes": 963000 } ] }
 //
+//     "views": [ { "name": "v", "sql": "select ..." } ] }                   // version 4
+//
+// Plain views (CREATE VIEW) are their SQL text; a manifest with them is written as
+// version 4 (older builds refuse it rather than drop the views on their next write).
 // RT views hold their encoded rows in a directory of their own (rt_views/NAME.gGEN);
 // a manifest with views is written as version 3, so older builds refuse it rather
 // than rewriting it without them.
@@ -34,6 +38,7 @@
 #include "storage/column.h"
 #include "storage/index_definition.h"
 #include "storage/rt_view_entry.h"
+#include "storage/view_entry.h"
 #include "raydb/types.h"
 
 namespace raydb::persist {
@@ -60,7 +65,7 @@ struct ManifestTable {
 };
 
 struct Manifest {
-  static constexpr int kFormatVersion = 3;         // the newest version this build reads and writes
+  static constexpr int kFormatVersion = 4;         // the newest version this build reads and writes
   static constexpr int kOldestFormatVersion = 1;   // version 1: no indexes
   static constexpr const char* kFileName = "manifest.json";
   static constexpr const char* kTempFileName = "manifest.json.tmp";
@@ -69,6 +74,7 @@ struct Manifest {
   std::vector<ManifestTable> tables;
   std::vector<IndexDefinition> indexes;
   std::vector<RtViewEntry> rt_views;
+  std::vector<ViewEntry> views;
 
   // Parses and validates manifest text. `path` is only used in messages. Throws
   // Error(kCatalog) "corrupted manifest <path>: <what>" on any defect.
@@ -86,6 +92,8 @@ struct Manifest {
   int find_rt_view(std::string_view name) const;
   // Drops the RT views that join table `name` (when the table is dropped).
   void drop_rt_views_of(std::string_view table);
+  // Index of the plain view named `name` (case-insensitive), or -1.
+  int find_view(std::string_view name) const;
   // Every column and dictionary file the manifest names.
   std::set<std::string> referenced_files() const;
 };

@@ -7,6 +7,7 @@
 #include "storage/loaders/csv_exporter.h"
 #include "storage/loaders/csv_loader.h"
 #include "storage/loaders/ssb_loader.h"
+#include "storage/persist/database_check.h"
 #include "storage/persist/database_directory.h"
 
 namespace raydb::admin {
@@ -71,7 +72,7 @@ namespace {
 
 // The smallest or largest stored value of a column as it prints.
 std::string bound(const Column& col, bool max) {
-  const ColumnStats& s = col.stats();
+  const ColumnStats& s = col.recorded_stats();  // a listing: no full read of every column
   switch (col.type().id) {
     case TypeId::kDouble: return Value::float64(max ? s.max_d : s.min_d).to_string();
     case TypeId::kVarchar: return std::string(col.dictionary()->at(uint32_t(max ? s.max : s.min)));
@@ -124,6 +125,11 @@ TableInfo with_indexes(TableInfo info, const DatabaseDirectory& dir) {
 }
 
 }  // namespace
+
+CheckResult check_database(const std::string& db_path) {
+  persist::CheckReport r = persist::check_database_files(db_path);
+  return CheckResult{std::move(r.problems), std::move(r.notes), r.tables, r.files, r.bytes};
+}
 
 std::vector<TableInfo> describe_database(const std::string& db_path) {
   auto db = DatabaseDirectory::open(db_path);

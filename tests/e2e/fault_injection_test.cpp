@@ -48,8 +48,10 @@ class FaultInjectionTest : public ::testing::Test {
     fs::remove(report);
     // OMP_WAIT_POLICY set: raydb re-executes itself without it. ASan (the sanitizer
     // pass) insists on coming first unless told otherwise.
-    std::string cmd = "env RAYDB_QUIET=1 OMP_WAIT_POLICY=passive ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0 "
-                      "LD_PRELOAD=" + shell_quote(RAYDB_FAULT_SHIM) + " RAYDB_FAULT_REPORT=" + shell_quote(report) +
+    const char* asan = std::getenv("ASAN_OPTIONS");
+    std::string cmd = "env RAYDB_QUIET=1 OMP_WAIT_POLICY=passive ASAN_OPTIONS=" +
+                      shell_quote((asan && *asan ? std::string(asan) + ":" : std::string()) + "verify_asan_link_order=0") +
+                      " LD_PRELOAD=" + shell_quote(RAYDB_FAULT_SHIM) + " RAYDB_FAULT_REPORT=" + shell_quote(report) +
                       " " + fault_env + " " + RAYDB_BINARY + " " + args + " >" + tmp_.file("out") + " 2>" +
                       tmp_.file("err") + " </dev/null";
     int status = std::system(cmd.c_str());

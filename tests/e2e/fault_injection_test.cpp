@@ -143,5 +143,24 @@ TEST_F(FaultInjectionTest, CreateIndex) {
   EXPECT_GE(faults, 3);
 }
 
+// An RT view's rows are files of their own (rt_views/NAME.gGEN/), written before the
+// manifest names them.
+TEST_F(FaultInjectionTest, CreateRtView) {
+  write_file(tmp_.file("f.csv"), "k,v\n1,10\n2,20\n1,5\n3,7\n");
+  write_file(tmp_.file("d.csv"), "k,x\n1,100\n2,200\n3,100\n");
+  ASSERT_EQ(run_raydb(cli::load_csv(base(), "f", "k INTEGER, v INTEGER", tmp_.file("f.csv"))).exit_code, 0);
+  ASSERT_EQ(run_raydb(cli::load_csv(base(), "d", "k INTEGER, x INTEGER", tmp_.file("d.csv"))).exit_code, 0);
+  before_ = snapshot_tree(base());
+  const std::string sql =
+      "create rt view rv1 as select * from f join d on f.k = d.k with (filter = (x), group = (x), aggregate = (v))";
+  int faults = fail_every_call(cli::query(work(), sql), [&] {
+    CommandResult r = run_raydb(cli::query(work(), "select x, sum(v) from f, d where f.k = d.k group by x order by x",
+                                           "--format csv --backend rt"));
+    EXPECT_EQ(r.out, "x,sum(v)\n100,22\n200,20\n") << r.err;
+    EXPECT_NE(r.err.find("rt view rv1: built"), std::string::npos) << r.err;  // answered by the view
+  });
+  EXPECT_GE(faults, 10);
+}
+
 }  // namespace
 }  // namespace raydb::test

@@ -492,7 +492,7 @@ void DatabaseDirectory::put_rt_view(RtViewEntry entry, const std::function<void(
   entry.dir = std::string(persist::kRtViewFolder) + "/" + to_lower(entry.name) + ".g" + std::to_string(next.generation);
   const std::string abs = join(path_, entry.dir);
   std::error_code ec;
-  fs::create_directories(join(path_, persist::kRtViewFolder), ec);
+  const bool created_folder = fs::create_directories(join(path_, persist::kRtViewFolder), ec);
   if (ec) fail(ErrorKind::kIO, "cannot create {}: {}", join(path_, persist::kRtViewFolder), ec.message());
   bool renamed = false;
   try {
@@ -505,6 +505,7 @@ void DatabaseDirectory::put_rt_view(RtViewEntry entry, const std::function<void(
     if (!renamed) {
       fs::remove_all(abs, ec);
       fs::remove_all(abs + ".new", ec);
+      if (created_folder) fs::remove(join(path_, persist::kRtViewFolder), ec);  // the directory as it was
     }
     throw;
   }

@@ -1,6 +1,7 @@
 // The administration API (include/raydb/admin.h) over storage/ and gen/.
 #include "raydb/admin.h"
 
+#include "access/rt_view/view_rows.h"
 #include "common/error.h"
 #include "gen/ssb/generator.h"
 #include "raydb/raydb.h"
@@ -128,7 +129,21 @@ TableInfo with_indexes(TableInfo info, const DatabaseDirectory& dir) {
 
 CheckResult check_database(const std::string& db_path) {
   persist::CheckReport r = persist::check_database_files(db_path);
-  return CheckResult{std::move(r.problems), std::move(r.notes), r.tables, r.files, r.bytes};
+  CheckResult out{std::move(r.problems), std::move(r.notes), r.tables, r.files, r.bytes};
+  if (!out.problems.empty()) return out;  // the views' tables are not to be trusted
+  // RT views' rows (access/ reads them): every array present with the length its
+  // view.json gives, and as many rows as the manifest says.
+  for (const RtViewEntry& e : DatabaseDirectory::open(db_path)->rt_views()) {
+    try {
+      auto rows = rtview::load_view_rows(db_path + "/" + e.dir);
+      if (rows->rows != e.rows)
+        out.problems.push_back(fmt::format("rt view {}: {}/{} holds {} rows, the manifest says {}", e.name, db_path,
+                                           e.dir, rows->rows, e.rows));
+    } catch (const std::exception& ex) {
+      out.problems.push_back(fmt::format("rt view {}: {}", e.name, ex.what()));
+    }
+  }
+  return out;
 }
 
 std::vector<TableInfo> describe_database(const std::string& db_path) {

@@ -166,5 +166,33 @@ TEST_F(IntegrityTest, CheckReportsEveryCorruptionClass) {
   expect_intact();
 }
 
+// RT views' rows: `raydb check` reads each view's arrays; a truncated or missing one,
+// or a view.json that lost a field, is one line naming the view.
+TEST_F(IntegrityTest, CheckReadsRtViewRows) {
+  write_file(tmp_.file("f.csv"), "k,v\n1,10\n2,20\n1,5\n3,7\n");
+  write_file(tmp_.file("d.csv"), "k,x\n1,100\n2,200\n3,100\n");
+  ASSERT_EQ(run_raydb(cli::load_csv(db(), "f", "k INTEGER, v INTEGER", tmp_.file("f.csv"))).exit_code, 0);
+  ASSERT_EQ(run_raydb(cli::load_csv(db(), "d", "k INTEGER, x INTEGER", tmp_.file("d.csv"))).exit_code, 0);
+  CommandResult r = run_raydb(cli::query(
+      db(), "create rt view rv1 as select * from f join d on f.k = d.k with (filter = (x), group = (x), aggregate = (v))"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = check();
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("ok (3 tables"), std::string::npos) << r.out;
+  std::string dir;
+  for (auto& e : fs::directory_iterator(db() + "/rt_views")) dir = e.path().string();
+  ASSERT_FALSE(dir.empty());
+  const std::string ids = read_file(dir + "/group_ids.u32"), meta = read_file(dir + "/view.json");
+  fs::resize_file(dir + "/group_ids.u32", 6);
+  EXPECT_TRUE(errors_with(check(), "rt view rv1: rt view: " + dir + "/group_ids.u32 is missing or has 6 bytes"));
+  fs::remove(dir + "/group_ids.u32");
+  EXPECT_TRUE(errors_with(check(), "rt view rv1: rt view: " + dir + "/group_ids.u32 is missing"));
+  write_file(dir + "/group_ids.u32", ids);
+  write_file(dir + "/view.json", std::regex_replace(meta, std::regex("\"group_count\""), "\"gc\""));
+  EXPECT_TRUE(errors_with(check(), "rt view rv1: rt view: bad " + dir + "/view.json"));
+  write_file(dir + "/view.json", meta);
+  EXPECT_EQ(check().exit_code, 0);
+}
+
 }  // namespace
 }  // namespace raydb::test

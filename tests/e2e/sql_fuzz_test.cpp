@@ -3,7 +3,7 @@
 // keys and comma joins; GROUP BY with HAVING; DISTINCT; ORDER BY with LIMIT) over the
 // hand-made CSV tables (every type, unicode, quotes, an empty table, one row), runs each
 // on raydb's CPU backend and on SQLite (support/sqlite_oracle.h) and compares. The seed
-// is fixed, so a run is reproducible; RAYDB_FUZZ_QUERIES and RAYDB_FUZZ_SEED change
+// is fixed (2,000 queries; 500 under ASan), so a run is reproducible; RAYDB_FUZZ_QUERIES and RAYDB_FUZZ_SEED change
 // the count and seed (the `fuzz` CTest label runs a longer one). The grammar leaves
 // out what the oracle cannot judge: division (SQLite's NULL for x/0), products that
 // overflow 64 bits, date arithmetic.
@@ -228,7 +228,12 @@ uint64_t env_or(const char* name, uint64_t dflt) {
 TEST(SqlFuzz, RandomQueriesMatchSqlite) {
   OracleFixture& f = csv_fixture();
   ASSERT_TRUE(f.db) << f.error;
-  const uint64_t queries = env_or("RAYDB_FUZZ_QUERIES", 2000), seed = env_or("RAYDB_FUZZ_SEED", 20261126);
+#ifdef __SANITIZE_ADDRESS__
+  const uint64_t default_queries = 500;  // the sanitizer pass: a Debug build, several times slower
+#else
+  const uint64_t default_queries = 2000;
+#endif
+  const uint64_t queries = env_or("RAYDB_FUZZ_QUERIES", default_queries), seed = env_or("RAYDB_FUZZ_SEED", 20261126);
   Gen gen(seed);
   int mismatches = 0;
   uint64_t nonempty = 0;

@@ -69,6 +69,18 @@ struct ExportSummary {
 ExportSummary export_csv(const std::string& db_path, const std::string& table, const std::string& csv_path,
                          char delimiter = ',');
 
+struct CheckResult {
+  std::vector<std::string> problems;  // one line each; empty when the database is intact
+  std::vector<std::string> notes;     // not errors (files written without checksums)
+  uint64_t tables = 0, files = 0, bytes = 0;  // what was verified
+};
+
+// Verifies every file the manifest of `db_path` names (raydb check): the manifest's
+// checksum and structure, each column and dictionary file present, of its size, its
+// checksum, dictionary codes in range, min/max statistics equal to the data, RT view
+// directories present. Throws (kCatalog) only when `db_path` is not a database.
+CheckResult check_database(const std::string& db_path);
+
 struct ColumnInfo {
   std::string name;
   std::string type;                 // as SQL writes it: INTEGER, DECIMAL(15,2), VARCHAR, ...

@@ -15,6 +15,7 @@ void register_gen(CLI::App& app);       // raydb gen ssb
 void register_load(CLI::App& app);      // raydb load ssb | csv
 void register_export(CLI::App& app);    // raydb export
 void register_describe(CLI::App& app);  // raydb describe
+void register_check(CLI::App& app);     // raydb check (cmd_check.cpp)
 void register_query(CLI::App& app);     // raydb query
 void register_shell(CLI::App& app);     // raydb shell
 void register_bench(CLI::App& app);     // raydb bench <suite>

@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   raydb::cli::register_load(app);
   raydb::cli::register_export(app);
   raydb::cli::register_describe(app);
+  raydb::cli::register_check(app);
   raydb::cli::register_query(app);
   raydb::cli::register_shell(app);
   raydb::cli::register_bench(app);

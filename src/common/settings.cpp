@@ -1,5 +1,8 @@
 #include "common/settings.h"
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 
@@ -17,6 +20,8 @@ const std::vector<SettingInfo> kSettings = {
     {"cuda_group", "RAYDB_CUDA_GROUP", "hash or sort", "CUDA general path: GROUP BY through a hash table or a sort"},
     {"gpu_memory_limit", "RAYDB_GPU_MEMORY_LIMIT", "a size such as 512M or 8G (0: 90% of free memory)",
      "device memory the CUDA backend may use"},
+    {"cpu_memory_limit", "RAYDB_CPU_MEMORY_LIMIT", "a size such as 512M or 8G (0: half the memory available at query start)",
+     "host memory one query's CPU executor may hold in group tables, join tables and result rows"},
     {"cuda_narrow_lookup", "RAYDB_CUDA_NARROW_LOOKUP", "on or off", "star kernels: 1-2 byte dimension lookups"},
     {"cuda_smem_lookup", "RAYDB_CUDA_SMEM_LOOKUP", "on or off", "star kernels: dimension lookups in shared memory"},
     {"cuda_rowshape", "RAYDB_CUDA_ROWSHAPE", "on or off", "star kernels: row-shaped tiles"},
@@ -119,8 +124,8 @@ void Settings::set(std::string_view name, std::string_view value) {
     if (value != "hash" && value != "sort") bad();
   } else if (n == "cuda_layout") {
     if (value != "blocked" && value != "striped") bad();
-  } else if (n == "gpu_memory_limit") {
-    parse_byte_size(value, "setting gpu_memory_limit");
+  } else if (n == "gpu_memory_limit" || n == "cpu_memory_limit") {
+    parse_byte_size(value, fmt::format("setting {}", n));
   } else if (!parse_switch(value, &b)) {
     bad();
   }
@@ -160,6 +165,33 @@ uint64_t Settings::gpu_memory_limit() const {
   const Entry& e = entry("gpu_memory_limit");
   if (e.text.empty()) return 0;
   return parse_byte_size(e.text, e.from_env ? "RAYDB_GPU_MEMORY_LIMIT" : "setting gpu_memory_limit");
+}
+
+namespace {
+uint64_t available_memory_bytes() {
+  if (FILE* f = std::fopen("/proc/meminfo", "r")) {
+    char line[256];
+    unsigned long long kb = 0;
+    bool found = false;
+    while (!found && std::fgets(line, sizeof line, f)) found = std::sscanf(line, "MemAvailable: %llu kB", &kb) == 1;
+    std::fclose(f);
+    if (found) return uint64_t(kb) * 1024;
+  }
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) : 0;
+}
+}  // namespace
+
+uint64_t Settings::cpu_memory_limit() const {
+  const Entry& e = entry("cpu_memory_limit");
+  uint64_t v = e.text.empty() ? 0 : parse_byte_size(e.text, e.from_env ? "RAYDB_CPU_MEMORY_LIMIT" : "setting cpu_memory_limit");
+  if (v == 0) {
+    // Half of the memory available when the query starts (MemAvailable), else of the
+    // physical memory: the budget counts the executor's main structures, not every
+    // copy, so it stays well below what the kernel would kill the process for.
+    v = available_memory_bytes() / 2;
+  }
+  return v;
 }
 
 namespace {

@@ -42,6 +42,7 @@ class Settings {
   CudaJoinAlgo cuda_join() const;      // general-path equi-joins: hash table or sort
   CudaGroupAlgo cuda_group() const;    // general-path GROUP BY: hash table or sort
   uint64_t gpu_memory_limit() const;   // device memory budget in bytes; 0 = 90% of free
+  uint64_t cpu_memory_limit() const;   // a CPU query's budget in bytes (default: half of MemAvailable)
   bool cuda_narrow_lookup() const;     // star kernels: 1-2 byte lookup arrays
   bool cuda_smem_lookup() const;       // star kernels: lookups in shared memory
   bool cuda_rowshape() const;          // star kernels: row-shaped tiles

@@ -33,7 +33,13 @@ class Column {
   const std::string& name() const { return name_; }
   const Type& type() const { return type_; }
   uint64_t size() const { return size_; }
-  const ColumnStats& stats() const { return stats_; }
+  // Verified like data() (stored statistics may come from a corrupted manifest).
+  const ColumnStats& stats() const {
+    verify();
+    return stats_;
+  }
+  // The statistics as recorded, unverified: for listings (raydb describe) only.
+  const ColumnStats& recorded_stats() const { return stats_; }
   const Dictionary* dictionary() const { return dict_.get(); }
   const std::shared_ptr<const Dictionary>& dictionary_ptr() const { return dict_; }
   const std::shared_ptr<Buffer>& buffer() const { return data_; }

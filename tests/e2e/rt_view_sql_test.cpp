@@ -13,6 +13,7 @@
 #include "raydb/raydb.h"
 #include "storage/column.h"
 #include "storage/persist/database_directory.h"
+#include "storage/persist/manifest.h"
 #include "storage/table.h"
 #include "support/test_support.h"
 
@@ -238,7 +239,7 @@ TEST_F(RtViewSqlTest, CorruptedViewEntriesAreRejected) {
     std::string text = good;
     ASSERT_NE(text.find(from), std::string::npos) << from;
     text.replace(text.find(from), from.size(), to);
-    write_file(m, text);
+    write_file(m, persist::Manifest::reseal(text));  // past the checksum, to the entry checks
     try {
       Database::open(path_);
       ADD_FAILURE() << "opened with " << to;

@@ -92,13 +92,8 @@ void save_view_rows(const ViewRows& v, const std::string& dir) {
   if (had) fs::remove_all(old);
 }
 
-std::shared_ptr<ViewRows> load_view_rows(const std::string& dir) {
-  json meta;
-  try {
-    meta = json::parse(persist::read_small_file(dir + "/view.json"));
-  } catch (const json::exception& e) {
-    fail(ErrorKind::kCatalog, "rt view: bad {}/view.json: {}", dir, e.what());
-  }
+namespace {
+std::shared_ptr<ViewRows> read_view_rows(const std::string& dir, const json& meta) {
   auto v = std::make_shared<ViewRows>();
   v->name = meta.at("name").get<std::string>();
   v->rows = meta.at("rows").get<uint64_t>();
@@ -123,6 +118,17 @@ std::shared_ptr<ViewRows> load_view_rows(const std::string& dir) {
     }
   }
   return v;
+}
+}  // namespace
+
+std::shared_ptr<ViewRows> load_view_rows(const std::string& dir) {
+  // A view.json with missing or mistyped fields is a catalog error too, never an
+  // internal one.
+  try {
+    return read_view_rows(dir, json::parse(persist::read_small_file(dir + "/view.json")));
+  } catch (const json::exception& e) {
+    fail(ErrorKind::kCatalog, "rt view: bad {}/view.json: {}", dir, e.what());
+  }
 }
 
 }  // namespace raydb::rtview

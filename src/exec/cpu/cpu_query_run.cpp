@@ -21,10 +21,18 @@ using plan::ExprKind;
 
 namespace {
 constexpr uint64_t kDirectGroupLimit = uint64_t(1) << 18;  // packed key range for direct aggregation
+
+// The payload bytes a vector holds (what a projected chunk keeps until the query ends).
+uint64_t vector_bytes(const Vector& v) {
+  return v.ints.size() * 8 + v.huge.size() * 16 + v.doubles.size() * 8 + v.strings.size() * 16 + v.nulls.size();
+}
 }  // namespace
 
 CpuQueryRun::CpuQueryRun(const plan::PhysicalPlan& plan, const ExecOptions& options)
-    : plan_(plan), q_(*plan.query), threads_(options.threads > 0 ? options.threads : omp_get_max_threads()) {
+    : plan_(plan),
+      q_(*plan.query),
+      threads_(options.threads > 0 ? options.threads : omp_get_max_threads()),
+      budget_(options.settings.cpu_memory_limit()) {
   result_.interner = std::make_shared<StringInterner>();
   interner_ = result_.interner.get();
   result_.names = q_.output_names;
@@ -84,6 +92,7 @@ void CpuQueryRun::build_sides() {
       const plan::IndexScan* iscan =
           bt < plan_.index_scans.size() && plan_.index_scans[bt] ? &*plan_.index_scans[bt] : nullptr;
       joins_.push_back(build_join(step, filters_[bt], iscan, q_, threads_));
+      budget_.charge(joins_.back().index.memory_bytes() + joins_.back().cross_rows.size() * 4, "a join table");
     }
   order_ = order_joins(joins_, plan_.root_table);
 }
@@ -172,8 +181,13 @@ void CpuQueryRun::stream_batch(PipelineWorker& w, size_t b) {
   if (w.joined.size() < order_.size()) w.joined.resize(order_.size());
   for (size_t k = 0; k < order_.size(); k++) {
     if (rows.n == 0) break;
+    const BuiltJoin* j = order_[k];
+    if (j->cross) {  // the batch times the build side, one row-id array per bound table
+      const uint64_t tables = uint64_t(std::count(rows.bound.begin(), rows.bound.end(), 1)) + 1;
+      budget_.check_scratch(uint64_t(rows.n) * j->cross_rows.size() * 4 * tables, "a cross join's rows");
+    }
     probe_join(*order_[k], q_, rows, w.sel, w.words, w.valid);
-    apply_generic(order_[k]->residuals, q_, rows, w.keep, w.sel);
+    apply_generic(j->residuals, q_, rows, w.keep, w.sel);
     w.joined[k] += rows.n;
   }
 }
@@ -187,7 +201,11 @@ void CpuQueryRun::aggregate_batch(PipelineWorker& w, const EvalContext& ctx) con
     w.words.clear();
     encoder_->encode(keys, n, w.words);
     w.gids.resize(n);
+    const size_t before = w.groups->group_count();
     w.groups->find_or_insert(w.words.data(), n, w.gids.data());
+    if (!direct_ && w.groups->group_count() > before)  // key words, hash, slots, states
+      budget_.charge((w.groups->group_count() - before) * (size_t(encoder_->width()) * 8 + 16 + 16 * q_.aggregates.size()),
+                     "GROUP BY groups");
     if (!direct_) w.states->resize(w.groups->state_size());
     gids = w.gids.data();
   }
@@ -205,6 +223,10 @@ void CpuQueryRun::project_batch(PipelineWorker& w, size_t b, const EvalContext& 
   std::vector<Vector> cols;
   for (auto& e : q_.select) cols.push_back(evaluate(*e, ctx));
   for (size_t i : hidden_order_) cols.push_back(evaluate(*q_.order_by[i].expr, ctx));
+  uint64_t bytes = 0;
+  for (const Vector& c : cols) bytes += vector_bytes(c);
+  // Three times: the chunk, its merged copy (ordered_projection) and the finisher's.
+  budget_.charge(3 * bytes, "result rows");
   w.chunks.emplace_back(b, std::move(cols));
 }
 

@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "exec/core/memory_budget.h"
 #include "exec/core/key_encoder.h"
 #include "exec/core/result_table.h"
 #include "exec/cpu/join_build.h"
@@ -45,6 +46,7 @@ class CpuQueryRun {
   const plan::PhysicalPlan& plan_;
   const plan::LogicalQuery& q_;
   const int threads_;
+  mutable MemoryBudget budget_;  // cpu_memory_limit (thread-safe): join tables, groups, result rows
   ResultTable result_;
   StringInterner* interner_ = nullptr;
   bool empty_ = false;  // a constant conjunct is false: no row can pass

@@ -11,6 +11,8 @@
 #include <filesystem>
 
 #include "common/error.h"
+#include "storage/persist/checksum.h"
+#include "storage/persist/column_files.h"
 #include "storage/persist/file_io.h"
 #include "storage/persist/manifest.h"
 #include "storage/table_append.h"
@@ -49,74 +51,7 @@ bool file_exists(const std::string& path) {
   return ::lstat(path.c_str(), &st) == 0;
 }
 
-// Dictionary file layout (little-endian): uint64 offsets[entries + 1] with offsets[0]
-// == 0, then the concatenated string bytes; string i is chars[offsets[i],
-// offsets[i+1]). Strings are strictly increasing (bytewise), as Dictionary requires.
-std::shared_ptr<const Dictionary> read_dictionary(const std::string& path, const ManifestDictionary& d,
-                                                  const std::string& what) {
-  if (!file_exists(path)) fail(ErrorKind::kCatalog, "missing dictionary file {} ({})", path, what);
-  std::string bytes = persist::read_small_file(path);
-  if (bytes.size() != d.bytes)
-    fail(ErrorKind::kCatalog, "dictionary file {} ({}) has {} bytes, the manifest says {}", path, what, bytes.size(),
-         d.bytes);
-  size_t header = 8 * (d.entries + 1);
-  std::vector<uint64_t> offsets(d.entries + 1);
-  std::memcpy(offsets.data(), bytes.data(), header);
-  uint64_t chars = bytes.size() - header;
-  if (offsets[0] != 0 || offsets[d.entries] != chars)
-    fail(ErrorKind::kCatalog, "dictionary file {} ({}) is corrupted: its offsets do not match its size", path, what);
-  for (uint64_t i = 0; i < d.entries; i++)
-    if (offsets[i] > offsets[i + 1])
-      fail(ErrorKind::kCatalog, "dictionary file {} ({}) is corrupted: offsets decrease at entry {}", path, what, i);
-  auto dict = std::make_shared<const Dictionary>(std::move(offsets), bytes.substr(header));
-  for (uint32_t i = 1; i < dict->size(); i++)
-    if (!(dict->at(i - 1) < dict->at(i)))
-      fail(ErrorKind::kCatalog, "dictionary file {} ({}) is corrupted: entries {} and {} are not in order", path, what,
-           i - 1, i);
-  return dict;
-}
-
-// Every dictionary code of a VARCHAR column must name an entry: a corrupted file would
-// otherwise index outside the dictionary (a crash in MIN or GROUP BY) or give wrong
-// groups. One parallel min/max pass the first time a query reads the column
-// (Column::set_verifier), so corruption is a one-line error naming the file, and
-// opening a database reads no column.
-void check_codes(const int32_t* codes, uint64_t rows, const Dictionary& dict, const std::string& path,
-                 const std::string& what) {
-  if (rows == 0) return;
-  int32_t lo = codes[0], hi = codes[0];
-  const int64_t n = static_cast<int64_t>(rows);
-#pragma omp parallel for reduction(min : lo) reduction(max : hi) schedule(static) if (n > (1 << 20))
-  for (int64_t i = 0; i < n; i++) {
-    lo = std::min(lo, codes[i]);
-    hi = std::max(hi, codes[i]);
-  }
-  if (lo < 0 || int64_t(hi) >= int64_t(dict.size()))
-    fail(ErrorKind::kCatalog, "column file {} ({}) is corrupted: dictionary code {} outside 0..{}", path, what,
-         lo < 0 ? lo : hi, int64_t(dict.size()) - 1);
-}
-
-ColumnPtr open_column(const std::string& dir, const ManifestTable& t, const ManifestColumn& c) {
-  std::string what = t.name + "." + c.name;
-  std::string path = join(dir, c.file);
-  struct stat st;
-  if (::stat(path.c_str(), &st) != 0)
-    fail(ErrorKind::kCatalog, "missing column file {} ({})", path, what);
-  if (uint64_t(st.st_size) != c.bytes)
-    fail(ErrorKind::kCatalog, "column file {} ({}) has {} bytes, the manifest says {} (truncated or foreign file)",
-         path, what, uint64_t(st.st_size), c.bytes);
-  auto buffer = Buffer::map_file(path, c.bytes);
-  std::shared_ptr<const Dictionary> dict;
-  if (c.dictionary) {
-    dict = read_dictionary(join(dir, c.dictionary->file), *c.dictionary, what);
-  }
-  auto column = std::make_shared<Column>(c.name, c.type, std::move(buffer), t.rows, dict, c.stats);
-  if (dict)
-    column->set_verifier([dict, path, what](const void* data, uint64_t rows) {
-      check_codes(static_cast<const int32_t*>(data), rows, *dict, path, what);
-    });
-  return column;
-}
+using persist::open_column;
 
 std::vector<TablePtr> open_tables(const std::string& dir, const Manifest& manifest) {
   std::vector<TablePtr> tables;
@@ -233,8 +168,13 @@ ManifestTable plan_table(const Table& table, uint64_t gen, size_t table_number, 
     std::string stem = fmt::format("{}.c{}.{}", prefix, i, persist::sanitize_file_component(col.name()));
     mc.file = stem + ".col";
     mc.bytes = col.size() * uint64_t(col.type().physical_width());
-    mc.stats = col.stats();
-    jobs.push_back({mc.file, {{col.buffer() ? col.buffer()->data() : nullptr, mc.bytes}}});
+    const void* bytes = col.buffer() ? col.buffer()->data() : nullptr;
+    // Statistics and checksum from the bytes written, so the manifest describes the
+    // file exactly (open_column verifies both against it).
+    persist::ColumnScan scan = persist::scan_column(col.type(), bytes, col.size());
+    mc.stats = scan.stats;
+    mc.checksum = scan.checksum;
+    jobs.push_back({mc.file, {{bytes, mc.bytes}}});
     if (col.type().id == TypeId::kVarchar) {
       const Dictionary* dict = col.dictionary();
       if (!dict) fail(ErrorKind::kInternal, "VARCHAR column {}.{} has no dictionary", table.name(), col.name());
@@ -242,6 +182,9 @@ ManifestTable plan_table(const Table& table, uint64_t gen, size_t table_number, 
       md.file = stem + ".dict";
       md.entries = dict->size();
       md.bytes = dict->offsets().size() * 8 + dict->chars().size();
+      std::string image(reinterpret_cast<const char*>(dict->offsets().data()), dict->offsets().size() * 8);
+      image += dict->chars();
+      md.checksum = persist::file_checksum(image.data(), image.size());
       jobs.push_back({md.file,
                       {{dict->offsets().data(), dict->offsets().size() * 8}, {dict->chars().data(), dict->chars().size()}}});
       mc.dictionary = md;
@@ -622,7 +565,7 @@ void DatabaseDirectory::put_rt_view(RtViewEntry entry, const std::function<void(
   entry.dir = std::string(persist::kRtViewFolder) + "/" + to_lower(entry.name) + ".g" + std::to_string(next.generation);
   const std::string abs = join(path_, entry.dir);
   std::error_code ec;
-  fs::create_directories(join(path_, persist::kRtViewFolder), ec);
+  const bool created_folder = fs::create_directories(join(path_, persist::kRtViewFolder), ec);
   if (ec) fail(ErrorKind::kIO, "cannot create {}: {}", join(path_, persist::kRtViewFolder), ec.message());
   bool renamed = false;
   try {
@@ -635,6 +578,7 @@ void DatabaseDirectory::put_rt_view(RtViewEntry entry, const std::function<void(
     if (!renamed) {
       fs::remove_all(abs, ec);
       fs::remove_all(abs + ".new", ec);
+      if (created_folder) fs::remove(join(path_, persist::kRtViewFolder), ec);  // the directory as it was
     }
     throw;
   }

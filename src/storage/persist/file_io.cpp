@@ -37,10 +37,16 @@ void write_file_durably(const std::string& path, const FilePiece* pieces, size_t
     for (size_t i = 0; i < count; i++) write_all(fd, path, pieces[i].data, pieces[i].bytes);
     if (::fsync(fd) != 0) fail(ErrorKind::kIO, "cannot fsync {}: {}", path, std::strerror(errno));
   } catch (...) {
+    // No half-written file stays behind (a full disk, an I/O error).
     ::close(fd);
+    ::unlink(path.c_str());
     throw;
   }
-  if (::close(fd) != 0) fail(ErrorKind::kIO, "cannot close {}: {}", path, std::strerror(errno));
+  if (::close(fd) != 0) {
+    int e = errno;
+    ::unlink(path.c_str());
+    fail(ErrorKind::kIO, "cannot close {}: {}", path, std::strerror(e));
+  }
 }
 
 void write_file_durably(const std::string& path, const void* data, size_t bytes) {

@@ -7,7 +7,7 @@
 namespace raydb::persist {
 
 // Creates (or truncates) `path`, writes `bytes` bytes, fsyncs and closes it. Throws
-// Error(kIO) naming the path on any failure.
+// Error(kIO) naming the path on any failure, after removing the partial file.
 void write_file_durably(const std::string& path, const void* data, size_t bytes);
 
 // Writes several pieces one after the other into one new file (same guarantees).

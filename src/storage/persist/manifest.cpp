@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.h"
+#include "storage/persist/checksum.h"
 #include "storage/persist/file_io.h"
 #include "storage/table.h"
 
@@ -63,6 +64,15 @@ class ManifestReader {
     if (s.empty()) corrupt(fmt::format("{}.{} is empty", where, key));
     return s;
   }
+  // An optional "checksum" of 16 hex digits.
+  std::optional<uint64_t> checksum_field(const json& obj, const std::string& where) const {
+    auto it = obj.find("checksum");
+    if (it == obj.end()) return std::nullopt;
+    std::optional<uint64_t> v;
+    if (it->is_string()) v = parse_checksum_hex(it->get_ref<const std::string&>());
+    if (!v) corrupt(where + ".checksum is not 16 hex digits");
+    return v;
+  }
   const json& object_field(const json& obj, const char* key, const std::string& where) const {
     const json& v = field(obj, key, where);
     if (!v.is_object()) corrupt(fmt::format("{}.{} is not an object", where, key));
@@ -87,6 +97,41 @@ class ManifestReader {
   const std::string& path_;
 };
 
+// Where the 16 hex digits of the manifest_checksum value start in `text`, or npos.
+// The key is searched from the end: it is written last, and inside a JSON string its
+// quotes would be escaped, so no name can imitate it.
+size_t checksum_position(const std::string& text) {
+  const std::string key = std::string("\"") + Manifest::kChecksumKey + "\"";
+  size_t k = text.rfind(key);
+  if (k == std::string::npos) return std::string::npos;
+  size_t i = k + key.size();
+  while (i < text.size() && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t' || text[i] == '\r')) i++;
+  if (i >= text.size() || text[i] != ':') return std::string::npos;
+  i++;
+  while (i < text.size() && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t' || text[i] == '\r')) i++;
+  if (i + 18 > text.size() || text[i] != '"' || text[i + 17] != '"') return std::string::npos;
+  return i + 1;
+}
+
+// The checksum of `text` with the 16 digits at `pos` read as zeros.
+uint64_t text_checksum(std::string text, size_t pos) {
+  text.replace(pos, 16, 16, '0');
+  return file_checksum(text.data(), text.size());
+}
+
+// Verifies the manifest_checksum when there is one (false: an older manifest without).
+bool check_manifest_checksum(const json& root, const std::string& text, const ManifestReader& r) {
+  auto it = root.find(Manifest::kChecksumKey);
+  if (it == root.end()) return false;
+  std::optional<uint64_t> want;
+  if (it->is_string()) want = parse_checksum_hex(it->get_ref<const std::string&>());
+  size_t pos = checksum_position(text);
+  if (!want || pos == std::string::npos) r.corrupt(std::string(Manifest::kChecksumKey) + " is not 16 hex digits");
+  if (text_checksum(text, pos) != *want)
+    r.corrupt("its checksum does not match its text (the file was edited or damaged)");
+  return true;
+}
+
 json double_json(double d) {
   if (std::isnan(d)) return "nan";
   if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
@@ -105,6 +150,7 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
   }
   if (!root.is_object()) r.corrupt("the top level is not an object");
   Manifest m;
+  m.checksummed = check_manifest_checksum(root, text, r);
   uint64_t version = r.unsigned_field(root, "format_version", "manifest");
   if (version < uint64_t(kOldestFormatVersion) || version > uint64_t(kFormatVersion))
     r.corrupt(fmt::format("unknown format version {} (this raydb reads versions {} to {})", version,
@@ -140,6 +186,7 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
       c.file = r.file_field(cj, "file", cw);
       if (!files.insert(c.file).second) r.corrupt(fmt::format("file '{}' is named twice", c.file));
       c.bytes = r.unsigned_field(cj, "bytes", cw);
+      c.checksum = r.checksum_field(cj, cw);
       if (c.bytes / uint64_t(c.type.physical_width()) != t.rows || c.bytes % uint64_t(c.type.physical_width()) != 0)
         r.corrupt(fmt::format("{}.bytes is {}, but {} rows of {} take {}", cw, c.bytes, t.rows, c.type.to_string(),
                               t.rows * uint64_t(c.type.physical_width())));
@@ -168,6 +215,7 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
         if (!files.insert(d.file).second) r.corrupt(fmt::format("file '{}' is named twice", d.file));
         d.entries = r.unsigned_field(dj, "entries", dw);
         d.bytes = r.unsigned_field(dj, "bytes", dw);
+        d.checksum = r.checksum_field(dj, dw);
         if (d.entries >= (uint64_t(1) << 31)) r.corrupt(dw + ".entries is too large");
         if (d.bytes < 8 * (d.entries + 1)) r.corrupt(dw + ".bytes is too small for its entries");
         if (t.rows > 0 && (c.stats.min < 0 || uint64_t(c.stats.max) >= d.entries))
@@ -298,9 +346,12 @@ std::string Manifest::to_json() const {
         else
           cj["stats"] = {{"min", c.stats.min}, {"max", c.stats.max}};
       }
-      if (c.dictionary)
+      if (c.checksum) cj["checksum"] = checksum_hex(*c.checksum);
+      if (c.dictionary) {
         cj["dictionary"] = {
             {"file", c.dictionary->file}, {"entries", c.dictionary->entries}, {"bytes", c.dictionary->bytes}};
+        if (c.dictionary->checksum) cj["dictionary"]["checksum"] = checksum_hex(*c.dictionary->checksum);
+      }
       cols.push_back(std::move(cj));
     }
     tj["columns"] = std::move(cols);
@@ -330,11 +381,20 @@ std::string Manifest::to_json() const {
     for (auto& e : views) vj.push_back({{"name", e.name}, {"sql", e.sql}});
     root["views"] = std::move(vj);
   }
+  root[kChecksumKey] = std::string(16, '0');  // last key; sealed below
   try {
-    return root.dump(1) + "\n";
+    return reseal(root.dump(1) + "\n");
   } catch (const json::type_error&) {  // names that are not valid UTF-8
     fail(ErrorKind::kInvalidInput, "cannot write manifest: a table or column name is not valid UTF-8");
   }
+}
+
+std::string Manifest::reseal(std::string text) {
+  size_t pos = checksum_position(text);
+  if (pos == std::string::npos) return text;
+  std::string hex = checksum_hex(text_checksum(text, pos));
+  text.replace(pos, 16, hex);
+  return text;
 }
 
 int Manifest::find_table(std::string_view name) const {

@@ -9,7 +9,9 @@
 //       "columns": [ { "name": "lo_orderkey", "type": "INTEGER",
 //                      "file": "g7.t0.lineorder.c0.lo_orderkey.col", "bytes": 24004684,
 //                      "stats": { "min": 1, "max": 6000000 },          // absent when rows == 0
-//                      "dictionary": { "file": "...dict", "entries": 7, "bytes": 120 }  // VARCHAR only
+//                      "checksum": "6f1c0e9b2a4d5e77",                // storage/persist/checksum.h
+//                      "dictionary": { "file": "...dict", "entries": 7, "bytes": 120,
+//                                      "checksum": "..." }            // VARCHAR only
 //                    } ] } ],
 //     "indexes": [ { "name": "idx_lo_orderdate", "table": "lineorder",      // version 2
 //                    "column": "lo_orderdate", "kind": "rt",
@@ -25,6 +27,11 @@
 // RT views hold their encoded rows in a directory of their own (rt_views/NAME.gGEN);
 // a manifest with views is written as version 3, so older builds refuse it rather
 // than rewriting it without them.
+//
+// "manifest_checksum", the last key, is the checksum of the manifest's own text with
+// that value written as 16 zeros. Manifests written before checksums existed have no
+// checksum fields (older builds ignore them, so the format version did not change):
+// they open as before, with statistics and dictionary codes still verified.
 //
 // Indexes hold no files: they are rebuilt in memory from their column when used.
 // Integer-physical stats are JSON integers; DOUBLE stats are JSON numbers, or the
@@ -47,6 +54,7 @@ struct ManifestDictionary {
   std::string file;
   uint64_t entries = 0;
   uint64_t bytes = 0;
+  std::optional<uint64_t> checksum;  // absent in databases written before checksums
 };
 
 struct ManifestColumn {
@@ -55,6 +63,7 @@ struct ManifestColumn {
   std::string file;
   uint64_t bytes = 0;
   ColumnStats stats;  // meaningful when the table has rows
+  std::optional<uint64_t> checksum;  // of the column file; absent in older databases
   std::optional<ManifestDictionary> dictionary;
 };
 
@@ -70,7 +79,10 @@ struct Manifest {
   static constexpr const char* kFileName = "manifest.json";
   static constexpr const char* kTempFileName = "manifest.json.tmp";
 
+  static constexpr const char* kChecksumKey = "manifest_checksum";
+
   uint64_t generation = 0;
+  bool checksummed = false;  // parsed text carried a (verified) manifest_checksum
   std::vector<ManifestTable> tables;
   std::vector<IndexDefinition> indexes;
   std::vector<RtViewEntry> rt_views;
@@ -80,7 +92,11 @@ struct Manifest {
   // Error(kCatalog) "corrupted manifest <path>: <what>" on any defect.
   static Manifest parse(const std::string& text, const std::string& path);
   static Manifest read(const std::string& path);
+  // The text to write, ending with its manifest_checksum.
   std::string to_json() const;
+  // `text` with its manifest_checksum recomputed (tests that edit a manifest on
+  // purpose use it to reach the checks behind the checksum). Unchanged without one.
+  static std::string reseal(std::string text);
 
   // Index of the table named `name` (case-insensitive), or -1.
   int find_table(std::string_view name) const;

@@ -1,0 +1,96 @@
+#include "storage/persist/column_files.h"
+
+#include <sys/stat.h>
+
+#include <cstring>
+#include <vector>
+
+#include "common/error.h"
+#include "storage/persist/checksum.h"
+#include "storage/persist/file_io.h"
+
+namespace raydb::persist {
+
+namespace {
+std::string join(const std::string& dir, const std::string& name) { return dir + "/" + name; }
+bool file_exists(const std::string& path) {
+  struct stat st;
+  return ::lstat(path.c_str(), &st) == 0;
+}
+}  // namespace
+
+// Dictionary file layout (little-endian): uint64 offsets[entries + 1] with offsets[0]
+// == 0, then the concatenated string bytes; string i is chars[offsets[i],
+// offsets[i+1]). Strings are strictly increasing (bytewise), as Dictionary requires.
+std::shared_ptr<const Dictionary> read_dictionary(const std::string& path, const ManifestDictionary& d,
+                                                  const std::string& what) {
+  if (!file_exists(path)) fail(ErrorKind::kCatalog, "missing dictionary file {} ({})", path, what);
+  std::string bytes = read_small_file(path);
+  if (bytes.size() != d.bytes)
+    fail(ErrorKind::kCatalog, "dictionary file {} ({}) has {} bytes, the manifest says {}", path, what, bytes.size(),
+         d.bytes);
+  size_t header = 8 * (d.entries + 1);
+  std::vector<uint64_t> offsets(d.entries + 1);
+  std::memcpy(offsets.data(), bytes.data(), header);
+  uint64_t chars = bytes.size() - header;
+  if (offsets[0] != 0 || offsets[d.entries] != chars)
+    fail(ErrorKind::kCatalog, "dictionary file {} ({}) is corrupted: its offsets do not match its size", path, what);
+  for (uint64_t i = 0; i < d.entries; i++)
+    if (offsets[i] > offsets[i + 1])
+      fail(ErrorKind::kCatalog, "dictionary file {} ({}) is corrupted: offsets decrease at entry {}", path, what, i);
+  auto dict = std::make_shared<const Dictionary>(std::move(offsets), bytes.substr(header));
+  for (uint32_t i = 1; i < dict->size(); i++)
+    if (!(dict->at(i - 1) < dict->at(i)))
+      fail(ErrorKind::kCatalog, "dictionary file {} ({}) is corrupted: entries {} and {} are not in order", path, what,
+           i - 1, i);
+  // Last, so the structural checks above name what is wrong when they can.
+  if (d.checksum && file_checksum(bytes.data(), bytes.size()) != *d.checksum)
+    fail(ErrorKind::kCatalog, "dictionary file {} ({}) is corrupted: its checksum does not match the manifest's", path,
+         what);
+  return dict;
+}
+
+// A column's stored values are checked once, the first time a query reads the column
+// (Column::set_verifier), in one parallel pass: every dictionary code of a VARCHAR
+// column names an entry (else MIN or GROUP BY would index outside the dictionary), the
+// file's checksum is the manifest's (when it has one), and the manifest's min/max
+// statistics are the data's (the planner and executors trust them: a wrong max made
+// filtered counts 0). Corruption is a one-line error naming the file; opening a
+// database reads no column.
+void verify_column(const void* data, uint64_t rows, const ManifestColumn& c, const Dictionary* dict,
+                   const std::string& path, const std::string& what) {
+  ColumnScan scan = scan_column(c.type, data, rows);
+  if (dict && rows > 0 && (scan.stats.min < 0 || scan.stats.max >= int64_t(dict->size())))
+    fail(ErrorKind::kCatalog, "column file {} ({}) is corrupted: dictionary code {} outside 0..{}", path, what,
+         scan.stats.min < 0 ? scan.stats.min : scan.stats.max, int64_t(dict->size()) - 1);
+  if (c.checksum && scan.checksum != *c.checksum)
+    fail(ErrorKind::kCatalog, "column file {} ({}) is corrupted: its checksum does not match the manifest's", path,
+         what);
+  if (rows > 0 && !same_stats(c.type, scan.stats, c.stats))
+    fail(ErrorKind::kCatalog,
+         "column file {} ({}) does not match the manifest's statistics ({}; the data has {})",
+         path, what, stats_text(c.type, c.stats), stats_text(c.type, scan.stats));
+}
+
+ColumnPtr open_column(const std::string& dir, const ManifestTable& t, const ManifestColumn& c) {
+  std::string what = t.name + "." + c.name;
+  std::string path = join(dir, c.file);
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0)
+    fail(ErrorKind::kCatalog, "missing column file {} ({})", path, what);
+  if (uint64_t(st.st_size) != c.bytes)
+    fail(ErrorKind::kCatalog, "column file {} ({}) has {} bytes, the manifest says {} (truncated or foreign file)",
+         path, what, uint64_t(st.st_size), c.bytes);
+  auto buffer = Buffer::map_file(path, c.bytes);
+  std::shared_ptr<const Dictionary> dict;
+  if (c.dictionary) {
+    dict = read_dictionary(join(dir, c.dictionary->file), *c.dictionary, what);
+  }
+  auto column = std::make_shared<Column>(c.name, c.type, std::move(buffer), t.rows, dict, c.stats);
+  column->set_verifier([c, dict, path, what](const void* data, uint64_t rows) {
+    verify_column(data, rows, c, dict.get(), path, what);
+  });
+  return column;
+}
+
+}  // namespace raydb::persist

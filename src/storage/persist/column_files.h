@@ -1,0 +1,29 @@
+#pragma once
+// Opening and verifying the files of one stored column (its column file and, for
+// VARCHAR, its dictionary file) against the manifest's entry. Shared by
+// DatabaseDirectory (open) and check_database (raydb check).
+#include <memory>
+#include <string>
+
+#include "storage/column.h"
+#include "storage/dictionary.h"
+#include "storage/persist/manifest.h"
+
+namespace raydb::persist {
+
+// Reads and validates a dictionary file (size, checksum, offsets, order). Throws
+// kCatalog, one line naming the file and `what` (table.column).
+std::shared_ptr<const Dictionary> read_dictionary(const std::string& path, const ManifestDictionary& d,
+                                                  const std::string& what);
+
+// Checks a column's stored values against its manifest entry: dictionary codes in
+// range, checksum, min/max statistics. Throws kCatalog, one line naming the file.
+void verify_column(const void* data, uint64_t rows, const ManifestColumn& c, const Dictionary* dict,
+                   const std::string& path, const std::string& what);
+
+// Maps column `c` of table `t` in directory `dir` (checks the file exists and has the
+// manifest's size, reads its dictionary) and sets verify_column as its verifier, run
+// the first time the column is read.
+ColumnPtr open_column(const std::string& dir, const ManifestTable& t, const ManifestColumn& c);
+
+}  // namespace raydb::persist

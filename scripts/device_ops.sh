@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Issue 10 on the GPU machine, one call with a bundle from scripts/device_bundle.sh
 # (BUNDLE_E2E=1 for the e2e predicate tests):
-#   TESTS=1  test_gpu (GPU_TEST_FILTER) and test_e2e's predicate and EXPLAIN ANALYZE tests
+#   TESTS=1  test_gpu (GPU_TEST_FILTER), test_rt_optix when TEST_RT=1, and test_e2e's
+#            predicate and EXPLAIN ANALYZE tests
 #   OPS=1    raydb bench ops --suite predicates at N rows, cpu and cuda (OPS_REPS)
 #   OS=1     raydb bench ops order statistics (OS_ARGS)
 #   SSBQ=1   SSB at SF $SF: the 6-key IN-list query and other predicate shapes through
@@ -21,6 +22,10 @@ if [ "${TESTS:-1}" = 1 ]; then
   stamp tests
   timeout "${GPU_TEST_TIMEOUT:-240}" "$T/test_gpu" --gtest_filter="${GPU_TEST_FILTER:-*}" > "$OUT/tests.txt" 2>&1
   echo "test_gpu rc=$?" >> "$OUT/tests.txt"
+  if [ "${TEST_RT:-0}" = 1 ] && [ -f "$T/test_rt_optix" ]; then
+    timeout 200 "$T/test_rt_optix" >> "$OUT/tests.txt" 2>&1
+    echo "test_rt_optix rc=$?" >> "$OUT/tests.txt"
+  fi
   if [ -f "$T/test_e2e" ]; then
     timeout 120 "$T/test_e2e" --gtest_filter='*Predicate*:*ExplainAnalyze*' >> "$OUT/tests.txt" 2>&1
     echo "test_e2e rc=$?" >> "$OUT/tests.txt"

@@ -64,6 +64,8 @@ struct Configuration {
 // Device and copy bandwidth, measured once per run when the queries carry byte counts.
 struct Floors {
   double read_gbs = 0, h2d_gbs = 0;
+  double read_ms(uint64_t bytes) const { return double(bytes) / (read_gbs * 1e6); }
+  double copy_ms(uint64_t bytes) const { return double(bytes) / (h2d_gbs * 1e6); }
 };
 
 void time_configuration(Database& db, const std::string& sql, const QueryBenchOptions& o, Configuration& c) {
@@ -109,14 +111,14 @@ void print_configuration(const std::string& name, const Configuration& c, const 
 void add_floors(nlohmann::ordered_json& j, const Configuration& c, uint64_t bytes, const Floors& f) {
   j["bytes"] = bytes;
   if (f.read_gbs > 0) {
-    const double floor = double(bytes) / (f.read_gbs * 1e6);
+    const double floor = f.read_ms(bytes);
     j["read_gbs"] = f.read_gbs;
     j["floor_ms"] = floor;
     if (!c.device.empty() && floor > 0) j["gpu_over_floor"] = summarize(c.device).median / floor;
   }
   if (f.h2d_gbs > 0) {
     j["h2d_gbs"] = f.h2d_gbs;
-    j["copy_ms"] = double(bytes) / (f.h2d_gbs * 1e6);
+    j["copy_ms"] = f.copy_ms(bytes);
   }
   if (c.cold_ms >= 0) j["cold_host_ms"] = c.cold_ms;
 }
@@ -190,11 +192,11 @@ void run_query_bench(const QueryBenchOptions& o) {
         all_ok &= c.verified;
         const std::string plan = access_paths(c.explain);
         print_configuration(name, c, plan);
-        if (qi < o.bytes.size() && floors.read_gbs > 0 && !c.device.empty())
-          std::printf("%-12s floor %.3f ms (%.2fx), from host memory %.1f ms (copy floor %.1f ms)\n", "",
-                      double(o.bytes[qi]) / (floors.read_gbs * 1e6),
-                      summarize(c.device).median / (double(o.bytes[qi]) / (floors.read_gbs * 1e6)), c.cold_ms,
-                      double(o.bytes[qi]) / (floors.h2d_gbs * 1e6));
+        if (qi < o.bytes.size() && floors.read_gbs > 0 && !c.device.empty()) {
+          const double floor = floors.read_ms(o.bytes[qi]);
+          std::printf("%-12s floor %.3f ms (%.2fx), from host memory %.1f ms (copy floor %.1f ms)\n", "", floor,
+                      summarize(c.device).median / floor, c.cold_ms, floors.copy_ms(o.bytes[qi]));
+        }
         if (json.is_open()) {
           nlohmann::ordered_json j = configuration_record(name, sql, c, plan, o);
           if (qi < o.bytes.size()) add_floors(j, c, o.bytes[qi], floors);

@@ -367,18 +367,6 @@ void ColumnPredicate::mark(const uint32_t* rows, size_t n, uint8_t* out) const {
   }
 }
 
-std::string ColumnPredicate::to_string() const {
-  std::string s = column_->name() + " in ";
-  if (ranges_.empty()) return s + "(nothing)";
-  for (size_t i = 0; i < ranges_.size() && i < 3; i++) {
-    if (i) s += ", ";
-    auto [a, b] = ranges_[i];
-    s += a == b ? std::to_string(a) : "[" + std::to_string(a) + ", " + std::to_string(b) + "]";
-  }
-  if (ranges_.size() > 3) s += ", ... (" + std::to_string(ranges_.size()) + " ranges)";
-  return s;
-}
-
 size_t ColumnPredicate::filter(uint32_t* rows, size_t n) const {
   if (ranges_.empty()) return 0;
   if (column_->type().physical_width() == 4) return filter_impl(column_->data<int32_t>(), rows, n);

@@ -7,7 +7,6 @@
 // hot loop compares stored integers only.
 #include <cstdint>
 #include <optional>
-#include <string>
 #include <vector>
 
 #include "plan/logical/logical_query.h"
@@ -35,8 +34,6 @@ class ColumnPredicate {
   bool test(int64_t v) const;
   // out[i] = 1 when row rows[i] satisfies the predicate, else 0 (FilterProgram's leaves).
   void mark(const uint32_t* rows, size_t n, uint8_t* out) const;
-  // "col in [a, b], [c, d]" (the first few ranges), for EXPLAIN.
-  std::string to_string() const;
   // Fraction of the column's [min, max] domain covered (for ordering filters).
   double coverage() const;
   // The stored values that pass, as inclusive sorted disjoint ranges (other backends and

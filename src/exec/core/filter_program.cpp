@@ -106,23 +106,4 @@ size_t FilterProgram::filter(uint32_t* rows, size_t n) const {
   return m;
 }
 
-std::string FilterProgram::to_string() const {
-  std::vector<std::string> st;
-  for (const Step& s : steps_) {
-    switch (s.op) {
-      case Op::kRange: st.push_back(ranges_[s.arg].to_string()); break;
-      case Op::kLinear: st.push_back(linears_[s.arg].to_string()); break;
-      case Op::kAnd:
-      case Op::kOr: {
-        std::string b = std::move(st.back());
-        st.pop_back();
-        st.back() = "(" + st.back() + (s.op == Op::kAnd ? " AND " : " OR ") + b + ")";
-        break;
-      }
-      case Op::kNot: st.back() = "NOT " + st.back(); break;
-    }
-  }
-  return st.empty() ? std::string() : st[0];
-}
-
 }  // namespace raydb::exec

@@ -14,7 +14,6 @@
 // may_be_null expressions, so such a predicate stays on the generic evaluator.
 #include <cstdint>
 #include <optional>
-#include <string>
 #include <vector>
 
 #include "exec/core/column_predicate.h"
@@ -47,7 +46,6 @@ class FilterProgram {
   // Keeps the rows of rows[0..n) that satisfy the program (compacting in place);
   // returns the new count.
   size_t filter(uint32_t* rows, size_t n) const;
-  std::string to_string() const;
 
  private:
   bool add(const plan::Expr& e, const plan::LogicalQuery& q, int level);

@@ -4,8 +4,6 @@
 #include <limits>
 #include <map>
 
-#include <fmt/format.h>
-
 #include "common/expression_depth.h"
 #include "exec/core/expression_evaluator.h"
 
@@ -167,27 +165,6 @@ bool compare(CompareOp op, V d) {
   return false;
 }
 
-std::string decimal_text(i128 v) {  // v >= 0
-  std::string d;
-  do {
-    d.insert(d.begin(), char('0' + int(v % 10)));
-    v /= 10;
-  } while (v != 0);
-  return d;
-}
-
-const char* op_text(CompareOp op) {
-  switch (op) {
-    case CompareOp::kEq: return "=";
-    case CompareOp::kNe: return "<>";
-    case CompareOp::kLt: return "<";
-    case CompareOp::kLe: return "<=";
-    case CompareOp::kGt: return ">";
-    case CompareOp::kGe: return ">=";
-  }
-  return "?";
-}
-
 }  // namespace
 
 std::optional<LinearPredicate> LinearPredicate::compile(const Expr& e, const plan::LogicalQuery& q) {
@@ -243,46 +220,21 @@ bool LinearPredicate::test(const int64_t* x) const {
 
 void LinearPredicate::mark(const uint32_t* rows, size_t n, uint8_t* out) const {
   constexpr size_t kChunk = 256;
-  int64_t x[kChunk][8];
-  std::vector<int64_t> spill;
   const size_t nt = terms_.size();
+  thread_local std::vector<int64_t> x;  // kChunk rows x nt terms, row-major
+  x.resize(kChunk * nt);
   for (size_t base = 0; base < n; base += kChunk) {
     const size_t m = std::min(kChunk, n - base);
     // Term by term over the chunk (each column read in one sweep), then the test.
-    if (nt <= 8) {
-      for (size_t t = 0; t < nt; t++) {
-        const Column& c = *terms_[t].column;
-        if (c.type().physical_width() == 4)
-          for (size_t i = 0; i < m; i++) x[i][t] = stored<int32_t>(c, rows[base + i]);
-        else
-          for (size_t i = 0; i < m; i++) x[i][t] = stored<int64_t>(c, rows[base + i]);
-      }
-      for (size_t i = 0; i < m; i++) out[base + i] = test(x[i]);
-    } else {
-      spill.resize(nt);
-      for (size_t i = 0; i < m; i++) {
-        for (size_t t = 0; t < nt; t++) {
-          const Column& c = *terms_[t].column;
-          spill[t] = c.type().physical_width() == 4 ? stored<int32_t>(c, rows[base + i])
-                                                     : stored<int64_t>(c, rows[base + i]);
-        }
-        out[base + i] = test(spill.data());
-      }
+    for (size_t t = 0; t < nt; t++) {
+      const Column& c = *terms_[t].column;
+      if (c.type().physical_width() == 4)
+        for (size_t i = 0; i < m; i++) x[i * nt + t] = stored<int32_t>(c, rows[base + i]);
+      else
+        for (size_t i = 0; i < m; i++) x[i * nt + t] = stored<int64_t>(c, rows[base + i]);
     }
+    for (size_t i = 0; i < m; i++) out[base + i] = test(&x[i * nt]);
   }
-}
-
-std::string LinearPredicate::to_string() const {
-  std::string s;
-  for (auto& t : terms_) {
-    if (!s.empty()) s += t.coef < 0 ? " - " : " + ";
-    else if (t.coef < 0) s += "-";
-    const int64_t a = t.coef < 0 ? -t.coef : t.coef;
-    if (a != 1) s += fmt::format("{}*", a);
-    s += t.column->name();
-  }
-  if (constant_ != 0) s += fmt::format(" {} {}", constant_ < 0 ? "-" : "+", decimal_text(mag(constant_)));
-  return fmt::format("{} {} 0{}", s, op_text(op_), wide_ ? " (128-bit)" : "");
 }
 
 }  // namespace raydb::exec

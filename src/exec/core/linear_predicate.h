@@ -14,7 +14,6 @@
 // partial sum can wrap), else in 128 bits (`wide`).
 #include <cstdint>
 #include <optional>
-#include <string>
 #include <vector>
 
 #include "plan/logical/logical_query.h"
@@ -45,7 +44,6 @@ class LinearPredicate {
   bool test(const int64_t* x) const;
   // out[i] = 1 when row rows[i] satisfies the predicate, else 0.
   void mark(const uint32_t* rows, size_t n, uint8_t* out) const;
-  std::string to_string() const;
 
  private:
   int table_ = -1;

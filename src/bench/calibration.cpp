@@ -109,6 +109,8 @@ void run_calibration(const CalibrationOptions& o) {
     IndexCalibrator(io).run(c);
     print_model_picks(c, io);
     if (o.cpu) c.rt_scan_cpu = calibrate_rt_scan(o.rt_scan_log2_rows, std::max(3, io.reps));
+    if (o.gpu)
+      if (auto g = calibrate_rt_scan_gpu(o.rt_scan_gpu_log2_rows, std::max(5, io.reps))) c.rt_scan_gpu = *g;
   }
   c.save(path);
   std::printf("stored in %s\n", path.c_str());

@@ -14,7 +14,8 @@ struct CalibrationOptions {
   // index.cpu / index.gpu are set from these.
   bool cpu = true, gpu = true;
   bool bandwidths_only = false;
-  int rt_scan_log2_rows = 21;  // rows of the RT scan measurement (CPU)
+  int rt_scan_log2_rows = 21;      // rows of the RT scan measurement (CPU)
+  int rt_scan_gpu_log2_rows = 26;  // rows of the RT scan measurement (GPU)
   IndexCalibrationOptions index;
 };
 

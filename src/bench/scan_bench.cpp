@@ -1,5 +1,6 @@
 #include "bench/scan_bench.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -19,6 +20,7 @@
 #include "common/machine_info.h"
 #include "common/timer.h"
 #include "exec/cuda/cuda_device.h"
+#include "plan/physical/cost_model.h"
 
 namespace raydb::bench {
 
@@ -240,6 +242,36 @@ json build_line(const std::string& dataset, uint64_t rows, const Method& m, cons
   return j;
 }
 
+// The planner's cost of running `e` by `m` on `mi`'s index (plan::rt_scan_cost_ms over
+// the index's own estimate, on the index's device): what `auto` would compare.
+double model_ms(const MethodIndex& mi, const Method& m, const rs::ScanExpr& e) {
+  const rs::ScanEstimate est = mi.index->estimate(e);
+  plan::RtScanWork w;
+  w.rows = mi.index->rows();
+  w.predicates = est.predicates;
+  w.jobs = est.jobs;
+  w.sieve_vectors = est.sieve_vectors;
+  w.residual_rows = est.residual_rows;
+  w.slabs = est.slabs;
+  w.matches = est.match_fraction * double(w.rows);
+  plan::RtScanMethod pm = plan::RtScanMethod::kRt;
+  switch (m.method) {
+    case rs::ScanMethod::kRt: pm = plan::RtScanMethod::kRt; break;
+    case rs::ScanMethod::kCpuScan: pm = plan::RtScanMethod::kCpuScan; break;
+    case rs::ScanMethod::kCpuSieve: pm = plan::RtScanMethod::kCpuSieve; break;
+    case rs::ScanMethod::kGpuScan: pm = plan::RtScanMethod::kGpuScan; break;
+    case rs::ScanMethod::kGpuSieve: pm = plan::RtScanMethod::kGpuSieve; break;
+  }
+  return plan::rt_scan_cost_ms(m.gpu ? plan::ExecDevice::kGpu : plan::ExecDevice::kCpu, pm, w);
+}
+
+// Per query, each method's measured and modelled time: the model's pick against the
+// fastest measured (the planner's pick must be the fastest method).
+struct PickRow {
+  std::string method;
+  double measured_ms = 0, model_ms = 0;
+};
+
 struct QueryTiming {
   TimingStats device, host;
   rs::ScanQueryStats stats;
@@ -266,6 +298,43 @@ QueryTiming time_query(const MethodIndex& mi, const Method& m, const rs::ScanExp
   return qt;
 }
 
+// One "scan-pick" line per query (several methods run): the model's pick, the fastest
+// measured, and the pick's time over the fastest's.
+void write_picks(const ScanData& d, const std::vector<Query>& queries, const std::vector<std::vector<PickRow>>& picks,
+                 std::ofstream& out, const MachineInfo& machine, const std::string& gpu_name) {
+  int agree = 0, total = 0;
+  double worst = 1;
+  for (size_t i = 0; i < queries.size(); ++i) {
+    const auto& r = picks[i];
+    if (r.size() < 2) continue;
+    auto by = [&](auto key) {
+      return *std::min_element(r.begin(), r.end(), [&](const PickRow& a, const PickRow& b) { return key(a) < key(b); });
+    };
+    const PickRow pick = by([](const PickRow& x) { return x.model_ms; });
+    const PickRow fastest = by([](const PickRow& x) { return x.measured_ms; });
+    const double ratio = pick.measured_ms / std::max(1e-9, fastest.measured_ms);
+    total++;
+    agree += pick.method == fastest.method;
+    worst = std::max(worst, ratio);
+    json j;
+    j["suite"] = "scan-pick";
+    j["dataset"] = d.name;
+    j["rows"] = d.rows();
+    j["predicates"] = queries[i].predicates;
+    j["selectivity"] = queries[i].asked;
+    j["pick"] = pick.method;
+    j["fastest"] = fastest.method;
+    j["pick_ms"] = pick.measured_ms;
+    j["fastest_ms"] = fastest.measured_ms;
+    j["pick_over_fastest"] = ratio;
+    add_run_context(j, machine, gpu_name);
+    if (out.is_open()) out << j.dump() << "\n";
+  }
+  if (total > 0)
+    std::fprintf(stderr, "[scan] %s: the model picked the fastest method in %d of %d queries (worst pick %.2fx the fastest)\n",
+                 d.name.c_str(), agree, total, worst);
+}
+
 void run_dataset(const ScanData& d, std::vector<Query> queries, const ScanBenchOptions& o,
                  const std::vector<Method>& methods, std::ofstream& out, const MachineInfo& machine,
                  const std::string& gpu_name) {
@@ -273,6 +342,7 @@ void run_dataset(const ScanData& d, std::vector<Query> queries, const ScanBenchO
   for (const auto& c : d.columns) cols.push_back({c, {}});
   std::vector<rs::BitVector> truth;
   for (const Query& q : queries) truth.push_back(brute_force(d, q));
+  std::vector<std::vector<PickRow>> picks(queries.size());
   for (const Method& m : methods) {
     // The previous method's index went back to the pool: return it to the device, so
     // this build's whole-GPU memory readings are its own.
@@ -309,13 +379,16 @@ void run_dataset(const ScanData& d, std::vector<Query> queries, const ScanBenchO
       j["rows_refined"] = qt.stats.rows_refined;
       j["sieve_rows"] = qt.stats.sieve_rows;
       j["build_ms"] = mi.build_ms;
+      j["model_ms"] = model_ms(mi, m, q.expr());
       j["correct"] = ok;
+      picks[i].push_back({m.name, qt.device.median, j["model_ms"].get<double>()});
       add_run_context(j, machine, m.gpu ? gpu_name : "");
       if (out.is_open()) out << j.dump() << "\n";
       if (!ok) fail(ErrorKind::kExecution, "bench scan: {} on {} (sel {}, {} predicates) differs from brute force",
                     m.name, d.name, q.asked, q.predicates);
     }
   }
+  write_picks(d, queries, picks, out, machine, gpu_name);
 }
 
 }  // namespace

@@ -33,7 +33,7 @@ void register_calibrate(CLI::App& app) {
   auto* cmd = app.add_subcommand("calibrate", "Measure bandwidths and index lookup costs for the planner and store them");
   struct Args {
     std::string devices = "cpu,gpu", cpu_keys = "14,17,20", gpu_keys = "16,19,22,24,26";
-    int cpu_lookups = 13, gpu_lookups = 22, reps = 3, rt_scan_rows = 21;
+    int cpu_lookups = 13, gpu_lookups = 22, reps = 3, rt_scan_rows = 21, rt_scan_gpu_rows = 26;
     bool no_index = false;
   };
   auto a = std::make_shared<Args>();
@@ -46,6 +46,8 @@ void register_calibrate(CLI::App& app) {
   cmd->add_option("--reps", a->reps, "timed runs per index measurement (median)")->check(CLI::Range(1, 100));
   cmd->add_option("--rt-scan-log-rows", a->rt_scan_rows, "log2 rows of the CPU RT scan measurement (3 columns)")
       ->check(CLI::Range(12, 28));
+  cmd->add_option("--rt-scan-gpu-log-rows", a->rt_scan_gpu_rows, "log2 rows of the GPU RT scan measurement (3 columns)")
+      ->check(CLI::Range(12, 30));
   cmd->add_flag("--no-index", a->no_index, "bandwidths only");
   cmd->callback([a]() {
     bench::CalibrationOptions o;
@@ -58,6 +60,7 @@ void register_calibrate(CLI::App& app) {
     o.index.reps = a->reps;
     o.bandwidths_only = a->no_index;
     o.rt_scan_log2_rows = a->rt_scan_rows;
+    o.rt_scan_gpu_log2_rows = a->rt_scan_gpu_rows;
     bench::run_calibration(o);
   });
 }

@@ -16,6 +16,8 @@ namespace {
 const std::vector<SettingInfo> kSettings = {
     {"index_paths", "RAYDB_INDEX_PATHS", "cost, force or off",
      "index scans and index joins: chosen by the cost model, wherever an index applies, or never"},
+    {"rt_scan_method", "RAYDB_RT_SCAN_METHOD", "auto, rt, cpu-scan, cpu-sieve, gpu-scan or gpu-sieve",
+     "RT scan index paths: the method by the cost model, or only this one (benchmarks and tests)"},
     {"cuda_join", "RAYDB_CUDA_JOIN", "hash or sort", "CUDA general path: equi-joins through a hash table or sorted keys"},
     {"cuda_group", "RAYDB_CUDA_GROUP", "hash or sort", "CUDA general path: GROUP BY through a hash table or a sort"},
     {"gpu_memory_limit", "RAYDB_GPU_MEMORY_LIMIT", "a size such as 512M or 8G (0: 90% of free memory)",
@@ -120,6 +122,10 @@ void Settings::set(std::string_view name, std::string_view value) {
   bool b = false;
   if (n == "index_paths") {
     if (value != "cost" && value != "force" && value != "off") bad();
+  } else if (n == "rt_scan_method") {
+    if (value != "auto" && value != "rt" && value != "cpu-scan" && value != "cpu-sieve" && value != "gpu-scan" &&
+        value != "gpu-sieve")
+      bad();
   } else if (n == "cuda_join" || n == "cuda_group") {
     if (value != "hash" && value != "sort") bad();
   } else if (n == "cuda_layout") {
@@ -147,6 +153,14 @@ IndexPathsMode Settings::index_paths() const {
   if (v == "force") return IndexPathsMode::kForce;
   if (v == "off") return IndexPathsMode::kOff;
   fail(ErrorKind::kInvalidInput, "RAYDB_INDEX_PATHS='{}' (expected force, off or cost)", v);
+}
+
+std::string Settings::rt_scan_method() const {
+  const std::string& v = entry("rt_scan_method").text;
+  if (v.empty() || v == "auto") return "";
+  for (const char* m : {"rt", "cpu-scan", "cpu-sieve", "gpu-scan", "gpu-sieve"})
+    if (v == m) return v;
+  fail(ErrorKind::kInvalidInput, "RAYDB_RT_SCAN_METHOD='{}' (expected auto, rt, cpu-scan, cpu-sieve, gpu-scan or gpu-sieve)", v);
 }
 
 // Any value but "sort" keeps the hash join (the variable's meaning before settings).

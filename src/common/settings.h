@@ -39,6 +39,7 @@ class Settings {
   bool is_explicit(std::string_view name) const;  // given by set() (not the environment or built-in default)
 
   IndexPathsMode index_paths() const;  // access paths: cost model, force indexes, or none
+  std::string rt_scan_method() const;  // RT scan paths: "" (cost model) or the one method allowed
   CudaJoinAlgo cuda_join() const;      // general-path equi-joins: hash table or sort
   CudaGroupAlgo cuda_group() const;    // general-path GROUP BY: hash table or sort
   uint64_t gpu_memory_limit() const;   // device memory budget in bytes; 0 = 90% of free

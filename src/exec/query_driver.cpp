@@ -1,5 +1,7 @@
 #include "exec/query_driver.h"
 
+#include "exec/index/rt_scan_stats.h"
+
 #include "common/error.h"
 #include "plan/logical/columns_read.h"
 
@@ -64,7 +66,11 @@ ResultTable QueryDriver::run(plan::PhysicalPlan& plan, const ExecutionRequest& r
                              const std::vector<IndexOnTable>& indexes, const ExecOptions& options) const {
   for (size_t i = prepare_from(0, plan, request, indexes, options.settings);;) {
     try {
-      return backends_[i]->execute(plan, options);
+      // EXPLAIN ANALYZE: what the plan's RT scan paths did, before the executor's lines.
+      reset_rt_scan_stats();
+      ResultTable r = backends_[i]->execute(plan, options);
+      r.profile = rt_scan_profile() + r.profile;
+      return r;
     } catch (const Error& e) {
       // Out of device memory or a shape turned down at run time: `auto` runs the plan
       // on the next backend (with that backend's own access paths).

@@ -146,7 +146,8 @@ TEST(Calibration, RtScanConstants) {
   auto old = Calibration::load(dir.file("old.json"), &error);
   ASSERT_TRUE(old) << error;
   EXPECT_FALSE(old->rt_scan_cpu.measured);
-  c.rt_scan_cpu = {true, 0.5, 0.02, 7.0, 30.0, 40000.0};
+  c.rt_scan_cpu = {true, 0.5, 0.02, 7.0, 30.0, 40000.0, 0.0};
+  c.rt_scan_gpu = {true, 0.001, 0.0002, 0.1, 2.0, 150000.0, 45000.0};
   c.save(dir.file("new.json"));
   auto r = Calibration::load(dir.file("new.json"), &error);
   ASSERT_TRUE(r) << error;
@@ -156,6 +157,10 @@ TEST(Calibration, RtScanConstants) {
   EXPECT_EQ(r->rt_scan_cpu.sieve_refine_ns_per_row, 7.0);
   EXPECT_EQ(r->rt_scan_cpu.rt_refine_ns_per_row, 30.0);
   EXPECT_EQ(r->rt_scan_cpu.rt_ns_per_job, 40000.0);
+  EXPECT_TRUE(r->rt_scan_gpu.measured);
+  EXPECT_EQ(r->rt_scan_gpu.scan_ns_per_row_predicate, 0.001);
+  EXPECT_EQ(r->rt_scan_gpu.rt_ns_per_job, 150000.0);
+  EXPECT_EQ(r->rt_scan_gpu.fixed_ns, 45000.0);
 
   use_calibration(std::make_shared<const Calibration>(*r));
   RtScanWork w;
@@ -166,9 +171,18 @@ TEST(Calibration, RtScanConstants) {
   w.residual_rows = 5000;
   w.matches = 100;
   const double to_rows = (1e6 * 0.02 + 100) * 1e-6;  // bit vector -> row ids
-  EXPECT_NEAR(rt_scan_cost_ms(RtScanMethod::kCpuScan, w), 0.5 * 3e6 * 1e-6 + to_rows, 1e-9);
-  EXPECT_NEAR(rt_scan_cost_ms(RtScanMethod::kCpuSieve, w), (0.02 * 6e6 + 7.0 * 5000) * 1e-6 + to_rows, 1e-9);
-  EXPECT_NEAR(rt_scan_cost_ms(RtScanMethod::kRt, w), (0.02 * 6e6 + 30.0 * 5000 + 40000) * 1e-6 + to_rows, 1e-9);
+  const auto cpu = ExecDevice::kCpu, gpu = ExecDevice::kGpu;
+  EXPECT_NEAR(rt_scan_cost_ms(cpu, RtScanMethod::kCpuScan, w), 0.5 * 3e6 * 1e-6 + to_rows, 1e-9);
+  EXPECT_NEAR(rt_scan_cost_ms(cpu, RtScanMethod::kCpuSieve, w), (0.02 * 6e6 + 7.0 * 5000) * 1e-6 + to_rows, 1e-9);
+  EXPECT_NEAR(rt_scan_cost_ms(cpu, RtScanMethod::kRt, w), (0.02 * 6e6 + 30.0 * 5000 + 40000) * 1e-6 + to_rows, 1e-9);
+  // The GPU's own constants (device time; a fixed part per evaluation).
+  const double gpu_rows = (1e6 * 0.0002 + 100 * 0.004) * 1e-6;
+  EXPECT_NEAR(rt_scan_cost_ms(gpu, RtScanMethod::kGpuScan, w), (45000 + 0.001 * 3e6) * 1e-6 + gpu_rows, 1e-9);
+  EXPECT_NEAR(rt_scan_cost_ms(gpu, RtScanMethod::kGpuSieve, w), (45000 + 0.0002 * 6e6 + 0.1 * 5000) * 1e-6 + gpu_rows, 1e-9);
+  EXPECT_NEAR(rt_scan_cost_ms(gpu, RtScanMethod::kRt, w), (45000 + 0.0002 * 6e6 + 2.0 * 5000 + 150000) * 1e-6 + gpu_rows, 1e-9);
+  // Nothing left to refine after sieving: no RT launch.
+  w.residual_rows = 0;
+  EXPECT_NEAR(rt_scan_cost_ms(gpu, RtScanMethod::kRt, w), rt_scan_cost_ms(gpu, RtScanMethod::kGpuSieve, w), 1e-12);
   use_calibration(nullptr);
   // A calibration file with a malformed rt_scan_cpu is rejected with the field's name.
   nlohmann::json j = nlohmann::json::parse(r->to_json().dump());

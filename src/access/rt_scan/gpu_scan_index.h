@@ -1,6 +1,6 @@
 #pragma once
 // The GPU-resident RT scan index behind a CUDA-free header (like access/gpu/
-// gpu_indexes.h): ranks, sieving vectors, rank -> row permutations and the narrowed
+// gpu_indexes.h): ranks, sieving bin codes, rank -> row permutations and the narrowed
 // column values live in device memory, encoded on the GPU (CUB radix sort); methods
 // kRt (OptiX refine; needs an OptiX tracer), kGpuScan (fused CUDA scan) and kGpuSieve
 // (sieving + CUDA-core refine). Built with the CUDA backend; otherwise (and without a
@@ -22,6 +22,7 @@ bool gpu_scan_available(std::string* why);
 // cudaMalloc; freed when the last handle goes. For benchmarks and tests.
 std::shared_ptr<uint64_t> make_device_words(uint64_t words);
 // optix: a GPU tracer (make_optix_tracer) that outlives the index, or null (no kRt).
+// Unlike the host index it copies the columns: their spans may go once it returns.
 // Up to 2^31 - 1 rows (CUB's sort size).
 std::unique_ptr<GpuScanIndex> make_gpu_scan_index(std::span<const ScanColumn> columns, const RtScanOptions& options,
                                                   rt::Tracer* optix);

@@ -14,6 +14,7 @@
 #include <span>
 
 #include "access/rt_scan/rank_set.h"
+#include "common/default_init_allocator.h"
 #include "access/rt_scan/scan_types.h"
 
 namespace raydb::access::rt_scan {
@@ -21,8 +22,9 @@ namespace raydb::access::rt_scan {
 struct MappingTable {
   uint64_t rows = 0;             // N
   uint32_t valid = 0;            // non-NULL rows
-  std::vector<int64_t> values;   // distinct values, ascending
-  std::vector<uint32_t> first;   // first rank of values[i]; first[values.size()] = valid;
+  // FillVector: a GPU build downloads them in full into unwritten memory.
+  FillVector<int64_t> values;    // distinct values, ascending
+  FillVector<uint32_t> first;    // first rank of values[i]; first[values.size()] = valid;
                                  // empty when every value is distinct (see first_rank)
 
   // First rank of values[i] (i <= values.size()). A column of distinct values (unique
@@ -32,7 +34,7 @@ struct MappingTable {
   bool dense() const { return first.empty(); }
   // Drops `first` when it is the identity (every value distinct).
   void compact_if_dense() {
-    if (values.size() == valid) std::vector<uint32_t>().swap(first);
+    if (values.size() == valid) FillVector<uint32_t>().swap(first);
   }
 
   uint32_t lower(int64_t v) const;  // first rank of a value >= v (valid if none)

@@ -29,6 +29,7 @@ void CpuBackend::choose_access_paths(plan::PhysicalPlan& plan, const std::vector
   AccessOptions o;
   o.policy = policy;
   o.paths = settings.index_paths();
+  o.rt_scan_method = settings.rt_scan_method();
   exec::choose_access_paths(plan, candidates, o);
 }
 

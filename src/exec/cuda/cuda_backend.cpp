@@ -11,7 +11,6 @@
 #include "exec/cuda/cuda_plan_analysis.h"
 #include "exec/cuda/gpu_index_catalog.h"
 #include "exec/index/view_path.h"
-#include "exec/index/scan_filter.h"
 #include "storage/table.h"
 
 namespace raydb::exec::cuda {
@@ -63,24 +62,14 @@ std::vector<IndexCandidate> gpu_candidates(const std::vector<IndexOnTable>& inde
     c.table = ix.table;
     c.column = ix.column;
     c.kind = ix.kind;
-    c.build = [def = ix.definition, table = ix.data]() { return gpu_index(def, table); };
+    c.columns = ix.columns;
+    if (ix.kind == plan::IndexKind::kRtScan)
+      c.build_scan = [def = ix.definition, table = ix.data]() { return gpu_scan_index(def, table); };
+    else
+      c.build = [def = ix.definition, table = ix.data]() { return gpu_index(def, table); };
     out.push_back(std::move(c));
   }
   return out;
-}
-
-}  // namespace
-
-namespace {
-
-// An RT scan index that answers some filter of the plan, or null. The CUDA backend does
-// not run RT scan paths yet (no GPU-resident scan index behind its general path).
-const IndexOnTable* applicable_rt_scan(const plan::PhysicalPlan& plan, const std::vector<IndexOnTable>& indexes) {
-  for (auto& ix : indexes)
-    if (ix.kind == plan::IndexKind::kRtScan && size_t(ix.table) < plan.table_filters.size() &&
-        scan_filter_for(plan.table_filters[size_t(ix.table)], *plan.query, ix.table, ix.columns))
-      return &ix;
-  return nullptr;
 }
 
 }  // namespace
@@ -96,22 +85,14 @@ void CudaBackend::choose_access_paths(plan::PhysicalPlan& plan, const std::vecto
       return;
     }
   }
-  // A forced RT or index path that only an RT scan index can give: pass the plan to
-  // the CPU backend, which runs it (under `auto` EXPLAIN lists this as "not cuda: ...").
-  if (policy == AccessPolicy::kForceRt || settings.index_paths() == IndexPathsMode::kForce)
-    if (const IndexOnTable* ix = applicable_rt_scan(plan, indexes))
-      fail(ErrorKind::kNotImplemented, "RT scan index {} answers this query's filters, and RT scan paths run on the "
-           "CPU backend only for now", ix->definition.name);
   const std::shared_ptr<const CudaPlanAnalysis> a = analysis_of(plan);
   AccessOptions o;
   o.policy = policy;
   o.paths = settings.index_paths();
+  o.rt_scan_method = settings.rt_scan_method();
   o.device = plan::ExecDevice::kGpu;
   o.fused_pass_ms = a->fused_pass_ms;
   exec::choose_access_paths(plan, gpu_candidates(indexes), o);
-  if (const IndexOnTable* ix = applicable_rt_scan(plan, indexes))  // EXPLAIN says why it is unused
-    plan.access_notes.push_back(fmt::format("rt scan via {} not used: RT scan paths run on the CPU backend only for now",
-                                            ix->definition.name));
   if (!plan.has_index_paths()) return;
   // Index paths run on the general path: compile it for the final plan now (when it
   // does not compile, execution reports why, as before the choice).

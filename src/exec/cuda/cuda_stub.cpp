@@ -28,6 +28,9 @@ bool gpu_index_supported(plan::IndexKind, std::string* why) {
 std::shared_ptr<const BuiltIndex> gpu_index(const IndexDefinition& def, const TablePtr&) {
   fail(ErrorKind::kNotImplemented, "index {}: {}", def.name, no_device_reason());
 }
+std::shared_ptr<const BuiltScanIndex> gpu_scan_index(const IndexDefinition& def, const TablePtr&) {
+  fail(ErrorKind::kNotImplemented, "index {}: {}", def.name, no_device_reason());
+}
 void clear_gpu_indexes() {}
 rt::Tracer& gpu_view_tracer() { fail(ErrorKind::kNotImplemented, "RT views on the GPU: this raydb was built without CUDA"); }
 GpuIndexUse gpu_index_use() { return {}; }

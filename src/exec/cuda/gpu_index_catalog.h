@@ -1,9 +1,10 @@
 #pragma once
-// SQL indexes on the CUDA backend: the GPU-resident twins (access/gpu) of the
-// catalog's index definitions, built once per process on first use from the column
-// and kept on the device (like the column cache) in the accounted memory pool, so
-// they count against the GPU memory budget. Kinds: USING RT -> rt-gpu (interval
-// buckets traversed by OptiX), SORTED -> sa-gpu, HASH -> hash-gpu. No CUDA in this
+// SQL indexes on the CUDA backend: the GPU-resident twins (access/gpu, access/rt_scan)
+// of the catalog's index definitions, built once per process on first use from the
+// column(s) and kept on the device (like the column cache) in the accounted memory
+// pool, so they count against the GPU memory budget. Kinds: USING RT -> rt-gpu
+// (interval buckets traversed by OptiX), SORTED -> sa-gpu, HASH -> hash-gpu, RTSCAN ->
+// the GPU-resident RT scan index (rt on OptiX where it runs, gpu-scan, gpu-sieve). No CUDA in this
 // header; without the CUDA backend (or a device, or OptiX for RT) supported() says
 // why and the CUDA backend uses no index of that kind.
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <string>
 
 #include "exec/index/built_index.h"
+#include "exec/index/built_scan_index.h"
 #include "storage/index_definition.h"
 
 namespace raydb::rt {
@@ -26,6 +28,10 @@ bool gpu_index_supported(plan::IndexKind kind, std::string* why);
 // built when needed ("index NAME: built N keys on the GPU (rt-gpu:cg16384) in X ms ..."
 // on stderr) and kept while the table object is alive.
 std::shared_ptr<const BuiltIndex> gpu_index(const IndexDefinition& def, const TablePtr& table);
+
+// The GPU-resident RT scan index for `def` (kind kRtScan), built when needed (a line on
+// stderr, as above) and kept while the table object is alive.
+std::shared_ptr<const BuiltScanIndex> gpu_scan_index(const IndexDefinition& def, const TablePtr& table);
 
 // The OptiX tracer RT views (exec/index/view_path) run on for the CUDA backend, on the
 // accounted memory pool (their BVHs and arrays count against the budget); made on

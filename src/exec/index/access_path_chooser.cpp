@@ -161,7 +161,7 @@ std::string scan_mode(const plan::Expr& e, const std::vector<access::KeyRange>& 
 // The best index scan of table t, or nullopt when scanning is cheaper (or no index applies).
 std::optional<plan::IndexScan> choose_index_scan(const plan::PhysicalPlan& plan, int t,
                                                  const std::vector<IndexCandidate>& candidates, AccessPolicy policy,
-                                                 const PathCosts& costs, bool force,
+                                                 const PathCosts& costs, bool force, const std::string& rt_scan_method,
                                                  std::vector<std::string>& notes) {
   const plan::LogicalQuery& q = *plan.query;
   const auto& filters = plan.table_filters[size_t(t)];
@@ -198,14 +198,20 @@ std::optional<plan::IndexScan> choose_index_scan(const plan::PhysicalPlan& plan,
       if (index->kind == plan::IndexKind::kRt && (!best_rt || s.cost_ms < best_rt->cost_ms)) best_rt = s;
     }
   }
-  // An RT scan index answering several filters at once (CPU only: the CUDA backend
-  // passes no such candidates). Returned only when it wins or is forced.
-  if (!costs.on_gpu())
-    if (auto rs = choose_rt_scan(plan, t, candidates, policy, force, scan_ms,
-                                 best ? best->cost_ms : std::numeric_limits<double>::infinity(), notes)) {
-      const bool forced_rt = policy == AccessPolicy::kForceRt && rs->scan_method == "rt";
-      if (forced_rt || !force || !best || rs->cost_ms <= best->cost_ms) return rs;
-    }
+  // An RT scan index answering several filters at once (a host index on the CPU, a
+  // GPU-resident one on the CUDA backend). Returned only when it wins or is forced.
+  // The rows it yields pass through every filter of the table, as for any index scan.
+  const auto after_ms = [&](double rows) {
+    if (!costs.on_gpu()) return plan::scan_cost_ms(uint64_t(rows), int(filters.size()));
+    return plan::index_step_overhead_ms(ExecDevice::kGpu) + plan::fetch_cost_ms(ExecDevice::kGpu, rows) +
+           costs.scan(t, rows, filters);
+  };
+  if (auto rs = choose_rt_scan(plan, t, candidates, policy, force, scan_ms,
+                               best ? best->cost_ms : std::numeric_limits<double>::infinity(), after_ms,
+                               rt_scan_method, notes)) {
+    const bool forced_rt = policy == AccessPolicy::kForceRt && rs->scan_method == "rt";
+    if (forced_rt || !force || !best || rs->cost_ms <= best->cost_ms) return rs;
+  }
   if (policy == AccessPolicy::kForceRt && best_rt) return best_rt;
   if (best && (force || best->cost_ms < scan_ms)) return best;
   return std::nullopt;
@@ -225,7 +231,8 @@ void choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexCandid
   if (candidates.empty() || plan.always_empty || options.paths == IndexPathsMode::kOff) return;
   const bool force = options.paths == IndexPathsMode::kForce;
   for (size_t t = 0; t < nt; t++)
-    plan.index_scans[t] = choose_index_scan(plan, int(t), candidates, policy, costs, force, plan.access_notes);
+    plan.index_scans[t] =
+        choose_index_scan(plan, int(t), candidates, policy, costs, force, options.rt_scan_method, plan.access_notes);
 
   // Rows the root streams, an upper bound for the probes of every join step.
   const int root = plan.root_table;

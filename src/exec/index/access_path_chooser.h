@@ -54,6 +54,9 @@ struct AccessOptions {
   // a plan to the general path, so under kCost they are kept only when their
   // plan-level cost beats this.
   std::optional<double> fused_pass_ms;
+  // RT scan paths: only this method ("rt", "gpu-sieve", ...; the rt_scan_method
+  // setting), or "" for the cheapest the index offers.
+  std::string rt_scan_method;
 };
 
 // Sets plan.index_scans and every step's index_join (clearing earlier choices).

@@ -13,10 +13,24 @@ BuiltScanIndex::BuiltScanIndex(std::string index_name, const rs::RtScanOptions& 
                                std::vector<int> cols, rt::Tracer* tracer)
     : table_(std::move(table)), columns_(std::move(cols)) {
   name = std::move(index_name);
+  rs::RtScanOptions o = options;
+  if (!tracer) o.build_rt = false;
+  build(o, [&](std::span<const rs::ScanColumn> c, const rs::RtScanOptions& opt) {
+    return rs::make_host_scan_index(c, opt, opt.build_rt ? tracer : nullptr);
+  });
+}
+
+BuiltScanIndex::BuiltScanIndex(std::string index_name, const rs::RtScanOptions& options, TablePtr table,
+                               std::vector<int> cols, const Factory& make)
+    : table_(std::move(table)), columns_(std::move(cols)) {
+  name = std::move(index_name);
+  build(options, make);
+}
+
+void BuiltScanIndex::build(const rs::RtScanOptions& options, const Factory& make) {
   kind = plan::IndexKind::kRtScan;
   column = columns_.empty() ? -1 : columns_[0];
   rows = table_->row_count();
-  method = "rtscan";
   Timer timer;
   std::vector<rs::ScanColumn> scan_cols;
   for (int c : columns_) {
@@ -36,9 +50,10 @@ BuiltScanIndex::BuiltScanIndex(std::string index_name, const rs::RtScanOptions& 
     }
     scan_cols.push_back(sc);  // stored columns hold no NULLs: no bitmap
   }
-  rs::RtScanOptions o = options;
-  if (!tracer) o.build_rt = false;
-  index_ = rs::make_host_scan_index(scan_cols, o, o.build_rt ? tracer : nullptr);
+  index_ = make(scan_cols, options);
+  // A GPU-resident index holds its own device copies of the values.
+  if (index_->on_gpu()) std::vector<std::vector<int64_t>>().swap(widened_);
+  method = index_->on_gpu() ? "rtscan-gpu" : "rtscan";
   build_ms_ = timer.elapsed_ms();
 }
 

@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "exec/index/rt_scan_chooser.h"
+#include "exec/index/rt_scan_stats.h"
 
 namespace raydb::exec {
 
@@ -36,7 +37,9 @@ namespace {
 std::vector<uint32_t> rt_scan_rows(const plan::IndexScan& scan, const plan::LogicalQuery& q) {
   const RtScanQuery rq = rt_scan_query(scan, q);
   access::rt_scan::BitVector bits;
-  rq.index->index().evaluate(rq.expr, rq.method, bits);
+  access::rt_scan::ScanQueryStats st;
+  rq.index->index().evaluate(rq.expr, rq.method, bits, &st);
+  record_rt_scan(rq.index->name, access::rt_scan::scan_method_name(rq.method), st);
   std::vector<uint32_t> rows;
   rows.reserve(bits.count());
   for (size_t w = 0; w < bits.words.size(); w++)

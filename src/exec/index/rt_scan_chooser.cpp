@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 
 #include "common/error.h"
@@ -21,17 +22,21 @@ rs::ScanMethod access_method(RtScanMethod m) {
     case RtScanMethod::kRt: return rs::ScanMethod::kRt;
     case RtScanMethod::kCpuSieve: return rs::ScanMethod::kCpuSieve;
     case RtScanMethod::kCpuScan: return rs::ScanMethod::kCpuScan;
+    case RtScanMethod::kGpuScan: return rs::ScanMethod::kGpuScan;
+    case RtScanMethod::kGpuSieve: return rs::ScanMethod::kGpuSieve;
   }
   return rs::ScanMethod::kCpuScan;
 }
 
-std::optional<RtScanMethod> plan_method(rs::ScanMethod m) {
+RtScanMethod plan_method(rs::ScanMethod m) {
   switch (m) {
     case rs::ScanMethod::kRt: return RtScanMethod::kRt;
     case rs::ScanMethod::kCpuSieve: return RtScanMethod::kCpuSieve;
     case rs::ScanMethod::kCpuScan: return RtScanMethod::kCpuScan;
-    default: return std::nullopt;  // GPU methods: not on a host index
+    case rs::ScanMethod::kGpuScan: return RtScanMethod::kGpuScan;
+    case rs::ScanMethod::kGpuSieve: return RtScanMethod::kGpuSieve;
   }
+  return RtScanMethod::kCpuScan;
 }
 
 int table_of(const plan::Expr& e) {
@@ -41,9 +46,12 @@ int table_of(const plan::Expr& e) {
   return -1;
 }
 
-// One index's path for table t: the method the policy allows at the lowest cost.
+// One index's path for table t: the method the policy allows at the lowest cost, on
+// the device the index lives on. `after_ms(rows)`: every filter of the table applied
+// to the rows it yields (as for any index scan), by the executor that runs the plan.
 std::optional<plan::IndexScan> path_for(const BuiltScanIndex& index, const ScanFilter& f, AccessPolicy policy,
-                                        const std::vector<plan::ExprPtr>& filters, double scan_ms) {
+                                        const std::function<double(double)>& after_ms, double scan_ms,
+                                        const std::string& only_method) {
   const rs::ScanEstimate est = index.index().estimate(f.expr);
   plan::RtScanWork w;
   w.rows = index.rows;
@@ -53,25 +61,24 @@ std::optional<plan::IndexScan> path_for(const BuiltScanIndex& index, const ScanF
   w.residual_rows = est.residual_rows;
   w.slabs = est.slabs;
   w.matches = est.match_fraction * double(index.rows);
-  // The rows it yields still pass through every filter of the table (as for any index scan).
-  const double after_ms = plan::scan_cost_ms(uint64_t(w.matches), int(filters.size()));
+  const double after = after_ms(w.matches);
   std::optional<plan::IndexScan> best;
   std::string costs;
   for (rs::ScanMethod am : index.index().methods()) {
-    auto m = plan_method(am);
-    if (!m || (policy == AccessPolicy::kNoRt && *m == RtScanMethod::kRt)) continue;
-    const double ms = plan::rt_scan_cost_ms(*m, w) + after_ms;
-    costs += fmt::format("{}{} {:.3f} ms", costs.empty() ? "" : ", ", plan::rt_scan_method_name(*m), ms);
+    const RtScanMethod m = plan_method(am);
+    if (policy == AccessPolicy::kNoRt && m == RtScanMethod::kRt) continue;
+    if (!only_method.empty() && only_method != plan::rt_scan_method_name(m)) continue;
+    const double ms = plan::rt_scan_cost_ms(index.device(), m, w) + after;
+    costs += fmt::format("{}{} {:.3f} ms", costs.empty() ? "" : ", ", plan::rt_scan_method_name(m), ms);
     // --backend rt takes the RT method whatever it costs; else the cheapest.
-    const bool take = !best || (policy == AccessPolicy::kForceRt ? *m == RtScanMethod::kRt
-                                                                 : ms < best->cost_ms);
+    const bool take = !best || (policy == AccessPolicy::kForceRt ? m == RtScanMethod::kRt : ms < best->cost_ms);
     if (!take || (best && policy == AccessPolicy::kForceRt && best->scan_method == "rt")) continue;
     plan::IndexScan s;
     s.mode = "rt scan";
     s.candidates = uint64_t(w.matches);
     s.cost_ms = ms;
     s.scan_cost_ms = scan_ms;
-    s.scan_method = plan::rt_scan_method_name(*m);
+    s.scan_method = plan::rt_scan_method_name(m);
     best = std::move(s);
   }
   if (best) best->method_costs = "methods: " + costs;
@@ -83,7 +90,8 @@ std::optional<plan::IndexScan> path_for(const BuiltScanIndex& index, const ScanF
 std::optional<plan::IndexScan> choose_rt_scan(const plan::PhysicalPlan& plan, int t,
                                               const std::vector<IndexCandidate>& candidates, AccessPolicy policy,
                                               bool force, double scan_ms, double other_ms,
-                                              std::vector<std::string>& notes) {
+                                              const std::function<double(double)>& after_ms,
+                                              const std::string& only_method, std::vector<std::string>& notes) {
   const plan::LogicalQuery& q = *plan.query;
   const auto& filters = plan.table_filters[size_t(t)];
   if (filters.empty()) return std::nullopt;
@@ -93,7 +101,7 @@ std::optional<plan::IndexScan> choose_rt_scan(const plan::PhysicalPlan& plan, in
     auto f = scan_filter_for(filters, q, t, c.columns);
     if (!f) continue;
     std::shared_ptr<const BuiltScanIndex> index = c.build_scan();
-    auto s = path_for(*index, *f, policy, filters, scan_ms);
+    auto s = path_for(*index, *f, policy, after_ms, scan_ms, only_method);
     if (!s) continue;
     s->index = index;
     s->covered = f->covered;
@@ -122,8 +130,14 @@ RtScanQuery rt_scan_query(const plan::IndexScan& scan, const plan::LogicalQuery&
   if (!f || f->covered.size() != scan.covered.size())
     fail(ErrorKind::kInternal, "index {} no longer answers {}", out.index->name, scan.predicate->to_string());
   out.expr = std::move(f->expr);
-  for (RtScanMethod m : {RtScanMethod::kRt, RtScanMethod::kCpuSieve, RtScanMethod::kCpuScan})
-    if (scan.scan_method == plan::rt_scan_method_name(m)) out.method = access_method(m);
+  bool known = false;
+  for (RtScanMethod m : {RtScanMethod::kRt, RtScanMethod::kCpuSieve, RtScanMethod::kCpuScan, RtScanMethod::kGpuScan,
+                         RtScanMethod::kGpuSieve})
+    if (scan.scan_method == plan::rt_scan_method_name(m)) {
+      out.method = access_method(m);
+      known = true;
+    }
+  if (!known) fail(ErrorKind::kInternal, "rt scan path with method '{}'", scan.scan_method);
   return out;
 }
 

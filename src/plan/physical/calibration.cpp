@@ -166,12 +166,14 @@ nlohmann::ordered_json Calibration::to_json() const {
     if (view_ray_ns[size_t(d)] > 0 || view_hit_ns[size_t(d)] > 0)
       views[exec_device_name(d)] = {{"ray_ns", view_ray_ns[size_t(d)]}, {"hit_ns", view_hit_ns[size_t(d)]}};
   if (!views.empty()) j["rt_view"] = views;
-  if (rt_scan_cpu.measured)
-    j["rt_scan_cpu"] = {{"scan_ns_per_row_predicate", rt_scan_cpu.scan_ns_per_row_predicate},
-                        {"sieve_ns_per_row_vector", rt_scan_cpu.sieve_ns_per_row_vector},
-                        {"sieve_refine_ns_per_row", rt_scan_cpu.sieve_refine_ns_per_row},
-                        {"rt_refine_ns_per_row", rt_scan_cpu.rt_refine_ns_per_row},
-                        {"rt_ns_per_job", rt_scan_cpu.rt_ns_per_job}};
+  for (auto [key, r] : {std::pair{"rt_scan_cpu", &rt_scan_cpu}, std::pair{"rt_scan_gpu", &rt_scan_gpu}})
+    if (r->measured)
+      j[key] = {{"scan_ns_per_row_predicate", r->scan_ns_per_row_predicate},
+                {"sieve_ns_per_row_vector", r->sieve_ns_per_row_vector},
+                {"sieve_refine_ns_per_row", r->sieve_refine_ns_per_row},
+                {"rt_refine_ns_per_row", r->rt_refine_ns_per_row},
+                {"rt_ns_per_job", r->rt_ns_per_job},
+                {"fixed_ns", r->fixed_ns}};
   return j;
 }
 
@@ -213,15 +215,18 @@ Calibration Calibration::from_json(const nlohmann::json& j) {
       c.view_hit_ns[size_t(d)] = number(*jd, "hit_ns", where);
     }
   }
-  if (auto rs = j.find("rt_scan_cpu"); rs != j.end()) {  // absent in files written before it
-    if (!rs->is_object()) fail(ErrorKind::kInvalidInput, "rt_scan_cpu: not an object");
-    auto& r = c.rt_scan_cpu;
-    r.measured = true;
-    r.scan_ns_per_row_predicate = number(*rs, "scan_ns_per_row_predicate", "rt_scan_cpu", true);
-    r.sieve_ns_per_row_vector = number(*rs, "sieve_ns_per_row_vector", "rt_scan_cpu", true);
-    r.sieve_refine_ns_per_row = number(*rs, "sieve_refine_ns_per_row", "rt_scan_cpu", true);
-    r.rt_refine_ns_per_row = number(*rs, "rt_refine_ns_per_row", "rt_scan_cpu", true);
-    r.rt_ns_per_job = number(*rs, "rt_ns_per_job", "rt_scan_cpu", true);
+  // Absent in files written before them (rt_scan_gpu and fixed_ns: before session 7).
+  for (auto [key, r] : {std::pair{"rt_scan_cpu", &c.rt_scan_cpu}, std::pair{"rt_scan_gpu", &c.rt_scan_gpu}}) {
+    auto rs = j.find(key);
+    if (rs == j.end()) continue;
+    if (!rs->is_object()) fail(ErrorKind::kInvalidInput, "{}: not an object", key);
+    r->measured = true;
+    r->scan_ns_per_row_predicate = number(*rs, "scan_ns_per_row_predicate", key, true);
+    r->sieve_ns_per_row_vector = number(*rs, "sieve_ns_per_row_vector", key, true);
+    r->sieve_refine_ns_per_row = number(*rs, "sieve_refine_ns_per_row", key, true);
+    r->rt_refine_ns_per_row = number(*rs, "rt_refine_ns_per_row", key, true);
+    r->rt_ns_per_job = number(*rs, "rt_ns_per_job", key, true);
+    if (rs->contains("fixed_ns")) r->fixed_ns = number(*rs, "fixed_ns", key, true);
   }
   return c;
 }

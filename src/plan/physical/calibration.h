@@ -92,17 +92,19 @@ class Calibration {
   // view loses to the star path; a file modelling an RT-core GPU can say otherwise).
   double view_ray_ns[2] = {0, 0}, view_hit_ns[2] = {0, 0};
 
-  // The RT scan's CPU methods (access/rt_scan, host index), single-thread ns per unit
-  // of RtScanWork (cost_model.h); measured = false: the compiled-in defaults apply.
+  // The RT scan's methods (access/rt_scan), ns per unit of RtScanWork (cost_model.h):
+  // rt_scan_cpu for the host index (single-thread), rt_scan_gpu for the GPU-resident
+  // one (device time); measured = false: the compiled-in defaults apply.
   struct RtScanConstants {
     bool measured = false;
-    double scan_ns_per_row_predicate = 0;  // cpu-scan
+    double scan_ns_per_row_predicate = 0;  // cpu-scan / gpu-scan
     double sieve_ns_per_row_vector = 0;    // one sieving vector read
-    double sieve_refine_ns_per_row = 0;    // cpu-sieve: one residual row re-checked
+    double sieve_refine_ns_per_row = 0;    // cpu-sieve / gpu-sieve: one residual row re-checked
     double rt_refine_ns_per_row = 0;       // rt: one residual row found by rays
     double rt_ns_per_job = 0;              // rt: one launch (ray boxes, traversal setup)
+    double fixed_ns = 0;                   // GPU: per evaluation (result vector, launches)
   };
-  RtScanConstants rt_scan_cpu;
+  RtScanConstants rt_scan_cpu, rt_scan_gpu;
 
   IndexCurves& curves(ExecDevice d, IndexKind k) { return index_[size_t(d)][size_t(k)]; }
   const IndexCurves& curves(ExecDevice d, IndexKind k) const { return index_[size_t(d)][size_t(k)]; }

@@ -253,17 +253,33 @@ const char* rt_scan_method_name(RtScanMethod m) {
     case RtScanMethod::kRt: return "rt";
     case RtScanMethod::kCpuScan: return "cpu-scan";
     case RtScanMethod::kCpuSieve: return "cpu-sieve";
+    case RtScanMethod::kGpuScan: return "gpu-scan";
+    case RtScanMethod::kGpuSieve: return "gpu-sieve";
   }
   return "?";
 }
 
-// Never calibrated: measured on the development machine (2-core x86-64 VM shared with
-// other builds, load ~3.5, Release, one thread; `raydb calibrate --rt-scan-log-rows 21`:
-// 2^21 rows x 3 uniform columns, three range predicates at 5/20/60% each; a second
-// run under more load gave up to 2x more). Replaced by this machine's numbers after
-// `raydb calibrate`.
-Calibration::RtScanConstants default_rt_scan_constants() {
+// Never calibrated. CPU: measured on the development machine (2-core x86-64 VM shared
+// with other builds, load ~3.5, Release, one thread; `raydb calibrate --rt-scan-log-rows
+// 21`: 2^21 rows x 3 uniform columns, three range predicates at 5/20/60% each; a second
+// run under more load gave up to 2x more). GPU: fitted to the H200 sweep of session 5
+// (docs/benchmarks/rt-scan-h200.md, 10^8 rows x 1-4 uint32 columns, device ms): the
+// fused scan reads 4 bytes per row and predicate at ~3.6 TB/s; the sieve (bin codes
+// on the GPU, a byte per row and constrained column) is read at bandwidth; a CUDA-core refine costs ~0.12 ns per residual row; an OptiX
+// refine launch (software traversal on this card) ~0.15 ms plus ~1 ns per residual row;
+// ~45 us per evaluation for the result vector and launches. Replaced by this machine's
+// numbers after `raydb calibrate`.
+Calibration::RtScanConstants default_rt_scan_constants(ExecDevice dev) {
   Calibration::RtScanConstants c;
+  if (dev == ExecDevice::kGpu) {
+    c.scan_ns_per_row_predicate = 0.0011;
+    c.sieve_ns_per_row_vector = 0.00015;  // bin codes: a byte per row and constrained column (2 "vectors")
+    c.sieve_refine_ns_per_row = 0.12;
+    c.rt_refine_ns_per_row = 1.0;
+    c.rt_ns_per_job = 150000.0;
+    c.fixed_ns = 45000.0;
+    return c;
+  }
   c.scan_ns_per_row_predicate = 1.0;
   c.sieve_ns_per_row_vector = 0.08;
   c.sieve_refine_ns_per_row = 20.0;
@@ -274,18 +290,24 @@ Calibration::RtScanConstants default_rt_scan_constants() {
 
 // Each method writes the bit vector (a word per 64 rows) and the caller turns it into
 // row ids (a word read per 64 rows, a store per match), like the scan it replaces.
-double rt_scan_cost_ms(RtScanMethod m, const RtScanWork& w) {
+// An RT job launches only where it has residual slabs; the sieve alone answers the rest.
+double rt_scan_cost_ms(ExecDevice dev, RtScanMethod m, const RtScanWork& w) {
   const auto cal = active_calibration();
-  const Calibration::RtScanConstants c = cal && cal->rt_scan_cpu.measured ? cal->rt_scan_cpu : default_rt_scan_constants();
+  const Calibration::RtScanConstants* measured =
+      cal ? (dev == ExecDevice::kGpu ? &cal->rt_scan_gpu : &cal->rt_scan_cpu) : nullptr;
+  const Calibration::RtScanConstants c = measured && measured->measured ? *measured : default_rt_scan_constants(dev);
   const double rows = double(w.rows);
-  const double to_rows_ns = rows * 0.02 + w.matches * 1.0;
+  const double to_rows_ns = dev == ExecDevice::kGpu ? rows * 0.0002 + w.matches * 0.004 : rows * 0.02 + w.matches * 1.0;
   const double sieve_ns = c.sieve_ns_per_row_vector * rows * std::max<uint32_t>(1, w.sieve_vectors);
-  double ns = 0;
+  const bool refines = w.slabs > 0 || w.residual_rows > 0;
+  double ns = c.fixed_ns;
   switch (m) {
-    case RtScanMethod::kCpuScan: ns = c.scan_ns_per_row_predicate * rows * std::max<uint32_t>(1, w.predicates); break;
-    case RtScanMethod::kCpuSieve: ns = sieve_ns + c.sieve_refine_ns_per_row * double(w.residual_rows); break;
+    case RtScanMethod::kCpuScan:
+    case RtScanMethod::kGpuScan: ns += c.scan_ns_per_row_predicate * rows * std::max<uint32_t>(1, w.predicates); break;
+    case RtScanMethod::kCpuSieve:
+    case RtScanMethod::kGpuSieve: ns += sieve_ns + c.sieve_refine_ns_per_row * double(w.residual_rows); break;
     case RtScanMethod::kRt:
-      ns = sieve_ns + c.rt_refine_ns_per_row * double(w.residual_rows) + c.rt_ns_per_job * w.jobs;
+      ns += sieve_ns + c.rt_refine_ns_per_row * double(w.residual_rows) + (refines ? c.rt_ns_per_job * w.jobs : 0);
       break;
   }
   return (ns + to_rows_ns) * 1e-6;

@@ -92,11 +92,14 @@ double index_join_cost_ms(IndexKind kind, uint64_t keys, double probes, double m
 // when the calibration has not measured views on that device (then `auto` keeps the
 // star path: without RT cores software traversal loses to it).
 std::optional<double> view_cost_ms(ExecDevice dev, double rays, double hits);
-// ---- RT scan (access/rt_scan) on the CPU ----
-// What one evaluation does, from the index's estimate (ScanEstimate): single-thread
-// milliseconds of each method, the bit vector turned into `matches` row ids included.
-enum class RtScanMethod { kRt, kCpuScan, kCpuSieve };
-const char* rt_scan_method_name(RtScanMethod m);  // "rt", "cpu-scan", "cpu-sieve"
+// ---- RT scan (access/rt_scan) ----
+// What one evaluation does, from the index's estimate (ScanEstimate): milliseconds of
+// each method, the bit vector turned into `matches` row ids included. On the CPU
+// single-thread milliseconds of the host index's methods (rt on Embree, cpu-scan,
+// cpu-sieve); on the GPU device milliseconds of the GPU-resident index's (rt on
+// OptiX, gpu-scan, gpu-sieve).
+enum class RtScanMethod { kRt, kCpuScan, kCpuSieve, kGpuScan, kGpuSieve };
+const char* rt_scan_method_name(RtScanMethod m);  // "rt", "cpu-scan", "cpu-sieve", "gpu-scan", "gpu-sieve"
 struct RtScanWork {
   uint64_t rows = 0;
   uint32_t predicates = 0;     // column terms
@@ -106,8 +109,8 @@ struct RtScanWork {
   uint64_t slabs = 0;          // residual slabs (RT ray boxes)
   double matches = 0;          // rows in the result
 };
-double rt_scan_cost_ms(RtScanMethod m, const RtScanWork& w);
-// The constants it uses without a calibration (raydb calibrate scales them).
-Calibration::RtScanConstants default_rt_scan_constants();
+double rt_scan_cost_ms(ExecDevice dev, RtScanMethod m, const RtScanWork& w);
+// The constants it uses without a calibration (raydb calibrate replaces them).
+Calibration::RtScanConstants default_rt_scan_constants(ExecDevice dev = ExecDevice::kCpu);
 
 }  // namespace raydb::plan

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/default_init_allocator.h"
 #include "rt/mapping/scan_refine.h"
 
 namespace raydb::access::rt_scan::gpu {
@@ -21,11 +22,21 @@ namespace raydb::access::rt_scan::gpu {
 // value is distinct, MappingTable::dense) comes back to the host. Returns the number of
 // non-NULL rows.
 uint32_t encode_column(const int64_t* values, const uint64_t* nulls, uint32_t n, uint32_t column, uint32_t* ranks,
-                       uint32_t* rows_by_rank, std::vector<int64_t>& host_values, std::vector<uint32_t>& host_first);
+                       uint32_t* rows_by_rank, FillVector<int64_t>& host_values, FillVector<uint32_t>& host_first);
 
 // F_i (i = 1..count) at f + (i - 1) * words: bit r set when ranks[r] < borders[i - 1]
 // (borders: `count` values in device memory).
 void build_sieve(const uint32_t* ranks, uint32_t n, const uint32_t* borders, uint32_t count, uint64_t* f);
+
+// The K sieving vectors of a column as one bin code per row (RTScan's F_1..F_{m-1}
+// hold the same information: F_j has bit r set exactly when code[r] < j): code[r] =
+// how many of borders X_1..X_m (device memory, `m` values, X_m = the non-NULL count)
+// are <= ranks[r], so a non-NULL row's code is its bin and a NULL row's is m. `width`
+// bytes per code: 1 when m < 2^8, 2 when m < 2^16, else 4 (code_width). A span (i, j),
+// F_j & ~F_i, is then i <= code < j, read at width bits per row instead of 2 bits per
+// span: m - 1 vectors of one bit per row become one code of 8 bits for m <= 255.
+inline int code_width(uint32_t m) { return m < (1u << 8) ? 1 : m < (1u << 16) ? 2 : 4; }
+void build_bin_codes(const uint32_t* ranks, uint32_t n, const uint32_t* borders, uint32_t m, int width, void* codes);
 
 // Offsets of a column from its minimum, in 4 bytes per row when they fit (width 4), else 8.
 // `out` must hold narrow_words(n, width) words: the fused scan reads 16 bytes at a time.
@@ -37,10 +48,10 @@ void combine_words(uint64_t* a, const uint64_t* b, uint64_t words, bool is_or);
 
 constexpr int kInlineSieveSpans = 4;
 struct SieveTermArgs {
-  const uint64_t* f;      // F_1.. at (i - 1) * words (null when the column has < 2 bins)
-  const uint64_t* valid;  // non-NULL mask, or null (no NULLs)
-  uint32_t m;             // bins: border X_m is the non-NULL mask
-  const uint32_t* spans;  // pairs (i, j): F_j & ~F_i, in device memory (n_spans > kInlineSieveSpans), else null
+  const void* codes;      // the column's bin codes (build_bin_codes)
+  int width;              // bytes per code
+  uint32_t m;             // bins: a span ending at m takes every non-NULL row
+  const uint32_t* spans;  // pairs (i, j): i <= code < j, in device memory (n_spans > kInlineSieveSpans), else null
   uint32_t n_spans;
   uint32_t inline_spans[2 * kInlineSieveSpans];  // the pairs when n_spans <= kInlineSieveSpans (no upload)
 };

@@ -68,6 +68,37 @@ void launch_expand_runs(const unsigned long long* offsets, const rt::mapping::Ke
   gpu::check_cuda(cudaGetLastError(), "expand runs kernel");
 }
 
+namespace {
+
+__global__ void word_counts_kernel(const uint64_t* words, uint64_t n, unsigned long long* counts) {
+  const uint64_t w = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (w < n) counts[w] = unsigned(__popcll(words[w]));
+}
+
+__global__ void expand_words_kernel(const uint64_t* words, const unsigned long long* offsets, uint64_t n,
+                                    uint32_t* rows_out) {
+  const uint64_t w = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (w >= n) return;
+  uint64_t x = words[w];
+  unsigned long long o = offsets[w];
+  for (; x; x &= x - 1) rows_out[o++] = uint32_t(w * 64 + uint64_t(__ffsll((long long)x) - 1));
+}
+
+}  // namespace
+
+void launch_word_counts(const uint64_t* words, uint64_t n_words, unsigned long long* counts, cudaStream_t s) {
+  if (n_words == 0) return;
+  word_counts_kernel<<<gpu::grid_blocks(n_words), gpu::kThreads, 0, s>>>(words, n_words, counts);
+  gpu::check_cuda(cudaGetLastError(), "word counts kernel");
+}
+
+void launch_expand_words(const uint64_t* words, const unsigned long long* offsets, uint64_t n_words,
+                         uint32_t* rows_out, cudaStream_t s) {
+  if (n_words == 0) return;
+  expand_words_kernel<<<gpu::grid_blocks(n_words), gpu::kThreads, 0, s>>>(words, offsets, n_words, rows_out);
+  gpu::check_cuda(cudaGetLastError(), "expand words kernel");
+}
+
 void sort_row_ids(const uint32_t* in, uint32_t* out, uint64_t n, uint64_t bound, cudaStream_t s) {
   if (n == 0) return;
   int bits = 1;

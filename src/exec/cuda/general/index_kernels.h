@@ -29,6 +29,13 @@ void launch_expand_runs(const unsigned long long* offsets, const rt::mapping::Ke
                         const uint32_t* sorted_rows, uint64_t total, uint32_t* rows_out, uint32_t* src_out,
                         cudaStream_t s);
 
+// A bit vector (bit i of words[i / 64] is row i) into its set rows, ascending:
+// counts[w] = popcount(words[w]) (launch_word_counts), then, with offsets the exclusive
+// sums of the counts, word w writes its rows at rows_out[offsets[w]...].
+void launch_word_counts(const uint64_t* words, uint64_t n_words, unsigned long long* counts, cudaStream_t s);
+void launch_expand_words(const uint64_t* words, const unsigned long long* offsets, uint64_t n_words,
+                         uint32_t* rows_out, cudaStream_t s);
+
 // Sorts n row ids ascending (CUB radix sort over the bits below `bound`), in -> out.
 void sort_row_ids(const uint32_t* in, uint32_t* out, uint64_t n, uint64_t bound, cudaStream_t s);
 

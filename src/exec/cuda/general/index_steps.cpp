@@ -8,8 +8,12 @@
 #include "exec/cuda/general/general_kernels.h"
 #include "exec/cuda/general/index_kernels.h"
 #include "exec/cuda/gpu_index_catalog.h"
+#include "access/rt_scan/gpu_scan_index.h"
 #include "exec/index/built_index.h"
+#include "exec/index/built_scan_index.h"
 #include "exec/index/index_access.h"
+#include "exec/index/rt_scan_chooser.h"
+#include "exec/index/rt_scan_stats.h"
 
 namespace raydb::exec::cuda {
 
@@ -67,7 +71,13 @@ uint64_t lookup_and_expand(const GpuIndexRef& ix, const gpu::DeviceBuffer& bound
 
 bool answered_by_index(const CompiledProgram& filter, const plan::IndexScan& scan) {
   // A program computes its root last (postfix); anything else is simply applied.
-  return !filter.source.empty() && filter.source.back() == scan.predicate.get();
+  if (filter.source.empty()) return false;
+  if (filter.source.back() == scan.predicate.get()) return true;
+  // An RT scan path answers each filter it covers exactly (every method gives the bits
+  // of the filters' stored-value ranges).
+  for (auto& c : scan.covered)
+    if (filter.source.back() == c.get()) return true;
+  return false;
 }
 
 bool has_index_paths(const plan::PhysicalPlan& plan) {
@@ -78,7 +88,37 @@ bool has_index_paths(const plan::PhysicalPlan& plan) {
   return false;
 }
 
+namespace {
+
+// An RT scan path: the GPU-resident index writes the covered filters' bit vector into
+// device memory, whose set bits become the row ids, ascending (the scan's order).
+DeviceRowIds rt_scan_rows(const plan::IndexScan& scan, const plan::LogicalQuery& q, cudaStream_t s) {
+  const RtScanQuery rq = rt_scan_query(scan, q);
+  const auto* gpu = dynamic_cast<const access::rt_scan::GpuScanIndex*>(&rq.index->index());
+  if (!gpu) fail(ErrorKind::kInternal, "RT scan index {} on the CUDA backend is not GPU-resident", rq.index->name);
+  const uint64_t n_words = (rq.index->rows + 63) / 64;
+  gpu::DeviceBuffer words(std::max<uint64_t>(n_words, 1) * 8, "rt scan bits");
+  access::rt_scan::ScanQueryStats st;
+  // Completes before it returns (it synchronizes the device), so `s` sees the bits.
+  gpu->evaluate_device(rq.expr, rq.method, words.get<uint64_t>(), &st);
+  record_rt_scan(rq.index->name, access::rt_scan::scan_method_name(rq.method), st);
+  const uint64_t n1 = std::max<uint64_t>(n_words, 1);
+  gpu::DeviceBuffer counts(n1 * 8, "rt scan word counts"), offsets(n1 * 8, "rt scan word offsets");
+  launch_word_counts(words.get<uint64_t>(), n_words, counts.get<unsigned long long>(), s);
+  const uint64_t total =
+      n_words == 0 ? 0 : exclusive_sum_u64(counts.get<unsigned long long>(), offsets.get<unsigned long long>(), n_words, s);
+  DeviceRowIds out;
+  out.n = total;
+  out.rows = gpu::DeviceBuffer(std::max<uint64_t>(total, 1) * 4, "row ids");
+  launch_expand_words(words.get<uint64_t>(), offsets.get<unsigned long long>(), n_words, out.rows.get<uint32_t>(), s);
+  g_scans.fetch_add(1);
+  return out;
+}
+
+}  // namespace
+
 DeviceRowIds index_scan_rows(const plan::IndexScan& scan, const plan::LogicalQuery& q, cudaStream_t s) {
+  if (scan.index && scan.index->kind == plan::IndexKind::kRtScan) return rt_scan_rows(scan, q, s);
   const GpuIndexRef ix = gpu_index_of(scan.index.get());
   auto pred = ColumnPredicate::compile(*scan.predicate, q);
   if (!pred || &pred->column() != &ix.built->key_column())

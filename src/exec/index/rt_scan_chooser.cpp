@@ -46,6 +46,10 @@ int table_of(const plan::Expr& e) {
   return -1;
 }
 
+double best_cost(const std::optional<plan::IndexScan>& s) {
+  return s ? s->cost_ms : std::numeric_limits<double>::infinity();
+}
+
 // One index's path for table t: the method the policy allows at the lowest cost, on
 // the device the index lives on. `after_ms(rows)`: every filter of the table applied
 // to the rows it yields (as for any index scan), by the executor that runs the plan.
@@ -70,8 +74,10 @@ std::optional<plan::IndexScan> path_for(const BuiltScanIndex& index, const ScanF
     if (!only_method.empty() && only_method != plan::rt_scan_method_name(m)) continue;
     const double ms = plan::rt_scan_cost_ms(index.device(), m, w) + after;
     costs += fmt::format("{}{} {:.3f} ms", costs.empty() ? "" : ", ", plan::rt_scan_method_name(m), ms);
-    // --backend rt takes the RT method whatever it costs; else the cheapest.
-    const bool take = !best || (policy == AccessPolicy::kForceRt ? m == RtScanMethod::kRt : ms < best->cost_ms);
+    // --backend rt takes the RT method whatever it costs; else the cheapest, and on a
+    // tie not the RT one (with nothing to refine it is the sieve method's work plus a tracer).
+    const bool cheaper = ms < best_cost(best) || (ms == best_cost(best) && best->scan_method == "rt");
+    const bool take = !best || (policy == AccessPolicy::kForceRt ? m == RtScanMethod::kRt : cheaper);
     if (!take || (best && policy == AccessPolicy::kForceRt && best->scan_method == "rt")) continue;
     plan::IndexScan s;
     s.mode = "rt scan";

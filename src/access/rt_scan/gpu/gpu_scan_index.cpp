@@ -216,7 +216,8 @@ void GpuScanIndexImpl::build_column(uint32_t c) {
   if (b.bins() >= 1) {  // X_1..X_m (X_m: the non-NULL count, so NULL rows get code m)
     DeviceArray<uint32_t> borders = up(std::span<const uint32_t>(b.x).subspan(1, b.bins()));
     d.code_width = gpu::code_width(b.bins());
-    d.codes.allocate(uint64_t{n} * d.code_width + 16);
+    // Padded to whole 64-row words (+32 bytes): the 1-byte sieve kernel reads 32 codes at a time.
+    d.codes.allocate((uint64_t{n} + 63) / 64 * 64 * d.code_width + 32);
     gpu::build_bin_codes(d.ranks.data(), n, borders.data(), b.bins(), d.code_width, d.codes.data());
   }
   stats_.structures.push_back({fmt::format("sieve c{}", c), t.elapsed_ms(), 0, d.codes.bytes()});

@@ -10,7 +10,13 @@ if [ "$(cd "$SRC" && pwd -P)" != "$(cd "$B" && pwd -P)" ]; then
   mkdir -p "$SRC/build/tests" && cp "$B"/build/raydb "$SRC/build/" && cp "$B"/build/tests/* "$SRC/build/tests/"
   [ -d "$SRC/ssb/queries" ] || { mkdir -p "$SRC/ssb" && cp -r "$B/ssb/queries" "$SRC/ssb/"; }
 fi
-mkdir -p /tmp/raydb-lib && for f in "$B"/lib/*.gz; do gunzip -c "$f" > "/tmp/raydb-lib/$(basename "$f" .gz)"; done
+# Replaced by rename, never rewritten in place: a script sourcing this a second time
+# runs under a bash that may have mapped one of these (libtinfo), and truncating a
+# mapped library kills that process with SIGSEGV.
+mkdir -p /tmp/raydb-lib && for f in "$B"/lib/*.gz; do
+  l="/tmp/raydb-lib/$(basename "$f" .gz)"
+  gunzip -c "$f" > "$l.new.$$" && mv -f "$l.new.$$" "$l"
+done
 export LD_LIBRARY_PATH=/tmp/raydb-lib:${LD_LIBRARY_PATH:-}
 R=$SRC/build/raydb
 T=$SRC/build/tests

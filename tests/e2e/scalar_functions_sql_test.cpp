@@ -204,7 +204,33 @@ Pairs CastsBetweenTextAndValues() {
   };
 }
 
-const std::vector<Pairs (*)()> kAllPairs = {AbsRoundFloorCeil, CoalesceNullifWithNulls, ExtractAndDateParts, DateTruncAndIntervals, Utf8StringFunctions, SubstringForms, CastsBetweenTextAndValues};
+// NULL in, NULL out (concat skips NULLs); empty strings stay strings.
+Pairs NullsAndEmptyStrings() {
+  return {
+      {"select id, abs(nullif(i, i)), round(nullif(m, m), 1), floor(nullif(d, d)), extract(year from nullif(dt, dt)), "
+       "date_trunc('month', nullif(dt, dt)), nullif(dt, dt) + interval '1' month, substr(nullif(s, s), 1, 2), "
+       "substr(s, nullif(1, 1)), length(nullif(s, s)), upper(nullif(s, s)), replace(s, nullif('a', 'a'), 'x'), "
+       "strpos(nullif(s, s), 'a'), trim(nullif(s, s)), cast(nullif(s, s) as integer), s || nullif(s, s) from t "
+       "where id < 50 order by id",
+       "select id, abs(nullif(i, i)), round(nullif(m, m), 1), floor(nullif(d, d)), extract(year from nullif(dt, dt)), "
+       "date_trunc('month', nullif(dt, dt))::date, (nullif(dt, dt) + interval 1 month)::date, "
+       "substr(nullif(s, s), 1, 2), substr(s, nullif(1, 1)), length(nullif(s, s)), upper(nullif(s, s)), "
+       "replace(s, nullif('a', 'a'), 'x'), strpos(nullif(s, s), 'a'), trim(nullif(s, s)), "
+       "cast(nullif(s, s) as integer), s || nullif(s, s) from t where id < 50 order by id"},
+      {"select upper(null), abs(null), substr(null, 1), length(null), null || 'a', coalesce(null, null), "
+       "nullif(null, 1), round(null, 1), extract(year from null::date)",
+       "select upper(null), abs(null), substr(null, 1), length(null), null || 'a', coalesce(null, null), "
+       "nullif(null, 1), round(null, 1), extract(year from null::date)"},
+      {"select replace('abc', '', 'x'), trim(''), substr('', 1, 2), strpos('', 'a'), upper(''), length(''), "
+       "concat(null, null), concat('', null, 'a'), length(trim(s, s)), substr(s, 1, 0) || '' from t where id = 0",
+       "select replace('abc', '', 'x'), trim(''), substr('', 1, 2), strpos('', 'a'), upper(''), length(''), "
+       "concat(null, null), concat('', null, 'a'), length(trim(s, s)), substr(s, 1, 0) || '' from t where id = 0"},
+      {"select count(*), count(upper(nullif(s, 'abc'))), count(distinct substr(nullif(s, 'abc'), 1, 1)) from t",
+       "select count(*), count(upper(nullif(s, 'abc'))), count(distinct substr(nullif(s, 'abc'), 1, 1)) from t"},
+  };
+}
+
+const std::vector<Pairs (*)()> kAllPairs = {AbsRoundFloorCeil, CoalesceNullifWithNulls, ExtractAndDateParts, DateTruncAndIntervals, Utf8StringFunctions, SubstringForms, CastsBetweenTextAndValues, NullsAndEmptyStrings};
 
 // Loads the table into raydb and runs every DuckDB query of every test in ONE python3
 // process (starting DuckDB costs most of the time), keeping the rows by query text.
@@ -271,6 +297,7 @@ TEST_F(ScalarFunctionsSql, DateTruncAndIntervals) { check(DateTruncAndIntervals(
 TEST_F(ScalarFunctionsSql, Utf8StringFunctions) { check(Utf8StringFunctions()); }
 TEST_F(ScalarFunctionsSql, SubstringForms) { check(SubstringForms()); }
 TEST_F(ScalarFunctionsSql, CastsBetweenTextAndValues) { check(CastsBetweenTextAndValues()); }
+TEST_F(ScalarFunctionsSql, NullsAndEmptyStrings) { check(NullsAndEmptyStrings()); }
 
 // Each bad call stops with one line naming the problem (and the value, for casts), a
 // non-zero exit and nothing on stdout.

@@ -72,7 +72,8 @@ Vector numeric_function(const plan::Expr& e, std::vector<Vector>& args, size_t n
   const Vector& x = args[0];
   Vector r(e.type, n);
   r.nulls = x.nulls;
-  const int64_t digits = e.func == ScalarFunc::kRound && args.size() > 1 ? args[1].ints.empty() ? 0 : args[1].ints[0] : 0;
+  // round's digits: a constant the binder placed as the second argument.
+  const int64_t digits = e.func == ScalarFunc::kRound && args.size() > 1 && n > 0 ? args[1].ints[0] : 0;
   if (x.kind == VectorKind::kDouble || e.type.id == TypeId::kDouble) {
     for (size_t i = 0; i < n; i++) {
       if (x.is_null(i)) continue;

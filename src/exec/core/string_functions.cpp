@@ -4,6 +4,7 @@
 // the input's own storage (its dictionary or arenas, kept alive through `owners`).
 // Positions and lengths count UTF-8 characters, as PostgreSQL does.
 #include <algorithm>
+#include <limits>
 
 #include "common/error.h"
 #include "exec/core/scalar_functions.h"

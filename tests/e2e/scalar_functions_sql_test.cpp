@@ -340,5 +340,22 @@ TEST(ScalarFunctionsCli, BadArgumentsAreOneLineErrors) {
   }
 }
 
+// The text table pads computed non-ASCII strings by characters, so its lines align.
+TEST(ScalarFunctionsCli, TextTableAlignsUtf8) {
+  TempDir dir;
+  write_file(dir.file("t.csv"), "i,s\n1,abc\n2,Zoë\n");
+  ASSERT_EQ(run_raydb(cli::load_csv(dir.file("db"), "t", "i INTEGER, s VARCHAR", dir.file("t.csv"))).exit_code, 0);
+  CommandResult r = run_raydb(cli::query(dir.file("db"), "select upper(s) || 'é' as 日本, i from t order by i"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto chars = [](const std::string& line) {
+    return std::count_if(line.begin(), line.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
+  };
+  std::vector<std::string> lines;
+  for (size_t b = 0, e; (e = r.out.find('\n', b)) != std::string::npos; b = e + 1) lines.push_back(r.out.substr(b, e - b));
+  ASSERT_EQ(lines.size(), 7u) << r.out;  // 3 rules, header, 2 rows, row count
+  for (size_t k = 1; k < 6; k++) EXPECT_EQ(chars(lines[k]), chars(lines[0])) << r.out;
+  EXPECT_NE(r.out.find("| ZOËé "), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace raydb::test

@@ -662,7 +662,7 @@ Vector evaluate(const Expr& e, const EvalContext& ctx) {
       std::vector<Vector> args;
       args.reserve(e.children.size());
       for (auto& c : e.children) args.push_back(evaluate(*c, ctx));
-      return evaluate_function(e, args, ctx.n);
+      return evaluate_function_per_code(e, args, ctx.n);
     }
   }
   fail(ErrorKind::kInternal, "unknown expression kind");

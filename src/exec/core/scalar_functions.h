@@ -12,6 +12,9 @@ namespace raydb::exec {
 
 // e.func over args (one vector per child of e, each of n rows).
 Vector evaluate_function(const plan::Expr& e, std::vector<Vector>& args, size_t n);
+// The same; a string function of one dictionary column and constants is computed once
+// per dictionary entry when the batch is at least as long as the dictionary.
+Vector evaluate_function_per_code(const plan::Expr& e, std::vector<Vector>& args, size_t n);
 
 Vector numeric_function(const plan::Expr& e, std::vector<Vector>& args, size_t n);
 Vector date_function(const plan::Expr& e, std::vector<Vector>& args, size_t n);

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/utf8_text.h"
 #include "raydb/raydb.h"
 
 namespace raydb {
@@ -108,11 +109,12 @@ std::string format_result(const QueryResult& r, OutputFormat f) {
   // Aligned text table.
   std::vector<std::vector<std::string>> cells(nr, std::vector<std::string>(nc));
   std::vector<size_t> width(nc);
-  for (size_t c = 0; c < nc; c++) width[c] = r.column_name(c).size();
+  // Widths in UTF-8 characters, so non-ASCII text (upper('é'), names) lines up.
+  for (size_t c = 0; c < nc; c++) width[c] = utf8::length(r.column_name(c));
   for (size_t i = 0; i < nr; i++)
     for (size_t c = 0; c < nc; c++) {
       cells[i][c] = r.get(i, c).to_string();
-      width[c] = std::max(width[c], cells[i][c].size());
+      width[c] = std::max(width[c], utf8::length(cells[i][c]));
     }
   auto line = [&]() {
     std::string s = "+";
@@ -120,7 +122,8 @@ std::string format_result(const QueryResult& r, OutputFormat f) {
     return s + "\n";
   };
   auto pad = [&](const std::string& s, size_t w, bool right) {
-    std::string fill(w > s.size() ? w - s.size() : 0, ' ');
+    const size_t chars = utf8::length(s);
+    std::string fill(w > chars ? w - chars : 0, ' ');
     return right ? fill + s : s + fill;
   };
   out += line();

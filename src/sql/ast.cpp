@@ -14,15 +14,16 @@ int precedence(const AstExpr& e) {
     case AstKind::kBinary:
       if (e.op == "or") return 1;
       if (e.op == "and") return 2;
-      if (e.op == "+" || e.op == "-") return 5;
-      if (e.op == "*" || e.op == "/" || e.op == "%") return 6;
+      if (e.op == "||") return 5;
+      if (e.op == "+" || e.op == "-") return 6;
+      if (e.op == "*" || e.op == "/" || e.op == "%") return 7;
       return 4;  // comparisons
-    case AstKind::kUnary: return e.op == "not" ? 3 : 7;
+    case AstKind::kUnary: return e.op == "not" ? 3 : 8;
     case AstKind::kBetween:
     case AstKind::kInList:
     case AstKind::kLike:
     case AstKind::kIsNull: return 4;
-    default: return 9;  // primaries
+    default: return 10;  // primaries
   }
 }
 
@@ -49,7 +50,7 @@ std::string AstExpr::to_string() const {
     case AstKind::kLiteral: return text;
     case AstKind::kUnary:
       if (op == "not") return "NOT " + operand(*children[0], 3);
-      return op + operand(*children[0], 7);
+      return op + operand(*children[0], 8);
     case AstKind::kBinary: {
       int p = precedence(*this);
       std::string o = op == "and" ? "AND" : op == "or" ? "OR" : op;
@@ -64,11 +65,15 @@ std::string AstExpr::to_string() const {
       for (size_t i = 1; i < children.size(); i++) s += (i > 1 ? ", " : "") + children[i]->to_string();
       return s + ")";
     }
-    case AstKind::kLike:
-      return operand(*children[0], 5) + (negated ? " NOT LIKE " : " LIKE ") + operand(*children[1], 5);
+    case AstKind::kLike: {
+      const std::string word = op == "ilike" ? "ILIKE " : "LIKE ";
+      return operand(*children[0], 5) + (negated ? " NOT " : " ") + word + operand(*children[1], 5);
+    }
     case AstKind::kIsNull: return operand(*children[0], 5) + (negated ? " IS NOT NULL" : " IS NULL");
     case AstKind::kFunction: {
       if (star_arg) return name + "(*)";
+      if (name == "extract" && children.size() == 2)
+        return "extract(" + children[0]->value.to_string() + " FROM " + children[1]->to_string() + ")";
       std::string s = name + "(" + (distinct ? "DISTINCT " : "");
       const size_t args = children.size() - (within_group ? 1 : 0);
       for (size_t i = 0; i < args; i++) s += (i ? ", " : "") + children[i]->to_string();
@@ -88,6 +93,7 @@ std::string AstExpr::to_string() const {
       return s + " END";
     }
     case AstKind::kCast: return "CAST(" + children[0]->to_string() + " AS " + cast_type.to_string() + ")";
+    case AstKind::kInterval: return "INTERVAL '" + value.to_string() + "' " + name;
   }
   return "?";
 }

@@ -18,11 +18,12 @@ enum class AstKind {
   kBinary,    // op "+" "-" "*" "/" "%" "=" "<>" "<" "<=" ">" ">=" "and" "or"; children[0..1]
   kBetween,   // children: operand, low, high; negated
   kInList,    // children: operand, items...; negated
-  kLike,      // children: operand, pattern; negated
+  kLike,      // children: operand, pattern; negated; op "like" or "ilike"
   kIsNull,    // children[0]; negated => IS NOT NULL
   kFunction,  // name(args) / name(*) / name(DISTINCT arg)
   kCase,      // [operand] WHEN c THEN v ... [ELSE e] END
   kCast,      // CAST(children[0] AS cast_type) or children[0]::cast_type
+  kInterval,  // INTERVAL 'n' unit: value = n (BIGINT), name = "day", "month" or "year"
 };
 
 struct AstExpr;

@@ -213,6 +213,8 @@ ExprPtr ExpressionBinder::bind(const AstExpr& e) {
     case AstKind::kFunction: return bind_function(e);
     case AstKind::kCase: return bind_case(e);
     case AstKind::kCast: return bind_cast(e);
+    case AstKind::kInterval:
+      fail(ErrorKind::kBinder, "'{}': an INTERVAL can only be added to or subtracted from a DATE", e.to_string());
   }
   fail(ErrorKind::kInternal, "unknown AST node");
 }
@@ -231,6 +233,10 @@ ExprPtr ExpressionBinder::bind_unary(const AstExpr& e) {
 
 ExprPtr ExpressionBinder::bind_binary(const AstExpr& e) {
   if (e.op == "and" || e.op == "or") return bind_logical(e);
+  if (e.op == "||") return bind_concat(e);
+  if ((e.op == "+" || e.op == "-") &&
+      (e.children[0]->kind == AstKind::kInterval || e.children[1]->kind == AstKind::kInterval))
+    return bind_interval_arith(e);
   ExprPtr l = bind(*e.children[0]);
   ExprPtr r = bind(*e.children[1]);
   if (auto op = arith_op(e.op)) return make_arith(*op, l, r, e);
@@ -328,7 +334,10 @@ ExprPtr ExpressionBinder::bind_like(const AstExpr& e) {
     fail(ErrorKind::kBinder, "LIKE needs a VARCHAR operand, not {}, in '{}'", x->type.to_string(), e.to_string());
   if (!is_constant(p) || p->type.id != TypeId::kVarchar || p->value.is_null())
     fail(ErrorKind::kBinder, "LIKE pattern must be a string constant in '{}'", e.to_string());
-  return Expr::like(typed_null(x, Type::varchar()), p->value.as_string(), e.negated);
+  x = typed_null(x, Type::varchar());
+  if (e.op == "ilike")  // case-insensitive: both sides lower-cased (PostgreSQL lower-cases by its locale too)
+    return Expr::like(lower_of(x), lower_pattern(p->value.as_string()), e.negated);
+  return Expr::like(x, p->value.as_string(), e.negated);
 }
 
 ExprPtr ExpressionBinder::bind_function(const AstExpr& e) {
@@ -337,9 +346,12 @@ ExprPtr ExpressionBinder::bind_function(const AstExpr& e) {
          e.to_string());
   if (order_stat_function(e.name)) return bind_order_stat(e);
   if (auto f = aggregate_function(e.name)) return bind_aggregate(e, *f);
+  if (auto s = bind_scalar_function(e)) return *s;
   fail(ErrorKind::kBinder,
-       "unknown function '{}' in '{}' (supported: count, sum, min, max, avg, median, quantile_disc, quantile_cont, "
-       "percentile_disc, percentile_cont, kth_smallest, kth_largest)",
+       "unknown function '{}' in '{}' (aggregates: count, sum, min, max, avg, median, quantile_disc, quantile_cont, "
+       "percentile_disc, percentile_cont, kth_smallest, kth_largest; scalar: coalesce, nullif, abs, round, floor, "
+       "ceil, extract, date_part, date_trunc, year, month, day, quarter, substr, substring, length, upper, lower, "
+       "trim, ltrim, rtrim, btrim, concat, replace, position, strpos, instr)",
        e.name, e.to_string());
 }
 
@@ -459,7 +471,7 @@ ExprPtr ExpressionBinder::convert(ExprPtr e, const Type& to, const AstExpr& whol
     return Expr::constant(*v);
   }
   if (!castable(e->type, to))
-    fail(ErrorKind::kBinder, "cannot cast {} to {} in '{}' (only constants convert between strings, dates and numbers)",
+    fail(ErrorKind::kBinder, "cannot cast {} to {} in '{}'",
          e->type.to_string(), to.to_string(), whole.to_string());
   return Expr::cast(e, to);
 }

@@ -3,6 +3,7 @@
 // names, applies the typing rules (type_rules.h), casts string constants compared
 // with DATEs, folds constants (constant_folder.h) and, where the clause allows it,
 // collects aggregate calls into the query and replaces them with kAggregateRef.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,19 @@ class ExpressionBinder {
   plan::ExprPtr bind_aggregate(const AstExpr& e, plan::AggFunc f);
   plan::ExprPtr bind_order_stat(const AstExpr& e);
   plan::ExprPtr bind_case(const AstExpr& e);
+  // Scalar functions, || and DATE +- INTERVAL (function_binder.cpp).
+  std::optional<plan::ExprPtr> bind_scalar_function(const AstExpr& e);  // nullopt: no such function
+  std::vector<plan::ExprPtr> bind_arguments(const AstExpr& e, size_t min_args, size_t max_args);
+  plan::ExprPtr argument_as(const AstExpr& e, plan::ExprPtr a, size_t i, TypeId want);
+  plan::ExprPtr bind_conditional(const AstExpr& e);
+  plan::ExprPtr bind_numeric(const AstExpr& e);
+  plan::ExprPtr bind_date(const AstExpr& e);
+  plan::ExprPtr bind_string(const AstExpr& e, plan::ScalarFunc f);
+  plan::ExprPtr as_text(plan::ExprPtr a, const AstExpr& whole);
+  plan::ExprPtr bind_concat(const AstExpr& e);
+  plan::ExprPtr bind_interval_arith(const AstExpr& e);
+  static std::string lower_pattern(const std::string& pattern);
+  static plan::ExprPtr lower_of(plan::ExprPtr x);
   plan::ExprPtr bind_cast(const AstExpr& e);
   // Makes a and b comparable: NULL constants take the other type, string constants
   // compared with DATEs become DATE constants; throws "cannot compare X and Y in ...".

@@ -121,7 +121,7 @@ Token Lexer::lex_quoted(char quote) {
 
 Token Lexer::lex_operator() {
   Token t = start_token(TokenType::kOperator);
-  static const char* const two[] = {"<>", "!=", "<=", ">=", "::"};
+  static const char* const two[] = {"<>", "!=", "<=", ">=", "::", "||"};
   for (const char* op : two) {
     if (peek() == op[0] && peek(1) == op[1]) {
       t.text = t.raw = op;

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "common/expression_depth.h"
+#include "sql/ast_nodes.h"
 #include "sql/edit_distance.h"
 #include "sql/lexer.h"
 #include "sql/parse_error.h"
@@ -15,36 +16,6 @@
 namespace raydb::sql {
 
 namespace {
-
-AstPtr node(AstKind kind, const Token& at) {
-  auto e = std::make_shared<AstExpr>();
-  e->kind = kind;
-  e->line = at.line;
-  e->column = at.column;
-  return e;
-}
-
-AstPtr node(AstKind kind, const AstExpr& at) {
-  auto e = std::make_shared<AstExpr>();
-  e->kind = kind;
-  e->line = at.line;
-  e->column = at.column;
-  return e;
-}
-
-AstPtr binary(const std::string& op, AstPtr l, AstPtr r) {
-  auto e = node(AstKind::kBinary, *l);
-  e->op = op;
-  e->children = {std::move(l), std::move(r)};
-  return e;
-}
-
-AstPtr literal(const Token& at, Value v, std::string text) {
-  auto e = node(AstKind::kLiteral, at);
-  e->value = std::move(v);
-  e->text = std::move(text);
-  return e;
-}
 
 // Clauses in the order SQL requires them; used to say what may follow.
 enum Clause { kAfterSelectList, kAfterFrom, kAfterWhere, kAfterGroupBy, kAfterHaving, kAfterOrderBy, kAfterLimit };
@@ -514,13 +485,13 @@ AstPtr Parser::parse_not() {
 }
 
 AstPtr Parser::parse_predicate() {
-  AstPtr left = parse_additive();
+  AstPtr left = parse_concat();
   const Token& t = peek();
   static const char* const comparisons[] = {"=", "<>", "!=", "<", "<=", ">", ">="};
   for (const char* op : comparisons) {
     if (t.is_operator(op)) {
       next();
-      AstPtr right = parse_additive();
+      AstPtr right = parse_concat();
       auto e = binary(std::string(op) == "!=" ? "<>" : op, left, right);
       // a = b = c is ambiguous in SQL; PostgreSQL rejects it too.
       for (const char* op2 : comparisons)
@@ -545,14 +516,14 @@ AstPtr Parser::parse_predicate() {
     next();
     negated = true;
   }
-  if (peek().is_keyword("ilike") || peek().is_keyword("similar")) not_supported_error(peek(), "ILIKE / SIMILAR TO");
+  if (peek().is_keyword("similar")) not_supported_error(peek(), "SIMILAR TO");
   if (accept_keyword("between")) {
     auto e = node(AstKind::kBetween, *left);
     e->negated = negated;
     if (peek().is_keyword("symmetric")) not_supported_error(peek(), "BETWEEN SYMMETRIC");
-    AstPtr lo = parse_additive();
+    AstPtr lo = parse_concat();
     expect_keyword("and", "AND");
-    AstPtr hi = parse_additive();
+    AstPtr hi = parse_concat();
     e->children = {left, lo, hi};
     return e;
   }
@@ -567,14 +538,22 @@ AstPtr Parser::parse_predicate() {
     expect_operator(")");
     return e;
   }
-  if (accept_keyword("like")) {
+  if (peek().is_keyword("like") || peek().is_keyword("ilike")) {
     auto e = node(AstKind::kLike, *left);
+    e->op = next().text;  // "like" or "ilike"
     e->negated = negated;
-    e->children = {left, parse_additive()};
+    e->children = {left, parse_concat()};
     if (peek().is_keyword("escape")) not_supported_error(peek(), "LIKE ... ESCAPE");
     return e;
   }
   return left;
+}
+
+// || binds looser than + and - and tighter than comparisons, as in PostgreSQL.
+AstPtr Parser::parse_concat() {
+  AstPtr e = parse_additive();
+  while (accept_operator("||")) e = binary("||", e, parse_additive());
+  return e;
 }
 
 AstPtr Parser::parse_additive() {
@@ -723,7 +702,10 @@ AstPtr Parser::parse_primary() {
           parse_error_at(s.line, s.column, "invalid DATE literal", s.raw + " is not a date in the form YYYY-MM-DD");
         return literal(t, Value::date(days), "DATE " + s.raw);
       }
-      if ((t.text == "timestamp" || t.text == "interval" || t.text == "time") && peek(1).type == TokenType::kString)
+      if (t.text == "interval" && (peek(1).type == TokenType::kString || peek(1).type == TokenType::kInteger))
+        return next(), parse_interval(t);
+      if (t.text == "extract" && peek(1).is_operator("(")) return next(), parse_extract(t);
+      if ((t.text == "timestamp" || t.text == "time") && peek(1).type == TokenType::kString)
         not_supported_error(t, "the " + t.text + " type");
       if (is_reserved_word(t.text)) expected_error(t, "an expression");
       break;
@@ -750,6 +732,8 @@ AstPtr Parser::parse_primary() {
 }
 
 AstPtr Parser::parse_function(const Token& name) {
+  if (name.text == "substring" || name.text == "position" || name.text == "trim")
+    if (AstPtr special = parse_sql_function(name)) return special;
   auto e = node(AstKind::kFunction, name);
   e->name = name.text;
   expect_operator("(");

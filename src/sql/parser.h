@@ -60,6 +60,7 @@ class Parser {
   AstPtr parse_and();
   AstPtr parse_not();
   AstPtr parse_predicate();
+  AstPtr parse_concat();
   AstPtr parse_additive();
   AstPtr parse_multiplicative();
   AstPtr parse_unary();
@@ -68,6 +69,13 @@ class Parser {
   AstPtr parse_number(const Token& t, bool negative);
   AstPtr parse_case(const Token& start);
   AstPtr parse_function(const Token& name);
+  // The SQL-standard call forms (parser_functions.cpp): EXTRACT(field FROM x),
+  // INTERVAL 'n' unit, SUBSTRING(s FROM a FOR b), POSITION(x IN s), TRIM([LEADING |
+  // TRAILING | BOTH] [chars] FROM s). parse_sql_function returns null (consuming
+  // nothing) when the call is written as a plain f(a, b).
+  AstPtr parse_extract(const Token& start);
+  AstPtr parse_interval(const Token& start);
+  AstPtr parse_sql_function(const Token& name);
   Type parse_type_name();
 
   std::string sql_;  // the statement's text (CREATE VIEW keeps its SELECT as written)

@@ -111,7 +111,11 @@ std::optional<Type> aggregate_type(AggFunc f, const Type& arg) {
 
 bool castable(const Type& from, const Type& to) {
   if (from.id == TypeId::kNull || from == to) return true;
-  return from.is_numeric() && to.is_numeric();
+  if (from.is_numeric() && to.is_numeric()) return true;
+  // Text to and from every other type, parsed or printed at run time (bad text is an
+  // execution error naming the value).
+  if (to.id == TypeId::kVarchar) return true;
+  return from.id == TypeId::kVarchar && to.id != TypeId::kNull;
 }
 
 }  // namespace raydb::sql

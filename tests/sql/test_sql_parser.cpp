@@ -197,7 +197,7 @@ TEST(SqlParser, UnsupportedFeaturesSaySo) {
   ns("select a from t where exists (select 1)", "EXISTS");
   ns("select a from t union select b from u", "UNION");
   ns("with x as (select 1) select 1", "WITH");
-  ns("select a from t where a ilike 'x'", "ILIKE");
+  ns("select a from t where a similar to 'x'", "SIMILAR TO");
   ns("select a from t order by a nulls first", "NULLS FIRST/LAST");
   ns("select distinct on (a) a from t", "DISTINCT ON");
   ns("select sum(a) over () from t", "window functions");

@@ -1,10 +1,12 @@
 #include "exec/core/expression_evaluator.h"
 
+#include <cctype>
 #include <cmath>
 #include <limits>
 
 #include "common/expression_depth.h"
 #include "common/error.h"
+#include "exec/core/scalar_functions.h"
 
 namespace raydb::exec {
 
@@ -397,6 +399,23 @@ Vector eval_case(const Expr& e, const EvalContext& ctx) {
   return r;
 }
 
+// Decimal text -> scaled int64, extra fractional digits rounded half away from zero
+// (PostgreSQL: '1.005'::decimal(5,2) = 1.01). False when malformed or too wide.
+bool parse_decimal_rounded(std::string_view s, int precision, int scale, int64_t& out) {
+  if (parse_decimal(s, precision, scale, out)) return true;
+  const size_t dot = s.find('.');
+  if (dot == std::string_view::npos || s.size() - dot - 1 <= size_t(scale)) return false;
+  const char next = s[dot + 1 + size_t(scale)];
+  for (char c : s.substr(dot + 1)) if (c < '0' || c > '9') return false;
+  if (!parse_decimal(s.substr(0, dot + 1 + size_t(scale)), precision, scale, out)) return false;
+  if (next >= '5') {
+    const bool negative = s.front() == '-';
+    out += negative ? -1 : 1;
+    if (out > pow10_i64(precision) - 1 || out < -(pow10_i64(precision) - 1)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool like_match(std::string_view s, std::string_view p) {
@@ -445,6 +464,9 @@ bool may_be_null(const Expr& e) {
       if (!e.has_else) return true;
       break;
     case ExprKind::kIsNull: return false;
+    case ExprKind::kFunction:
+      if (e.func == plan::ScalarFunc::kConcatSkipNull) return false;
+      break;
     default: break;
   }
   for (auto& c : e.children)
@@ -481,7 +503,12 @@ Vector convert(Vector v, const Type& to) {
     // Parse text into the target type.
     for (size_t i = 0; i < n; i++) {
       if (v.is_null(i)) continue;
-      std::string s(v.string_at(i));
+      // Surrounding whitespace is allowed, as PostgreSQL allows it.
+      std::string_view sv = v.string_at(i);
+      while (!sv.empty() && std::isspace(static_cast<unsigned char>(sv.front()))) sv.remove_prefix(1);
+      while (!sv.empty() && std::isspace(static_cast<unsigned char>(sv.back()))) sv.remove_suffix(1);
+      std::string s(sv);
+      if (s.empty()) bad_cast(i);
       try {
         switch (to.id) {
           case TypeId::kDate: {
@@ -492,13 +519,14 @@ Vector convert(Vector v, const Type& to) {
           }
           case TypeId::kDouble: {
             size_t pos = 0;
+            if (s.find_first_of("xXpP") != std::string::npos) bad_cast(i);  // no hexadecimal floats
             r.doubles[i] = std::stod(s, &pos);
             if (pos != s.size()) bad_cast(i);
             break;
           }
           case TypeId::kDecimal: {
             int64_t x;
-            if (!parse_decimal(s, to.precision > 18 ? 18 : to.precision, to.scale, x)) bad_cast(i);
+            if (!parse_decimal_rounded(s, to.precision > 18 ? 18 : to.precision, to.scale, x)) bad_cast(i);
             if (r.kind == VectorKind::kHuge)
               r.huge[i] = x;
             else
@@ -630,6 +658,12 @@ Vector evaluate(const Expr& e, const EvalContext& ctx) {
     }
     case ExprKind::kCast: return convert(evaluate(*e.children[0], ctx), e.type);
     case ExprKind::kCase: return eval_case(e, ctx);
+    case ExprKind::kFunction: {
+      std::vector<Vector> args;
+      args.reserve(e.children.size());
+      for (auto& c : e.children) args.push_back(evaluate(*c, ctx));
+      return evaluate_function_per_code(e, args, ctx.n);
+    }
   }
   fail(ErrorKind::kInternal, "unknown expression kind");
 }

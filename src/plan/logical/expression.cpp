@@ -144,6 +144,44 @@ ExprPtr Expr::case_when(std::vector<ExprPtr> children, bool has_else, Type type)
   return e;
 }
 
+ExprPtr Expr::function(ScalarFunc f, std::vector<ExprPtr> args, Type type) {
+  auto e = make(ExprKind::kFunction, type);
+  e->func = f;
+  e->children = std::move(args);
+  return e;
+}
+
+const char* scalar_func_name(ScalarFunc f) {
+  switch (f) {
+    case ScalarFunc::kAbs: return "abs";
+    case ScalarFunc::kRound: return "round";
+    case ScalarFunc::kFloor: return "floor";
+    case ScalarFunc::kCeil: return "ceil";
+    case ScalarFunc::kYear: return "year";
+    case ScalarFunc::kMonth: return "month";
+    case ScalarFunc::kDay: return "day";
+    case ScalarFunc::kQuarter: return "quarter";
+    case ScalarFunc::kDayOfWeek: return "dayofweek";
+    case ScalarFunc::kDayOfYear: return "dayofyear";
+    case ScalarFunc::kTruncYear: return "trunc_year";
+    case ScalarFunc::kTruncQuarter: return "trunc_quarter";
+    case ScalarFunc::kTruncMonth: return "trunc_month";
+    case ScalarFunc::kAddMonths: return "add_months";
+    case ScalarFunc::kSubstr: return "substr";
+    case ScalarFunc::kLength: return "length";
+    case ScalarFunc::kUpper: return "upper";
+    case ScalarFunc::kLower: return "lower";
+    case ScalarFunc::kBtrim: return "btrim";
+    case ScalarFunc::kLtrim: return "ltrim";
+    case ScalarFunc::kRtrim: return "rtrim";
+    case ScalarFunc::kConcat: return "||";
+    case ScalarFunc::kConcatSkipNull: return "concat";
+    case ScalarFunc::kReplace: return "replace";
+    case ScalarFunc::kStrpos: return "strpos";
+  }
+  return "?";
+}
+
 std::string Expr::to_string() const {
   ExpressionDepthGuard depth_guard;  // one level of recursion (issue 14)
   auto child = [&](size_t i) { return children[i]->to_string(); };
@@ -184,6 +222,14 @@ std::string Expr::to_string() const {
       if (has_else) s += " ELSE " + children.back()->to_string();
       return s + " END";
     }
+    case ExprKind::kFunction: {
+      std::string s;
+      for (size_t i = 0; i < children.size(); i++) {
+        if (func == ScalarFunc::kConcat) s += i ? " || " + child(i) : child(i);
+        else s += (i ? ", " : "") + child(i);
+      }
+      return func == ScalarFunc::kConcat ? "(" + s + ")" : fmt::format("{}({})", scalar_func_name(func), s);
+    }
   }
   return "?";
 }
@@ -216,6 +262,9 @@ bool same_expr(const Expr& a, const Expr& b) {
       break;
     case ExprKind::kCompare:
       if (a.compare_op != b.compare_op) return false;
+      break;
+    case ExprKind::kFunction:
+      if (a.func != b.func) return false;
       break;
     default: break;
   }

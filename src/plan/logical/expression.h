@@ -53,7 +53,30 @@ enum class ExprKind {
   kIsNull,        // children[0] IS NULL (negated => IS NOT NULL)
   kCast,          // children[0] cast to `type`
   kCase,          // CASE WHEN c0 THEN v0 ... [ELSE e] END: children = c0,v0,c1,v1,...,[e]; has_else
+  kFunction,      // scalar function `func` over children (arguments already of the types it takes)
 };
+
+// Scalar functions (kFunction). Arguments and result types are fixed by the binder
+// (sql/function_binder.cpp); each is NULL-strict (NULL in, NULL out) unless noted.
+// coalesce and nullif are bound as the CASE expressions PostgreSQL defines them by.
+enum class ScalarFunc {
+  kAbs,        // (x) same type; INTEGER/BIGINT overflow is an error
+  kRound,      // (x, n constant INTEGER): half away from zero; DECIMAL result scale min(s, max(n, 0))
+  kFloor,      // (x) DECIMAL -> DECIMAL(p, 0), DOUBLE -> DOUBLE
+  kCeil,       // (x) as kFloor
+  kYear, kMonth, kDay, kQuarter, kDayOfWeek, kDayOfYear,  // (DATE) -> BIGINT; dow: Sunday = 0
+  kTruncYear, kTruncQuarter, kTruncMonth,                 // date_trunc (DATE) -> DATE
+  kAddMonths,  // (DATE, INTEGER months) -> DATE, clamped to the month's last day
+  kSubstr,     // (s, start[, count]) character positions from 1, PostgreSQL's window rule
+  kLength,     // (s) -> INTEGER, characters
+  kUpper, kLower,
+  kBtrim, kLtrim, kRtrim,  // (s, characters to strip)
+  kConcat,     // s1 || s2 || ...: NULL if any is NULL
+  kConcatSkipNull,  // concat(s1, ...): NULL arguments are skipped; never NULL
+  kReplace,    // (s, from, to); from = '' leaves s unchanged
+  kStrpos,     // (s, needle) -> INTEGER character position, 0 when absent
+};
+const char* scalar_func_name(ScalarFunc f);
 
 enum class ArithOp { kAdd, kSub, kMul, kDiv, kMod };
 enum class CompareOp { kEq, kNe, kLt, kLe, kGt, kGe };
@@ -73,6 +96,7 @@ struct Expr {
   CompareOp compare_op = CompareOp::kEq;
   bool negated = false;   // kBetween, kInList, kLike, kIsNull
   bool has_else = false;  // kCase
+  ScalarFunc func = ScalarFunc::kAbs;  // kFunction
   std::vector<ExprPtr> children;
   std::string name;  // display text (e.g. "sum(lo_revenue)"), for EXPLAIN and column headers
 
@@ -100,6 +124,7 @@ struct Expr {
   static ExprPtr cast(ExprPtr e, Type to);
   // children = c0, v0, c1, v1, ..., [else]; the values already have result type `type`.
   static ExprPtr case_when(std::vector<ExprPtr> children, bool has_else, Type type);
+  static ExprPtr function(ScalarFunc f, std::vector<ExprPtr> args, Type type);
 
   // Text form for EXPLAIN and debugging.
   std::string to_string() const;

@@ -74,6 +74,8 @@ std::optional<Operand> ExpressionEmitter::emit(const Expr& e) {
     case ExprKind::kIsNull: return is_null(e);
     case ExprKind::kCast: return cast(e);
     case ExprKind::kCase: return case_(e);
+    // Scalar functions run on the CPU only for now: declined, so `auto` falls back.
+    case ExprKind::kFunction: return b_.fail(std::string("the scalar function ") + plan::scalar_func_name(e.func));
     case ExprKind::kGroupRef:
     case ExprKind::kAggregateRef:
     case ExprKind::kOutputRef: return b_.fail("a post-aggregation reference in a row expression");

@@ -18,7 +18,9 @@ bool is_integer_literal(const AstExpr& e) {
 }  // namespace
 
 plan::LogicalQuery Binder::bind(const SelectStatement& s) {
-  if (!views_) return bind_inlined(s);
+  bind_with(s.with);
+  if (s.set_op != SetOp::kNone) return bind_set_operation(s);
+  if (!views_ || uses_query_structure(s)) return bind_inlined(s);
   inlined_ = ViewInliner(resolve_, views_).inline_views(s);
   return bind_inlined(inlined_);
 }
@@ -26,7 +28,7 @@ plan::LogicalQuery Binder::bind(const SelectStatement& s) {
 plan::LogicalQuery Binder::bind_inlined(const SelectStatement& s) {
   bind_from(s);
   if (s.where) {
-    ExpressionBinder eb(q_.tables, q_.tables.size(), nullptr, "WHERE");
+    ExpressionBinder eb = expression_binder(q_.tables.size(), nullptr, "WHERE");
     ExprPtr w = ExpressionBinder::as_predicate(eb.bind(*s.where), "argument of WHERE");
     plan::split_conjuncts(w, q_.conjuncts);
   }
@@ -54,9 +56,18 @@ plan::LogicalQuery Binder::bind_inlined(const SelectStatement& s) {
 
 void Binder::bind_from(const SelectStatement& s) {
   for (auto& item : s.from) {
-    TablePtr t = resolve_(item.name);
-    if (!t) fail(ErrorKind::kBinder, "unknown table '{}'", item.name);
     if (q_.tables.size() == 64) fail(ErrorKind::kBinder, "a query may read at most 64 tables");
+    TempTable shape;
+    if (item.subquery) {
+      shape = materialize(*item.subquery, item.alias, item.column_aliases, "derived table " + item.alias);
+    } else if (const TempTable* cte = find_cte(item.name)) {
+      shape = item.column_aliases.empty() ? *cte : cte->renamed(cte->table->name(), item.column_aliases);
+    } else {
+      TablePtr stored = resolve_(item.name);
+      if (!stored) fail(ErrorKind::kBinder, "unknown table '{}'", item.name);
+      shape = TempTable::stored(std::move(stored));
+    }
+    TablePtr t = shape.table;
     plan::TableRef ref;
     ref.name = t->name();
     ref.alias = item.alias.empty() ? item.name : item.alias;
@@ -65,12 +76,13 @@ void Binder::bind_from(const SelectStatement& s) {
         fail(ErrorKind::kBinder, "table name '{}' specified more than once (use an alias)", ref.alias);
     ref.table = std::move(t);
     q_.tables.push_back(std::move(ref));
+    shapes_.push_back(std::move(shape));
   }
   // ON sees the tables joined so far, as in PostgreSQL; later ones exist only to
   // explain the error.
   for (size_t i = 0; i < s.from.size(); i++) {
     if (!s.from[i].on) continue;
-    ExpressionBinder eb(q_.tables, i + 1, nullptr, "JOIN conditions");
+    ExpressionBinder eb = expression_binder(i + 1, nullptr, "JOIN conditions");
     ExprPtr on = ExpressionBinder::as_predicate(eb.bind(*s.from[i].on), "argument of JOIN/ON");
     plan::split_conjuncts(on, q_.conjuncts);
   }
@@ -96,13 +108,14 @@ void Binder::expand_select_list(const SelectStatement& s) {
       if (begin == end) fail(ErrorKind::kBinder, "unknown table or alias '{}' in '{}'", e.qualifier, e.to_string());
       end = begin + 1;
     }
+    ExpressionBinder eb = expression_binder(q_.tables.size(), nullptr, "SELECT");
     for (size_t t = begin; t < end; t++) {
       const Table& table = *q_.tables[t].table;
-      for (size_t c = 0; c < table.column_count(); c++) {
+      for (size_t c = 0; c < shapes_[t].columns(); c++) {
         SelectEntry entry;
         entry.name = table.column(c).name();
-        entry.star_column = Expr::column(int(t), int(c), table.column(c).type(),
-                                         e.qualifier.empty() ? entry.name : q_.tables[t].alias + "." + entry.name);
+        entry.star_column =
+            eb.column_expr(t, int(c), e.qualifier.empty() ? entry.name : q_.tables[t].alias + "." + entry.name);
         entries_.push_back(std::move(entry));
       }
     }
@@ -110,9 +123,11 @@ void Binder::expand_select_list(const SelectStatement& s) {
   // A plain column is named after the column as stored (not as written).
   for (auto& entry : entries_) {
     if (!entry.ast || entry.aliased || entry.ast->kind != AstKind::kColumn) continue;
-    ExpressionBinder eb(q_.tables, q_.tables.size(), nullptr, "SELECT");
+    ExpressionBinder eb = expression_binder(q_.tables.size(), nullptr, "SELECT");
     ExprPtr c = eb.bind(*entry.ast);
-    entry.name = q_.tables[size_t(c->table_index)].table->column(size_t(c->column_index)).name();
+    entry.name = c->kind == ExprKind::kColumnRef
+                     ? q_.tables[size_t(c->table_index)].table->column(size_t(c->column_index)).name()
+                     : entry.ast->name;  // a nullable column of a temporary table (temp_table.h)
   }
 }
 
@@ -125,7 +140,7 @@ int Binder::ordinal(const AstExpr& e, const char* clause) const {
 }
 
 void Binder::bind_group_by(const SelectStatement& s) {
-  ExpressionBinder eb(q_.tables, q_.tables.size(), nullptr, "GROUP BY");
+  ExpressionBinder eb = expression_binder(q_.tables.size(), nullptr, "GROUP BY");
   for (auto& g : s.group_by) {
     ExprPtr key;
     int pos = ordinal(*g, "GROUP BY");
@@ -161,7 +176,7 @@ ExprPtr Binder::to_post_aggregation(const ExprPtr& e) {
 }
 
 ExprPtr Binder::bind_output_expr(const AstExpr& e, const std::string& clause) {
-  ExpressionBinder eb(q_.tables, q_.tables.size(), &q_.aggregates, clause);
+  ExpressionBinder eb = expression_binder(q_.tables.size(), &q_.aggregates, clause);
   ExprPtr bound = eb.bind(e);
   return q_.is_aggregate ? to_post_aggregation(bound) : bound;
 }

@@ -5,14 +5,23 @@
 // and ORDER BY of an aggregate query into the post-aggregation domain.
 #include "plan/logical/logical_query.h"
 #include "sql/ast.h"
+#include "sql/expression_binder.h"
+#include "sql/query_runner.h"
 #include "sql/sql.h"
+#include "sql/temp_table.h"
 
 namespace raydb::sql {
 
 class Binder {
  public:
+  // The WITH queries in scope of a block: name and rows, later entries shadow earlier ones.
+  using CteScope = std::vector<std::pair<std::string, TempTable>>;
   // `views`: plain views to inline where they are simple (view_inliner.h); empty: none.
-  explicit Binder(const TableResolver& resolve, const ViewLookup& views = {}) : resolve_(resolve), views_(views) {}
+  // `runner`: runs WITH queries, derived tables, subqueries and set operations'
+  // operands (query_runner.h); null: those are errors.
+  explicit Binder(const TableResolver& resolve, const ViewLookup& views = {}, QueryRunner* runner = nullptr,
+                  CteScope ctes = {})
+      : resolve_(resolve), views_(views), runner_(runner), ctes_(std::move(ctes)) {}
   plan::LogicalQuery bind(const SelectStatement& s);
 
  private:
@@ -39,8 +48,27 @@ class Binder {
 
   plan::LogicalQuery bind_inlined(const SelectStatement& s);
 
+  // Query structure (binder_structure.cpp).
+  void bind_with(const std::vector<CommonTableExpr>& with);
+  plan::LogicalQuery bind_set_operation(const SelectStatement& s);
+  // Binds `s` in this block's scope of WITH queries (not its tables: uncorrelated).
+  plan::LogicalQuery bind_nested(const SelectStatement& s) const;
+  // Binds and runs `s`; `names` rename its first columns; `what` names it in errors.
+  TempTable materialize(const SelectStatement& s, const std::string& name, const std::vector<std::string>& names,
+                        const std::string& what) const;
+  TempTable run_subquery(const SelectStatement& s, bool exists) const;
+  const TempTable* find_cte(const std::string& name) const;
+  // Whether `s` reads derived tables, WITH queries or subqueries (then views are not inlined).
+  bool uses_query_structure(const SelectStatement& s) const;
+  // An expression binder over this block's tables, with their shapes and subqueries.
+  ExpressionBinder expression_binder(size_t visible, std::vector<plan::AggregateExpr>* aggregates,
+                                     const std::string& clause);
+
   const TableResolver& resolve_;
   ViewLookup views_;
+  QueryRunner* runner_;
+  CteScope ctes_;
+  std::vector<TempTable> shapes_;  // parallel to q_.tables
   SelectStatement inlined_;  // the statement with its views inlined (entries_ point into it)
   plan::LogicalQuery q_;
   std::vector<SelectEntry> entries_;

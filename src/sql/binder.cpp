@@ -27,9 +27,12 @@ plan::LogicalQuery Binder::bind(const SelectStatement& s) {
 
 plan::LogicalQuery Binder::bind_inlined(const SelectStatement& s) {
   bind_from(s);
+  from_tables_ = q_.tables.size();
   if (s.where) {
+    // Correlated subqueries become joins with derived tables (binder_correlated.cpp).
+    const AstPtr where = runner_ ? decorrelate(s.where, true) : s.where;
     ExpressionBinder eb = expression_binder(q_.tables.size(), nullptr, "WHERE");
-    ExprPtr w = ExpressionBinder::as_predicate(eb.bind(*s.where), "argument of WHERE");
+    ExprPtr w = ExpressionBinder::as_predicate(eb.bind(*where), "argument of WHERE");
     plan::split_conjuncts(w, q_.conjuncts);
   }
   expand_select_list(s);
@@ -100,10 +103,10 @@ void Binder::expand_select_list(const SelectStatement& s) {
       continue;
     }
     if (q_.tables.empty()) fail(ErrorKind::kBinder, "SELECT * with no tables specified is not valid");
-    size_t begin = 0, end = q_.tables.size();
+    size_t begin = 0, end = from_tables_;
     if (!e.qualifier.empty()) {
       begin = end;
-      for (size_t i = 0; i < q_.tables.size(); i++)
+      for (size_t i = 0; i < from_tables_; i++)
         if (iequals(q_.tables[i].alias, e.qualifier)) begin = i;
       if (begin == end) fail(ErrorKind::kBinder, "unknown table or alias '{}' in '{}'", e.qualifier, e.to_string());
       end = begin + 1;

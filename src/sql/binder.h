@@ -64,9 +64,23 @@ class Binder {
   ExpressionBinder expression_binder(size_t visible, std::vector<plan::AggregateExpr>* aggregates,
                                      const std::string& clause);
 
+  // Correlated subqueries in WHERE (binder_correlated.cpp).
+  struct Correlation;
+  Correlation correlation_of(const SelectStatement& sub) const;
+  bool is_correlated(const SelectStatement& sub, const Correlation& c) const;
+  bool reads_outer_columns(const SelectStatement& sub) const;  // correlated with this block
+  void split_correlation(const AstExpr& at, const SelectStatement& sub, const Correlation& c,
+                         std::vector<AstPtr>& inner_keys, std::vector<AstPtr>& outer_keys,
+                         std::vector<AstPtr>& rest) const;
+  AstPtr decorrelate(const AstPtr& e, bool top);
+  AstPtr decorrelate_exists(const AstPtr& e, const Correlation& c);
+  AstPtr decorrelate_scalar(const AstPtr& conjunct, size_t side, const Correlation& c);
+  void add_table(TempTable shape, const std::string& alias);  // a table the rewrite joins
+
   const TableResolver& resolve_;
   ViewLookup views_;
   QueryRunner* runner_;
+  size_t from_tables_ = 0;  // tables of the FROM clause (those after it come from decorrelation)
   CteScope ctes_;
   std::vector<TempTable> shapes_;  // parallel to q_.tables
   SelectStatement inlined_;  // the statement with its views inlined (entries_ point into it)

@@ -104,6 +104,10 @@ TempTable Binder::materialize(const SelectStatement& s, const std::string& name,
 }
 
 TempTable Binder::run_subquery(const SelectStatement& s, bool exists) const {
+  if (reads_outer_columns(s))
+    fail(ErrorKind::kNotImplemented,
+         "a correlated subquery is supported only in WHERE (EXISTS, or a scalar aggregate compared in a condition), "
+         "not in the select list, HAVING, ON or under IN");
   plan::LogicalQuery q = bind_nested(s);
   if (exists) {  // only whether a row exists: one row of a constant
     q.select = {Expr::constant(Value::integer(1))};

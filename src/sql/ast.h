@@ -73,6 +73,9 @@ struct TableItem {
   std::string alias;  // empty when none
   int line = 1, column = 1;
   AstPtr on;  // JOIN ... ON condition; null for FROM lists, CROSS JOIN and the first table
+  // LEFT / RIGHT / FULL [OUTER] JOIN: the join of everything before this item with it.
+  enum class Join { kInner, kLeft, kRight, kFull };
+  Join join = Join::kInner;
   // A derived table: FROM (SELECT ...) [AS] alias [(column, ...)]; `name` is empty.
   std::shared_ptr<const SelectStatement> subquery;
   std::vector<std::string> column_aliases;

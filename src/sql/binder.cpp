@@ -25,7 +25,10 @@ plan::LogicalQuery Binder::bind(const SelectStatement& s) {
   return bind_inlined(inlined_);
 }
 
-plan::LogicalQuery Binder::bind_inlined(const SelectStatement& s) {
+plan::LogicalQuery Binder::bind_inlined(const SelectStatement& in) {
+  // Outer joins become the joined rows, one FROM item (binder_outer_join.cpp).
+  const SelectStatement folded = fold_outer_joins(in);
+  const SelectStatement& s = folded;
   bind_from(s);
   from_tables_ = q_.tables.size();
   if (s.where) {
@@ -104,19 +107,22 @@ void Binder::expand_select_list(const SelectStatement& s) {
     }
     if (q_.tables.empty()) fail(ErrorKind::kBinder, "SELECT * with no tables specified is not valid");
     size_t begin = 0, end = from_tables_;
+    std::string joined;  // t.* of an item inside an outer join's rows
     if (!e.qualifier.empty()) {
       begin = end;
       for (size_t i = 0; i < from_tables_; i++)
         if (iequals(q_.tables[i].alias, e.qualifier)) begin = i;
+      for (size_t i = 0; i < from_tables_ && begin == end; i++)
+        if (shapes_[i].has_qualifier(e.qualifier)) begin = i, joined = e.qualifier;
       if (begin == end) fail(ErrorKind::kBinder, "unknown table or alias '{}' in '{}'", e.qualifier, e.to_string());
       end = begin + 1;
     }
     ExpressionBinder eb = expression_binder(q_.tables.size(), nullptr, "SELECT");
     for (size_t t = begin; t < end; t++) {
-      const Table& table = *q_.tables[t].table;
       for (size_t c = 0; c < shapes_[t].columns(); c++) {
+        if (!joined.empty() && !iequals(shapes_[t].qualifiers[c], joined)) continue;
         SelectEntry entry;
-        entry.name = table.column(c).name();
+        entry.name = shapes_[t].name(c);
         entry.star_column =
             eb.column_expr(t, int(c), e.qualifier.empty() ? entry.name : q_.tables[t].alias + "." + entry.name);
         entries_.push_back(std::move(entry));
@@ -129,7 +135,7 @@ void Binder::expand_select_list(const SelectStatement& s) {
     ExpressionBinder eb = expression_binder(q_.tables.size(), nullptr, "SELECT");
     ExprPtr c = eb.bind(*entry.ast);
     entry.name = c->kind == ExprKind::kColumnRef
-                     ? q_.tables[size_t(c->table_index)].table->column(size_t(c->column_index)).name()
+                     ? shapes_[size_t(c->table_index)].name(size_t(c->column_index))
                      : entry.ast->name;  // a nullable column of a temporary table (temp_table.h)
   }
 }

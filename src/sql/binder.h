@@ -3,6 +3,9 @@
 // TableResolver, binds every clause with an ExpressionBinder, splits WHERE and ON
 // into conjuncts, collects group keys and aggregates, and rewrites SELECT, HAVING
 // and ORDER BY of an aggregate query into the post-aggregation domain.
+#include <set>
+#include <string>
+
 #include "plan/logical/logical_query.h"
 #include "sql/ast.h"
 #include "sql/expression_binder.h"
@@ -76,6 +79,11 @@ class Binder {
   AstPtr decorrelate_exists(const AstPtr& e, const Correlation& c);
   AstPtr decorrelate_scalar(const AstPtr& conjunct, size_t side, const Correlation& c);
   void add_table(TempTable shape, const std::string& alias);  // a table the rewrite joins
+  // Outer joins (binder_outer_join.cpp): s with each LEFT/RIGHT/FULL JOIN and the items
+  // before it replaced by one item holding the joined rows.
+  SelectStatement fold_outer_joins(const SelectStatement& s);
+  TempTable outer_join(std::vector<TableItem> left, TableItem right, const std::set<std::string>& names, bool star);
+  std::vector<std::pair<std::string, TempTable>> join_sources(std::vector<TableItem>& items);
 
   const TableResolver& resolve_;
   ViewLookup views_;

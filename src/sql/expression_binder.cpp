@@ -183,6 +183,16 @@ ExprPtr ExpressionBinder::bind_column(const std::string& qualifier, const std::s
         ti = i;
         break;
       }
+    // A FROM item of an outer join: a column of the joined rows.
+    for (size_t i = 0; ti == tables_.size() && shapes_ && i < shapes_->size() && i < tables_.size(); i++)
+      if ((*shapes_)[i].has_qualifier(qualifier)) {
+        if (i >= visible_)
+          fail(ErrorKind::kBinder, "table '{}' cannot be referenced in {} before it is joined, in '{}'", qualifier,
+               clause_, text);
+        const int ci = (*shapes_)[i].find_qualified(qualifier, name);
+        if (ci < 0) fail(ErrorKind::kBinder, "unknown column '{}'", text);
+        return column_expr(i, ci, qualifier + "." + (*shapes_)[i].name(size_t(ci)));
+      }
     if (ti == tables_.size()) {
       for (auto& t : tables_)
         if (iequals(t.name, qualifier))
@@ -202,6 +212,7 @@ ExprPtr ExpressionBinder::bind_column(const std::string& qualifier, const std::s
   std::vector<std::pair<size_t, int>> matches;
   for (size_t i = 0; i < visible_; i++) {
     int ci = find_column(i, name);
+    if (ci == -2) fail(ErrorKind::kBinder, "column reference '{}' is ambiguous (columns of two joined tables)", text);
     if (ci >= 0) matches.emplace_back(i, ci);
   }
   if (matches.empty()) {
@@ -218,7 +229,8 @@ ExprPtr ExpressionBinder::bind_column(const std::string& qualifier, const std::s
     fail(ErrorKind::kBinder, "column reference '{}' is ambiguous (candidates: {})", text, list);
   }
   auto [ti, ci] = matches[0];
-  return column_expr(ti, ci, tables_[ti].table->column(size_t(ci)).name());
+  return column_expr(ti, ci, shapes_ && ti < shapes_->size() ? (*shapes_)[ti].name(size_t(ci))
+                                                             : tables_[ti].table->column(size_t(ci)).name());
 }
 
 ExprPtr ExpressionBinder::bind(const AstExpr& e) {

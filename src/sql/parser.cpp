@@ -525,9 +525,16 @@ void Parser::parse_from(SelectStatement& s) {
     }
     const Token& at = peek();
     if (at.is_keyword("left") || at.is_keyword("right") || at.is_keyword("full")) {
-      std::string kind = at.raw;
-      for (auto& c : kind) c = char(std::toupper(static_cast<unsigned char>(c)));
-      not_supported_error(at, kind + " JOIN", "raydb runs inner joins only");
+      const std::string word = next().text;
+      accept_keyword("outer");
+      expect_keyword("join", "JOIN");
+      TableItem t = parse_table_item();
+      if (peek().is_keyword("using")) not_supported_error(peek(), "JOIN ... USING", "write JOIN ... ON");
+      expect_keyword("on", "ON");
+      t.on = parse_expr();
+      t.join = word == "left" ? TableItem::Join::kLeft : word == "right" ? TableItem::Join::kRight : TableItem::Join::kFull;
+      s.from.push_back(std::move(t));
+      continue;
     }
     if (at.is_keyword("natural")) not_supported_error(at, "NATURAL JOIN");
     if (accept_keyword("cross")) {

@@ -42,8 +42,26 @@ void append_value_key(std::string& out, const Value& v) {
 }
 
 int TempTable::find_column(std::string_view name) const {
-  const int c = table->find_column(name);
-  return c >= 0 && size_t(c) < columns() ? c : -1;
+  if (plain.empty()) {
+    const int c = table->find_column(name);
+    return c >= 0 && size_t(c) < columns() ? c : -1;
+  }
+  int found = -1;
+  for (size_t c = 0; c < plain.size(); c++)
+    if (iequals(plain[c], name)) found = found >= 0 ? -2 : int(c);
+  return found;
+}
+
+bool TempTable::has_qualifier(std::string_view qualifier) const {
+  for (auto& q : qualifiers)
+    if (iequals(q, qualifier)) return true;
+  return false;
+}
+
+int TempTable::find_qualified(std::string_view qualifier, std::string_view name) const {
+  for (size_t c = 0; c < plain.size(); c++)
+    if (iequals(qualifiers[c], qualifier) && iequals(plain[c], name)) return int(c);
+  return -1;
 }
 
 Value TempTable::value(uint64_t row, size_t c) const {

@@ -23,16 +23,23 @@ struct TempTable {
   // none). Both empty for a stored table (every column visible, as stored).
   std::vector<Type> types;
   std::vector<int> null_flag;
+  // An outer join's rows (binder_outer_join.cpp): each visible column is column
+  // plain[c] of the FROM item named qualifiers[c]; both empty otherwise.
+  std::vector<std::string> qualifiers, plain;
 
   static TempTable stored(TablePtr t) { return TempTable{std::move(t), {}, {}}; }
   bool is_stored() const { return types.empty() && null_flag.empty(); }
   size_t columns() const { return is_stored() ? table->column_count() : types.size(); }
   uint64_t rows() const { return table->row_count(); }
-  const std::string& name(size_t c) const { return table->column(c).name(); }
+  const std::string& name(size_t c) const { return plain.empty() ? table->column(c).name() : plain[c]; }
   Type type(size_t c) const { return is_stored() ? table->column(c).type() : types[c]; }
   bool nullable(size_t c) const { return !is_stored() && null_flag[c] >= 0; }
-  // A visible column by name (case-insensitive), or -1.
+  // A visible column by name (case-insensitive), or -1; -2 when the name is that of
+  // columns of two joined items (ambiguous).
   int find_column(std::string_view name) const;
+  // Of an outer join's rows: whether an item is named `qualifier`, and its column.
+  bool has_qualifier(std::string_view qualifier) const;
+  int find_qualified(std::string_view qualifier, std::string_view name) const;
   // The value at (row, c), NULL-aware and of type(c). For small results, not hot loops.
   Value value(uint64_t row, size_t c) const;
   // The same rows under another name (a WITH query read under an alias) and, when

@@ -202,6 +202,13 @@ TEST(SqlParser, QueryStructure) {
   Statement e = Parser("select a from t where a in (select b from u) and not exists (select 1) and a > (select 2)")
                     .parse_statement();
   EXPECT_EQ(e.select.where->to_string(), "a IN (select b from u) AND NOT EXISTS (select 1) AND a > (select 2)");
+  Statement j = Parser("select 1 from t left outer join u on t.a = u.a right join v on v.a = t.a full join w on w.a = 1")
+                    .parse_statement();
+  ASSERT_EQ(j.select.from.size(), 4u);
+  EXPECT_EQ(j.select.from[1].join, TableItem::Join::kLeft);
+  EXPECT_EQ(j.select.from[2].join, TableItem::Join::kRight);
+  EXPECT_EQ(j.select.from[3].join, TableItem::Join::kFull);
+  EXPECT_EQ(j.select.from[3].on->to_string(), "w.a = 1");
 }
 
 TEST(SqlParser, UnsupportedFeaturesSaySo) {
@@ -211,9 +218,6 @@ TEST(SqlParser, UnsupportedFeaturesSaySo) {
     EXPECT_NE(e.second.find(what), std::string::npos) << e.second;
     EXPECT_NE(e.second.find("is not supported"), std::string::npos) << e.second;
   };
-  ns("select a from t left join u on t.a = u.a", "LEFT JOIN is not supported; raydb runs inner joins only (line 1, column 17)");
-  ns("select a from t right outer join u on t.a = u.a", "RIGHT JOIN");
-  ns("select a from t full join u on t.a = u.a", "FULL JOIN");
   ns("select a from t natural join u", "NATURAL JOIN");
   ns("select a from t join u using (a)", "JOIN ... USING");
   ns("with recursive x as (select 1) select 1", "WITH RECURSIVE");

@@ -9,8 +9,15 @@ sql::TempTable SubqueryRunner::materialize(plan::LogicalQuery q, const std::stri
   QueryResult r = run_(std::move(q));
   sql::TempTableBuilder b(name, names, types, what);
   b.reserve(r.row_count());
-  for (size_t c = 0; c < r.column_count(); c++)
-    for (size_t row = 0; row < r.row_count(); row++) b.append(c, r.get(row, c));
+  const size_t n = r.row_count();
+  for (size_t c = 0; c < r.column_count(); c++) {
+    const QueryResult::ColumnData& d = r.columns()[c];
+    // Whole columns where the result holds them in their stored form; else value by value.
+    if (d.ints.size() >= n && n > 0 && b.append_ints(c, d.ints.data(), d.nulls, n)) continue;
+    if (d.doubles.size() >= n && n > 0 && b.append_doubles(c, d.doubles.data(), d.nulls, n)) continue;
+    if (d.strings.size() >= n && n > 0 && b.append_strings(c, d.strings.data(), d.nulls, n)) continue;
+    for (size_t row = 0; row < n; row++) b.append(c, r.get(row, c));
+  }
   return b.finish();
 }
 

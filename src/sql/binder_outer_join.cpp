@@ -231,19 +231,55 @@ TempTable Binder::outer_join(std::vector<TableItem> left, TableItem right, const
     for (auto& c : rcols) q.select.push_back({right_nulls ? null_of(c) : column_ast(c), "c" + std::to_string(++n)});
     if (q.select.empty()) q.select.push_back({literal(Value::integer(0), "0"), "c1"});
   };
-  // CASE WHEN keys AND conditions AND key IN (SELECT other key ...) THEN 0 ELSE 1 END = 1
+  // Whether e may be NULL (conservative: what is not known may be).
+  std::function<bool(const AstExpr&)> nullable = [&](const AstExpr& e) -> bool {
+    switch (e.kind) {
+      case AstKind::kLiteral: return e.value.is_null();
+      case AstKind::kColumn:
+        for (const auto* src : {&lsrc, &rsrc})
+          for (auto& [alias, t] : *src) {
+            int c = -1;
+            if (e.qualifier.empty()) c = t.find_column(e.name);
+            else if (iequals(alias, e.qualifier)) c = t.find_column(e.name);
+            else if (t.has_qualifier(e.qualifier)) c = t.find_qualified(e.qualifier, e.name);
+            if (c >= 0) return t.nullable(size_t(c));
+          }
+        return true;
+      case AstKind::kCase:
+        if (!e.has_else) return true;
+        break;
+      case AstKind::kIsNull: return false;
+      case AstKind::kSubquery:
+      case AstKind::kFunction: return true;
+      default: break;
+    }
+    for (auto& c : e.children)
+      if (nullable(*c)) return true;
+    return false;
+  };
+  // NOT (conditions AND key IN (SELECT DISTINCT other key ... WHERE other key IS NOT
+  // NULL)), two-valued: plainly when nothing in it can be NULL (then it compiles to a
+  // column predicate), else as CASE WHEN ... THEN 0 ELSE 1 END = 1.
   auto unmatched = [&](const AstPtr& key, std::vector<AstPtr> own, const AstPtr& other_key,
                        std::vector<TableItem> other_from, std::vector<AstPtr> other_conds) {
+    bool two_valued = !nullable(*key);
+    for (auto& t : own) two_valued = two_valued && !nullable(*t);
     auto keys = std::make_shared<SelectStatement>();
     keys->from = std::move(other_from);
     keys->distinct = true;
     keys->select.push_back({other_key, ""});
+    other_conds.push_back(make(AstKind::kIsNull, "", {other_key}));
+    other_conds.back()->negated = true;
     keys->where = conjunction(other_conds);
     auto in = std::make_shared<AstExpr>();
     in->kind = AstKind::kInList;
     in->children = {key};
     in->subquery = keys;
     in->text = "(keys)";
+    if (two_valued) {
+      own.push_back(in);
+      return make(AstKind::kUnary, "not", {conjunction(own)});
+    }
     own.push_back(make(AstKind::kIsNull, "", {key}));
     own.back()->negated = true;
     own.push_back(in);

@@ -125,6 +125,45 @@ void TempTableBuilder::append(size_t c, const Value& v) {
   append_assigned(b, v, false, name_);
 }
 
+bool TempTableBuilder::append_ints(size_t c, const int64_t* v, const std::vector<uint8_t>& nulls, size_t n) {
+  const Type& t = types_[c];
+  const bool fits = t.id == TypeId::kInteger || t.id == TypeId::kBigint || t.id == TypeId::kDate ||
+                    t.id == TypeId::kBoolean || (t.id == TypeId::kDecimal && t.precision <= 18);
+  if (!fits) return false;
+  ColumnBuilder& b = columns_[c];
+  for (size_t i = 0; i < n; i++) {
+    const bool null = !nulls.empty() && nulls[i];
+    nulls_[c].push_back(null);
+    any_null_[c] = any_null_[c] || null;
+    b.append_int(null ? 0 : v[i]);
+  }
+  return true;
+}
+
+bool TempTableBuilder::append_doubles(size_t c, const double* v, const std::vector<uint8_t>& nulls, size_t n) {
+  if (types_[c].id != TypeId::kDouble) return false;
+  ColumnBuilder& b = columns_[c];
+  for (size_t i = 0; i < n; i++) {
+    const bool null = !nulls.empty() && nulls[i];
+    nulls_[c].push_back(null);
+    any_null_[c] = any_null_[c] || null;
+    b.append_double(null ? 0 : v[i]);
+  }
+  return true;
+}
+
+bool TempTableBuilder::append_strings(size_t c, const std::string* v, const std::vector<uint8_t>& nulls, size_t n) {
+  if (types_[c].id != TypeId::kVarchar) return false;
+  ColumnBuilder& b = columns_[c];
+  for (size_t i = 0; i < n; i++) {
+    const bool null = !nulls.empty() && nulls[i];
+    nulls_[c].push_back(null);
+    any_null_[c] = any_null_[c] || null;
+    b.append_string(null ? std::string_view() : std::string_view(v[i]));
+  }
+  return true;
+}
+
 TempTable TempTableBuilder::finish() {
   TempTable t;
   std::vector<ColumnPtr> cols;

@@ -60,6 +60,12 @@ class TempTableBuilder {
                    std::string what);
   void reserve(uint64_t rows);
   void append(size_t column, const Value& v);  // NULL allowed
+  // Whole columns at once (nulls[i] = 1: NULL; empty: none), for results whose type is
+  // its own stored type: ints for INTEGER, BIGINT, DATE, BOOLEAN and DECIMAL(p <= 18).
+  // False (nothing appended) for any other type: append value by value then.
+  bool append_ints(size_t column, const int64_t* v, const std::vector<uint8_t>& nulls, size_t n);
+  bool append_doubles(size_t column, const double* v, const std::vector<uint8_t>& nulls, size_t n);
+  bool append_strings(size_t column, const std::string* v, const std::vector<uint8_t>& nulls, size_t n);
   TempTable finish();
 
  private:

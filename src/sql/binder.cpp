@@ -68,6 +68,8 @@ void Binder::bind_from(const SelectStatement& s) {
       shape = materialize(*item.subquery, item.alias, item.column_aliases, "derived table " + item.alias);
     } else if (const TempTable* cte = find_cte(item.name)) {
       shape = item.column_aliases.empty() ? *cte : cte->renamed(cte->table->name(), item.column_aliases);
+    } else if (std::optional<TempTable> view = view_rows(item)) {
+      shape = std::move(*view);
     } else {
       TablePtr stored = resolve_(item.name);
       if (!stored) fail(ErrorKind::kBinder, "unknown table '{}'", item.name);

@@ -3,6 +3,7 @@
 // TableResolver, binds every clause with an ExpressionBinder, splits WHERE and ON
 // into conjuncts, collects group keys and aggregates, and rewrites SELECT, HAVING
 // and ORDER BY of an aggregate query into the post-aggregation domain.
+#include <optional>
 #include <set>
 #include <string>
 
@@ -23,8 +24,8 @@ class Binder {
   // `runner`: runs WITH queries, derived tables, subqueries and set operations'
   // operands (query_runner.h); null: those are errors.
   explicit Binder(const TableResolver& resolve, const ViewLookup& views = {}, QueryRunner* runner = nullptr,
-                  CteScope ctes = {})
-      : resolve_(resolve), views_(views), runner_(runner), ctes_(std::move(ctes)) {}
+                  CteScope ctes = {}, int view_depth = 0)
+      : resolve_(resolve), views_(views), runner_(runner), ctes_(std::move(ctes)), view_depth_(view_depth) {}
   plan::LogicalQuery bind(const SelectStatement& s);
 
  private:
@@ -90,7 +91,10 @@ class Binder {
   QueryRunner* runner_;
   size_t from_tables_ = 0;  // tables of the FROM clause (those after it come from decorrelation)
   CteScope ctes_;
+  int view_depth_ = 0;             // plain views being run around this block
   std::vector<TempTable> shapes_;  // parallel to q_.tables
+  // A plain view that was not inlined, run as a derived table (its rows may hold NULLs).
+  std::optional<TempTable> view_rows(const TableItem& item);
   SelectStatement inlined_;  // the statement with its views inlined (entries_ point into it)
   plan::LogicalQuery q_;
   std::vector<SelectEntry> entries_;

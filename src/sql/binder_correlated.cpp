@@ -138,6 +138,8 @@ Binder::Correlation Binder::correlation_of(const SelectStatement& sub) const {
     }
     if (const TempTable* t = find_cte(item.name)) {
       c.inner.emplace_back(alias, *t);
+    } else if (views_ && views_(item.name)) {
+      c.complete = false;  // a view's columns are known once it runs
     } else if (TablePtr t = resolve_(item.name)) {
       c.inner.emplace_back(alias, TempTable::stored(std::move(t)));
     } else {

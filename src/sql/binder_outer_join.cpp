@@ -127,6 +127,11 @@ std::vector<std::pair<std::string, TempTable>> Binder::join_sources(std::vector<
       ctes_.emplace_back(item.name, shape);
     } else if (const TempTable* cte = find_cte(item.name)) {
       shape = item.column_aliases.empty() ? *cte : cte->renamed(cte->table->name(), item.column_aliases);
+    } else if (std::optional<TempTable> view = view_rows(item)) {  // run once, read as a hidden WITH query
+      shape = std::move(*view);
+      item.name = "\x01view" + std::to_string(ctes_.size());
+      item.column_aliases.clear();
+      ctes_.emplace_back(item.name, shape);
     } else {
       TablePtr t = resolve_(item.name);
       if (!t) fail(ErrorKind::kBinder, "unknown table '{}'", item.name);

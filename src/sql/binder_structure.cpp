@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "sql/binder.h"
+#include "sql/parser.h"
 #include "sql/type_rules.h"
 
 namespace raydb::sql {
@@ -46,7 +47,7 @@ bool statement_has_subquery(const SelectStatement& s) {
   for (auto& item : s.select)
     if (expression_has_subquery(item.expr)) return true;
   for (auto& t : s.from)
-    if (t.subquery || expression_has_subquery(t.on)) return true;
+    if (t.subquery || t.join != TableItem::Join::kInner || expression_has_subquery(t.on)) return true;
   if (expression_has_subquery(s.where) || expression_has_subquery(s.having)) return true;
   for (auto& g : s.group_by)
     if (expression_has_subquery(g)) return true;
@@ -89,7 +90,29 @@ void Binder::bind_with(const std::vector<CommonTableExpr>& with) {
 }
 
 plan::LogicalQuery Binder::bind_nested(const SelectStatement& s) const {
-  return Binder(resolve_, views_, runner_, ctes_).bind(s);
+  return Binder(resolve_, views_, runner_, ctes_, view_depth_).bind(s);
+}
+
+std::optional<TempTable> Binder::view_rows(const TableItem& item) {
+  if (!views_ || !runner_) return std::nullopt;
+  const std::optional<std::string> sql = views_(item.name);
+  if (!sql) return std::nullopt;
+  constexpr int kMaxViewDepth = 32;  // as api/ counts them
+  if (view_depth_ >= kMaxViewDepth)
+    fail(ErrorKind::kBinder, "view {} nests views more than {} deep (does it refer to itself?)", item.name,
+         kMaxViewDepth);
+  try {
+    Statement st = Parser(*sql).parse_statement();
+    if (st.type != StatementType::kSelect || st.explain) fail(ErrorKind::kCatalog, "is not a SELECT");
+    plan::LogicalQuery q = Binder(resolve_, views_, runner_, {}, view_depth_ + 1).bind(st.select);
+    const std::string alias = item.alias.empty() ? item.name : item.alias;
+    for (size_t i = 0; i < item.column_aliases.size() && i < q.output_names.size(); i++)
+      q.output_names[i] = item.column_aliases[i];
+    return runner_->materialize(std::move(q), item.name, "view " + item.name);
+  } catch (const Error& e) {
+    if (std::string_view(e.what()).starts_with("view ")) throw;
+    throw Error(e.kind(), fmt::format("view {}: {}", item.name, e.what()));
+  }
 }
 
 TempTable Binder::materialize(const SelectStatement& s, const std::string& name, const std::vector<std::string>& names,

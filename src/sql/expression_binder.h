@@ -78,8 +78,9 @@ class ExpressionBinder {
 
 // Whether the AST calls an aggregate function (count, sum, min, max, avg) anywhere.
 bool contains_aggregate(const AstExpr& e);
-// Whether a SELECT has WITH, a set operation, a derived table or a subquery expression
-// (binder_structure.cpp).
+// Whether a SELECT has WITH, a set operation, a derived table, an outer join or a
+// subquery expression (binder_structure.cpp): then no view is inlined into it, nor it
+// into another query.
 bool statement_has_subquery(const SelectStatement& s);
 
 }  // namespace raydb::sql

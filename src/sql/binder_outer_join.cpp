@@ -84,6 +84,35 @@ struct SideColumn {
   Type type;
 };
 
+using Sources = std::vector<std::pair<std::string, TempTable>>;
+
+// Whether e, over the columns of two sides, may be NULL (conservative: what is not
+// known may be).
+bool may_be_null(const AstExpr& e, const Sources& l, const Sources& r) {
+  switch (e.kind) {
+    case AstKind::kLiteral: return e.value.is_null();
+    case AstKind::kColumn:
+      for (const Sources* src : {&l, &r})
+        for (auto& [alias, t] : *src) {
+          int c = -1;
+          if (e.qualifier.empty() || iequals(alias, e.qualifier)) c = t.find_column(e.name);
+          else if (t.has_qualifier(e.qualifier)) c = t.find_qualified(e.qualifier, e.name);
+          if (c >= 0) return t.nullable(size_t(c));
+        }
+      return true;
+    case AstKind::kCase:
+      if (!e.has_else) return true;
+      break;
+    case AstKind::kIsNull: return false;
+    case AstKind::kSubquery:
+    case AstKind::kFunction: return true;
+    default: break;
+  }
+  for (auto& c : e.children)
+    if (may_be_null(*c, l, r)) return true;
+  return false;
+}
+
 }  // namespace
 
 SelectStatement Binder::fold_outer_joins(const SelectStatement& s) {
@@ -236,32 +265,7 @@ TempTable Binder::outer_join(std::vector<TableItem> left, TableItem right, const
     for (auto& c : rcols) q.select.push_back({right_nulls ? null_of(c) : column_ast(c), "c" + std::to_string(++n)});
     if (q.select.empty()) q.select.push_back({literal(Value::integer(0), "0"), "c1"});
   };
-  // Whether e may be NULL (conservative: what is not known may be).
-  std::function<bool(const AstExpr&)> nullable = [&](const AstExpr& e) -> bool {
-    switch (e.kind) {
-      case AstKind::kLiteral: return e.value.is_null();
-      case AstKind::kColumn:
-        for (const auto* src : {&lsrc, &rsrc})
-          for (auto& [alias, t] : *src) {
-            int c = -1;
-            if (e.qualifier.empty()) c = t.find_column(e.name);
-            else if (iequals(alias, e.qualifier)) c = t.find_column(e.name);
-            else if (t.has_qualifier(e.qualifier)) c = t.find_qualified(e.qualifier, e.name);
-            if (c >= 0) return t.nullable(size_t(c));
-          }
-        return true;
-      case AstKind::kCase:
-        if (!e.has_else) return true;
-        break;
-      case AstKind::kIsNull: return false;
-      case AstKind::kSubquery:
-      case AstKind::kFunction: return true;
-      default: break;
-    }
-    for (auto& c : e.children)
-      if (nullable(*c)) return true;
-    return false;
-  };
+  auto nullable = [&](const AstExpr& e) { return may_be_null(e, lsrc, rsrc); };
   // NOT (conditions AND key IN (SELECT DISTINCT other key ... WHERE other key IS NOT
   // NULL)), two-valued: plainly when nothing in it can be NULL (then it compiles to a
   // column predicate), else as CASE WHEN ... THEN 0 ELSE 1 END = 1.

@@ -27,7 +27,11 @@ struct TempTable {
   // plain[c] of the FROM item named qualifiers[c]; both empty otherwise.
   std::vector<std::string> qualifiers, plain;
 
-  static TempTable stored(TablePtr t) { return TempTable{std::move(t), {}, {}}; }
+  static TempTable stored(TablePtr t) {
+    TempTable s;
+    s.table = std::move(t);
+    return s;
+  }
   bool is_stored() const { return types.empty() && null_flag.empty(); }
   size_t columns() const { return is_stored() ? table->column_count() : types.size(); }
   uint64_t rows() const { return table->row_count(); }

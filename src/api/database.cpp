@@ -8,6 +8,7 @@
 #include "access/rt_index/index_config.h"
 #include "api/database_impl.h"
 #include "api/rt_view_ddl.h"
+#include "api/subquery_runner.h"
 #include "api/table_import.h"
 #include "common/expression_depth.h"
 #include "common/timer.h"
@@ -312,8 +313,10 @@ QueryResult Database::Impl::run(const std::string& sql, QueryOptions& options) {
   // new view counts as one level of nesting.
   const bool checking_view = parsed.type == sql::StatementType::kCreateView;
   ViewCheck check(*this, checking_view);
+  api::SubqueryRunner runner([this, &options](plan::LogicalQuery q) { return run_query(std::move(q), options, false); });
   sql::BoundStatement stmt = sql::bind(
-      std::move(parsed), [this, &options](std::string_view name) { return resolve(name, options); }, view_sql());
+      std::move(parsed), [this, &options](std::string_view name) { return resolve(name, options); }, view_sql(),
+      &runner);
   check.done();
   switch (stmt.kind) {
     case sql::StatementKind::kCreateIndex: return create_index(std::move(stmt.index));

@@ -12,6 +12,7 @@
 #include <filesystem>
 
 #include "api/database_impl.h"
+#include "api/subquery_runner.h"
 #include "common/timer.h"
 #include "storage/loaders/csv_exporter.h"
 #include "storage/loaders/csv_loader.h"
@@ -171,8 +172,9 @@ TablePtr Database::Impl::view_rows(const ViewEntry& view, QueryOptions& options)
     ~Depth() { d--; }
   } depth(view_depth);
   try {
+    api::SubqueryRunner runner([this, &options](plan::LogicalQuery q) { return run_query(std::move(q), options, false); });
     sql::BoundStatement st = sql::parse_and_bind(
-        view.sql, [this, &options](std::string_view n) { return resolve(n, options); }, view_sql());
+        view.sql, [this, &options](std::string_view n) { return resolve(n, options); }, view_sql(), &runner);
     if (st.kind != sql::StatementKind::kSelect) fail(ErrorKind::kCatalog, "is not a SELECT");
     if (views_bind_only) {  // the columns only: an empty table of the result's names and types
       std::vector<ColumnPtr> cols;

@@ -61,6 +61,7 @@ std::string AstExpr::to_string() const {
       return fmt::format("{} {}BETWEEN {} AND {}", operand(*children[0], 5), negated ? "NOT " : "",
                          operand(*children[1], 5), operand(*children[2], 5));
     case AstKind::kInList: {
+      if (subquery) return operand(*children[0], 5) + (negated ? " NOT IN " : " IN ") + text;
       std::string s = operand(*children[0], 5) + (negated ? " NOT IN (" : " IN (");
       for (size_t i = 1; i < children.size(); i++) s += (i > 1 ? ", " : "") + children[i]->to_string();
       return s + ")";
@@ -94,6 +95,8 @@ std::string AstExpr::to_string() const {
     }
     case AstKind::kCast: return "CAST(" + children[0]->to_string() + " AS " + cast_type.to_string() + ")";
     case AstKind::kInterval: return "INTERVAL '" + value.to_string() + "' " + name;
+    case AstKind::kSubquery:  // text: the parenthesized query as written
+      return op == "exists" ? (negated ? "NOT EXISTS " : "EXISTS ") + text : text;
   }
   return "?";
 }

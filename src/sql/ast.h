@@ -24,7 +24,10 @@ enum class AstKind {
   kCase,      // [operand] WHEN c THEN v ... [ELSE e] END
   kCast,      // CAST(children[0] AS cast_type) or children[0]::cast_type
   kInterval,  // INTERVAL 'n' unit: value = n (BIGINT), name = "day", "month" or "year"
+  kSubquery,  // (SELECT ...) as a value; EXISTS (SELECT ...) when op == "exists" (negated: NOT EXISTS)
 };
+
+struct SelectStatement;
 
 struct AstExpr;
 using AstPtr = std::shared_ptr<AstExpr>;
@@ -51,6 +54,8 @@ struct AstExpr {
   bool has_else = false;     // kCase: the last child is the ELSE value
   Type cast_type;            // kCast
   std::vector<AstPtr> children;  // kCase: [operand], when0, then0, when1, then1, ..., [else]
+  // kSubquery; kInList: x [NOT] IN (SELECT ...) has children = {x} and this query.
+  std::shared_ptr<const SelectStatement> subquery;
   // Frees a deep tree (a chain of 30,000 terms) without recursing once per level.
   ~AstExpr();
 
@@ -69,7 +74,23 @@ struct TableItem {
   std::string alias;  // empty when none
   int line = 1, column = 1;
   AstPtr on;  // JOIN ... ON condition; null for FROM lists, CROSS JOIN and the first table
+  // LEFT / RIGHT / FULL [OUTER] JOIN: the join of everything before this item with it.
+  enum class Join { kInner, kLeft, kRight, kFull };
+  Join join = Join::kInner;
+  // A derived table: FROM (SELECT ...) [AS] alias [(column, ...)]; `name` is empty.
+  std::shared_ptr<const SelectStatement> subquery;
+  std::vector<std::string> column_aliases;
 };
+
+// WITH name [(column, ...)] AS (SELECT ...): a non-recursive common table expression.
+struct CommonTableExpr {
+  std::string name;
+  std::vector<std::string> column_aliases;
+  std::shared_ptr<const SelectStatement> select;
+  int line = 1, column = 1;
+};
+
+enum class SetOp { kNone, kUnion, kIntersect, kExcept };
 
 struct OrderByItem {
   AstPtr expr;
@@ -77,6 +98,13 @@ struct OrderByItem {
 };
 
 struct SelectStatement {
+  std::vector<CommonTableExpr> with;  // WITH ... before this query; later ones see earlier ones
+  // A set operation `left op [ALL] right`: select, from, where, group_by and having are
+  // empty; order_by, limit and offset apply to the combined rows.
+  SetOp set_op = SetOp::kNone;
+  bool set_all = false;
+  std::shared_ptr<const SelectStatement> left, right;
+  int set_line = 1, set_column = 1;  // where the operator is written
   bool distinct = false;
   std::vector<SelectItem> select;
   std::vector<TableItem> from;  // empty for SELECT without FROM

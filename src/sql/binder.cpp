@@ -18,16 +18,24 @@ bool is_integer_literal(const AstExpr& e) {
 }  // namespace
 
 plan::LogicalQuery Binder::bind(const SelectStatement& s) {
-  if (!views_) return bind_inlined(s);
+  bind_with(s.with);
+  if (s.set_op != SetOp::kNone) return bind_set_operation(s);
+  if (!views_ || uses_query_structure(s)) return bind_inlined(s);
   inlined_ = ViewInliner(resolve_, views_).inline_views(s);
   return bind_inlined(inlined_);
 }
 
-plan::LogicalQuery Binder::bind_inlined(const SelectStatement& s) {
+plan::LogicalQuery Binder::bind_inlined(const SelectStatement& in) {
+  // Outer joins become the joined rows, one FROM item (binder_outer_join.cpp).
+  const SelectStatement folded = fold_outer_joins(in);
+  const SelectStatement& s = folded;
   bind_from(s);
+  from_tables_ = q_.tables.size();
   if (s.where) {
-    ExpressionBinder eb(q_.tables, q_.tables.size(), nullptr, "WHERE");
-    ExprPtr w = ExpressionBinder::as_predicate(eb.bind(*s.where), "argument of WHERE");
+    // Correlated subqueries become joins with derived tables (binder_correlated.cpp).
+    const AstPtr where = runner_ ? decorrelate(s.where, true) : s.where;
+    ExpressionBinder eb = expression_binder(q_.tables.size(), nullptr, "WHERE");
+    ExprPtr w = ExpressionBinder::as_predicate(eb.bind(*where), "argument of WHERE");
     plan::split_conjuncts(w, q_.conjuncts);
   }
   expand_select_list(s);
@@ -54,9 +62,20 @@ plan::LogicalQuery Binder::bind_inlined(const SelectStatement& s) {
 
 void Binder::bind_from(const SelectStatement& s) {
   for (auto& item : s.from) {
-    TablePtr t = resolve_(item.name);
-    if (!t) fail(ErrorKind::kBinder, "unknown table '{}'", item.name);
     if (q_.tables.size() == 64) fail(ErrorKind::kBinder, "a query may read at most 64 tables");
+    TempTable shape;
+    if (item.subquery) {
+      shape = materialize(*item.subquery, item.alias, item.column_aliases, "derived table " + item.alias);
+    } else if (const TempTable* cte = find_cte(item.name)) {
+      shape = item.column_aliases.empty() ? *cte : cte->renamed(cte->table->name(), item.column_aliases);
+    } else if (std::optional<TempTable> view = view_rows(item)) {
+      shape = std::move(*view);
+    } else {
+      TablePtr stored = resolve_(item.name);
+      if (!stored) fail(ErrorKind::kBinder, "unknown table '{}'", item.name);
+      shape = TempTable::stored(std::move(stored));
+    }
+    TablePtr t = shape.table;
     plan::TableRef ref;
     ref.name = t->name();
     ref.alias = item.alias.empty() ? item.name : item.alias;
@@ -65,12 +84,13 @@ void Binder::bind_from(const SelectStatement& s) {
         fail(ErrorKind::kBinder, "table name '{}' specified more than once (use an alias)", ref.alias);
     ref.table = std::move(t);
     q_.tables.push_back(std::move(ref));
+    shapes_.push_back(std::move(shape));
   }
   // ON sees the tables joined so far, as in PostgreSQL; later ones exist only to
   // explain the error.
   for (size_t i = 0; i < s.from.size(); i++) {
     if (!s.from[i].on) continue;
-    ExpressionBinder eb(q_.tables, i + 1, nullptr, "JOIN conditions");
+    ExpressionBinder eb = expression_binder(i + 1, nullptr, "JOIN conditions");
     ExprPtr on = ExpressionBinder::as_predicate(eb.bind(*s.from[i].on), "argument of JOIN/ON");
     plan::split_conjuncts(on, q_.conjuncts);
   }
@@ -88,21 +108,25 @@ void Binder::expand_select_list(const SelectStatement& s) {
       continue;
     }
     if (q_.tables.empty()) fail(ErrorKind::kBinder, "SELECT * with no tables specified is not valid");
-    size_t begin = 0, end = q_.tables.size();
+    size_t begin = 0, end = from_tables_;
+    std::string joined;  // t.* of an item inside an outer join's rows
     if (!e.qualifier.empty()) {
       begin = end;
-      for (size_t i = 0; i < q_.tables.size(); i++)
+      for (size_t i = 0; i < from_tables_; i++)
         if (iequals(q_.tables[i].alias, e.qualifier)) begin = i;
+      for (size_t i = 0; i < from_tables_ && begin == end; i++)
+        if (shapes_[i].has_qualifier(e.qualifier)) begin = i, joined = e.qualifier;
       if (begin == end) fail(ErrorKind::kBinder, "unknown table or alias '{}' in '{}'", e.qualifier, e.to_string());
       end = begin + 1;
     }
+    ExpressionBinder eb = expression_binder(q_.tables.size(), nullptr, "SELECT");
     for (size_t t = begin; t < end; t++) {
-      const Table& table = *q_.tables[t].table;
-      for (size_t c = 0; c < table.column_count(); c++) {
+      for (size_t c = 0; c < shapes_[t].columns(); c++) {
+        if (!joined.empty() && !iequals(shapes_[t].qualifiers[c], joined)) continue;
         SelectEntry entry;
-        entry.name = table.column(c).name();
-        entry.star_column = Expr::column(int(t), int(c), table.column(c).type(),
-                                         e.qualifier.empty() ? entry.name : q_.tables[t].alias + "." + entry.name);
+        entry.name = shapes_[t].name(c);
+        entry.star_column =
+            eb.column_expr(t, int(c), e.qualifier.empty() ? entry.name : q_.tables[t].alias + "." + entry.name);
         entries_.push_back(std::move(entry));
       }
     }
@@ -110,9 +134,11 @@ void Binder::expand_select_list(const SelectStatement& s) {
   // A plain column is named after the column as stored (not as written).
   for (auto& entry : entries_) {
     if (!entry.ast || entry.aliased || entry.ast->kind != AstKind::kColumn) continue;
-    ExpressionBinder eb(q_.tables, q_.tables.size(), nullptr, "SELECT");
+    ExpressionBinder eb = expression_binder(q_.tables.size(), nullptr, "SELECT");
     ExprPtr c = eb.bind(*entry.ast);
-    entry.name = q_.tables[size_t(c->table_index)].table->column(size_t(c->column_index)).name();
+    entry.name = c->kind == ExprKind::kColumnRef
+                     ? shapes_[size_t(c->table_index)].name(size_t(c->column_index))
+                     : entry.ast->name;  // a nullable column of a temporary table (temp_table.h)
   }
 }
 
@@ -125,7 +151,7 @@ int Binder::ordinal(const AstExpr& e, const char* clause) const {
 }
 
 void Binder::bind_group_by(const SelectStatement& s) {
-  ExpressionBinder eb(q_.tables, q_.tables.size(), nullptr, "GROUP BY");
+  ExpressionBinder eb = expression_binder(q_.tables.size(), nullptr, "GROUP BY");
   for (auto& g : s.group_by) {
     ExprPtr key;
     int pos = ordinal(*g, "GROUP BY");
@@ -161,7 +187,7 @@ ExprPtr Binder::to_post_aggregation(const ExprPtr& e) {
 }
 
 ExprPtr Binder::bind_output_expr(const AstExpr& e, const std::string& clause) {
-  ExpressionBinder eb(q_.tables, q_.tables.size(), &q_.aggregates, clause);
+  ExpressionBinder eb = expression_binder(q_.tables.size(), &q_.aggregates, clause);
   ExprPtr bound = eb.bind(e);
   return q_.is_aggregate ? to_post_aggregation(bound) : bound;
 }

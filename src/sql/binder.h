@@ -3,16 +3,29 @@
 // TableResolver, binds every clause with an ExpressionBinder, splits WHERE and ON
 // into conjuncts, collects group keys and aggregates, and rewrites SELECT, HAVING
 // and ORDER BY of an aggregate query into the post-aggregation domain.
+#include <optional>
+#include <set>
+#include <string>
+
 #include "plan/logical/logical_query.h"
 #include "sql/ast.h"
+#include "sql/expression_binder.h"
+#include "sql/query_runner.h"
 #include "sql/sql.h"
+#include "sql/temp_table.h"
 
 namespace raydb::sql {
 
 class Binder {
  public:
+  // The WITH queries in scope of a block: name and rows, later entries shadow earlier ones.
+  using CteScope = std::vector<std::pair<std::string, TempTable>>;
   // `views`: plain views to inline where they are simple (view_inliner.h); empty: none.
-  explicit Binder(const TableResolver& resolve, const ViewLookup& views = {}) : resolve_(resolve), views_(views) {}
+  // `runner`: runs WITH queries, derived tables, subqueries and set operations'
+  // operands (query_runner.h); null: those are errors.
+  explicit Binder(const TableResolver& resolve, const ViewLookup& views = {}, QueryRunner* runner = nullptr,
+                  CteScope ctes = {}, int view_depth = 0)
+      : resolve_(resolve), views_(views), runner_(runner), ctes_(std::move(ctes)), view_depth_(view_depth) {}
   plan::LogicalQuery bind(const SelectStatement& s);
 
  private:
@@ -39,8 +52,49 @@ class Binder {
 
   plan::LogicalQuery bind_inlined(const SelectStatement& s);
 
+  // Query structure (binder_structure.cpp).
+  void bind_with(const std::vector<CommonTableExpr>& with);
+  plan::LogicalQuery bind_set_operation(const SelectStatement& s);
+  // Binds `s` in this block's scope of WITH queries (not its tables: uncorrelated).
+  plan::LogicalQuery bind_nested(const SelectStatement& s) const;
+  // Binds and runs `s`; `names` rename its first columns; `what` names it in errors.
+  TempTable materialize(const SelectStatement& s, const std::string& name, const std::vector<std::string>& names,
+                        const std::string& what) const;
+  TempTable run_subquery(const SelectStatement& s, bool exists) const;
+  const TempTable* find_cte(const std::string& name) const;
+  // Whether `s` reads derived tables, WITH queries or subqueries (then views are not inlined).
+  bool uses_query_structure(const SelectStatement& s) const;
+  // An expression binder over this block's tables, with their shapes and subqueries.
+  ExpressionBinder expression_binder(size_t visible, std::vector<plan::AggregateExpr>* aggregates,
+                                     const std::string& clause);
+
+  // Correlated subqueries in WHERE (binder_correlated.cpp).
+  struct Correlation;
+  Correlation correlation_of(const SelectStatement& sub) const;
+  bool is_correlated(const SelectStatement& sub, const Correlation& c) const;
+  bool reads_outer_columns(const SelectStatement& sub) const;  // correlated with this block
+  void split_correlation(const AstExpr& at, const SelectStatement& sub, const Correlation& c,
+                         std::vector<AstPtr>& inner_keys, std::vector<AstPtr>& outer_keys,
+                         std::vector<AstPtr>& rest) const;
+  AstPtr decorrelate(const AstPtr& e, bool top);
+  AstPtr decorrelate_exists(const AstPtr& e, const Correlation& c);
+  AstPtr decorrelate_scalar(const AstPtr& conjunct, size_t side, const Correlation& c);
+  void add_table(TempTable shape, const std::string& alias);  // a table the rewrite joins
+  // Outer joins (binder_outer_join.cpp): s with each LEFT/RIGHT/FULL JOIN and the items
+  // before it replaced by one item holding the joined rows.
+  SelectStatement fold_outer_joins(const SelectStatement& s);
+  TempTable outer_join(std::vector<TableItem> left, TableItem right, const std::set<std::string>& names, bool star);
+  std::vector<std::pair<std::string, TempTable>> join_sources(std::vector<TableItem>& items);
+
   const TableResolver& resolve_;
   ViewLookup views_;
+  QueryRunner* runner_;
+  size_t from_tables_ = 0;  // tables of the FROM clause (those after it come from decorrelation)
+  CteScope ctes_;
+  int view_depth_ = 0;             // plain views being run around this block
+  std::vector<TempTable> shapes_;  // parallel to q_.tables
+  // A plain view that was not inlined, run as a derived table (its rows may hold NULLs).
+  std::optional<TempTable> view_rows(const TableItem& item);
   SelectStatement inlined_;  // the statement with its views inlined (entries_ point into it)
   plan::LogicalQuery q_;
   std::vector<SelectEntry> entries_;

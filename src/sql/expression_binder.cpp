@@ -3,6 +3,7 @@
 #include <cmath>
 #include <optional>
 #include <tuple>
+#include <unordered_set>
 
 #include "common/expression_depth.h"
 #include "common/error.h"
@@ -130,8 +131,31 @@ ExprPtr ExpressionBinder::as_predicate(const ExprPtr& e, const std::string& what
 
 bool ExpressionBinder::has_column(const std::string& name) const {
   for (size_t i = 0; i < visible_; i++)
-    if (tables_[i].table->find_column(name) >= 0) return true;
+    if (find_column(i, name) >= 0) return true;
   return false;
+}
+
+int ExpressionBinder::find_column(size_t ti, const std::string& name) const {
+  if (shapes_ && ti < shapes_->size()) return (*shapes_)[ti].find_column(name);
+  return tables_[ti].table->find_column(name);
+}
+
+ExprPtr ExpressionBinder::column_expr(size_t ti, int ci, std::string display) const {
+  const Column& col = tables_[ti].table->column(size_t(ci));
+  if (!shapes_ || ti >= shapes_->size() || (*shapes_)[ti].is_stored())
+    return Expr::column(int(ti), ci, col.type(), std::move(display));
+  const TempTable& t = (*shapes_)[ti];
+  ExprPtr v = Expr::column(int(ti), ci, col.type(), display);
+  if (t.type(size_t(ci)).id == TypeId::kBoolean)
+    v = Expr::compare(CompareOp::kNe, v, Expr::constant(Value::integer(0)));
+  if (!t.nullable(size_t(ci))) return v;
+  // NULL where the hidden indicator says so (temp_table.h).
+  const int flag = t.null_flag[size_t(ci)];
+  ExprPtr is_null = Expr::compare(CompareOp::kEq, Expr::column(int(ti), flag, Type::integer(), display + " is null"),
+                                  Expr::constant(Value::integer(1)));
+  auto e = std::make_shared<Expr>(*Expr::case_when({is_null, Expr::constant(Value::null(v->type)), v}, true, v->type));
+  e->name = std::move(display);
+  return e;
 }
 
 ExprPtr ExpressionBinder::bind_column(const std::string& qualifier, const std::string& name, const std::string& text) {
@@ -141,6 +165,7 @@ ExprPtr ExpressionBinder::bind_column(const std::string& qualifier, const std::s
     size_t best_d = 3;
     for (size_t i = begin; i < end; i++)
       for (auto& c : tables_[i].table->columns()) {
+        if (find_column(i, c->name()) < 0) continue;  // a hidden column
         size_t d = edit_distance(to_lower(name), to_lower(c->name()));
         if (d < best_d && d < name.size()) best_d = d, best = c->name();
       }
@@ -158,6 +183,16 @@ ExprPtr ExpressionBinder::bind_column(const std::string& qualifier, const std::s
         ti = i;
         break;
       }
+    // A FROM item of an outer join: a column of the joined rows.
+    for (size_t i = 0; ti == tables_.size() && shapes_ && i < shapes_->size() && i < tables_.size(); i++)
+      if ((*shapes_)[i].has_qualifier(qualifier)) {
+        if (i >= visible_)
+          fail(ErrorKind::kBinder, "table '{}' cannot be referenced in {} before it is joined, in '{}'", qualifier,
+               clause_, text);
+        const int ci = (*shapes_)[i].find_qualified(qualifier, name);
+        if (ci < 0) fail(ErrorKind::kBinder, "unknown column '{}'", text);
+        return column_expr(i, ci, qualifier + "." + (*shapes_)[i].name(size_t(ci)));
+      }
     if (ti == tables_.size()) {
       for (auto& t : tables_)
         if (iequals(t.name, qualifier))
@@ -169,19 +204,20 @@ ExprPtr ExpressionBinder::bind_column(const std::string& qualifier, const std::s
       fail(ErrorKind::kBinder, "table '{}' cannot be referenced in {} before it is joined, in '{}'", qualifier,
            clause_, text);
     const Table& t = *tables_[ti].table;
-    int ci = t.find_column(name);
+    int ci = find_column(ti, name);
     if (ci < 0) fail(ErrorKind::kBinder, "unknown column '{}'{}", text, suggestion(ti, ti + 1));
-    return Expr::column(int(ti), ci, t.column(size_t(ci)).type(), tables_[ti].alias + "." + t.column(size_t(ci)).name());
+    return column_expr(ti, ci, tables_[ti].alias + "." + t.column(size_t(ci)).name());
   }
 
   std::vector<std::pair<size_t, int>> matches;
   for (size_t i = 0; i < visible_; i++) {
-    int ci = tables_[i].table->find_column(name);
+    int ci = find_column(i, name);
+    if (ci == -2) fail(ErrorKind::kBinder, "column reference '{}' is ambiguous (columns of two joined tables)", text);
     if (ci >= 0) matches.emplace_back(i, ci);
   }
   if (matches.empty()) {
     for (size_t i = visible_; i < tables_.size(); i++)
-      if (tables_[i].table->find_column(name) >= 0)
+      if (find_column(i, name) >= 0)
         fail(ErrorKind::kBinder, "column '{}' of table '{}' cannot be referenced in {} before the table is joined",
              text, tables_[i].alias, clause_);
     fail(ErrorKind::kBinder, "unknown column '{}'{}", text, suggestion(0, visible_));
@@ -193,8 +229,8 @@ ExprPtr ExpressionBinder::bind_column(const std::string& qualifier, const std::s
     fail(ErrorKind::kBinder, "column reference '{}' is ambiguous (candidates: {})", text, list);
   }
   auto [ti, ci] = matches[0];
-  const Column& col = tables_[ti].table->column(size_t(ci));
-  return Expr::column(int(ti), ci, col.type(), col.name());
+  return column_expr(ti, ci, shapes_ && ti < shapes_->size() ? (*shapes_)[ti].name(size_t(ci))
+                                                             : tables_[ti].table->column(size_t(ci)).name());
 }
 
 ExprPtr ExpressionBinder::bind(const AstExpr& e) {
@@ -207,7 +243,8 @@ ExprPtr ExpressionBinder::bind(const AstExpr& e) {
     case AstKind::kUnary: return bind_unary(e);
     case AstKind::kBinary: return bind_binary(e);
     case AstKind::kBetween: return bind_between(e);
-    case AstKind::kInList: return bind_in_list(e);
+    case AstKind::kInList: return e.subquery ? bind_in_subquery(e) : bind_in_list(e);
+    case AstKind::kSubquery: return bind_subquery(e);
     case AstKind::kLike: return bind_like(e);
     case AstKind::kIsNull: return Expr::is_null(bind(*e.children[0]), e.negated);
     case AstKind::kFunction: return bind_function(e);
@@ -305,6 +342,61 @@ ExprPtr ExpressionBinder::bind_between(const AstExpr& e) {
   coerce_for_compare(x, lo, e);
   coerce_for_compare(x, hi, e);
   return Expr::between(x, lo, hi, e.negated);
+}
+
+TempTable ExpressionBinder::run_subquery(const AstExpr& e, bool exists) {
+  if (!subqueries_) fail(ErrorKind::kBinder, "subqueries are not allowed in {}: '{}'", clause_, e.to_string());
+  TempTable t = subqueries_(*e.subquery, exists);
+  if (!exists && t.columns() != 1)
+    fail(ErrorKind::kBinder, "subquery must return only one column, it returns {}: '{}'", t.columns(), e.to_string());
+  return t;
+}
+
+// Uncorrelated subqueries run once, before the outer block: a scalar one becomes its
+// value (NULL when it has no row), EXISTS a boolean constant.
+ExprPtr ExpressionBinder::bind_subquery(const AstExpr& e) {
+  const bool exists = e.op == "exists";
+  TempTable t = run_subquery(e, exists);
+  if (exists) return Expr::constant(Value::boolean((t.rows() > 0) != e.negated));
+  if (t.rows() > 1)
+    fail(ErrorKind::kExecution, "more than one row returned by a subquery used as an expression: '{}'",
+         e.to_string());
+  return Expr::constant(t.rows() == 0 ? Value::null(t.type(0)) : t.value(0, 0));
+}
+
+// x IN (SELECT ...) is x IN (its distinct values): a constant list, which the
+// executors test as a set (sorted ranges or a hash of the values), NULLs as SQL says.
+ExprPtr ExpressionBinder::bind_in_subquery(const AstExpr& e) {
+  ExprPtr x = bind(*e.children[0]);
+  TempTable t = run_subquery(e, false);
+  std::vector<ExprPtr> items;
+  std::vector<Value> seen;
+  std::unordered_set<std::string> keys;
+  bool has_null = false;
+  for (uint64_t r = 0; r < t.rows(); r++) {
+    Value v = t.value(r, 0);
+    if (v.is_null()) {
+      has_null = true;
+      continue;
+    }
+    std::string key;
+    append_value_key(key, v);
+    if (keys.insert(std::move(key)).second) seen.push_back(std::move(v));
+  }
+  if (has_null) seen.push_back(Value::null(t.type(0)));
+  if (seen.empty()) {  // IN of no rows is false, NOT IN true, whatever x is (even NULL)
+    ExprPtr xi = x, item = Expr::constant(Value::null(t.type(0)));
+    coerce_for_compare(xi, item, e);
+    return Expr::constant(Value::boolean(e.negated));
+  }
+  for (Value& v : seen) {
+    ExprPtr item = Expr::constant(v);
+    ExprPtr xi = x;
+    coerce_for_compare(xi, item, e);
+    if (x->type.id == TypeId::kNull) x = xi;
+    items.push_back(item);
+  }
+  return Expr::in_list(x, std::move(items), e.negated);
 }
 
 ExprPtr ExpressionBinder::bind_in_list(const AstExpr& e) {

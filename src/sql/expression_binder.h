@@ -4,11 +4,13 @@
 // with DATEs, folds constants (constant_folder.h) and, where the clause allows it,
 // collects aggregate calls into the query and replaces them with kAggregateRef.
 #include <optional>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "plan/logical/logical_query.h"
 #include "sql/ast.h"
+#include "sql/temp_table.h"
 
 namespace raydb::sql {
 
@@ -20,6 +22,18 @@ class ExpressionBinder {
                    std::vector<plan::AggregateExpr>* aggregates, std::string clause);
 
   plan::ExprPtr bind(const AstExpr& e);
+
+  // The tables' shapes, parallel to `tables` (temporary tables hide their NULL
+  // indicator columns and read nullable columns NULL-aware); null: all stored.
+  void set_shapes(const std::vector<TempTable>* shapes) { shapes_ = shapes; }
+  // Runs an uncorrelated subquery (exists: only whether it has a row matters); unset:
+  // subqueries are an error in this clause.
+  using SubqueryRunner = std::function<TempTable(const SelectStatement& s, bool exists)>;
+  void set_subqueries(SubqueryRunner run) { subqueries_ = std::move(run); }
+  // A visible column of table `ti` by name, or -1.
+  int find_column(size_t ti, const std::string& name) const;
+  // The expression that reads column `ci` of table `ti` (NULL-aware for temporary tables).
+  plan::ExprPtr column_expr(size_t ti, int ci, std::string display) const;
 
   // Resolves [qualifier.]name to a column reference; throws kBinder when unknown or ambiguous.
   plan::ExprPtr bind_column(const std::string& qualifier, const std::string& name, const std::string& text);
@@ -58,6 +72,9 @@ class ExpressionBinder {
   static std::string lower_pattern(const std::string& pattern);
   static plan::ExprPtr lower_of(plan::ExprPtr x);
   plan::ExprPtr bind_cast(const AstExpr& e);
+  plan::ExprPtr bind_subquery(const AstExpr& e);     // (SELECT ...) and EXISTS (SELECT ...)
+  plan::ExprPtr bind_in_subquery(const AstExpr& e);  // x [NOT] IN (SELECT ...)
+  TempTable run_subquery(const AstExpr& e, bool exists);
   // Makes a and b comparable: NULL constants take the other type, string constants
   // compared with DATEs become DATE constants; throws "cannot compare X and Y in ...".
   void coerce_for_compare(plan::ExprPtr& a, plan::ExprPtr& b, const AstExpr& whole);
@@ -69,9 +86,15 @@ class ExpressionBinder {
   std::vector<plan::AggregateExpr>* aggregates_;
   std::string clause_;
   bool inside_aggregate_ = false;
+  const std::vector<TempTable>* shapes_ = nullptr;
+  SubqueryRunner subqueries_;
 };
 
 // Whether the AST calls an aggregate function (count, sum, min, max, avg) anywhere.
 bool contains_aggregate(const AstExpr& e);
+// Whether a SELECT has WITH, a set operation, a derived table, an outer join or a
+// subquery expression (binder_structure.cpp): then no view is inlined into it, nor it
+// into another query.
+bool statement_has_subquery(const SelectStatement& s);
 
 }  // namespace raydb::sql

@@ -155,7 +155,6 @@ Statement Parser::parse_statement() {
       st.explain = true;
       st.analyze = accept_keyword("analyze");
     }
-    if (peek().is_keyword("with")) not_supported_error(peek(), "WITH (common table expressions)");
     if (st.explain && (peek().is_keyword("create") || peek().is_keyword("drop") || peek().is_keyword("insert") ||
                        peek().is_keyword("copy")))
       not_supported_error(peek(), "EXPLAIN of CREATE, DROP, INSERT or COPY");
@@ -260,9 +259,104 @@ SettingStatement Parser::parse_setting(StatementType type) {
   return s;
 }
 
+// A whole query: [WITH ...] set expression [ORDER BY] [LIMIT/OFFSET]. UNION and
+// EXCEPT bind equally and left to right, INTERSECT tighter (SQL's precedence).
 SelectStatement Parser::parse_select() {
+  std::vector<CommonTableExpr> with;
+  if (accept_keyword("with")) {
+    if (peek().is_keyword("recursive")) not_supported_error(peek(), "WITH RECURSIVE");
+    do with.push_back(parse_cte());
+    while (accept_operator(","));
+  }
+  int clause = kAfterSelectList;
+  SelectStatement s = parse_set_expression(clause);
+  s.with.insert(s.with.begin(), with.begin(), with.end());
+  const bool ordered = !s.order_by.empty() || s.limit || s.offset;
+  if (ordered && (peek().is_keyword("order") || peek().is_keyword("limit") || peek().is_keyword("offset")))
+    not_supported_error(peek(), "ORDER BY or LIMIT after a parenthesized query that has its own",
+                        "move it into the parentheses or select from a derived table");
+  parse_order_and_limit(s, clause);
+  if (peek().is_keyword("fetch")) not_supported_error(peek(), "FETCH FIRST", "use LIMIT");
+  if (!peek().is_operator(";") && peek().type != TokenType::kEnd && !(select_in_parens_ && peek().is_operator(")")))
+    unexpected_after_clause(clause);
+  return s;
+}
+
+CommonTableExpr Parser::parse_cte() {
+  CommonTableExpr c;
+  c.line = peek().line;
+  c.column = peek().column;
+  c.name = expect_name("a common table expression name");
+  if (accept_operator("(")) {
+    do c.column_aliases.push_back(expect_name("a column name"));
+    while (accept_operator(","));
+    expect_operator(")");
+  }
+  expect_keyword("as", "AS");
+  if (peek().is_keyword("materialized") || peek().is_keyword("not")) not_supported_error(peek(), "[NOT] MATERIALIZED");
+  c.select = std::make_shared<const SelectStatement>(parse_parenthesized_query());
+  return c;
+}
+
+SelectStatement Parser::parse_parenthesized_query() {
+  expect_operator("(");
+  const bool outer = select_in_parens_;
+  select_in_parens_ = true;
+  if (!peek().is_keyword("select") && !peek().is_keyword("with") && !peek().is_operator("("))
+    expected_error(peek(), "SELECT");
+  SelectStatement s = parse_select();
+  select_in_parens_ = outer;
+  expect_operator(")");
+  return s;
+}
+
+namespace {
+SelectStatement set_operation(SetOp op, bool all, SelectStatement l, SelectStatement r, const Token& at) {
   SelectStatement s;
-  if (peek().is_operator("(")) not_supported_error(peek(), "a parenthesized query");
+  s.set_op = op;
+  s.set_all = all;
+  s.set_line = at.line;
+  s.set_column = at.column;
+  s.left = std::make_shared<const SelectStatement>(std::move(l));
+  s.right = std::make_shared<const SelectStatement>(std::move(r));
+  return s;
+}
+}  // namespace
+
+SelectStatement Parser::parse_set_expression(int& clause) {
+  SelectStatement s = parse_set_term(clause);
+  while (peek().is_keyword("union") || peek().is_keyword("except")) {
+    const Token& at = next();
+    const bool all = accept_keyword("all");
+    if (!all) accept_keyword("distinct");
+    SelectStatement r = parse_set_term(clause);
+    s = set_operation(at.text == "union" ? SetOp::kUnion : SetOp::kExcept, all, std::move(s), std::move(r), at);
+  }
+  return s;
+}
+
+SelectStatement Parser::parse_set_term(int& clause) {
+  SelectStatement s = parse_set_operand(clause);
+  while (peek().is_keyword("intersect")) {
+    const Token& at = next();
+    const bool all = accept_keyword("all");
+    if (!all) accept_keyword("distinct");
+    SelectStatement r = parse_set_operand(clause);
+    s = set_operation(SetOp::kIntersect, all, std::move(s), std::move(r), at);
+  }
+  return s;
+}
+
+SelectStatement Parser::parse_set_operand(int& clause) {
+  if (peek().is_operator("(")) {
+    clause = kAfterHaving;
+    return parse_parenthesized_query();
+  }
+  return parse_select_core(clause);
+}
+
+SelectStatement Parser::parse_select_core(int& clause) {
+  SelectStatement s;
   expect_keyword("select", "SELECT");
   if (accept_keyword("distinct")) {
     s.distinct = true;
@@ -271,7 +365,7 @@ SelectStatement Parser::parse_select() {
     accept_keyword("all");
   }
   parse_select_list(s);
-  int clause = kAfterSelectList;
+  clause = kAfterSelectList;
   if (accept_keyword("from")) {
     parse_from(s);
     clause = kAfterFrom;
@@ -291,8 +385,10 @@ SelectStatement Parser::parse_select() {
     s.having = parse_expr();
     clause = kAfterHaving;
   }
-  for (const char* op : {"union", "intersect", "except"})
-    if (peek().is_keyword(op)) not_supported_error(peek(), "UNION, INTERSECT and EXCEPT");
+  return s;
+}
+
+void Parser::parse_order_and_limit(SelectStatement& s, int& clause) {
   if (clause <= kAfterHaving && peek().is_keyword("order")) {
     next();
     expect_keyword("by", "BY");
@@ -319,10 +415,6 @@ SelectStatement Parser::parse_select() {
       break;
     }
   }
-  if (peek().is_keyword("fetch")) not_supported_error(peek(), "FETCH FIRST", "use LIMIT");
-  if (!peek().is_operator(";") && peek().type != TokenType::kEnd && !(select_in_parens_ && peek().is_operator(")")))
-    unexpected_after_clause(clause);
-  return s;
 }
 
 void Parser::unexpected_after_clause(int clause) {
@@ -374,9 +466,20 @@ void Parser::parse_select_list(SelectStatement& s) {
 TableItem Parser::parse_table_item() {
   TableItem t;
   const Token& at = peek();
-  if (at.is_operator("(")) not_supported_error(at, "a subquery or parenthesized join in FROM");
   t.line = at.line;
   t.column = at.column;
+  if (at.is_operator("(")) {
+    if (!peek(1).is_keyword("select") && !peek(1).is_keyword("with") && !peek(1).is_operator("("))
+      not_supported_error(at, "a parenthesized join in FROM");
+    t.subquery = std::make_shared<const SelectStatement>(parse_parenthesized_query());
+    if (!parse_optional_alias(t.alias)) t.alias = "unnamed_subquery";  // PostgreSQL 16's name
+    if (accept_operator("(")) {
+      do t.column_aliases.push_back(expect_name("a column name"));
+      while (accept_operator(","));
+      expect_operator(")");
+    }
+    return t;
+  }
   t.name = expect_name("a table name");
   if (peek().is_operator("(")) not_supported_error(peek(), "a table function");
   if (peek().is_operator(".")) not_supported_error(peek(), "a schema-qualified table name");
@@ -393,9 +496,16 @@ void Parser::parse_from(SelectStatement& s) {
     }
     const Token& at = peek();
     if (at.is_keyword("left") || at.is_keyword("right") || at.is_keyword("full")) {
-      std::string kind = at.raw;
-      for (auto& c : kind) c = char(std::toupper(static_cast<unsigned char>(c)));
-      not_supported_error(at, kind + " JOIN", "raydb runs inner joins only");
+      const std::string word = next().text;
+      accept_keyword("outer");
+      expect_keyword("join", "JOIN");
+      TableItem t = parse_table_item();
+      if (peek().is_keyword("using")) not_supported_error(peek(), "JOIN ... USING", "write JOIN ... ON");
+      expect_keyword("on", "ON");
+      t.on = parse_expr();
+      t.join = word == "left" ? TableItem::Join::kLeft : word == "right" ? TableItem::Join::kRight : TableItem::Join::kFull;
+      s.from.push_back(std::move(t));
+      continue;
     }
     if (at.is_keyword("natural")) not_supported_error(at, "NATURAL JOIN");
     if (accept_keyword("cross")) {
@@ -530,8 +640,14 @@ AstPtr Parser::parse_predicate() {
   if (accept_keyword("in")) {
     auto e = node(AstKind::kInList, *left);
     e->negated = negated;
+    if (peek().is_operator("(") && (peek(1).is_keyword("select") || peek(1).is_keyword("with"))) {
+      const size_t begin = peek().offset;
+      e->subquery = std::make_shared<const SelectStatement>(parse_parenthesized_query());
+      e->text = sql_.substr(begin, tokens_[pos_ - 1].offset + 1 - begin);
+      e->children = {left};
+      return e;
+    }
     expect_operator("(");
-    if (peek().is_keyword("select")) not_supported_error(peek(), "a subquery in IN");
     e->children.push_back(left);
     do e->children.push_back(parse_expr());
     while (accept_operator(","));
@@ -671,8 +787,8 @@ AstPtr Parser::parse_primary() {
     case TokenType::kEnd: expected_error(t, "an expression");
     case TokenType::kOperator:
       if (t.is_operator("(")) {
+        if (peek(1).is_keyword("select") || peek(1).is_keyword("with")) return parse_subquery(t, "");
         next();
-        if (peek().is_keyword("select")) not_supported_error(peek(), "a subquery");
         AstPtr e = parse_expr();
         expect_operator(")");
         return e;
@@ -683,7 +799,10 @@ AstPtr Parser::parse_primary() {
       if (t.text == "true") return next(), literal(t, Value::boolean(true), "true");
       if (t.text == "false") return next(), literal(t, Value::boolean(false), "false");
       if (t.text == "case") return next(), parse_case(t);
-      if (t.text == "exists") not_supported_error(t, "EXISTS (subqueries)");
+      if (t.text == "exists" && peek(1).is_operator("(")) {
+        next();
+        return parse_subquery(peek(), "exists");
+      }
       if (t.text == "cast") {
         next();
         expect_operator("(");
@@ -728,6 +847,16 @@ AstPtr Parser::parse_primary() {
   auto e = node(AstKind::kColumn, name_tok);
   e->name = name_tok.text;
   e->quoted = name_tok.type == TokenType::kQuotedIdentifier;
+  return e;
+}
+
+// (SELECT ...) at `open`, as a value or (op "exists") as EXISTS's argument.
+AstPtr Parser::parse_subquery(const Token& open, const char* op) {
+  auto e = node(AstKind::kSubquery, open);
+  e->op = op;
+  const size_t begin = open.offset;
+  e->subquery = std::make_shared<const SelectStatement>(parse_parenthesized_query());
+  e->text = sql_.substr(begin, tokens_[pos_ - 1].offset + 1 - begin);
   return e;
 }
 

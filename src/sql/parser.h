@@ -32,7 +32,15 @@ class Parser {
   bool parse_optional_alias(std::string& alias);
 
   // Statement structure.
-  SelectStatement parse_select();
+  SelectStatement parse_select();  // [WITH] set expression [ORDER BY] [LIMIT] [OFFSET]
+  CommonTableExpr parse_cte();
+  SelectStatement parse_parenthesized_query();  // ( query )
+  SelectStatement parse_set_expression(int& clause);  // terms joined by UNION / EXCEPT
+  SelectStatement parse_set_term(int& clause);        // operands joined by INTERSECT
+  SelectStatement parse_set_operand(int& clause);     // a SELECT block or ( query )
+  SelectStatement parse_select_core(int& clause);     // SELECT ... [FROM] [WHERE] [GROUP BY] [HAVING]
+  void parse_order_and_limit(SelectStatement& s, int& clause);
+  AstPtr parse_subquery(const Token& open, const char* op);
   CreateIndexStatement parse_create_index();
   DropIndexStatement parse_drop_index();
   CreateRtViewStatement parse_create_rt_view();  // after CREATE RT VIEW (parser_rt_view.cpp)

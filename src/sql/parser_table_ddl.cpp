@@ -13,7 +13,8 @@ bool Parser::accept_if_exists() {
 }
 
 SelectStatement Parser::parse_select_until_end() {
-  if (!peek().is_keyword("select")) expected_error(peek(), "SELECT");
+  if (!peek().is_keyword("select") && !peek().is_keyword("with") && !peek().is_operator("("))
+    expected_error(peek(), "SELECT");
   return parse_select();
 }
 
@@ -78,7 +79,7 @@ InsertStatement Parser::parse_insert() {
     while (accept_operator(","));
     expect_operator(")");
   }
-  if (peek().is_keyword("select")) {
+  if (peek().is_keyword("select") || peek().is_keyword("with")) {
     ins.from_select = true;
     ins.select = parse_select();
     return ins;

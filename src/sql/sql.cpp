@@ -10,9 +10,10 @@ namespace {
 
 // CREATE TABLE, DROP TABLE, INSERT, COPY, CREATE VIEW: binds their SELECT (or VALUES
 // entries); false for any other statement.
-bool bind_table_statement(Statement& st, const TableResolver& resolve, const ViewLookup& views, BoundStatement& out) {
+bool bind_table_statement(Statement& st, const TableResolver& resolve, const ViewLookup& views, QueryRunner* runner,
+                          BoundStatement& out) {
   auto bind_query = [&](const SelectStatement& s) {
-    out.query = Binder(resolve, views).bind(s);
+    out.query = Binder(resolve, views, runner).bind(s);
     out.has_query = true;
   };
   switch (st.type) {
@@ -62,13 +63,14 @@ bool bind_table_statement(Statement& st, const TableResolver& resolve, const Vie
 
 }  // namespace
 
-BoundStatement parse_and_bind(std::string_view sql, const TableResolver& resolve, const ViewLookup& views) {
-  return bind(parse(sql), resolve, views);
+BoundStatement parse_and_bind(std::string_view sql, const TableResolver& resolve, const ViewLookup& views,
+                              QueryRunner* runner) {
+  return bind(parse(sql), resolve, views, runner);
 }
 
 Statement parse(std::string_view sql) { return Parser(sql).parse_statement(); }
 
-BoundStatement bind(Statement st, const TableResolver& resolve, const ViewLookup& views) {
+BoundStatement bind(Statement st, const TableResolver& resolve, const ViewLookup& views, QueryRunner* runner) {
   BoundStatement out;
   if (st.type == StatementType::kCreateIndex) {
     out.kind = StatementKind::kCreateIndex;
@@ -95,7 +97,7 @@ BoundStatement bind(Statement st, const TableResolver& resolve, const ViewLookup
     out.rt_only = st.drop_rt_view.rt;
     return out;
   }
-  if (bind_table_statement(st, resolve, views, out)) return out;
+  if (bind_table_statement(st, resolve, views, runner, out)) return out;
   if (st.type == StatementType::kSet || st.type == StatementType::kReset || st.type == StatementType::kShow) {
     out.kind = st.type == StatementType::kSet     ? StatementKind::kSet
                : st.type == StatementType::kReset ? StatementKind::kReset
@@ -106,7 +108,7 @@ BoundStatement bind(Statement st, const TableResolver& resolve, const ViewLookup
   }
   out.kind = st.explain ? StatementKind::kExplain : StatementKind::kSelect;
   out.analyze = st.analyze;
-  out.query = Binder(resolve, views).bind(st.select);
+  out.query = Binder(resolve, views, runner).bind(st.select);
   return out;
 }
 

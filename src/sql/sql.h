@@ -7,8 +7,10 @@
 // [CROSS JOIN w] [WHERE] [GROUP BY expr|alias|ordinal] [HAVING] [ORDER BY
 // expr|alias|ordinal [ASC|DESC]] [LIMIT n] [OFFSET m]; count/sum/min/max/avg with
 // DISTINCT; CASE, CAST and ::, BETWEEN, IN, LIKE, IS [NOT] NULL; DATE '...' literals.
-// Outer joins, subqueries, set operations and scalar functions are kNotImplemented
-// or kBinder errors that say so.
+// WITH (non-recursive), derived tables FROM (SELECT ...) [AS] a [(cols)], uncorrelated
+// scalar / IN / EXISTS subqueries and UNION/INTERSECT/EXCEPT [ALL] run through a
+// QueryRunner (binder_structure.cpp). Outer joins, correlated subqueries and scalar
+// functions are kNotImplemented or kBinder errors that say so.
 // Settings: SET name = value (or TO), RESET name, SHOW name; the connection checks
 // the name and value (common/settings.h).
 // DDL: CREATE INDEX name ON table (column) [USING RT|SORTED|HASH] [WITH (option =
@@ -32,6 +34,8 @@
 #include "storage/table.h"
 
 namespace raydb::sql {
+
+class QueryRunner;  // query_runner.h
 
 // Looks a table up by name (case-insensitive); nullptr when it does not exist.
 using TableResolver = std::function<TablePtr(std::string_view name)>;
@@ -70,9 +74,13 @@ struct BoundStatement {
 // Parses and binds one statement (a trailing ';' is allowed). Throws Error(kParse)
 // with "line L, column C" of the offending token, or Error(kBinder) for unknown
 // tables/columns, ambiguous names, type mismatches and aggregate misuse.
-BoundStatement parse_and_bind(std::string_view sql, const TableResolver& resolve, const ViewLookup& views = {});
+// `runner` runs WITH queries, derived tables, subqueries and set operations' operands
+// while binding (query_runner.h); without one they are errors.
+BoundStatement parse_and_bind(std::string_view sql, const TableResolver& resolve, const ViewLookup& views = {},
+                              QueryRunner* runner = nullptr);
 // The two halves of parse_and_bind, for callers that look at the statement first.
 Statement parse(std::string_view sql);
-BoundStatement bind(Statement st, const TableResolver& resolve, const ViewLookup& views = {});
+BoundStatement bind(Statement st, const TableResolver& resolve, const ViewLookup& views = {},
+                    QueryRunner* runner = nullptr);
 
 }  // namespace raydb::sql

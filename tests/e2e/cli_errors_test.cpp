@@ -110,12 +110,44 @@ TEST_F(CliErrors, AggregateMisuse) {
 }
 
 TEST_F(CliErrors, UnsupportedSqlIsAClearError) {
-  EXPECT_TRUE(clean_error(query("select count(*) from lineorder left join customer on lo_custkey = c_custkey"), {"join"}));
-  EXPECT_TRUE(clean_error(query("select count(*) from lineorder where lo_custkey in (select c_custkey from customer)"),
-                          {"subquer"}));
-  EXPECT_TRUE(clean_error(query("select c_city from customer union select s_city from supplier"), {"union"}));
+  EXPECT_TRUE(clean_error(query("select count(*) from supplier left join customer on s_suppkey < c_custkey"),
+                          {"left join", "equality"}));
+  EXPECT_TRUE(clean_error(query("select count(*) from supplier full join customer on s_city = c_city "
+                                "and s_suppkey < c_custkey"),
+                          {"full join", "not 's_suppkey < c_custkey'"}));
+  EXPECT_TRUE(clean_error(query("with recursive x as (select 1) select * from x"), {"recursive"}));
   // Two statements are a script for `raydb query` now (issue 14): both run
   // (Database::query still takes one statement).
+}
+
+TEST_F(CliErrors, QueryStructureErrors) {
+  EXPECT_TRUE(clean_error(query("select c_custkey from customer where c_custkey = (select s_suppkey from supplier)"),
+                          {"more than one row returned by a subquery used as an expression"}));
+  EXPECT_TRUE(clean_error(query("select (select s_suppkey, s_name from supplier limit 1)"),
+                          {"subquery must return only one column"}));
+  EXPECT_TRUE(clean_error(query("select c_city, c_nation from customer union select s_city from supplier"),
+                          {"each union query must have the same number of columns"}));
+  EXPECT_TRUE(clean_error(query("select c_city from customer except select s_suppkey from supplier"),
+                          {"except types varchar and integer cannot be matched"}));
+  EXPECT_TRUE(clean_error(query("with x as (select 1 as a) select * from y"), {"unknown table 'y'"}));
+  EXPECT_TRUE(clean_error(query("with x as (select 1 as a), x as (select 2 as a) select * from x"),
+                          {"with query name 'x' specified more than once"}));
+  EXPECT_TRUE(clean_error(query("with x (a, b) as (select 1 as a) select * from x"),
+                          {"2 columns specified"}));
+  EXPECT_TRUE(clean_error(query("select * from (select c_city, s_city as c_city from customer, supplier) d"),
+                          {"two columns are named c_city"}));
+  EXPECT_TRUE(clean_error(query("with x as (select * from x) select * from x"), {"unknown table 'x'"}));
+  EXPECT_TRUE(clean_error(query("select * from (select 1 as a"), {"line 1"}));
+  // Correlated shapes that are not decorrelated are refused, never run row by row.
+  EXPECT_TRUE(clean_error(query("select s_suppkey from supplier s where 0 = (select count(*) from lineorder "
+                                "where lo_suppkey = s.s_suppkey)"),
+                          {"correlated subquery", "count over no rows is 0"}));
+  EXPECT_TRUE(clean_error(query("select (select max(lo_revenue) from lineorder where lo_suppkey = s_suppkey) "
+                                "from supplier"),
+                          {"correlated subquery is supported only in where"}));
+  EXPECT_TRUE(clean_error(query("select count(*) from supplier where exists (select 1 from lineorder "
+                                "where lo_suppkey < s_suppkey)"),
+                          {"correlated subquery", "inner = outer"}));
 }
 
 TEST_F(CliErrors, CorruptedManifest) {

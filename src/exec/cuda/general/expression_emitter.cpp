@@ -256,6 +256,10 @@ std::optional<Operand> ExpressionEmitter::between(const Expr& e) {
 // x IN (a, b, ...) == x = a OR x = b OR ..., three-valued (as the evaluator).
 std::optional<Operand> ExpressionEmitter::in_list(const Expr& e) {
   if (auto t = column_table(e)) return t;
+  if (!why().empty()) return std::nullopt;
+  // A subquery's values can make the list long; a program of one compare per value
+  // would be slower than the CPU's evaluator, so such lists stay on the CPU.
+  if (e.children.size() > 65) return b_.fail("an IN list of more than 64 values over an expression");
   for (size_t k = 1; k < e.children.size(); k++) {
     if (!compare(e, CompareOp::kEq, *e.children[0], *e.children[k])) return std::nullopt;
     if (k > 1) b_.push_logic(e, kPOr, 2);

@@ -1,0 +1,332 @@
+// Correlated subqueries in WHERE, decorrelated into joins before binding (the common
+// TPC-H shapes, as DuckDB and Umbra unnest them):
+//  - [NOT] EXISTS (SELECT ... WHERE inner = outer AND <uncorrelated>): a membership
+//    test of outer in the distinct non-NULL values of inner, i.e. a semi (anti) join:
+//    EXISTS = outer IS NOT NULL AND outer IN (SELECT DISTINCT inner ...); NOT EXISTS
+//    its negation (exact: the IN is never unknown there).
+//  - x op (SELECT agg(...) WHERE inner1 = outer1 AND ... AND <uncorrelated>) as a
+//    conjunct of WHERE: a derived table grouped on the inner keys, joined on
+//    outer_i = key_i, with the subquery replaced by its aggregate column. The table has
+//    one row per key, so no outer row repeats; an outer row without a group would
+//    compare with NULL and fail, as it fails the join. COUNT is 0, not NULL, over no
+//    rows, so a correlated COUNT needs an outer join and is refused.
+// Every other correlated shape is refused with one line; nothing runs row by row.
+#include "common/error.h"
+#include "sql/binder.h"
+
+namespace raydb::sql {
+
+namespace {
+
+enum class Side { kInner, kOuter, kUnknown };
+
+AstPtr make_and(std::vector<AstPtr> terms) {
+  AstPtr out;
+  for (auto& t : terms) {
+    if (!out) {
+      out = t;
+      continue;
+    }
+    auto e = std::make_shared<AstExpr>();
+    e->kind = AstKind::kBinary;
+    e->op = "and";
+    e->line = out->line, e->column = out->column;
+    e->children = {out, t};
+    out = e;
+  }
+  return out;
+}
+
+void split_and(const AstPtr& e, std::vector<AstPtr>& out) {
+  if (e && e->kind == AstKind::kBinary && e->op == "and") {
+    split_and(e->children[0], out);
+    split_and(e->children[1], out);
+  } else if (e) {
+    out.push_back(e);
+  }
+}
+
+AstPtr column(const std::string& qualifier, const std::string& name) {
+  auto e = std::make_shared<AstExpr>();
+  e->kind = AstKind::kColumn;
+  e->qualifier = qualifier;
+  e->name = name;
+  e->quoted = true;
+  return e;
+}
+
+AstPtr is_null(AstPtr x, bool negated) {
+  auto e = std::make_shared<AstExpr>();
+  e->kind = AstKind::kIsNull;
+  e->negated = negated;
+  e->line = x->line, e->column = x->column;
+  e->children = {std::move(x)};
+  return e;
+}
+
+bool is_comparison(const AstExpr& e) {
+  return e.kind == AstKind::kBinary &&
+         (e.op == "=" || e.op == "<>" || e.op == "<" || e.op == "<=" || e.op == ">" || e.op == ">=");
+}
+
+bool calls_count(const AstExpr& e) {
+  if (e.kind == AstKind::kFunction && e.name == "count") return true;
+  for (auto& c : e.children)
+    if (calls_count(*c)) return true;
+  return false;
+}
+
+}  // namespace
+
+// The FROM items a subquery's names resolve against: its own (inner) and the
+// enclosing block's (outer). `complete` is false when an inner item's columns are not
+// known before binding (a derived table): then nothing is taken as correlated.
+struct Binder::Correlation {
+  std::vector<std::pair<std::string, TempTable>> inner;
+  const Binder* outer = nullptr;
+  bool complete = true;
+
+  Side side(const AstExpr& c) const {
+    auto in_inner = [&](const std::string& q) {
+      for (auto& [alias, t] : inner)
+        if ((q.empty() || iequals(alias, q)) && t.find_column(c.name) >= 0) return true;
+      return false;
+    };
+    if (!c.qualifier.empty()) {
+      for (auto& [alias, t] : inner)
+        if (iequals(alias, c.qualifier)) return Side::kInner;
+    } else if (in_inner("")) {
+      return Side::kInner;
+    }
+    for (size_t i = 0; i < outer->q_.tables.size(); i++)
+      if ((c.qualifier.empty() || iequals(outer->q_.tables[i].alias, c.qualifier)) &&
+          outer->shapes_[i].find_column(c.name) >= 0)
+        return Side::kOuter;
+    return Side::kUnknown;
+  }
+  // Whether e (not looking into nested subqueries) reads outer, or inner, columns.
+  void sides(const AstExpr& e, bool& reads_inner, bool& reads_outer) const {
+    if (e.kind == AstKind::kColumn) {
+      Side s = side(e);
+      reads_inner = reads_inner || s == Side::kInner;
+      reads_outer = reads_outer || s == Side::kOuter;
+    }
+    if (e.kind == AstKind::kStar && !e.qualifier.empty()) reads_inner = true;
+    for (auto& c : e.children) sides(*c, reads_inner, reads_outer);
+  }
+  bool reads_outer(const AstPtr& e) const {
+    bool i = false, o = false;
+    if (e) sides(*e, i, o);
+    return o;
+  }
+};
+
+Binder::Correlation Binder::correlation_of(const SelectStatement& sub) const {
+  Correlation c;
+  c.outer = this;
+  if (sub.set_op != SetOp::kNone) {
+    c.complete = false;
+    return c;
+  }
+  for (const TableItem& item : sub.from) {
+    const std::string alias = item.alias.empty() ? item.name : item.alias;
+    bool cte_shadowed = false;
+    for (auto& w : sub.with) cte_shadowed = cte_shadowed || iequals(w.name, item.name);
+    if (item.subquery || cte_shadowed) {
+      c.complete = false;
+      continue;
+    }
+    if (const TempTable* t = find_cte(item.name)) {
+      c.inner.emplace_back(alias, *t);
+    } else if (views_ && views_(item.name)) {
+      c.complete = false;  // a view's columns are known once it runs
+    } else if (TablePtr t = resolve_(item.name)) {
+      c.inner.emplace_back(alias, TempTable::stored(std::move(t)));
+    } else {
+      c.complete = false;
+    }
+  }
+  return c;
+}
+
+bool Binder::is_correlated(const SelectStatement& sub, const Correlation& c) const {
+  if (!c.complete) return false;
+  if (c.reads_outer(sub.where) || c.reads_outer(sub.having)) return true;
+  for (auto& item : sub.select)
+    if (c.reads_outer(item.expr)) return true;
+  for (auto& t : sub.from)
+    if (c.reads_outer(t.on)) return true;
+  for (auto& g : sub.group_by)
+    if (c.reads_outer(g)) return true;
+  return false;
+}
+
+bool Binder::reads_outer_columns(const SelectStatement& sub) const { return is_correlated(sub, correlation_of(sub)); }
+
+namespace {
+
+[[noreturn]] void refuse(const AstExpr& e, const std::string& why) {
+  fail(ErrorKind::kNotImplemented, "correlated subquery {} is not supported: {} (line {}, column {})",
+       e.to_string().substr(0, 120), why, e.line, e.column);
+}
+
+}  // namespace
+
+// Splits the subquery's WHERE into equality correlations (inner = outer; inner[i] and
+// outer[i]) and the rest, which must not read outer columns.
+void Binder::split_correlation(const AstExpr& at, const SelectStatement& sub, const Correlation& c,
+                               std::vector<AstPtr>& inner_keys, std::vector<AstPtr>& outer_keys,
+                               std::vector<AstPtr>& rest) const {
+  std::vector<AstPtr> terms;
+  split_and(sub.where, terms);
+  for (auto& t : terms) {
+    if (!c.reads_outer(t)) {
+      rest.push_back(t);
+      continue;
+    }
+    bool ok = t->kind == AstKind::kBinary && t->op == "=";
+    if (ok) {
+      bool li = false, lo = false, ri = false, ro = false;
+      c.sides(*t->children[0], li, lo);
+      c.sides(*t->children[1], ri, ro);
+      if (li && !lo && ro && !ri) {
+        inner_keys.push_back(t->children[0]), outer_keys.push_back(t->children[1]);
+      } else if (ri && !ro && lo && !li) {
+        inner_keys.push_back(t->children[1]), outer_keys.push_back(t->children[0]);
+      } else {
+        ok = false;
+      }
+    }
+    if (!ok) refuse(at, "outer columns may appear only in inner = outer conditions of its WHERE, not in '" +
+                            t->to_string() + "'");
+  }
+  for (auto& t : sub.from)
+    if (c.reads_outer(t.on)) refuse(at, "its JOIN ... ON reads outer columns");
+  if (c.reads_outer(sub.having)) refuse(at, "its HAVING reads outer columns");
+  for (auto& g : sub.group_by)
+    if (c.reads_outer(g)) refuse(at, "its GROUP BY reads outer columns");
+}
+
+AstPtr Binder::decorrelate_exists(const AstPtr& e, const Correlation& c) {
+  const SelectStatement& sub = *e->subquery;
+  std::vector<AstPtr> inner, outer, rest;
+  split_correlation(*e, sub, c, inner, outer, rest);
+  if (sub.having || sub.limit || sub.offset) refuse(*e, "EXISTS with HAVING, LIMIT or OFFSET");
+  if (inner.size() != 1) refuse(*e, "EXISTS is decorrelated for exactly one inner = outer condition");
+  bool aggregate_only = sub.group_by.empty();
+  for (auto& item : sub.select) aggregate_only = aggregate_only && contains_aggregate(*item.expr);
+  if (aggregate_only) {  // an aggregate without GROUP BY always gives one row
+    auto t = std::make_shared<AstExpr>(*e);
+    t->kind = AstKind::kLiteral;
+    t->value = Value::boolean(!e->negated);
+    t->text = e->negated ? "false" : "true";
+    t->subquery = nullptr;
+    return t;
+  }
+  // SELECT DISTINCT inner FROM ... WHERE rest AND inner IS NOT NULL
+  auto keys = std::make_shared<SelectStatement>();
+  keys->with = sub.with;
+  keys->from = sub.from;
+  keys->distinct = true;
+  keys->select.push_back({inner[0], ""});
+  rest.push_back(is_null(inner[0], true));
+  keys->where = make_and(rest);
+  auto in = std::make_shared<AstExpr>();
+  in->kind = AstKind::kInList;
+  in->line = e->line, in->column = e->column;
+  in->children = {outer[0]};
+  in->subquery = keys;
+  in->text = e->text;
+  AstPtr exists = make_and({is_null(outer[0], true), in});
+  if (!e->negated) return exists;
+  auto n = std::make_shared<AstExpr>();
+  n->kind = AstKind::kUnary;
+  n->op = "not";
+  n->line = e->line, n->column = e->column;
+  n->children = {exists};
+  return n;
+}
+
+// `conjunct` is `x op (subquery)` or `(subquery) op x`, the subquery at `side`.
+AstPtr Binder::decorrelate_scalar(const AstPtr& conjunct, size_t side, const Correlation& c) {
+  const AstExpr& e = *conjunct->children[side];
+  const SelectStatement& sub = *e.subquery;
+  std::vector<AstPtr> inner, outer, rest;
+  split_correlation(e, sub, c, inner, outer, rest);
+  if (!sub.group_by.empty() || sub.having || sub.limit || sub.offset || sub.distinct || sub.select.size() != 1 ||
+      sub.select[0].expr->kind == AstKind::kStar || !contains_aggregate(*sub.select[0].expr))
+    refuse(e, "a scalar subquery is decorrelated when it selects one aggregate, without GROUP BY, HAVING, "
+              "DISTINCT or LIMIT");
+  if (calls_count(*sub.select[0].expr))
+    refuse(e, "COUNT over no rows is 0, not NULL, which needs an outer join");
+  if (inner.empty()) refuse(e, "no inner = outer condition");
+  const std::string alias = "__subquery_" + std::to_string(q_.tables.size());
+  auto grouped = std::make_shared<SelectStatement>();
+  grouped->with = sub.with;
+  grouped->from = sub.from;
+  grouped->where = make_and(rest);
+  for (size_t i = 0; i < inner.size(); i++) {
+    grouped->select.push_back({inner[i], "k" + std::to_string(i + 1)});
+    grouped->group_by.push_back(inner[i]);
+  }
+  grouped->select.push_back({sub.select[0].expr, "v"});
+  add_table(materialize(*grouped, alias, {}, "subquery " + e.to_string().substr(0, 60)), alias);
+  std::vector<AstPtr> terms;
+  for (size_t i = 0; i < outer.size(); i++) {
+    auto eq = std::make_shared<AstExpr>();
+    eq->kind = AstKind::kBinary;
+    eq->op = "=";
+    eq->line = e.line, eq->column = e.column;
+    eq->children = {outer[i], column(alias, "k" + std::to_string(i + 1))};
+    terms.push_back(eq);
+  }
+  auto cmp = std::make_shared<AstExpr>(*conjunct);
+  cmp->children[side] = column(alias, "v");
+  terms.push_back(cmp);
+  return make_and(terms);
+}
+
+void Binder::add_table(TempTable shape, const std::string& alias) {
+  if (q_.tables.size() == 64) fail(ErrorKind::kBinder, "a query may read at most 64 tables");
+  plan::TableRef ref;
+  ref.name = shape.table->name();
+  ref.alias = alias;
+  ref.table = shape.table;
+  q_.tables.push_back(std::move(ref));
+  shapes_.push_back(std::move(shape));
+}
+
+// Rewrites e, replacing correlated subqueries (not looking into uncorrelated ones) by
+// their decorrelated forms; `top` when e is a conjunct of WHERE.
+AstPtr Binder::decorrelate(const AstPtr& e, bool top) {
+  if (!e) return e;
+  if (e->subquery && e->kind == AstKind::kSubquery) {
+    Correlation c = correlation_of(*e->subquery);
+    if (!is_correlated(*e->subquery, c)) return e;
+    if (e->op == "exists") return decorrelate_exists(e, c);
+    refuse(*e, "a correlated scalar subquery is decorrelated only as one side of a comparison that is a "
+               "condition of WHERE");
+  }
+  if (e->subquery) {  // x IN (SELECT ...)
+    Correlation c = correlation_of(*e->subquery);
+    if (is_correlated(*e->subquery, c)) refuse(*e, "IN with a correlated subquery (write EXISTS)");
+  }
+  if (top && is_comparison(*e)) {
+    for (size_t side = 0; side < 2; side++) {
+      const AstPtr& s = e->children[side];
+      if (s->kind != AstKind::kSubquery || s->op == "exists") continue;
+      Correlation c = correlation_of(*s->subquery);
+      if (is_correlated(*s->subquery, c)) return decorrelate_scalar(e, side, c);
+    }
+  }
+  std::shared_ptr<AstExpr> copy;
+  for (size_t i = 0; i < e->children.size(); i++) {
+    AstPtr n = decorrelate(e->children[i], top && e->kind == AstKind::kBinary && e->op == "and");
+    if (n == e->children[i]) continue;
+    if (!copy) copy = std::make_shared<AstExpr>(*e);
+    copy->children[i] = n;
+  }
+  return copy ? copy : e;
+}
+
+}  // namespace raydb::sql

@@ -1,0 +1,184 @@
+#include "sql/temp_table.h"
+
+#include <cmath>
+
+#include "common/error.h"
+#include "storage/value_assign.h"
+
+namespace raydb::sql {
+
+namespace {
+
+// The stored form of a result type: BOOLEAN and untyped NULL columns become INTEGER,
+// wide integers and decimals their 64-bit forms (values that do not fit are an error).
+Type stored_type(const Type& t, const std::string& column) {
+  if (t.id == TypeId::kBoolean || t.id == TypeId::kNull) return Type::integer();
+  return storable_type_for(t, column);
+}
+
+}  // namespace
+
+void append_value_key(std::string& out, const Value& v) {
+  if (v.is_null()) {
+    out += 'N';
+    return;
+  }
+  out += 'V';
+  if (v.type().id == TypeId::kVarchar) {
+    const uint64_t n = v.as_string().size();
+    out.append(reinterpret_cast<const char*>(&n), sizeof n);
+    out += v.as_string();
+    return;
+  }
+  if (v.type().id == TypeId::kDouble) {
+    double d = v.as_double();
+    if (d == 0) d = 0;                     // -0.0 and +0.0
+    if (std::isnan(d)) d = std::nan("");  // one NaN
+    out.append(reinterpret_cast<const char*>(&d), sizeof d);
+    return;
+  }
+  const __int128 h = v.as_hugeint();
+  out.append(reinterpret_cast<const char*>(&h), sizeof h);
+}
+
+int TempTable::find_column(std::string_view name) const {
+  if (plain.empty()) {
+    const int c = table->find_column(name);
+    return c >= 0 && size_t(c) < columns() ? c : -1;
+  }
+  int found = -1;
+  for (size_t c = 0; c < plain.size(); c++)
+    if (iequals(plain[c], name)) found = found >= 0 ? -2 : int(c);
+  return found;
+}
+
+bool TempTable::has_qualifier(std::string_view qualifier) const {
+  for (auto& q : qualifiers)
+    if (iequals(q, qualifier)) return true;
+  return false;
+}
+
+int TempTable::find_qualified(std::string_view qualifier, std::string_view name) const {
+  for (size_t c = 0; c < plain.size(); c++)
+    if (iequals(qualifiers[c], qualifier) && iequals(plain[c], name)) return int(c);
+  return -1;
+}
+
+Value TempTable::value(uint64_t row, size_t c) const {
+  if (nullable(c) && table->column(size_t(null_flag[c])).get_int(row) != 0) return Value::null(type(c));
+  Value v = table->column(c).get(row);
+  if (!is_stored() && types[c].id == TypeId::kBoolean) return Value::boolean(v.as_int() != 0);
+  return v;
+}
+
+TempTable TempTable::renamed(const std::string& table_name, const std::vector<std::string>& names) const {
+  std::vector<ColumnPtr> cols;
+  for (size_t c = 0; c < table->column_count(); c++) {
+    const Column& col = table->column(c);
+    const std::string& n = c < names.size() && c < columns() ? names[c] : col.name();
+    for (size_t o = 0; o < cols.size(); o++)
+      if (iequals(cols[o]->name(), n))
+        fail(ErrorKind::kBinder, "{}: two columns are named {} (rename one)", table_name, n);
+    cols.push_back(std::make_shared<const Column>(n, col.type(), col.buffer(), col.size(), col.dictionary_ptr(),
+                                                  col.recorded_stats()));
+  }
+  TempTable t = *this;
+  t.table = std::make_shared<const Table>(table_name, std::move(cols));
+  return t;
+}
+
+TempTableBuilder::TempTableBuilder(std::string table_name, const std::vector<std::string>& names,
+                                   const std::vector<Type>& types, std::string what)
+    : name_(std::move(table_name)), what_(std::move(what)), types_(types) {
+  for (size_t c = 0; c < names.size(); c++) {
+    if (names[c].empty()) fail(ErrorKind::kBinder, "{}: column {} has no name (name it with AS)", what_, c + 1);
+    for (size_t o = 0; o < c; o++)
+      if (iequals(names[o], names[c]))
+        fail(ErrorKind::kBinder, "{}: two columns are named {} (rename one with AS)", what_, names[c]);
+    if (types[c].id == TypeId::kNull) types_[c] = Type::integer();
+    columns_.emplace_back(names[c], stored_type(types[c], name_ + "." + names[c]));
+  }
+  nulls_.resize(names.size());
+  any_null_.assign(names.size(), false);
+}
+
+void TempTableBuilder::reserve(uint64_t rows) {
+  for (size_t c = 0; c < columns_.size(); c++) {
+    columns_[c].reserve(rows);
+    nulls_[c].reserve(rows);
+  }
+}
+
+void TempTableBuilder::append(size_t c, const Value& v) {
+  ColumnBuilder& b = columns_[c];
+  nulls_[c].push_back(v.is_null() ? 1 : 0);
+  if (v.is_null()) {
+    any_null_[c] = true;
+    switch (b.type().id) {  // a placeholder the indicator hides
+      case TypeId::kDouble: b.append_double(0); break;
+      case TypeId::kVarchar: b.append_string(""); break;
+      default: b.append_int(0); break;
+    }
+    return;
+  }
+  if (v.type().id == TypeId::kBoolean) return b.append_int(v.as_int() != 0);
+  append_assigned(b, v, false, name_);
+}
+
+bool TempTableBuilder::append_ints(size_t c, const int64_t* v, const std::vector<uint8_t>& nulls, size_t n) {
+  const Type& t = types_[c];
+  const bool fits = t.id == TypeId::kInteger || t.id == TypeId::kBigint || t.id == TypeId::kDate ||
+                    t.id == TypeId::kBoolean || (t.id == TypeId::kDecimal && t.precision <= 18);
+  if (!fits) return false;
+  ColumnBuilder& b = columns_[c];
+  for (size_t i = 0; i < n; i++) {
+    const bool null = !nulls.empty() && nulls[i];
+    nulls_[c].push_back(null);
+    any_null_[c] = any_null_[c] || null;
+    b.append_int(null ? 0 : v[i]);
+  }
+  return true;
+}
+
+bool TempTableBuilder::append_doubles(size_t c, const double* v, const std::vector<uint8_t>& nulls, size_t n) {
+  if (types_[c].id != TypeId::kDouble) return false;
+  ColumnBuilder& b = columns_[c];
+  for (size_t i = 0; i < n; i++) {
+    const bool null = !nulls.empty() && nulls[i];
+    nulls_[c].push_back(null);
+    any_null_[c] = any_null_[c] || null;
+    b.append_double(null ? 0 : v[i]);
+  }
+  return true;
+}
+
+bool TempTableBuilder::append_strings(size_t c, const std::string* v, const std::vector<uint8_t>& nulls, size_t n) {
+  if (types_[c].id != TypeId::kVarchar) return false;
+  ColumnBuilder& b = columns_[c];
+  for (size_t i = 0; i < n; i++) {
+    const bool null = !nulls.empty() && nulls[i];
+    nulls_[c].push_back(null);
+    any_null_[c] = any_null_[c] || null;
+    b.append_string(null ? std::string_view() : std::string_view(v[i]));
+  }
+  return true;
+}
+
+TempTable TempTableBuilder::finish() {
+  TempTable t;
+  std::vector<ColumnPtr> cols;
+  for (auto& b : columns_) cols.push_back(b.finish());
+  t.types = types_;
+  t.null_flag.assign(columns_.size(), -1);
+  for (size_t c = 0; c < columns_.size(); c++) {
+    if (!any_null_[c]) continue;
+    t.null_flag[c] = int(cols.size());
+    std::vector<int32_t> flags(nulls_[c].begin(), nulls_[c].end());
+    // The name cannot clash: visible names are checked, and hidden ones are never looked up.
+    cols.push_back(make_column<int32_t>("\x01null_" + std::to_string(c), Type::integer(), flags));
+  }
+  t.table = std::make_shared<const Table>(name_, std::move(cols));
+  return t;
+}
+
+}  // namespace raydb::sql

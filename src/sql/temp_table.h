@@ -1,0 +1,83 @@
+#pragma once
+// A query result kept in memory as a table, so that an outer block reads it like a
+// stored one: the rows of a WITH query, a derived table (FROM (SELECT ...)), a
+// subquery or a set operation. Stored columns hold no NULL, so a nullable result
+// column is kept as its values (a placeholder where NULL) plus a hidden INTEGER
+// indicator column (1 = NULL) after the visible ones; the binder reads such a column
+// as CASE WHEN indicator = 1 THEN NULL ELSE value END, which every backend evaluates
+// NULL-aware. BOOLEAN columns are stored as INTEGER 0/1 and read as value <> 0.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "raydb/types.h"
+#include "raydb/value.h"
+#include "storage/column.h"
+#include "storage/table.h"
+
+namespace raydb::sql {
+
+struct TempTable {
+  TablePtr table;
+  // Per visible column: its SQL type and the index of its NULL indicator column (-1:
+  // none). Both empty for a stored table (every column visible, as stored).
+  std::vector<Type> types;
+  std::vector<int> null_flag;
+  // An outer join's rows (binder_outer_join.cpp): each visible column is column
+  // plain[c] of the FROM item named qualifiers[c]; both empty otherwise.
+  std::vector<std::string> qualifiers, plain;
+
+  static TempTable stored(TablePtr t) {
+    TempTable s;
+    s.table = std::move(t);
+    return s;
+  }
+  bool is_stored() const { return types.empty() && null_flag.empty(); }
+  size_t columns() const { return is_stored() ? table->column_count() : types.size(); }
+  uint64_t rows() const { return table->row_count(); }
+  const std::string& name(size_t c) const { return plain.empty() ? table->column(c).name() : plain[c]; }
+  Type type(size_t c) const { return is_stored() ? table->column(c).type() : types[c]; }
+  bool nullable(size_t c) const { return !is_stored() && null_flag[c] >= 0; }
+  // A visible column by name (case-insensitive), or -1; -2 when the name is that of
+  // columns of two joined items (ambiguous).
+  int find_column(std::string_view name) const;
+  // Of an outer join's rows: whether an item is named `qualifier`, and its column.
+  bool has_qualifier(std::string_view qualifier) const;
+  int find_qualified(std::string_view qualifier, std::string_view name) const;
+  // The value at (row, c), NULL-aware and of type(c). For small results, not hot loops.
+  Value value(uint64_t row, size_t c) const;
+  // The same rows under another name (a WITH query read under an alias) and, when
+  // given, other column names (`names` may be shorter than the columns).
+  TempTable renamed(const std::string& table_name, const std::vector<std::string>& names) const;
+};
+
+// Appends a byte key of `v` to `out`: equal keys for values SQL's set operations and
+// DISTINCT treat as equal within one column type (NULLs equal each other, -0.0 = 0.0,
+// one NaN), so rows can be hashed by their keys.
+void append_value_key(std::string& out, const Value& v);
+
+// Builds a TempTable value by value.
+class TempTableBuilder {
+ public:
+  // `what` names the table in errors ("derived table t", "WITH query x").
+  TempTableBuilder(std::string table_name, const std::vector<std::string>& names, const std::vector<Type>& types,
+                   std::string what);
+  void reserve(uint64_t rows);
+  void append(size_t column, const Value& v);  // NULL allowed
+  // Whole columns at once (nulls[i] = 1: NULL; empty: none), for results whose type is
+  // its own stored type: ints for INTEGER, BIGINT, DATE, BOOLEAN and DECIMAL(p <= 18).
+  // False (nothing appended) for any other type: append value by value then.
+  bool append_ints(size_t column, const int64_t* v, const std::vector<uint8_t>& nulls, size_t n);
+  bool append_doubles(size_t column, const double* v, const std::vector<uint8_t>& nulls, size_t n);
+  bool append_strings(size_t column, const std::string* v, const std::vector<uint8_t>& nulls, size_t n);
+  TempTable finish();
+
+ private:
+  std::string name_, what_;
+  std::vector<Type> types_;
+  std::vector<ColumnBuilder> columns_;
+  std::vector<std::vector<uint8_t>> nulls_;
+  std::vector<bool> any_null_;
+};
+
+}  // namespace raydb::sql

@@ -1,0 +1,60 @@
+// Query structure (WITH, derived tables, subqueries, set operations, decorrelated
+// subqueries) on the CUDA backend: every inner block runs on the backend the driver
+// picks, so `auto` must equal the CPU row for row (as a multiset where unordered), and
+// a forced `cuda` must either equal it or fail with the backend's one line. Without a
+// CUDA device every test reports SKIPPED.
+#include <gtest/gtest.h>
+
+#include "exec/cuda/cuda_backend.h"
+#include "support/fixtures.h"
+#include "support/result_rows.h"
+
+namespace raydb::test {
+namespace {
+
+#define REQUIRE_GPU()                     \
+  if (exec::cuda::device_count() == 0) \
+  GTEST_SKIP() << "no CUDA device: " << exec::cuda::no_device_reason()
+
+const char* const kQueries[] = {
+    "WITH asia AS (SELECT c_custkey FROM customer WHERE c_region = 'ASIA') "
+    "SELECT count(*), sum(lo_revenue) FROM lineorder WHERE lo_custkey IN (SELECT c_custkey FROM asia)",
+    "WITH y AS (SELECT d_datekey, d_year FROM date WHERE d_year >= 1996) "
+    "SELECT y.d_year, sum(lo_revenue) FROM lineorder JOIN y ON lo_orderdate = y.d_datekey GROUP BY y.d_year "
+    "ORDER BY y.d_year",
+    "SELECT n, count(*) FROM (SELECT lo_custkey, count(*) AS n FROM lineorder GROUP BY lo_custkey) d GROUP BY n "
+    "ORDER BY n",
+    "SELECT count(*) FROM lineorder WHERE lo_quantity > (SELECT avg(lo_quantity) FROM lineorder)",
+    "SELECT count(*) FROM part p WHERE NOT EXISTS (SELECT * FROM lineorder WHERE lo_partkey = p.p_partkey)",
+    "SELECT count(*) FROM supplier s WHERE EXISTS (SELECT * FROM lineorder WHERE lo_suppkey = s.s_suppkey "
+    "AND lo_discount = 10)",
+    "SELECT sum(lo_revenue) FROM lineorder l WHERE lo_quantity > (SELECT avg(lo_quantity) FROM lineorder m "
+    "WHERE m.lo_partkey = l.lo_partkey)",
+    "SELECT c_city FROM customer WHERE c_nation = 'CHINA' UNION SELECT s_city FROM supplier "
+    "WHERE s_nation = 'CHINA' ORDER BY 1",
+    "SELECT c_nation FROM customer INTERSECT SELECT s_nation FROM supplier EXCEPT SELECT 'PERU' ORDER BY 1",
+    "WITH n AS (SELECT CASE WHEN lo_discount > 5 THEN NULL ELSE lo_discount END AS d, lo_revenue FROM lineorder "
+    "WHERE lo_orderdate < 19920301) SELECT d, count(*), sum(lo_revenue) FROM n GROUP BY d ORDER BY d",
+};
+
+TEST(GpuQueryStructure, AutoEqualsCpuAndCudaRunsOrSaysWhy) {
+  REQUIRE_GPU();
+  OracleFixture& f = ssb_fixture("0.01");
+  ASSERT_TRUE(f.db) << f.error;
+  for (const char* sql : kQueries) {
+    QueryResult cpu = f.db->query(sql, QueryOptions{Backend::kCpu});
+    QueryResult any = f.db->query(sql, QueryOptions{Backend::kAuto});
+    EXPECT_TRUE(same(cpu, any, sql));
+    try {
+      QueryResult gpu = f.db->query(sql, QueryOptions{Backend::kCuda});
+      EXPECT_TRUE(same(cpu, gpu, sql));
+    } catch (const Error& e) {
+      const std::string why = e.what();
+      EXPECT_EQ(e.kind(), ErrorKind::kNotImplemented) << why;
+      EXPECT_EQ(why.find('\n'), std::string::npos) << why;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace raydb::test

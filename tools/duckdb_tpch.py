@@ -74,8 +74,8 @@ def main():
         con.execute(f"SET threads={a.threads}")
     t0 = time.time()
     load(con, a.tbl_dir)
-    print(f"load {time.time() - t0:.1f} s, duckdb {duckdb.__version__}, threads "
-          f"{con.execute('select current_setting(''threads'')').fetchone()[0]}", file=sys.stderr)
+    threads = con.execute("select current_setting('threads')").fetchone()[0]
+    print(f"load {time.time() - t0:.1f} s, duckdb {duckdb.__version__}, threads {threads}", file=sys.stderr)
     only = set(a.queries.split(",")) if a.queries else None
     out = []
     for path in sorted(glob.glob(os.path.join(a.query_dir, "q*.sql")), key=natural_key):
@@ -90,7 +90,7 @@ def main():
             rows = con.execute(sql).fetchall()
             times.append((time.perf_counter() - s) * 1e3)
         out.append({"suite": "tpch", "engine": "duckdb", "query": name, "median_ms": statistics.median(times),
-                    "min_ms": min(times), "max_ms": max(times), "rows": len(rows), "threads": a.threads,
+                    "min_ms": min(times), "max_ms": max(times), "rows": len(rows), "threads": threads,
                     "first": [str(v) for v in rows[0]] if rows else []})
         print(f"{name}\t{statistics.median(times):8.1f} ms\trows={len(rows)}")
     print(f"total\t{sum(r['median_ms'] for r in out):8.1f} ms")

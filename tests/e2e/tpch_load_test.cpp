@@ -62,6 +62,31 @@ TEST(TpchLoad, MalformedRowIsOneLineWithFileAndLine) {
   EXPECT_NE(m.err.find("region.tbl"), std::string::npos) << m.err;
 }
 
+TEST(TpchBench, ReportsEveryQueryTimedOrNotSupported) {
+  TempDir dir;
+  const std::string json = dir.file("bench.jsonl");
+  CommandResult r = run_raydb("bench tpch --sf 0.01 --db " + dir.file("db") + " --reps 1 --threads 2 --json " + json);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<std::string> lines = split_lines(read_file(json));
+  ASSERT_EQ(lines.size(), 22u);
+  int timed = 0;
+  for (size_t i = 0; i < lines.size(); i++) {
+    const std::string& l = lines[i];
+    EXPECT_NE(l.find("\"query\":\"q" + std::to_string(i + 1) + "\""), std::string::npos) << l;
+    if (l.find("\"status\":\"ok\"") != std::string::npos) {
+      EXPECT_NE(l.find("\"median_ms\""), std::string::npos) << l;
+      EXPECT_NE(l.find("\"verified\":true"), std::string::npos) << l;
+      timed++;
+    } else {
+      // Not silently dropped: the status and raydb's one-line error, also on stderr.
+      ASSERT_NE(l.find("\"status\":\"not supported\",\"error\":\""), std::string::npos) << l;
+      EXPECT_NE(r.err.find("q" + std::to_string(i + 1) + ": not supported: "), std::string::npos) << r.err;
+    }
+  }
+  EXPECT_GE(timed, 2);  // q3 and q19 run today
+  EXPECT_NE(r.out.find("of 22 queries ran"), std::string::npos) << r.out;
+}
+
 TEST(TpchLoad, GenRejectsBadScaleFactor) {
   TempDir dir;
   CommandResult r = run_raydb("gen tpch --sf 0 --db " + dir.file("x"));

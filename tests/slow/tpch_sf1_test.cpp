@@ -11,7 +11,7 @@ namespace {
 
 class TpchSf1 : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(TpchSf1, MatchesSqlite) { run_tpch_query_case(tpch_fixture("1"), GetParam()); }
+TEST_P(TpchSf1, MatchesSqlite) { run_tpch_query_case("1", GetParam()); }
 
 INSTANTIATE_TEST_SUITE_P(Tpch, TpchSf1, ::testing::ValuesIn(tpch_query_names()),
                          [](const auto& info) { return info.param; });

@@ -1,6 +1,9 @@
 #include "support/tpch_fixture.h"
 
+#include <unistd.h>
+
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <regex>
@@ -11,19 +14,36 @@ namespace raydb::test {
 
 namespace {
 
-// A database of `raydb gen tpch` at `sf`, kept until the process exits.
+// A database of `raydb gen tpch` at `sf`, shared by the test processes of one build:
+// ctest runs every test case as its own process, and generating per process cost
+// more than the queries. It lives beside the raydb binary, named by the binary's
+// size and time (a rebuilt generator makes a new one), and appears atomically: each
+// process generates into its own directory and renames it into place; a process that
+// loses the race uses the winner's.
 std::string generate(const std::string& sf, std::string& error) {
-  static std::map<std::string, std::unique_ptr<TempDir>> dirs;
-  auto& dir = dirs[sf];
-  if (!dir) dir = std::make_unique<TempDir>();
-  const std::string path = dir->file("tpch-sf" + sf);
-  const std::string args = "gen tpch --sf " + sf + " --db " + shell_quote(path);
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path binary = RAYDB_BINARY;
+  const auto stamp = fs::last_write_time(binary, ec).time_since_epoch().count();
+  const fs::path cache = binary.parent_path() / "tests" / "tpch-cache";
+  const fs::path path = cache / ("sf" + sf + "-" + std::to_string(fs::file_size(binary, ec)) + "-" + std::to_string(stamp));
+  if (fs::exists(path / "manifest.json", ec)) return path.string();
+  fs::create_directories(cache, ec);
+  const fs::path mine = path.string() + ".tmp" + std::to_string(::getpid());
+  fs::remove_all(mine, ec);
+  const std::string args = "gen tpch --sf " + sf + " --db " + shell_quote(mine.string());
   CommandResult r = run_raydb(args);
   if (r.exit_code != 0) {
     error = "raydb " + args + " failed (exit " + std::to_string(r.exit_code) + "): " + r.err;
     return "";
   }
-  return path;
+  fs::rename(mine, path, ec);
+  if (ec) fs::remove_all(mine, ec);  // another process was first
+  if (!fs::exists(path / "manifest.json", ec)) {
+    error = "cannot place the generated database at " + path.string();
+    return "";
+  }
+  return path.string();
 }
 
 std::string shifted_date(const std::string& date, char sign, int n, const std::string& unit) {
@@ -45,16 +65,22 @@ std::string replace_all(std::string s, const std::string& from, const std::strin
 
 }  // namespace
 
-OracleFixture& tpch_fixture(const std::string& sf) {
+OracleFixture& tpch_fixture(const std::string& sf, bool with_oracle) {
   static std::map<std::string, OracleFixture> cache;
-  auto it = cache.find(sf);
-  if (it != cache.end()) return it->second;
-  OracleFixture& f = cache[sf];
-  const char* existing = std::getenv("RAYDB_TPCH_SF1_DB");
-  f.path = sf == "1" && existing && *existing ? std::string(existing) : generate(sf, f.error);
-  if (f.path.empty()) return f;
+  auto [it, fresh] = cache.try_emplace(sf);
+  OracleFixture& f = it->second;
+  if (fresh) {
+    const char* existing = std::getenv("RAYDB_TPCH_SF1_DB");
+    f.path = sf == "1" && existing && *existing ? std::string(existing) : generate(sf, f.error);
+    if (f.path.empty()) return f;
+    try {
+      f.db = Database::open(f.path);
+    } catch (const std::exception& e) {
+      f.error = std::string("opening ") + f.path + " failed: " + e.what();
+    }
+  }
+  if (!with_oracle || !f.db || f.oracle) return f;
   try {
-    f.db = Database::open(f.path);
     f.oracle = std::make_unique<SqliteOracle>();
     f.oracle->load_database(f.db->directory());
     // The keys that joins and correlated subqueries probe; without them SQLite
@@ -66,7 +92,8 @@ OracleFixture& tpch_fixture(const std::string& sf) {
     f.oracle->analyze();
   } catch (const std::exception& e) {
     f.db.reset();
-    f.error = std::string("opening ") + f.path + " or copying it into SQLite failed: " + e.what();
+    f.oracle.reset();
+    f.error = std::string("copying ") + f.path + " into SQLite failed: " + e.what();
   }
   return f;
 }

@@ -11,7 +11,9 @@ namespace raydb::test {
 
 // TPC-H at scale factor `sf` ("0.01", "1"), built once per process. With
 // RAYDB_TPCH_SF1_DB set, sf "1" uses that existing database instead of generating one.
-OracleFixture& tpch_fixture(const std::string& sf);
+// The SQLite copy is made on the first call with `with_oracle` (until then `oracle`
+// is null), so a test that only needs raydb does not pay for it.
+OracleFixture& tpch_fixture(const std::string& sf, bool with_oracle = true);
 
 // The text SQLite runs for TPC-H query `name` ("q1".."q22") written as `sql`:
 //   - `date 'D' +/- interval 'N' day|month|year [(p)]` becomes the computed date

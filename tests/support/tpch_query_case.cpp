@@ -11,7 +11,8 @@ std::vector<std::string> tpch_query_names() {
   return v;
 }
 
-void run_tpch_query_case(OracleFixture& f, const std::string& name) {
+void run_tpch_query_case(const std::string& sf, const std::string& name) {
+  OracleFixture& f = tpch_fixture(sf, /*with_oracle=*/false);
   ASSERT_TRUE(f.db) << f.error;
   const std::string sql = read_file(source_dir() + "/tpch/queries/" + name + ".sql");
   ASSERT_FALSE(sql.empty()) << "missing query file " << name;
@@ -22,6 +23,8 @@ void run_tpch_query_case(OracleFixture& f, const std::string& name) {
     if (tpch_not_supported(e.kind())) GTEST_SKIP() << "not supported: " << e.what();
     FAIL() << name << " failed in raydb: " << error_kind_name(e.kind()) << ": " << e.what();
   }
+  tpch_fixture(sf);  // the SQLite copy, only for queries raydb runs
+  ASSERT_TRUE(f.oracle) << f.error;
   const std::string sqlite_sql = tpch_sqlite_text(name, sql);
   EXPECT_TRUE(matches_sqlite(*f.db, *f.oracle, sql, QueryOptions{Backend::kCpu}, sqlite_sql));
 }

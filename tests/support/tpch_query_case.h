@@ -14,6 +14,7 @@ std::vector<std::string> tpch_query_names();
 // the oracle and compares (gtest assertions). Skips (GTEST_SKIP) with raydb's error
 // when raydb rejects the SQL (parse, binder, not implemented); fails on any other
 // error.
-void run_tpch_query_case(OracleFixture& f, const std::string& name);
+// `sf`: the scale factor of tpch_fixture.
+void run_tpch_query_case(const std::string& sf, const std::string& name);
 
 }  // namespace raydb::test

@@ -33,6 +33,15 @@ struct SsbGenSummary {
 // created only once the data is ready (kInvalidInput, kCatalog, kIO).
 SsbGenSummary generate_ssb(const std::string& db_path, const SsbGenOptions& options);
 
+// TPC-H: the same options and summary (tpch::generate; spec-conforming data from
+// raydb's own random streams, not dbgen's).
+using TpchGenOptions = SsbGenOptions;
+using TpchGenSummary = SsbGenSummary;
+
+// Generates the eight TPC-H tables into the database at `db_path`, as generate_ssb
+// does for SSB (TPC-H tables there are replaced).
+TpchGenSummary generate_tpch(const std::string& db_path, const TpchGenOptions& options);
+
 struct TableRows {
   std::string name;
   uint64_t rows = 0;
@@ -42,6 +51,10 @@ struct TableRows {
 // `tbl_dir` (lineorder.tbl or lineorder.tbl.1 .. N), replacing those tables; returns
 // every table of the database afterwards, by name.
 std::vector<TableRows> load_ssb_tbl(const std::string& db_path, const std::string& tbl_dir);
+
+// Loads the eight TPC-H tables from dbgen .tbl files in `tbl_dir` (<table>.tbl or
+// <table>.tbl.1 .. N), replacing those tables; returns every table afterwards.
+std::vector<TableRows> load_tpch_tbl(const std::string& db_path, const std::string& tbl_dir);
 
 struct CsvLoadOptions {
   bool header = false;  // skip the first line of every file

@@ -4,10 +4,12 @@
 #include "access/rt_view/view_rows.h"
 #include "common/error.h"
 #include "gen/ssb/generator.h"
+#include "gen/tpch/generator.h"
 #include "raydb/raydb.h"
 #include "storage/loaders/csv_exporter.h"
 #include "storage/loaders/csv_loader.h"
 #include "storage/loaders/ssb_loader.h"
+#include "storage/loaders/tpch_loader.h"
 #include "storage/persist/database_check.h"
 #include "storage/persist/database_directory.h"
 
@@ -34,6 +36,35 @@ SsbGenSummary generate_ssb(const std::string& db_path, const SsbGenOptions& opti
   for (auto& t : tables) s.rows += t->row_count();
   s.tables = tables.size();
   return s;
+}
+
+TpchGenSummary generate_tpch(const std::string& db_path, const TpchGenOptions& options) {
+  tpch::GenOptions g;
+  g.scale_factor = options.scale_factor;
+  g.seed = options.seed;
+  g.threads = options.threads;
+  tpch::row_counts(g.scale_factor);  // rejects scale factors too large, before any work
+  std::shared_ptr<DatabaseDirectory> db;
+  if (DatabaseDirectory::exists(db_path))
+    db = DatabaseDirectory::open(db_path);
+  else
+    DatabaseDirectory::check_creatable(db_path);
+  auto tables = tpch::generate(g);
+  if (!options.tbl_dir.empty()) ssb::write_tbl(tables, options.tbl_dir, g.threads);  // any tables, not only SSB's
+  if (!db) db = DatabaseDirectory::open_or_create(db_path);
+  db->commit(tables, /*replace=*/true);
+  TpchGenSummary s;
+  for (auto& t : tables) s.rows += t->row_count();
+  s.tables = tables.size();
+  return s;
+}
+
+std::vector<TableRows> load_tpch_tbl(const std::string& db_path, const std::string& tbl_dir) {
+  load_tpch(db_path, tbl_dir);
+  auto db = DatabaseDirectory::open(db_path);
+  std::vector<TableRows> out;
+  for (auto& name : db->table_names()) out.push_back({name, db->table(name)->row_count()});
+  return out;
 }
 
 std::vector<TableRows> load_ssb_tbl(const std::string& db_path, const std::string& tbl_dir) {

@@ -45,19 +45,17 @@ std::string ssb_query_sql(const std::string& name) {
   return "";
 }
 
-namespace {
-
-// Warm-up runs, then timed repetitions of one query, each checked against the first.
-QueryTiming time_query(Database& db, const ssb::NamedQuery& q, const QueryOptions& options, int warmup, int reps) {
+QueryTiming time_query(Database& db, const std::string& name, const std::string& sql, const QueryOptions& options,
+                       int warmup, int reps) {
   QueryTiming t;
-  t.name = q.name;
+  t.name = name;
   for (int i = 0; i < warmup; i++) {
-    QueryResult r = db.query(q.sql, options);
+    QueryResult r = db.query(sql, options);
     if (i == 0) t.first = std::move(r);
   }
   for (int i = 0; i < reps; i++) {
     Timer timer;
-    QueryResult r = db.query(q.sql, options);
+    QueryResult r = db.query(sql, options);
     t.times_ms.push_back(timer.elapsed_ms());
     if (r.device_ms >= 0) t.device_ms.push_back(r.device_ms);
     if (warmup == 0 && i == 0)
@@ -73,14 +71,12 @@ QueryTiming time_query(Database& db, const ssb::NamedQuery& q, const QueryOption
   return t;
 }
 
-}  // namespace
-
 std::vector<QueryTiming> run_ssb_queries(Database& db, const QueryOptions& options, int warmup, int reps,
                                          const std::vector<std::string>& only) {
   std::vector<QueryTiming> out;
   for (auto& q : ssb::standard_queries()) {
     if (!only.empty() && std::find(only.begin(), only.end(), q.name) == only.end()) continue;
-    out.push_back(time_query(db, q, options, warmup, reps));
+    out.push_back(time_query(db, q.name, q.sql, options, warmup, reps));
   }
   return out;
 }

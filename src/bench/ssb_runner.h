@@ -28,6 +28,11 @@ struct QueryTiming {
 std::vector<QueryTiming> run_ssb_queries(Database& db, const QueryOptions& options, int warmup, int reps,
                                          const std::vector<std::string>& only);
 
+// Warm-up runs, then timed repetitions of one query, each checked against the first
+// (shared with `raydb bench tpch`). Errors of the query propagate.
+QueryTiming time_query(Database& db, const std::string& name, const std::string& sql, const QueryOptions& options,
+                       int warmup, int reps);
+
 // The SQL of standard query `name` ("q1.1"); empty when there is none.
 std::string ssb_query_sql(const std::string& name);
 

@@ -1,4 +1,4 @@
-// raydb gen ssb: generate Star Schema Benchmark data into a database directory
+// raydb gen ssb | tpch: generate Star Schema Benchmark or TPC-H data into a database directory
 // (and optionally dbgen-style .tbl files).
 #include <charconv>
 #include <memory>
@@ -44,6 +44,15 @@ admin::SsbGenOptions parse_options(const GenSsbArgs& a) {
   return o;
 }
 
+void run_gen_tpch(const GenSsbArgs& a) {
+  const admin::TpchGenOptions options = parse_options(a);
+  Timer timer;
+  const admin::TpchGenSummary s = admin::generate_tpch(a.db, options);
+  std::printf("generated TPC-H SF %g (seed %llu): %llu rows in %zu tables into %s in %.2f s\n", options.scale_factor,
+              (unsigned long long)options.seed, (unsigned long long)s.rows, s.tables, a.db.c_str(),
+              timer.elapsed_ms() / 1e3);
+}
+
 void run_gen_ssb(const GenSsbArgs& a) {
   const admin::SsbGenOptions options = parse_options(a);
   Timer timer;
@@ -66,6 +75,17 @@ void register_gen(CLI::App& app) {
   ssb->add_option("--tbl", args->tbl, "Also write dbgen-style .tbl files into this directory");
   ssb->add_option("--threads", args->threads, "Worker threads (default: all cores); output does not depend on it");
   ssb->callback([args] { run_gen_ssb(*args); });
+
+  auto targs = std::make_shared<GenSsbArgs>();
+  auto* tpch = gen->add_subcommand("tpch", "Generate the eight TPC-H tables (spec-conforming; raydb's own random "
+                                           "streams, not dbgen's)");
+  tpch->add_option("--sf", targs->sf, "Scale factor, > 0 (fractions such as 0.01 work)")->capture_default_str();
+  tpch->add_option("--db", targs->db, "Database directory (created when missing; TPC-H tables are replaced)")
+      ->required();
+  tpch->add_option("--seed", targs->seed, "Random seed (default 19920101); same seed, same data");
+  tpch->add_option("--tbl", targs->tbl, "Also write dbgen-style .tbl files into this directory");
+  tpch->add_option("--threads", targs->threads, "Worker threads (default: all cores); output does not depend on it");
+  tpch->callback([targs] { run_gen_tpch(*targs); });
 }
 
 }  // namespace raydb::cli

@@ -1,4 +1,4 @@
-// raydb load ssb | csv: parse input files into memory, then commit atomically.
+// raydb load ssb | tpch | csv: parse input files into memory, then commit atomically.
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -36,6 +36,17 @@ void register_load(CLI::App& app) {
       ->required();
   ssb->callback([ssb_args] {
     for (const admin::TableRows& t : admin::load_ssb_tbl(ssb_args->db, ssb_args->tbl))
+      std::printf("%s: %llu rows\n", t.name.c_str(), (unsigned long long)t.rows);
+  });
+
+  auto tpch_args = std::make_shared<SsbArgs>();
+  CLI::App* tpch = load->add_subcommand("tpch", "Load the eight TPC-H tables from dbgen .tbl files (replacing them)");
+  tpch->add_option("--db", tpch_args->db, "database directory (created when missing or empty)")->required();
+  tpch->add_option("--tbl", tpch_args->tbl, "directory with lineitem.tbl, orders.tbl, customer.tbl, part.tbl, "
+                                            "partsupp.tbl, supplier.tbl, nation.tbl, region.tbl (or <table>.tbl.1 .. N)")
+      ->required();
+  tpch->callback([tpch_args] {
+    for (const admin::TableRows& t : admin::load_tpch_tbl(tpch_args->db, tpch_args->tbl))
       std::printf("%s: %llu rows\n", t.name.c_str(), (unsigned long long)t.rows);
   });
 

@@ -11,8 +11,8 @@ struct ExitStatus {
   int code = 1;
 };
 
-void register_gen(CLI::App& app);       // raydb gen ssb
-void register_load(CLI::App& app);      // raydb load ssb | csv
+void register_gen(CLI::App& app);       // raydb gen ssb | tpch
+void register_load(CLI::App& app);      // raydb load ssb | tpch | csv
 void register_export(CLI::App& app);    // raydb export
 void register_describe(CLI::App& app);  // raydb describe
 void register_check(CLI::App& app);     // raydb check (cmd_check.cpp)
@@ -20,6 +20,7 @@ void register_query(CLI::App& app);     // raydb query
 void register_shell(CLI::App& app);     // raydb shell
 void register_bench(CLI::App& app);     // raydb bench <suite>
 void register_bench_ssb(CLI::App& bench);  // raydb bench ssb (cmd_bench.cpp)
+void register_bench_tpch(CLI::App& bench);  // raydb bench tpch (cmd_bench.cpp)
 void register_bench_index(CLI::App& bench);  // raydb bench index (cmd_bench_index.cpp)
 void register_bench_query(CLI::App& bench);  // raydb bench query (cmd_bench_query.cpp)
 void register_bench_ops(CLI::App& bench);  // raydb bench ops (cmd_bench_ops.cpp)

@@ -274,11 +274,63 @@ bool same_expr(const Expr& a, const Expr& b) {
   return true;
 }
 
+namespace {
+
+void split_disjuncts(const ExprPtr& e, std::vector<ExprPtr>& out) {
+  ExpressionDepthGuard depth_guard;
+  if (e->kind == ExprKind::kOr) {
+    for (auto& c : e->children) split_disjuncts(c, out);
+  } else {
+    out.push_back(e);
+  }
+}
+
+bool contains_same(const std::vector<ExprPtr>& v, const Expr& x) {
+  for (auto& e : v)
+    if (same_expr(*e, x)) return true;
+  return false;
+}
+
+// (A and B) or (A and C) -> A and (B or C): conjuncts common to every branch of an
+// OR become conjuncts of their own, so a join key repeated in each branch (TPC-H
+// Q19) drives a hash join instead of a filtered cross product. Distributivity and
+// absorption (A or (A and C) = A) hold in SQL's three-valued logic, so the result
+// is the same. False (nothing appended) when the branches share no conjunct.
+bool factor_disjunction(const ExprPtr& e, std::vector<ExprPtr>& out) {
+  std::vector<ExprPtr> branches;
+  split_disjuncts(e, branches);
+  std::vector<std::vector<ExprPtr>> terms(branches.size());
+  for (size_t i = 0; i < branches.size(); i++) split_conjuncts(branches[i], terms[i]);
+  std::vector<ExprPtr> common;
+  for (auto& t : terms[0]) {
+    bool everywhere = !contains_same(common, *t);
+    for (size_t i = 1; i < terms.size() && everywhere; i++) everywhere = contains_same(terms[i], *t);
+    if (everywhere) common.push_back(t);
+  }
+  if (common.empty()) return false;
+  std::vector<ExprPtr> rest_branches;
+  for (auto& branch : terms) {
+    std::vector<ExprPtr> rest;
+    for (auto& t : branch)
+      if (!contains_same(common, *t)) rest.push_back(t);
+    if (rest.empty()) {  // absorbed: this branch is the common part alone
+      rest_branches.clear();
+      break;
+    }
+    rest_branches.push_back(Expr::conjunction(true, std::move(rest)));
+  }
+  for (auto& c : common) out.push_back(c);
+  if (!rest_branches.empty()) out.push_back(Expr::conjunction(false, std::move(rest_branches)));
+  return true;
+}
+
+}  // namespace
+
 void split_conjuncts(const ExprPtr& e, std::vector<ExprPtr>& out) {
   ExpressionDepthGuard depth_guard;
   if (e->kind == ExprKind::kAnd) {
     for (auto& c : e->children) split_conjuncts(c, out);
-  } else {
+  } else if (e->kind != ExprKind::kOr || !factor_disjunction(e, out)) {
     out.push_back(e);
   }
 }

@@ -1,34 +1,45 @@
 #include "access/rt_view/view_groups.h"
 
-#include <map>
+#include <algorithm>
+#include <numeric>
 
 #include "common/error.h"
+#include "rt/mapping/key_search.h"
 
 namespace raydb::rtview {
 
-OutputGroups output_groups(const ViewRows& v, const std::vector<uint32_t>& group_by) {
+OutputGroups output_groups(const ViewRows& v, const std::vector<uint32_t>& group_by, const std::vector<uint32_t>* traced) {
   for (uint32_t a : group_by)
     if (a >= v.group_domains.size()) fail(ErrorKind::kInvalidInput, "rt view: no group attribute {}", a);
   OutputGroups og;
-  og.map.resize(v.group_count);
+  std::vector<uint32_t> all;
+  if (traced == nullptr) {
+    all.resize(v.group_count);
+    std::iota(all.begin(), all.end(), 0u);
+    traced = &all;
+  }
+  og.map.assign(v.group_count, rt::mapping::kNone);
   if (group_by.empty()) {
     og.tuples.push_back({});
-    return og;  // every view group -> output group 0
+    for (uint32_t g : *traced) og.map[g] = 0;  // every traced view group -> output group 0
+    return og;
   }
-  std::map<std::vector<uint32_t>, uint32_t> ids;
-  std::vector<uint32_t> t(group_by.size());
-  for (uint32_t g = 0; g < v.group_count; ++g) {
-    for (size_t k = 0; k < group_by.size(); ++k) t[k] = v.group_code(g, group_by[k]);
-    ids.emplace(t, 0);
-  }
-  uint32_t n = 0;
-  for (auto& [tuple, id] : ids) {
-    id = n++;
-    og.tuples.push_back(tuple);
-  }
-  for (uint32_t g = 0; g < v.group_count; ++g) {
-    for (size_t k = 0; k < group_by.size(); ++k) t[k] = v.group_code(g, group_by[k]);
-    og.map[g] = ids.at(t);
+  // The traced groups in the order of their GROUP BY tuples (stable: ties keep view
+  // order), then one output group per distinct tuple.
+  std::vector<uint32_t> order = *traced;
+  auto less = [&](uint32_t a, uint32_t b) {
+    for (uint32_t k : group_by)
+      if (v.group_code(a, k) != v.group_code(b, k)) return v.group_code(a, k) < v.group_code(b, k);
+    return false;
+  };
+  std::stable_sort(order.begin(), order.end(), less);
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (i == 0 || less(order[i - 1], order[i])) {
+      std::vector<uint32_t> t;
+      for (uint32_t k : group_by) t.push_back(v.group_code(order[i], k));
+      og.tuples.push_back(std::move(t));
+    }
+    og.map[order[i]] = static_cast<uint32_t>(og.tuples.size() - 1);
   }
   return og;
 }

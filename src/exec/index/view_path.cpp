@@ -4,6 +4,7 @@
 
 #include <deque>
 
+#include "access/rt_view/view_group_prune.h"
 #include "access/rt_view/z_intervals.h"
 #include "common/error.h"
 #include "exec/core/result_finisher.h"
@@ -24,12 +25,15 @@ struct ViewEstimate {
 ViewEstimate estimate(const ViewMatch& m) {
   const rtview::ViewRows& v = *m.rows;
   const rtview::ViewLayout& L = m.view->layout();
-  const rtview::ZPlan z = rtview::plan_z(v, L, m.request);
+  const rtview::GroupPlan gp = rtview::plan_groups(v, m.request);
+  const rtview::ZPlan z = rtview::plan_z(v, L, rtview::undecided_part(m.request, gp));
   ViewEstimate e;
   const size_t segs = z.empty ? 0 : rtview::cut_segments(z.intervals, rt::mapping::kViewMaxSegment).size();
-  e.rays = double(segs) * v.group_count * L.lanes;
-  double frac = z.empty ? 0 : 1;
+  e.rays = double(segs) * double(gp.traced.size()) * L.lanes;
+  // Decided filters: the traced groups' share; the others as independent fractions.
+  double frac = z.empty || v.group_count == 0 ? 0 : double(gp.traced.size()) / v.group_count;
   for (const rtview::ViewFilter& f : m.request.filters) {
+    if (gp.decided[f.attr]) continue;
     uint64_t n = 0;
     for (const rtview::CodeInterval& c : z.allowed[f.attr]) n += uint64_t(c.hi) - c.lo + 1;
     frac *= v.filter_domains[f.attr].size ? double(n) / v.filter_domains[f.attr].size : 0;
@@ -40,12 +44,16 @@ ViewEstimate estimate(const ViewMatch& m) {
   if (z.intervals.size() > 4) iv += " ...";
   std::string checks;
   for (uint32_t d : z.checked_digits) checks += " " + v.filter_domains[L.z_attrs[d]].name;
+  std::string decided;
   for (uint32_t a : L.residual)
     for (const rtview::ViewFilter& f : m.request.filters)
-      if (f.attr == a) checks += " " + v.filter_domains[a].name;
-  e.detail = fmt::format("{} Z intervals{}; ray grid {} segments x {} groups x {} lanes = {:.0f} rays; ~{:.0f} of {} rows hit; "
-                         "checked per hit:{}; {}",
-                         z.intervals.size(), iv, segs, v.group_count, L.lanes, e.rays, e.hits, v.rows,
+      if (f.attr == a && !gp.decided[a]) checks += " " + v.filter_domains[a].name;
+  for (const rtview::ViewFilter& f : m.request.filters)
+    if (gp.decided[f.attr]) decided += " " + v.filter_domains[f.attr].name;
+  e.detail = fmt::format("{} Z intervals{}; groups pruned by{}: {} of {} traced; ray grid {} segments x {} groups x {} "
+                         "lanes = {:.0f} rays; ~{:.0f} of {} rows hit; checked per hit:{}; {}",
+                         z.intervals.size(), iv, decided.empty() ? " nothing" : decided, gp.traced.size(),
+                         v.group_count, segs, gp.traced.size(), L.lanes, e.rays, e.hits, v.rows,
                          checks.empty() ? " none" : checks, L.describe());
   return e;
 }

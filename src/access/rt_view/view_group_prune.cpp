@@ -1,0 +1,58 @@
+#include "access/rt_view/view_group_prune.h"
+
+#include "access/rt_view/z_intervals.h"
+
+namespace raydb::rtview {
+
+void derive_group_filter_codes(ViewRows& v) {
+  constexpr uint32_t kNoRow = 0xFFFFFFFFu;
+  v.group_filter_codes.assign(v.filter_codes.size(), {});
+  std::vector<uint32_t> rep(v.group_count, kNoRow);  // the first row of each group
+  for (uint64_t r = 0; r < v.rows; ++r)
+    if (rep[v.group_ids[r]] == kNoRow) rep[v.group_ids[r]] = static_cast<uint32_t>(r);
+  const int64_t n = static_cast<int64_t>(v.rows);
+  for (size_t a = 0; a < v.filter_codes.size(); ++a) {
+    const uint32_t* codes = v.filter_codes[a].data();
+    const uint32_t* gid = v.group_ids.data();
+    bool mixed = false;
+#pragma omp parallel for schedule(static) reduction(|| : mixed)
+    for (int64_t r = 0; r < n; ++r) mixed = mixed || codes[r] != codes[rep[gid[r]]];
+    if (mixed) continue;
+    std::vector<uint32_t> per_group(v.group_count);
+    for (uint32_t g = 0; g < v.group_count; ++g) per_group[g] = codes[rep[g]];
+    v.group_filter_codes[a] = std::move(per_group);
+  }
+}
+
+GroupPlan plan_groups(const ViewRows& v, const ViewRequest& r) {
+  GroupPlan p;
+  p.decided.assign(v.filter_domains.size(), false);
+  std::vector<std::pair<const std::vector<uint32_t>*, std::vector<bool>>> tests;  // group codes, allowed codes
+  if (r.prune_groups) {
+    for (const ViewFilter& f : r.filters) {
+      if (f.attr >= v.group_filter_codes.size() || v.group_filter_codes[f.attr].empty()) continue;
+      std::vector<bool> allowed(v.filter_domains[f.attr].size, false);
+      for (const CodeInterval& c : normalize_intervals(f.allowed, v.filter_domains[f.attr].size))
+        for (uint64_t x = c.lo; x <= c.hi; ++x) allowed[x] = true;
+      tests.emplace_back(&v.group_filter_codes[f.attr], std::move(allowed));
+      p.decided[f.attr] = true;
+      ++p.decided_filters;
+    }
+  }
+  for (uint32_t g = 0; g < v.group_count; ++g) {
+    bool keep = true;
+    for (size_t t = 0; t < tests.size() && keep; ++t) keep = tests[t].second[(*tests[t].first)[g]];
+    if (keep) p.traced.push_back(g);
+  }
+  return p;
+}
+
+ViewRequest undecided_part(const ViewRequest& r, const GroupPlan& g) {
+  ViewRequest out = r;
+  out.filters.clear();
+  for (const ViewFilter& f : r.filters)
+    if (f.attr >= g.decided.size() || !g.decided[f.attr]) out.filters.push_back(f);
+  return out;
+}
+
+}  // namespace raydb::rtview

@@ -23,7 +23,7 @@ struct RtView::Query {
   std::vector<std::vector<uint32_t>> bitmaps;
   std::vector<uint64_t> acc;
   std::vector<uint32_t> seen;
-  uint64_t counters[2] = {0, 0};  // duplicates, hits
+  uint64_t counters[3] = {0, 0, 0};  // duplicates, hits, flushes
   uint32_t error = 0;
   std::vector<std::unique_ptr<rt::Buffer>> bufs;
   std::vector<uint32_t> slot_of;  // aggregate -> slot (kNone: COUNT)
@@ -150,6 +150,7 @@ ViewResult RtView::query(const ViewRequest& r) const {
     P.acc = static_cast<uint64_t*>(accbuf->address());
     P.duplicates = static_cast<uint64_t*>(cbuf->address());
     P.hits = P.duplicates + 1;
+    P.flushes = P.duplicates + 2;
     P.error = static_cast<uint32_t*>(ebuf->address());
     if (r.check_duplicates) {
       q.seen.assign((v.rows + 31) / 32 + 1, 0);
@@ -169,6 +170,7 @@ ViewResult RtView::query(const ViewRequest& r) const {
     out.stats.rays = P.items;
     out.stats.duplicates = q.counters[0];
     out.stats.hits = q.counters[1];
+    out.stats.flushes = q.counters[2];
   }
   GroupAccumulators acc;
   acc.count.resize(ng);

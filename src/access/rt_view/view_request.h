@@ -59,6 +59,7 @@ struct ViewRunStats {
   uint32_t groups_traced = 0;    // view groups with rays (after pruning)
   uint32_t decided_filters = 0;  // filters enforced by group pruning alone
   uint64_t hits = 0;         // rows aggregated
+  uint64_t flushes = 0;      // accumulator flushes (atomic adds of partials): rays with hits, or hits per-hit
   uint64_t duplicates = 0;   // check_duplicates: repeated hits of one primitive (0 by view_grid.h)
   uint32_t z_checks = 0;     // Z digits checked per hit (interval cap)
   uint32_t code_checks = 0;  // residual attributes checked per hit from code arrays

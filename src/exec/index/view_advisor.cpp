@@ -114,10 +114,10 @@ uint64_t distinct_tuples(const Table& t, const std::vector<int>& cols) {
     mins.push_back(col.type().id == TypeId::kVarchar || st.min > st.max ? 0 : st.min);
     radix.push_back(std::max<uint64_t>(k, 1));
     product *= radix.back();
-    if (product > rows) product = rows + 1;  // enough to know the bound is the row count
+    if (product > (uint64_t{1} << 62)) product = uint64_t{1} << 62;  // keys below would not fit 64 bits
   }
   if (product <= 1 || rows == 0) return std::min<uint64_t>(rows, 1);
-  if (product > rows && rows <= (uint64_t{1} << 23)) {
+  if (product < (uint64_t{1} << 62) && rows <= (uint64_t{1} << 23)) {
     std::unordered_set<uint64_t> seen;
     for (uint64_t r = 0; r < rows; ++r) {
       uint64_t key = 0;

@@ -188,8 +188,10 @@ ResultTable run_view(const plan::PhysicalPlan& plan, rt::Tracer& tracer) {
   std::vector<Vector> outputs = finish_aggregation(q, std::move(keys), std::move(aggs), n);
   finish_rows(q, std::move(outputs), n, out);
   out.names = q.output_names;
-  out.profile = fmt::format("rt view {}: {} ({:.3f} ms launch, {:.3f} ms total, {} hits)", chosen.name, res.stats.plan,
-                            res.stats.launch_ms, res.stats.total_ms, res.stats.hits);
+  out.profile = fmt::format("rt view {}: {} ({:.3f} ms launch, {:.3f} ms total, {} hits, {} accumulator flushes, "
+                            "{} groups traced)",
+                            chosen.name, res.stats.plan, res.stats.launch_ms, res.stats.total_ms, res.stats.hits,
+                            res.stats.flushes, res.stats.groups_traced);
   return out;
 }
 

@@ -78,6 +78,7 @@ struct ViewAggregateParams {
   uint32_t* seen;      // one bit per primitive: duplicate detection (null: off)
   uint64_t* duplicates;  // hits of a primitive already seen (with seen)
   uint64_t* hits;        // all accepted hits (statistics; may be null)
+  uint64_t* flushes;     // accumulator flushes: rays with hits (per-ray), hits (per-hit); with hits
   uint32_t* error;
 };
 
@@ -193,7 +194,10 @@ RAYDB_HOST_DEVICE void view_aggregate(const TC& tc, const ViewAggregateParams& P
   a.part.reset(P);
   tc.all_hits(Slot::kKeys, view_ray(zlo, zhi, g, lane, P.lane_width), a);
   a.part.flush(P, a.acc_row);
-  if (a.hits != 0 && P.hits != nullptr) view_atomic_add(P.hits, a.hits);
+  if (a.hits != 0 && P.hits != nullptr) {
+    view_atomic_add(P.hits, a.hits);
+    view_atomic_add(P.flushes, P.accumulate == static_cast<uint32_t>(ViewAccumulate::kPerHit) ? a.hits : 1);
+  }
   if (a.errors != 0) report_error(P.error, a.errors);
 }
 

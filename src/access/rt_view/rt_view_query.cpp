@@ -86,7 +86,7 @@ ViewResult RtView::query(const ViewRequest& r) const {
   ViewResult out;
   const GroupPlan gp = plan_groups(v, r);
   const OutputGroups og = output_groups(v, r.group_by, &gp.traced);
-  const ZPlan z = plan_z(v, L, undecided_part(r, gp));
+  const ZPlan z = plan_z(v, L, z_request(v, L, r, gp));
   mp::ViewAggregateParams P{};
   Query q;
   assign_slots(r, static_cast<uint32_t>(v.inputs.size()), P, q.slot_of);
@@ -106,6 +106,7 @@ ViewResult RtView::query(const ViewRequest& r) const {
     digits.erase(std::unique(digits.begin(), digits.end()), digits.end());
     for (uint32_t d : digits) {
       const uint32_t a = L.z_attrs[d];
+      if (gp.decided[a]) continue;  // the pruning enforces it
       q.bitmaps.push_back(bitmap_of(z.allowed[a], v.filter_domains[a].size));
       add_check(P, mp::ViewCheck{L.z_div[d], v.filter_domains[a].size, nullptr, nullptr});
       ++out.stats.z_checks;
@@ -113,6 +114,7 @@ ViewResult RtView::query(const ViewRequest& r) const {
     for (size_t k = 0; k < L.residual.size(); ++k) {
       const uint32_t a = L.residual[k];
       const auto& al = z.allowed[a];
+      if (gp.decided[a]) continue;
       if (al.size() == 1 && al[0].lo == 0 && al[0].hi + 1 == v.filter_domains[a].size) continue;  // open
       q.bitmaps.push_back(bitmap_of(al, v.filter_domains[a].size));
       add_check(P, mp::ViewCheck{1, 1, static_cast<const uint32_t*>(residual_bufs_[k]->address()), nullptr});

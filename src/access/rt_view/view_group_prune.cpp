@@ -1,6 +1,9 @@
 #include "access/rt_view/view_group_prune.h"
 
+#include <algorithm>
+
 #include "access/rt_view/z_intervals.h"
+#include "rt/mapping/view_grid.h"
 
 namespace raydb::rtview {
 
@@ -47,11 +50,51 @@ GroupPlan plan_groups(const ViewRows& v, const ViewRequest& r) {
   return p;
 }
 
-ViewRequest undecided_part(const ViewRequest& r, const GroupPlan& g) {
-  ViewRequest out = r;
-  out.filters.clear();
-  for (const ViewFilter& f : r.filters)
-    if (f.attr >= g.decided.size() || !g.decided[f.attr]) out.filters.push_back(f);
+namespace {
+
+uint64_t segments_of(const ViewRows& v, const ViewLayout& L, const ViewRequest& r) {
+  const ZPlan z = plan_z(v, L, r);
+  return z.empty ? 0 : cut_segments(z.intervals, rt::mapping::kViewMaxSegment).size();
+}
+
+// Digit position of a filter attribute in Z (least significant first = 0); residual
+// attributes come first (they never change the intervals).
+uint32_t significance(const ViewLayout& L, uint32_t attr) {
+  for (size_t d = 0; d < L.z_attrs.size(); ++d)
+    if (L.z_attrs[d] == attr) return static_cast<uint32_t>(L.z_attrs.size() - d);
+  return 0;
+}
+
+}  // namespace
+
+ViewRequest z_request(const ViewRows& v, const ViewLayout& L, const ViewRequest& r, const GroupPlan& g) {
+  ViewRequest out = r;  // every filter kept; drop decided ones greedily, lowest digit first
+  std::vector<size_t> decided;
+  for (size_t i = 0; i < r.filters.size(); ++i)
+    if (r.filters[i].attr < g.decided.size() && g.decided[r.filters[i].attr]) decided.push_back(i);
+  std::stable_sort(decided.begin(), decided.end(), [&](size_t a, size_t b) {
+    return significance(L, r.filters[a].attr) < significance(L, r.filters[b].attr);
+  });
+  std::vector<bool> keep(r.filters.size(), true);
+  auto build = [&](const std::vector<bool>& k) {
+    ViewRequest q = r;
+    q.filters.clear();
+    for (size_t i = 0; i < r.filters.size(); ++i)
+      if (k[i]) q.filters.push_back(r.filters[i]);
+    return q;
+  };
+  uint64_t best = segments_of(v, L, out);
+  for (size_t i : decided) {
+    keep[i] = false;
+    ViewRequest q = build(keep);
+    const uint64_t n = segments_of(v, L, q);
+    if (n <= best) {
+      best = n;
+      out = std::move(q);
+    } else {
+      keep[i] = true;
+    }
+  }
   return out;
 }
 

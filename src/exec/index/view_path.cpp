@@ -26,7 +26,7 @@ ViewEstimate estimate(const ViewMatch& m) {
   const rtview::ViewRows& v = *m.rows;
   const rtview::ViewLayout& L = m.view->layout();
   const rtview::GroupPlan gp = rtview::plan_groups(v, m.request);
-  const rtview::ZPlan z = rtview::plan_z(v, L, rtview::undecided_part(m.request, gp));
+  const rtview::ZPlan z = rtview::plan_z(v, L, rtview::z_request(v, L, m.request, gp));
   ViewEstimate e;
   const size_t segs = z.empty ? 0 : rtview::cut_segments(z.intervals, rt::mapping::kViewMaxSegment).size();
   e.rays = double(segs) * double(gp.traced.size()) * L.lanes;
@@ -43,7 +43,8 @@ ViewEstimate estimate(const ViewMatch& m) {
   for (size_t i = 0; i < z.intervals.size() && i < 4; ++i) iv += fmt::format(" [{}, {}]", z.intervals[i].lo, z.intervals[i].hi);
   if (z.intervals.size() > 4) iv += " ...";
   std::string checks;
-  for (uint32_t d : z.checked_digits) checks += " " + v.filter_domains[L.z_attrs[d]].name;
+  for (uint32_t d : z.checked_digits)
+    if (!gp.decided[L.z_attrs[d]]) checks += " " + v.filter_domains[L.z_attrs[d]].name;
   std::string decided;
   for (uint32_t a : L.residual)
     for (const rtview::ViewFilter& f : m.request.filters)

@@ -126,8 +126,8 @@ ViewResult RtView::query(const ViewRequest& r) const {
     for (const CodeInterval& s : segs) q.segments.insert(q.segments.end(), {s.lo, s.hi});
     out.stats.segments = segs.size();
     P.segments = static_cast<const uint32_t*>(q.in(tracer_, q.segments.data(), q.segments.size() * 4));
-    P.group_map = static_cast<const uint32_t*>(q.in(tracer_, og.map.data(), og.map.size() * 4));
     q.traced = gp.traced;
+    P.group_map = static_cast<const uint32_t*>(q.in(tracer_, og.map.data(), og.map.size() * 4));
     P.traced = static_cast<const uint32_t*>(q.in(tracer_, q.traced.data(), q.traced.size() * 4));
     P.xwords = xwords_buf_ ? static_cast<const uint32_t*>(xwords_buf_->address()) : nullptr;
     for (size_t i = 0; i < L.inputs.size() && i < mp::kViewMaxInputs; ++i) {

@@ -4,7 +4,6 @@
 #include <numeric>
 
 #include "common/error.h"
-#include "rt/mapping/key_search.h"
 
 namespace raydb::rtview {
 
@@ -12,31 +11,28 @@ OutputGroups output_groups(const ViewRows& v, const std::vector<uint32_t>& group
   for (uint32_t a : group_by)
     if (a >= v.group_domains.size()) fail(ErrorKind::kInvalidInput, "rt view: no group attribute {}", a);
   OutputGroups og;
-  std::vector<uint32_t> all;
-  if (traced == nullptr) {
-    all.resize(v.group_count);
-    std::iota(all.begin(), all.end(), 0u);
-    traced = &all;
-  }
-  og.map.assign(v.group_count, rt::mapping::kNone);
+  const size_t n = traced ? traced->size() : v.group_count;
+  auto group = [&](size_t i) { return traced ? (*traced)[i] : static_cast<uint32_t>(i); };
+  og.map.assign(n, 0);
   if (group_by.empty()) {
     og.tuples.push_back({});
-    for (uint32_t g : *traced) og.map[g] = 0;  // every traced view group -> output group 0
-    return og;
+    return og;  // every group -> output group 0
   }
-  // The traced groups in the order of their GROUP BY tuples (stable: ties keep view
-  // order), then one output group per distinct tuple.
-  std::vector<uint32_t> order = *traced;
+  // The groups in the order of their GROUP BY tuples (stable: ties keep view order),
+  // then one output group per distinct tuple.
+  std::vector<uint32_t> order(n);
+  std::iota(order.begin(), order.end(), 0u);
   auto less = [&](uint32_t a, uint32_t b) {
+    const uint32_t ga = group(a), gb = group(b);
     for (uint32_t k : group_by)
-      if (v.group_code(a, k) != v.group_code(b, k)) return v.group_code(a, k) < v.group_code(b, k);
+      if (v.group_code(ga, k) != v.group_code(gb, k)) return v.group_code(ga, k) < v.group_code(gb, k);
     return false;
   };
   std::stable_sort(order.begin(), order.end(), less);
   for (size_t i = 0; i < order.size(); ++i) {
     if (i == 0 || less(order[i - 1], order[i])) {
       std::vector<uint32_t> t;
-      for (uint32_t k : group_by) t.push_back(v.group_code(order[i], k));
+      for (uint32_t k : group_by) t.push_back(v.group_code(group(order[i]), k));
       og.tuples.push_back(std::move(t));
     }
     og.map[order[i]] = static_cast<uint32_t>(og.tuples.size() - 1);

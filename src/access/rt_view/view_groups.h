@@ -11,12 +11,12 @@
 namespace raydb::rtview {
 
 struct OutputGroups {
-  std::vector<uint32_t> map;                  // view group -> output group (kNone: not traced)
+  std::vector<uint32_t> map;                  // traced position (or view group) -> output group
   std::vector<std::vector<uint32_t>> tuples;  // output group -> codes per group_by attribute
 };
 
-// Only the view groups in `traced` (ascending) get an output group; the others map to
-// mapping::kNone. Null: every view group.
+// The output groups of the view groups in `traced` (null: every view group); `map`
+// is indexed by position in `traced` (by view group when null).
 OutputGroups output_groups(const ViewRows& v, const std::vector<uint32_t>& group_by,
                            const std::vector<uint32_t>* traced = nullptr);
 

@@ -52,6 +52,12 @@ struct ViewRows {
   // attribute, the code every row of group g shares ([attribute][g]), or empty when
   // some group mixes codes. Such an attribute is decided by the group alone.
   std::vector<std::vector<uint32_t>> group_filter_codes;
+  // And per such attribute its groups by code (counting sort): groups of code c are
+  // groups[offsets[c] .. offsets[c + 1]); empty when not decided.
+  struct GroupsByCode {
+    std::vector<uint32_t> offsets, groups;
+  };
+  std::vector<GroupsByCode> groups_by_code;
 
   size_t host_bytes() const;
   uint32_t group_code(uint32_t g, size_t k) const { return group_tuples[g * group_domains.size() + k]; }

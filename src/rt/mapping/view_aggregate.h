@@ -64,7 +64,7 @@ struct ViewAggregateParams {
   uint32_t rows;        // primitives
   const uint32_t* segments;   // 2 per Z segment: zlo, zhi (inclusive, disjoint)
   const uint32_t* traced;     // traced index -> view group (its Y row)
-  const uint32_t* group_map;  // view group -> output group; kNone: no ray for it
+  const uint32_t* group_map;  // traced index -> output group; kNone: no ray for it
   const uint32_t* xwords;     // packed X word per row (null when nothing is packed)
   ViewInput inputs[kViewMaxInputs];
   uint32_t slots;
@@ -180,9 +180,10 @@ RAYDB_HOST_DEVICE void view_aggregate(const TC& tc, const ViewAggregateParams& P
   if (i >= P.items) return;
   const uint32_t lane = static_cast<uint32_t>(i % P.lanes);
   const uint64_t sg = i / P.lanes;
-  const uint32_t g = P.traced[sg % P.groups];
+  const uint32_t t = static_cast<uint32_t>(sg % P.groups);
+  const uint32_t g = P.traced[t];
   const uint32_t seg = static_cast<uint32_t>(sg / P.groups);
-  const uint32_t out = P.group_map[g];
+  const uint32_t out = P.group_map[t];
   if (out == kNone) return;
   const uint32_t zlo = P.segments[2 * seg], zhi = P.segments[2 * seg + 1];
   ViewHitAction a;

@@ -88,6 +88,13 @@ void choose_view(plan::PhysicalPlan& plan, const ViewCatalog& views, AccessPolic
       plan.rejected_views.push_back(name + ": " + *why);
       continue;
     }
+    // Without a calibrated view cost the view is rejected before its estimate (which
+    // enumerates the traced groups): star-path queries do not pay for it.
+    if (policy != AccessPolicy::kForceRt && !plan::view_cost_ms(device, 0, 0)) {
+      plan.rejected_views.push_back(name + ": views are not calibrated on this device (no RT cores: the star path "
+                                           "wins); --backend rt forces the view");
+      continue;
+    }
     auto chosen = std::make_shared<ChosenView>();
     chosen->name = name;
     chosen->match = std::move(std::get<ViewMatch>(matched));

@@ -139,12 +139,17 @@ struct RtViewAdvice {
   uint64_t rows = 0;                 // upper bound: the fact table's rows
   uint64_t row_bytes = 0;            // encoded rows, on disk and in host memory
   uint64_t bvh_bytes = 0;            // estimated BVH (host on Embree, device on OptiX)
+  uint64_t group_bound = 0;          // upper bound of its group tuples (below the limit a view takes)
 };
 struct RtViewAdvise {
   std::vector<RtViewAdvice> views;
   std::vector<std::string> not_covered;  // "label: reason"
 };
-RtViewAdvise advise_rt_views(Database& db, const std::string& workload_sql, const std::string& prefix = "rt_view");
+// Proposes only views that can be built: group tuples (bounded per table) below
+// group_limit (0: the most a view takes, 2^21) and, when max_view_bytes is not 0,
+// estimated rows + BVH bytes within it; queries no such view serves are not_covered.
+RtViewAdvise advise_rt_views(Database& db, const std::string& workload_sql, const std::string& prefix = "rt_view",
+                             uint64_t group_limit = 0, uint64_t max_view_bytes = 0);
 
 // The RT views of the database at `db_path` (CREATE RT VIEW), as `raydb describe`
 // lists them: base tables, rows, bytes of their encoded rows, and whether a base

@@ -73,9 +73,10 @@ std::vector<RtViewInfo> describe_rt_views(const std::string& db_path) {
   return out;
 }
 
-RtViewAdvise advise_rt_views(Database& db, const std::string& workload_sql, const std::string& prefix) {
+RtViewAdvise advise_rt_views(Database& db, const std::string& workload_sql, const std::string& prefix,
+                             uint64_t group_limit, uint64_t max_view_bytes) {
   DatabaseDirectory& dir = db.directory();
-  exec::ViewAdvisor advisor;
+  exec::ViewAdvisor advisor(exec::AdviseLimits{group_limit, max_view_bytes});
   RtViewAdvise out;
   const std::vector<std::string> statements = split_sql_statements(workload_sql);
   if (statements.empty()) fail(ErrorKind::kInvalidInput, "the workload has no SQL statements");
@@ -89,8 +90,11 @@ RtViewAdvise advise_rt_views(Database& db, const std::string& workload_sql, cons
     const std::string why = advisor.add(label, st.query);
     if (!why.empty()) out.not_covered.push_back(label + ": " + why);
   }
-  for (const exec::ViewAdvice& a : advisor.propose(prefix))
-    out.views.push_back({a.view.name, exec::create_rt_view_sql(a.view), a.queries, a.rows, a.row_bytes, a.bvh_bytes});
+  exec::AdviseResult proposed = advisor.propose(prefix);
+  for (const exec::ViewAdvice& a : proposed.views)
+    out.views.push_back(
+        {a.view.name, exec::create_rt_view_sql(a.view), a.queries, a.rows, a.row_bytes, a.bvh_bytes, a.group_bound});
+  for (std::string& n : proposed.not_covered) out.not_covered.push_back(std::move(n));
   return out;
 }
 

@@ -32,6 +32,7 @@ void register_bench(CLI::App& app) {
   register_bench_query(*bench);  // cmd_bench_query.cpp
   register_bench_ops(*bench);    // cmd_bench_ops.cpp
   register_bench_scan(*bench);   // cmd_bench_scan.cpp
+  register_bench_views(*bench);  // cmd_bench_views.cpp
 }
 
 void register_bench_ssb(CLI::App& bench) {

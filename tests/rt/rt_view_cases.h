@@ -164,6 +164,7 @@ inline void run_random_requests(rt::Tracer& tracer, uint32_t seed) {
       r.check_duplicates = true;
       r.max_intervals = (i % 3 == 0) ? 2 : 4096;  // 2: low digits go to per-hit checks
       r.per_hit_atomics = i % 4 == 1;
+      r.prune_groups = i % 2 == 0;
       const ViewResult got = view.query(r);
       expect_same(got, evaluate_brute_force(*rows, r), "layout " + std::to_string(l) + " request " + std::to_string(i) +
                                                            " " + view.stats().layout);
@@ -288,6 +289,75 @@ inline void run_z_decoding(rt::Tracer& tracer) {
   }
 }
 
+// Group pruning (view_group_prune.h): filters on attributes the group decides select
+// whole groups before the launch. One group, all groups, none, a decided attribute at
+// the top of the Z range (code 2^23 - 1), an attribute that one row keeps from being
+// decided, empty intervals; each with pruning on and off against brute force.
+inline void run_group_pruning(rt::Tracer& tracer) {
+  const int32_t top = (1 << 23) - 1;
+  StarTables s;
+  std::vector<int32_t> g, region, big, almost, free_attr, v;
+  for (int i = 0; i < 600; ++i) {
+    const int32_t grp = i % 12;
+    g.push_back(grp);
+    region.push_back(grp / 4);                     // decided: 3 codes
+    big.push_back(grp == 11 ? top : grp);          // decided; group 11 at the top Z code
+    almost.push_back(i == 599 ? 7 : grp % 5);      // decided but for one row (group 11 mixes 1 and 7)
+    free_attr.push_back((i / 12) % 9);             // not decided
+    v.push_back(i % 97);
+  }
+  s.t["p"] = std::make_shared<Table>("p", std::vector<ColumnPtr>{make_column("g", Type::integer(), g),
+      make_column("region", Type::integer(), region), make_column("big", Type::integer(), big),
+      make_column("almost", Type::integer(), almost), make_column("free", Type::integer(), free_attr),
+      make_column("v", Type::integer(), v)});
+  ViewDefinition d;
+  d.fact = "p";
+  d.filters = {{"", "free"}, {"", "region"}, {"", "almost"}, {"", "big"}};
+  d.groups = {{"", "g"}};
+  d.inputs = {{"v", AggExpr::col("v")}};
+  const auto rows = materialize_view(d, s.resolver());
+  ASSERT_EQ(rows->group_count, 12u);
+  ASSERT_EQ(rows->group_filter_codes.size(), 4u);
+  EXPECT_TRUE(rows->group_filter_codes[0].empty());   // free: mixed in every group
+  EXPECT_FALSE(rows->group_filter_codes[1].empty());  // region
+  EXPECT_TRUE(rows->group_filter_codes[2].empty());   // almost: one row breaks it
+  EXPECT_FALSE(rows->group_filter_codes[3].empty());  // big
+  const RtView view(rows, tracer);
+  struct Case {
+    std::vector<ViewFilter> f;
+    uint32_t traced;  // groups traced with pruning on
+  };
+  const std::vector<Case> cases = {
+      {{}, 12},
+      {{{1, {{1, 1}}}}, 4},                                  // one region: 4 groups
+      {{{1, {{0, 2}}}}, 12},                                 // all groups
+      {{{1, {{2, 1}}}}, 0},                                  // an empty interval: nothing
+      {{{1, {}}}, 0},                                        // no interval
+      {{{3, {{uint32_t(top), uint32_t(top)}}}}, 1},          // the top code: one group
+      {{{3, {{5, 5}}}}, 1},
+      {{{3, {{12, uint32_t(top) - 1}}}}, 0},                 // codes no group has
+      {{{1, {{2, 2}}}, {3, {{10, uint32_t(top)}}}}, 2},      // two decided filters
+      {{{1, {{0, 1}}}, {0, {{3, 5}}}, {2, {{1, 1}, {7, 7}}}}, 8},  // with undecided ones
+      {{{2, {{7, 7}}}}, 12},                                 // undecided only: one row of group 11
+  };
+  for (size_t i = 0; i < cases.size(); ++i) {
+    for (bool prune : {true, false}) {
+      for (const std::vector<uint32_t>& gb : {std::vector<uint32_t>{}, std::vector<uint32_t>{0}}) {
+        ViewRequest r = all_aggregates(cases[i].f, gb);
+        r.aggregates.resize(4);  // input 0 only
+        for (auto& a : r.aggregates) a.input = 0;
+        r.prune_groups = prune;
+        const ViewResult got = view.query(r);
+        const std::string what = "pruning case " + std::to_string(i) + (prune ? " on" : " off");
+        expect_same(got, evaluate_brute_force(*rows, r), what);
+        EXPECT_EQ(got.stats.duplicates, 0u) << what;
+        EXPECT_EQ(got.stats.groups_traced, prune ? cases[i].traced : 12u) << what;
+        if (!prune) EXPECT_EQ(got.stats.decided_filters, 0u) << what;
+      }
+    }
+  }
+}
+
 // Saved rows load back equal and answer the same.
 inline void run_save_load(rt::Tracer& tracer, const std::string& dir) {
   const StarTables s = synthetic_star(7, 500);
@@ -300,6 +370,7 @@ inline void run_save_load(rt::Tracer& tracer, const std::string& dir) {
   EXPECT_EQ(back->group_ids, rows->group_ids);
   EXPECT_EQ(back->group_tuples, rows->group_tuples);
   EXPECT_EQ(back->inputs, rows->inputs);
+  EXPECT_EQ(back->group_filter_codes, rows->group_filter_codes);  // derived again on load
   EXPECT_EQ(back->group_domains[1].decode(0).to_string(), rows->group_domains[1].decode(0).to_string());
   std::mt19937_64 rng(3);
   const RtView a(rows, tracer), b(back, tracer);

@@ -157,8 +157,9 @@ inline std::vector<SsbCase> ssb_cases(int flight, const ViewRows& v) {
           {"q4.3", b().strs("c_region", {"AMERICA"}).strs("s_nation", {"UNITED STATES"}).ints("d_year", {{1997, 1998}}).strs("p_category", {"MFGR#14"}).group_by({"d_year", "s_city", "p_brand1"}).sum_of(0)}};
 }
 
-// Every SSB query through its flight's view, in encoding and splitting mode, equal
-// to the CPU backend; `done` counts the queries checked.
+// Every SSB query through its flight's view, in encoding and splitting mode with group
+// pruning, and in encoding mode without it, equal to the CPU backend; `done` counts
+// the runs checked.
 inline void run_ssb_flights(rt::Tracer& tracer, const std::string& sf, int* done) {
   test::OracleFixture& fx = test::ssb_fixture(sf);
   ASSERT_TRUE(fx.db != nullptr) << fx.error;
@@ -171,10 +172,19 @@ inline void run_ssb_flights(rt::Tracer& tracer, const std::string& sf, int* done
       lo.z_mode = mode;
       const RtView view(rows, tracer, lo);
       for (const SsbCase& c : ssb_cases(flight, *rows)) {
-        const ViewResult got = view.query(c.request);
-        EXPECT_EQ(view_lines(*rows, got), cpu_lines(*fx.db, ssb_sql(c.query), *rows))
-            << c.query << (mode == ZMode::kSplit ? " split" : " encode") << "\n" << got.stats.plan;
-        ++*done;
+        const std::vector<std::string> want = cpu_lines(*fx.db, ssb_sql(c.query), *rows);
+        for (bool prune : {true, false}) {  // group pruning on and off (off: encoding only, to stay fast)
+          if (!prune && mode == ZMode::kSplit) continue;
+          ViewRequest r = c.request;
+          r.prune_groups = prune;
+          const ViewResult got = view.query(r);
+          EXPECT_EQ(view_lines(*rows, got), want) << c.query << (mode == ZMode::kSplit ? " split" : " encode")
+                                                  << (prune ? " pruned" : " unpruned") << "\n" << got.stats.plan;
+          // Every query of flights 2-4 filters an attribute its groups decide.
+          if (prune && flight > 1) EXPECT_GT(got.stats.decided_filters, 0u) << c.query;
+          if (prune && flight > 1) EXPECT_LT(got.stats.groups_traced, rows->group_count) << c.query;
+          ++*done;
+        }
       }
     }
   }

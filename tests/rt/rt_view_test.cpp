@@ -16,6 +16,7 @@ bool embree_available(std::string*) { return true; }
 TEST_P(RtViewTest, RandomRequestsMatchBruteForce) { run_random_requests(*tracer_, 11); }
 TEST_P(RtViewTest, BoundariesOfTheEncodings) { run_boundaries(*tracer_); }
 TEST_P(RtViewTest, ZDigitsDecodedFromTheHitDistance) { run_z_decoding(*tracer_); }
+TEST_P(RtViewTest, GroupPruningBoundaries) { run_group_pruning(*tracer_); }
 TEST_P(RtViewTest, SavedRowsLoadBackAndAnswerTheSame) {
   const std::string dir = std::filesystem::temp_directory_path() / ("raydb_rtview_" + std::to_string(::getpid()));
   run_save_load(*tracer_, dir);
@@ -24,7 +25,7 @@ TEST_P(RtViewTest, SavedRowsLoadBackAndAnswerTheSame) {
 TEST_P(RtViewTest, SsbQueriesEqualTheCpuBackend) {
   int done = 0;
   run_ssb_flights(*tracer_, "0.01", &done);
-  EXPECT_EQ(done, 26);  // 13 queries, encoding and splitting
+  EXPECT_EQ(done, 39);  // 13 queries: encoding and splitting pruned, encoding unpruned
 }
 
 INSTANTIATE_TEST_SUITE_P(Embree, RtViewTest, ::testing::Values(ViewTracerKind{"embree", rt::make_embree_tracer, embree_available}),

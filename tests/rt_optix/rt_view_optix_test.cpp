@@ -21,16 +21,17 @@ bool optix_ok(std::string* why) {
 TEST_P(RtViewTest, RandomRequestsMatchBruteForce) { run_random_requests(*tracer_, 11); }
 TEST_P(RtViewTest, BoundariesOfTheEncodings) { run_boundaries(*tracer_); }
 TEST_P(RtViewTest, ZDigitsDecodedFromTheHitDistance) { run_z_decoding(*tracer_); }
+TEST_P(RtViewTest, GroupPruningBoundaries) { run_group_pruning(*tracer_); }
 TEST_P(RtViewTest, SsbQueriesEqualTheCpuBackend) {
   int done = 0;
   run_ssb_flights(*tracer_, "0.01", &done);
-  EXPECT_EQ(done, 26);
+  EXPECT_EQ(done, 39);
 }
 TEST_P(RtViewTest, SsbSf1QueriesEqualTheCpuBackend) {
   if (std::getenv("RAYDB_SSB_SF1_DB") == nullptr) GTEST_SKIP() << "RAYDB_SSB_SF1_DB not set";
   int done = 0;
   run_ssb_flights(*tracer_, "1", &done);
-  EXPECT_EQ(done, 26);
+  EXPECT_EQ(done, 39);
 }
 TEST_P(RtViewTest, PerRayAndPerHitAccumulationAgree) {
   const StarTables s = synthetic_star(5, 200000);

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "access/rt_view/rt_view.h"
+#include "access/rt_view/view_group_prune.h"
 #include "access/rt_view/view_groups.h"
 #include "access/rt_view/z_intervals.h"
 #include "common/error.h"
@@ -18,10 +19,11 @@ namespace mp = rt::mapping;
 // One request's host arrays and tracer buffers (they must outlive the launch).
 struct RtView::Query {
   std::vector<uint32_t> segments;
+  std::vector<uint32_t> traced;
   std::vector<std::vector<uint32_t>> bitmaps;
   std::vector<uint64_t> acc;
   std::vector<uint32_t> seen;
-  uint64_t counters[2] = {0, 0};  // duplicates, hits
+  uint64_t counters[3] = {0, 0, 0};  // duplicates, hits, flushes
   uint32_t error = 0;
   std::vector<std::unique_ptr<rt::Buffer>> bufs;
   std::vector<uint32_t> slot_of;  // aggregate -> slot (kNone: COUNT)
@@ -82,8 +84,9 @@ ViewResult RtView::query(const ViewRequest& r) const {
   const ViewRows& v = *rows_;
   const ViewLayout& L = layout_;
   ViewResult out;
-  const OutputGroups og = output_groups(v, r.group_by);
-  const ZPlan z = plan_z(v, L, r);
+  const GroupPlan gp = plan_groups(v, r);
+  const OutputGroups og = output_groups(v, r.group_by, &gp.traced);
+  const ZPlan z = plan_z(v, L, z_request(v, L, r, gp));
   mp::ViewAggregateParams P{};
   Query q;
   assign_slots(r, static_cast<uint32_t>(v.inputs.size()), P, q.slot_of);
@@ -94,13 +97,16 @@ ViewResult RtView::query(const ViewRequest& r) const {
       if (P.slot_op[s] != static_cast<uint32_t>(mp::ViewSlotOp::kSum))
         q.acc[o * P.stride + 1 + 2 * s] = static_cast<uint64_t>(
             P.slot_op[s] == static_cast<uint32_t>(mp::ViewSlotOp::kMin) ? INT64_MAX : INT64_MIN);
-  const bool nothing = z.empty || v.rows == 0 || v.group_count == 0;
+  const bool nothing = z.empty || v.rows == 0 || gp.traced.empty();
+  out.stats.groups_traced = static_cast<uint32_t>(gp.traced.size());
+  out.stats.decided_filters = gp.decided_filters;
   if (!nothing) {
     std::vector<uint32_t> digits = z.checked_digits;
     std::sort(digits.begin(), digits.end());
     digits.erase(std::unique(digits.begin(), digits.end()), digits.end());
     for (uint32_t d : digits) {
       const uint32_t a = L.z_attrs[d];
+      if (gp.decided[a]) continue;  // the pruning enforces it
       q.bitmaps.push_back(bitmap_of(z.allowed[a], v.filter_domains[a].size));
       add_check(P, mp::ViewCheck{L.z_div[d], v.filter_domains[a].size, nullptr, nullptr});
       ++out.stats.z_checks;
@@ -108,6 +114,7 @@ ViewResult RtView::query(const ViewRequest& r) const {
     for (size_t k = 0; k < L.residual.size(); ++k) {
       const uint32_t a = L.residual[k];
       const auto& al = z.allowed[a];
+      if (gp.decided[a]) continue;
       if (al.size() == 1 && al[0].lo == 0 && al[0].hi + 1 == v.filter_domains[a].size) continue;  // open
       q.bitmaps.push_back(bitmap_of(al, v.filter_domains[a].size));
       add_check(P, mp::ViewCheck{1, 1, static_cast<const uint32_t*>(residual_bufs_[k]->address()), nullptr});
@@ -119,7 +126,9 @@ ViewResult RtView::query(const ViewRequest& r) const {
     for (const CodeInterval& s : segs) q.segments.insert(q.segments.end(), {s.lo, s.hi});
     out.stats.segments = segs.size();
     P.segments = static_cast<const uint32_t*>(q.in(tracer_, q.segments.data(), q.segments.size() * 4));
+    q.traced = gp.traced;
     P.group_map = static_cast<const uint32_t*>(q.in(tracer_, og.map.data(), og.map.size() * 4));
+    P.traced = static_cast<const uint32_t*>(q.in(tracer_, q.traced.data(), q.traced.size() * 4));
     P.xwords = xwords_buf_ ? static_cast<const uint32_t*>(xwords_buf_->address()) : nullptr;
     for (size_t i = 0; i < L.inputs.size() && i < mp::kViewMaxInputs; ++i) {
       const InputPlacement& p = L.inputs[i];
@@ -131,7 +140,7 @@ ViewResult RtView::query(const ViewRequest& r) const {
       if (!p.in_x && p.u32) in.u32 = static_cast<const uint32_t*>(input_bufs_[i]->address());
       if (!p.in_x && !p.u32) in.i64 = static_cast<const int64_t*>(input_bufs_[i]->address());
     }
-    P.groups = v.group_count;
+    P.groups = static_cast<uint32_t>(gp.traced.size());
     P.lanes = L.lanes;
     P.lane_width = 1u << L.x_bits;
     P.rows = static_cast<uint32_t>(v.rows);
@@ -143,6 +152,7 @@ ViewResult RtView::query(const ViewRequest& r) const {
     P.acc = static_cast<uint64_t*>(accbuf->address());
     P.duplicates = static_cast<uint64_t*>(cbuf->address());
     P.hits = P.duplicates + 1;
+    P.flushes = P.duplicates + 2;
     P.error = static_cast<uint32_t*>(ebuf->address());
     if (r.check_duplicates) {
       q.seen.assign((v.rows + 31) / 32 + 1, 0);
@@ -162,6 +172,7 @@ ViewResult RtView::query(const ViewRequest& r) const {
     out.stats.rays = P.items;
     out.stats.duplicates = q.counters[0];
     out.stats.hits = q.counters[1];
+    out.stats.flushes = q.counters[2];
   }
   GroupAccumulators acc;
   acc.count.resize(ng);
@@ -179,9 +190,11 @@ ViewResult RtView::query(const ViewRequest& r) const {
     }
   }
   finish_result(r, og, acc, out);
-  out.stats.plan = fmt::format("{} Z intervals -> {} segments x {} groups x {} lanes = {} rays; {} Z digit checks, {} code checks; {}",
-                               z.intervals.size(), out.stats.segments, v.group_count, L.lanes, out.stats.rays,
-                               out.stats.z_checks, out.stats.code_checks, L.describe());
+  out.stats.plan = fmt::format(
+      "{} Z intervals -> {} segments x {} of {} groups ({} filters decided by the group) x {} lanes = {} rays; {} Z "
+      "digit checks, {} code checks; {}",
+      z.intervals.size(), out.stats.segments, gp.traced.size(), v.group_count, gp.decided_filters, L.lanes,
+      out.stats.rays, out.stats.z_checks, out.stats.code_checks, L.describe());
   out.stats.total_ms = total.elapsed_ms();
   return out;
 }

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "access/rt_view/view_group_prune.h"
 #include "access/rt_view/view_rows.h"
 #include "common/error.h"
 #include "storage/persist/file_io.h"
@@ -117,6 +118,13 @@ std::shared_ptr<ViewRows> read_view_rows(const std::string& dir, const json& met
       v->inputs.push_back(read_array<int64_t>(dir, "input_" + std::to_string(i) + ".i64", n));
     }
   }
+  bool bad = false;  // the derived arrays below index by group id
+  const int64_t rows = static_cast<int64_t>(n);
+  const uint32_t* gid = v->group_ids.data();
+#pragma omp parallel for schedule(static) reduction(|| : bad)
+  for (int64_t r = 0; r < rows; ++r) bad = bad || gid[r] >= v->group_count;
+  if (bad) fail(ErrorKind::kCatalog, "rt view: {}/group_ids.u32 names a group past group_count", dir);
+  derive_group_filter_codes(*v);
   return v;
 }
 }  // namespace

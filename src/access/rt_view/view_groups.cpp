@@ -1,34 +1,41 @@
 #include "access/rt_view/view_groups.h"
 
-#include <map>
+#include <algorithm>
+#include <numeric>
 
 #include "common/error.h"
 
 namespace raydb::rtview {
 
-OutputGroups output_groups(const ViewRows& v, const std::vector<uint32_t>& group_by) {
+OutputGroups output_groups(const ViewRows& v, const std::vector<uint32_t>& group_by, const std::vector<uint32_t>* traced) {
   for (uint32_t a : group_by)
     if (a >= v.group_domains.size()) fail(ErrorKind::kInvalidInput, "rt view: no group attribute {}", a);
   OutputGroups og;
-  og.map.resize(v.group_count);
+  const size_t n = traced ? traced->size() : v.group_count;
+  auto group = [&](size_t i) { return traced ? (*traced)[i] : static_cast<uint32_t>(i); };
+  og.map.assign(n, 0);
   if (group_by.empty()) {
     og.tuples.push_back({});
-    return og;  // every view group -> output group 0
+    return og;  // every group -> output group 0
   }
-  std::map<std::vector<uint32_t>, uint32_t> ids;
-  std::vector<uint32_t> t(group_by.size());
-  for (uint32_t g = 0; g < v.group_count; ++g) {
-    for (size_t k = 0; k < group_by.size(); ++k) t[k] = v.group_code(g, group_by[k]);
-    ids.emplace(t, 0);
-  }
-  uint32_t n = 0;
-  for (auto& [tuple, id] : ids) {
-    id = n++;
-    og.tuples.push_back(tuple);
-  }
-  for (uint32_t g = 0; g < v.group_count; ++g) {
-    for (size_t k = 0; k < group_by.size(); ++k) t[k] = v.group_code(g, group_by[k]);
-    og.map[g] = ids.at(t);
+  // The groups in the order of their GROUP BY tuples (stable: ties keep view order),
+  // then one output group per distinct tuple.
+  std::vector<uint32_t> order(n);
+  std::iota(order.begin(), order.end(), 0u);
+  auto less = [&](uint32_t a, uint32_t b) {
+    const uint32_t ga = group(a), gb = group(b);
+    for (uint32_t k : group_by)
+      if (v.group_code(ga, k) != v.group_code(gb, k)) return v.group_code(ga, k) < v.group_code(gb, k);
+    return false;
+  };
+  std::stable_sort(order.begin(), order.end(), less);
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (i == 0 || less(order[i - 1], order[i])) {
+      std::vector<uint32_t> t;
+      for (uint32_t k : group_by) t.push_back(v.group_code(group(order[i]), k));
+      og.tuples.push_back(std::move(t));
+    }
+    og.map[order[i]] = static_cast<uint32_t>(og.tuples.size() - 1);
   }
   return og;
 }

@@ -11,11 +11,14 @@
 namespace raydb::rtview {
 
 struct OutputGroups {
-  std::vector<uint32_t> map;                  // view group -> output group
+  std::vector<uint32_t> map;                  // traced position (or view group) -> output group
   std::vector<std::vector<uint32_t>> tuples;  // output group -> codes per group_by attribute
 };
 
-OutputGroups output_groups(const ViewRows& v, const std::vector<uint32_t>& group_by);
+// The output groups of the view groups in `traced` (null: every view group); `map`
+// is indexed by position in `traced` (by view group when null).
+OutputGroups output_groups(const ViewRows& v, const std::vector<uint32_t>& group_by,
+                           const std::vector<uint32_t>* traced = nullptr);
 
 // Turns per-output-group accumulators into result rows (groups without rows dropped,
 // except the single group of a query without GROUP BY).

@@ -36,6 +36,7 @@ struct ViewRequest {
   uint32_t max_intervals = 4096;  // more Z intervals than this: low digits are checked per hit instead
   bool per_hit_atomics = false;   // RTCUDB's per-hit accumulation (for comparison); default per-ray partials
   bool check_duplicates = false;  // keep a bit per primitive and count repeated hits (tests)
+  bool prune_groups = true;       // filters decided by the group prune the traced groups (view_group_prune.h)
 };
 
 // One aggregate value: SUM is exact in 128 bits; AVG is sum / count as double; MIN,
@@ -55,7 +56,10 @@ struct ViewResultRow {
 struct ViewRunStats {
   uint64_t segments = 0;     // Z ray segments
   uint64_t rays = 0;         // rays launched (segments x groups traced x lanes)
+  uint32_t groups_traced = 0;    // view groups with rays (after pruning)
+  uint32_t decided_filters = 0;  // filters enforced by group pruning alone
   uint64_t hits = 0;         // rows aggregated
+  uint64_t flushes = 0;      // accumulator flushes (atomic adds of partials): rays with hits, or hits per-hit
   uint64_t duplicates = 0;   // check_duplicates: repeated hits of one primitive (0 by view_grid.h)
   uint32_t z_checks = 0;     // Z digits checked per hit (interval cap)
   uint32_t code_checks = 0;  // residual attributes checked per hit from code arrays

@@ -48,6 +48,16 @@ struct ViewRows {
   std::vector<uint32_t> group_ids;  // [row]
   std::vector<std::string> input_names;
   std::vector<std::vector<int64_t>> inputs;  // [input][row]
+  // Derived when materialized or loaded, not persisted (view_group_prune.h): per filter
+  // attribute, the code every row of group g shares ([attribute][g]), or empty when
+  // some group mixes codes. Such an attribute is decided by the group alone.
+  std::vector<std::vector<uint32_t>> group_filter_codes;
+  // And per such attribute its groups by code (counting sort): groups of code c are
+  // groups[offsets[c] .. offsets[c + 1]); empty when not decided.
+  struct GroupsByCode {
+    std::vector<uint32_t> offsets, groups;
+  };
+  std::vector<GroupsByCode> groups_by_code;
 
   size_t host_bytes() const;
   uint32_t group_code(uint32_t g, size_t k) const { return group_tuples[g * group_domains.size() + k]; }

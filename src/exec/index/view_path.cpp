@@ -4,6 +4,7 @@
 
 #include <deque>
 
+#include "access/rt_view/view_group_prune.h"
 #include "access/rt_view/z_intervals.h"
 #include "common/error.h"
 #include "exec/core/result_finisher.h"
@@ -24,12 +25,15 @@ struct ViewEstimate {
 ViewEstimate estimate(const ViewMatch& m) {
   const rtview::ViewRows& v = *m.rows;
   const rtview::ViewLayout& L = m.view->layout();
-  const rtview::ZPlan z = rtview::plan_z(v, L, m.request);
+  const rtview::GroupPlan gp = rtview::plan_groups(v, m.request);
+  const rtview::ZPlan z = rtview::plan_z(v, L, rtview::z_request(v, L, m.request, gp));
   ViewEstimate e;
   const size_t segs = z.empty ? 0 : rtview::cut_segments(z.intervals, rt::mapping::kViewMaxSegment).size();
-  e.rays = double(segs) * v.group_count * L.lanes;
-  double frac = z.empty ? 0 : 1;
+  e.rays = double(segs) * double(gp.traced.size()) * L.lanes;
+  // Decided filters: the traced groups' share; the others as independent fractions.
+  double frac = z.empty || v.group_count == 0 ? 0 : double(gp.traced.size()) / v.group_count;
   for (const rtview::ViewFilter& f : m.request.filters) {
+    if (gp.decided[f.attr]) continue;
     uint64_t n = 0;
     for (const rtview::CodeInterval& c : z.allowed[f.attr]) n += uint64_t(c.hi) - c.lo + 1;
     frac *= v.filter_domains[f.attr].size ? double(n) / v.filter_domains[f.attr].size : 0;
@@ -39,13 +43,18 @@ ViewEstimate estimate(const ViewMatch& m) {
   for (size_t i = 0; i < z.intervals.size() && i < 4; ++i) iv += fmt::format(" [{}, {}]", z.intervals[i].lo, z.intervals[i].hi);
   if (z.intervals.size() > 4) iv += " ...";
   std::string checks;
-  for (uint32_t d : z.checked_digits) checks += " " + v.filter_domains[L.z_attrs[d]].name;
+  for (uint32_t d : z.checked_digits)
+    if (!gp.decided[L.z_attrs[d]]) checks += " " + v.filter_domains[L.z_attrs[d]].name;
+  std::string decided;
   for (uint32_t a : L.residual)
     for (const rtview::ViewFilter& f : m.request.filters)
-      if (f.attr == a) checks += " " + v.filter_domains[a].name;
-  e.detail = fmt::format("{} Z intervals{}; ray grid {} segments x {} groups x {} lanes = {:.0f} rays; ~{:.0f} of {} rows hit; "
-                         "checked per hit:{}; {}",
-                         z.intervals.size(), iv, segs, v.group_count, L.lanes, e.rays, e.hits, v.rows,
+      if (f.attr == a && !gp.decided[a]) checks += " " + v.filter_domains[a].name;
+  for (const rtview::ViewFilter& f : m.request.filters)
+    if (gp.decided[f.attr]) decided += " " + v.filter_domains[f.attr].name;
+  e.detail = fmt::format("{} Z intervals{}; groups pruned by{}: {} of {} traced; ray grid {} segments x {} groups x {} "
+                         "lanes = {:.0f} rays; ~{:.0f} of {} rows hit; checked per hit:{}; {}",
+                         z.intervals.size(), iv, decided.empty() ? " nothing" : decided, gp.traced.size(),
+                         v.group_count, segs, gp.traced.size(), L.lanes, e.rays, e.hits, v.rows,
                          checks.empty() ? " none" : checks, L.describe());
   return e;
 }
@@ -77,6 +86,13 @@ void choose_view(plan::PhysicalPlan& plan, const ViewCatalog& views, AccessPolic
     auto matched = match_view(*plan.query, view);
     if (auto* why = std::get_if<std::string>(&matched)) {
       plan.rejected_views.push_back(name + ": " + *why);
+      continue;
+    }
+    // Without a calibrated view cost the view is rejected before its estimate (which
+    // enumerates the traced groups): star-path queries do not pay for it.
+    if (policy != AccessPolicy::kForceRt && !plan::view_cost_ms(device, 0, 0)) {
+      plan.rejected_views.push_back(name + ": views are not calibrated on this device (no RT cores: the star path "
+                                           "wins); --backend rt forces the view");
       continue;
     }
     auto chosen = std::make_shared<ChosenView>();
@@ -180,8 +196,10 @@ ResultTable run_view(const plan::PhysicalPlan& plan, rt::Tracer& tracer) {
   std::vector<Vector> outputs = finish_aggregation(q, std::move(keys), std::move(aggs), n);
   finish_rows(q, std::move(outputs), n, out);
   out.names = q.output_names;
-  out.profile = fmt::format("rt view {}: {} ({:.3f} ms launch, {:.3f} ms total, {} hits)", chosen.name, res.stats.plan,
-                            res.stats.launch_ms, res.stats.total_ms, res.stats.hits);
+  out.profile = fmt::format("rt view {}: {} ({:.3f} ms launch, {:.3f} ms total, {} hits, {} accumulator flushes, "
+                            "{} groups traced)",
+                            chosen.name, res.stats.plan, res.stats.launch_ms, res.stats.total_ms, res.stats.hits,
+                            res.stats.flushes, res.stats.groups_traced);
   return out;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // The RT view launch program (RTCUDB's one ray-tracing job): launch item j is one ray
-// (Z segment, view group, lane) of view_grid.h; its any-hit action checks the filter
+// (Z segment, traced view group, lane) of view_grid.h (the traced groups are those
+// group pruning kept: access/rt_view/view_group_prune.h); its any-hit action checks the filter
 // attributes that are not fully decided by Z, reads the aggregate inputs of the hit
 // row (bit-packed X word or side arrays, by primitive id) and aggregates exactly.
 //
@@ -57,12 +58,13 @@ struct ViewCheck {
 struct ViewAggregateParams {
   uint64_t item_base;   // launch item j is ray item_base + j (launches of > 2^32 rays run in chunks)
   uint64_t items;       // rays in all: segments * groups * lanes
-  uint32_t groups;      // view groups (Y rows)
+  uint32_t groups;      // traced view groups (entries of `traced`)
   uint32_t lanes;       // L
   uint32_t lane_width;  // D
   uint32_t rows;        // primitives
   const uint32_t* segments;   // 2 per Z segment: zlo, zhi (inclusive, disjoint)
-  const uint32_t* group_map;  // view group -> output group; kNone: no ray for it
+  const uint32_t* traced;     // traced index -> view group (its Y row)
+  const uint32_t* group_map;  // traced index -> output group; kNone: no ray for it
   const uint32_t* xwords;     // packed X word per row (null when nothing is packed)
   ViewInput inputs[kViewMaxInputs];
   uint32_t slots;
@@ -76,6 +78,7 @@ struct ViewAggregateParams {
   uint32_t* seen;      // one bit per primitive: duplicate detection (null: off)
   uint64_t* duplicates;  // hits of a primitive already seen (with seen)
   uint64_t* hits;        // all accepted hits (statistics; may be null)
+  uint64_t* flushes;     // accumulator flushes: rays with hits (per-ray), hits (per-hit); with hits
   uint32_t* error;
 };
 
@@ -170,16 +173,17 @@ struct ViewHitAction {
   }
 };
 
-// Launch item j: the ray of (segment, view group, lane) with index item_base + j.
+// Launch item j: the ray of (segment, traced group, lane) with index item_base + j.
 template <typename TC>
 RAYDB_HOST_DEVICE void view_aggregate(const TC& tc, const ViewAggregateParams& P, uint32_t j) {
   const uint64_t i = P.item_base + j;
   if (i >= P.items) return;
   const uint32_t lane = static_cast<uint32_t>(i % P.lanes);
   const uint64_t sg = i / P.lanes;
-  const uint32_t g = static_cast<uint32_t>(sg % P.groups);
+  const uint32_t t = static_cast<uint32_t>(sg % P.groups);
+  const uint32_t g = P.traced[t];
   const uint32_t seg = static_cast<uint32_t>(sg / P.groups);
-  const uint32_t out = P.group_map[g];
+  const uint32_t out = P.group_map[t];
   if (out == kNone) return;
   const uint32_t zlo = P.segments[2 * seg], zhi = P.segments[2 * seg + 1];
   ViewHitAction a;
@@ -191,7 +195,10 @@ RAYDB_HOST_DEVICE void view_aggregate(const TC& tc, const ViewAggregateParams& P
   a.part.reset(P);
   tc.all_hits(Slot::kKeys, view_ray(zlo, zhi, g, lane, P.lane_width), a);
   a.part.flush(P, a.acc_row);
-  if (a.hits != 0 && P.hits != nullptr) view_atomic_add(P.hits, a.hits);
+  if (a.hits != 0 && P.hits != nullptr) {
+    view_atomic_add(P.hits, a.hits);
+    view_atomic_add(P.flushes, P.accumulate == static_cast<uint32_t>(ViewAccumulate::kPerHit) ? a.hits : 1);
+  }
   if (a.errors != 0) report_error(P.error, a.errors);
 }
 

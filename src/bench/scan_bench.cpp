@@ -20,6 +20,7 @@
 #include "common/machine_info.h"
 #include "common/timer.h"
 #include "exec/cuda/cuda_device.h"
+#include "exec/index/rt_scan_chooser.h"
 #include "plan/physical/cost_model.h"
 
 namespace raydb::bench {
@@ -245,23 +246,8 @@ json build_line(const std::string& dataset, uint64_t rows, const Method& m, cons
 // The planner's cost of running `e` by `m` on `mi`'s index (plan::rt_scan_cost_ms over
 // the index's own estimate, on the index's device): what `auto` would compare.
 double model_ms(const MethodIndex& mi, const Method& m, const rs::ScanExpr& e) {
-  const rs::ScanEstimate est = mi.index->estimate(e);
-  plan::RtScanWork w;
-  w.rows = mi.index->rows();
-  w.predicates = est.predicates;
-  w.jobs = est.jobs;
-  w.sieve_vectors = est.sieve_vectors;
-  w.residual_rows = est.residual_rows;
-  w.slabs = est.slabs;
-  w.matches = est.match_fraction * double(w.rows);
-  plan::RtScanMethod pm = plan::RtScanMethod::kRt;
-  switch (m.method) {
-    case rs::ScanMethod::kRt: pm = plan::RtScanMethod::kRt; break;
-    case rs::ScanMethod::kCpuScan: pm = plan::RtScanMethod::kCpuScan; break;
-    case rs::ScanMethod::kCpuSieve: pm = plan::RtScanMethod::kCpuSieve; break;
-    case rs::ScanMethod::kGpuScan: pm = plan::RtScanMethod::kGpuScan; break;
-    case rs::ScanMethod::kGpuSieve: pm = plan::RtScanMethod::kGpuSieve; break;
-  }
+  const plan::RtScanWork w = exec::rt_scan_work(mi.index->estimate(e), mi.index->rows());
+  const plan::RtScanMethod pm = exec::plan_method(m.method);
   return plan::rt_scan_cost_ms(m.gpu ? plan::ExecDevice::kGpu : plan::ExecDevice::kCpu, pm, w);
 }
 

@@ -35,8 +35,14 @@ void register_bench(CLI::App& app) {
   register_bench_views(*bench);  // cmd_bench_views.cpp
 }
 
-void register_bench_ssb(CLI::App& bench) {
-  auto* cmd = bench.add_subcommand("ssb", "Time the 13 SSB queries");
+namespace {
+
+// `bench ssb` and `bench tpch`: the same options over a query suite, its options type
+// and runner (data generated at --sf into data/<suite>-sf<SF> when --db is absent).
+template <typename Options>
+void register_suite_bench(CLI::App& bench, const char* suite, const char* description, const char* db_what,
+                          const char* example, void (*run)(const Options&)) {
+  auto* cmd = bench.add_subcommand(suite, description);
   struct Args {
     std::string db, backend = "auto", json, queries;
     double sf = 0;
@@ -44,73 +50,45 @@ void register_bench_ssb(CLI::App& bench) {
     uint64_t seed = 19920101;
   };
   auto a = std::make_shared<Args>();
-  cmd->add_option("--db", a->db, "SSB database directory (generated there at --sf when absent)");
-  cmd->add_option("--sf", a->sf, "Scale factor (with no --db: data/ssb-sf<SF>)");
+  cmd->add_option("--db", a->db, fmt::format("{} database directory (generated there at --sf when absent)", db_what));
+  cmd->add_option("--sf", a->sf, fmt::format("Scale factor (with no --db: data/{}-sf<SF>)", suite));
   cmd->add_option("--backend", a->backend, "auto | cpu | cuda | rt");
   cmd->add_option("--reps", a->reps, "Timed repetitions per query (default 10)");
   cmd->add_option("--warmup", a->warmup, "Untimed runs before timing (default 1)");
   cmd->add_option("--threads", a->threads, "CPU threads (0: all)");
   cmd->add_option("--seed", a->seed, "Generator seed when data is generated");
-  cmd->add_option("--queries", a->queries, "Comma-separated subset, e.g. q1.1,q4.3");
+  cmd->add_option("--queries", a->queries, fmt::format("Comma-separated subset, e.g. {}", example));
   cmd->add_option("--json", a->json, "Write one JSON object per query to FILE");
-  cmd->callback([a]() {
-    if (a->db.empty() && a->sf <= 0) fail(ErrorKind::kInvalidInput, "bench ssb needs --db DIR or --sf SF");
+  cmd->callback([a, suite, run]() {
+    if (a->db.empty() && a->sf <= 0) fail(ErrorKind::kInvalidInput, "bench {} needs --db DIR or --sf SF", suite);
     if (a->reps < 1) fail(ErrorKind::kInvalidInput, "--reps must be at least 1");
     if (a->warmup < 0) fail(ErrorKind::kInvalidInput, "--warmup must be >= 0");
     if (a->threads < 0) fail(ErrorKind::kInvalidInput, "--threads must be >= 0");
-    bench::SsbBenchOptions o;
+    Options o;
     o.query.backend = parse_backend(a->backend);
     o.query.threads = a->threads;
-    o.dir = a->db.empty() ? fmt::format("data/ssb-sf{}", a->sf) : a->db;
+    o.dir = a->db.empty() ? fmt::format("data/{}-sf{}", suite, a->sf) : a->db;
     o.generate_sf = a->sf > 0 ? a->sf : 1.0;
     o.seed = a->seed;
     o.warmup = a->warmup;
     o.reps = a->reps;
     o.only = split_query_names(a->queries);
     o.json = a->json;
-    bench::run_ssb_bench(o);
+    run(o);
   });
 }
 
-}  // namespace raydb::cli
+}  // namespace
 
-namespace raydb::cli {
+void register_bench_ssb(CLI::App& bench) {
+  register_suite_bench<bench::SsbBenchOptions>(bench, "ssb", "Time the 13 SSB queries", "SSB", "q1.1,q4.3",
+                                               &bench::run_ssb_bench);
+}
 
 void register_bench_tpch(CLI::App& bench) {
-  auto* cmd = bench.add_subcommand("tpch", "Time the 22 TPC-H queries (those raydb rejects are reported as not supported)");
-  struct Args {
-    std::string db, backend = "auto", json, queries;
-    double sf = 0;
-    int reps = 10, warmup = 1, threads = 0;
-    uint64_t seed = 19920101;
-  };
-  auto a = std::make_shared<Args>();
-  cmd->add_option("--db", a->db, "TPC-H database directory (generated there at --sf when absent)");
-  cmd->add_option("--sf", a->sf, "Scale factor (with no --db: data/tpch-sf<SF>)");
-  cmd->add_option("--backend", a->backend, "auto | cpu | cuda | rt");
-  cmd->add_option("--reps", a->reps, "Timed repetitions per query (default 10)");
-  cmd->add_option("--warmup", a->warmup, "Untimed runs before timing (default 1)");
-  cmd->add_option("--threads", a->threads, "CPU threads (0: all)");
-  cmd->add_option("--seed", a->seed, "Generator seed when data is generated");
-  cmd->add_option("--queries", a->queries, "Comma-separated subset, e.g. q1,q6");
-  cmd->add_option("--json", a->json, "Write one JSON object per query to FILE");
-  cmd->callback([a]() {
-    if (a->db.empty() && a->sf <= 0) fail(ErrorKind::kInvalidInput, "bench tpch needs --db DIR or --sf SF");
-    if (a->reps < 1) fail(ErrorKind::kInvalidInput, "--reps must be at least 1");
-    if (a->warmup < 0) fail(ErrorKind::kInvalidInput, "--warmup must be >= 0");
-    if (a->threads < 0) fail(ErrorKind::kInvalidInput, "--threads must be >= 0");
-    bench::TpchBenchOptions o;
-    o.query.backend = parse_backend(a->backend);
-    o.query.threads = a->threads;
-    o.dir = a->db.empty() ? fmt::format("data/tpch-sf{}", a->sf) : a->db;
-    o.generate_sf = a->sf > 0 ? a->sf : 1.0;
-    o.seed = a->seed;
-    o.warmup = a->warmup;
-    o.reps = a->reps;
-    o.only = split_query_names(a->queries);
-    o.json = a->json;
-    bench::run_tpch_bench(o);
-  });
+  register_suite_bench<bench::TpchBenchOptions>(
+      bench, "tpch", "Time the 22 TPC-H queries (those raydb rejects are reported as not supported)", "TPC-H", "q1,q6",
+      &bench::run_tpch_bench);
 }
 
 }  // namespace raydb::cli

@@ -28,16 +28,6 @@ rs::ScanMethod access_method(RtScanMethod m) {
   return rs::ScanMethod::kCpuScan;
 }
 
-RtScanMethod plan_method(rs::ScanMethod m) {
-  switch (m) {
-    case rs::ScanMethod::kRt: return RtScanMethod::kRt;
-    case rs::ScanMethod::kCpuSieve: return RtScanMethod::kCpuSieve;
-    case rs::ScanMethod::kCpuScan: return RtScanMethod::kCpuScan;
-    case rs::ScanMethod::kGpuScan: return RtScanMethod::kGpuScan;
-    case rs::ScanMethod::kGpuSieve: return RtScanMethod::kGpuSieve;
-  }
-  return RtScanMethod::kCpuScan;
-}
 
 int table_of(const plan::Expr& e) {
   if (e.kind == plan::ExprKind::kColumnRef) return e.table_index;
@@ -56,15 +46,7 @@ double best_cost(const std::optional<plan::IndexScan>& s) {
 std::optional<plan::IndexScan> path_for(const BuiltScanIndex& index, const ScanFilter& f, AccessPolicy policy,
                                         const std::function<double(double)>& after_ms, double scan_ms,
                                         const std::string& only_method) {
-  const rs::ScanEstimate est = index.index().estimate(f.expr);
-  plan::RtScanWork w;
-  w.rows = index.rows;
-  w.predicates = est.predicates;
-  w.jobs = est.jobs;
-  w.sieve_vectors = est.sieve_vectors;
-  w.residual_rows = est.residual_rows;
-  w.slabs = est.slabs;
-  w.matches = est.match_fraction * double(index.rows);
+  const plan::RtScanWork w = rt_scan_work(index.index().estimate(f.expr), index.rows);
   const double after = after_ms(w.matches);
   std::optional<plan::IndexScan> best;
   std::string costs;
@@ -92,6 +74,29 @@ std::optional<plan::IndexScan> path_for(const BuiltScanIndex& index, const ScanF
 }
 
 }  // namespace
+
+RtScanMethod plan_method(rs::ScanMethod m) {
+  switch (m) {
+    case rs::ScanMethod::kRt: return RtScanMethod::kRt;
+    case rs::ScanMethod::kCpuSieve: return RtScanMethod::kCpuSieve;
+    case rs::ScanMethod::kCpuScan: return RtScanMethod::kCpuScan;
+    case rs::ScanMethod::kGpuScan: return RtScanMethod::kGpuScan;
+    case rs::ScanMethod::kGpuSieve: return RtScanMethod::kGpuSieve;
+  }
+  return RtScanMethod::kCpuScan;
+}
+
+plan::RtScanWork rt_scan_work(const rs::ScanEstimate& est, uint64_t rows) {
+  plan::RtScanWork w;
+  w.rows = rows;
+  w.predicates = est.predicates;
+  w.jobs = est.jobs;
+  w.sieve_vectors = est.sieve_vectors;
+  w.residual_rows = est.residual_rows;
+  w.slabs = est.slabs;
+  w.matches = est.match_fraction * double(rows);
+  return w;
+}
 
 std::optional<plan::IndexScan> choose_rt_scan(const plan::PhysicalPlan& plan, int t,
                                               const std::vector<IndexCandidate>& candidates, AccessPolicy policy,

@@ -12,8 +12,14 @@
 #include <vector>
 
 #include "exec/index/access_path_chooser.h"
+#include "plan/physical/cost_model.h"
 
 namespace raydb::exec {
+
+// The cost model's names for the access layer's methods, and its inputs from an
+// index's estimate over `rows` rows (also what `raydb bench scan` models).
+plan::RtScanMethod plan_method(access::rt_scan::ScanMethod m);
+plan::RtScanWork rt_scan_work(const access::rt_scan::ScanEstimate& est, uint64_t rows);
 
 // The best RT scan path for table t, or nullopt. `scan_ms`: the plain scan's cost;
 // `other_ms`: the best other index path's cost (or infinity); `after_ms(rows)`: the

@@ -37,7 +37,9 @@ struct DevColumn {
 // longer sets (IN lists, LIKE) in device memory: as sorted disjoint pairs compared
 // one after another (every lane reads the same pair: one broadcast load) up to
 // kScanRangesLimit of them; beyond, a bitmap over [bm_lo, bm_lo + bm_bits) when the
-// span is small, else the pairs searched by bisection (set by the host).
+// span is small, a cuckoo table (exec/core/cuckoo_set.h) when every range is one
+// value (an IN list of far-apart keys), else the pairs searched by bisection (set by
+// the host).
 struct DevPred {
   int32_t col = 0;
   int32_t nranges = 0;
@@ -46,6 +48,9 @@ struct DevPred {
   const uint64_t* ranges = nullptr;  // nranges (lo, hi) pairs in device memory
   const uint32_t* bitmap = nullptr;
   uint64_t bm_lo = 0, bm_bits = 0;
+  const uint64_t* hash = nullptr;    // cuckoo table of 2 << hash_bits keys
+  uint64_t hash_mul0 = 0, hash_mul1 = 0;
+  uint32_t hash_bits = 0, pad = 0;
 };
 
 // A semi-linear predicate (exec/core/linear_predicate.h): sum coef[t] * value(col[t])

@@ -103,8 +103,9 @@ __global__ void narrow_lookup_kernel(const int32_t* in, uint64_t n, W* out) {
 // keys -> aggregates, every step skipping the vectors with no selected row left.
 // MODE 0: one group, per-thread registers; MODE 1: groups in shared memory;
 // MODE 2: groups in global memory. Modes 0 and 1 flush to global at the end.
-// EXT: the query has boolean fact filters (p.trees) or range sets in device memory;
-// kernels without them never call tree_mask nor carry the set code, so they keep the
+// EXT: the query has boolean fact filters (p.trees) or sets in device memory (launched
+// at 2 blocks per SM, see launch_star_v); kernels without them never call tree_mask
+// nor carry the set code, so they keep the
 // registers, stack and instruction footprint they had before either existed
 // (measured: with both always compiled in, SSB at SF 20 took 7.9 ms instead of 5.8).
 template <int MODE, typename V, int MINB, Layout L, bool EXT>
@@ -456,8 +457,12 @@ void launch_star_t(const StarParams& p, size_t smem, uint64_t tiles, cudaStream_
 template <typename V, int MINB, Layout L>
 void launch_star_v(const StarParams& p, size_t smem, uint64_t tiles, cudaStream_t stream) {
   bool ext = p.trees != nullptr;
-  for (int k = 0; k < p.npreds; k++) ext = ext || p.preds[k].ranges || p.preds[k].bitmap;
-  if (ext) return launch_star_t<V, MINB, L, true>(p, smem, tiles, stream);
+  for (int k = 0; k < p.npreds; k++) ext = ext || p.preds[k].ranges || p.preds[k].bitmap || p.preds[k].hash;
+  // EXT kernels run at 2 blocks per SM (128 registers a thread): capped for 4 (64
+  // registers), their boolean trees, semi-linear sums and set probes spilled 0.9-2.5 KB
+  // per tree call to local memory (ptxas --resource-usage), and that traffic, not
+  // DRAM, bounded their scans.
+  if (ext) return launch_star_t<V, 2, L, true>(p, smem, tiles, stream);
   launch_star_t<V, MINB, L, false>(p, smem, tiles, stream);
 }
 
@@ -517,7 +522,7 @@ void launch_star(const StarParams& params, const StarKnobs& knobs, cudaStream_t 
   // stored_ranges, inside the column's stored domain).
   for (int k = 0; k < p.npreds; k++) {
     DevPred& d = p.preds[k];
-    if (d.ranges || d.bitmap) continue;
+    if (d.ranges || d.bitmap || d.hash) continue;
     int n = 0;
     for (int r = 0; r < d.nranges; r++) {
       if (d.lo[r] > 0xffffffffull) continue;

@@ -2,6 +2,9 @@
 // once (tile load, predicates, probes, group code, aggregate).
 #include <algorithm>
 #include <numeric>
+#include <optional>
+
+#include "exec/core/cuckoo_set.h"
 
 #include "exec/cuda/star_run.h"
 
@@ -24,8 +27,9 @@ StoredRanges merged(StoredRanges sr) {
 }
 
 // Sets longer than the inline ranges go to device memory: a bitmap when its span is
-// at most 2^20 bits (128 KB, mostly cache-resident: one probe per row), else sorted
-// pairs searched by bisection (IN lists of far-apart keys).
+// at most 2^20 bits (128 KB, mostly cache-resident: one probe per row), a cuckoo
+// table when every range is one value (IN lists of far-apart keys: two independent
+// probes per row), else sorted pairs searched by bisection.
 void device_set(StarRun& r, DevPred& dp, const StoredRanges& sr) {
   cudaStream_t s = r.ctx.stream;
   const uint64_t lo = sr.front().first, span = sr.back().second - lo + 1;
@@ -41,6 +45,22 @@ void device_set(StarRun& r, DevPred& dp, const StoredRanges& sr) {
     dp.bm_bits = span;
     r.pred_sets.push_back(std::move(buf));
     return;
+  }
+  if (std::all_of(sr.begin(), sr.end(), [](const auto& ab) { return ab.first == ab.second; })) {
+    std::vector<uint64_t> keys;
+    for (auto [a, b] : sr) keys.push_back(a);
+    if (std::optional<CuckooSet> set = build_cuckoo_set(keys)) {
+      gpu::DeviceBuffer buf(set->table.size() * 8, "a predicate hash set");
+      // Pageable source: the copy has left the table when cudaMemcpyAsync returns.
+      gpu::check_cuda(cudaMemcpyAsync(buf.get(), set->table.data(), set->table.size() * 8, cudaMemcpyHostToDevice, s),
+                      "cudaMemcpy");
+      dp.hash = buf.get<uint64_t>();
+      dp.hash_mul0 = set->mul0;
+      dp.hash_mul1 = set->mul1;
+      dp.hash_bits = set->bits;
+      r.pred_sets.push_back(std::move(buf));
+      return;
+    }
   }
   std::vector<uint64_t> pairs;
   for (auto [a, b] : sr) pairs.push_back(a), pairs.push_back(b);

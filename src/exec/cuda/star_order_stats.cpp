@@ -51,6 +51,23 @@ void run_order_statistics(StarRun& r, const StarParams& fused) {
     gpu::check_cuda(cudaStreamSynchronize(s), "order statistics keys");
     in.type = narrow ? orderstat::KeyType::kInt32 : aggs[a].key_type;
     r.os_key_types[a] = in.type;
+    // The statistics (exact min/max of the stored integers or codes, checked against
+    // the data when the column is first read) bound every key: the selection skips
+    // the leading key bits they share.
+    in.key_lo = 0;
+    in.key_hi = ~uint64_t(0);
+    if (st.min <= st.max) {
+      if (narrow) {
+        in.key_lo = orderstat::int32_key(int32_t(st.min));
+        in.key_hi = orderstat::int32_key(int32_t(st.max));
+      } else if (in.type == orderstat::KeyType::kInt64) {
+        in.key_lo = orderstat::int64_key(st.min);
+        in.key_hi = orderstat::int64_key(st.max);
+      } else if (in.type == orderstat::KeyType::kUInt64 && st.min >= 0) {
+        in.key_lo = uint64_t(st.min);
+        in.key_hi = uint64_t(st.max);
+      }
+    }
     in.values = keys.get();
     r.order_stats[a] = ops::gpu_order_statistics(in, {order_stat_rank_spec(q_aggs[a].order_stat)}, {});
   }

@@ -56,6 +56,30 @@ void check_gpu(const Data& d) {
   }
 }
 
+// The radix select with the key range promised, as the star path passes it from the
+// column statistics: the leading bits the range shares are skipped, and the answers
+// must not change. Also a range wider than the data (a promise, not an equality).
+void check_gpu_key_range(const Data& d) {
+  ColumnInput in = d.input();
+  uint64_t lo = ~uint64_t(0), hi = 0;
+  for (uint64_t i = 0; i < in.n; i++)
+    if (in.counts(i)) {
+      lo = std::min(lo, in.key(i));
+      hi = std::max(hi, in.key(i));
+    }
+  const std::vector<RankSpec> specs = all_specs(nullptr);
+  const OrderStats cpu = order_statistics(d.input(), specs);
+  SelectOptions o;
+  o.algorithm = Algorithm::kRadix;
+  o.group_mode = GroupMode::kHistograms;
+  for (uint64_t widen : {uint64_t(0), uint64_t(5)}) {
+    in.key_lo = lo >= widen ? lo - widen : 0;
+    in.key_hi = hi + widen >= hi ? hi + widen : hi;
+    EXPECT_EQ(keys_of(ops::gpu_order_statistics_from_host(in, specs, o)), keys_of(cpu))
+        << d.name << ": key range [" << in.key_lo << ", " << in.key_hi << "]";
+  }
+}
+
 TEST(GpuOrderStatistics, AdversarialUngrouped) {
   REQUIRE_GPU();
   for (const Data& d : adversarial_sets()) check_gpu(d);
@@ -84,6 +108,21 @@ TEST(GpuOrderStatistics, LargeColumns) {
   std::vector<int64_t> w(1 << 21);
   for (auto& v : w) v = int64_t(rng());
   check_gpu(decorate(ints64("2^21 int64", w), 0.5, 0.0, 3, false, 5));
+  std::vector<int32_t> narrow(1 << 22);
+  for (auto& v : narrow) v = int32_t(rng() % 10000000);  // like lo_revenue: 24 of 32 bits vary
+  check_gpu_key_range(ints32("2^22 narrow", narrow));
+  check_gpu_key_range(decorate(ints32("2^22 narrow grouped", narrow), 0.9, 0.05, 7, false, 6));
+  check_gpu_key_range(ints32("2^22 concentrated", c));
+  check_gpu_key_range(decorate(ints64("2^21 int64", w), 0.5, 0.0, 3, false, 7));
+}
+
+TEST(GpuOrderStatistics, KeyRangeOnAdversarialSets) {
+  REQUIRE_GPU();
+  uint32_t seed = 11;
+  for (const Data& base : adversarial_sets()) {
+    check_gpu_key_range(base);
+    check_gpu_key_range(decorate(base, 0.8, 0.1, 5, true, seed++));
+  }
 }
 
 TEST(GpuOrderStatistics, DeviceResidentSelectKeys) {

@@ -17,6 +17,10 @@ struct ColumnInput {
   const uint8_t* nulls = nullptr;    // optional: nonzero = NULL (exec::Vector::nulls)
   const uint32_t* group_ids = nullptr;  // optional: group of each row, < groups
   uint32_t groups = 1;               // 1 when group_ids is null
+  // Optional promise (from verified column statistics): every counting row's key lies
+  // in [key_lo, key_hi]. The GPU radix select starts below the leading bits the two
+  // share, which every key then has too; the default promises nothing.
+  uint64_t key_lo = 0, key_hi = ~uint64_t(0);
 
   RAYDB_HOST_DEVICE bool counts(uint64_t i) const {
     return (!select || select[i]) && (!nulls || !nulls[i]);

@@ -6,7 +6,8 @@
 // after the first pass: 1/2048 of uniform data), one more pass copies those rows out
 // and the remaining digits run in cache (array_select.h); data that stays
 // concentrated (all-equal, two values) just takes the remaining passes: 3 for 32-bit
-// keys with 11-bit digits, 4 with the 8-bit digits of grouped selection.
+// keys with 11-bit digits, 4 with the 8-bit digits of grouped selection. A promised
+// key range (ColumnInput::key_lo/key_hi) decides the leading bits it shares up front.
 #include <omp.h>
 
 #include <algorithm>
@@ -129,14 +130,21 @@ void histogram_select_t(const ColumnInput& in, const std::vector<uint64_t>& rank
   const int bits = key_bits(in.type);
   const int width = in.groups == 1 ? 11 : 8;  // 11 bits: a 16 KiB histogram; 8 bits per (group, prefix)
   const uint64_t small = std::max<uint64_t>(in.n / 8, uint64_t(1) << 16);
+  // Leading bits every key shares by the input's promise (ColumnInput::key_lo/key_hi)
+  // are decided before the first pass.
+  const uint64_t top = bits == 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+  const uint64_t lo = in.key_lo, hi = std::min(in.key_hi, top);
+  int lead = 0;
+  if (lo <= hi) lead = lo == hi ? bits : __builtin_clzll(lo ^ hi) - (64 - bits);
+  const uint64_t lead_value = lead == 0 ? 0 : lead == 64 ? lo : lo >> (bits - lead);
   std::vector<Slot> slots;
   for (uint32_t g = 0; g < in.groups; g++) {
-    Slot slot{g, 0, in.n, {}};
+    Slot slot{g, lead_value, in.n, {}};
     for (uint32_t j = 0; j < m; j++)
       if (ranks[size_t(g) * m + j] != kNoRank) slot.reqs.push_back({ranks[size_t(g) * m + j], &out[size_t(g) * m + j]});
     if (!slot.reqs.empty()) slots.push_back(std::move(slot));
   }
-  int done = 0;  // key bits decided
+  int done = lead;  // key bits decided
   std::vector<uint64_t> hist;
   while (!slots.empty() && done < bits) {
     uint64_t candidates = 0;

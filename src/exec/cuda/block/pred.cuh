@@ -4,6 +4,7 @@
 //               compiled on the host from the SQL constants, exactly);
 //   tree_tile   a boolean combination of range and semi-linear leaves (postfix,
 //               exec/core/filter_program.h), each leaf a bit mask over the tile.
+#include "exec/core/cuckoo_set.h"
 #include "exec/cuda/block/load.cuh"
 
 namespace raydb::exec::cuda::block {
@@ -42,7 +43,16 @@ __device__ __forceinline__ uint32_t inline_items(const DevPred& p, const V (&v)[
 template <typename V>
 __device__ __forceinline__ uint32_t set_items(const DevPred& p, const V (&v)[kItems], uint32_t sel) {
   uint32_t ok = 0;
-  if (p.bitmap) {
+  if (p.hash) {  // two independent probes per item, no loop: loads overlap across items
+#pragma unroll
+    for (int i = 0; i < kItems; i++) {
+      const uint64_t x = uint64_t(v[i]);
+      const uint32_t shift = 64 - p.hash_bits;
+      const uint64_t a = __ldg(p.hash + cuckoo_slot(x, p.hash_mul0, shift));
+      const uint64_t b = __ldg(p.hash + (uint64_t(1) << p.hash_bits) + cuckoo_slot(x, p.hash_mul1, shift));
+      ok |= uint32_t(a == x || b == x) << i;
+    }
+  } else if (p.bitmap) {
 #pragma unroll
     for (int i = 0; i < kItems; i++) {
       const uint64_t off = uint64_t(v[i]) - p.bm_lo;  // below bm_lo wraps past bm_bits
@@ -71,7 +81,7 @@ __device__ __forceinline__ uint32_t set_items(const DevPred& p, const V (&v)[kIt
 template <typename V, bool EXT>
 __device__ __forceinline__ uint32_t pred_items(const DevPred& p, const V (&v)[kItems], uint32_t sel) {
   if constexpr (EXT) {
-    if (p.bitmap || p.ranges) return set_items<V>(p, v, sel);
+    if (p.bitmap || p.ranges || p.hash) return set_items<V>(p, v, sel);
   }
   return inline_items<V>(p, v);
 }
@@ -127,35 +137,59 @@ __device__ __forceinline__ uint32_t linear_items(const DevLinear& f, const DevCo
   return ok & sel;
 }
 
+// The 128-bit semi-linear leaf in a function of its own: its wide registers stay out
+// of tree_mask's (the common leaves are ranges and 64-bit sums).
+template <typename V, Layout L>
+__device__ __noinline__ uint32_t wide_linear_mask(const DevLinear& f, const DevColumn* cols, uint64_t base,
+                                                  uint32_t sel) {
+  return linear_items<__int128, V, L>(f, cols, base, sel);
+}
+
 // A boolean tree over the tile: leaves load their columns for the rows still in
 // `sel` (so a conjunct after selective ones reads little), masks combine on a small
-// stack. Not inlined: its stack and 128-bit path keep their registers out of the
-// fact kernel's hot loop (which is capped for 4 blocks per SM); only the kernels
-// instantiated for queries with trees call it (star_kernel's EXT).
+// stack held in one 128-bit register (kMaxTreeDepth masks of kItems bits; push and
+// pop are shifts, so the stack never goes to local memory). Not inlined: its leaves'
+// registers stay out of the fact kernel's hot loop (which is capped for 4 blocks per
+// SM); only the kernels instantiated for queries with trees call it (star_kernel's
+// EXT).
+static_assert(kMaxTreeDepth * kItems <= 128, "the tree stack is one 128-bit register");
 template <typename V, Layout L>
 __device__ __noinline__ uint32_t tree_mask(const DevTree& t, const DevPred* preds, const DevLinear* linears,
                                            const DevColumn* cols, uint64_t base, uint32_t sel) {
-  uint32_t stack[kMaxTreeDepth];
-  int sp = 0;
+  using Stack = unsigned __int128;
+  constexpr uint32_t kTop = (1u << kItems) - 1u;
+  Stack stack = 0;
   for (int s = 0; s < t.nsteps; s++) {
     const int arg = t.arg[s];
     switch (t.op[s]) {
       case kTreeRange: {
         V v[kItems];
         with_width<V, L>(cols[preds[arg].col], base, sel, v);
-        stack[sp++] = pred_items<V, true>(preds[arg], v, sel);
+        stack = (stack << kItems) | pred_items<V, true>(preds[arg], v, sel);
         break;
       }
-      case kTreeLinear:
-        stack[sp++] = linears[arg].wide ? linear_items<__int128, V, L>(linears[arg], cols, base, sel)
-                                        : linear_items<long long, V, L>(linears[arg], cols, base, sel);
+      case kTreeLinear: {
+        const uint32_t m = linears[arg].wide ? wide_linear_mask<V, L>(linears[arg], cols, base, sel)
+                                             : linear_items<long long, V, L>(linears[arg], cols, base, sel);
+        stack = (stack << kItems) | m;
         break;
-      case kTreeAnd: sp--; stack[sp - 1] &= stack[sp]; break;
-      case kTreeOr: sp--; stack[sp - 1] |= stack[sp]; break;
-      default: stack[sp - 1] = ~stack[sp - 1]; break;
+      }
+      case kTreeAnd: {
+        const uint32_t top = uint32_t(stack) & kTop;
+        stack >>= kItems;
+        stack &= ~Stack(kTop) | Stack(top);
+        break;
+      }
+      case kTreeOr: {
+        const uint32_t top = uint32_t(stack) & kTop;
+        stack >>= kItems;
+        stack |= Stack(top);
+        break;
+      }
+      default: stack ^= Stack(kTop); break;
     }
   }
-  return stack[0] & sel;
+  return uint32_t(stack) & kTop & sel;
 }
 
 }  // namespace raydb::exec::cuda::block

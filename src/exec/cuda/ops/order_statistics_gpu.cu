@@ -13,6 +13,8 @@
 #include "gpu/device_buffer.h"
 #include "exec/cuda/ops/order_statistics_gpu.h"
 #include "exec/cuda/ops/order_statistics_kernels.cuh"
+#include "exec/cuda/ops/radix_select.h"
+#include "exec/cuda/ops/resident_grid.cuh"
 
 namespace raydb::exec::cuda::ops {
 
@@ -72,36 +74,15 @@ std::vector<uint64_t> bitwise(const ColumnInput& in, const DeviceArray& ranks, u
   for (int bit = key_bits(in.type) - 1; bit >= 0; bit--) {
     const u64 step = u64(1) << bit;
     if (shared)
-      bitwise_count_kernel<true><<<blocks_for(in.n), kThreads, slots * 4>>>(in, m, ranks.get<u64>(), x.get<u64>(), step,
+      bitwise_count_kernel<true><<<resident_grid(bitwise_count_kernel<true>, slots * 4, in.n), kThreads, slots * 4>>>(in, m, ranks.get<u64>(), x.get<u64>(), step,
                                                                          counts.get<u64>());
     else
-      bitwise_count_kernel<false><<<blocks_for(in.n), kThreads>>>(in, m, ranks.get<u64>(), x.get<u64>(), step,
+      bitwise_count_kernel<false><<<resident_grid(bitwise_count_kernel<false>, 0, in.n), kThreads>>>(in, m, ranks.get<u64>(), x.get<u64>(), step,
                                                                   counts.get<u64>());
     bitwise_update_kernel<<<blocks_for(slots), kThreads>>>(slots, ranks.get<u64>(), x.get<u64>(), counts.get<u64>(), step);
   }
   check_launch("bitwise selection");
   return download(x, slots);
-}
-
-std::vector<uint64_t> radix(const ColumnInput& in, DeviceArray& ranks, uint32_t m, uint32_t slots) {
-  const int bits = key_bits(in.type);
-  const int width = uint64_t(slots) << 11 <= kMaxSharedCounters ? 11 : 8;
-  DeviceArray prefix = zeros(uint64_t(slots) * 8, "radix prefixes");
-  DeviceArray hist = zeros((uint64_t(slots) << width) * 8, "radix histograms");
-  for (int done = 0; done < bits;) {
-    const int w = std::min(width, bits - done), shift = bits - done - w;
-    const uint64_t counters = uint64_t(slots) << w;
-    if (counters <= kMaxSharedCounters)
-      radix_histogram_kernel<true><<<blocks_for(in.n), kThreads, counters * 4>>>(
-          in, m, ranks.get<u64>(), prefix.get<u64>(), shift, w, done == 0, hist.get<u64>());
-    else
-      radix_histogram_kernel<false><<<blocks_for(in.n), kThreads>>>(in, m, ranks.get<u64>(), prefix.get<u64>(), shift,
-                                                                    w, done == 0, hist.get<u64>());
-    radix_choose_kernel<<<slots, kChooseThreads>>>(slots, w, ranks.get<u64>(), prefix.get<u64>(), hist.get<u64>());
-    done += w;
-  }
-  check_launch("radix selection");
-  return download(prefix, slots);
 }
 
 template <typename F>
@@ -189,12 +170,15 @@ DeviceColumnCopy::DeviceColumnCopy(const ColumnInput& host, double* upload_ms) :
 DeviceColumnCopy::~DeviceColumnCopy() = default;
 
 std::vector<uint64_t> gpu_count_per_group(const ColumnInput& in) {
+  if (!in.select && !in.nulls && in.groups == 1) return {in.n};  // every row counts
   DeviceArray counts = zeros(uint64_t(in.groups) * 8, "group counts");
   if (in.n) {
     if (in.groups <= kMaxSharedCounters)
-      count_groups_kernel<true><<<blocks_for(in.n), kThreads, in.groups * 4>>>(in, counts.get<u64>());
+      count_groups_kernel<true><<<resident_grid(count_groups_kernel<true>, in.groups * 4, in.n), kThreads,
+                                  in.groups * 4>>>(in, counts.get<u64>());
     else
-      count_groups_kernel<false><<<blocks_for(in.n), kThreads>>>(in, counts.get<u64>());
+      count_groups_kernel<false><<<resident_grid(count_groups_kernel<false>, 0, in.n), kThreads>>>(in,
+                                                                                            counts.get<u64>());
     check_launch("group counts");
   }
   return download(counts, in.groups);
@@ -214,7 +198,7 @@ std::vector<uint64_t> gpu_select_keys(const ColumnInput& in, const std::vector<u
   if (options.algorithm == Algorithm::kBitwise)
     out = bitwise(in, d_ranks, m, slots);
   else if (options.algorithm == Algorithm::kRadix && !segments)
-    out = radix(in, d_ranks, m, slots);
+    out = gpu_radix_select(in, ranks, m);
   else
     out = sorted_segments(in, d_ranks, m, slots, gpu_count_per_group(in));
   for (size_t s = 0; s < slots; s++)

@@ -5,17 +5,19 @@
 //   kBitwise  one counting kernel per key bit (per-rank thresholds, per-block counters),
 //             then a one-block kernel that sets or leaves the bit: 32 or 64 pairs of
 //             launches queued back to back, no host round trip.
-//   kRadix    per pass a histogram kernel (shared-memory histograms per (group, rank)
-//             when they fit, else global atomics) and a digit-choosing kernel that
-//             walks each histogram on the device and narrows prefix and rank: 11-bit
-//             digits (3 passes for 32-bit keys) for up to 6 ranks in all, else 8-bit
-//             (4 passes); no host round trip between passes. More than 4096 (group,
-//             rank) pairs take the segmented sort instead.
+//   kRadix    radix_select.h: per pass a histogram kernel (shared-memory histograms
+//             per (group, distinct prefix) when they fit, else global atomics) and a
+//             digit-choosing kernel on the device; 11-bit digits while the histograms
+//             fit, leading bits skipped when the input promises a key range, and the
+//             rows still in play copied out once they fit a buffer so that the later
+//             passes read only them; no host round trip between passes. More than
+//             4096 (group, rank) pairs take the segmented sort instead.
 //   kSort     the counting keys compacted and radix-sorted with CUB (grouped: sorted by
 //             key, then stably by group: one segment per group), ranks read off.
 //
-// Before the passes one small copy brings the per-group counts to the host, where the
-// ranks are computed (ranks_for_specs) and sent back.
+// Before the passes one small copy brings the per-group counts to the host (none when
+// every row counts and there are no groups), where the ranks are computed
+// (ranks_for_specs) and sent back.
 #include <cstdint>
 #include <memory>
 #include <string>

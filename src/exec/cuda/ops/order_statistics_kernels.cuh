@@ -4,8 +4,6 @@
 // come from ColumnInput on the device (the same order_key.h transform as the CPU).
 // Every kernel loops grid-stride over rows; counters live in shared memory when they
 // fit (flushed with one atomic per counter per block), else in global memory.
-#include <cub/block/block_scan.cuh>
-
 #include <cstdint>
 
 #include "exec/core/order_statistics/column_input.h"
@@ -16,7 +14,6 @@ namespace raydb::exec::cuda::ops {
 using orderstat::ColumnInput;
 using u64 = unsigned long long;
 constexpr u64 kNoRankDevice = ~u64(0);
-constexpr int kChooseThreads = 256;
 
 // Counting rows per group.
 template <bool kShared>
@@ -72,67 +69,6 @@ __global__ void bitwise_update_kernel(uint32_t slots, const u64* ranks, u64* x, 
     if (ranks[s] != kNoRankDevice && counts[s] <= ranks[s]) x[s] += step;
     counts[s] = 0;
   }
-}
-
-// Radix selection, one pass: histogram of digit (key >> shift) & (2^w - 1) of the rows
-// whose decided bits (key >> (shift + w), none on the first pass) equal the slot's prefix.
-template <bool kShared>
-__global__ void radix_histogram_kernel(ColumnInput in, uint32_t m, const u64* ranks, const u64* prefix, int shift,
-                                       int w, bool first, u64* hist) {
-  extern __shared__ unsigned int shared_hist[];
-  const uint32_t slots = in.groups * m, bins = 1u << w;
-  if (kShared) {
-    for (uint32_t b = threadIdx.x; b < slots * bins; b += blockDim.x) shared_hist[b] = 0;
-    __syncthreads();
-  }
-  GRID_LOOP(i, in.n) {
-    if (!in.counts(i)) continue;
-    const u64 key = in.key(i);
-    const uint32_t base = in.group(i) * m;
-    const uint32_t digit = uint32_t(key >> shift) & (bins - 1);
-    for (uint32_t j = 0; j < m; j++) {
-      const uint32_t s = base + j;
-      if (ranks[s] == kNoRankDevice || (!first && (key >> (shift + w)) != prefix[s])) continue;
-      if (kShared) atomicAdd(&shared_hist[s * bins + digit], 1u);
-      else atomicAdd(&hist[u64(s) * bins + digit], 1ull);
-    }
-  }
-  if (kShared) {
-    __syncthreads();
-    for (uint32_t b = threadIdx.x; b < slots * bins; b += blockDim.x)
-      if (shared_hist[b]) atomicAdd(&hist[b], u64(shared_hist[b]));
-  }
-}
-
-// Radix selection, after a pass: one block per slot finds the bucket its rank falls in
-// (a block-wide prefix sum over the histogram), appends the digit to the prefix, makes
-// the rank relative to the bucket and clears the histogram. No host round trip.
-__global__ void radix_choose_kernel(uint32_t slots, int w, u64* ranks, u64* prefix, u64* hist) {
-  using Scan = cub::BlockScan<u64, kChooseThreads>;
-  __shared__ typename Scan::TempStorage temp;
-  const uint32_t s = blockIdx.x;
-  if (s >= slots) return;
-  const uint32_t bins = 1u << w, per = (bins + kChooseThreads - 1) / kChooseThreads;
-  u64* h = hist + u64(s) * bins;
-  const uint32_t first_bin = threadIdx.x * per;
-  u64 mine = 0;
-  for (uint32_t b = first_bin; b < first_bin + per && b < bins; b++) mine += h[b];
-  u64 below = 0;
-  Scan(temp).ExclusiveSum(mine, below);
-  const u64 rank = ranks[s];  // every thread reads it before the one that owns the bucket writes it
-  __syncthreads();
-  if (rank != kNoRankDevice && rank >= below && rank < below + mine) {
-    for (uint32_t b = first_bin; b < first_bin + per && b < bins; b++) {
-      if (rank < below + h[b]) {
-        prefix[s] = (prefix[s] << w) | b;
-        ranks[s] = rank - below;
-        break;
-      }
-      below += h[b];
-    }
-  }
-  __syncthreads();
-  for (uint32_t b = first_bin; b < first_bin + per && b < bins; b++) h[b] = 0;
 }
 
 // Sort path: the key and group of every row, and whether it counts.

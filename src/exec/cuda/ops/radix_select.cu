@@ -1,0 +1,142 @@
+// Host side of the GPU radix select (radix_select.h): buffers, the pass schedule and
+// the launches, all on the default stream.
+#include "exec/cuda/ops/radix_select.h"
+
+#include <algorithm>
+
+#include "exec/core/order_statistics/selection.h"
+#include "exec/cuda/ops/radix_select_kernels.cuh"
+#include "exec/cuda/ops/resident_grid.cuh"
+#include "gpu/cuda_check.h"
+#include "gpu/device_buffer.h"
+
+namespace raydb::exec::cuda::ops {
+
+using namespace orderstat;
+using raydb::gpu::DeviceBuffer;
+using raydb::gpu::kThreads;
+
+namespace {
+
+constexpr uint32_t kMaxShared = 12 * 1024;  // 32-bit counters in 48 KiB of shared memory
+constexpr int kMaxDigit = 11, kMinDigit = 8;
+
+void check(cudaError_t e, const char* what) { raydb::gpu::check_cuda(e, what); }
+
+template <typename T>
+DeviceBuffer upload(const std::vector<T>& v, const char* what) {
+  DeviceBuffer d(std::max<uint64_t>(v.size() * sizeof(T), 8), what);
+  if (!v.empty()) check(cudaMemcpy(d.get(), v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice), what);
+  return d;
+}
+
+// The leading bits every key shares by the input's promise, and their value.
+int shared_lead(const ColumnInput& in, int bits, uint64_t* lead_value) {
+  const uint64_t top = bits == 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+  const uint64_t lo = in.key_lo, hi = std::min(in.key_hi, top);
+  *lead_value = 0;
+  if (lo > hi) return 0;
+  const uint64_t diff = lo ^ hi;
+  const int lead = diff ? __builtin_clzll(diff) - (64 - bits) : bits;
+  *lead_value = lead == 0 ? 0 : lo >> (bits - lead);
+  return lead;
+}
+
+}  // namespace
+
+std::vector<uint64_t> gpu_radix_select(const ColumnInput& in, const std::vector<uint64_t>& ranks, uint32_t m,
+                                       RadixStats* stats) {
+  const uint32_t slots = uint32_t(ranks.size()), groups = in.groups;
+  const int bits = key_bits(in.type);
+  uint64_t lead_value = 0;
+  const int lead = shared_lead(in, bits, &lead_value);
+  // Initial owners: every slot of a group starts with the same prefix.
+  std::vector<uint64_t> prefix(slots, lead_value);
+  std::vector<uint32_t> owner(slots), hidx(slots, kNoHistogram);
+  uint32_t owners = 0, valid = 0;
+  for (uint32_t g = 0; g < groups; g++) {
+    uint32_t first = kNoHistogram;
+    for (uint32_t j = 0; j < m; j++) {
+      const uint32_t s = g * m + j;
+      owner[s] = s;
+      if (ranks[s] == kNoRank) continue;
+      valid++;
+      if (first == kNoHistogram) {
+        first = s;
+        hidx[s] = owners++;
+      } else {
+        owner[s] = first;
+      }
+    }
+  }
+  if (stats) *stats = {};
+  std::vector<uint64_t> out(slots, 0);
+  if (valid == 0) return out;
+  if (lead == bits) {  // every key is key_lo
+    for (uint32_t s = 0; s < slots; s++) out[s] = ranks[s] == kNoRank ? 0 : lead_value;
+    return out;
+  }
+  const int first_width = [&] {
+    int w = kMaxDigit;
+    while (w > kMinDigit && (uint64_t(owners) << w) > kMaxShared) w--;
+    return w;
+  }();
+  DeviceBuffer d_ranks = upload(ranks, "radix ranks"), d_prefix = upload(prefix, "radix prefixes");
+  DeviceBuffer d_owner = upload(owner, "radix owners"), d_hidx = upload(hidx, "radix histogram rows");
+  DeviceBuffer d_bucket(uint64_t(slots) * 8, "radix buckets");
+  DeviceBuffer d_hist((uint64_t(valid) << kMaxDigit) * 8, "radix histograms");
+  // The candidate buffer: a sixteenth of the rows (at least 64 Ki): after an 11-bit
+  // first pass the rows still in play are usually far fewer.
+  const uint64_t cap = std::min<uint64_t>(in.n, std::max<uint64_t>(in.n / 16, uint64_t(1) << 16));
+  DeviceBuffer d_cand_keys(cap * 8 + 8, "radix candidates");
+  DeviceBuffer d_cand_groups(groups > 1 ? cap * 4 + 8 : 8, "radix candidate groups");
+  DeviceBuffer d_state(16, "radix state");
+  check(cudaMemset(d_state.get(), 0, 16), "radix state");
+  RadixState st;
+  st.ranks = d_ranks.get<u64>();
+  st.prefix = d_prefix.get<u64>();
+  st.bucket = d_bucket.get<u64>();
+  st.owner = d_owner.get<uint32_t>();
+  st.hidx = d_hidx.get<uint32_t>();
+  st.hist = d_hist.get<u64>();
+  st.cand_keys = d_cand_keys.get<u64>();
+  st.cand_groups = groups > 1 ? d_cand_groups.get<uint32_t>() : nullptr;
+  st.cand_n = d_state.get<u64>();
+  st.cand_cap = cap;
+  st.mode = reinterpret_cast<int*>(d_state.get<uint8_t>() + 8);
+  if (in.n <= cap) {  // small inputs: copy every row out in the first pass
+    const int copy = kFullRowsAndCopy;
+    check(cudaMemcpy(st.mode, &copy, sizeof copy, cudaMemcpyHostToDevice), "radix state");
+  }
+  int passes = 0;
+  for (int done = lead; done < bits;) {
+    const uint32_t owners_bound = done == lead ? owners : valid;
+    int w = done == lead ? first_width : kMaxDigit;
+    while (w > kMinDigit && (uint64_t(owners_bound) << w) > kMaxShared) w--;
+    w = std::min(w, bits - done);
+    const int shift = bits - done - w;
+    const uint32_t counters = owners_bound << w;
+    check(cudaMemsetAsync(st.hist, 0, uint64_t(counters) * 8), "radix histograms");
+    const bool check_prefix = done > 0;
+    if (counters <= kMaxShared) {
+      const size_t shared = size_t(counters) * 4;
+      radix_pass_kernel<true><<<resident_grid(radix_pass_kernel<true>, shared, in.n), kThreads, shared>>>(
+          in, m, st, shift, w, check_prefix, counters);
+    } else {
+      radix_pass_kernel<false><<<resident_grid(radix_pass_kernel<false>, 0, in.n), kThreads>>>(
+          in, m, st, shift, w, check_prefix, counters);
+    }
+    radix_choose_kernel<<<slots, kRadixChooseThreads>>>(slots, w, st);
+    done += w;
+    passes++;
+    if (done < bits) radix_plan_kernel<<<1, 1>>>(groups, m, st);
+  }
+  check(cudaGetLastError(), "radix selection");
+  check(cudaMemcpy(out.data(), st.prefix, uint64_t(slots) * 8, cudaMemcpyDeviceToHost), "radix answers");
+  for (uint32_t s = 0; s < slots; s++)
+    if (ranks[s] == kNoRank) out[s] = 0;
+  if (stats) stats->passes = passes;
+  return out;
+}
+
+}  // namespace raydb::exec::cuda::ops

@@ -1,0 +1,25 @@
+#pragma once
+// The GPU radix select (most significant digit first) behind kRadix with per-group
+// histograms: up to 11-bit digits, slots of a group with equal prefixes sharing one
+// histogram, leading bits skipped when the input promises a key range, and the rows
+// still in play copied out once they fit a buffer so later passes read only them.
+// Passes, choices and the switch to the copied rows are queued on one stream with no
+// host round trip; the host waits once, for the answers.
+#include <cstdint>
+#include <vector>
+
+#include "exec/core/order_statistics/column_input.h"
+
+namespace raydb::exec::cuda::ops {
+
+struct RadixStats {
+  int passes = 0;        // histogram passes launched
+  int full_passes = -1;  // of them, over every row (-1: not measured)
+};
+
+// ranks: groups * m entries (kNoRank for none), every one below its group's count.
+// Returns the key at each rank (0 for kNoRank). Device-resident input.
+std::vector<uint64_t> gpu_radix_select(const orderstat::ColumnInput& in, const std::vector<uint64_t>& ranks, uint32_t m,
+                                       RadixStats* stats = nullptr);
+
+}  // namespace raydb::exec::cuda::ops

@@ -65,6 +65,11 @@ inline const Case kCsvPredicateCases[] = {
     {"bigint_linear", "select count(*), sum(id) from emp where pts - id * 1000000000 > 0"},
     {"not_or_decimal", "select count(*), sum(id) from emp where not (salary between 50000 and 100000 or id > 8)"},
     {"wide_linear", "select count(*), sum(id) from emp where pts * 100000000000 - id * 3 > 5"},
+    // Far-apart single values beyond the bitmap limits: a cuckoo set on both backends.
+    {"bigint_in_far_apart", "select count(*), sum(id) from emp where pts in (9000000000, -9000000000, 42, 1, 100, "
+                            "-2, 5, 123456789012, 77, -77, 9223372036854775807, -9223372036854775808)"},
+    {"bigint_not_in_far_apart", "select count(*), sum(id) from emp where pts not in (9000000000, -9000000000, 42, 1, "
+                                "100, 3, 5, 123456789011, 77, -77, 9223372036854775807)"},
     {"date_columns", "select count(*), sum(pid) from proj where start > date '2019-12-31' and (cost > 1000 or lead = 6)"},
     {"decimal_columns_compare", "select count(*), sum(pid) from proj where cost * 3 >= lead * 100 + pid"},
 };

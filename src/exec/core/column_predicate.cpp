@@ -268,12 +268,23 @@ std::optional<ColumnPredicate> ColumnPredicate::compile(const Expr& e, const pla
 
 void ColumnPredicate::finalize() {
   bitmap_.clear();
+  cuckoo_.reset();
   if (ranges_.size() <= 2) return;
   // Many ranges (IN lists, LIKE): a bitmap over [first.lo, last.hi] when small.
   int64_t lo = ranges_.front().first, hi = ranges_.back().second;
   // [gpuidx] The span in unsigned arithmetic: hi - lo overflows int64 for lists that
   // reach both far below 0 and up to INT64_MAX.
-  if (uint64_t(hi) - uint64_t(lo) > (uint64_t(1) << 24)) return;
+  if (uint64_t(hi) - uint64_t(lo) > (uint64_t(1) << 24)) {
+    // Far apart: more than a few single values (an IN list) become a cuckoo set (two
+    // probes per row instead of a bisection).
+    if (ranges_.size() > kSmallRanges &&
+        std::all_of(ranges_.begin(), ranges_.end(), [](const auto& r) { return r.first == r.second; })) {
+      std::vector<uint64_t> keys;
+      for (auto& r : ranges_) keys.push_back(uint64_t(r.first));
+      if (auto set = build_cuckoo_set(keys)) cuckoo_ = std::make_shared<const CuckooSet>(std::move(*set));
+    }
+    return;
+  }
   bitmap_base_ = lo;
   bitmap_.assign(size_t((hi - lo) / 64 + 1), 0);
   for (auto& [a, b] : ranges_)
@@ -282,6 +293,7 @@ void ColumnPredicate::finalize() {
 
 bool ColumnPredicate::test(int64_t v) const {
   if (ranges_.size() == 1) return v >= ranges_[0].first && v <= ranges_[0].second;
+  if (cuckoo_) return cuckoo_->contains(uint64_t(v));
   if (!bitmap_.empty()) {
     uint64_t off = uint64_t(v - bitmap_base_);
     if (v < bitmap_base_ || off >= bitmap_.size() * 64) return false;
@@ -309,52 +321,36 @@ double ColumnPredicate::coverage() const {
 
 template <typename T>
 size_t ColumnPredicate::filter_impl(const T* data, uint32_t* rows, size_t n) const {
-  size_t m = 0;
-  if (ranges_.size() == 1) {
-    // Branch-free: unsigned trick for lo <= v <= hi.
-    const uint64_t lo = uint64_t(ranges_[0].first), width = uint64_t(ranges_[0].second) - lo;
+  return with_test([&](auto test) {
+    size_t m = 0;
     for (size_t i = 0; i < n; i++) {
-      uint32_t r = rows[i];
+      const uint32_t r = rows[i];
       rows[m] = r;
-      m += (uint64_t(int64_t(data[r])) - lo) <= width;
+      m += test(int64_t(data[r]));
     }
     return m;
-  }
-  for (size_t i = 0; i < n; i++) {
-    uint32_t r = rows[i];
-    rows[m] = r;
-    m += test(int64_t(data[r]));
-  }
-  return m;
+  });
 }
 
 template <typename T>
 size_t ColumnPredicate::filter_range_impl(const T* data, uint32_t begin, size_t n, uint32_t* out) const {
-  size_t m = 0;
   const T* d = data + begin;
-  if (ranges_.size() == 1) {
-    const uint64_t lo = uint64_t(ranges_[0].first), width = uint64_t(ranges_[0].second) - lo;
+  return with_test([&](auto test) {
+    size_t m = 0;
     for (size_t i = 0; i < n; i++) {
       out[m] = begin + uint32_t(i);
-      m += (uint64_t(int64_t(d[i])) - lo) <= width;
+      m += test(int64_t(d[i]));
     }
     return m;
-  }
-  for (size_t i = 0; i < n; i++) {
-    out[m] = begin + uint32_t(i);
-    m += test(int64_t(d[i]));
-  }
-  return m;
+  });
 }
 
 template <typename T>
 void ColumnPredicate::mark_impl(const T* data, const uint32_t* rows, size_t n, uint8_t* out) const {
-  if (ranges_.size() == 1) {
-    const uint64_t lo = uint64_t(ranges_[0].first), width = uint64_t(ranges_[0].second) - lo;
-    for (size_t i = 0; i < n; i++) out[i] = (uint64_t(int64_t(data[rows[i]])) - lo) <= width;
-    return;
-  }
-  for (size_t i = 0; i < n; i++) out[i] = test(int64_t(data[rows[i]]));
+  with_test([&](auto test) {
+    for (size_t i = 0; i < n; i++) out[i] = test(int64_t(data[rows[i]]));
+    return 0;
+  });
 }
 
 void ColumnPredicate::mark(const uint32_t* rows, size_t n, uint8_t* out) const {

@@ -5,9 +5,13 @@
 // [min, max]. Constants are mapped into the column's domain exactly (decimal scales
 // by integer arithmetic, strings through the order-preserving dictionary), so the
 // hot loop compares stored integers only.
+#include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
+
+#include "exec/core/cuckoo_set.h"
 
 #include "plan/logical/logical_query.h"
 #include "storage/column.h"
@@ -52,11 +56,52 @@ class ColumnPredicate {
   template <typename T>
   size_t filter_range_impl(const T* data, uint32_t begin, size_t n, uint32_t* out) const;
 
+  // Calls body(test) with the cheapest exact membership test of the set as a
+  // callable int64_t -> bool, so each hot loop is compiled once per kind of set: one
+  // range, a bitmap, up to kSmallRanges ranges compared branch-free, a cuckoo set of
+  // far-apart values, or bisection.
+  template <typename Body>
+  auto with_test(Body&& body) const {
+    if (ranges_.size() == 1) {
+      const uint64_t lo = uint64_t(ranges_[0].first), width = uint64_t(ranges_[0].second) - lo;
+      return body([lo, width](int64_t v) { return uint64_t(v) - lo <= width; });
+    }
+    if (!bitmap_.empty()) {
+      const uint64_t* bits = bitmap_.data();
+      const uint64_t base = uint64_t(bitmap_base_), nbits = uint64_t(bitmap_.size()) * 64;
+      return body([bits, base, nbits](int64_t v) {
+        const uint64_t off = uint64_t(v) - base;  // below the base wraps past nbits
+        return off < nbits && ((bits[off >> 6] >> (off & 63)) & 1);
+      });
+    }
+    if (ranges_.size() <= size_t(kSmallRanges)) {
+      // Padded with copies of the first range, which change nothing; no branch per range.
+      std::array<uint64_t, kSmallRanges> lo{}, width{};
+      for (size_t k = 0; k < size_t(kSmallRanges); k++) {
+        const auto& r = ranges_[k < ranges_.size() ? k : 0];
+        lo[k] = uint64_t(r.first);
+        width[k] = uint64_t(r.second) - uint64_t(r.first);
+      }
+      return body([lo, width](int64_t v) {
+        bool ok = false;
+        for (int k = 0; k < kSmallRanges; k++) ok |= uint64_t(v) - lo[k] <= width[k];
+        return ok;
+      });
+    }
+    if (cuckoo_) {
+      const CuckooSet* set = cuckoo_.get();
+      return body([set](int64_t v) { return set->contains(uint64_t(v)); });
+    }
+    return body([this](int64_t v) { return test(v); });
+  }
+
+  static constexpr int kSmallRanges = 8;
   int table_ = -1;
   const Column* column_ = nullptr;
   Ranges ranges_;
   int64_t bitmap_base_ = 0;
   std::vector<uint64_t> bitmap_;  // over [bitmap_base_, bitmap_base_ + 64*size) when not empty
+  std::shared_ptr<const CuckooSet> cuckoo_;  // many single values over a wide span
 };
 
 }  // namespace raydb::exec

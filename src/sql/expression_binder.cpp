@@ -447,6 +447,17 @@ ExprPtr ExpressionBinder::bind_function(const AstExpr& e) {
        e.name, e.to_string());
 }
 
+// k of kth_smallest / kth_largest given per group: constants, arithmetic and aggregates
+// other than order statistics (evaluated after them), no row-level columns.
+static void check_k_expression(const plan::Expr& e, const std::vector<plan::AggregateExpr>& aggs, const std::string& text) {
+  if (e.kind == plan::ExprKind::kColumnRef)
+    fail(ErrorKind::kBinder, "k of '{}' may use constants and aggregates such as count(*), not the column {}", text,
+         e.to_string());
+  if (e.kind == plan::ExprKind::kAggregateRef && aggs[size_t(e.ref_index)].func == AggFunc::kOrderStat)
+    fail(ErrorKind::kBinder, "k of '{}' cannot use another order statistic", text);
+  for (const auto& c : e.children) check_k_expression(*c, aggs, text);
+}
+
 // median(x); quantile_disc|quantile_cont|quantile(x, q); percentile_disc|
 // percentile_cont(q) WITHIN GROUP (ORDER BY x); kth_smallest|kth_largest(x, k).
 ExprPtr ExpressionBinder::bind_order_stat(const AstExpr& e) {
@@ -471,10 +482,17 @@ ExprPtr ExpressionBinder::bind_order_stat(const AstExpr& e) {
     ExprPtr p = bind(percentile ? *e.children[0] : *e.children[1]);
     if (n == "kth_smallest" || n == "kth_largest") {
       spec.kind = n == "kth_smallest" ? plan::OrderStatSpec::Kind::kKthSmallest : plan::OrderStatSpec::Kind::kKthLargest;
-      if (!is_constant(p) || p->value.is_null() || (p->type.id != TypeId::kInteger && p->type.id != TypeId::kBigint) ||
-          p->value.as_int() < 1)
-        fail(ErrorKind::kBinder, "k of '{}' must be an integer constant of at least 1", text);
-      spec.k = p->value.as_int();
+      if (p->type.id != TypeId::kInteger && p->type.id != TypeId::kBigint)
+        fail(ErrorKind::kBinder, "k of '{}' must be an integer (a constant, or an expression of aggregates such as "
+             "count(*) / 2)", text);
+      if (is_constant(p)) {
+        if (p->value.is_null() || p->value.as_int() < 1)
+          fail(ErrorKind::kBinder, "k of '{}' must be an integer constant of at least 1", text);
+        spec.k = p->value.as_int();
+      } else {
+        check_k_expression(*p, *aggregates_, text);
+        spec.k_expr = p;
+      }
     } else {
       const bool cont = n == "quantile_cont" || n == "percentile_cont";
       spec.kind = cont ? plan::OrderStatSpec::Kind::kCont : plan::OrderStatSpec::Kind::kDisc;
@@ -504,6 +522,7 @@ ExprPtr ExpressionBinder::bind_order_stat(const AstExpr& e) {
     const auto& a = (*aggregates_)[i];
     if (a.func == AggFunc::kOrderStat && a.distinct == e.distinct && plan::same_expr(*a.arg, *arg) &&
         a.order_stat.kind == spec.kind && a.order_stat.k == spec.k &&
+        (a.order_stat.k_expr ? spec.k_expr && plan::same_expr(*a.order_stat.k_expr, *spec.k_expr) : !spec.k_expr) &&
         a.order_stat.q_integral * spec.q_scaling == spec.q_integral * a.order_stat.q_scaling)
       return Expr::aggregate_ref(int(i), a.type, a.name);
   }

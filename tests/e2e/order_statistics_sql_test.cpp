@@ -171,12 +171,29 @@ TEST_F(OrderStatsSql, KthValues) {
   check(q);
 }
 
+// k given per group by an expression over other aggregates (evaluated like HAVING);
+// NULL where it is below 1 or beyond the group, as DuckDB's list index gives.
+TEST_F(OrderStatsSql, KthValuesWithKFromAggregates) {
+  check({{"select g, kth_smallest(i, count(*) / 2), kth_largest(b, count(b) - 1), kth_smallest(m, count(*) / 3 + 1), "
+          "kth_largest(s, min(g) + 1), count(*) from t group by g order by g",
+          "select g, list_sort(list(i))[count(*) // 2], list_sort(list(b), 'DESC')[count(b) - 1], "
+          "list_sort(list(m))[count(*) // 3 + 1], list_sort(list(s), 'DESC')[min(g) + 1], count(*) from t group by g "
+          "order by g"},
+         {"select kth_smallest(i, count(*) / 2), kth_largest(dt, count(*) / 10) from t where g < 3",
+          "select list_sort(list(i))[count(*) // 2], list_sort(list(dt), 'DESC')[count(*) // 10] from t where g < 3"},
+         {"select g, kth_smallest(i, count(*) / 2) from t group by g having kth_smallest(i, count(*) / 2) > 0 order by g",
+          "select g, list_sort(list(i))[count(*) // 2] from t group by g having list_sort(list(i))[count(*) // 2] > 0 "
+          "order by g"}});
+}
+
 TEST_F(OrderStatsSql, BadArgumentsAreOneLine) {
   if (!db_) GTEST_SKIP() << "python3 with duckdb is not available";
   for (const char* sql : {"select quantile_disc(i, 1.5) from t", "select quantile_cont(i, i) from t",
                           "select kth_smallest(i, 0) from t", "select median(dt) from t",
                           "select percentile_disc(0.5) from t", "select median(i) within group (order by i) from t",
-                          "select quantile_cont(s, 0.5) from t", "select median(i, 2) from t"}) {
+                          "select quantile_cont(s, 0.5) from t", "select median(i, 2) from t",
+                          "select kth_smallest(i, i) from t", "select kth_smallest(i, median(i)) from t",
+                          "select kth_smallest(i, count(*) * 0.5) from t"}) {
     try {
       db_->query(sql, QueryOptions{Backend::kCpu});
       ADD_FAILURE() << "no error: " << sql;

@@ -1,6 +1,7 @@
 #include "exec/core/aggregate_states.h"
 
 #include "exec/core/order_statistics/order_statistics.h"
+#include "exec/core/expression_evaluator.h"
 
 #include <cstring>
 #include <limits>
@@ -346,8 +347,39 @@ Vector AggregateStates::finalize_order_stat(size_t a, const std::vector<uint32_t
   }
   in.key_lo = lo;
   in.key_hi = hi;
-  const orderstat::OrderStats r = orderstat::order_statistics(in, {order_stat_rank_spec(agg.order_stat)});
+  orderstat::RankSpec spec = order_stat_rank_spec(agg.order_stat);
+  std::vector<int64_t> k_per_group;
+  if (agg.order_stat.k_expr) {
+    k_per_group = k_of_groups(*agg.order_stat.k_expr, gids);
+    spec.k_per_group = k_per_group.data();
+  }
+  const orderstat::OrderStats r = orderstat::order_statistics(in, {spec});
   return order_stat_vector(a, kt, gids, [&](uint32_t grp) -> const orderstat::OrderStat& { return r.at(grp, 0); });
+}
+
+// k of each group (indexed by group id) from an expression over the other aggregates,
+// evaluated as HAVING evaluates them; NULL becomes 0, which no k-th value has, so the
+// result is NULL as for a k beyond the group.
+std::vector<int64_t> AggregateStates::k_of_groups(const plan::Expr& k_expr, const std::vector<uint32_t>& gids) const {
+  std::vector<Vector> agg_vectors(aggs_->size());
+  std::vector<bool> done(aggs_->size(), false);
+  std::vector<const plan::Expr*> todo = {&k_expr};
+  while (!todo.empty()) {
+    const plan::Expr* e = todo.back();
+    todo.pop_back();
+    if (e->kind == plan::ExprKind::kAggregateRef && !done[size_t(e->ref_index)]) {
+      agg_vectors[size_t(e->ref_index)] = finalize(size_t(e->ref_index), gids);
+      done[size_t(e->ref_index)] = true;
+    }
+    for (const auto& c : e->children) todo.push_back(c.get());
+  }
+  EvalContext ctx;
+  ctx.aggregates = &agg_vectors;
+  ctx.n = gids.size();
+  const Vector k = evaluate(k_expr, ctx);
+  std::vector<int64_t> out(std::max<size_t>(size_, 1), 0);
+  for (size_t i = 0; i < gids.size(); i++) out[gids[i]] = k.is_null(i) ? 0 : k.ints[i];
+  return out;
 }
 
 // The selected values as the aggregate's result type: interpolations as DOUBLE or in

@@ -95,6 +95,7 @@ class AggregateStates {
     orderstat::KeyType os_key_type = orderstat::KeyType::kInt64;
   };
   Vector finalize_order_stat(size_t a, const std::vector<uint32_t>& gids) const;
+  std::vector<int64_t> k_of_groups(const plan::Expr& k_expr, const std::vector<uint32_t>& gids) const;
   Vector order_stat_vector(size_t a, orderstat::KeyType kt, const std::vector<uint32_t>& gids,
                            const std::function<const orderstat::OrderStat&(uint32_t)>& at) const;
   static ExactDoubleSum& acc(State& s, uint32_t g);

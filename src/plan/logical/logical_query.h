@@ -35,6 +35,10 @@ struct OrderStatSpec {
   Kind kind = Kind::kCont;
   int64_t q_integral = 1, q_scaling = 2;  // q = integral / scaling, in [0, 1]
   int64_t k = 1;
+  // kKthSmallest / kKthLargest with k given per group by an expression over other
+  // aggregates of the query (e.g. count(*) / 2), evaluated after them like HAVING; an
+  // integer, and a NULL or out-of-range k gives NULL. Null when k is the constant.
+  ExprPtr k_expr;
 };
 
 struct AggregateExpr {

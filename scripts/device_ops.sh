@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Issue 10 on the GPU machine, one call with a bundle from scripts/device_bundle.sh
 # (BUNDLE_E2E=1 for the e2e predicate tests):
-#   TESTS=1  test_gpu (GPU_TEST_FILTER), test_rt_optix when TEST_RT=1, and test_e2e's
+#   TESTS=1  test_gpu (GPU_TEST_FILTER), test_gpu_orderstat, test_rt_optix when TEST_RT=1, and test_e2e's
 #            predicate and EXPLAIN ANALYZE tests
 #   OPS=1    raydb bench ops --suite predicates at N rows, cpu and cuda (OPS_REPS)
-#   OS=1     raydb bench ops order statistics (OS_ARGS)
+#   OS=1     raydb bench ops order statistics (OS_ARGS, then OS2_ARGS when set)
 #   SSBQ=1   SSB at SF $SF: the 6-key IN-list query and other predicate shapes through
 #            raydb bench query on cuda and cpu (QUERY_REPS)
 #   BA=1     SSB before/after: .xfer/base's raydb against this bundle's, ROUNDS rounds
@@ -26,6 +26,10 @@ if [ "${TESTS:-1}" = 1 ]; then
     timeout 200 "$T/test_rt_optix" >> "$OUT/tests.txt" 2>&1
     echo "test_rt_optix rc=$?" >> "$OUT/tests.txt"
   fi
+  if [ -f "$T/test_gpu_orderstat" ]; then
+    timeout 240 "$T/test_gpu_orderstat" >> "$OUT/tests.txt" 2>&1
+    echo "test_gpu_orderstat rc=$?" >> "$OUT/tests.txt"
+  fi
   if [ -f "$T/test_e2e" ]; then
     timeout 120 "$T/test_e2e" --gtest_filter='*Predicate*:*ExplainAnalyze*' >> "$OUT/tests.txt" 2>&1
     echo "test_e2e rc=$?" >> "$OUT/tests.txt"
@@ -43,6 +47,11 @@ if [ "${OS:-0}" = 1 ]; then
   timeout "${OS_TIMEOUT:-200}" "$R" bench ops ${OS_ARGS:---n 1000000000 --devices cuda --algorithms radix,bitwise,sort} \
     --json "$OUT/ops.json" >> "$OUT/ops.txt" 2>&1
   echo "rc=$?" >> "$OUT/ops.txt"
+  if [ -n "${OS2_ARGS:-}" ]; then  # a second order-statistics run (e.g. grouped)
+    # shellcheck disable=SC2086
+    timeout "${OS_TIMEOUT:-200}" "$R" bench ops $OS2_ARGS --json "$OUT/ops.json" >> "$OUT/ops.txt" 2>&1
+    echo "rc=$?" >> "$OUT/ops.txt"
+  fi
 fi
 if [ "${SSBQ:-0}" = 1 ] || [ "${BA:-0}" = 1 ]; then
   stamp gen

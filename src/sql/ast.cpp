@@ -73,6 +73,11 @@ std::string AstExpr::to_string() const {
     case AstKind::kIsNull: return operand(*children[0], 5) + (negated ? " IS NOT NULL" : " IS NULL");
     case AstKind::kFunction: {
       if (star_arg) return name + "(*)";
+      if (name == "list_value") {  // written [a, b, ...]
+        std::string s = "[";
+        for (size_t i = 0; i < children.size(); i++) s += (i ? ", " : "") + children[i]->to_string();
+        return s + "]";
+      }
       if (name == "extract" && children.size() == 2)
         return "extract(" + children[0]->value.to_string() + " FROM " + children[1]->to_string() + ")";
       std::string s = name + "(" + (distinct ? "DISTINCT " : "");

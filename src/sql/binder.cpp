@@ -96,9 +96,38 @@ void Binder::bind_from(const SelectStatement& s) {
   }
 }
 
+// The quantile list of quantile_disc(x, [q1, q2, ...]) and the like (DuckDB's list
+// form), or -1: which argument holds it.
+static int quantile_list_argument(const AstExpr& e) {
+  if (e.kind != AstKind::kFunction) return -1;
+  const bool percentile = e.name == "percentile_disc" || e.name == "percentile_cont";
+  const bool quantile = e.name == "quantile_disc" || e.name == "quantile_cont" || e.name == "quantile";
+  const size_t at = percentile ? 0 : 1;
+  if ((!percentile && !quantile) || e.children.size() <= at) return -1;
+  const AstExpr& q = *e.children[at];
+  return q.kind == AstKind::kFunction && q.name == "list_value" ? int(at) : -1;
+}
+
 void Binder::expand_select_list(const SelectStatement& s) {
   for (auto& item : s.select) {
     const AstExpr& e = *item.expr;
+    if (const int at = quantile_list_argument(e); at >= 0) {
+      // One column per quantile, each as if written alone (named alias_1, alias_2, ...
+      // when the item has an alias): raydb has no LIST type to return them in.
+      const AstExpr& list = *e.children[size_t(at)];
+      if (list.children.empty()) fail(ErrorKind::kBinder, "an empty list of quantiles in '{}'", e.to_string());
+      for (size_t k = 0; k < list.children.size(); k++) {
+        auto one = std::make_shared<AstExpr>(e);
+        one->children[size_t(at)] = list.children[k];
+        expanded_items_.push_back(one);
+        SelectEntry entry;
+        entry.ast = one.get();
+        entry.aliased = !item.alias.empty();
+        entry.name = entry.aliased ? item.alias + "_" + std::to_string(k + 1) : one->to_string();
+        entries_.push_back(std::move(entry));
+      }
+      continue;
+    }
     if (e.kind != AstKind::kStar) {
       SelectEntry entry;
       entry.ast = &e;

@@ -98,6 +98,7 @@ class Binder {
   SelectStatement inlined_;  // the statement with its views inlined (entries_ point into it)
   plan::LogicalQuery q_;
   std::vector<SelectEntry> entries_;
+  std::vector<AstPtr> expanded_items_;  // select items made by expanding quantile lists
 };
 
 }  // namespace raydb::sql

@@ -433,6 +433,9 @@ ExprPtr ExpressionBinder::bind_like(const AstExpr& e) {
 }
 
 ExprPtr ExpressionBinder::bind_function(const AstExpr& e) {
+  if (e.name == "list_value")  // [a, b, ...]: raydb has no LIST type
+    fail(ErrorKind::kNotImplemented, "a list such as '{}' is only allowed as the quantiles of a whole SELECT item "
+         "(quantile_disc(x, [0.25, 0.5]) gives one column per quantile)", e.to_string());
   if (e.within_group && !order_stat_function(e.name))
     fail(ErrorKind::kBinder, "WITHIN GROUP is only allowed with percentile_disc and percentile_cont, in '{}'",
          e.to_string());

@@ -129,7 +129,7 @@ Token Lexer::lex_operator() {
       return t;
     }
   }
-  static const std::string_view one = "(),.;*+-/%=<>";
+  static const std::string_view one = "(),.;*+-/%=<>[]";
   char c = peek();
   if (one.find(c) == std::string_view::npos) {
     std::string shown = std::isprint(static_cast<unsigned char>(c)) ? std::string(1, c) : "\\x" + fmt::format("{:02x}", (unsigned char)c);

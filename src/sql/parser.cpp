@@ -793,6 +793,17 @@ AstPtr Parser::parse_primary() {
         expect_operator(")");
         return e;
       }
+      if (t.is_operator("[")) {  // [a, b, ...]: DuckDB's list, a list_value call
+        next();
+        auto e = node(AstKind::kFunction, t);
+        e->name = "list_value";
+        if (!peek().is_operator("]")) {
+          do e->children.push_back(parse_expr());
+          while (accept_operator(","));
+        }
+        expect_operator("]");
+        return e;
+      }
       expected_error(t, "an expression");
     case TokenType::kIdentifier:
       if (t.text == "null") return next(), literal(t, Value::null(), "NULL");

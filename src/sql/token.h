@@ -13,7 +13,7 @@ enum class TokenType {
   kDecimal,           // digits with a '.', no exponent
   kFloat,             // with an exponent (1e3, 2.5E-1)
   kString,            // 'single quoted'; `text` is the content, '' unescaped
-  kOperator,          // punctuation and operators: ( ) , . ; * + - / % = <> != < <= > >= ::
+  kOperator,          // punctuation and operators: ( ) [ ] , . ; * + - / % = <> != < <= > >= ::
   kEnd,               // end of input
 };
 

@@ -186,6 +186,25 @@ TEST_F(OrderStatsSql, KthValuesWithKFromAggregates) {
           "order by g"}});
 }
 
+// A list of quantiles (DuckDB's [q1, q2] form) as a whole SELECT item: one column per
+// quantile, equal to writing each alone.
+TEST_F(OrderStatsSql, QuantileListsGiveOneColumnEach) {
+  check({{"select g, quantile_disc(i, [0.1, 0.5, 0.9]), quantile_cont(m, [0, 0.25, 1]), "
+          "percentile_disc([0.25, 0.75]) within group (order by s) from t group by g order by g",
+          "select g, quantile_disc(i, 0.1), quantile_disc(i, 0.5), quantile_disc(i, 0.9), quantile_cont(m, 0), "
+          "quantile_cont(m, 0.25), quantile_cont(m, 1), percentile_disc(0.25) within group (order by s), "
+          "percentile_disc(0.75) within group (order by s) from t group by g order by g"},
+         {"select quantile_cont(d, [0.5, 0.999]) from t where g < 4",
+          "select quantile_cont(d, 0.5), quantile_cont(d, 0.999) from t where g < 4"}});
+  if (!db_) return;
+  QueryResult r = db_->query("select quantile_disc(i, [0.5, 0.9]) as q, quantile_disc(b, [0.3]) from t",
+                             QueryOptions{Backend::kCpu});
+  ASSERT_EQ(r.column_count(), 3u);
+  EXPECT_EQ(r.column_name(0), "q_1");
+  EXPECT_EQ(r.column_name(1), "q_2");
+  EXPECT_EQ(r.column_name(2), "quantile_disc(b, 0.3)");
+}
+
 TEST_F(OrderStatsSql, BadArgumentsAreOneLine) {
   if (!db_) GTEST_SKIP() << "python3 with duckdb is not available";
   for (const char* sql : {"select quantile_disc(i, 1.5) from t", "select quantile_cont(i, i) from t",
@@ -193,7 +212,9 @@ TEST_F(OrderStatsSql, BadArgumentsAreOneLine) {
                           "select percentile_disc(0.5) from t", "select median(i) within group (order by i) from t",
                           "select quantile_cont(s, 0.5) from t", "select median(i, 2) from t",
                           "select kth_smallest(i, i) from t", "select kth_smallest(i, median(i)) from t",
-                          "select kth_smallest(i, count(*) * 0.5) from t"}) {
+                          "select kth_smallest(i, count(*) * 0.5) from t",
+                          "select quantile_disc(i, [0.5]) + 1 from t", "select quantile_disc(i, []) from t",
+                          "select [1, 2] from t", "select quantile_disc(i, [0.5, 2]) from t"}) {
     try {
       db_->query(sql, QueryOptions{Backend::kCpu});
       ADD_FAILURE() << "no error: " << sql;

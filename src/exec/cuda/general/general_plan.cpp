@@ -78,11 +78,11 @@ std::variant<GeneralPlan, std::string> analyze_general(const plan::PhysicalPlan&
     for (auto& k : q.group_keys)
       if (!take(compiler.compile(*k), g.group_keys)) return why;
     for (auto& a : q.aggregates) {
-      if (a.func == AggFunc::kOrderStat)
-        return fmt::format("{} outside the star kernels' shapes (order statistics of a fact column)", a.name);
+      if (a.func == AggFunc::kOrderStat && a.order_stat.k_expr) return fmt::format("{}: k given by an expression", a.name);
       GeneralAgg ga;
       ga.func = a.func;
       ga.distinct = a.distinct;
+      ga.order_stat = a.order_stat;
       if (a.arg) {
         std::vector<CompiledProgram> one;
         if (!take(compiler.compile(*a.arg), one)) return why;
@@ -91,6 +91,8 @@ std::variant<GeneralPlan, std::string> analyze_general(const plan::PhysicalPlan&
         const VectorKind k = ga.arg.kind;
         if ((a.func == AggFunc::kSum || a.func == AggFunc::kAvg) && k == VectorKind::kCode)
           return fmt::format("{} over strings", a.name);
+        if (a.func == AggFunc::kOrderStat && k != VectorKind::kInt && k != VectorKind::kDouble && k != VectorKind::kCode)
+          return fmt::format("{} over 128-bit or computed string values", a.name);
       }
       g.aggs.push_back(std::move(ga));
     }

@@ -36,6 +36,7 @@ struct GeneralAgg {
   bool distinct = false;
   bool has_arg = false;
   CompiledProgram arg;
+  plan::OrderStatSpec order_stat;  // kOrderStat
 };
 
 struct GeneralPlan {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "exec/core/aggregate_states.h"
+#include "exec/cuda/ops/order_statistics_gpu.h"
 #include "gpu/device_buffer.h"
 #include "exec/cuda/general/general_kernels.h"
 #include "exec/cuda/general/group_kernels.h"
@@ -126,6 +128,43 @@ GroupAggregateResult aggregate_group_values(AggFunc func, bool distinct, VectorK
   r.count = copy_back<int64_t>(count, groups, s);
   gpu::check_cuda(cudaStreamSynchronize(s), "aggregate");
   return r;
+}
+
+GroupOrderStats order_stat_group_values(const plan::OrderStatSpec& spec, bool distinct, VectorKind kind,
+                                        const GroupLayout& l, const __int128* values, const uint8_t* nulls,
+                                        cudaStream_t s) {
+  GroupOrderStats out;
+  out.key_type = kind == VectorKind::kDouble ? orderstat::KeyType::kDouble
+                 : kind == VectorKind::kCode ? orderstat::KeyType::kUInt64
+                                             : orderstat::KeyType::kInt64;
+  const uint64_t groups = l.gid ? l.groups : 1, n1 = std::max<uint64_t>(l.n, 1);
+  uint64_t rows = l.n;
+  const uint32_t* gid = l.gid;
+  gpu::DeviceBuffer pair_gid, pair_values;
+  if (distinct) {
+    pair_gid = gpu::DeviceBuffer(n1 * 4, "distinct pairs");
+    pair_values = gpu::DeviceBuffer(n1 * 16, "distinct pairs");
+    rows = distinct_pairs(kind == VectorKind::kDouble, l.gid, values, nulls, l.n, pair_gid.get<uint32_t>(),
+                          pair_values.get<__int128>(), s);
+    values = pair_values.get<__int128>();
+    nulls = nullptr;  // distinct_pairs drops NULLs
+    gid = l.gid ? pair_gid.get<uint32_t>() : nullptr;
+  }
+  gpu::DeviceBuffer keys(std::max<uint64_t>(rows, 1) * 8, "order statistic keys");
+  launch_low_words(values, rows, keys.get<unsigned long long>(), s);
+  // The selection runs on the default stream: the keys must be complete first.
+  gpu::check_cuda(cudaStreamSynchronize(s), "order statistic keys");
+  orderstat::ColumnInput in;
+  in.type = out.key_type;
+  in.values = keys.get();
+  in.n = rows;
+  in.nulls = nulls;
+  in.group_ids = gid;
+  in.groups = uint32_t(groups);
+  const orderstat::OrderStats r = ops::gpu_order_statistics(in, {order_stat_rank_spec(spec)}, {});
+  out.values.resize(l.gid ? l.groups : 1);
+  for (uint64_t g = 0; g < out.values.size(); g++) out.values[g] = r.at(uint32_t(g), 0);
+  return out;
 }
 
 }  // namespace raydb::exec::cuda::general

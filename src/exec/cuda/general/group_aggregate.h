@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "exec/core/order_statistics/order_statistics.h"
 #include "exec/core/vector.h"
 #include "plan/logical/logical_query.h"
 
@@ -39,5 +40,17 @@ bool needs_group_order(plan::AggFunc func, bool distinct, VectorKind kind);
 
 GroupAggregateResult aggregate_group_values(plan::AggFunc func, bool distinct, VectorKind kind, const GroupLayout& l,
                                             const __int128* values, const uint8_t* nulls, cudaStream_t s);
+
+// An order statistic per group (exec/cuda/ops: the device radix select): the values'
+// low words are the CPU's 64-bit keys (int64 values, DOUBLE bits, dictionary codes),
+// DISTINCT goes through the deduplicated (group, value) pairs, so the selected keys
+// are the CPU's. For AggregateStates::load_order_stat.
+struct GroupOrderStats {
+  std::vector<orderstat::OrderStat> values;  // per group
+  orderstat::KeyType key_type = orderstat::KeyType::kInt64;
+};
+GroupOrderStats order_stat_group_values(const plan::OrderStatSpec& spec, bool distinct, VectorKind kind,
+                                        const GroupLayout& l, const __int128* values, const uint8_t* nulls,
+                                        cudaStream_t s);
 
 }  // namespace raydb::exec::cuda::general

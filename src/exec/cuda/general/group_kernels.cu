@@ -197,6 +197,14 @@ void launch_gather_key_hi(const __int128* values, const uint8_t* nulls, const ui
   if (n) gather_key_hi_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(values, nulls, perm, n, key_out);
 }
 
+__global__ void low_words_kernel(const __int128* values, uint64_t n, unsigned long long* out) {
+  GRID_LOOP(i, n) out[i] = (unsigned long long)values[i];
+}
+
+void launch_low_words(const __int128* values, uint64_t n, unsigned long long* out, cudaStream_t s) {
+  if (n) low_words_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(values, n, out);
+}
+
 void launch_double_order_keys(const __int128* values, uint64_t n, __int128* out, cudaStream_t s) {
   if (n) double_order_keys_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(values, n, out);
 }

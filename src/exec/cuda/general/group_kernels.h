@@ -21,6 +21,9 @@ void launch_gather_key_hi(const __int128* values, const uint8_t* nulls, const ui
 // out[i] = the DOUBLE values[i] as a signed int64 whose order is double_order_key's
 // (MIN/MAX over DOUBLE through the integer atomics); decode with order_key_to_double.
 void launch_double_order_keys(const __int128* values, uint64_t n, __int128* out, cudaStream_t s);
+// out[i] = the low 64 bits of values[i]: an int64 value, a DOUBLE's bits or a code,
+// as the order statistics' 64-bit keys read them (exec/core/order_statistics/order_key.h).
+void launch_low_words(const __int128* values, uint64_t n, unsigned long long* out, cudaStream_t s);
 double order_key_to_double(long long key);
 
 // MIN/MAX over 128-bit values per group: first the extreme high word (signed), then the

@@ -80,6 +80,12 @@ void load_aggregates(GeneralQuery& g, const Tuples& cur, const GroupLayout& layo
       continue;
     }
     Column128 arg = g.programs.eval(ga.arg, cur);
+    if (ga.func == AggFunc::kOrderStat) {
+      GroupOrderStats os =
+          order_stat_group_values(ga.order_stat, ga.distinct, ga.arg.kind, layout, arg.v(), arg.nl(), g.s);
+      states.load_order_stat(a, std::move(os.values), os.key_type, ga.arg.dict);
+      continue;
+    }
     GroupAggregateResult r = aggregate_group_values(ga.func, ga.distinct, ga.arg.kind, layout, arg.v(), arg.nl(), g.s);
     if (r.is_double)
       states.load_doubles(a, std::move(r.count), std::move(r.doubles), ga.arg.type);

@@ -28,6 +28,8 @@ const std::vector<SettingInfo> kSettings = {
     {"cuda_smem_lookup", "RAYDB_CUDA_SMEM_LOOKUP", "on or off", "star kernels: dimension lookups in shared memory"},
     {"cuda_rowshape", "RAYDB_CUDA_ROWSHAPE", "on or off", "star kernels: row-shaped tiles"},
     {"cuda_layout", "RAYDB_CUDA_LAYOUT", "blocked or striped", "star kernels: tile layout"},
+    {"cuda_tile_aggregate", "RAYDB_CUDA_TILE_AGGREGATE", "on or off",
+     "star kernels: one group's column aggregates folded per dense tile from vector loads"},
     {"cuda_profile", "RAYDB_CUDA_PROFILE", "on or off", "star path: per-phase device times on stderr"},
     {"cuda_disable", "RAYDB_CUDA_DISABLE", "on or off", "hide CUDA devices (read once per process)"},
 };
@@ -230,6 +232,10 @@ bool Settings::cuda_smem_lookup() const {
 }
 bool Settings::cuda_rowshape() const {
   const Entry& e = entry("cuda_rowshape");
+  return switch_value(e.text, e.from_env, true);
+}
+bool Settings::cuda_tile_aggregate() const {
+  const Entry& e = entry("cuda_tile_aggregate");
   return switch_value(e.text, e.from_env, true);
 }
 bool Settings::cuda_blocked_layout() const {

@@ -30,6 +30,7 @@ struct StarKnobs {
   bool smem_lookup = true;  // lookups that fit go to shared memory
   bool rowshape = true;     // col, col op col aggregates evaluated per row, loads first
   bool blocked = true;      // blocked (else striped) tiles
+  bool tile_aggregate = true;  // one group, column-shaped aggregates: dense tiles folded from vector loads
 };
 void launch_star(const StarParams& p, const StarKnobs& knobs, cudaStream_t stream);
 // in: int32 codes (-1 = filtered out); out: n entries of `width` (1 or 2) bytes,

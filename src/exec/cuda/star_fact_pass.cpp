@@ -245,6 +245,7 @@ StarKnobs star_knobs(const Settings& settings) {
   knobs.smem_lookup = settings.cuda_smem_lookup();
   knobs.rowshape = settings.cuda_rowshape();
   knobs.blocked = settings.cuda_blocked_layout();
+  knobs.tile_aggregate = settings.cuda_tile_aggregate();
   return knobs;
 }
 

@@ -52,6 +52,44 @@ __device__ __forceinline__ int64_t eval_shaped(const DevAgg& a, const DevColumn*
   return int64_t(shape == kShapeMul ? xa * xb : shape == kShapeSub ? xa - xb : xa + xb);
 }
 
+// A tile holding at least this many selected rows is folded from vector loads.
+constexpr int kDenseTile = 8;
+
+// One group's aggregate over the selected rows of a dense tile (the fused kernel's
+// mode 0, shaped aggregates): the columns' values come from whole 16-byte vector
+// loads (with_width) instead of one scalar load per row, then fold into the thread's
+// registers exactly as the per-row loop does (SUM in 128 bits: low word and high
+// word with carry; MIN/MAX).
+template <typename V, Layout L>
+__device__ __forceinline__ void tile_fold(const DevAgg& a, const DevColumn* cols, uint64_t base, uint32_t mask,
+                                          unsigned long long& lo, unsigned long long& hi) {
+  const DevColumn& ca = cols[a.ca];
+  const DevColumn& cb = cols[a.cb];
+  V va[kItems], vb[kItems];
+  with_width<V, L>(ca, base, mask, va);
+  if (a.shape != kShapeCol) with_width<V, L>(cb, base, mask, vb);
+#pragma unroll
+  for (int i = 0; i < kItems; i++) {
+    if (!((mask >> i) & 1u)) continue;
+    const uint64_t xa = uint64_t(value_of(ca, uint64_t(va[i])));
+    uint64_t x = xa;
+    if (a.shape != kShapeCol) {
+      const uint64_t xb = uint64_t(value_of(cb, uint64_t(vb[i])));
+      x = a.shape == kShapeMul ? xa * xb : a.shape == kShapeSub ? xa - xb : xa + xb;
+    }
+    const int64_t v = int64_t(x);
+    if (a.func == kAggSum) {
+      const unsigned long long u = (unsigned long long)v;
+      lo += u;
+      hi += (v < 0 ? ~0ull : 0ull) + (lo < u ? 1ull : 0ull);
+    } else if (a.func == kAggMin) {
+      if (v < (long long)lo) lo = (unsigned long long)v;
+    } else if (v > (long long)lo) {
+      lo = (unsigned long long)v;
+    }
+  }
+}
+
 // 128-bit add of (lo, hi) into *plo, *phi with atomics: the carry of the low-word
 // addition goes to the high word. Additions commute mod 2^128, so the total is
 // exact whatever the interleaving.

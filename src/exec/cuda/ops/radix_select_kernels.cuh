@@ -104,7 +104,7 @@ __global__ void radix_pass_kernel(ColumnInput in, uint32_t m, RadixState st, int
   RunCounter run;
   const int mode = *st.mode;
   if (mode == kCandidates) {
-    const u64 cn = *st.cand_n;
+    const u64 cn = min(*st.cand_n, st.cand_cap);  // equal unless the plan's exact count were wrong
     GRID_LOOP(i, cn) {
       const uint32_t g = st.cand_groups ? st.cand_groups[i] : 0;
       radix_visit<kShared>(st, m, st.cand_keys[i], g, shift, w, check_prefix, run, shared_hist);

@@ -234,10 +234,6 @@ bool Settings::cuda_rowshape() const {
   const Entry& e = entry("cuda_rowshape");
   return switch_value(e.text, e.from_env, true);
 }
-bool Settings::cuda_tile_aggregate() const {
-  const Entry& e = entry("cuda_tile_aggregate");
-  return switch_value(e.text, e.from_env, true);
-}
 bool Settings::cuda_blocked_layout() const {
   const std::string& v = entry("cuda_layout").text;
   return v.empty() || v[0] != 's';

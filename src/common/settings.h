@@ -47,7 +47,6 @@ class Settings {
   bool cuda_narrow_lookup() const;     // star kernels: 1-2 byte lookup arrays
   bool cuda_smem_lookup() const;       // star kernels: lookups in shared memory
   bool cuda_rowshape() const;          // star kernels: row-shaped tiles
-  bool cuda_tile_aggregate() const;    // star kernels: dense tiles folded from vector loads
   bool cuda_blocked_layout() const;    // star kernels: blocked (else striped) tiles
   bool cuda_profile() const;           // star path: per-phase device times on stderr
   bool cuda_disabled() const;          // hide CUDA devices (tests of the CPU fallback)

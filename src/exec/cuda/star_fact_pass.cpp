@@ -245,7 +245,8 @@ StarKnobs star_knobs(const Settings& settings) {
   knobs.smem_lookup = settings.cuda_smem_lookup();
   knobs.rowshape = settings.cuda_rowshape();
   knobs.blocked = settings.cuda_blocked_layout();
-  knobs.tile_aggregate = settings.cuda_tile_aggregate();
+  const std::string tile = settings.get("cuda_tile_aggregate");  // "" = on
+  knobs.tile_aggregate = !(tile == "off" || tile == "false" || tile == "0");
   return knobs;
 }
 

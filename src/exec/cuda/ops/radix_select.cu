@@ -18,7 +18,9 @@ using raydb::gpu::kThreads;
 
 namespace {
 
-constexpr uint32_t kMaxShared = 12 * 1024;  // 32-bit counters in 48 KiB of shared memory
+// 32-bit counters in shared memory: 48 KiB (the default per-block limit) less 256 bytes
+// for the pass kernels' static shared variables.
+constexpr uint32_t kMaxShared = 12 * 1024 - 64;
 constexpr int kMaxDigit = 11, kMinDigit = 8;
 
 void check(cudaError_t e, const char* what) { raydb::gpu::check_cuda(e, what); }
@@ -108,6 +110,12 @@ std::vector<uint64_t> gpu_radix_select(const ColumnInput& in, const std::vector<
     const int copy = kFullRowsAndCopy;
     check(cudaMemcpy(st.mode, &copy, sizeof copy, cudaMemcpyHostToDevice), "radix state");
   }
+  // One group of rows that all count, integer keys: the plain pass kernel.
+  const bool plain = groups == 1 && !in.select && !in.nulls && in.type != KeyType::kDouble &&
+                     reinterpret_cast<uintptr_t>(in.values) % 16 == 0;
+  const unsigned long long flip = in.type == KeyType::kInt32   ? 0x80000000ull
+                                  : in.type == KeyType::kInt64 ? 0x8000000000000000ull
+                                                               : 0ull;
   int passes = 0;
   for (int done = lead; done < bits;) {
     const uint32_t owners_bound = done == lead ? owners : valid;
@@ -118,7 +126,17 @@ std::vector<uint64_t> gpu_radix_select(const ColumnInput& in, const std::vector<
     const uint32_t counters = owners_bound << w;
     check(cudaMemsetAsync(st.hist, 0, uint64_t(counters) * 8), "radix histograms");
     const bool check_prefix = done > 0;
-    if (counters <= kMaxShared) {
+    if (plain && counters <= kMaxShared) {
+      const size_t shared = size_t(counters) * 4;
+      if (bits == 32) {
+        auto* k = radix_pass_plain_kernel<true, uint32_t>;
+        k<<<resident_grid(k, shared, in.n), kThreads, shared>>>(in, m, st, shift, w, check_prefix, counters,
+                                                                 uint32_t(flip));
+      } else {
+        auto* k = radix_pass_plain_kernel<true, unsigned long long>;
+        k<<<resident_grid(k, shared, in.n), kThreads, shared>>>(in, m, st, shift, w, check_prefix, counters, flip);
+      }
+    } else if (counters <= kMaxShared) {
       const size_t shared = size_t(counters) * 4;
       radix_pass_kernel<true><<<resident_grid(radix_pass_kernel<true>, shared, in.n), kThreads, shared>>>(
           in, m, st, shift, w, check_prefix, counters);

@@ -1,0 +1,216 @@
+"""raydb serve against real PostgreSQL clients: psql (postgresql-client) and psycopg 3,
+answers checked against SQLite over the same rows."""
+import datetime
+import decimal
+import os
+import shutil
+import subprocess
+import threading
+import time
+
+import psycopg
+import pytest
+
+from conftest import PASSWORD, RAYDB, USER, Server, raydb_cli
+
+PSQL = shutil.which("psql")
+needs_psql = pytest.mark.skipif(PSQL is None, reason="psql (Debian postgresql-client) is not installed")
+
+
+def psql(server, sql, tcp=False, password=PASSWORD):
+    """psql -c SQL: unaligned, tuples only, '|' between fields. Over the Unix socket
+    (trusted) or TCP (SCRAM-SHA-256)."""
+    host = "127.0.0.1" if tcp else server.sockets
+    env = dict(os.environ, PGPASSWORD=password, PGCONNECT_TIMEOUT="10")
+    return subprocess.run([PSQL, "-X", "-h", host, "-p", str(server.port), "-U", USER, "-d", "raydb", "-A", "-t",
+                           "-F", "|", "-v", "ON_ERROR_STOP=1", "-c", sql], capture_output=True, text=True,
+                          env=env, timeout=60)
+
+
+def sqlite_rows(data, sql):
+    return [tuple(str(v) for v in r) for r in data["oracle"].execute(sql).fetchall()]
+
+
+@needs_psql
+@pytest.mark.parametrize("tcp", [False, True])
+def test_psql_queries_match_sqlite(server, data, tcp):
+    sql = ("select region, count(*), sum(qty), min(id) from sales where id % 3 = 1 "
+           "group by region order by region")
+    p = psql(server, sql, tcp=tcp)
+    assert p.returncode == 0, p.stderr
+    got = [tuple(line.split("|")) for line in p.stdout.splitlines()]
+    assert got == sqlite_rows(data, sql)
+    assert len(got) == 7
+
+
+@needs_psql
+def test_psql_several_statements_in_one_query(server, data):
+    p = psql(server, "select count(*) from sales; select max(price) from sales where region = 'O''Hare'")
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert lines[0] == str(len(data["rows"]))
+    want = max(r[3] for r in data["rows"] if r[1] == "O'Hare")
+    assert decimal.Decimal(lines[1]) == want
+
+
+@needs_psql
+def test_psql_wrong_password_fails(server):
+    p = psql(server, "select 1", tcp=True, password="wrong")
+    assert p.returncode != 0
+    assert 'password authentication failed for user "alice"' in p.stderr
+
+
+def test_wrong_password_sqlstate_28P01(server):
+    with pytest.raises(psycopg.OperationalError) as e:
+        psycopg.connect(server.dsn(password="wrong"))
+    assert "28P01" in str(e.value) or getattr(e.value, "sqlstate", None) == "28P01" or \
+        'password authentication failed for user "alice"' in str(e.value)
+
+
+def test_unknown_user_fails_like_a_wrong_password(server):
+    with pytest.raises(psycopg.OperationalError, match="password authentication failed"):
+        psycopg.connect(server.dsn(user="mallory"))
+
+
+def test_psycopg_parameters_types_and_descriptions(server, data):
+    with psycopg.connect(server.dsn(), autocommit=True) as conn:
+        cur = conn.execute("select id, region, qty, price, day from sales where id >= %s and region = %s "
+                           "and day >= %s order by id", (100, "O'Hare", datetime.date(1993, 1, 1)))
+        got = cur.fetchall()
+        oids = [d.type_code for d in cur.description]
+    want = [r for r in data["rows"] if r[0] >= 100 and r[1] == "O'Hare" and r[4] >= datetime.date(1993, 1, 1)]
+    assert got == want and len(got) > 10
+    assert oids == [23, 25, 20, 1700, 1082]
+
+
+def test_psycopg_prepared_and_binary_parameters(server, data):
+    with psycopg.connect(server.dsn(), autocommit=True) as conn:
+        for n in (5, 50, 500):  # named prepared statements: Parse once, Bind many
+            cur = conn.execute("select count(*), sum(qty) from sales where id < %s", (n,), prepare=True)
+            want = data["oracle"].execute("select count(*), sum(qty) from sales where id < ?", (n,)).fetchone()
+            assert cur.fetchone() == want
+        cur = conn.execute("select count(*) from sales where id < %b and id > %b", (40, -1))  # binary format
+        assert cur.fetchone() == (40,)
+        assert conn.execute("select count(*) from sales where region = %s", (None,)).fetchone() == (0,)
+        # NUMERIC (psycopg sends Decimal in binary for %b) and negative numbers.
+        for p in (decimal.Decimal("-12345.67"), decimal.Decimal("0.05"), decimal.Decimal("100000000.1")):
+            want = sum(1 for r in data["rows"] if r[3] > p)
+            assert conn.execute("select count(*) from sales where price > %s", (p,)).fetchone() == (want,)
+            assert conn.execute("select count(*) from sales where price > %b", (p,)).fetchone() == (want,)
+        assert conn.execute("select count(*) from sales where id > %s - %s", (10, -5)).fetchone() == (2000 - 16,)
+
+
+def test_errors_carry_sqlstate_and_session_goes_on(server):
+    with psycopg.connect(server.dsn(), autocommit=True) as conn:
+        with pytest.raises(psycopg.errors.SyntaxError) as e:
+            conn.execute("selec 1")
+        assert e.value.sqlstate == "42601"
+        with pytest.raises(psycopg.errors.UndefinedTable) as e:
+            conn.execute("select * from nowhere")
+        assert "nowhere" in str(e.value)
+        with pytest.raises(psycopg.errors.DivisionByZero):
+            conn.execute("select 1 / (id - id) from sales")
+        assert conn.execute("select count(*) from sales").fetchone() == (2000,)
+
+
+def test_transaction_block_as_psycopg_uses_it(server, data):
+    with psycopg.connect(server.dsn()) as conn:  # not autocommit: BEGIN before the first statement
+        conn.execute("create table if not exists blockt (a INT, b VARCHAR)")
+        conn.execute("insert into blockt values (%s, %s), (%s, %s)", (1, "x", 2, "it's"))
+        assert conn.info.transaction_status == psycopg.pq.TransactionStatus.INTRANS
+        conn.commit()
+        assert conn.execute("select a, b from blockt order by a").fetchall() == [(1, "x"), (2, "it's")]
+        with pytest.raises(psycopg.errors.UndefinedTable):
+            conn.execute("select * from nowhere")
+        assert conn.info.transaction_status == psycopg.pq.TransactionStatus.INERROR
+        with pytest.raises(psycopg.errors.InFailedSqlTransaction):
+            conn.execute("select 1")
+        conn.rollback()
+        assert conn.execute("select count(*) from blockt").fetchone() == (2,)
+
+
+def test_copy_confined_to_allowed_dirs(server, data, tmp_path):
+    allowed = data["root"] / "allowed"
+    outside = tmp_path / "outside.csv"
+    outside.write_text("1,AFRICA,2,3.00,1995-01-01\n")
+    (allowed / "link.csv").symlink_to(outside)
+    with psycopg.connect(server.dsn(), autocommit=True) as conn:
+        conn.execute("create table if not exists copyt (id INT, region VARCHAR, qty BIGINT, price DECIMAL(10,2), "
+                     "day DATE)")
+        for path in (str(outside), str(allowed / ".." / "outside.csv"), str(allowed / "link.csv"), "/etc/passwd"):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege, match="allow-dir"):
+                conn.execute(f"copy copyt from '{path}'")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute(f"copy (select * from sales) to '{tmp_path / 'leak.csv'}'")
+        assert not (tmp_path / "leak.csv").exists()
+        # Inside the allowed directory both ways work.
+        conn.execute(f"copy (select * from sales where id < 10) to '{allowed / 'ten.csv'}'")
+        assert conn.execute(f"copy copyt from '{allowed / 'ten.csv'}'").statusmessage == "COPY 10"
+        assert conn.execute("select count(*) from copyt").fetchone() == (10,)
+
+
+def test_eight_concurrent_clients_agree(server, data):
+    queries = [
+        "select region, count(*), sum(qty) from sales group by region order by region",
+        "select id, qty from sales where id % 97 = 3 order by id",
+        "select count(*) from sales s join sales t on s.id = t.id + 1 where s.region = t.region",
+        "select max(day), min(day) from sales where region <> 'ASIA'",
+    ]
+    expected = [sqlite_rows(data, q) for q in queries]
+    failures = []
+
+    def client(k):
+        try:
+            with psycopg.connect(server.dsn(), autocommit=True) as conn:
+                for rep in range(6):
+                    i = (k + rep) % len(queries)
+                    got = [tuple(str(v) for v in r) for r in conn.execute(queries[i]).fetchall()]
+                    if got != expected[i]:
+                        failures.append((k, queries[i], got[:3], expected[i][:3]))
+        except Exception as e:  # noqa: BLE001 - reported below
+            failures.append((k, repr(e)))
+
+    threads = [threading.Thread(target=client, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert failures == []
+
+
+def test_sigterm_during_a_query_exits_cleanly(data, tmp_path):
+    db = str(tmp_path / "db")
+    shutil.copytree(data["db"], db)
+    s = Server(db, str(tmp_path), ["--backend", "cpu"])
+    got = {}
+
+    def long_query():
+        try:
+            with psycopg.connect(f"host=127.0.0.1 port={s.port} user=bob dbname=raydb", autocommit=True) as conn:
+                conn.execute("create table big as select a.id * 2000 + b.id as k, a.region from sales a, sales b "
+                             "where b.id < 400")
+                got["rows"] = conn.execute("select count(*) from big").fetchone()
+        except psycopg.Error as e:
+            got["error"] = e
+
+    t = threading.Thread(target=long_query)
+    t.start()
+    time.sleep(0.3)
+    assert s.stop() == 0  # SIGTERM: running statements finish, sessions close, exit 0
+    t.join(60)
+    # The CREATE TABLE either committed in full or not at all; the database checks.
+    raydb_cli("check", "--db", db)
+    n = raydb_cli("query", "--db", db, "--format", "csv", "select count(*) from big", check=False)
+    if n.returncode == 0:
+        assert n.stdout.splitlines()[1] == str(2000 * 400)
+    else:
+        assert "big" in n.stderr
+    assert raydb_cli("query", "--db", db, "--format", "csv", "select count(*) from sales").stdout.splitlines()[1] \
+        == "2000"
+
+
+def test_trust_without_passwords_only_on_loopback(data, tmp_path):
+    p = subprocess.run([RAYDB, "serve", "--db", data["db"], "--host", "0.0.0.0", "--port", "0"],
+                       capture_output=True, text=True, timeout=30)
+    assert p.returncode != 0
+    assert "--password-file" in p.stderr and p.stderr.startswith("error:")

@@ -18,8 +18,8 @@ bool ClientSocket::wait_for_client() {
       if (errno == EINTR) continue;
       throw ConnectionClosed{};
     }
-    if (fds[0].revents) return true;  // data, or a hang-up that the read reports
-    if (fds[1].revents) return false;
+    if (fds[1].revents) return false;  // stopping wins over a message already waiting
+    if (fds[0].revents) return true;   // data, or a hang-up that the read reports
   }
 }
 

@@ -229,3 +229,32 @@ def test_trust_without_passwords_only_on_loopback(data, tmp_path):
                        capture_output=True, text=True, timeout=30)
     assert p.returncode != 0
     assert "--password-file" in p.stderr and p.stderr.startswith("error:")
+
+
+def test_placeholders_inside_literals_and_comments_stay_text(server, data):
+    with psycopg.connect(server.dsn(), autocommit=True) as conn:
+        # '$1' in a string literal and $2 in a comment are not parameters; only %s is.
+        got = conn.execute("select count(*) from sales where region <> '$1' and id < %s -- and id > $2",
+                           (30,)).fetchone()
+        assert got == (30,)
+        sneaky = "x' or '1'='1"  # a parameter is a value, never SQL
+        assert conn.execute("select count(*) from sales where region = %s", (sneaky,)).fetchone() == (0,)
+
+
+def test_shell_on_a_server_prints_what_the_local_shell_prints(server, data):
+    script = ("select region, count(*), sum(qty), max(price), min(day) from sales group by region order by region;\n"
+              "select id, region from sales where id < 3 order by id;\n")
+    env = dict(os.environ, PGPASSWORD=PASSWORD, PGUSER=USER)
+    remote = subprocess.run([RAYDB, "shell", "--server", f"127.0.0.1:{server.port}"], input=script,
+                            capture_output=True, text=True, env=env, timeout=60)
+    local = subprocess.run([RAYDB, "shell", "--db", data["db"]], input=script, capture_output=True, text=True,
+                           timeout=60)
+    assert remote.returncode == 0, remote.stderr
+    assert remote.stdout == local.stdout and "7 rows" in remote.stdout
+    bad = subprocess.run([RAYDB, "shell", "--server", f"127.0.0.1:{server.port}"], input="select * from nowhere;\n",
+                         capture_output=True, text=True, env=env, timeout=60)
+    assert bad.returncode == 1 and bad.stderr.startswith("error:") and "nowhere" in bad.stderr
+    refused = subprocess.run([RAYDB, "shell", "--server", f"127.0.0.1:{server.port}"], input="select 1;\n",
+                             capture_output=True, text=True, env=dict(env, PGPASSWORD="wrong"), timeout=60)
+    assert refused.returncode == 1 and "password authentication failed" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1

@@ -4,6 +4,7 @@ import datetime
 import decimal
 import os
 import shutil
+import signal
 import subprocess
 import threading
 import time
@@ -211,7 +212,9 @@ def test_sigterm_during_a_query_exits_cleanly(data, tmp_path):
 
     t = threading.Thread(target=long_query)
     t.start()
-    time.sleep(0.4)
+    while "started" not in got and "error" not in got:
+        time.sleep(0.01)
+    time.sleep(0.15)
     signalled = time.monotonic()
     assert s.stop() == 0  # SIGTERM: the running statement finishes, sessions close, exit 0
     t.join(60)
@@ -258,3 +261,35 @@ def test_shell_on_a_server_prints_what_the_local_shell_prints(server, data):
                              capture_output=True, text=True, env=dict(env, PGPASSWORD="wrong"), timeout=60)
     assert refused.returncode == 1 and "password authentication failed" in refused.stderr
     assert len(refused.stderr.strip().splitlines()) == 1
+
+
+def test_cancel_stops_the_statements_not_yet_started(data, tmp_path):
+    """CancelRequest is best effort: the running statement completes, the ones after it
+    in the same Query message do not run (57014)."""
+    db = str(tmp_path / "db")
+    shutil.copytree(data["db"], db)
+    s = Server(db, str(tmp_path), ["--backend", "cpu"])
+    got = {}
+    try:
+        conn = psycopg.connect(f"host=127.0.0.1 port={s.port} user=bob dbname=raydb", autocommit=True)
+        sql = ("create table big as select a.id * 2000 + b.id as k from sales a, sales b where b.id < 1500; "
+               "create table after_cancel as select 1 as x from sales")
+
+        def run():  # no parameters: psycopg sends both statements in one Query message
+            try:
+                conn.execute(sql)
+            except psycopg.Error as e:
+                got["error"] = e
+
+        t = threading.Thread(target=run)
+        t.start()
+        time.sleep(0.15)
+        conn.cancel_safe()  # a CancelRequest on a connection of its own
+        t.join(60)
+        assert isinstance(got.get("error"), psycopg.errors.QueryCanceled), got
+        assert conn.execute("select count(*) from big").fetchone() == (3000000,)
+        with pytest.raises(psycopg.errors.UndefinedTable):
+            conn.execute("select * from after_cancel")
+        conn.close()
+    finally:
+        assert s.stop() == 0

@@ -293,3 +293,22 @@ def test_cancel_stops_the_statements_not_yet_started(data, tmp_path):
         conn.close()
     finally:
         assert s.stop() == 0
+
+
+def test_bad_serve_arguments_fail_on_one_line(data, tmp_path):
+    bad_pw = tmp_path / "pw"
+    bad_pw.write_text("alice:ok\nno-colon-here\n")
+    cases = [
+        (["--db", str(tmp_path / "missing")], "missing"),
+        (["--db", data["db"], "--allow-dir", str(tmp_path / "nope")], "--allow-dir"),
+        (["--db", data["db"], "--password-file", str(bad_pw)], f"{bad_pw}:2"),
+        (["--db", data["db"], "--password-file", str(tmp_path / "none")], "password file"),
+        (["--db", data["db"], "--port", "70000"], "--port"),
+        (["--db", data["db"], "--backend", "quantum"], "quantum"),
+    ]
+    for args, needle in cases:
+        p = subprocess.run([RAYDB, "serve", "--port", "0", *args] if "--port" not in args else [RAYDB, "serve", *args],
+                           capture_output=True, text=True, timeout=30)
+        assert p.returncode != 0, args
+        lines = p.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error:") and needle in lines[0], (args, p.stderr)

@@ -8,7 +8,12 @@
 
 namespace raydb::server {
 
-ClientSocket::~ClientSocket() { ::close(fd_); }
+ClientSocket::~ClientSocket() { close(); }
+
+void ClientSocket::close() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+}
 
 bool ClientSocket::wait_for_client() {
   for (;;) {

@@ -20,6 +20,8 @@ class ClientSocket {
   bool wait_for_client();
   void read_exact(char* out, size_t n);
   void write_all(const std::string& bytes);
+  // Closes the connection now (the client sees it at once); idempotent.
+  void close();
 
  private:
   int fd_;

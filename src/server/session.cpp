@@ -27,6 +27,10 @@ void Session::cancel(int32_t secret) {
 }
 
 void Session::run() {
+  struct CloseAtEnd {  // the listener may keep this object a while; the client must not wait for that
+    ClientSocket& s;
+    ~CloseAtEnd() { s.close(); }
+  } close_at_end{socket_};
   try {
     if (!startup()) return;
     serve();

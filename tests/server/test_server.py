@@ -61,11 +61,67 @@ def test_psql_wrong_password_fails(server):
     assert 'password authentication failed for user "alice"' in p.stderr
 
 
-def test_wrong_password_sqlstate_28P01(server):
-    with pytest.raises(psycopg.OperationalError) as e:
-        psycopg.connect(server.dsn(password="wrong"))
-    assert "28P01" in str(e.value) or getattr(e.value, "sqlstate", None) == "28P01" or \
-        'password authentication failed for user "alice"' in str(e.value)
+def _scram_login(server, user, password):
+    """A SCRAM-SHA-256 login written here from RFC 5802 with Python's hashlib/hmac (an
+    oracle independent of the server's OpenSSL code). Returns ("ok", None) after a
+    verified server signature, or ("error", SQLSTATE)."""
+    import base64
+    import hashlib
+    import hmac
+    import socket
+    import struct
+
+    def message(sock):
+        head = b""
+        while len(head) < 5:
+            head += sock.recv(5 - len(head))
+        kind, n = head[:1], struct.unpack("!i", head[1:])[0]
+        body = b""
+        while len(body) < n - 4:
+            body += sock.recv(n - 4 - len(body))
+        return kind, body
+
+    def error_code(body):
+        fields = dict((f[:1], f[1:]) for f in body.split(b"\0") if f)
+        return fields[b"C"].decode()
+
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        sock.sendall(_startup(user))
+        kind, body = message(sock)
+        assert kind == b"R" and struct.unpack("!i", body[:4])[0] == 10 and b"SCRAM-SHA-256" in body
+        nonce = base64.b64encode(os.urandom(18)).decode()
+        first_bare = f"n=,r={nonce}"
+        first = ("n,," + first_bare).encode()
+        mech = b"SCRAM-SHA-256\0" + struct.pack("!i", len(first)) + first
+        sock.sendall(b"p" + struct.pack("!i", len(mech) + 4) + mech)
+        kind, body = message(sock)
+        assert kind == b"R" and struct.unpack("!i", body[:4])[0] == 11
+        server_first = body[4:].decode()
+        attrs = dict(a.split("=", 1) for a in server_first.split(","))
+        assert attrs["r"].startswith(nonce)
+        salted = hashlib.pbkdf2_hmac("sha256", password.encode(), base64.b64decode(attrs["s"]), int(attrs["i"]))
+        client_key = hmac.new(salted, b"Client Key", "sha256").digest()
+        stored_key = hashlib.sha256(client_key).digest()
+        without_proof = f"c=biws,r={attrs['r']}"
+        auth = f"{first_bare},{server_first},{without_proof}".encode()
+        proof = bytes(a ^ b for a, b in zip(client_key, hmac.new(stored_key, auth, "sha256").digest()))
+        final = f"{without_proof},p={base64.b64encode(proof).decode()}".encode()
+        sock.sendall(b"p" + struct.pack("!i", len(final) + 4) + final)
+        kind, body = message(sock)
+        if kind == b"E":
+            return "error", error_code(body)
+        server_key = hmac.new(salted, b"Server Key", "sha256").digest()
+        want = "v=" + base64.b64encode(hmac.new(server_key, auth, "sha256").digest()).decode()
+        assert kind == b"R" and struct.unpack("!i", body[:4])[0] == 12 and body[4:].decode() == want
+        kind, body = message(sock)
+        assert kind == b"R" and struct.unpack("!i", body[:4])[0] == 0  # AuthenticationOk
+        return "ok", None
+
+
+def test_scram_against_an_independent_client(server):
+    assert _scram_login(server, USER, PASSWORD) == ("ok", None)
+    assert _scram_login(server, USER, "wrong") == ("error", "28P01")
+    assert _scram_login(server, "mallory", PASSWORD) == ("error", "28P01")
 
 
 def test_unknown_user_fails_like_a_wrong_password(server):

@@ -33,7 +33,9 @@ LAYERS = {
             "exec/index", "exec/cpu", "exec/cuda", "raydb"],
     "bench": ["common", "storage", "gen", "plan", "sql", "access", "rt", "gpu", "exec", "exec/core",
               "exec/index", "exec/cpu", "exec/cuda", "api", "raydb"],
-    "cli": ["common", "bench", "raydb"],
+    "server": ["common", "raydb"],
+    "client": ["common", "raydb"],
+    "cli": ["common", "bench", "server", "client", "raydb"],
 }
 # The Python bindings (python/src) sit on the public API alone: include/raydb/ and the
 # two common/ headers raydb.h itself exposes.

@@ -11,7 +11,8 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 required=(cmake ninja-build g++ libfmt-dev libcli11-dev nlohmann-json3-dev libreadline-dev libgtest-dev
-          libsqlite3-dev libssl-dev libxxhash-dev libtbb-dev libembree-dev libbenchmark-dev python3 python3-pip)
+          libsqlite3-dev libssl-dev libxxhash-dev libtbb-dev libembree-dev libbenchmark-dev python3 python3-pip
+          postgresql-client libpq-dev)
 optional=(ccache)
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
@@ -63,7 +64,7 @@ fi
 if [ "${RAYDB_NO_PIP:-0}" != 1 ]; then
   py_missing=()
   for m in scikit_build_core:scikit-build-core nanobind:nanobind pyarrow:pyarrow pandas:pandas polars:polars \
-           pytest:pytest; do
+           pytest:pytest psycopg:psycopg[binary]; do
     python3 -c "import ${m%%:*}" >/dev/null 2>&1 || py_missing+=("${m#*:}")
   done
   if [ "${#py_missing[@]}" -gt 0 ]; then

@@ -83,6 +83,15 @@ SqlScript split_sql_script(std::string_view text);
 
 class DatabaseDirectory;  // storage/persist/database_directory.h
 
+// Which files SQL may read and write (COPY FROM / COPY TO). Unconfined (the default)
+// allows any path the process can reach; confined, only files inside `allowed_dirs`
+// (compared after resolving symlinks and `..`), and with no directory none at all.
+// `raydb serve` confines its database so that clients reach only what the operator allows.
+struct FileAccess {
+  bool confined = false;
+  std::vector<std::string> allowed_dirs;
+};
+
 class Database {
  public:
   // Opens an existing database directory (see DatabaseDirectory::open for errors).
@@ -93,11 +102,17 @@ class Database {
   explicit Database(std::shared_ptr<DatabaseDirectory> dir);
   ~Database();
 
+  // Thread-safe: statements may run concurrently from several threads (one Connection
+  // each). Reading statements (SELECT, EXPLAIN, SHOW, SET) run in parallel; statements
+  // that change the catalog or data (DDL, INSERT, COPY) run alone. GPU work is serialized.
+  //
   // Runs one SQL statement: SELECT, EXPLAIN SELECT, CREATE INDEX, DROP INDEX (their
   // results have one row, column "status"), or SET / RESET / SHOW of a setting, which
   // apply to this call's options only (a Connection keeps them).
   QueryResult query(const std::string& sql, const QueryOptions& options = {});
   DatabaseDirectory& directory();
+  // The file access policy of COPY (see FileAccess); set it before queries run.
+  void set_file_access(FileAccess access);
 
   // Tables from outside the engine (raydb/column_input.h); the values are copied.
   // register_table keeps the table in memory for this Database object only (queries

@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 
 #include "access/rt_index/index_config.h"
 #include "api/database_impl.h"
@@ -78,6 +79,7 @@ uint64_t Database::create_table(const std::string& name, const std::vector<Colum
   if (impl_->is_registered(name))
     fail(ErrorKind::kCatalog, "table {} is registered in memory; unregister it or choose another name", name);
   TablePtr table = api::build_table(name, columns);
+  std::unique_lock lock(impl_->catalog_mutex);
   impl_->dir->commit({table}, replace);
   return table->row_count();
 }
@@ -98,6 +100,7 @@ uint64_t Database::load_csv(const std::string& name, const std::string& schema, 
   o.delimiter = delimiter;
   o.replace = replace;
   TablePtr table = read_csv_table(name, defs, files, o);
+  std::unique_lock lock(impl_->catalog_mutex);
   impl_->dir->commit({table}, replace);
   return table->row_count();
 }
@@ -105,6 +108,8 @@ uint64_t Database::load_csv(const std::string& name, const std::string& schema, 
 Database::Database(std::shared_ptr<DatabaseDirectory> dir) : impl_(std::make_unique<Impl>(std::move(dir))) {}
 Database::~Database() = default;
 DatabaseDirectory& Database::directory() { return *impl_->dir; }
+void Database::set_file_access(FileAccess access) { impl_->file_access = std::move(access); }
+thread_local int Database::Impl::view_depth = 0;
 
 namespace {
 
@@ -309,6 +314,12 @@ QueryResult Database::Impl::setting(const sql::BoundStatement& stmt, QueryOption
 QueryResult Database::Impl::run(const std::string& sql, QueryOptions& options) {
   Timer timer;
   sql::Statement parsed = sql::parse(sql);
+  const bool reads = parsed.type == sql::StatementType::kSelect || parsed.type == sql::StatementType::kSet ||
+                     parsed.type == sql::StatementType::kReset || parsed.type == sql::StatementType::kShow;
+  std::shared_lock<std::shared_mutex> read_lock(catalog_mutex, std::defer_lock);
+  std::unique_lock<std::shared_mutex> write_lock(catalog_mutex, std::defer_lock);
+  if (reads) read_lock.lock();
+  else write_lock.lock();
   // CREATE VIEW only checks its SELECT: views it names are bound, not run, and the
   // new view counts as one level of nesting.
   const bool checking_view = parsed.type == sql::StatementType::kCreateView;

@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 #include <string>
 
 #include "exec/cpu/cpu_backend.h"
@@ -54,7 +55,9 @@ struct Database::Impl {
   QueryResult copy_to(sql::BoundStatement& stmt, QueryOptions& options);
   QueryResult create_view(sql::BoundStatement& stmt);
   TablePtr view_rows(const ViewEntry& view, QueryOptions& options);
-  int view_depth = 0;         // views being expanded now (nested views stop at a limit)
+  // Plain views being expanded now by this thread (nested views stop at a limit); per
+  // thread, as concurrent readers expand views at once.
+  static thread_local int view_depth;
   bool views_bind_only = false;  // resolve views to empty tables of their columns (CREATE VIEW's check)
 
   // While alive (and `on`): views resolve bind-only, one level deep already.
@@ -77,6 +80,12 @@ struct Database::Impl {
   exec::QueryDriver driver;
   std::map<std::string, TablePtr> registered;  // by lower-case name; in memory only
   mutable std::mutex registered_mutex;
+  // Statements that change the catalog or data hold it exclusively, all others shared,
+  // so that a query never sees a catalog half changed by another thread.
+  std::shared_mutex catalog_mutex;
+  FileAccess file_access;
+  // Throws (kIO) unless `path` may be read (`write` false) or written under file_access.
+  void check_file_access(const std::string& path, bool write) const;
 };
 
 

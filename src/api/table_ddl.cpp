@@ -283,6 +283,7 @@ QueryResult Database::Impl::insert(sql::BoundStatement& stmt, QueryOptions& opti
 QueryResult Database::Impl::copy_from(const sql::CopyStatement& c) {
   Timer timer;
   TablePtr table = target_table(*dir, c.table, "copy into");
+  check_file_access(c.file, false);
   CsvLoadOptions o;
   o.header = c.header;
   o.delimiter = c.delimiter;
@@ -294,6 +295,7 @@ QueryResult Database::Impl::copy_from(const sql::CopyStatement& c) {
 QueryResult Database::Impl::copy_to(sql::BoundStatement& stmt, QueryOptions& options) {
   Timer timer;
   const sql::CopyStatement& c = stmt.copy;
+  check_file_access(c.file, true);
   auto fsync_parent = [&c] {  // the rename, durably
     std::string parent = std::filesystem::path(c.file).parent_path().string();
     persist::fsync_directory(parent.empty() ? "." : parent);

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cli/cli_util.h"
+#include "client/remote_connection.h"
 #include "cli/commands.h"
 #include "common/error.h"
 #include "raydb/admin.h"
@@ -34,13 +35,16 @@ std::string trim(const std::string& s) {
 }
 
 // A shell command other than .quit / .exit; errors are raydb::Error.
-void run_dot_command(Database& db, const std::string& word, const std::string& rest, OutputFormat& fmt, bool& timing) {
+// `db` is null in a shell on a server (--server): the catalog commands need a local database.
+void run_dot_command(Database* db, const std::string& word, const std::string& rest, OutputFormat& fmt, bool& timing) {
+  if (!db && (word == ".tables" || word == ".schema"))
+    fail(ErrorKind::kNotImplemented, "{} needs a local database (--db); on a server, query the tables directly", word);
   if (word == ".help") {
     print_help();
   } else if (word == ".tables") {
-    for (auto& n : admin::table_names(db)) std::puts(n.c_str());
+    for (auto& n : admin::table_names(*db)) std::puts(n.c_str());
   } else if (word == ".schema") {
-    auto tbl = admin::describe_table(db, rest);
+    auto tbl = admin::describe_table(*db, rest);
     if (!tbl) fail(ErrorKind::kBinder, "unknown table '{}'", rest);
     for (auto& c : tbl->columns) std::printf("%s %s\n", c.name.c_str(), c.type.c_str());
   } else if (word == ".format") {
@@ -52,18 +56,34 @@ void run_dot_command(Database& db, const std::string& word, const std::string& r
   }
 }
 
+// A server session's options from the shell's flags, as SET statements.
+template <typename Args>
+std::vector<std::string> session_sets(const Args& a) {
+  std::vector<std::string> out;
+  if (a.backend != "auto") out.push_back("set backend = " + a.backend);
+  if (a.threads != 0) out.push_back("set threads = " + std::to_string(a.threads));
+  for (const std::string& pair : a.settings) {
+    const size_t eq = pair.find('=');
+    if (eq == std::string::npos) fail(ErrorKind::kInvalidInput, "--set {}: expected name=value", pair);
+    out.push_back("set " + pair.substr(0, eq) + " = " + pair.substr(eq + 1));
+  }
+  return out;
+}
+
 }  // namespace
 
 void register_shell(CLI::App& app) {
   auto* cmd = app.add_subcommand("shell", "Interactive SQL shell");
   struct Args {
     bool create = false;
-    std::string db, backend = "auto", format = "table";
+    std::string db, server, backend = "auto", format = "table";
     int threads = 0;
     std::vector<std::string> settings;
   };
   auto a = std::make_shared<Args>();
-  cmd->add_option("--db", a->db, "Database directory")->required();
+  cmd->add_option("--db", a->db, "Database directory (or --server)");
+  cmd->add_option("--server", a->server,
+                  "A running raydb serve: host:port, or a libpq URL / connection string (postgresql://user@host:port/db)");
   cmd->add_flag("--create", a->create, "Create an empty database when the directory is missing or empty");
   cmd->add_option("--backend", a->backend, "auto | cpu | cuda | rt");
   cmd->add_option("--format", a->format, "table | csv | json");
@@ -76,8 +96,17 @@ void register_shell(CLI::App& app) {
     opts.threads = a->threads;
     apply_settings(a->settings, opts);
     OutputFormat fmt = parse_output_format(a->format);
-    auto db = open_database(a->db, a->create);
-    Connection conn(*db, opts);  // SET in the session changes its settings
+    std::unique_ptr<Database> db;
+    std::unique_ptr<Connection> local;  // SET in the session changes its settings
+    std::unique_ptr<client::RemoteConnection> remote;
+    if (a->db.empty() == a->server.empty()) fail(ErrorKind::kInvalidInput, "give one of --db DIR or --server HOST:PORT");
+    if (!a->server.empty()) {
+      remote = client::RemoteConnection::connect(a->server);
+      for (const std::string& set : session_sets(*a)) remote->query(set);  // the options, as SET statements
+    } else {
+      db = open_database(a->db, a->create);
+      local = std::make_unique<Connection>(*db, opts);
+    }
     const bool tty = isatty(STDIN_FILENO);
     std::string history;
     if (const char* home = std::getenv("HOME")) history = std::string(home) + "/.raydb_history";
@@ -88,7 +117,7 @@ void register_shell(CLI::App& app) {
     // Runs one statement; false after printing its error.
     auto run = [&](const std::string& sql) {
       try {
-        QueryResult r = conn.query(sql);
+        QueryResult r = remote ? remote->query(sql) : local->query(sql);
         if (!r.explain.empty() && fmt == OutputFormat::kTable)
           std::fputs(r.explain.c_str(), stdout);
         else
@@ -102,7 +131,7 @@ void register_shell(CLI::App& app) {
         return false;
       }
     };
-    if (tty) std::printf("raydb shell on %s; .help for help\n", a->db.c_str());
+    if (tty) std::printf("raydb shell on %s; .help for help\n", (remote ? a->server : a->db).c_str());
     bool at_eof = false;
     while (true) {
       std::string line;
@@ -121,7 +150,7 @@ void register_shell(CLI::App& app) {
         std::string word = t.substr(0, t.find(' ')), rest = trim(t.substr(word.size()));
         if (word == ".quit" || word == ".exit") break;
         try {
-          run_dot_command(*db, word, rest, fmt, timing);
+          run_dot_command(db.get(), word, rest, fmt, timing);
         } catch (const Error& e) {
           std::fprintf(stderr, "error: %s\n", e.what());
           failed = true;

@@ -18,6 +18,7 @@ void register_describe(CLI::App& app);  // raydb describe
 void register_check(CLI::App& app);     // raydb check (cmd_check.cpp)
 void register_query(CLI::App& app);     // raydb query
 void register_shell(CLI::App& app);     // raydb shell
+void register_serve(CLI::App& app);     // raydb serve (cmd_serve.cpp)
 void register_bench(CLI::App& app);     // raydb bench <suite>
 void register_bench_ssb(CLI::App& bench);  // raydb bench ssb (cmd_bench.cpp)
 void register_bench_tpch(CLI::App& bench);  // raydb bench tpch (cmd_bench.cpp)

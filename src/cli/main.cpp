@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   raydb::cli::register_check(app);
   raydb::cli::register_query(app);
   raydb::cli::register_shell(app);
+  raydb::cli::register_serve(app);
   raydb::cli::register_bench(app);
   raydb::cli::register_ssb(app);
   raydb::cli::register_info(app);

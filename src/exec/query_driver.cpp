@@ -18,6 +18,11 @@ std::string note(const Backend& b, const std::string& why) {
 
 }  // namespace
 
+std::unique_lock<std::mutex> QueryDriver::device_lock(const Backend& b) const {
+  if (b.kind() == plan::BackendKind::kCpu) return {};
+  return std::unique_lock<std::mutex>(device_mutex_);
+}
+
 // The first backend from `first` on that exists here, honours the access policy and
 // admits the plan.
 size_t QueryDriver::admit_from(size_t first, plan::PhysicalPlan& plan, const ExecutionRequest& request,
@@ -26,6 +31,7 @@ size_t QueryDriver::admit_from(size_t first, plan::PhysicalPlan& plan, const Exe
     const Backend& b = *backends_[i];
     if (request.backend && b.kind() != *request.backend) continue;
     plan.analysis.reset();
+    auto lock = device_lock(b);
     std::optional<Rejection> why = b.unavailable();
     if (!why && !b.honours(request.policy)) why = Rejection{ErrorKind::kNotImplemented, "no RT indexes on this backend here"};
     if (!why) why = b.admit(plan, settings);
@@ -46,6 +52,7 @@ size_t QueryDriver::prepare_from(size_t first, plan::PhysicalPlan& plan, const E
   for (size_t i = first;; i++) {
     i = admit_from(i, plan, request, settings);
     try {
+      auto lock = device_lock(*backends_[i]);
       backends_[i]->choose_access_paths(plan, indexes, request.policy, settings);
       return i;
     } catch (const Error& e) {
@@ -68,6 +75,7 @@ ResultTable QueryDriver::run(plan::PhysicalPlan& plan, const ExecutionRequest& r
     try {
       // EXPLAIN ANALYZE: what the plan's RT scan paths did, before the executor's lines.
       reset_rt_scan_stats();
+      auto lock = device_lock(*backends_[i]);
       ResultTable r = backends_[i]->execute(plan, options);
       r.profile = rt_scan_profile() + r.profile;
       return r;

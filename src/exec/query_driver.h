@@ -6,6 +6,7 @@
 // plan down (out of device memory, a shape it rejects at run time) passes it on to
 // the next one. Each backend analyses the plan once, when it admits it.
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -39,7 +40,12 @@ class QueryDriver {
   size_t admit_from(size_t first, plan::PhysicalPlan& plan, const ExecutionRequest& request,
                     const Settings& settings) const;
 
+  // Held while a device backend (not the CPU) admits, prepares or runs a plan: GPU
+  // queries from concurrent threads run one at a time (their caches assume one user).
+  std::unique_lock<std::mutex> device_lock(const Backend& b) const;
+
   std::vector<std::shared_ptr<const Backend>> backends_;
+  mutable std::mutex device_mutex_;
 };
 
 }  // namespace raydb::exec

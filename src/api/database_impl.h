@@ -53,6 +53,7 @@ struct Database::Impl {
   QueryResult copy_from(const sql::CopyStatement& stmt);
   QueryResult copy_to(sql::BoundStatement& stmt, QueryOptions& options);
   QueryResult create_view(sql::BoundStatement& stmt);
+  QueryResult modify(sql::BoundStatement& stmt, QueryOptions& options);  // UPDATE, DELETE
   TablePtr view_rows(const ViewEntry& view, QueryOptions& options);
   int view_depth = 0;         // views being expanded now (nested views stop at a limit)
   bool views_bind_only = false;  // resolve views to empty tables of their columns (CREATE VIEW's check)

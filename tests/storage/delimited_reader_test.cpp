@@ -290,8 +290,12 @@ TEST(LoadReaderTest, NullableColumnsReadNulls) {
   for (uint64_t r = 0; r < 3000; r++) {
     EXPECT_EQ(t->column(0).is_null(r), r % 7 == 0) << r;
     EXPECT_EQ(t->column(1).is_null(r), r % 5 == 0) << r;
-    if (!t->column(0).is_null(r)) EXPECT_EQ(t->column(0).get_int(r), int64_t(r));
-    if (r % 5 == 1) EXPECT_EQ(t->column(1).get(r).to_string(), "");
+    if (!t->column(0).is_null(r)) {
+      EXPECT_EQ(t->column(0).get_int(r), int64_t(r));
+    }
+    if (r % 5 == 1) {
+      EXPECT_EQ(t->column(1).get(r).to_string(), "");
+    }
     a_nulls += r % 7 == 0;
     s_nulls += r % 5 == 0;
   }

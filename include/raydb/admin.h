@@ -60,6 +60,9 @@ struct CsvLoadOptions {
   bool header = false;  // skip the first line of every file
   char delimiter = ',';
   bool replace = false;  // replace an existing table (otherwise that is an error)
+  // Unquoted text read as NULL in nullable columns (default: the empty field).
+  std::string null_string;
+  bool null_string_given = false;
 };
 
 // Loads one table from CSV files (rows of all files, in order) with the schema
@@ -101,6 +104,8 @@ struct ColumnInfo {
   std::optional<uint64_t> dictionary_entries;  // VARCHAR columns
   std::optional<uint64_t> dictionary_bytes;
   uint64_t bytes = 0;               // the column's values as stored
+  bool nullable = false;            // declared (false: NOT NULL)
+  uint64_t nulls = 0;               // NULLs held (min/max describe the other values)
 };
 
 struct TableInfo {

@@ -20,6 +20,10 @@ struct ColumnInput {
   // VARCHAR, Arrow's large_utf8 layout: string i is chars[offsets[i], offsets[i+1]).
   const int64_t* offsets = nullptr;
   const char* chars = nullptr;
+  // NULLs, Arrow's validity layout: row i holds a value when bit (validity_offset + i)
+  // of `validity` (LSB first) is set. nullptr: no NULL. The column is nullable.
+  const uint8_t* validity = nullptr;
+  uint64_t validity_offset = 0;
 };
 
 }  // namespace raydb

@@ -59,9 +59,6 @@ def to_record_batch(data):
         target = _target_type(name, column.type)
         if target is None:
             raise InvalidInputException(f"column {name}: Arrow type {column.type} cannot be stored ({STORABLE})")
-        if column.null_count:
-            raise InvalidInputException(
-                f"column {name}: {column.null_count} NULL values (raydb's stored columns cannot hold NULL yet)")
         try:
             column = column.cast(target) if column.type != target else column
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as e:

@@ -12,14 +12,6 @@ namespace {
 
 bool bit(const void* bitmap, int64_t i) { return (static_cast<const uint8_t*>(bitmap)[i / 8] >> (i % 8)) & 1; }
 
-// Stored columns have no NULLs yet: the first one is an error naming its row.
-void check_no_nulls(const char* name, const ArrowArray& a, int64_t offset, int64_t rows) {
-  if (a.null_count == 0 || a.n_buffers < 1 || !a.buffers[0]) return;
-  for (int64_t i = 0; i < rows; i++)
-    if (!bit(a.buffers[0], offset + i))
-      fail(ErrorKind::kInvalidInput, "column {}: NULL at row {} (raydb's stored columns cannot hold NULL yet)", name, i);
-}
-
 // decimal128 -> scaled int64: p <= 18 digits always fit; the high word must be the
 // low word's sign extension.
 void import_decimal(const std::string& format, const ArrowArray& a, int64_t offset, int64_t rows, ColumnInput& col,
@@ -34,7 +26,7 @@ void import_decimal(const std::string& format, const ArrowArray& a, int64_t offs
   const auto* words = static_cast<const uint64_t*>(a.buffers[1]) + 2 * offset;
   for (int64_t i = 0; i < rows; i++) {
     const int64_t lo = int64_t(words[2 * i]);
-    if (int64_t(words[2 * i + 1]) != (lo < 0 ? -1 : 0))
+    if (int64_t(words[2 * i + 1]) != (lo < 0 ? -1 : 0) && (!a.buffers[0] || bit(a.buffers[0], offset + i)))
       fail(ErrorKind::kInvalidInput, "column {}: value at row {} does not fit DECIMAL({},{})", col.name, i, p, s);
     out[size_t(i)] = lo;
   }
@@ -60,7 +52,10 @@ ColumnInput import_column(const ArrowSchema& s, const ArrowArray& a, int64_t off
   col.name = s.name ? s.name : "";
   col.rows = uint64_t(rows);
   const std::string format = s.format ? s.format : "";
-  check_no_nulls(col.name.c_str(), a, offset, rows);
+  if (a.null_count != 0 && a.n_buffers >= 1 && a.buffers && a.buffers[0]) {  // Arrow's validity bitmap
+    col.validity = static_cast<const uint8_t*>(a.buffers[0]);
+    col.validity_offset = uint64_t(offset);
+  }
   const bool strings = format == "u" || format == "U";
   const bool fixed = format == "i" || format == "tdD" || format == "l" || format == "g" || format.rfind("d:", 0) == 0;
   if ((!strings && !fixed) || !a.buffers || a.n_buffers < (strings ? 3 : 2))

@@ -81,6 +81,8 @@ uint64_t load_csv(const std::string& db_path, const std::string& table, const st
   o.header = options.header;
   o.delimiter = options.delimiter;
   o.replace = options.replace;
+  o.null_string = options.null_string;
+  o.null_string_given = options.null_string_given;
   return raydb::load_csv(db_path, table, schema, files, o);
 }
 
@@ -126,6 +128,9 @@ ColumnInfo describe_column(const Column& c) {
     info.max = bound(c, true);
   }
   info.bytes = c.size() * uint64_t(c.type().physical_width());
+  info.nullable = c.nullable();
+  info.nulls = c.null_count();
+  if (c.size() > 0 && c.null_count() == c.size()) info.min = info.max = std::nullopt;  // only NULLs
   if (const Dictionary* d = c.dictionary()) {
     info.dictionary_entries = d->size();
     info.dictionary_bytes = d->offsets().size() * 8 + d->chars().size();

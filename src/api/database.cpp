@@ -158,13 +158,25 @@ std::vector<exec::IndexOnTable> indexes_on(const plan::LogicalQuery& q, const Da
   for (auto& def : dir.indexes())
     for (size_t t = 0; t < q.tables.size(); t++) {
       if (!iequals(q.tables[t].name, def.table)) continue;
-      const TablePtr& table = q.tables[t].table;
-      if (table != dir.table(def.table)) continue;  // not the stored table the index was defined on
+      // The stored table the index was defined on, read as it is or with the hidden NULL
+      // indicators of its nullable columns after its own (sql::TempTable::stored).
+      const TablePtr stored = dir.table(def.table);
+      const TablePtr& read = q.tables[t].table;
+      bool same = read == stored;
+      if (!same && stored && read->column_count() > stored->column_count()) {
+        same = true;
+        for (size_t c = 0; same && c < stored->column_count(); c++) same = read->column_ptr(c) == stored->column_ptr(c);
+      }
+      if (!same) continue;
+      const TablePtr& table = stored;
       std::vector<int> columns;
       for (const std::string& name : def.column_list())
         for (size_t c = 0; c < table->column_count(); c++)
           if (iequals(table->column(c).name(), name)) columns.push_back(int(c));
       if (columns.size() != def.column_list().size()) continue;
+      bool nulls = false;  // NULLs inserted after CREATE INDEX: the index would see placeholders
+      for (int c : columns) nulls = nulls || table->column(size_t(c)).has_nulls();
+      if (nulls) continue;
       exec::IndexOnTable ix;
       ix.table = int(t);
       ix.column = columns[0];
@@ -217,6 +229,12 @@ QueryResult Database::Impl::create_index(IndexDefinition def) {
       if (iequals(table->column(c).name(), name)) col = &table->column(c);
     if (!col) fail(ErrorKind::kBinder, "table '{}' has no column '{}'", table->name(), name);
     name = col->name();
+    // Index keys are stored values; a NULL's placeholder would be found as a key.
+    // (NULLs inserted later: the column is then read through its indicator, and
+    // predicates on it no longer take the index.)
+    if (col->has_nulls())
+      fail(ErrorKind::kInvalidInput, "cannot index column {}.{}: it holds NULLs (indexes take columns without NULLs)",
+           table->name(), col->name());
     access::KeyType kt;
     if (!exec::key_type_for(col->type(), kt))
       fail(ErrorKind::kInvalidInput, "cannot index column {}.{} of type {} (indexes take INTEGER, BIGINT, DECIMAL, DATE "

@@ -54,6 +54,7 @@ struct Database::Impl {
   QueryResult copy_from(const sql::CopyStatement& stmt);
   QueryResult copy_to(sql::BoundStatement& stmt, QueryOptions& options);
   QueryResult create_view(sql::BoundStatement& stmt);
+  QueryResult modify(sql::BoundStatement& stmt, QueryOptions& options);  // UPDATE, DELETE
   TablePtr view_rows(const ViewEntry& view, QueryOptions& options);
   // Plain views being expanded now by this thread (nested views stop at a limit); per
   // thread, as concurrent readers expand views at once.

@@ -119,10 +119,17 @@ RtViewSummary commit_rt_view(DatabaseDirectory& dir, exec::ViewCatalog& views, c
   // stale (rebuilt again), never fresh.
   for (const std::string& t : entry.tables) entry.versions.push_back(dir.table_version(t));
   // Columns verified here, on this thread (materializing reads them in parallel).
-  const auto rows = rtview::materialize_view(def, [&dir](std::string_view n) {
+  const auto rows = rtview::materialize_view(def, [&dir, &def](std::string_view n) {
     TablePtr t = dir.table(n);
     if (t)
-      for (const ColumnPtr& c : t->columns()) c->verify();
+      for (const ColumnPtr& c : t->columns()) {
+        c->verify();
+        // The view's rows hold stored values; a NULL's placeholder would join, group
+        // and filter as a value, so tables holding NULLs are refused.
+        if (c->has_nulls())
+          fail(ErrorKind::kInvalidInput, "rt view {}: column {}.{} holds NULLs, which RT views cannot encode",
+               def.name, t->name(), c->name());
+      }
     return t;
   });
   entry.definition = rtview::definition_to_json(def);

@@ -1,4 +1,4 @@
-// Tables and plain views in SQL: CREATE TABLE [AS SELECT], DROP TABLE, INSERT, COPY,
+// Tables and plain views in SQL: CREATE TABLE [AS SELECT], DROP TABLE, INSERT, COPY, UPDATE, DELETE,
 // CREATE VIEW. Every change goes through DatabaseDirectory: the new rows are built in
 // memory (storage/ColumnBuilder, the loaders' CSV reader), then committed as a new
 // table generation by one manifest rename, so a failure or a kill -9 at any moment
@@ -71,7 +71,7 @@ TablePtr result_table(const std::string& name, const QueryResult& r, const char*
     for (size_t o = 0; o < c; o++)
       if (iequals(r.column_name(o), col))
         fail(ErrorKind::kBinder, "{} {}: two columns are named {} (rename one with AS)", what, name, col);
-    builders.emplace_back(col, storable_type_for(r.column_type(c), name + "." + col));
+    builders.emplace_back(col, storable_type_for(r.column_type(c), name + "." + col), true);  // nullable, as in PostgreSQL
     builders.back().reserve(r.row_count());
   }
   for (size_t c = 0; c < builders.size(); c++) append_result_column(builders[c], r, c, name);
@@ -81,8 +81,11 @@ TablePtr result_table(const std::string& name, const QueryResult& r, const char*
 }
 
 // For each column of `table`, the position of its value in a source row (an INSERT's
-// VALUES row or SELECT list) of `width` entries: every column must get a value, as
-// stored columns hold no NULL and have no defaults.
+// VALUES row or SELECT list) of `width` entries, or kNoSource for a column the
+// statement does not name (it gets NULL; a NOT NULL one is an error, as there are no
+// defaults).
+constexpr size_t kNoSource = size_t(-1);
+
 std::vector<size_t> insert_targets(const Table& table, const std::vector<std::string>& names, size_t width) {
   const size_t n = table.column_count();
   const size_t given = names.empty() ? n : names.size();
@@ -99,16 +102,16 @@ std::vector<size_t> insert_targets(const Table& table, const std::vector<std::st
     source[size_t(c)] = i;
   }
   for (size_t c = 0; c < n; c++)
-    if (source[c] == size_t(-1))
-      fail(ErrorKind::kBinder, "INSERT into {} gives no value for column {} (stored columns cannot hold NULL yet and "
-           "have no defaults)", table.name(), table.column(c).name());
+    if (source[c] == kNoSource && !table.column(c).nullable())
+      fail(ErrorKind::kBinder, "INSERT into {} gives no value for NOT NULL column {} (columns have no defaults)",
+           table.name(), table.column(c).name());
   return source;
 }
 
 std::vector<ColumnBuilder> builders_for(const Table& table, size_t rows) {
   std::vector<ColumnBuilder> b;
   for (size_t c = 0; c < table.column_count(); c++) {
-    b.emplace_back(table.column(c).name(), table.column(c).type());
+    b.emplace_back(table.column(c).name(), table.column(c).type(), table.column(c).nullable());
     b.back().reserve(rows);
   }
   return b;
@@ -180,7 +183,8 @@ TablePtr Database::Impl::view_rows(const ViewEntry& view, QueryOptions& options)
       std::vector<ColumnPtr> cols;
       for (size_t c = 0; c < st.query.select.size(); c++) {
         const std::string& n = st.query.output_names[c];
-        cols.push_back(ColumnBuilder(n, storable_type_for(st.query.select[c]->type, view.name + "." + n)).finish());
+        cols.push_back(
+            ColumnBuilder(n, storable_type_for(st.query.select[c]->type, view.name + "." + n), true).finish());
       }
       return std::make_shared<const Table>(view.name, std::move(cols));
     }
@@ -199,6 +203,7 @@ QueryResult Database::Impl::table_statement(sql::BoundStatement& stmt, QueryOpti
     case sql::StatementKind::kInsert: return insert(stmt, options);
     case sql::StatementKind::kCopy: return stmt.copy.to ? copy_to(stmt, options) : copy_from(stmt.copy);
     case sql::StatementKind::kCreateView: return create_view(stmt);
+    case sql::StatementKind::kModify: return modify(stmt, options);
     default: fail(ErrorKind::kInternal, "statement kind {} is not a table statement", int(stmt.kind));
   }
 }
@@ -221,7 +226,7 @@ QueryResult Database::Impl::create_table(sql::BoundStatement& stmt, QueryOptions
     for (const sql::ColumnDefinition& d : c.columns) {
       for (auto& other : cols)
         if (iequals(other->name(), d.name)) fail(ErrorKind::kBinder, "column {} is declared twice", d.name);
-      cols.push_back(ColumnBuilder(d.name, d.type).finish());
+      cols.push_back(ColumnBuilder(d.name, d.type, !d.not_null).finish());
     }
     table = std::make_shared<const Table>(c.name, std::move(cols));
   }
@@ -251,7 +256,11 @@ QueryResult Database::Impl::insert(sql::BoundStatement& stmt, QueryOptions& opti
     QueryResult r = run_query(std::move(stmt.query), options, false);
     const std::vector<size_t> source = insert_targets(*table, ins.columns, r.column_count());
     builders = builders_for(*table, r.row_count());
-    for (size_t c = 0; c < builders.size(); c++) append_result_column(builders[c], r, source[c], table->name());
+    for (size_t c = 0; c < builders.size(); c++) {
+      if (source[c] != kNoSource) append_result_column(builders[c], r, source[c], table->name());
+      else
+        for (size_t row = 0; row < r.row_count(); row++) builders[c].append_null(table->name());
+    }
   } else {
     builders = builders_for(*table, stmt.values.size());
     for (auto& row : stmt.values) {
@@ -270,9 +279,14 @@ QueryResult Database::Impl::insert(sql::BoundStatement& stmt, QueryOptions& opti
         QueryResult r = run_query(std::move(q), options, false);
         for (size_t c = 0; c < r.column_count(); c++) values.push_back(r.get(0, c));
       }
-      for (size_t c = 0; c < builders.size(); c++)
+      for (size_t c = 0; c < builders.size(); c++) {
+        if (source[c] == kNoSource) {
+          builders[c].append_null(table->name());
+          continue;
+        }
         append_assigned(builders[c], values[source[c]], values[source[c]].type().id == TypeId::kVarchar,
                         table->name());
+      }
     }
   }
   TablePtr rows = finish_rows(*table, builders);
@@ -287,6 +301,8 @@ QueryResult Database::Impl::copy_from(const sql::CopyStatement& c) {
   CsvLoadOptions o;
   o.header = c.header;
   o.delimiter = c.delimiter;
+  o.null_string = c.null_string;
+  o.null_string_given = c.null_string_given;
   TablePtr rows = read_csv_table(table->name(), table->schema(), {c.file}, o);
   if (rows->row_count() > 0) dir->append_rows(rows);
   return status(fmt::format("COPY {}", rows->row_count()), timer);
@@ -301,7 +317,7 @@ QueryResult Database::Impl::copy_to(sql::BoundStatement& stmt, QueryOptions& opt
     persist::fsync_directory(parent.empty() ? "." : parent);
   };
   if (TablePtr t = c.table.empty() ? nullptr : dir->table(c.table)) {  // COPY t TO: the stored columns as they are
-    const uint64_t rows = export_csv(*t, c.file, c.delimiter, c.header);
+    const uint64_t rows = export_csv(*t, c.file, c.delimiter, c.header, c.null_string);
     fsync_parent();
     return status(fmt::format("COPY {}", rows), timer);
   }
@@ -317,12 +333,13 @@ QueryResult Database::Impl::copy_to(sql::BoundStatement& stmt, QueryOptions& opt
     storable = storable && !r.column_name(col).empty();
   }
   if (storable) {
-    export_csv(*result_table("copy", r, "COPY"), c.file, c.delimiter, c.header);
+    export_csv(*result_table("copy", r, "COPY"), c.file, c.delimiter, c.header, c.null_string);
     fsync_parent();
     return status(fmt::format("COPY {}", r.row_count()), timer);
   }
   // Values as `raydb export` writes them (COPY FROM reads them back exactly); NULL
-  // is an empty field.
+  // is the NULL text (default: an empty field), and an empty or NULL-text string is
+  // quoted so that it reads back as itself.
   std::string text;
   if (c.header) {
     for (size_t col = 0; col < r.column_count(); col++) {
@@ -335,9 +352,12 @@ QueryResult Database::Impl::copy_to(sql::BoundStatement& stmt, QueryOptions& opt
     for (size_t col = 0; col < r.column_count(); col++) {
       if (col) text += c.delimiter;
       const Value v = r.get(row, col);
-      if (v.is_null()) continue;
+      if (v.is_null()) {
+        text += c.null_string;
+        continue;
+      }
       const std::string s = v.to_string();
-      if (r.column_count() == 1 && s.empty()) text += "\"\"";  // a blank line would be skipped
+      if (s.empty() || s == c.null_string) text += "\"" + s + "\"";  // not NULL, not a blank line
       else append_csv_field(text, s, c.delimiter);
     }
     text += '\n';
@@ -347,6 +367,33 @@ QueryResult Database::Impl::copy_to(sql::BoundStatement& stmt, QueryOptions& opt
 }
 
 namespace {
+
+// Appends the rows of result column `src` where keep[row] (all rows when `keep` is
+// empty) to `b`: typed arrays copied directly, anything else value by value.
+void append_kept_rows(ColumnBuilder& b, const QueryResult& r, size_t src, const std::vector<uint8_t>& keep,
+                      std::string_view table) {
+  const QueryResult::ColumnData& d = r.columns()[src];
+  const size_t n = r.row_count();
+  auto kept = [&keep](size_t row) { return keep.empty() || keep[row]; };
+  auto null = [&d](size_t row) { return !d.nulls.empty() && d.nulls[row]; };
+  if (d.type == b.type()) {
+    const bool ints = d.type.id == TypeId::kInteger || d.type.id == TypeId::kBigint || d.type.id == TypeId::kDate ||
+                      d.type.id == TypeId::kDecimal;
+    if ((ints && d.ints.size() >= n) || (d.type.id == TypeId::kDouble && d.doubles.size() >= n) ||
+        (d.type.id == TypeId::kVarchar && d.strings.size() >= n)) {
+      for (size_t row = 0; row < n; row++) {
+        if (!kept(row)) continue;
+        if (null(row)) b.append_null(table);
+        else if (ints) b.append_int(d.ints[row]);
+        else if (d.type.id == TypeId::kDouble) b.append_double(d.doubles[row]);
+        else b.append_string(d.strings[row]);
+      }
+      return;
+    }
+  }
+  for (size_t row = 0; row < n; row++)
+    if (kept(row)) append_assigned(b, r.get(row, src), false, table);
+}
 
 // How many views deep `sql` nests (1 for a view over tables only).
 int view_nesting(const std::string& sql, const std::vector<ViewEntry>& views, int depth) {
@@ -381,6 +428,58 @@ QueryResult Database::Impl::create_view(sql::BoundStatement& stmt) {
   if (dir->table(v.name)) fail(ErrorKind::kCatalog, "{} is a table; a view cannot take its name", v.name);
   dir->create_view(ViewEntry{v.name, v.sql});
   return status("CREATE VIEW", timer);
+}
+
+// UPDATE and DELETE rewrite the whole table: its SELECT (sql/ast.h, ModifyStatement)
+// reads every row with the SET values and a 0/1 flag (the WHERE condition, unknown
+// counting as false); the new rows (DELETE: the unflagged ones; UPDATE: every row,
+// the SET values where flagged, stored by the assignment rules of INSERT) replace the
+// table in one atomic commit, like INSERT's. Nothing is written when no row matches.
+QueryResult Database::Impl::modify(sql::BoundStatement& stmt, QueryOptions& options) {
+  Timer timer;
+  const sql::ModifyStatement& m = stmt.modify;
+  const char* tag = m.update ? "UPDATE" : "DELETE";
+  TablePtr table = target_table(*dir, m.table, m.update ? "update" : "delete from");
+  const std::string version = dir->table_version(table->name());
+  const size_t n = table->column_count(), k = m.set_columns.size();
+  std::vector<int> set_of(n, -1);  // per column: its SET value, or -1
+  for (size_t i = 0; i < k; i++) {
+    const int c = table->find_column(m.set_columns[i]);
+    if (c < 0) fail(ErrorKind::kBinder, "table {} has no column '{}'", table->name(), m.set_columns[i]);
+    if (set_of[size_t(c)] >= 0)
+      fail(ErrorKind::kBinder, "column {} is assigned twice in UPDATE of {}", table->column(size_t(c)).name(),
+           table->name());
+    set_of[size_t(c)] = int(i);
+  }
+  QueryResult r = run_query(std::move(stmt.query), options, false);
+  if (r.column_count() != n + k + 1)
+    fail(ErrorKind::kInternal, "{} of {}: {} result columns, expected {}", tag, table->name(), r.column_count(),
+         n + k + 1);
+  const size_t rows = r.row_count();
+  std::vector<uint8_t> flag(rows), keep(rows);
+  uint64_t affected = 0;
+  for (size_t row = 0; row < rows; row++) {
+    const Value f = r.get(row, n + k);
+    flag[row] = !f.is_null() && f.as_int() != 0;
+    keep[row] = !flag[row];
+    affected += flag[row];
+  }
+  if (affected == 0) return status(fmt::format("{} 0", tag), timer);
+  std::vector<ColumnBuilder> builders = builders_for(*table, m.update ? rows : rows - affected);
+  for (size_t c = 0; c < n; c++) {
+    if (!m.update) {
+      append_kept_rows(builders[c], r, c, keep, table->name());
+    } else if (set_of[c] < 0) {
+      append_kept_rows(builders[c], r, c, {}, table->name());
+    } else {
+      const size_t src = n + size_t(set_of[c]);
+      const bool literal = m.set_literal[size_t(set_of[c])];
+      for (size_t row = 0; row < rows; row++)
+        append_assigned(builders[c], r.get(row, flag[row] ? src : c), flag[row] && literal, table->name());
+    }
+  }
+  dir->replace_rows(finish_rows(*table, builders), version);
+  return status(fmt::format("{} {}", tag, affected), timer);
 }
 
 }  // namespace raydb

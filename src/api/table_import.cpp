@@ -9,7 +9,24 @@ namespace raydb::api {
 
 namespace {
 
+bool is_valid(const ColumnInput& in, uint64_t i) {
+  const uint64_t b = in.validity_offset + i;
+  return !in.validity || ((in.validity[b >> 3] >> (b & 7)) & 1);
+}
+
+// The input's validity as a bitmap starting at row 0 (nullptr: no NULL).
+std::shared_ptr<Buffer> validity_of(const ColumnInput& in) {
+  if (!in.validity || in.rows == 0) return nullptr;
+  auto bits = Buffer::allocate(validity_bytes(in.rows));
+  auto* out = static_cast<uint8_t*>(bits->mutable_data());
+  std::memset(out, 0, validity_bytes(in.rows));
+  for (uint64_t i = 0; i < in.rows; i++)
+    if (is_valid(in, i)) out[i >> 3] = uint8_t(out[i >> 3] | (1u << (i & 7)));
+  return bits;
+}
+
 // Fixed-width values are copied as they are: the input is already in stored form.
+// NULL slots may hold anything (make_nullable_column overwrites them).
 ColumnPtr fixed_column(const ColumnInput& in) {
   const size_t width = size_t(in.type.physical_width());
   auto buf = Buffer::allocate(in.rows * width);
@@ -20,21 +37,24 @@ ColumnPtr fixed_column(const ColumnInput& in) {
     const int64_t limit = pow10_i64(in.type.precision);
     const auto* v = static_cast<const int64_t*>(buf->data());
     for (uint64_t i = 0; i < in.rows; i++)
-      if (v[i] >= limit || v[i] <= -limit)
+      if ((v[i] >= limit || v[i] <= -limit) && is_valid(in, i))
         fail(ErrorKind::kInvalidInput, "column {}: value {} at row {} does not fit {}", in.name,
              format_decimal(v[i], in.type.scale), i, in.type.to_string());
   }
-  ColumnStats stats = compute_stats(in.type, buf->data(), in.rows);
-  return std::make_shared<const Column>(in.name, in.type, std::move(buf), in.rows, nullptr, stats);
+  return make_nullable_column(in.name, in.type, std::move(buf), in.rows, nullptr, validity_of(in), true);
 }
 
 // Strings get the order-preserving dictionary every VARCHAR column has.
 ColumnPtr varchar_column(const ColumnInput& in) {
   if (!in.offsets || (in.rows > 0 && in.offsets[in.rows] > 0 && !in.chars))
     fail(ErrorKind::kInvalidInput, "column {}: VARCHAR values missing", in.name);
-  ColumnBuilder b(in.name, in.type);
+  ColumnBuilder b(in.name, in.type, true);
   b.reserve(in.rows);
   for (uint64_t i = 0; i < in.rows; i++) {
+    if (!is_valid(in, i)) {
+      b.append_null();
+      continue;
+    }
     const int64_t begin = in.offsets[i], end = in.offsets[i + 1];
     if (begin < 0 || end < begin) fail(ErrorKind::kInvalidInput, "column {}: bad string offsets at row {}", in.name, i);
     b.append_string(std::string_view(in.chars + begin, size_t(end - begin)));

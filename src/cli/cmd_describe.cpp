@@ -1,4 +1,4 @@
-// raydb describe: tables, row counts and per-column type, min/max, dictionary size
+// raydb describe: tables, row counts and per-column type, NULLs, min/max, dictionary size
 // and bytes, as an aligned text table, then the table's indexes.
 #include <cstdio>
 #include <string>
@@ -40,9 +40,10 @@ void print_table(const std::vector<std::vector<std::string>>& rows) {
 
 void print_description(const admin::TableInfo& t) {
   std::vector<std::vector<std::string>> rows{
-      {"column", "type", "min", "max", "dictionary", "bytes", "dictionary bytes"}};
+      {"column", "type", "nulls", "min", "max", "dictionary", "bytes", "dictionary bytes"}};
   for (const admin::ColumnInfo& c : t.columns)
-    rows.push_back({c.name, c.type, c.min ? cell(*c.min) : "-", c.max ? cell(*c.max) : "-",
+    rows.push_back({c.name, c.type, c.nullable ? std::to_string(c.nulls) : "not null", c.min ? cell(*c.min) : "-",
+                    c.max ? cell(*c.max) : "-",
                     c.dictionary_entries ? std::to_string(*c.dictionary_entries) + " entries" : "-",
                     std::to_string(c.bytes), c.dictionary_bytes ? std::to_string(*c.dictionary_bytes) : "-"});
   std::printf("table %s: %llu rows, %zu columns, %llu bytes\n", t.name.c_str(), (unsigned long long)t.rows,

@@ -51,7 +51,7 @@ void register_load(CLI::App& app) {
   });
 
   struct CsvArgs {
-    std::string db, table, schema, delimiter = ",";
+    std::string db, table, schema, delimiter = ",", null_string;
     bool header = false, replace = false;
     std::vector<std::string> files;
   };
@@ -59,18 +59,25 @@ void register_load(CLI::App& app) {
   CLI::App* csv = load->add_subcommand("csv", "Load one table from CSV files (rows of all files, in order)");
   csv->add_option("--db", csv_args->db, "database directory (created when missing or empty)")->required();
   csv->add_option("--table", csv_args->table, "table name")->required();
-  csv->add_option("--schema", csv_args->schema, "columns: \"name TYPE, ...\" (INT, BIGINT, DOUBLE, DECIMAL(p,s), DATE, "
-                                                "VARCHAR)")
+  csv->add_option("--schema", csv_args->schema, "columns: \"name TYPE [NOT NULL], ...\" (INT, BIGINT, DOUBLE, "
+                                                "DECIMAL(p,s), DATE, VARCHAR); nullable unless NOT NULL")
       ->required();
   csv->add_flag("--header", csv_args->header, "skip the first line of every file");
   csv->add_option("--delimiter", csv_args->delimiter, "field delimiter, one character (default ',', \\t for tab)");
+  csv->add_option("--null", csv_args->null_string,
+                  "unquoted text read as NULL in nullable columns (default: an empty field)");
   csv->add_flag("--replace", csv_args->replace, "replace the table if it exists (otherwise that is an error)");
   csv->add_option("files", csv_args->files, "CSV files")->required()->expected(1, -1);
-  csv->callback([csv_args] {
+  csv->callback([csv_args, csv] {
     admin::CsvLoadOptions options;
     options.header = csv_args->header;
     options.delimiter = parse_delimiter(csv_args->delimiter);
     options.replace = csv_args->replace;
+    options.null_string = csv_args->null_string;
+    options.null_string_given = csv->count("--null") > 0;
+    if (options.null_string.find_first_of("\"\n\r") != std::string::npos ||
+        options.null_string.find(options.delimiter) != std::string::npos)
+      fail(ErrorKind::kInvalidInput, "--null cannot hold a quote, a line break or the delimiter");
     if (!options.replace)
       if (auto existing = admin::find_table(csv_args->db, csv_args->table))
         fail(ErrorKind::kCatalog, "table {} already exists in {} (use --replace to replace it)", *existing,

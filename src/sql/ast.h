@@ -189,6 +189,8 @@ struct CopyStatement {
   std::string file;
   bool header = false;
   char delimiter = ',';
+  std::string null_string;         // NULL 'text': read as / written for NULL (default: empty field)
+  bool null_string_given = false;
 };
 
 // CREATE VIEW name AS SELECT ...: a plain view, kept as its SQL text.
@@ -204,9 +206,22 @@ struct SettingStatement {
   std::string value;  // as written (string literals unquoted); empty for RESET and SHOW
 };
 
+// DELETE FROM name [WHERE cond] | UPDATE name SET col = expr, ... [WHERE cond]. The
+// parser writes the work as one SELECT over every row of the table:
+//   SELECT *, <SET values in order>, CASE WHEN cond THEN 1 ELSE 0 END FROM name
+// (the flag is the constant 1 without WHERE), so the binder and the executors need
+// nothing new; api/ builds the table's new rows from its result.
+struct ModifyStatement {
+  bool update = false;
+  std::string table;
+  std::vector<std::string> set_columns;  // UPDATE, in order
+  std::vector<bool> set_literal;         // the value is a quoted literal ('2024-01-02' into a DATE)
+  SelectStatement select;
+};
+
 enum class StatementType {
   kSelect, kCreateIndex, kDropIndex, kSet, kReset, kShow, kCreateRtView, kDropRtView,
-  kCreateTable, kDropTable, kInsert, kCopy, kCreateView
+  kCreateTable, kDropTable, kInsert, kCopy, kCreateView, kModify
 };
 
 struct Statement {
@@ -224,6 +239,7 @@ struct Statement {
   InsertStatement insert;
   CopyStatement copy;
   CreateViewStatement create_view;
+  ModifyStatement modify;  // kModify
 };
 
 }  // namespace raydb::sql

@@ -144,8 +144,8 @@ Statement Parser::parse_statement() {
     st.type = StatementType::kCopy;
     st.copy = parse_copy();
   } else if (peek().is_keyword("update") || peek().is_keyword("delete")) {
-    not_supported_error(peek(), peek().text == "update" ? "UPDATE" : "DELETE",
-                        "tables take CREATE TABLE, INSERT, COPY and DROP TABLE");
+    st.type = StatementType::kModify;
+    st.modify = parse_modify();
   } else if (peek().is_keyword("set") || peek().is_keyword("reset") || peek().is_keyword("show")) {
     const std::string word = next().text;
     st.type = word == "set" ? StatementType::kSet : word == "reset" ? StatementType::kReset : StatementType::kShow;
@@ -156,8 +156,8 @@ Statement Parser::parse_statement() {
       st.analyze = accept_keyword("analyze");
     }
     if (st.explain && (peek().is_keyword("create") || peek().is_keyword("drop") || peek().is_keyword("insert") ||
-                       peek().is_keyword("copy")))
-      not_supported_error(peek(), "EXPLAIN of CREATE, DROP, INSERT or COPY");
+                       peek().is_keyword("copy") || peek().is_keyword("update") || peek().is_keyword("delete")))
+      not_supported_error(peek(), "EXPLAIN of CREATE, DROP, INSERT, COPY, UPDATE or DELETE");
     st.select = parse_select();
   }
   bool had_semicolon = accept_operator(";");

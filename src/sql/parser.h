@@ -53,6 +53,7 @@ class Parser {
   InsertStatement parse_insert();             // after INSERT INTO
   CopyStatement parse_copy();                 // after COPY
   CreateViewStatement parse_create_view();    // after CREATE VIEW
+  ModifyStatement parse_modify();             // at UPDATE or DELETE
   void parse_copy_options(CopyStatement& c);
   bool accept_if_exists();
   SelectStatement parse_select_until_end();  // a SELECT that runs to the end of the statement

@@ -1,6 +1,7 @@
-// CREATE TABLE [AS SELECT], DROP TABLE, INSERT INTO, COPY and CREATE VIEW (the grammar
-// is in ast.h). Names are resolved later: api/ checks them against the catalog.
+// CREATE TABLE [AS SELECT], DROP TABLE, INSERT INTO, COPY, CREATE VIEW, UPDATE and
+// DELETE (the grammar is in ast.h). Names are resolved later: api/ checks them against the catalog.
 #include "sql/parse_error.h"
+#include "sql/ast_nodes.h"
 #include "sql/parser.h"
 
 namespace raydb::sql {
@@ -44,11 +45,9 @@ CreateTableStatement Parser::parse_create_table() {
       if (peek().is_keyword("not") && peek(1).is_keyword("null")) {
         next(), next();
         d.not_null = true;
-      } else if (peek().is_keyword("null")) {
-        // Stored columns cannot hold NULL yet, so a nullable declaration is refused
-        // rather than silently made NOT NULL.
-        not_supported_error(peek(), "nullable columns", "raydb stores no NULLs yet; declare the column NOT NULL or "
-                                                         "leave the constraint out");
+      } else if (peek().is_keyword("null")) {  // the default, said explicitly
+        next();
+        d.not_null = false;
       } else if (at_name() || peek().is_keyword("default") || peek().is_keyword("primary")) {
         not_supported_error(peek(), "column constraint " + describe(peek()), "only NOT NULL is supported");
       } else {
@@ -126,8 +125,8 @@ CopyStatement Parser::parse_copy() {
   return c;
 }
 
-// [WITH] (HEADER [TRUE|FALSE|ON|OFF|1|0], DELIMITER 'c', FORMAT CSV), as PostgreSQL
-// and DuckDB write them.
+// [WITH] (HEADER [TRUE|FALSE|ON|OFF|1|0], DELIMITER 'c', NULL 'text', FORMAT CSV), as
+// PostgreSQL and DuckDB write them.
 void Parser::parse_copy_options(CopyStatement& c) {
   const bool with = accept_keyword("with");
   if (!peek().is_operator("(")) {
@@ -137,7 +136,18 @@ void Parser::parse_copy_options(CopyStatement& c) {
   next();
   do {
     const Token& o = peek();
-    if (o.type != TokenType::kIdentifier) expected_error(o, "HEADER, DELIMITER or FORMAT");
+    if (o.is_keyword("null")) {
+      next();
+      const Token& v = peek();
+      if (v.type != TokenType::kString) expected_error(v, "the NULL text in single quotes");
+      if (v.text.find_first_of("\n\r\"") != std::string::npos || v.text.find(c.delimiter) != std::string::npos)
+        parse_error_at(v.line, v.column, "syntax error",
+                       "the NULL text cannot hold a quote, a line break or the delimiter, got " + describe(v));
+      c.null_string = next().text;
+      c.null_string_given = true;
+      continue;
+    }
+    if (o.type != TokenType::kIdentifier) expected_error(o, "HEADER, DELIMITER, NULL or FORMAT");
     next();
     if (o.text == "header") {
       c.header = true;
@@ -162,10 +172,52 @@ void Parser::parse_copy_options(CopyStatement& c) {
       next();
     } else {
       parse_error_at(o.line, o.column, "syntax error",
-                     "unknown COPY option " + describe(o) + " (expected HEADER, DELIMITER or FORMAT)");
+                     "unknown COPY option " + describe(o) + " (expected HEADER, DELIMITER, NULL or FORMAT)");
     }
   } while (accept_operator(","));
   expect_operator(")");
+}
+
+ModifyStatement Parser::parse_modify() {
+  ModifyStatement m;
+  const Token& start = next();
+  m.update = start.is_keyword("update");
+  if (!m.update) expect_keyword("from", "FROM");
+  TableItem from;
+  from.line = peek().line;
+  from.column = peek().column;
+  from.name = m.table = expect_name("a table name");
+  if (peek().is_operator(".")) not_supported_error(peek(), "a schema-qualified table name");
+  if (accept_keyword("as") || (at_name() && !peek().is_keyword("set") && !peek().is_keyword("where")))
+    from.alias = expect_name("an alias");
+  m.select.select.push_back(SelectItem{node(AstKind::kStar, start), ""});
+  if (m.update) {
+    expect_keyword("set", "SET");
+    do {
+      m.set_columns.push_back(expect_name("a column name"));
+      if (peek().is_operator(".")) not_supported_error(peek(), "a qualified SET target");
+      expect_operator("=");
+      if (peek().is_keyword("default")) not_supported_error(peek(), "SET ... = DEFAULT", "columns have no defaults");
+      AstPtr v = parse_expr();
+      m.set_literal.push_back(v->kind == AstKind::kLiteral && v->value.type().id == TypeId::kVarchar);
+      m.select.select.push_back(SelectItem{v, ""});
+    } while (accept_operator(","));
+    if (peek().is_keyword("from")) not_supported_error(peek(), "UPDATE ... FROM");
+  } else if (peek().is_keyword("using")) {
+    not_supported_error(peek(), "DELETE ... USING");
+  }
+  AstPtr flag = literal(start, Value::integer(1), "1");
+  if (accept_keyword("where")) {  // CASE WHEN cond THEN 1 ELSE 0 END: NULL (unknown) is not a match
+    AstPtr cond = parse_expr();
+    auto c = node(AstKind::kCase, *cond);
+    c->children = {cond, literal(start, Value::integer(1), "1"), literal(start, Value::integer(0), "0")};
+    c->has_else = true;
+    flag = c;
+  }
+  m.select.select.push_back(SelectItem{flag, ""});
+  m.select.from.push_back(std::move(from));
+  if (peek().is_keyword("returning")) not_supported_error(peek(), "RETURNING");
+  return m;
 }
 
 CreateViewStatement Parser::parse_create_view() {

@@ -8,7 +8,7 @@ namespace raydb::sql {
 
 namespace {
 
-// CREATE TABLE, DROP TABLE, INSERT, COPY, CREATE VIEW: binds their SELECT (or VALUES
+// CREATE TABLE, DROP TABLE, INSERT, COPY, CREATE VIEW, UPDATE, DELETE: binds their SELECT (or VALUES
 // entries); false for any other statement.
 bool bind_table_statement(Statement& st, const TableResolver& resolve, const ViewLookup& views, QueryRunner* runner,
                           BoundStatement& out) {
@@ -51,6 +51,11 @@ bool bind_table_statement(Statement& st, const TableResolver& resolve, const Vie
       }
       if (st.copy.to) bind_query(st.copy.select);
       out.copy = std::move(st.copy);
+      return true;
+    case StatementType::kModify:
+      out.kind = StatementKind::kModify;
+      bind_query(st.modify.select);
+      out.modify = std::move(st.modify);
       return true;
     case StatementType::kCreateView:
       out.kind = StatementKind::kCreateView;

@@ -45,7 +45,7 @@ using ViewLookup = std::function<std::optional<std::string>(std::string_view nam
 
 enum class StatementKind {
   kSelect, kExplain, kCreateIndex, kDropIndex, kSet, kReset, kShow, kCreateRtView, kDropRtView,
-  kCreateTable, kDropTable, kInsert, kCopy, kCreateView
+  kCreateTable, kDropTable, kInsert, kCopy, kCreateView, kModify
 };
 
 struct BoundStatement {
@@ -69,6 +69,7 @@ struct BoundStatement {
   std::vector<std::vector<plan::ExprPtr>> values;  // kInsert VALUES: each entry bound, no columns visible
   CopyStatement copy;                 // kCopy
   CreateViewStatement create_view;    // kCreateView
+  ModifyStatement modify;             // kModify: UPDATE, DELETE (its SELECT bound into `query`)
 };
 
 // Parses and binds one statement (a trailing ';' is allowed). Throws Error(kParse)

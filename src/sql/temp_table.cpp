@@ -41,6 +41,26 @@ void append_value_key(std::string& out, const Value& v) {
   out.append(reinterpret_cast<const char*>(&h), sizeof h);
 }
 
+TempTable TempTable::stored(TablePtr t) {
+  TempTable s;
+  bool any_null = false;
+  for (auto& c : t->columns()) any_null = any_null || c->has_nulls();
+  if (!any_null) {
+    s.table = std::move(t);
+    return s;
+  }
+  std::vector<ColumnPtr> cols = t->columns();
+  s.null_flag.assign(cols.size(), -1);
+  for (size_t c = 0; c < t->column_count(); c++) {
+    s.types.push_back(t->column(c).type());
+    if (!t->column(c).has_nulls()) continue;
+    s.null_flag[c] = int(cols.size());
+    cols.push_back(t->column(c).null_indicator());
+  }
+  s.table = std::make_shared<const Table>(t->name(), std::move(cols));
+  return s;
+}
+
 int TempTable::find_column(std::string_view name) const {
   if (plain.empty()) {
     const int c = table->find_column(name);

@@ -27,11 +27,10 @@ struct TempTable {
   // plain[c] of the FROM item named qualifiers[c]; both empty otherwise.
   std::vector<std::string> qualifiers, plain;
 
-  static TempTable stored(TablePtr t) {
-    TempTable s;
-    s.table = std::move(t);
-    return s;
-  }
+  // A stored (or registered) table as the binder reads it: as it is when no column
+  // holds a NULL; else its columns plus each NULL-holding column's indicator
+  // (Column::null_indicator) as hidden columns, read like a result's nullable column.
+  static TempTable stored(TablePtr t);
   bool is_stored() const { return types.empty() && null_flag.empty(); }
   size_t columns() const { return is_stored() ? table->column_count() : types.size(); }
   uint64_t rows() const { return table->row_count(); }

@@ -26,6 +26,7 @@ int64_t Column::get_int(uint64_t row) const {
 }
 
 Value Column::get(uint64_t row) const {
+  if (is_null(row)) return Value::null(type_);
   switch (type_.id) {
     case TypeId::kInteger: return Value::integer(data<int32_t>()[row]);
     case TypeId::kBigint: return Value::bigint(data<int64_t>()[row]);
@@ -35,6 +36,26 @@ Value Column::get(uint64_t row) const {
     case TypeId::kVarchar: return Value::varchar(std::string(dict_->at(uint32_t(data<int32_t>()[row]))));
     default: fail(ErrorKind::kInternal, "column {} has unstorable type {}", name_, type_.to_string());
   }
+}
+
+void Column::set_validity(std::shared_ptr<Buffer> bits, uint64_t null_count) {
+  if (null_count == 0) bits = nullptr;
+  if (bits && bits->size() < validity_bytes(size_))
+    fail(ErrorKind::kInternal, "column {}: validity bitmap of {} bytes for {} rows", name_, bits->size(), size_);
+  validity_ = std::move(bits);
+  null_count_ = validity_ ? null_count : 0;
+}
+
+std::shared_ptr<const Column> Column::null_indicator() const {
+  std::lock_guard<std::mutex> lock(verify_mutex_);
+  if (indicator_ || !validity_) return indicator_;
+  std::vector<int32_t> flags(size_);
+  const auto* bits = static_cast<const uint8_t*>(validity_->data());
+  const int64_t n = int64_t(size_);
+#pragma omp parallel for schedule(static) if (n > (1 << 16))
+  for (int64_t i = 0; i < n; i++) flags[size_t(i)] = ((bits[i >> 3] >> (i & 7)) & 1) ? 0 : 1;
+  indicator_ = make_column<int32_t>("\x01null_" + name_, Type::integer(), flags);
+  return indicator_;
 }
 
 namespace {
@@ -89,7 +110,57 @@ template ColumnPtr make_column<int64_t>(std::string, Type, const std::vector<int
 template ColumnPtr make_column<double>(std::string, Type, const std::vector<double>&,
                                        std::shared_ptr<const Dictionary>);
 
-ColumnBuilder::ColumnBuilder(std::string name, Type type) : name_(std::move(name)), type_(type) {
+namespace {
+
+// Writes `fill` into every NULL slot of `v` after finding the smallest non-NULL value.
+template <typename T>
+void fill_null_slots(T* v, uint64_t n, const uint8_t* bits) {
+  bool any = false;
+  T lo{};
+  for (uint64_t i = 0; i < n; i++) {
+    if (!((bits[i >> 3] >> (i & 7)) & 1)) continue;
+    if (!any || v[i] < lo) lo = v[i];
+    any = true;
+  }
+  for (uint64_t i = 0; i < n; i++)
+    if (!((bits[i >> 3] >> (i & 7)) & 1)) v[i] = any ? lo : T{};
+}
+
+uint64_t count_nulls(const uint8_t* bits, uint64_t n) {
+  uint64_t valid = 0;
+  for (uint64_t i = 0; i < n / 8; i++) valid += uint64_t(__builtin_popcount(bits[i]));
+  for (uint64_t i = n / 8 * 8; i < n; i++) valid += (bits[i >> 3] >> (i & 7)) & 1;
+  return n - valid;
+}
+
+}  // namespace
+
+ColumnPtr make_nullable_column(std::string name, Type type, std::shared_ptr<Buffer> data, uint64_t size,
+                               std::shared_ptr<const Dictionary> dict, std::shared_ptr<Buffer> validity,
+                               bool nullable) {
+  uint64_t nulls = 0;
+  if (validity) {
+    const auto* bits = static_cast<const uint8_t*>(validity->data());
+    nulls = count_nulls(bits, size);
+    if (nulls > 0) {
+      void* d = data->mutable_data();
+      if (type.id == TypeId::kDouble)
+        fill_null_slots(static_cast<double*>(d), size, bits);
+      else if (type.physical_width() == 4)
+        fill_null_slots(static_cast<int32_t*>(d), size, bits);
+      else
+        fill_null_slots(static_cast<int64_t*>(d), size, bits);
+    }
+  }
+  const ColumnStats stats = compute_stats(type, data->data(), size);
+  auto col = std::make_shared<Column>(std::move(name), type, std::move(data), size, std::move(dict), stats);
+  col->set_nullable(nullable);
+  col->set_validity(nulls > 0 ? std::move(validity) : nullptr, nulls);
+  return col;
+}
+
+ColumnBuilder::ColumnBuilder(std::string name, Type type, bool nullable)
+    : name_(std::move(name)), type_(type), nullable_(nullable) {
   if (!type.storable()) fail(ErrorKind::kInvalidInput, "column {}: type {} cannot be stored", name_, type.to_string());
 }
 
@@ -110,22 +181,44 @@ void ColumnBuilder::append_int(int64_t v) {
   else
     fail(ErrorKind::kInternal, "append_int on {} column {}", type_.to_string(), name_);
   size_++;
+  if (!valid_.empty()) valid_.push_back(1);
 }
 
 void ColumnBuilder::append_double(double v) {
   if (type_.id != TypeId::kDouble) fail(ErrorKind::kInternal, "append_double on {} column {}", type_.to_string(), name_);
   f64_.push_back(v);
   size_++;
+  if (!valid_.empty()) valid_.push_back(1);
 }
 
 void ColumnBuilder::append_string(std::string_view s) {
   if (type_.id != TypeId::kVarchar) fail(ErrorKind::kInternal, "append_string on {} column {}", type_.to_string(), name_);
   i32_.push_back(int32_t(dict_builder_.add(s)));
   size_++;
+  if (!valid_.empty()) valid_.push_back(1);
+}
+
+void ColumnBuilder::append_null(std::string_view table) {
+  if (!nullable_) {
+    if (table.empty()) fail(ErrorKind::kInvalidInput, "NULL value in column {} violates its NOT NULL constraint", name_);
+    fail(ErrorKind::kInvalidInput, "NULL value in column {} of table {} violates its NOT NULL constraint", name_, table);
+  }
+  if (valid_.empty()) valid_.assign(size_, 1);  // every row so far holds a value
+  switch (type_.id) {  // a placeholder; finish() rewrites it to the smallest value
+    case TypeId::kDouble: f64_.push_back(0); break;
+    case TypeId::kVarchar: i32_.push_back(-1); break;  // no dictionary entry
+    default:
+      if (type_.physical_width() == 4) i32_.push_back(0);
+      else i64_.push_back(0);
+      break;
+  }
+  size_++;
+  valid_.push_back(0);
+  nulls_++;
 }
 
 void ColumnBuilder::append_value(const Value& v) {
-  if (v.is_null()) fail(ErrorKind::kInvalidInput, "column {} cannot hold NULL", name_);
+  if (v.is_null()) return append_null();
   switch (type_.id) {
     case TypeId::kVarchar: return append_string(v.to_string());
     case TypeId::kDouble: return append_double(v.as_double());
@@ -158,21 +251,39 @@ void ColumnBuilder::append_value(const Value& v) {
 
 ColumnPtr ColumnBuilder::finish() {
   ColumnPtr col;
+  std::shared_ptr<const Dictionary> dict;
   if (type_.id == TypeId::kVarchar) {
+    if (nulls_ == size_ && size_ > 0) dict_builder_.add("");  // code 0 must name an entry
     std::vector<uint32_t> remap;
-    auto dict = dict_builder_.finish(remap);
-    for (auto& c : i32_) c = int32_t(remap[uint32_t(c)]);
-    col = make_column(name_, type_, i32_, dict);
-  } else if (type_.id == TypeId::kDouble) {
-    col = make_column(name_, type_, f64_);
-  } else if (type_.physical_width() == 4) {
-    col = make_column(name_, type_, i32_);
+    dict = dict_builder_.finish(remap);
+    for (auto& c : i32_) c = c < 0 ? 0 : int32_t(remap[uint32_t(c)]);
+  }
+  if (nulls_ == 0) {
+    if (type_.id == TypeId::kDouble) col = make_column(name_, type_, f64_);
+    else if (type_.physical_width() == 4) col = make_column(name_, type_, i32_, dict);
+    else col = make_column(name_, type_, i64_);
+    if (nullable_) {
+      auto c = std::const_pointer_cast<Column>(col);
+      c->set_nullable(true);
+    }
   } else {
-    col = make_column(name_, type_, i64_);
+    const size_t width = size_t(type_.physical_width());
+    auto buf = Buffer::allocate(size_ * width);
+    const void* src = type_.id == TypeId::kDouble ? static_cast<const void*>(f64_.data())
+                      : width == 4               ? static_cast<const void*>(i32_.data())
+                                                 : static_cast<const void*>(i64_.data());
+    std::memcpy(buf->mutable_data(), src, size_ * width);
+    auto bits = Buffer::allocate(validity_bytes(size_));
+    auto* b = static_cast<uint8_t*>(bits->mutable_data());
+    std::memset(b, 0, validity_bytes(size_));
+    for (uint64_t i = 0; i < size_; i++) b[i >> 3] = uint8_t(b[i >> 3] | (valid_[i] << (i & 7)));
+    col = make_nullable_column(name_, type_, std::move(buf), size_, dict, std::move(bits), true);
   }
   i32_ = {};
   i64_ = {};
   f64_ = {};
+  valid_ = {};
+  nulls_ = 0;
   size_ = 0;
   return col;
 }

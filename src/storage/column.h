@@ -2,6 +2,9 @@
 // One stored column: a typed array of `size()` values in a Buffer (heap or mmap),
 // a dictionary for VARCHAR, and min/max statistics that the planner and the
 // executors use to pick dense lookup arrays, narrow encodings and key packing.
+// A column that holds NULLs has a validity bitmap beside its values; a NULL row's
+// value slot holds the column's smallest non-NULL value (a placeholder), so the
+// statistics and every array-indexing path see only real values.
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -61,8 +64,30 @@ class Column {
   // pays only for the columns it reads. Set before the column is shared.
   using Verifier = std::function<void(const void* data, uint64_t size)>;
   void set_verifier(Verifier v) { verifier_ = std::move(v); }
-  // The value at `row` as a Value (VARCHAR decoded). For results and tests, not hot loops.
+  // The value at `row` as a Value (VARCHAR decoded; NULL where the validity says
+  // so). For results and tests, not hot loops.
   Value get(uint64_t row) const;
+
+  // Declared nullability: false for NOT NULL columns (the loaders' SSB/TPC-H tables,
+  // databases written before nullable columns), true for CREATE TABLE columns
+  // without NOT NULL. Set before the column is shared.
+  bool nullable() const { return nullable_; }
+  void set_nullable(bool n) { nullable_ = n; }
+  // NULLs held: a bitmap of size() bits (bit i % 8 of byte i / 8 set = row i holds a
+  // value), absent (nullptr, null_count() 0) when the column has no NULL.
+  uint64_t null_count() const { return null_count_; }
+  bool has_nulls() const { return null_count_ > 0; }
+  const std::shared_ptr<Buffer>& validity() const { return validity_; }
+  bool is_null(uint64_t row) const {
+    return validity_ && !((static_cast<const uint8_t*>(validity_->data())[row >> 3] >> (row & 7)) & 1);
+  }
+  // Set before the column is shared; `bits` must hold size() bits and `null_count`
+  // zero bits among them (nullptr and 0 for none).
+  void set_validity(std::shared_ptr<Buffer> bits, uint64_t null_count);
+  // An INTEGER column of 1 (NULL) / 0 per row, built once on first use: the binder
+  // reads a column with NULLs as CASE WHEN indicator = 1 THEN NULL ELSE value END
+  // (the form query results with NULLs take, sql/temp_table.h).
+  std::shared_ptr<const Column> null_indicator() const;
   // Stored integer at `row` for integer-physical types, widened to int64.
   int64_t get_int(uint64_t row) const;
 
@@ -74,6 +99,10 @@ class Column {
   std::shared_ptr<const Dictionary> dict_;
   ColumnStats stats_;
   Verifier verifier_;
+  bool nullable_ = false;
+  std::shared_ptr<Buffer> validity_;
+  uint64_t null_count_ = 0;
+  mutable std::shared_ptr<const Column> indicator_;  // guarded by verify_mutex_
   mutable std::atomic<bool> verified_{false};
   mutable std::mutex verify_mutex_;
   // Runs verifier_ once (again after a failure: it throws again). Not std::call_once:
@@ -92,11 +121,24 @@ template <typename T>
 ColumnPtr make_column(std::string name, Type type, const std::vector<T>& values,
                       std::shared_ptr<const Dictionary> dict = nullptr);
 
+// Number of bytes of a validity bitmap for `rows` rows.
+inline uint64_t validity_bytes(uint64_t rows) { return (rows + 7) / 8; }
+
+// Makes a column from stored-form `data` of `size` rows and a validity bitmap
+// (nullptr: no NULL): rewrites every NULL slot of `data` (a heap buffer not yet
+// shared) to the smallest non-NULL value (0, or code 0, when every row is NULL) and
+// computes the statistics, so they describe the non-NULL values. A bitmap without a
+// zero bit is dropped.
+ColumnPtr make_nullable_column(std::string name, Type type, std::shared_ptr<Buffer> data, uint64_t size,
+                               std::shared_ptr<const Dictionary> dict, std::shared_ptr<Buffer> validity,
+                               bool nullable);
+
 // Appends values one at a time in their SQL form and builds a Column. VARCHAR
 // strings get provisional codes and are remapped to the sorted dictionary on finish.
+// NULLs are accepted only by a nullable builder (else a one-line NOT NULL error).
 class ColumnBuilder {
  public:
-  ColumnBuilder(std::string name, Type type);
+  ColumnBuilder(std::string name, Type type, bool nullable = false);
   const Type& type() const { return type_; }
   const std::string& name() const { return name_; }
   uint64_t size() const { return size_; }
@@ -106,13 +148,20 @@ class ColumnBuilder {
   void append_double(double v);
   void append_string(std::string_view s);  // VARCHAR
   void append_value(const Value& v);       // any storable type, converted exactly or throws
+  // A NULL (a placeholder value plus a validity bit); throws "NULL value in column c
+  // violates its NOT NULL constraint" (naming `table` when given) unless nullable.
+  void append_null(std::string_view table = {});
+  bool nullable() const { return nullable_; }
 
   ColumnPtr finish();
 
  private:
   std::string name_;
   Type type_;
+  bool nullable_ = false;
   uint64_t size_ = 0;
+  std::vector<uint8_t> valid_;  // bitmap, allocated at the first NULL
+  uint64_t nulls_ = 0;
   std::vector<int32_t> i32_;
   std::vector<int64_t> i64_;
   std::vector<double> f64_;

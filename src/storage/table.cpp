@@ -40,7 +40,7 @@ int Table::find_column(std::string_view name) const {
 
 std::vector<ColumnDef> Table::schema() const {
   std::vector<ColumnDef> s;
-  for (auto& c : columns_) s.push_back({c->name(), c->type()});
+  for (auto& c : columns_) s.push_back({c->name(), c->type(), c->nullable()});
   return s;
 }
 
@@ -62,7 +62,21 @@ std::vector<ColumnDef> parse_schema(std::string_view text) {
         fail(ErrorKind::kInvalidInput, "schema entry '{}': column name must be letters, digits and _", item);
     for (auto& d : defs)
       if (iequals(d.name, name)) fail(ErrorKind::kInvalidInput, "schema names column {} twice", name);
-    defs.push_back({std::string(name), Type::parse(type)});
+    // A trailing NOT NULL / NULL constraint (case-insensitive).
+    auto strip_suffix = [&type](std::string_view word) {
+      while (!type.empty() && std::isspace(static_cast<unsigned char>(type.back()))) type.remove_suffix(1);
+      if (type.size() <= word.size() || !iequals(type.substr(type.size() - word.size()), word) ||
+          !std::isspace(static_cast<unsigned char>(type[type.size() - word.size() - 1])))
+        return false;
+      type.remove_suffix(word.size());
+      while (!type.empty() && std::isspace(static_cast<unsigned char>(type.back()))) type.remove_suffix(1);
+      return true;
+    };
+    bool nullable = true;
+    if (strip_suffix("null")) nullable = !strip_suffix("not");
+    if (type.find_first_not_of(" \t") == std::string_view::npos)
+      fail(ErrorKind::kInvalidInput, "schema entry '{}' must be 'name TYPE [NOT NULL]'", item);
+    defs.push_back({std::string(name), Type::parse(type), nullable});
   };
   for (size_t i = 0; i < text.size(); i++) {
     if (text[i] == '(') depth++;

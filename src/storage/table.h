@@ -13,10 +13,12 @@ namespace raydb {
 struct ColumnDef {
   std::string name;
   Type type;
+  bool nullable = false;  // the loaders' fixed schemas (SSB, TPC-H) are NOT NULL
 };
 
-// Parses "name TYPE, name TYPE, ..." (types as Type::parse). Throws kInvalidInput
-// with the offending entry on malformed text, duplicate or empty names.
+// Parses "name TYPE [NOT NULL | NULL], ..." (types as Type::parse). Columns are
+// nullable unless declared NOT NULL, as in SQL. Throws kInvalidInput with the
+// offending entry on malformed text, duplicate or empty names.
 std::vector<ColumnDef> parse_schema(std::string_view text);
 
 class Table {

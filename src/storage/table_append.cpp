@@ -15,6 +15,30 @@ void remap_codes(const int32_t* codes, uint64_t n, const std::vector<uint32_t>& 
   for (int64_t i = 0; i < count; i++) out[i] = int32_t(remap[uint32_t(codes[i])]);
 }
 
+// The validity of a's rows followed by b's (nullptr when neither has a NULL).
+std::shared_ptr<Buffer> append_validity(const Column& a, const Column& b) {
+  if (!a.has_nulls() && !b.has_nulls()) return nullptr;
+  const uint64_t n = a.size() + b.size();
+  auto bits = Buffer::allocate(validity_bytes(n));
+  auto* out = static_cast<uint8_t*>(bits->mutable_data());
+  std::memset(out, 0, validity_bytes(n));
+  for (uint64_t i = 0; i < a.size(); i++)
+    if (!a.is_null(i)) out[i >> 3] = uint8_t(out[i >> 3] | (1u << (i & 7)));
+  for (uint64_t i = 0; i < b.size(); i++) {
+    const uint64_t r = a.size() + i;
+    if (!b.is_null(i)) out[r >> 3] = uint8_t(out[r >> 3] | (1u << (r & 7)));
+  }
+  return bits;
+}
+
+// The appended column: a's name, type and declared nullability; NULL slots hold the
+// new smallest value, so the statistics are those of the non-NULL values.
+ColumnPtr finish_append(const Column& a, const Column& b, std::shared_ptr<Buffer> buf,
+                        std::shared_ptr<const Dictionary> dict) {
+  return make_nullable_column(a.name(), a.type(), std::move(buf), a.size() + b.size(), std::move(dict),
+                              append_validity(a, b), a.nullable());
+}
+
 ColumnPtr append_varchar(const Column& a, const Column& b) {
   // The union of both dictionaries, sorted: adding a's entries first gives them
   // provisional codes 0..|a|-1, b's get theirs through the builder's lookup.
@@ -32,8 +56,7 @@ ColumnPtr append_varchar(const Column& a, const Column& b) {
   auto* out = static_cast<int32_t*>(buf->mutable_data());
   if (a.size()) remap_codes(a.data<int32_t>(), a.size(), remap, out);
   if (b.size()) remap_codes(b.data<int32_t>(), b.size(), remap_b, out + a.size());
-  const ColumnStats stats = compute_stats(a.type(), buf->data(), n);
-  return std::make_shared<const Column>(a.name(), a.type(), std::move(buf), n, std::move(dict), stats);
+  return finish_append(a, b, std::move(buf), std::move(dict));
 }
 
 ColumnPtr append_fixed(const Column& a, const Column& b) {
@@ -43,8 +66,7 @@ ColumnPtr append_fixed(const Column& a, const Column& b) {
   auto* out = static_cast<char*>(buf->mutable_data());
   if (a.size()) std::memcpy(out, a.data<char>(), a.size() * w);
   if (b.size()) std::memcpy(out + a.size() * w, b.data<char>(), b.size() * w);
-  const ColumnStats stats = compute_stats(a.type(), buf->data(), n);
-  return std::make_shared<const Column>(a.name(), a.type(), std::move(buf), n, nullptr, stats);
+  return finish_append(a, b, std::move(buf), nullptr);
 }
 
 }  // namespace

@@ -96,9 +96,7 @@ Value parse_literal(const std::string& text, const ColumnBuilder& c, std::string
 
 void append_assigned(ColumnBuilder& c, const Value& v, bool literal, std::string_view table) {
   const Type& t = c.type();
-  if (v.is_null())
-    fail(ErrorKind::kInvalidInput, "cannot store NULL in column {}.{}: stored columns cannot hold NULL yet", table,
-         c.name());
+  if (v.is_null()) return c.append_null(table);
   const TypeId from = v.type().id;
   if (t.id == TypeId::kVarchar) return c.append_string(from == TypeId::kVarchar ? v.as_string() : v.to_string());
   if (from == TypeId::kVarchar) {

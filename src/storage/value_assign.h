@@ -16,7 +16,7 @@ namespace raydb {
 // - `literal` strings (VALUES entries written as '...') are parsed as the column's
 //   type, as PostgreSQL reads an untyped literal; other strings into non-VARCHAR
 //   columns are a type mismatch;
-// - NULL is an error: stored columns cannot hold NULL yet.
+// - NULL is stored as NULL in a nullable column and violates a NOT NULL one (an error).
 void append_assigned(ColumnBuilder& column, const Value& v, bool literal, std::string_view table);
 
 // The stored type a query result column of type `t` gets in CREATE TABLE AS and views:

@@ -169,7 +169,7 @@ TEST_F(SqlTablesTest, CopyRoundTrip) {
 
 // Each bad statement: a one-line error naming the problem, nothing on disk changed.
 TEST_F(SqlTablesTest, BadStatementsChangeNothing) {
-  conn_->query("CREATE TABLE t (a INTEGER, s VARCHAR, d DATE, m DECIMAL(4,1))");
+  conn_->query("CREATE TABLE t (a INTEGER NOT NULL, s VARCHAR, d DATE NOT NULL, m DECIMAL(4,1))");
   conn_->query("INSERT INTO t VALUES (1, 'x', '2024-01-01', 1.5)");
   conn_->query("CREATE VIEW v AS SELECT a FROM t");
   write_file(tmp_.file("bad.csv"), "1,x,2024-01-01,1.5\n2,y,notadate,2\n");
@@ -179,7 +179,6 @@ TEST_F(SqlTablesTest, BadStatementsChangeNothing) {
       {"CREATE TABLE T AS SELECT 1 AS x", "table t already exists"},
       {"CREATE TABLE v (b INTEGER)", "v is a view"},
       {"CREATE TABLE n (a INTEGER, A BIGINT)", "is declared twice"},
-      {"CREATE TABLE n (a INTEGER NULL)", "nullable columns is not supported"},
       {"CREATE TABLE n (a INTEGER PRIMARY KEY)", "only NOT NULL"},
       {"CREATE TABLE n (a DECIMAL(20,2))", "DECIMAL"},
       {"CREATE TABLE n (a BLOB)", "unknown type 'blob'"},
@@ -194,10 +193,11 @@ TEST_F(SqlTablesTest, BadStatementsChangeNothing) {
       {"INSERT INTO v VALUES (1)", "cannot insert into view v"},
       {"INSERT INTO t VALUES (1, 'x', '2024-01-01')", "fewer expressions than target columns"},
       {"INSERT INTO t VALUES (1, 'x', '2024-01-01', 1, 2)", "more expressions than target columns"},
-      {"INSERT INTO t (a, s) VALUES (1, 'x')", "gives no value for column d"},
+      {"INSERT INTO t (a, s) VALUES (1, 'x')", "gives no value for NOT NULL column d"},
       {"INSERT INTO t (a, s, d, m, a) VALUES (1, 'x', '2024-01-01', 1, 2)", "column a is given twice"},
       {"INSERT INTO t (a, s, d, zz) VALUES (1, 'x', '2024-01-01', 1)", "table t has no column 'zz'"},
-      {"INSERT INTO t VALUES (NULL, 'x', '2024-01-01', 1)", "cannot store NULL in column t.a"},
+      {"INSERT INTO t VALUES (NULL, 'x', '2024-01-01', 1)", "NULL value in column a of table t violates its NOT NULL"},
+      {"INSERT INTO t SELECT a, s, NULL, m FROM t", "NULL value in column d of table t violates its NOT NULL"},
       {"INSERT INTO t VALUES (2147483648, 'x', '2024-01-01', 1)", "out of range for column t.a (INTEGER)"},
       {"INSERT INTO t VALUES (1, 'x', '2024-01-01', 1000)", "out of range for column t.m (DECIMAL(4,1))"},
       {"INSERT INTO t VALUES ('one', 'x', '2024-01-01', 1)", "invalid input for column t.a (INTEGER): 'one'"},
@@ -222,8 +222,18 @@ TEST_F(SqlTablesTest, BadStatementsChangeNothing) {
       {"CREATE VIEW w AS SELECT nosuch FROM t", "nosuch"},
       {"CREATE VIEW w AS SELECT a, a FROM t", "two columns are named a"},
       {"CREATE VIEW w AS SELECT a > 1 AS flag FROM t", "w.flag is BOOLEAN"},
-      {"UPDATE t SET a = 1", "UPDATE is not supported"},
-      {"DELETE FROM t", "DELETE is not supported"},
+      {"UPDATE t SET zz = 1", "table t has no column 'zz'"},
+      {"UPDATE t SET a = NULL", "NULL value in column a of table t violates its NOT NULL"},
+      {"UPDATE t SET a = 1, A = 2", "column a is assigned twice"},
+      {"UPDATE t SET a = 'one'", "invalid input for column t.a (INTEGER): 'one'"},
+      {"UPDATE t SET a = nosuch", "nosuch"},
+      {"UPDATE v SET a = 1", "cannot update view v"},
+      {"DELETE FROM v", "cannot delete from view v"},
+      {"DELETE FROM nosuch", "unknown table 'nosuch'"},
+      {"DELETE FROM t WHERE nosuch = 1", "nosuch"},
+      {"DELETE FROM t WHERE a", "must be type BOOLEAN"},
+      {"UPDATE t SET a = 1 RETURNING a", "RETURNING is not supported"},
+      {"COPY t FROM 'x.csv' (NULL 1)", "the NULL text in single quotes"},
   };
   for (const auto& [sql, want] : cases) expect_error(sql, want);
   EXPECT_FALSE(fs::exists(tmp_.file("no/such/dir")));

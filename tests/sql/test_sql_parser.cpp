@@ -144,8 +144,8 @@ TEST(SqlParser, SyntaxErrorsCarryPosition) {
   EXPECT_EQ(parse_error("select a from t where").second,
             "syntax error at line 1, column 22: expected an expression, found end of input");
   EXPECT_EQ(parse_error("").second, "syntax error at line 1, column 1: expected SELECT, found end of input");
-  EXPECT_EQ(parse_error("update t set a = 1").second,
-            "UPDATE is not supported; tables take CREATE TABLE, INSERT, COPY and DROP TABLE (line 1, column 1)");
+  EXPECT_EQ(parse_error("update t set a = 1 returning a").second,
+            "RETURNING is not supported (line 1, column 20)");
   EXPECT_EQ(parse_error("merge into t").second, "syntax error at line 1, column 1: expected SELECT, found 'merge'");
   EXPECT_EQ(parse_error("select 1; select 2").second,
             "syntax error at line 1, column 11: only one statement is allowed, found 'select'");
@@ -342,8 +342,31 @@ TEST(SqlParser, TableStatements) {
   ASSERT_EQ(view.type, StatementType::kCreateView);
   EXPECT_EQ(view.create_view.sql, "select a from t where a > 1");
   EXPECT_TRUE(Parser("drop table if exists t").parse_statement().drop_table.if_exists);
-  for (const char* bad : {"create table t (a int null)", "create table t (a int default 1)", "insert into t default values",
-                          "copy t to stdout", "copy t (a) from 'x'", "create view v (x) as select 1", "delete from t"}) {
+  Statement nullable = Parser("create table t (a int null, b int not null, c int)").parse_statement();
+  EXPECT_FALSE(nullable.create_table.columns[0].not_null);
+  EXPECT_TRUE(nullable.create_table.columns[1].not_null);
+  EXPECT_FALSE(nullable.create_table.columns[2].not_null);
+  Statement null_text = Parser("copy t from 'x' (null 'NA', header)").parse_statement();
+  EXPECT_EQ(null_text.copy.null_string, "NA");
+  EXPECT_TRUE(null_text.copy.null_string_given);
+  EXPECT_TRUE(null_text.copy.header);
+  // UPDATE and DELETE: one SELECT over the table (*, the SET values, the WHERE flag).
+  Statement del = Parser("delete from t where a > 1").parse_statement();
+  ASSERT_EQ(del.type, StatementType::kModify);
+  EXPECT_FALSE(del.modify.update);
+  EXPECT_EQ(del.modify.table, "t");
+  ASSERT_EQ(del.modify.select.select.size(), 2u);
+  EXPECT_EQ(del.modify.select.select[1].expr->to_string(), "CASE WHEN a > 1 THEN 1 ELSE 0 END");
+  Statement upd = Parser("update t as x set a = x.b + 1, s = 'q'").parse_statement();
+  EXPECT_TRUE(upd.modify.update);
+  EXPECT_EQ(upd.modify.set_columns, (std::vector<std::string>{"a", "s"}));
+  EXPECT_EQ(upd.modify.set_literal, (std::vector<bool>{false, true}));
+  EXPECT_EQ(upd.modify.select.from.at(0).alias, "x");
+  ASSERT_EQ(upd.modify.select.select.size(), 4u);
+  EXPECT_EQ(upd.modify.select.select[3].expr->to_string(), "1");
+  for (const char* bad : {"create table t (a int default 1)", "insert into t default values", "copy t to stdout",
+                          "copy t (a) from 'x'", "create view v (x) as select 1", "update t set a = 1 from u",
+                          "delete from t using u", "update t set a = default", "explain delete from t"}) {
     try {
       Parser(bad).parse_statement();
       ADD_FAILURE() << "accepted: " << bad;

@@ -88,7 +88,7 @@ TEST(LoadReaderTest, VarcharQuotingAndDictionaryOrder) {
   // The last line has 3 fields; parse the first six lines only.
   std::string text = read_file(tmp.file("a.csv"));
   write_file(tmp.file("b.csv"), text.substr(0, text.rfind("b, with comma,7")));
-  auto t = read_csv(tmp.file("b.csv"), "s VARCHAR, n INT");
+  auto t = read_csv(tmp.file("b.csv"), "s VARCHAR NOT NULL, n INT NOT NULL");  // an empty field is ""
   std::vector<std::string> expected = {"b, with comma", "multi\nline", "say \"hi\"", "", "\xC3\xA9t\xC3\xA9", ""};
   EXPECT_EQ(column_strings(*t, 0), expected);
   const Dictionary& dict = *t->column(0).dictionary();
@@ -115,7 +115,7 @@ TEST(LoadReaderTest, HeaderDelimiterBomBlankLinesAndManyFiles) {
 TEST(LoadReaderTest, TabDelimiterAndEmptyInput) {
   TempDir tmp;
   write_file(tmp.file("a.tsv"), "1\tx y\n2\t\n");
-  auto t = read_csv(tmp.file("a.tsv"), "a INT, b VARCHAR", DelimitedFormat::csv('\t'));
+  auto t = read_csv(tmp.file("a.tsv"), "a INT, b VARCHAR NOT NULL", DelimitedFormat::csv('\t'));
   EXPECT_EQ(column_strings(*t, 1), (std::vector<std::string>{"x y", ""}));
   write_file(tmp.file("e.csv"), "");
   auto e = read_csv(tmp.file("e.csv"), "a INT, b VARCHAR");
@@ -126,7 +126,7 @@ TEST(LoadReaderTest, TabDelimiterAndEmptyInput) {
 TEST(LoadReaderTest, TblTrailingDelimiter) {
   TempDir tmp;
   write_file(tmp.file("a.tbl"), "1|x|2.5|\n2||3|\r\n3|\"q\"|4|");
-  auto t = read_csv(tmp.file("a.tbl"), "a INT, s VARCHAR, d DOUBLE", DelimitedFormat::tbl());
+  auto t = read_csv(tmp.file("a.tbl"), "a INT, s VARCHAR NOT NULL, d DOUBLE", DelimitedFormat::tbl());
   EXPECT_EQ(column_strings(*t, 0), (std::vector<std::string>{"1", "2", "3"}));
   // .tbl has no quoting: quotes are data.
   EXPECT_EQ(column_strings(*t, 1), (std::vector<std::string>{"x", "", "\"q\""}));
@@ -262,11 +262,54 @@ TEST(LoadReaderTest, BadDates) {
   expect_load_error("20240101\n", "d DATE", csv, {"in.txt:1: ", "expected a DATE"});
 }
 
+// In NOT NULL columns; in nullable ones an unquoted empty field is NULL (below).
 TEST(LoadReaderTest, EmptyNumericFieldsAreErrors) {
   auto csv = DelimitedFormat::csv();
-  expect_load_error("1,a\n,b\n", "n INT, s VARCHAR", csv, {"in.txt:2: ", "column n (INTEGER)", "empty field"});
-  expect_load_error("1| |\n", "n INT, m DOUBLE", DelimitedFormat::tbl(), {"in.txt:1: ", "column m", "empty field"});
+  expect_load_error("1,a\n,b\n", "n INT NOT NULL, s VARCHAR", csv, {"in.txt:2: ", "column n (INTEGER)", "empty field"});
+  expect_load_error("1| |\n", "n INT NOT NULL, m DOUBLE NOT NULL", DelimitedFormat::tbl(),
+                    {"in.txt:1: ", "column m", "empty field"});
+  expect_load_error("\"\"\n", "d DATE NOT NULL", csv, {"in.txt:1: ", "empty field"});
+  // A quoted empty field is never NULL.
   expect_load_error("\"\"\n", "d DATE", csv, {"in.txt:1: ", "empty field"});
+}
+
+// Nullable columns: the unquoted empty field (or the NULL text) is NULL, across chunks,
+// with a validity bitmap and statistics of the other values.
+TEST(LoadReaderTest, NullableColumnsReadNulls) {
+  TempDir tmp;
+  std::string text;
+  for (int r = 0; r < 3000; r++)
+    text += (r % 7 == 0 ? std::string() : std::to_string(r)) + "," + (r % 5 == 0 ? "" : r % 5 == 1 ? "\"\"" : "s") +
+            "\n";
+  write_file(tmp.file("n.csv"), text);
+  DelimitedFormat f = DelimitedFormat::csv();
+  f.chunk_bytes = 100;
+  auto t = read_delimited_table("t", parse_schema("a INT, s VARCHAR"), {tmp.file("n.csv")}, f);
+  ASSERT_EQ(t->row_count(), 3000u);
+  uint64_t a_nulls = 0, s_nulls = 0;
+  for (uint64_t r = 0; r < 3000; r++) {
+    EXPECT_EQ(t->column(0).is_null(r), r % 7 == 0) << r;
+    EXPECT_EQ(t->column(1).is_null(r), r % 5 == 0) << r;
+    if (!t->column(0).is_null(r)) {
+      EXPECT_EQ(t->column(0).get_int(r), int64_t(r));
+    }
+    if (r % 5 == 1) {
+      EXPECT_EQ(t->column(1).get(r).to_string(), "");
+    }
+    a_nulls += r % 7 == 0;
+    s_nulls += r % 5 == 0;
+  }
+  EXPECT_EQ(t->column(0).null_count(), a_nulls);
+  EXPECT_EQ(t->column(1).null_count(), s_nulls);
+  EXPECT_EQ(t->column(0).stats().min, 1);  // row 0 is NULL
+  EXPECT_EQ(t->column(0).stats().max, 2999);
+  // Every row NULL: a one-entry dictionary, code 0 in every slot.
+  write_file(tmp.file("all.csv"), ",\n,\n");
+  auto all = read_delimited_table("t", parse_schema("a BIGINT, s VARCHAR"), {tmp.file("all.csv")}, f);
+  EXPECT_EQ(all->column(0).null_count(), 2u);
+  EXPECT_EQ(all->column(1).null_count(), 2u);
+  EXPECT_EQ(all->column(1).dictionary()->size(), 1u);
+  EXPECT_TRUE(all->column(1).get(1).is_null());
 }
 
 TEST(LoadReaderTest, QuotingErrors) {
@@ -299,7 +342,7 @@ TEST(LoadReaderTest, LineNumbersCountFromTheFileStartAcrossChunks) {
   size_t empty_b = text.find("\n2,\n") + 1;
   int empty_b_line = 1 + int(std::count(text.begin(), text.begin() + long(empty_b), '\n'));
   EXPECT_EQ(empty_b_line, 19000 + 17);
-  expect_error([&] { read_delimited_table("t", parse_schema("a VARCHAR, b INT"), {tmp.file("big.csv")}, f); },
+  expect_error([&] { read_delimited_table("t", parse_schema("a VARCHAR, b INT NOT NULL"), {tmp.file("big.csv")}, f); },
                ErrorKind::kLoad, {"big.csv:" + std::to_string(empty_b_line) + ": ", "empty field"});
   // With a numeric first column, the first error (line 15014) is reported, not the
   // later one in another chunk.

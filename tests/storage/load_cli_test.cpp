@@ -64,7 +64,7 @@ std::string expected_export(const Table& t) {
   return out;
 }
 
-const char* kAllTypes = "i INT, b BIGINT, d DOUBLE, m DECIMAL(12,3), dt DATE, s VARCHAR";
+const char* kAllTypes = "i INT, b BIGINT, d DOUBLE, m DECIMAL(12,3), dt DATE, s VARCHAR NOT NULL";  // "" fields: empty strings, not NULLs
 
 // Rows of every type with awkward values; returns the CSV text (with header).
 std::string all_types_csv(int rows, unsigned seed) {
@@ -265,7 +265,8 @@ TEST(LoadCliTest, BadCsvInputChangesNothing) {
   e.expect_load_fails("1.005\n", "a DECIMAL(5,2)", "", {f + ":1: ", "'1.005' does not fit DECIMAL(5,2)"});
   e.expect_load_fails("1..5\n", "a DECIMAL(5,2)", "", {f + ":1: ", "expected a DECIMAL(5,2)"});
   e.expect_load_fails("x,1\n\"never closed,2\n", "s VARCHAR, a INT", "", {f + ":2: ", "unterminated quoted field"});
-  e.expect_load_fails("1,\n", "a INT, b DOUBLE", "", {f + ":1: ", "column b (DOUBLE)", "empty field"});
+  e.expect_load_fails("1,\n", "a INT, b DOUBLE NOT NULL", "", {f + ":1: ", "column b (DOUBLE)", "empty field"});
+  e.expect_load_fails("1,NA\n", "a INT NOT NULL, b DOUBLE NOT NULL", "--null NA", {f + ":1: ", "NOT NULL column"});
   e.expect_load_fails("1;2\n", "a INT, b INT", "--delimiter ';;'", {"--delimiter must be one character"});
   e.expect_load_fails("1\n", "a BLOB", "", {"unknown type", "BLOB"});
   e.expect_load_fails("1\n", "a INT, a INT", "", {"column a twice"});

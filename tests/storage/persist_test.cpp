@@ -344,10 +344,10 @@ TEST(PersistTest, CorruptedManifests) {
   expect_open_fails(
       [](const std::string& p) {
         auto j = read_manifest_json(p);
-        j["format_version"] = 5;
+        j["format_version"] = 6;
         write_manifest_json(p, j);
       },
-      {"manifest.json", "unknown format version 5"});
+      {"manifest.json", "unknown format version 6"});
   expect_open_fails(
       [](const std::string& p) {
         auto j = read_manifest_json(p);

@@ -1,4 +1,4 @@
-// kill -9 during INSERT ... SELECT, CREATE TABLE AS and COPY FROM (raydb query as a
+// kill -9 during INSERT ... SELECT, CREATE TABLE AS, COPY FROM, UPDATE and DELETE (raydb query as a
 // child process): afterwards the database is either byte for byte what it was before
 // the statement, or holds exactly what the completed statement writes; never a mix.
 #include <gtest/gtest.h>
@@ -42,6 +42,8 @@ class SqlKillTest : public ::testing::TestWithParam<const char*> {
     const std::string s = GetParam();
     if (s == "insert") return "INSERT INTO wide SELECT * FROM wide";
     if (s == "ctas") return "CREATE TABLE wide2 AS SELECT * FROM wide WHERE c0 >= 0";
+    if (s == "update") return "UPDATE wide SET c1 = c1 + 1, c2 = NULL WHERE c0 % 2 = 0";
+    if (s == "delete") return "DELETE FROM wide WHERE c0 % 3 = 0";
     return "COPY wide FROM '" + tmp_.file("more.csv") + "'";
   }
   std::string target() const { return std::string(GetParam()) == "ctas" ? "wide2" : "wide"; }
@@ -108,7 +110,7 @@ TEST_P(SqlKillTest, LeavesBeforeOrAfterNeverBetween) {
   EXPECT_TRUE(killed_while_writing) << "never caught the commit while it wrote files";
 }
 
-INSTANTIATE_TEST_SUITE_P(Statements, SqlKillTest, ::testing::Values("insert", "ctas", "copy"),
+INSTANTIATE_TEST_SUITE_P(Statements, SqlKillTest, ::testing::Values("insert", "ctas", "copy", "update", "delete"),
                          [](const auto& info) { return std::string(info.param); });
 
 }  // namespace

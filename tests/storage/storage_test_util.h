@@ -54,6 +54,7 @@ inline void expect_tables_equal(const Table& a, const Table& b) {
     const Column& y = b.column(c);
     ASSERT_EQ(x.name(), y.name());
     ASSERT_TRUE(x.type() == y.type()) << x.type().to_string() << " vs " << y.type().to_string();
+    EXPECT_EQ(x.null_count(), y.null_count()) << x.name();
     if (a.row_count() > 0) {
       EXPECT_EQ(x.stats().min, y.stats().min) << x.name();
       EXPECT_EQ(x.stats().max, y.stats().max) << x.name();

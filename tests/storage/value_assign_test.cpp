@@ -48,7 +48,7 @@ TEST(ValueAssign, RoundsAndRangeChecksLikePostgres) {
   fails(Type::integer(), Value::varchar("12"), false, {"is of type INTEGER but the value '12' is VARCHAR"});
   fails(Type::date(), Value::integer(20240101), false, {"is of type DATE"});
   fails(Type::integer(), Value::date(5), false, {"is of type INTEGER but the value 1970-01-06 is DATE"});
-  fails(Type::integer(), Value::null(), false, {"cannot store NULL in column t.c"});
+  fails(Type::integer(), Value::null(), false, {"NULL value in column c of table t violates its NOT NULL constraint"});
   fails(Type::integer(), Value::boolean(true), false, {"BOOLEAN"});
 }
 

@@ -88,12 +88,16 @@ void append_double(std::string& out, double d) {
 
 // Formats rows [begin, end) into `out`.
 void format_rows(const Table& table, const std::vector<std::vector<uint8_t>>& quote_code, char delimiter,
-                 uint64_t begin, uint64_t end, std::string& out) {
+                 std::string_view null_string, uint64_t begin, uint64_t end, std::string& out) {
   const size_t ncols = table.column_count();
   for (uint64_t row = begin; row < end; row++) {
     for (size_t c = 0; c < ncols; c++) {
       if (c) out += delimiter;
       const Column& col = table.column(c);
+      if (col.is_null(row)) {
+        out += null_string;
+        continue;
+      }
       switch (col.type().id) {
         case TypeId::kInteger: append_int(out, col.data<int32_t>()[row]); break;
         case TypeId::kBigint: append_int(out, col.data<int64_t>()[row]); break;
@@ -132,7 +136,8 @@ void write_all(int fd, const std::string& path, const std::string& data) {
 
 }  // namespace
 
-uint64_t export_csv(const Table& table, const std::string& path, char delimiter, bool with_header) {
+uint64_t export_csv(const Table& table, const std::string& path, char delimiter, bool with_header,
+                    std::string_view null_string) {
   if (delimiter == '"' || delimiter == '\n' || delimiter == '\r')
     fail(ErrorKind::kInvalidInput, "the delimiter cannot be a newline or a quote character");
   const size_t ncols = table.column_count();
@@ -144,7 +149,8 @@ uint64_t export_csv(const Table& table, const std::string& path, char delimiter,
     const Dictionary& dict = *col.dictionary();
     quote_code[c].resize(dict.size());
     for (uint32_t i = 0; i < dict.size(); i++)
-      quote_code[c][i] = csv_needs_quotes(dict.at(i), delimiter) || (ncols == 1 && dict.at(i).empty());
+      quote_code[c][i] = csv_needs_quotes(dict.at(i), delimiter) || (ncols == 1 && dict.at(i).empty()) ||
+                         (col.nullable() && dict.at(i) == null_string);  // else it would read back as NULL
   }
 
   std::string tmp = fmt::format("{}.tmp-{}", path, ::getpid());
@@ -171,7 +177,7 @@ uint64_t export_csv(const Table& table, const std::string& path, char delimiter,
         uint64_t b = round_start + uint64_t(k) * block;
         uint64_t e = std::min(rows, b + block);
         texts[size_t(k)].clear();
-        if (b < e) format_rows(table, quote_code, delimiter, b, e, texts[size_t(k)]);
+        if (b < e) format_rows(table, quote_code, delimiter, null_string, b, e, texts[size_t(k)]);
       }
       for (auto& t : texts) write_all(fd, tmp, t);
     }

@@ -19,6 +19,9 @@ void append_csv_field(std::string& out, std::string_view s, char delimiter);
 // so a failed export leaves no partial file. Throws Error(kIO) naming the path.
 // Returns the number of rows written.
 // `header`: write the header line (COPY ... TO without HEADER leaves it out).
-uint64_t export_csv(const Table& table, const std::string& path, char delimiter = ',', bool header = true);
+// NULLs are written as `null_string` (default: an empty field); a string value equal
+// to it in a nullable column is quoted, so the file reads back the same.
+uint64_t export_csv(const Table& table, const std::string& path, char delimiter = ',', bool header = true,
+                    std::string_view null_string = {});
 
 }  // namespace raydb

@@ -15,7 +15,10 @@ bool is_valid_table_name(std::string_view name) {
 
 TablePtr read_csv_table(const std::string& table, const std::vector<ColumnDef>& schema,
                         const std::vector<std::string>& files, const CsvLoadOptions& options) {
-  return read_delimited_table(table, schema, files, DelimitedFormat::csv(options.delimiter, options.header));
+  DelimitedFormat f = DelimitedFormat::csv(options.delimiter, options.header);
+  f.null_string = options.null_string;
+  f.null_string_given = options.null_string_given;
+  return read_delimited_table(table, schema, files, f);
 }
 
 uint64_t load_csv(const std::string& db_path, const std::string& table, const std::string& schema_text,

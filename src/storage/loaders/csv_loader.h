@@ -13,6 +13,9 @@ struct CsvLoadOptions {
   // An existing table of that name is an error unless `replace`: a load never
   // destroys data silently.
   bool replace = false;
+  // Unquoted text read as NULL in nullable columns (default: the empty field).
+  std::string null_string;
+  bool null_string_given = false;
 };
 
 // Whether `name` is usable as a table name: letters, digits and '_', not starting

@@ -102,6 +102,7 @@ struct ChunkOutput {
   std::deque<std::string> unescaped;  // VARCHAR values that contained "" (stable addresses)
   const char* error_at = nullptr;     // start of the bad record
   std::string error;                  // message without "file:line: "
+  std::vector<std::vector<uint64_t>> null_rows;  // per column: NULL rows (of the whole input)
 };
 
 // Text of a bad field for a one-line message: control characters shown as '?',
@@ -172,12 +173,16 @@ class ChunkParser {
   // room for exactly `out.records` rows.
   ChunkParser(const std::vector<ColumnDef>& schema, const std::vector<FieldKind>& kinds, const DelimitedFormat& format,
               const std::vector<char*>& dst, ChunkOutput& out)
-      : schema_(schema), kinds_(kinds), format_(format), dst_(dst), out_(out) {}
+      : schema_(schema), kinds_(kinds), format_(format), dst_(dst), out_(out) {
+    // The integer fast path would read a numeric null string ("-1") as a value.
+    for (auto& d : schema) fast_.push_back(!(d.nullable && !format.null_string.empty()));
+  }
 
   template <bool kQuoting>
   void run(const char* begin, const char* end) {
     end_ = end;
     out_.strings.resize(schema_.size());
+    out_.null_rows.resize(schema_.size());
     const size_t ncols = schema_.size();
     const char* p = begin;
     while (p < end) {
@@ -194,7 +199,7 @@ class ChunkParser {
         return fail_at(record, "malformed record (quotes do not pair up)");
       bool eol = false;
       for (size_t c = 0; c < ncols; c++) {
-        if ((kinds_[c] == FieldKind::kInt32 || kinds_[c] == FieldKind::kInt64) &&
+        if ((kinds_[c] == FieldKind::kInt32 || kinds_[c] == FieldKind::kInt64) && fast_[c] &&
             fast_integer(c, p, eol)) {
           if (eol && c + 1 < ncols) return fail_at(record, fmt::format("expected {} fields, found {}", ncols, c + 1));
           continue;
@@ -349,7 +354,32 @@ class ChunkParser {
     return true;
   }
 
+  // A NULL field (see the header): stores a placeholder (code -1 for VARCHAR, fixed
+  // by merge_dictionaries and make_nullable_column) and notes the row. False with
+  // error_ for the null string in a NOT NULL column; `is_null` false otherwise.
+  bool store_null(size_t c, const Field& f, bool& is_null) {
+    is_null = !f.quoted && std::string_view(f.b, size_t(f.e - f.b)) == format_.null_string;
+    if (!is_null) return true;
+    const ColumnDef& def = schema_[c];
+    if (!def.nullable) {
+      is_null = false;
+      if (!format_.null_string_given) return true;  // the empty field: read as before
+      error_ = fmt::format("column {} ({}): NULL ('{}') in a NOT NULL column", def.name, def.type.to_string(),
+                           excerpt(f.b, f.e));
+      return false;
+    }
+    out_.null_rows[c].push_back(out_.first_row + out_.rows);
+    switch (schema_[c].type.physical_width()) {
+      case 4: put<int32_t>(c, kinds_[c] == FieldKind::kVarchar ? -1 : 0); break;
+      default: put<int64_t>(c, 0); break;  // DOUBLE 0.0 has the same bits
+    }
+    return true;
+  }
+
   bool store_field(size_t c, const Field& f) {
+    bool is_null = false;
+    if (!store_null(c, f, is_null)) return false;
+    if (is_null) return true;
     const char* b = f.b;
     const char* e = f.e;
     if (kinds_[c] == FieldKind::kVarchar) {
@@ -464,6 +494,7 @@ class ChunkParser {
   }
 
   const std::vector<ColumnDef>& schema_;
+  std::vector<bool> fast_;  // per column: the integer fast path applies
   const std::vector<FieldKind>& kinds_;
   const DelimitedFormat& format_;
   const std::vector<char*>& dst_;
@@ -568,6 +599,9 @@ std::shared_ptr<const Dictionary> merge_dictionaries(const ColumnDef& def, std::
   for (auto& o : outs) total += o.strings[c].strings().size();
   all.reserve(total);
   for (auto& o : outs) all.insert(all.end(), o.strings[c].strings().begin(), o.strings[c].strings().end());
+  bool any_null = false;
+  for (auto& o : outs) any_null = any_null || (c < o.null_rows.size() && !o.null_rows[c].empty());
+  if (any_null && all.empty()) all.push_back("");  // every row NULL: code 0 must still name an entry
   std::sort(all.begin(), all.end());
   all.erase(std::unique(all.begin(), all.end()), all.end());
   if (all.size() > size_t(std::numeric_limits<int32_t>::max()))
@@ -581,7 +615,7 @@ std::shared_ptr<const Dictionary> merge_dictionaries(const ColumnDef& def, std::
     for (size_t i = 0; i < local.size(); i++)
       remap[i] = int32_t(std::lower_bound(all.begin(), all.end(), local[i]) - all.begin());
     int32_t* out = codes + o.first_row;
-    for (uint64_t i = 0; i < o.rows; i++) out[i] = remap[size_t(out[i])];
+    for (uint64_t i = 0; i < o.rows; i++) out[i] = out[i] < 0 ? -1 : remap[size_t(out[i])];  // -1: NULL
   }
   std::vector<uint64_t> offsets;
   offsets.reserve(all.size() + 1);
@@ -596,6 +630,26 @@ std::shared_ptr<const Dictionary> merge_dictionaries(const ColumnDef& def, std::
   }
   for (auto& o : outs) o.strings[c] = StringInterner();
   return std::make_shared<const Dictionary>(std::move(offsets), std::move(chars));
+}
+
+// Column c of the input: with a validity bitmap when some row was NULL.
+ColumnPtr finish_column(const ColumnDef& def, std::shared_ptr<Buffer> data, uint64_t rows,
+                        std::shared_ptr<const Dictionary> dict, const std::vector<ChunkOutput>& outs, size_t c) {
+  std::shared_ptr<Buffer> bits;
+  for (auto& o : outs) {
+    if (c >= o.null_rows.size() || o.null_rows[c].empty()) continue;
+    if (!bits) {
+      bits = Buffer::allocate(validity_bytes(rows));
+      std::memset(bits->mutable_data(), 0xff, validity_bytes(rows));
+    }
+    auto* b = static_cast<uint8_t*>(bits->mutable_data());
+    for (uint64_t r : o.null_rows[c]) b[r >> 3] = uint8_t(b[r >> 3] & ~(1u << (r & 7)));
+  }
+  if (bits) return make_nullable_column(def.name, def.type, std::move(data), rows, std::move(dict), std::move(bits), true);
+  ColumnStats stats = compute_stats(def.type, data->data(), rows);
+  auto col = std::make_shared<Column>(def.name, def.type, std::move(data), rows, std::move(dict), stats);
+  col->set_nullable(def.nullable);
+  return col;
 }
 
 }  // namespace
@@ -690,9 +744,7 @@ TablePtr read_delimited_table(const std::string& table_name, const std::vector<C
     std::shared_ptr<const Dictionary> dict;
     if (kinds[c] == FieldKind::kVarchar)
       dict = merge_dictionaries(schema[c], outs, static_cast<int32_t*>(buffers[c]->mutable_data()), c);
-    ColumnStats stats = compute_stats(schema[c].type, buffers[c]->data(), rows);
-    columns.push_back(
-        std::make_shared<const Column>(schema[c].name, schema[c].type, std::move(buffers[c]), rows, std::move(dict), stats));
+    columns.push_back(finish_column(schema[c], std::move(buffers[c]), rows, std::move(dict), outs, c));
   }
   auto table = std::make_shared<const Table>(table_name, std::move(columns));
   if (progress && !progress_quiet()) {

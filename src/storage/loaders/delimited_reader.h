@@ -5,11 +5,15 @@
 // boundaries and parsed in parallel straight into typed column arrays; VARCHAR
 // columns get one order-preserving dictionary for the whole input.
 //
-// Field rules (columns are NOT NULL in this version):
+// Field rules:
+// - NULL: in a nullable column (ColumnDef::nullable), an unquoted field whose text is
+//   the format's null string (default: the empty field, as PostgreSQL's and DuckDB's
+//   CSV readers) is NULL; a quoted one ("") never is. In a NOT NULL column the null
+//   string given explicitly is an error; the default empty field reads as below.
 // - INTEGER (range-checked 32-bit), BIGINT, DOUBLE, DECIMAL(p,s) (exact), DATE
-//   (YYYY-MM-DD): spaces and tabs around the text are ignored; an empty field is an
-//   error.
-// - VARCHAR: the text as is; an empty field is the empty string.
+//   (YYYY-MM-DD): spaces and tabs around the text are ignored; an empty field of a
+//   NOT NULL column is an error.
+// - VARCHAR: the text as is; an empty field of a NOT NULL column is the empty string.
 // - Lines that are completely empty are skipped.
 // - With quoting, a field that starts with '"' runs to the matching '"' ("" is one
 //   quote, delimiters and newlines inside are data); a '"' inside an unquoted field is
@@ -31,6 +35,8 @@ struct DelimitedFormat {
   bool header = false;              // skip the first record of every file
   bool trailing_delimiter = false;  // dbgen: the delimiter also ends each line
   size_t chunk_bytes = size_t(8) << 20;  // unit of parallel work (tests make it tiny)
+  std::string null_string;                // unquoted text read as NULL in nullable columns
+  bool null_string_given = false;         // set explicitly (COPY ... (NULL 'x'), --null)
 
   static DelimitedFormat tbl() {
     DelimitedFormat f;

@@ -50,6 +50,26 @@ std::shared_ptr<const Dictionary> read_dictionary(const std::string& path, const
   return dict;
 }
 
+std::shared_ptr<Buffer> read_validity(const std::string& path, const ManifestValidity& v, uint64_t rows,
+                                      const std::string& what) {
+  if (!file_exists(path)) fail(ErrorKind::kCatalog, "missing validity file {} ({})", path, what);
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0 || uint64_t(st.st_size) != v.bytes)
+    fail(ErrorKind::kCatalog, "validity file {} ({}) has {} bytes, the manifest says {}", path, what,
+         uint64_t(st.st_size), v.bytes);
+  auto bits = Buffer::map_file(path, v.bytes);
+  const auto* b = static_cast<const uint8_t*>(bits->data());
+  if (v.checksum && file_checksum(b, v.bytes) != *v.checksum)
+    fail(ErrorKind::kCatalog, "validity file {} ({}) is corrupted: its checksum does not match the manifest's", path,
+         what);
+  uint64_t valid = 0;
+  for (uint64_t i = 0; i < rows; i++) valid += (b[i >> 3] >> (i & 7)) & 1;
+  if (rows - valid != v.nulls)
+    fail(ErrorKind::kCatalog, "validity file {} ({}) is corrupted: it marks {} NULLs, the manifest says {}", path,
+         what, rows - valid, v.nulls);
+  return bits;
+}
+
 // A column's stored values are checked once, the first time a query reads the column
 // (Column::set_verifier), in one parallel pass: every dictionary code of a VARCHAR
 // column names an entry (else MIN or GROUP BY would index outside the dictionary), the
@@ -87,6 +107,11 @@ ColumnPtr open_column(const std::string& dir, const ManifestTable& t, const Mani
     dict = read_dictionary(join(dir, c.dictionary->file), *c.dictionary, what);
   }
   auto column = std::make_shared<Column>(c.name, c.type, std::move(buffer), t.rows, dict, c.stats);
+  column->set_nullable(c.nullable);
+  if (c.validity) {
+    auto bits = read_validity(join(dir, c.validity->file), *c.validity, t.rows, what);
+    column->set_validity(std::move(bits), c.validity->nulls);
+  }
   column->set_verifier([c, dict, path, what](const void* data, uint64_t rows) {
     verify_column(data, rows, c, dict.get(), path, what);
   });

@@ -16,6 +16,12 @@ namespace raydb::persist {
 std::shared_ptr<const Dictionary> read_dictionary(const std::string& path, const ManifestDictionary& d,
                                                   const std::string& what);
 
+// Maps and validates a validity bitmap file (size, checksum, NULL count). Read whole
+// at open (1/32 of an INTEGER column's bytes), so a NULL count that lies never reaches
+// a query. Throws kCatalog, one line naming the file.
+std::shared_ptr<Buffer> read_validity(const std::string& path, const ManifestValidity& v, uint64_t rows,
+                                      const std::string& what);
+
 // Checks a column's stored values against its manifest entry: dictionary codes in
 // range, checksum, min/max statistics. Throws kCatalog, one line naming the file.
 void verify_column(const void* data, uint64_t rows, const ManifestColumn& c, const Dictionary* dict,

@@ -18,8 +18,8 @@ void check_column(const std::string& dir, const ManifestTable& t, const Manifest
   try {
     ColumnPtr col = open_column(dir, t, c);  // presence, size, the dictionary file
     col->verify();                            // codes, checksum, statistics
-    report.files += c.dictionary ? 2 : 1;
-    report.bytes += c.bytes + (c.dictionary ? c.dictionary->bytes : 0);
+    report.files += (c.dictionary ? 2 : 1) + (c.validity ? 1 : 0);  // open_column verified the validity file
+    report.bytes += c.bytes + (c.dictionary ? c.dictionary->bytes : 0) + (c.validity ? c.validity->bytes : 0);
   } catch (const Error& e) {
     report.problems.push_back(e.what());
   }

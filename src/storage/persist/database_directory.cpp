@@ -189,6 +189,17 @@ ManifestTable plan_table(const Table& table, uint64_t gen, size_t table_number, 
                       {{dict->offsets().data(), dict->offsets().size() * 8}, {dict->chars().data(), dict->chars().size()}}});
       mc.dictionary = md;
     }
+    mc.nullable = col.nullable();
+    if (col.has_nulls()) {  // a bitmap only where a NULL is held (manifest.h)
+      persist::ManifestValidity mv;
+      mv.file = stem + ".valid";
+      mv.bytes = validity_bytes(col.size());
+      mv.nulls = col.null_count();
+      const void* bits = col.validity()->data();
+      mv.checksum = persist::file_checksum(bits, mv.bytes);
+      jobs.push_back({mv.file, {{bits, mv.bytes}}});
+      mc.validity = mv;
+    }
     mt.columns.push_back(std::move(mc));
   }
   return mt;
@@ -410,6 +421,23 @@ uint64_t DatabaseDirectory::append_rows(const TablePtr& rows) {
   TablePtr merged = raydb::append_rows(base, *rows);
   write_tables(current, {merged}, true);
   return merged->row_count();
+}
+
+void DatabaseDirectory::replace_rows(const TablePtr& rows, const std::string& version) {
+  if (!rows) fail(ErrorKind::kInternal, "replace with a null table");
+  check_is_directory(path_);
+  DirectoryLock lock(path_, DirectoryLock::Mode::kExclusive);
+  Manifest current = read_manifest_of(path_);
+  const int i = current.find_table(rows->name());
+  if (i < 0) fail(ErrorKind::kCatalog, "table {} no longer exists in {}; nothing was written", rows->name(), path_);
+  const ManifestTable& mt = current.tables[size_t(i)];
+  bool same = mt.columns.size() == rows->column_count() && mt.columns[0].file == version;
+  for (size_t c = 0; same && c < mt.columns.size(); c++)
+    same = iequals(mt.columns[c].name, rows->column(c).name()) && mt.columns[c].type == rows->column(c).type();
+  if (!same)
+    fail(ErrorKind::kCatalog, "table {} was changed by another statement while this one ran; nothing was written",
+         mt.name);
+  write_tables(current, {rows}, true);
 }
 
 std::vector<ViewEntry> DatabaseDirectory::views() const {

@@ -58,6 +58,12 @@ class DatabaseDirectory {
   // table no longer exists or its columns changed (dropped and created again).
   // Returns the table's rows after the append.
   uint64_t append_rows(const TablePtr& rows);
+  // Replaces the rows of table `rows->name()` (UPDATE, DELETE: the whole table as the
+  // statement leaves it) in one atomic commit under the exclusive lock, keeping its
+  // indexes and RT views as append_rows does. Fails (kCatalog) before writing when
+  // the table's rows on disk are no longer those of `version` (table_version, read
+  // before the statement computed its rows: another writer changed the table).
+  void replace_rows(const TablePtr& rows, const std::string& version);
 
   // Plain views (CREATE VIEW): name and SQL text in the manifest. A view's name is
   // unique among tables and views.

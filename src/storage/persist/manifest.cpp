@@ -224,6 +224,26 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
       } else if (cj.contains("dictionary")) {
         r.corrupt(cw + " is not VARCHAR but has a dictionary");
       }
+      if (auto it = cj.find("nullable"); it != cj.end()) {
+        if (!it->is_boolean()) r.corrupt(cw + ".nullable is not true or false");
+        c.nullable = it->get<bool>();
+      }
+      if (cj.contains("validity")) {
+        if (version < 5) r.corrupt("format versions 1 to 4 have no \"validity\"");
+        std::string vw = cw + ".validity";
+        const json& vj = r.object_field(cj, "validity", cw);
+        ManifestValidity v;
+        v.file = r.file_field(vj, "file", vw);
+        if (!files.insert(v.file).second) r.corrupt(fmt::format("file '{}' is named twice", v.file));
+        v.bytes = r.unsigned_field(vj, "bytes", vw);
+        v.nulls = r.unsigned_field(vj, "nulls", vw);
+        v.checksum = r.checksum_field(vj, vw);
+        if (!c.nullable) r.corrupt(cw + " is NOT NULL but has a validity bitmap");
+        if (v.bytes != validity_bytes(t.rows))
+          r.corrupt(fmt::format("{}.bytes is {}, but {} rows take {}", vw, v.bytes, t.rows, validity_bytes(t.rows)));
+        if (v.nulls == 0 || v.nulls > t.rows) r.corrupt(fmt::format("{}.nulls is {} for {} rows", vw, v.nulls, t.rows));
+        c.validity = v;
+      }
       t.columns.push_back(std::move(c));
     }
     m.tables.push_back(std::move(t));
@@ -323,7 +343,11 @@ Manifest Manifest::read(const std::string& path) { return parse(read_small_file(
 std::string Manifest::to_json() const {
   json root = json::object();
   // Version 1 when there is nothing that needs version 2 (older builds open it).
-  root["format_version"] = !views.empty()      ? kFormatVersion
+  bool any_validity = false;
+  for (auto& t : this->tables)
+    for (auto& c : t.columns) any_validity = any_validity || c.validity.has_value();
+  root["format_version"] = any_validity        ? kFormatVersion
+                           : !views.empty()    ? 4
                            : !rt_views.empty() ? 3
                            : indexes.empty()   ? kOldestFormatVersion
                                                : 2;
@@ -351,6 +375,11 @@ std::string Manifest::to_json() const {
         cj["dictionary"] = {
             {"file", c.dictionary->file}, {"entries", c.dictionary->entries}, {"bytes", c.dictionary->bytes}};
         if (c.dictionary->checksum) cj["dictionary"]["checksum"] = checksum_hex(*c.dictionary->checksum);
+      }
+      if (c.nullable) cj["nullable"] = true;
+      if (c.validity) {
+        cj["validity"] = {{"file", c.validity->file}, {"bytes", c.validity->bytes}, {"nulls", c.validity->nulls}};
+        if (c.validity->checksum) cj["validity"]["checksum"] = checksum_hex(*c.validity->checksum);
       }
       cols.push_back(std::move(cj));
     }
@@ -439,6 +468,7 @@ std::set<std::string> Manifest::referenced_files() const {
     for (auto& c : t.columns) {
       files.insert(c.file);
       if (c.dictionary) files.insert(c.dictionary->file);
+      if (c.validity) files.insert(c.validity->file);
     }
   return files;
 }
@@ -449,7 +479,7 @@ bool is_database_data_file(std::string_view name) {
   size_t i = 1;
   while (i < name.size() && name[i] >= '0' && name[i] <= '9') i++;
   if (i >= name.size() || name[i] != '.') return false;
-  return name.ends_with(".col") || name.ends_with(".dict");
+  return name.ends_with(".col") || name.ends_with(".dict") || name.ends_with(".valid");
 }
 
 }  // namespace raydb::persist

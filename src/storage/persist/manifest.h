@@ -11,7 +11,10 @@
 //                      "stats": { "min": 1, "max": 6000000 },          // absent when rows == 0
 //                      "checksum": "6f1c0e9b2a4d5e77",                // storage/persist/checksum.h
 //                      "dictionary": { "file": "...dict", "entries": 7, "bytes": 120,
-//                                      "checksum": "..." }            // VARCHAR only
+//                                      "checksum": "..." },           // VARCHAR only
+//                      "nullable": true,                              // absent: NOT NULL
+//                      "validity": { "file": "...valid", "bytes": 3, "nulls": 2,
+//                                    "checksum": "..." }              // version 5; only with NULLs
 //                    } ] } ],
 //     "indexes": [ { "name": "idx_lo_orderdate", "table": "lineorder",      // version 2
 //                    "column": "lo_orderdate", "kind": "rt",
@@ -21,6 +24,12 @@
 //                     "dir": "rt_views/v.g8", "definition": "{...}", "rows": 60175, "bytes": 963000 } ] }
 //
 //     "views": [ { "name": "v", "sql": "select ..." } ] }                   // version 4
+//
+// A column holding NULLs has a validity bitmap file (bit i % 8 of byte i / 8 set: row
+// i holds a value; its value slot holds the column's smallest value where NULL); a
+// manifest naming one is written as version 5, so older builds refuse it rather than
+// read the placeholders as values. Columns without NULLs have no such file, so
+// databases without NULLs are written exactly as before.
 //
 // Plain views (CREATE VIEW) are their SQL text; a manifest with them is written as
 // version 4 (older builds refuse it rather than drop the views on their next write).
@@ -57,6 +66,13 @@ struct ManifestDictionary {
   std::optional<uint64_t> checksum;  // absent in databases written before checksums
 };
 
+struct ManifestValidity {
+  std::string file;
+  uint64_t bytes = 0;
+  uint64_t nulls = 0;  // zero bits among the table's rows; > 0
+  std::optional<uint64_t> checksum;
+};
+
 struct ManifestColumn {
   std::string name;
   Type type;
@@ -65,6 +81,8 @@ struct ManifestColumn {
   ColumnStats stats;  // meaningful when the table has rows
   std::optional<uint64_t> checksum;  // of the column file; absent in older databases
   std::optional<ManifestDictionary> dictionary;
+  bool nullable = false;                     // declared; absent in the manifest = NOT NULL
+  std::optional<ManifestValidity> validity;  // only when the column holds a NULL
 };
 
 struct ManifestTable {
@@ -74,7 +92,7 @@ struct ManifestTable {
 };
 
 struct Manifest {
-  static constexpr int kFormatVersion = 4;         // the newest version this build reads and writes
+  static constexpr int kFormatVersion = 5;         // the newest version this build reads and writes
   static constexpr int kOldestFormatVersion = 1;   // version 1: no indexes
   static constexpr const char* kFileName = "manifest.json";
   static constexpr const char* kTempFileName = "manifest.json.tmp";
@@ -110,12 +128,12 @@ struct Manifest {
   void drop_rt_views_of(std::string_view table);
   // Index of the plain view named `name` (case-insensitive), or -1.
   int find_view(std::string_view name) const;
-  // Every column and dictionary file the manifest names.
+  // Every column, dictionary and validity file the manifest names.
   std::set<std::string> referenced_files() const;
 };
 
 // Whether `name` looks like a file that raydb writes into a database directory (data
-// files "g<digits>.<...>.col|dict" and the manifest's temporary file). Only such
+// files "g<digits>.<...>.col|dict|valid" and the manifest's temporary file). Only such
 // files are ever deleted as leftovers; anything else in the directory is left alone.
 bool is_database_data_file(std::string_view name);
 

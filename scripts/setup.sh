@@ -11,7 +11,8 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 required=(cmake ninja-build g++ libfmt-dev libcli11-dev nlohmann-json3-dev libreadline-dev libgtest-dev
-          libsqlite3-dev libssl-dev libxxhash-dev libtbb-dev libembree-dev libbenchmark-dev python3 python3-pip)
+          libsqlite3-dev libssl-dev libxxhash-dev libtbb-dev libembree-dev libbenchmark-dev python3 python3-pip
+          clang libclang-rt-dev libomp-dev)  # the last three: libFuzzer targets (scripts/fuzz.sh)
 optional=(ccache)
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }

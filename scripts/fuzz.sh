@@ -26,9 +26,10 @@ fi
 generator=()
 if command -v ninja > /dev/null 2>&1; then generator=(-G Ninja); fi
 if [ ! -f build-fuzz/CMakeCache.txt ]; then
+  mkdir -p build-fuzz
   CC=${CC_FUZZ:-clang} CXX=$cxx cmake -S . -B build-fuzz "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DRAYDB_CUDA=OFF -DRAYDB_BUILD_TESTS=OFF -DRAYDB_LIBFUZZER=ON > build-fuzz.configure.log 2>&1 ||
-    { cat build-fuzz.configure.log >&2; echo "fuzz.sh: configure failed" >&2; exit 1; }
+    -DRAYDB_CUDA=OFF -DRAYDB_BUILD_TESTS=OFF -DRAYDB_LIBFUZZER=ON > build-fuzz/configure.log 2>&1 ||
+    { cat build-fuzz/configure.log >&2; echo "fuzz.sh: configure failed" >&2; exit 1; }
 fi
 cmake --build build-fuzz -j "$jobs" --target fuzz_targets || { echo "fuzz.sh: build failed" >&2; exit 1; }
 # Findings abort; leaks count; OpenMP's one worker keeps runs comparable.

@@ -15,6 +15,9 @@
 # RAYDB_CUDA_GROUP mode (hash: GROUP_HASH_BACKENDS, default cuda,cpu so the CPU
 # verifies; sort: GROUP_BACKENDS, default cuda); GROUP_REPS, GROUP_TIMEOUT; into
 # bench_group_{hash,sort}.json; GROUP_CHECK=1 adds lines and md5 of each query's CSV per mode and on the CPU).
+# SANITIZE (default 0): compute-sanitizer memcheck and racecheck over test_gpu and
+# test_rt_optix (scripts/device_sanitize.sh; SAN_FILTER, SAN_RT_FILTER, SAN_TOOLS,
+# SAN_TIMEOUT), its summary lines last.
 # `raydb calibrate` (CALIBRATE_ARGS) runs first and every later command reads its
 # calibration.json (RAYDB_CALIBRATION), so bench index reports the calibrated model's picks.
 set -uo pipefail
@@ -118,6 +121,10 @@ if [ "${GROUP_BENCH:-0}" = 1 ]; then
     done > "$OUT/group_check.txt"
   fi
 fi
+if [ "${SANITIZE:-0}" = 1 ]; then
+  OUT="$OUT" TESTS="$T" bash "$B/scripts/device_sanitize.sh" > "$OUT/sanitize.txt" 2>&1
+  echo "rc=$?" >> "$OUT/sanitize.txt"
+fi
 echo "== SUMMARY"
 cat "$OUT/gpu.txt" "$OUT/info.txt" "$OUT/calibrate.txt"
 for t in test_rt_optix test_gpu; do
@@ -125,6 +132,7 @@ for t in test_rt_optix test_gpu; do
   echo "-- $t: $(grep -E '^\[  PASSED|^\[  FAILED|^\[  SKIPPED' "$OUT/$t.txt" | tr '\n' ' ') $(tail -1 "$OUT/$t.txt")"
   grep -E '^\[  FAILED  \] [A-Za-z]' "$OUT/$t.txt" | head -5
 done
+[ -f "$OUT/sanitize.txt" ] && { echo "-- compute-sanitizer"; sed -n '/^== compute-sanitizer summary/,$p' "$OUT/sanitize.txt"; grep "^device_sanitize:" "$OUT/sanitize.txt"; }
 [ -f "$OUT/bench_ssb.txt" ] && { echo "-- bench ssb cuda SF $SF"; tail -17 "$OUT/bench_ssb.txt"; }
 [ -f "$OUT/bench_index.txt" ] && { echo "-- bench index optix"; cat "$OUT/bench_index.txt"; }
 [ -f "$OUT/bench_query.txt" ] && { echo "-- bench query SF $SF"; cat "$OUT/query_indexes.txt"; grep -v "^index .*: built" "$OUT/bench_query.txt" | cut -c1-400; grep "^index .*: built" "$OUT/bench_query.txt" | head -8; }

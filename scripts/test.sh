@@ -3,7 +3,9 @@
 # repeats it in an AddressSanitizer + UndefinedBehaviorSanitizer build (build-asan/).
 # Between the two, the Python package is built with pip and its pytest suite runs
 # (scripts/python_test.sh; RAYDB_SKIP_PYTHON=1 skips it). Skip the sanitizer pass with
-# RAYDB_SKIP_SANITIZE=1. Exits non-zero on any failure.
+# RAYDB_SKIP_SANITIZE=1. Last, the libFuzzer targets (scripts/fuzz.sh: a clang build in
+# build-fuzz/, 20 s per target under ASan + UBSan; RAYDB_SKIP_FUZZ=1 skips it, and it is
+# skipped with a note when clang is missing). Exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 jobs="${RAYDB_JOBS:-$(nproc)}"
@@ -41,6 +43,15 @@ if [ "${RAYDB_SKIP_SANITIZE:-0}" != 1 ]; then
   else
     echo "test.sh: sanitizer build failed" >&2
     failed=1
+  fi
+fi
+
+if [ "${RAYDB_SKIP_FUZZ:-0}" != 1 ]; then
+  if command -v clang++ >/dev/null 2>&1; then
+    stamp "libFuzzer targets (clang, ASan + UBSan)"
+    RAYDB_JOBS="$jobs" bash scripts/fuzz.sh || failed=1
+  else
+    echo "test.sh: clang++ not found: libFuzzer targets SKIPPED (apt install clang)"
   fi
 fi
 

@@ -150,7 +150,7 @@ std::vector<std::pair<std::string, TempTable>> Binder::join_sources(std::vector<
     TempTable shape;
     if (item.subquery) {
       shape = materialize(*item.subquery, alias, item.column_aliases, "derived table " + alias);
-      item.name = "\x01derived" + std::to_string(ctes_.size());
+      item.name = "\x01" "derived" + std::to_string(ctes_.size());
       item.subquery = nullptr;
       item.column_aliases.clear();
       ctes_.emplace_back(item.name, shape);

@@ -5,6 +5,7 @@
 // oracle is the intact database's own answers and the exact values loaded.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <regex>
@@ -166,31 +167,90 @@ TEST_F(IntegrityTest, CheckReportsEveryCorruptionClass) {
   expect_intact();
 }
 
+// A database with an RT view over f join d; returns the view's rows directory.
+std::string create_rt_view(const TempDir& tmp, const std::string& db) {
+  write_file(tmp.file("f.csv"), "k,v\n1,10\n2,20\n1,5\n3,7\n");
+  write_file(tmp.file("d.csv"), "k,x\n1,100\n2,200\n3,100\n");
+  EXPECT_EQ(run_raydb(cli::load_csv(db, "f", "k INTEGER, v INTEGER", tmp.file("f.csv"))).exit_code, 0);
+  EXPECT_EQ(run_raydb(cli::load_csv(db, "d", "k INTEGER, x INTEGER", tmp.file("d.csv"))).exit_code, 0);
+  CommandResult r = run_raydb(cli::query(
+      db, "create rt view rv1 as select * from f join d on f.k = d.k with (filter = (x), group = (x), aggregate = (v))"));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::string dir;
+  for (auto& e : fs::directory_iterator(db + "/rt_views")) dir = e.path().string();
+  return dir;
+}
+
+// The view's query, answered through the view (--backend rt) and by the CPU backend.
+const char* kViewQuery = "select x, sum(v) from f join d on f.k = d.k group by x order by x";
+const char* kViewAnswer = "x,sum(v)\n100,22\n200,20\n";
+
 // RT views' rows: `raydb check` reads each view's arrays; a truncated or missing one,
 // or a view.json that lost a field, is one line naming the view.
 TEST_F(IntegrityTest, CheckReadsRtViewRows) {
-  write_file(tmp_.file("f.csv"), "k,v\n1,10\n2,20\n1,5\n3,7\n");
-  write_file(tmp_.file("d.csv"), "k,x\n1,100\n2,200\n3,100\n");
-  ASSERT_EQ(run_raydb(cli::load_csv(db(), "f", "k INTEGER, v INTEGER", tmp_.file("f.csv"))).exit_code, 0);
-  ASSERT_EQ(run_raydb(cli::load_csv(db(), "d", "k INTEGER, x INTEGER", tmp_.file("d.csv"))).exit_code, 0);
-  CommandResult r = run_raydb(cli::query(
-      db(), "create rt view rv1 as select * from f join d on f.k = d.k with (filter = (x), group = (x), aggregate = (v))"));
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  r = check();
+  const std::string dir = create_rt_view(tmp_, db());
+  ASSERT_FALSE(dir.empty());
+  CommandResult r = check();
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("ok (3 tables"), std::string::npos) << r.out;
-  std::string dir;
-  for (auto& e : fs::directory_iterator(db() + "/rt_views")) dir = e.path().string();
-  ASSERT_FALSE(dir.empty());
   const std::string ids = read_file(dir + "/group_ids.u32"), meta = read_file(dir + "/view.json");
   fs::resize_file(dir + "/group_ids.u32", 6);
   EXPECT_TRUE(errors_with(check(), "rt view rv1: rt view: " + dir + "/group_ids.u32 is missing or has 6 bytes"));
   fs::remove(dir + "/group_ids.u32");
   EXPECT_TRUE(errors_with(check(), "rt view rv1: rt view: " + dir + "/group_ids.u32 is missing"));
   write_file(dir + "/group_ids.u32", ids);
+  // An edited view.json fails its own checksum.
   write_file(dir + "/view.json", std::regex_replace(meta, std::regex("\"group_count\""), "\"gc\""));
+  EXPECT_TRUE(errors_with(check(), "rt view rv1: rt view: " + dir + "/view.json is corrupted: its checksum does not match"));
+  // One written before checksums (neither kind) is read as before: a lost field is named.
+  auto old = nlohmann::json::parse(meta);
+  old.erase("view_checksum");
+  old.erase("checksums");
+  write_file(dir + "/view.json", std::regex_replace(old.dump(1), std::regex("\"group_count\""), "\"gc\""));
   EXPECT_TRUE(errors_with(check(), "rt view rv1: rt view: bad " + dir + "/view.json"));
+  write_file(dir + "/view.json", old.dump(1));
+  EXPECT_EQ(check().exit_code, 0);
   write_file(dir + "/view.json", meta);
+  EXPECT_EQ(check().exit_code, 0);
+}
+
+// Every file of an RT view carries a checksum in its view.json (and view.json its own):
+// a flipped byte in any of them is one line naming the file, from `raydb check` and from
+// a query that reads the view; restored, the view answers as the CPU backend does.
+TEST_F(IntegrityTest, RtViewFilesAreChecksummed) {
+  const std::string dir = create_rt_view(tmp_, db());
+  ASSERT_FALSE(dir.empty());
+  auto via_view = [&] { return run_raydb(cli::query(db(), kViewQuery, "--format csv --backend rt")); };
+  ASSERT_EQ(via_view().out, kViewAnswer);
+  EXPECT_EQ(csv(kViewQuery), kViewAnswer);
+  auto meta = nlohmann::json::parse(read_file(dir + "/view.json"));
+  ASSERT_TRUE(meta.contains("view_checksum"));
+  std::vector<std::string> files;
+  for (auto& e : fs::directory_iterator(dir))
+    if (e.path().filename() != "view.json") files.push_back(e.path().filename().string());
+  ASSERT_GE(files.size(), 4u);  // filter codes, group ids and tuples, an input; dictionaries of VARCHAR domains
+  int tried = 0, detected = 0;
+  for (const std::string& f : files) {
+    ASSERT_TRUE(meta["checksums"].contains(f)) << f;
+    const std::string path = dir + "/" + f, good = read_file(path);
+    if (good.empty()) continue;
+    for (size_t at : {size_t(0), good.size() - 1}) {
+      std::string bad = good;
+      bad[at] ^= 0x10;
+      write_file(path, bad);
+      const std::string want = "rt view: " + path + " is corrupted: its checksum does not match view.json";
+      const bool by_check = errors_with(check(), "rt view rv1: " + want);
+      const bool by_query = errors_with(via_view(), want);
+      EXPECT_TRUE(by_check) << f << " byte " << at;
+      EXPECT_TRUE(by_query) << f << " byte " << at;
+      tried++;
+      detected += by_check && by_query;
+    }
+    write_file(path, good);
+  }
+  EXPECT_GE(tried, 8);
+  std::printf("rt view files: %d corruptions tried, %d detected by raydb check and by the query\n", tried, detected);
+  EXPECT_EQ(via_view().out, kViewAnswer);
   EXPECT_EQ(check().exit_code, 0);
 }
 

@@ -1,7 +1,8 @@
 // Issue 14, resource guard: the CPU executor's memory limit (setting cpu_memory_limit).
-// A cross join's result rows or a GROUP BY with many groups past the limit end in a
-// one-line "out of memory" error; under a limit they fit, the answers are exact
-// (known from the generated data).
+// A cross join's result rows, a GROUP BY with many groups, a join's duplicate-key
+// matches, an ORDER BY's sort or a DISTINCT past the limit end in a one-line "out of
+// memory" error; under a limit they fit, the answers are exact (known from the
+// generated data).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -31,10 +32,11 @@ class MemoryLimitTest : public ::testing::Test {
 };
 TempDir* MemoryLimitTest::tmp_ = nullptr;
 
-::testing::AssertionResult out_of_memory(const CommandResult& r, const std::string& what) {
+::testing::AssertionResult out_of_memory(const CommandResult& r, const std::string& what,
+                                         const std::string& limit = "4.0 MiB") {
   auto lines = split_lines(r.err);
   if (r.exit_code != 1 || lines.size() != 1 ||
-      lines[0].rfind("error: out of memory: the query needs more than cpu_memory_limit (4.0 MiB) for " + what, 0) != 0)
+      lines[0].rfind("error: out of memory: the query needs more than cpu_memory_limit (" + limit + ") for " + what, 0) != 0)
     return ::testing::AssertionFailure() << "exit " << r.exit_code << " stderr [" << r.err << "]";
   return ::testing::AssertionSuccess();
 }
@@ -60,6 +62,36 @@ TEST_F(MemoryLimitTest, CrossJoinPastTheLimitIsOutOfMemory) {
   // Aggregates stream: only a batch's expansion is held.
   CommandResult r = query("select count(*), sum(b.i) from t a, t b where a.i < 40000", "256M");
   EXPECT_EQ(r.out, "count(*),sum(b.i)\n8000000,799996000000000\n") << r.err;
+}
+
+TEST_F(MemoryLimitTest, DuplicateKeyJoinPastTheLimitIsOutOfMemory) {
+  // g has 7 values: 200,000 x 28,571 matches; a batch of probe rows expands to about
+  // 60 million before the limit stops it (it used to allocate them all, per thread).
+  EXPECT_TRUE(out_of_memory(query("select count(*) from t a join t b on a.g = b.g", "4M"),
+                            "a join's duplicate-key matches"));
+  EXPECT_TRUE(out_of_memory(query("select a.i, b.i from t a join t b on a.g = b.g where a.i < 7000000", "4M"),
+                            "a join's duplicate-key matches"));
+  // Under the limit the duplicates expand: 700 rows of a (100 per g) times the rows of
+  // b with their g; the g's 200,000 rows are 28,572 each for g < 3 and 28,571 for the
+  // rest. One batch of a's 700 rows expands to 20 million matches (320 MB of row ids),
+  // past 64 MiB but within 512 MiB.
+  EXPECT_TRUE(out_of_memory(query("select count(*) from t a join t b on a.g = b.g where a.i < 700000", "64M"),
+                            "a join's duplicate-key matches", "64.0 MiB"));
+  CommandResult r = query("select count(*) from t a join t b on a.g = b.g where a.i < 700000", "512M");
+  EXPECT_EQ(r.out, "count(*)\n20000000\n") << r.err;
+}
+
+TEST_F(MemoryLimitTest, OrderBySortPastTheLimitIsOutOfMemory) {
+  // 200,000 BIGINT result rows are charged three times (chunks, merged, finisher's copy)
+  // and fit in 6 MiB; the sort's permutation (8 bytes a row) does not.
+  const std::string sql = "select i from t order by i desc limit 3";
+  EXPECT_TRUE(out_of_memory(query(sql, "6M"), "the ORDER BY's sort", "6.0 MiB"));
+  CommandResult r = query(sql, "8M");
+  EXPECT_EQ(r.out, "i\n199999000\n199998000\n199997000\n") << r.err;
+  // DISTINCT's table is charged too.
+  EXPECT_TRUE(out_of_memory(query("select distinct i from t", "6M"), "DISTINCT rows", "6.0 MiB"));
+  r = query("select distinct g from t order by g desc limit 2", "16M");
+  EXPECT_EQ(r.out, "g\n6\n5\n") << r.err;
 }
 
 TEST_F(MemoryLimitTest, BadValuesAreOneLineErrors) {

@@ -580,11 +580,13 @@ Rows SqliteOracle::query_raw(const std::string& sql) {
 }
 
 ::testing::AssertionResult matches_sqlite(Database& db, SqliteOracle& oracle, const std::string& sql,
-                                          const QueryOptions& options, const std::string& sqlite_sql) {
+                                          const QueryOptions& options, const std::string& sqlite_sql,
+                                          size_t* expected_rows) {
   std::string lite = sqlite_sql.empty() ? sqlite_dialect(sql) : sqlite_sql;
   Rows expected;
   try {
     expected = oracle.query_raw(lite);
+    if (expected_rows) *expected_rows = expected.rows.size();
   } catch (const std::exception& e) {
     return ::testing::AssertionFailure() << "the oracle failed (a test bug): " << e.what() << "\n  sqlite text: " << lite;
   }

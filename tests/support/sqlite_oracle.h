@@ -132,8 +132,9 @@ class SqliteOracle {
 
 // Runs `sql` on raydb (through `db`) and on SQLite (`sqlite_sql` when not empty, else
 // sqlite_dialect(sql)) and compares. The failure message holds the SQL and the diff.
+// `expected_rows`, when given, receives SQLite's row count.
 ::testing::AssertionResult matches_sqlite(Database& db, SqliteOracle& oracle, const std::string& sql,
                                           const QueryOptions& options = {Backend::kCpu},
-                                          const std::string& sqlite_sql = "");
+                                          const std::string& sqlite_sql = "", size_t* expected_rows = nullptr);
 
 }  // namespace raydb::test

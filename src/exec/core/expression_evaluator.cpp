@@ -246,6 +246,15 @@ inline bool cmp(CompareOp op, const T& x, const T& y) {
   return false;
 }
 
+// Doubles compare as in PostgreSQL (issue 14): NaN equals NaN and is above every other
+// value, so comparisons agree with ORDER BY, GROUP BY, DISTINCT and joins on NaN.
+inline bool cmp_double(CompareOp op, double x, double y) {
+  const bool nx = std::isnan(x), ny = std::isnan(y);
+  if (!nx && !ny) return cmp(op, x, y);
+  const int c = nx == ny ? 0 : (nx ? 1 : -1);  // x vs y
+  return cmp(op, c, 0);
+}
+
 Vector compare_vectors(CompareOp op, const Vector& a, const Vector& b) {
   const size_t n = a.size;
   Vector r(Type::boolean(), n);
@@ -263,7 +272,7 @@ Vector compare_vectors(CompareOp op, const Vector& a, const Vector& b) {
     return r;
   }
   if (a.kind == VectorKind::kDouble || b.kind == VectorKind::kDouble) {
-    for (size_t i = 0; i < n; i++) z[i] = cmp(op, a.double_at(i), b.double_at(i));
+    for (size_t i = 0; i < n; i++) z[i] = cmp_double(op, a.double_at(i), b.double_at(i));
     return r;
   }
   const int sa = scale_of(a.type), sb = scale_of(b.type);

@@ -100,7 +100,8 @@ std::vector<Vector> finish_aggregation(const LogicalQuery& q, std::vector<Vector
   return outputs;
 }
 
-void finish_rows(const LogicalQuery& q, std::vector<Vector> outputs, size_t n, ResultTable& result) {
+void finish_rows(const LogicalQuery& q, std::vector<Vector> outputs, size_t n, ResultTable& result,
+                 MemoryBudget* budget) {
   // DISTINCT over the SELECT columns (first occurrence wins).
   const size_t nsel = q.select.size();
   if (q.distinct && n > 0) {
@@ -114,6 +115,8 @@ void finish_rows(const LogicalQuery& q, std::vector<Vector> outputs, size_t n, R
       specs.push_back(s);
     }
     KeyEncoder enc(specs, result.interner.get());
+    // Key words, the table's slots and the kept rows' positions, per row.
+    if (budget) budget->charge(uint64_t(n) * (size_t(enc.width()) * 8 + 16 + 4), "DISTINCT rows");
     std::vector<Vector> sel_cols(outputs.begin(), outputs.begin() + long(nsel));
     std::vector<int64_t> words;
     enc.encode(sel_cols, n, words);
@@ -134,6 +137,8 @@ void finish_rows(const LogicalQuery& q, std::vector<Vector> outputs, size_t n, R
   // ORDER BY, OFFSET, LIMIT.
   std::vector<uint32_t> idx;
   if (!q.order_by.empty()) {
+    // The permutation and the kept rows' copy of it (4 bytes a row each).
+    if (budget) budget->charge(uint64_t(n) * 8, "the ORDER BY's sort");
     std::vector<Vector> keys(outputs.begin() + long(nsel), outputs.end());
     int64_t need = q.limit >= 0 ? q.limit + q.offset : -1;
     idx = sort_rows(keys, q.order_by, n, need);

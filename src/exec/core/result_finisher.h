@@ -4,6 +4,7 @@
 // ORDER BY (NULLs last ascending, first descending, as PostgreSQL), OFFSET/LIMIT.
 #include <vector>
 
+#include "exec/core/memory_budget.h"
 #include "exec/core/result_table.h"
 #include "plan/logical/logical_query.h"
 
@@ -17,7 +18,9 @@ std::vector<Vector> finish_aggregation(const plan::LogicalQuery& q, std::vector<
 
 // `outputs` holds the SELECT columns followed by one column per ORDER BY item, `n`
 // rows. Applies DISTINCT, ORDER BY, OFFSET and LIMIT and stores the SELECT columns
-// in `result` (columns, rows).
-void finish_rows(const plan::LogicalQuery& q, std::vector<Vector> outputs, size_t n, ResultTable& result);
+// in `result` (columns, rows). With a `budget` (the CPU backend's cpu_memory_limit), the
+// DISTINCT table and the ORDER BY's row permutation are charged before they are built.
+void finish_rows(const plan::LogicalQuery& q, std::vector<Vector> outputs, size_t n, ResultTable& result,
+                 MemoryBudget* budget = nullptr);
 
 }  // namespace raydb::exec

@@ -48,7 +48,7 @@ ResultTable CpuQueryRun::run() {
   size_t n = 0;
   std::vector<Vector> outputs = q_.is_aggregate ? merged_aggregates(n) : ordered_projection(n);
   const size_t aggregated_groups = n;
-  finish_rows(q_, std::move(outputs), n, result_);
+  finish_rows(q_, std::move(outputs), n, result_, &budget_);
   result_.profile = profile_text(build_ms, probe_ms, timer.elapsed_ms() - build_ms - probe_ms, aggregated_groups);
   return std::move(result_);
 }
@@ -186,7 +186,7 @@ void CpuQueryRun::stream_batch(PipelineWorker& w, size_t b) {
       const uint64_t tables = uint64_t(std::count(rows.bound.begin(), rows.bound.end(), 1)) + 1;
       budget_.check_scratch(uint64_t(rows.n) * j->cross_rows.size() * 4 * tables, "a cross join's rows");
     }
-    probe_join(*order_[k], q_, rows, w.sel, w.words, w.valid);
+    probe_join(*order_[k], q_, rows, w.sel, w.words, w.valid, budget_);
     apply_generic(j->residuals, q_, rows, w.keep, w.sel);
     w.joined[k] += rows.n;
   }

@@ -210,8 +210,21 @@ void probe_unique(const BuiltJoin& j, JoinedRows& rows, size_t width, std::vecto
 
 // Duplicate build keys: each probe row expands to all its matches.
 void probe_duplicates(const BuiltJoin& j, JoinedRows& rows, size_t width, const std::vector<int64_t>& words,
-                      const std::vector<uint8_t>& valid) {
+                      const std::vector<uint8_t>& valid, const MemoryBudget& budget) {
+  // Count first: one key can match millions of rows, and every probe row of the batch
+  // repeats for each. Per match: src and build, then one row id per bound table.
+  uint64_t matches = 0;
+  for (size_t i = 0; i < rows.n; i++) {
+    uint32_t b, e;
+    if (!valid[i]) continue;
+    j.index.find(&words[i * width], b, e);
+    matches += e - b;
+  }
+  const uint64_t tables = uint64_t(std::count(rows.bound.begin(), rows.bound.end(), 1)) + 1;
+  budget.check_scratch(matches * 4 * (2 + tables), "a join's duplicate-key matches");
   std::vector<uint32_t> src, build;
+  src.reserve(matches);
+  build.reserve(matches);
   for (size_t i = 0; i < rows.n; i++) {
     uint32_t b, e;
     if (!valid[i]) continue;
@@ -227,7 +240,7 @@ void probe_duplicates(const BuiltJoin& j, JoinedRows& rows, size_t width, const 
 }  // namespace
 
 void probe_join(const BuiltJoin& j, const LogicalQuery& q, JoinedRows& rows, std::vector<uint32_t>& sel,
-                std::vector<int64_t>& words, std::vector<uint8_t>& valid) {
+                std::vector<int64_t>& words, std::vector<uint8_t>& valid, const MemoryBudget& budget) {
   if (j.cross) {
     probe_cross(j, rows);
     return;
@@ -244,7 +257,7 @@ void probe_join(const BuiltJoin& j, const LogicalQuery& q, JoinedRows& rows, std
     if (j.index.unique())
       probe_unique(j, rows, width, sel, words, valid);
     else
-      probe_duplicates(j, rows, width, words, valid);
+      probe_duplicates(j, rows, width, words, valid, budget);
   }
 }
 

@@ -245,8 +245,7 @@ __device__ __forceinline__ int op_neg(ProgStack& s, int& sp, const ProgInstr& in
   return kErrNone;
 }
 
-// Comparison result of x and y by in.sub (= != < <= > >=); doubles compare with NaN
-// unequal and unordered, as the CPU.
+// Comparison result of x and y by in.sub (= != < <= > >=).
 template <typename T>
 __device__ __forceinline__ bool compare(int sub, T x, T y) {
   switch (sub) {
@@ -382,7 +381,9 @@ __device__ __forceinline__ void op_double_cmp(ProgStack& s, int& sp, const ProgI
   sp--;
   if (null_propagates(s, sp)) return;
   const double x = __longlong_as_double((long long)s.v[sp - 1]), y = __longlong_as_double((long long)s.v[sp]);
-  s.v[sp - 1] = compare(in.sub, x, y) ? 1 : 0;
+  // PostgreSQL's order, as the CPU (compare_vectors): NaN equals NaN, above all else.
+  const bool nx = isnan(x), ny = isnan(y);
+  s.v[sp - 1] = (nx || ny ? compare(in.sub, nx == ny ? 0 : (nx ? 1 : -1), 0) : compare(in.sub, x, y)) ? 1 : 0;
 }
 
 __device__ __forceinline__ int op_cast_double(ProgStack& s, int& sp, const ProgInstr& in) {

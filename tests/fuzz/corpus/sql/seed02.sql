@@ -1,0 +1,1 @@
+select d_year, p_brand1, sum(lo_revenue) from lineorder join part on lo_partkey = p_partkey join date on lo_orderdate = d_datekey where p_category = 'MFGR#12' group by d_year, p_brand1 order by 1, 2 limit 10

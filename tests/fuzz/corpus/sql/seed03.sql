@@ -1,0 +1,1 @@
+select c_nation, s_nation, d_year, sum(lo_revenue) as revenue from customer, lineorder, supplier, date where lo_custkey = c_custkey and lo_suppkey = s_suppkey and lo_orderdate = d_datekey and c_region = 'ASIA' having sum(lo_revenue) > 0 order by d_year asc, revenue desc

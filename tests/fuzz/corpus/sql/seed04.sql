@@ -1,0 +1,1 @@
+select distinct s, count(*) over () from t

@@ -1,0 +1,1 @@
+select i, b, d, f, s, dt from t where s like 'a%' or s ilike '%B_' and not (f is null) and dt >= date '1995-01-01'

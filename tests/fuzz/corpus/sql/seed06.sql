@@ -1,0 +1,1 @@
+select case when i > 0 then 'pos' when i < 0 then 'neg' else null end, cast(f as integer), f::bigint, coalesce(nullif(i, 1), -1) from t

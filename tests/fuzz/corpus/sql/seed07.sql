@@ -1,0 +1,1 @@
+select count(distinct s), min(dt), max(d), avg(f), sum(b) from t group by i % 3 having count(*) > 1 order by 1 desc nulls last offset 2

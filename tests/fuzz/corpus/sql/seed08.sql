@@ -1,0 +1,1 @@
+with x as (select i from t) select * from x where i in (select i from t) and exists (select 1 from t)

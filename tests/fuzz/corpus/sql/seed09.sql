@@ -1,0 +1,1 @@
+select i from t union all select lo_orderkey from lineorder intersect select 1 except select 2

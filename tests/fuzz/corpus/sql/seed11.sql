@@ -1,0 +1,1 @@
+create table z (a integer, b varchar, c decimal(10,2)); insert into z values (1, 'x', 1.25), (null, '', -0.5);

@@ -1,0 +1,1 @@
+create index idx_lo on lineorder (lo_orderdate) using rt with (bucket_size = 4); drop index if exists idx_lo

@@ -1,0 +1,1 @@
+create rt view v1 as select * from lineorder join date on lo_orderdate = d_datekey with (filter = (d_year), group = (d_year), aggregate = (lo_revenue))

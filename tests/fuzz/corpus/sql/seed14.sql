@@ -1,0 +1,1 @@
+set cpu_memory_limit = '1MB'; show cpu_memory_limit; reset cpu_memory_limit; explain analyze select 1

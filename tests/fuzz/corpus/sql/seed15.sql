@@ -1,0 +1,1 @@
+select substr(s, 2, 3) || upper(s), length(s), trim(s), replace(s, 'a', 'b'), abs(i), round(f, 2), extract(year from dt), date_trunc('month', dt) from t

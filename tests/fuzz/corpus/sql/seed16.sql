@@ -1,0 +1,1 @@
+select * from v, t left join u on t.i = u.i where (((((i)))) ) between 1 and 2 /* comment */ -- tail

@@ -1,0 +1,1 @@
+copy t to '/nonexistent/x.csv'; copy (select 1) to 'y.csv'; create view w as select 1 as a; drop view w

@@ -1,0 +1,1 @@
+select a.i, b.i from t a cross join t b inner join t c on a.i = c.i and b.s = c.s order by a.i, b.i limit 1 offset 0

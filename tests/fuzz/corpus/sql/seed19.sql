@@ -1,0 +1,1 @@
+select lo_orderkey from lineorder where lo_orderdate in (19940101, 19940102) and lo_quantity not between 1 and 2 and lo_shipmode not in ('AIR', 'MAIL')

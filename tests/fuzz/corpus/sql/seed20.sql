@@ -1,0 +1,1 @@
+select x from (select i as x from t) d (x) where x = (select max(i) from t)

@@ -176,7 +176,8 @@ namespace {
 // outer[i]) and the rest, which must not read outer columns.
 void Binder::split_correlation(const AstExpr& at, const SelectStatement& sub, const Correlation& c,
                                std::vector<AstPtr>& inner_keys, std::vector<AstPtr>& outer_keys,
-                               std::vector<AstPtr>& rest) const {
+                               std::vector<AstPtr>& rest, std::vector<AstPtr>* ne_inner,
+                               std::vector<AstPtr>* ne_outer) const {
   std::vector<AstPtr> terms;
   split_and(sub.where, terms);
   for (auto& t : terms) {
@@ -184,21 +185,25 @@ void Binder::split_correlation(const AstExpr& at, const SelectStatement& sub, co
       rest.push_back(t);
       continue;
     }
-    bool ok = t->kind == AstKind::kBinary && t->op == "=";
+    const bool ne = ne_inner && t->kind == AstKind::kBinary && t->op == "<>";
+    bool ok = t->kind == AstKind::kBinary && (t->op == "=" || ne);
     if (ok) {
       bool li = false, lo = false, ri = false, ro = false;
       c.sides(*t->children[0], li, lo);
       c.sides(*t->children[1], ri, ro);
+      std::vector<AstPtr>& in = ne ? *ne_inner : inner_keys;
+      std::vector<AstPtr>& out = ne ? *ne_outer : outer_keys;
       if (li && !lo && ro && !ri) {
-        inner_keys.push_back(t->children[0]), outer_keys.push_back(t->children[1]);
+        in.push_back(t->children[0]), out.push_back(t->children[1]);
       } else if (ri && !ro && lo && !li) {
-        inner_keys.push_back(t->children[1]), outer_keys.push_back(t->children[0]);
+        in.push_back(t->children[1]), out.push_back(t->children[0]);
       } else {
         ok = false;
       }
     }
-    if (!ok) refuse(at, "outer columns may appear only in inner = outer conditions of its WHERE, not in '" +
-                            t->to_string() + "'");
+    if (!ok)
+      refuse(at, std::string("outer columns may appear only in inner = outer") + (ne_inner ? " and inner <> outer" : "") +
+                     " conditions of its WHERE, not in '" + t->to_string() + "'");
   }
   for (auto& t : sub.from)
     if (c.reads_outer(t.on)) refuse(at, "its JOIN ... ON reads outer columns");
@@ -209,10 +214,11 @@ void Binder::split_correlation(const AstExpr& at, const SelectStatement& sub, co
 
 AstPtr Binder::decorrelate_exists(const AstPtr& e, const Correlation& c) {
   const SelectStatement& sub = *e->subquery;
-  std::vector<AstPtr> inner, outer, rest;
-  split_correlation(*e, sub, c, inner, outer, rest);
+  std::vector<AstPtr> inner, outer, rest, ne_inner, ne_outer;
+  split_correlation(*e, sub, c, inner, outer, rest, &ne_inner, &ne_outer);
   if (sub.having || sub.limit || sub.offset) refuse(*e, "EXISTS with HAVING, LIMIT or OFFSET");
   if (inner.size() != 1) refuse(*e, "EXISTS is decorrelated for exactly one inner = outer condition");
+  if (ne_inner.size() > 1) refuse(*e, "EXISTS is decorrelated for at most one inner <> outer condition");
   bool aggregate_only = sub.group_by.empty();
   for (auto& item : sub.select) aggregate_only = aggregate_only && contains_aggregate(*item.expr);
   if (aggregate_only) {  // an aggregate without GROUP BY always gives one row
@@ -223,6 +229,7 @@ AstPtr Binder::decorrelate_exists(const AstPtr& e, const Correlation& c) {
     t->subquery = nullptr;
     return t;
   }
+  if (!ne_inner.empty()) return exists_with_inequality(e, rest, inner[0], outer[0], ne_inner[0], ne_outer[0]);
   // SELECT DISTINCT inner FROM ... WHERE rest AND inner IS NOT NULL
   auto keys = std::make_shared<SelectStatement>();
   keys->with = sub.with;
@@ -257,9 +264,14 @@ AstPtr Binder::decorrelate_scalar(const AstPtr& conjunct, size_t side, const Cor
       sub.select[0].expr->kind == AstKind::kStar || !contains_aggregate(*sub.select[0].expr))
     refuse(e, "a scalar subquery is decorrelated when it selects one aggregate, without GROUP BY, HAVING, "
               "DISTINCT or LIMIT");
-  if (calls_count(*sub.select[0].expr))
-    refuse(e, "COUNT over no rows is 0, not NULL, which needs an outer join");
   if (inner.empty()) refuse(e, "no inner = outer condition");
+  if (calls_count(*sub.select[0].expr)) {
+    // COUNT over no rows is 0, not NULL: the subquery over every outer key value.
+    if (inner.size() != 1) refuse(e, "a correlated COUNT is decorrelated for exactly one inner = outer condition");
+    auto cmp = std::make_shared<AstExpr>(*conjunct);
+    cmp->children[side] = scalar_over_domain(e, rest, inner[0], outer[0]);
+    return cmp;
+  }
   const std::string alias = "__subquery_" + std::to_string(q_.tables.size());
   auto grouped = std::make_shared<SelectStatement>();
   grouped->with = sub.with;
@@ -327,6 +339,51 @@ AstPtr Binder::decorrelate(const AstPtr& e, bool top) {
     copy->children[i] = n;
   }
   return copy ? copy : e;
+}
+
+// Correlated scalar subqueries in the select list (over the outer key's domain,
+// binder_correlated_domain.cpp).
+AstPtr Binder::decorrelate_select_expr(const AstPtr& e) {
+  if (!e) return e;
+  if (e->subquery) {
+    Correlation c = correlation_of(*e->subquery);
+    if (!is_correlated(*e->subquery, c)) return e;
+    if (e->kind != AstKind::kSubquery || e->op == "exists")
+      refuse(*e, "in the select list only a scalar aggregate subquery is decorrelated (not EXISTS or IN)");
+    const SelectStatement& sub = *e->subquery;
+    std::vector<AstPtr> inner, outer, rest;
+    split_correlation(*e, sub, c, inner, outer, rest);
+    if (!sub.group_by.empty() || sub.having || sub.limit || sub.offset || sub.distinct || sub.select.size() != 1 ||
+        sub.select[0].expr->kind == AstKind::kStar || !contains_aggregate(*sub.select[0].expr))
+      refuse(*e, "a scalar subquery is decorrelated when it selects one aggregate, without GROUP BY, HAVING, "
+                 "DISTINCT or LIMIT");
+    if (inner.size() != 1) refuse(*e, "in the select list it is decorrelated for exactly one inner = outer condition");
+    return scalar_over_domain(*e, rest, inner[0], outer[0]);
+  }
+  std::shared_ptr<AstExpr> copy;
+  for (size_t i = 0; i < e->children.size(); i++) {
+    AstPtr n = decorrelate_select_expr(e->children[i]);
+    if (n == e->children[i]) continue;
+    if (!copy) copy = std::make_shared<AstExpr>(*e);
+    copy->children[i] = n;
+  }
+  return copy ? copy : e;
+}
+
+std::vector<SelectItem> Binder::decorrelate_select(const SelectStatement& s) {
+  std::vector<SelectItem> items = s.select;
+  bool aggregate = !s.group_by.empty() || s.having;
+  for (auto& item : s.select) aggregate = aggregate || contains_aggregate(*item.expr);
+  for (auto& item : items) {
+    if (item.expr->kind == AstKind::kStar) continue;
+    if (aggregate) {
+      // Grouped blocks keep the refusal the subquery runner gives (its value would
+      // need to be a group key).
+      continue;
+    }
+    item.expr = decorrelate_select_expr(item.expr);
+  }
+  return items;
 }
 
 }  // namespace raydb::sql

@@ -34,17 +34,21 @@ plan::LogicalQuery Binder::bind_inlined(const SelectStatement& in) {
   // Correlated scalar subqueries in the select list join tables before WHERE binds.
   if (runner_) folded.select = decorrelate_select(folded);
   const SelectStatement& s = folded;
-  if (s.where) {
-    // Correlated subqueries become joins with derived tables (binder_correlated.cpp).
-    AstPtr where = runner_ ? decorrelate(s.where, true) : s.where;
-    for (auto& j : domain_joins_) {  // joins the decorrelation added (binder_correlated_domain.cpp)
-      auto a = std::make_shared<AstExpr>();
-      a->kind = AstKind::kBinary;
-      a->op = "and";
-      a->line = where->line, a->column = where->column;
-      a->children = {where, j};
-      where = a;
+  // Correlated subqueries become joins with derived tables (binder_correlated.cpp).
+  AstPtr where = s.where && runner_ ? decorrelate(s.where, true) : s.where;
+  for (auto& j : domain_joins_) {  // joins the decorrelation added (binder_correlated_domain.cpp)
+    if (!where) {
+      where = j;
+      continue;
     }
+    auto a = std::make_shared<AstExpr>();
+    a->kind = AstKind::kBinary;
+    a->op = "and";
+    a->line = where->line, a->column = where->column;
+    a->children = {where, j};
+    where = a;
+  }
+  if (where) {
     ExpressionBinder eb = expression_binder(q_.tables.size(), nullptr, "WHERE");
     ExprPtr w = ExpressionBinder::as_predicate(eb.bind(*where), "argument of WHERE");
     plan::split_conjuncts(w, q_.conjuncts);

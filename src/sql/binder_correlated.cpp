@@ -174,13 +174,48 @@ namespace {
 
 // Splits the subquery's WHERE into equality correlations (inner = outer; inner[i] and
 // outer[i]) and the rest, which must not read outer columns.
+namespace {
+
+// Whether a subquery nested in e names a column of the outer block by its qualifier
+// (a correlation two levels deep), looking through every nesting level.
+bool nested_outer_ref(const AstExpr& e, const std::vector<std::string>& outer, std::vector<std::string>& shadow,
+                      int depth) {
+  if (e.kind == AstKind::kColumn && depth > 0 && !e.qualifier.empty()) {
+    bool shadowed = false;
+    for (auto& a : shadow) shadowed = shadowed || iequals(a, e.qualifier);
+    for (auto& a : outer)
+      if (!shadowed && iequals(a, e.qualifier)) return true;
+  }
+  for (auto& c : e.children)
+    if (nested_outer_ref(*c, outer, shadow, depth)) return true;
+  if (!e.subquery) return false;
+  const SelectStatement& st = *e.subquery;
+  const size_t mark = shadow.size();
+  for (auto& t : st.from) shadow.push_back(t.alias.empty() ? t.name : t.alias);
+  bool found = false;
+  auto check = [&](const AstPtr& x) { found = found || (x && nested_outer_ref(*x, outer, shadow, depth + 1)); };
+  check(st.where);
+  check(st.having);
+  for (auto& item : st.select) check(item.expr);
+  for (auto& t : st.from) check(t.on);
+  shadow.resize(mark);
+  return found;
+}
+
+}  // namespace
+
 void Binder::split_correlation(const AstExpr& at, const SelectStatement& sub, const Correlation& c,
                                std::vector<AstPtr>& inner_keys, std::vector<AstPtr>& outer_keys,
                                std::vector<AstPtr>& rest, std::vector<AstPtr>* ne_inner,
                                std::vector<AstPtr>* ne_outer) const {
   std::vector<AstPtr> terms;
   split_and(sub.where, terms);
+  std::vector<std::string> outer_aliases, shadow;
+  for (auto& t : q_.tables) outer_aliases.push_back(t.alias);
+  for (auto& [alias, t] : c.inner) shadow.push_back(alias);
   for (auto& t : terms) {
+    if (nested_outer_ref(*t, outer_aliases, shadow, 0))
+      refuse(at, "a subquery inside it reads the outer block's columns (correlation nested two levels deep)");
     if (!c.reads_outer(t)) {
       rest.push_back(t);
       continue;

@@ -78,7 +78,11 @@ class Binder {
                          std::vector<AstPtr>& rest, std::vector<AstPtr>* ne_inner = nullptr,
                          std::vector<AstPtr>* ne_outer = nullptr) const;
   AstPtr decorrelate(const AstPtr& e, bool top);
-  AstPtr decorrelate_exists(const AstPtr& e, const Correlation& c);
+  AstPtr decorrelate_exists(const AstPtr& e, const Correlation& c, bool top);
+  // A semi join as a conjunct of WHERE: the distinct non-NULL tuples of `inner` keys
+  // (under the subquery's other conditions) joined on outer_i = k_i.
+  AstPtr semi_join(const AstExpr& at, const SelectStatement& sub, const std::vector<AstPtr>& inner,
+                   const std::vector<AstPtr>& outer, std::vector<AstPtr> rest);
   AstPtr decorrelate_scalar(const AstPtr& conjunct, size_t side, const Correlation& c);
   void add_table(TempTable shape, const std::string& alias);  // a table the rewrite joins
   // Correlations over the outer key's whole domain (binder_correlated_domain.cpp).

@@ -247,12 +247,40 @@ void Binder::split_correlation(const AstExpr& at, const SelectStatement& sub, co
     if (c.reads_outer(g)) refuse(at, "its GROUP BY reads outer columns");
 }
 
-AstPtr Binder::decorrelate_exists(const AstPtr& e, const Correlation& c) {
+AstPtr Binder::semi_join(const AstExpr& at, const SelectStatement& sub, const std::vector<AstPtr>& inner,
+                         const std::vector<AstPtr>& outer, std::vector<AstPtr> rest) {
+  const std::string alias = "__semi_" + std::to_string(q_.tables.size());
+  auto keys = std::make_shared<SelectStatement>();
+  keys->with = sub.with;
+  keys->from = sub.from;
+  keys->distinct = true;
+  for (size_t i = 0; i < inner.size(); i++) {
+    keys->select.push_back({inner[i], "k" + std::to_string(i + 1)});
+    rest.push_back(is_null(inner[i], true));
+  }
+  keys->where = make_and(rest);
+  add_table(materialize(*keys, alias, {}, "subquery " + at.to_string().substr(0, 60)), alias);
+  std::vector<AstPtr> terms;
+  for (size_t i = 0; i < outer.size(); i++) {
+    auto eq = std::make_shared<AstExpr>();
+    eq->kind = AstKind::kBinary;
+    eq->op = "=";
+    eq->line = at.line, eq->column = at.column;
+    eq->children = {outer[i], column(alias, "k" + std::to_string(i + 1))};
+    terms.push_back(eq);
+  }
+  return make_and(terms);
+}
+
+AstPtr Binder::decorrelate_exists(const AstPtr& e, const Correlation& c, bool top) {
   const SelectStatement& sub = *e->subquery;
   std::vector<AstPtr> inner, outer, rest, ne_inner, ne_outer;
   split_correlation(*e, sub, c, inner, outer, rest, &ne_inner, &ne_outer);
   if (sub.having || sub.limit || sub.offset) refuse(*e, "EXISTS with HAVING, LIMIT or OFFSET");
-  if (inner.size() != 1) refuse(*e, "EXISTS is decorrelated for exactly one inner = outer condition");
+  if (inner.empty()) refuse(*e, "EXISTS is decorrelated with an inner = outer condition");
+  if (inner.size() > 1 && !(top && !e->negated && ne_inner.empty()))
+    refuse(*e, "EXISTS with several inner = outer conditions is decorrelated only as a condition of WHERE (not "
+               "under NOT or OR, nor next to <>)");
   if (ne_inner.size() > 1) refuse(*e, "EXISTS is decorrelated for at most one inner <> outer condition");
   bool aggregate_only = sub.group_by.empty();
   for (auto& item : sub.select) aggregate_only = aggregate_only && contains_aggregate(*item.expr);
@@ -265,6 +293,7 @@ AstPtr Binder::decorrelate_exists(const AstPtr& e, const Correlation& c) {
     return t;
   }
   if (!ne_inner.empty()) return exists_with_inequality(e, rest, inner[0], outer[0], ne_inner[0], ne_outer[0]);
+  if (inner.size() > 1) return semi_join(*e, sub, inner, outer, rest);  // distinct key tuples: no row repeats
   // SELECT DISTINCT inner FROM ... WHERE rest AND inner IS NOT NULL
   auto keys = std::make_shared<SelectStatement>();
   keys->with = sub.with;
@@ -350,13 +379,29 @@ AstPtr Binder::decorrelate(const AstPtr& e, bool top) {
   if (e->subquery && e->kind == AstKind::kSubquery) {
     Correlation c = correlation_of(*e->subquery);
     if (!is_correlated(*e->subquery, c)) return e;
-    if (e->op == "exists") return decorrelate_exists(e, c);
+    if (e->op == "exists") return decorrelate_exists(e, c, top);
     refuse(*e, "a correlated scalar subquery is decorrelated only as one side of a comparison that is a "
                "condition of WHERE");
   }
   if (e->subquery) {  // x IN (SELECT ...)
     Correlation c = correlation_of(*e->subquery);
-    if (is_correlated(*e->subquery, c)) refuse(*e, "IN with a correlated subquery (write EXISTS)");
+    if (is_correlated(*e->subquery, c)) {
+      // x IN (SELECT y ... WHERE inner = outer ...) as a condition of WHERE: a semi join
+      // on (inner..., y) = (outer..., x); NOT IN or IN under OR/NOT is refused.
+      if (!top || e->negated || e->kind != AstKind::kInList)
+        refuse(*e, "NOT IN, or IN under NOT or OR, with a correlated subquery");
+      const SelectStatement& sub = *e->subquery;
+      std::vector<AstPtr> inner, outer, rest;
+      split_correlation(*e, sub, c, inner, outer, rest);
+      if (sub.select.size() != 1 || sub.select[0].expr->kind == AstKind::kStar || !sub.group_by.empty() ||
+          sub.having || sub.limit || sub.offset || contains_aggregate(*sub.select[0].expr) || inner.empty() ||
+          c.reads_outer(sub.select[0].expr))
+        refuse(*e, "IN is decorrelated for one selected expression without aggregates, GROUP BY, HAVING or LIMIT, "
+                   "with inner = outer conditions");
+      inner.push_back(sub.select[0].expr);
+      outer.push_back(e->children[0]);
+      return semi_join(*e, sub, inner, outer, rest);
+    }
   }
   if (top && is_comparison(*e)) {
     for (size_t side = 0; side < 2; side++) {

@@ -173,6 +173,13 @@ plan::LogicalQuery Binder::bind_windowed(const SelectStatement& s) {
     if (!constant_like(e) && !output_name) item.expr = split.rewrite(o.expr);
     outer.order_by.push_back(std::move(item));
   }
+  if (inner.select.empty() && split.inner.empty()) {  // only argument-free windows: the rows still count
+    auto one = std::make_shared<AstExpr>();
+    one->kind = AstKind::kLiteral;
+    one->value = Value::integer(1);
+    one->text = "1";
+    split.inner.push_back({one, "\x01w0"});
+  }
   for (auto& x : split.inner) inner.select.push_back(x);
 
   plan::LogicalQuery q = bind_nested(inner);

@@ -154,7 +154,7 @@ Vector WindowEvaluator::lag_lead() const {
   if (!has_default) return gather(args_[0], src);
   // Rows past the partition's edge take the default evaluated at the current row.
   Vector values = args_[0], fallback = args_[2];
-  if (values.kind != fallback.kind) {
+  if (values.kind != fallback.kind || (values.kind == VectorKind::kCode && values.dict != fallback.dict)) {
     values.decode_strings();
     fallback.decode_strings();
   }

@@ -72,7 +72,7 @@ std::string AstExpr::to_string() const {
     }
     case AstKind::kIsNull: return operand(*children[0], 5) + (negated ? " IS NOT NULL" : " IS NULL");
     case AstKind::kFunction: {
-      if (star_arg) return name + "(*)";
+      if (star_arg) return name + "(*)" + (over ? " OVER " + over->to_string() : "");
       if (name == "list_value") {  // written [a, b, ...]
         std::string s = "[";
         for (size_t i = 0; i < children.size(); i++) s += (i ? ", " : "") + children[i]->to_string();
@@ -86,6 +86,7 @@ std::string AstExpr::to_string() const {
       s += ")";
       if (within_group)
         s += " WITHIN GROUP (ORDER BY " + children.back()->to_string() + (within_desc ? " DESC)" : ")");
+      if (over) s += " OVER " + over->to_string();
       return s;
     }
     case AstKind::kCase: {
@@ -104,6 +105,44 @@ std::string AstExpr::to_string() const {
       return op == "exists" ? (negated ? "NOT EXISTS " : "EXISTS ") + text : text;
   }
   return "?";
+}
+
+std::string WindowSpecAst::to_string() const {
+  if (partition.empty() && order.empty() && !has_frame && !base.empty()) return base;
+  std::string s = "(";
+  auto sep = [&s] {
+    if (s.size() > 1) s += " ";
+  };
+  if (!base.empty()) s += base;
+  if (!partition.empty()) {
+    sep();
+    s += "PARTITION BY ";
+    for (size_t i = 0; i < partition.size(); i++) s += (i ? ", " : "") + partition[i]->to_string();
+  }
+  if (!order.empty()) {
+    sep();
+    s += "ORDER BY ";
+    for (size_t i = 0; i < order.size(); i++) {
+      s += (i ? ", " : "") + order[i].expr->to_string() + (order[i].descending ? " DESC" : "");
+      if (order[i].nulls) s += order[i].nulls == 1 ? " NULLS FIRST" : " NULLS LAST";
+    }
+  }
+  if (has_frame) {
+    sep();
+    auto bound = [](const FrameBoundAst& b) -> std::string {
+      switch (b.kind) {
+        case FrameBoundAst::Kind::kUnboundedPreceding: return "UNBOUNDED PRECEDING";
+        case FrameBoundAst::Kind::kPreceding: return b.offset->to_string() + " PRECEDING";
+        case FrameBoundAst::Kind::kCurrentRow: return "CURRENT ROW";
+        case FrameBoundAst::Kind::kFollowing: return b.offset->to_string() + " FOLLOWING";
+        case FrameBoundAst::Kind::kUnboundedFollowing: return "UNBOUNDED FOLLOWING";
+      }
+      return "?";
+    };
+    s += unit == Unit::kRows ? "ROWS" : unit == Unit::kRange ? "RANGE" : "GROUPS";
+    s += " BETWEEN " + bound(start) + " AND " + bound(end);
+  }
+  return s + ")";
 }
 
 AstExpr::~AstExpr() {

@@ -32,6 +32,32 @@ struct SelectStatement;
 struct AstExpr;
 using AstPtr = std::shared_ptr<AstExpr>;
 
+// One bound of a window frame: UNBOUNDED PRECEDING, n PRECEDING, CURRENT ROW,
+// n FOLLOWING or UNBOUNDED FOLLOWING (`offset` holds n).
+struct FrameBoundAst {
+  enum class Kind { kUnboundedPreceding, kPreceding, kCurrentRow, kFollowing, kUnboundedFollowing };
+  Kind kind = Kind::kUnboundedPreceding;
+  std::shared_ptr<AstExpr> offset;
+};
+
+// OVER ( [base] [PARTITION BY ...] [ORDER BY ...] [frame] ) or OVER name.
+struct WindowSpecAst {
+  struct Order {
+    std::shared_ptr<AstExpr> expr;
+    bool descending = false;
+    int nulls = 0;  // 0: default (last ascending, first descending), 1: NULLS FIRST, 2: NULLS LAST
+  };
+  std::string base;  // a named window (WINDOW name AS (...)) this one refines; "" when none
+  std::vector<std::shared_ptr<AstExpr>> partition;
+  std::vector<Order> order;
+  bool has_frame = false;
+  enum class Unit { kRows, kRange, kGroups };
+  Unit unit = Unit::kRange;
+  FrameBoundAst start, end;
+  int line = 1, column = 1;
+  std::string to_string() const;
+};
+
 struct AstExpr {
   AstKind kind = AstKind::kLiteral;
   int line = 1, column = 1;  // where the expression starts, for messages
@@ -54,6 +80,8 @@ struct AstExpr {
   bool has_else = false;     // kCase: the last child is the ELSE value
   Type cast_type;            // kCast
   std::vector<AstPtr> children;  // kCase: [operand], when0, then0, when1, then1, ..., [else]
+  // kFunction: f(...) OVER (...): a window function call (null when not one).
+  std::shared_ptr<const WindowSpecAst> over;
   // kSubquery; kInList: x [NOT] IN (SELECT ...) has children = {x} and this query.
   std::shared_ptr<const SelectStatement> subquery;
   // Frees a deep tree (a chain of 30,000 terms) without recursing once per level.
@@ -111,6 +139,8 @@ struct SelectStatement {
   AstPtr where;
   std::vector<AstPtr> group_by;
   AstPtr having;
+  // WINDOW name AS (...), ...: named windows that OVER clauses of this block refer to.
+  std::vector<std::pair<std::string, WindowSpecAst>> windows;
   std::vector<OrderByItem> order_by;
   AstPtr limit;   // null when absent
   AstPtr offset;  // null when absent

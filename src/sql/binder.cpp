@@ -20,6 +20,7 @@ bool is_integer_literal(const AstExpr& e) {
 plan::LogicalQuery Binder::bind(const SelectStatement& s) {
   bind_with(s.with);
   if (s.set_op != SetOp::kNone) return bind_set_operation(s);
+  if (statement_has_window(s)) return bind_windowed(s);
   if (!views_ || uses_query_structure(s)) return bind_inlined(s);
   inlined_ = ViewInliner(resolve_, views_).inline_views(s);
   return bind_inlined(inlined_);
@@ -27,13 +28,27 @@ plan::LogicalQuery Binder::bind(const SelectStatement& s) {
 
 plan::LogicalQuery Binder::bind_inlined(const SelectStatement& in) {
   // Outer joins become the joined rows, one FROM item (binder_outer_join.cpp).
-  const SelectStatement folded = fold_outer_joins(in);
-  const SelectStatement& s = folded;
-  bind_from(s);
+  SelectStatement folded = fold_outer_joins(in);
+  bind_from(folded);
   from_tables_ = q_.tables.size();
-  if (s.where) {
-    // Correlated subqueries become joins with derived tables (binder_correlated.cpp).
-    const AstPtr where = runner_ ? decorrelate(s.where, true) : s.where;
+  // Correlated scalar subqueries in the select list join tables before WHERE binds.
+  if (runner_) folded.select = decorrelate_select(folded);
+  const SelectStatement& s = folded;
+  // Correlated subqueries become joins with derived tables (binder_correlated.cpp).
+  AstPtr where = s.where && runner_ ? decorrelate(s.where, true) : s.where;
+  for (auto& j : domain_joins_) {  // joins the decorrelation added (binder_correlated_domain.cpp)
+    if (!where) {
+      where = j;
+      continue;
+    }
+    auto a = std::make_shared<AstExpr>();
+    a->kind = AstKind::kBinary;
+    a->op = "and";
+    a->line = where->line, a->column = where->column;
+    a->children = {where, j};
+    where = a;
+  }
+  if (where) {
     ExpressionBinder eb = expression_binder(q_.tables.size(), nullptr, "WHERE");
     ExprPtr w = ExpressionBinder::as_predicate(eb.bind(*where), "argument of WHERE");
     plan::split_conjuncts(w, q_.conjuncts);

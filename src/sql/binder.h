@@ -75,11 +75,38 @@ class Binder {
   bool reads_outer_columns(const SelectStatement& sub) const;  // correlated with this block
   void split_correlation(const AstExpr& at, const SelectStatement& sub, const Correlation& c,
                          std::vector<AstPtr>& inner_keys, std::vector<AstPtr>& outer_keys,
-                         std::vector<AstPtr>& rest) const;
+                         std::vector<AstPtr>& rest, std::vector<AstPtr>* ne_inner = nullptr,
+                         std::vector<AstPtr>* ne_outer = nullptr) const;
   AstPtr decorrelate(const AstPtr& e, bool top);
-  AstPtr decorrelate_exists(const AstPtr& e, const Correlation& c);
+  AstPtr decorrelate_exists(const AstPtr& e, const Correlation& c, bool top);
+  // A semi join as a conjunct of WHERE: the distinct non-NULL tuples of `inner` keys
+  // (under the subquery's other conditions) joined on outer_i = k_i.
+  AstPtr semi_join(const AstExpr& at, const SelectStatement& sub, const std::vector<AstPtr>& inner,
+                   const std::vector<AstPtr>& outer, std::vector<AstPtr> rest);
   AstPtr decorrelate_scalar(const AstPtr& conjunct, size_t side, const Correlation& c);
   void add_table(TempTable shape, const std::string& alias);  // a table the rewrite joins
+  // Correlations over the outer key's whole domain (binder_correlated_domain.cpp).
+  AstPtr exists_with_inequality(const AstPtr& e, std::vector<AstPtr> rest, const AstPtr& inner_key,
+                                const AstPtr& outer_key, const AstPtr& inner_ne, const AstPtr& outer_ne);
+  // Binds `per_key` (a SELECT whose first column is the inner key, named k) over every
+  // value of `outer_key` (a column of a stored outer table): a table with one row per
+  // distinct value, joined to this block on outer_key = alias.k (domain_joins_), its
+  // other columns NULL where `per_key` has no row. Returns the table's alias.
+  std::string join_over_domain(const AstPtr& outer_key, std::shared_ptr<SelectStatement> per_key,
+                               const std::string& what);
+  // A correlated scalar aggregate subquery (one inner = outer key) as an expression over
+  // the domain table: its value per key, or its value over no rows where a key has none.
+  AstPtr scalar_over_domain(const AstExpr& e, std::vector<AstPtr> rest, const AstPtr& inner_key,
+                            const AstPtr& outer_key);
+  // The select list with its correlated scalar subqueries decorrelated (non-aggregate blocks).
+  std::vector<SelectItem> decorrelate_select(const SelectStatement& s);
+  AstPtr decorrelate_select_expr(const AstPtr& e);
+  std::vector<AstPtr> domain_joins_;  // outer_key = alias.k conjuncts added to WHERE
+  // Window functions (binder_window.cpp): the block split into its rows and the windows over them.
+  plan::LogicalQuery bind_windowed(const SelectStatement& s);
+  plan::ExprPtr bind_window_call(const AstExpr& call);
+  void bind_frame(const WindowSpecAst& spec, plan::WindowExpr& w);
+  bool windowed_ = false;  // this block reads the rows of bind_windowed: SELECT and ORDER BY bind windows
   // Outer joins (binder_outer_join.cpp): s with each LEFT/RIGHT/FULL JOIN and the items
   // before it replaced by one item holding the joined rows.
   SelectStatement fold_outer_joins(const SelectStatement& s);

@@ -174,31 +174,71 @@ namespace {
 
 // Splits the subquery's WHERE into equality correlations (inner = outer; inner[i] and
 // outer[i]) and the rest, which must not read outer columns.
+namespace {
+
+// Whether a subquery nested in e names a column of the outer block by its qualifier
+// (a correlation two levels deep), looking through every nesting level.
+bool nested_outer_ref(const AstExpr& e, const std::vector<std::string>& outer, std::vector<std::string>& shadow,
+                      int depth) {
+  if (e.kind == AstKind::kColumn && depth > 0 && !e.qualifier.empty()) {
+    bool shadowed = false;
+    for (auto& a : shadow) shadowed = shadowed || iequals(a, e.qualifier);
+    for (auto& a : outer)
+      if (!shadowed && iequals(a, e.qualifier)) return true;
+  }
+  for (auto& c : e.children)
+    if (nested_outer_ref(*c, outer, shadow, depth)) return true;
+  if (!e.subquery) return false;
+  const SelectStatement& st = *e.subquery;
+  const size_t mark = shadow.size();
+  for (auto& t : st.from) shadow.push_back(t.alias.empty() ? t.name : t.alias);
+  bool found = false;
+  auto check = [&](const AstPtr& x) { found = found || (x && nested_outer_ref(*x, outer, shadow, depth + 1)); };
+  check(st.where);
+  check(st.having);
+  for (auto& item : st.select) check(item.expr);
+  for (auto& t : st.from) check(t.on);
+  shadow.resize(mark);
+  return found;
+}
+
+}  // namespace
+
 void Binder::split_correlation(const AstExpr& at, const SelectStatement& sub, const Correlation& c,
                                std::vector<AstPtr>& inner_keys, std::vector<AstPtr>& outer_keys,
-                               std::vector<AstPtr>& rest) const {
+                               std::vector<AstPtr>& rest, std::vector<AstPtr>* ne_inner,
+                               std::vector<AstPtr>* ne_outer) const {
   std::vector<AstPtr> terms;
   split_and(sub.where, terms);
+  std::vector<std::string> outer_aliases, shadow;
+  for (auto& t : q_.tables) outer_aliases.push_back(t.alias);
+  for (auto& [alias, t] : c.inner) shadow.push_back(alias);
   for (auto& t : terms) {
+    if (nested_outer_ref(*t, outer_aliases, shadow, 0))
+      refuse(at, "a subquery inside it reads the outer block's columns (correlation nested two levels deep)");
     if (!c.reads_outer(t)) {
       rest.push_back(t);
       continue;
     }
-    bool ok = t->kind == AstKind::kBinary && t->op == "=";
+    const bool ne = ne_inner && t->kind == AstKind::kBinary && t->op == "<>";
+    bool ok = t->kind == AstKind::kBinary && (t->op == "=" || ne);
     if (ok) {
       bool li = false, lo = false, ri = false, ro = false;
       c.sides(*t->children[0], li, lo);
       c.sides(*t->children[1], ri, ro);
+      std::vector<AstPtr>& in = ne ? *ne_inner : inner_keys;
+      std::vector<AstPtr>& out = ne ? *ne_outer : outer_keys;
       if (li && !lo && ro && !ri) {
-        inner_keys.push_back(t->children[0]), outer_keys.push_back(t->children[1]);
+        in.push_back(t->children[0]), out.push_back(t->children[1]);
       } else if (ri && !ro && lo && !li) {
-        inner_keys.push_back(t->children[1]), outer_keys.push_back(t->children[0]);
+        in.push_back(t->children[1]), out.push_back(t->children[0]);
       } else {
         ok = false;
       }
     }
-    if (!ok) refuse(at, "outer columns may appear only in inner = outer conditions of its WHERE, not in '" +
-                            t->to_string() + "'");
+    if (!ok)
+      refuse(at, std::string("outer columns may appear only in inner = outer") + (ne_inner ? " and inner <> outer" : "") +
+                     " conditions of its WHERE, not in '" + t->to_string() + "'");
   }
   for (auto& t : sub.from)
     if (c.reads_outer(t.on)) refuse(at, "its JOIN ... ON reads outer columns");
@@ -207,12 +247,41 @@ void Binder::split_correlation(const AstExpr& at, const SelectStatement& sub, co
     if (c.reads_outer(g)) refuse(at, "its GROUP BY reads outer columns");
 }
 
-AstPtr Binder::decorrelate_exists(const AstPtr& e, const Correlation& c) {
+AstPtr Binder::semi_join(const AstExpr& at, const SelectStatement& sub, const std::vector<AstPtr>& inner,
+                         const std::vector<AstPtr>& outer, std::vector<AstPtr> rest) {
+  const std::string alias = "__semi_" + std::to_string(q_.tables.size());
+  auto keys = std::make_shared<SelectStatement>();
+  keys->with = sub.with;
+  keys->from = sub.from;
+  keys->distinct = true;
+  for (size_t i = 0; i < inner.size(); i++) {
+    keys->select.push_back({inner[i], "k" + std::to_string(i + 1)});
+    rest.push_back(is_null(inner[i], true));
+  }
+  keys->where = make_and(rest);
+  add_table(materialize(*keys, alias, {}, "subquery " + at.to_string().substr(0, 60)), alias);
+  std::vector<AstPtr> terms;
+  for (size_t i = 0; i < outer.size(); i++) {
+    auto eq = std::make_shared<AstExpr>();
+    eq->kind = AstKind::kBinary;
+    eq->op = "=";
+    eq->line = at.line, eq->column = at.column;
+    eq->children = {outer[i], column(alias, "k" + std::to_string(i + 1))};
+    terms.push_back(eq);
+  }
+  return make_and(terms);
+}
+
+AstPtr Binder::decorrelate_exists(const AstPtr& e, const Correlation& c, bool top) {
   const SelectStatement& sub = *e->subquery;
-  std::vector<AstPtr> inner, outer, rest;
-  split_correlation(*e, sub, c, inner, outer, rest);
+  std::vector<AstPtr> inner, outer, rest, ne_inner, ne_outer;
+  split_correlation(*e, sub, c, inner, outer, rest, &ne_inner, &ne_outer);
   if (sub.having || sub.limit || sub.offset) refuse(*e, "EXISTS with HAVING, LIMIT or OFFSET");
-  if (inner.size() != 1) refuse(*e, "EXISTS is decorrelated for exactly one inner = outer condition");
+  if (inner.empty()) refuse(*e, "EXISTS is decorrelated with an inner = outer condition");
+  if (inner.size() > 1 && !(top && !e->negated && ne_inner.empty()))
+    refuse(*e, "EXISTS with several inner = outer conditions is decorrelated only as a condition of WHERE (not "
+               "under NOT or OR, nor next to <>)");
+  if (ne_inner.size() > 1) refuse(*e, "EXISTS is decorrelated for at most one inner <> outer condition");
   bool aggregate_only = sub.group_by.empty();
   for (auto& item : sub.select) aggregate_only = aggregate_only && contains_aggregate(*item.expr);
   if (aggregate_only) {  // an aggregate without GROUP BY always gives one row
@@ -223,6 +292,8 @@ AstPtr Binder::decorrelate_exists(const AstPtr& e, const Correlation& c) {
     t->subquery = nullptr;
     return t;
   }
+  if (!ne_inner.empty()) return exists_with_inequality(e, rest, inner[0], outer[0], ne_inner[0], ne_outer[0]);
+  if (inner.size() > 1) return semi_join(*e, sub, inner, outer, rest);  // distinct key tuples: no row repeats
   // SELECT DISTINCT inner FROM ... WHERE rest AND inner IS NOT NULL
   auto keys = std::make_shared<SelectStatement>();
   keys->with = sub.with;
@@ -257,9 +328,14 @@ AstPtr Binder::decorrelate_scalar(const AstPtr& conjunct, size_t side, const Cor
       sub.select[0].expr->kind == AstKind::kStar || !contains_aggregate(*sub.select[0].expr))
     refuse(e, "a scalar subquery is decorrelated when it selects one aggregate, without GROUP BY, HAVING, "
               "DISTINCT or LIMIT");
-  if (calls_count(*sub.select[0].expr))
-    refuse(e, "COUNT over no rows is 0, not NULL, which needs an outer join");
   if (inner.empty()) refuse(e, "no inner = outer condition");
+  if (calls_count(*sub.select[0].expr)) {
+    // COUNT over no rows is 0, not NULL: the subquery over every outer key value.
+    if (inner.size() != 1) refuse(e, "a correlated COUNT is decorrelated for exactly one inner = outer condition");
+    auto cmp = std::make_shared<AstExpr>(*conjunct);
+    cmp->children[side] = scalar_over_domain(e, rest, inner[0], outer[0]);
+    return cmp;
+  }
   const std::string alias = "__subquery_" + std::to_string(q_.tables.size());
   auto grouped = std::make_shared<SelectStatement>();
   grouped->with = sub.with;
@@ -303,13 +379,29 @@ AstPtr Binder::decorrelate(const AstPtr& e, bool top) {
   if (e->subquery && e->kind == AstKind::kSubquery) {
     Correlation c = correlation_of(*e->subquery);
     if (!is_correlated(*e->subquery, c)) return e;
-    if (e->op == "exists") return decorrelate_exists(e, c);
+    if (e->op == "exists") return decorrelate_exists(e, c, top);
     refuse(*e, "a correlated scalar subquery is decorrelated only as one side of a comparison that is a "
                "condition of WHERE");
   }
   if (e->subquery) {  // x IN (SELECT ...)
     Correlation c = correlation_of(*e->subquery);
-    if (is_correlated(*e->subquery, c)) refuse(*e, "IN with a correlated subquery (write EXISTS)");
+    if (is_correlated(*e->subquery, c)) {
+      // x IN (SELECT y ... WHERE inner = outer ...) as a condition of WHERE: a semi join
+      // on (inner..., y) = (outer..., x); NOT IN or IN under OR/NOT is refused.
+      if (!top || e->negated || e->kind != AstKind::kInList)
+        refuse(*e, "NOT IN, or IN under NOT or OR, with a correlated subquery");
+      const SelectStatement& sub = *e->subquery;
+      std::vector<AstPtr> inner, outer, rest;
+      split_correlation(*e, sub, c, inner, outer, rest);
+      if (sub.select.size() != 1 || sub.select[0].expr->kind == AstKind::kStar || !sub.group_by.empty() ||
+          sub.having || sub.limit || sub.offset || contains_aggregate(*sub.select[0].expr) || inner.empty() ||
+          c.reads_outer(sub.select[0].expr))
+        refuse(*e, "IN is decorrelated for one selected expression without aggregates, GROUP BY, HAVING or LIMIT, "
+                   "with inner = outer conditions");
+      inner.push_back(sub.select[0].expr);
+      outer.push_back(e->children[0]);
+      return semi_join(*e, sub, inner, outer, rest);
+    }
   }
   if (top && is_comparison(*e)) {
     for (size_t side = 0; side < 2; side++) {
@@ -327,6 +419,51 @@ AstPtr Binder::decorrelate(const AstPtr& e, bool top) {
     copy->children[i] = n;
   }
   return copy ? copy : e;
+}
+
+// Correlated scalar subqueries in the select list (over the outer key's domain,
+// binder_correlated_domain.cpp).
+AstPtr Binder::decorrelate_select_expr(const AstPtr& e) {
+  if (!e) return e;
+  if (e->subquery) {
+    Correlation c = correlation_of(*e->subquery);
+    if (!is_correlated(*e->subquery, c)) return e;
+    if (e->kind != AstKind::kSubquery || e->op == "exists")
+      refuse(*e, "in the select list only a scalar aggregate subquery is decorrelated (not EXISTS or IN)");
+    const SelectStatement& sub = *e->subquery;
+    std::vector<AstPtr> inner, outer, rest;
+    split_correlation(*e, sub, c, inner, outer, rest);
+    if (!sub.group_by.empty() || sub.having || sub.limit || sub.offset || sub.distinct || sub.select.size() != 1 ||
+        sub.select[0].expr->kind == AstKind::kStar || !contains_aggregate(*sub.select[0].expr))
+      refuse(*e, "a scalar subquery is decorrelated when it selects one aggregate, without GROUP BY, HAVING, "
+                 "DISTINCT or LIMIT");
+    if (inner.size() != 1) refuse(*e, "in the select list it is decorrelated for exactly one inner = outer condition");
+    return scalar_over_domain(*e, rest, inner[0], outer[0]);
+  }
+  std::shared_ptr<AstExpr> copy;
+  for (size_t i = 0; i < e->children.size(); i++) {
+    AstPtr n = decorrelate_select_expr(e->children[i]);
+    if (n == e->children[i]) continue;
+    if (!copy) copy = std::make_shared<AstExpr>(*e);
+    copy->children[i] = n;
+  }
+  return copy ? copy : e;
+}
+
+std::vector<SelectItem> Binder::decorrelate_select(const SelectStatement& s) {
+  std::vector<SelectItem> items = s.select;
+  bool aggregate = !s.group_by.empty() || s.having;
+  for (auto& item : s.select) aggregate = aggregate || contains_aggregate(*item.expr);
+  for (auto& item : items) {
+    if (item.expr->kind == AstKind::kStar) continue;
+    if (aggregate) {
+      // Grouped blocks keep the refusal the subquery runner gives (its value would
+      // need to be a group key).
+      continue;
+    }
+    item.expr = decorrelate_select_expr(item.expr);
+  }
+  return items;
 }
 
 }  // namespace raydb::sql

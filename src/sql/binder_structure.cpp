@@ -73,6 +73,8 @@ ExpressionBinder Binder::expression_binder(size_t visible, std::vector<plan::Agg
                                            const std::string& clause) {
   ExpressionBinder eb(q_.tables, visible, aggregates, clause);
   eb.set_shapes(&shapes_);
+  if (windowed_ && (clause == "SELECT" || clause == "ORDER BY"))
+    eb.set_windows([this](const AstExpr& call) { return bind_window_call(call); });
   if (runner_) eb.set_subqueries([this](const SelectStatement& s, bool exists) { return run_subquery(s, exists); });
   return eb;
 }
@@ -129,8 +131,9 @@ TempTable Binder::materialize(const SelectStatement& s, const std::string& name,
 TempTable Binder::run_subquery(const SelectStatement& s, bool exists) const {
   if (reads_outer_columns(s))
     fail(ErrorKind::kNotImplemented,
-         "a correlated subquery is supported only in WHERE (EXISTS, or a scalar aggregate compared in a condition), "
-         "not in the select list, HAVING, ON or under IN");
+         "a correlated subquery is supported in WHERE (EXISTS, or a scalar aggregate compared in a condition) and "
+         "as a scalar aggregate in the select list of a block without GROUP BY; not in HAVING, ON, under IN or "
+         "nested in another subquery");
   plan::LogicalQuery q = bind_nested(s);
   if (exists) {  // only whether a row exists: one row of a constant
     q.select = {Expr::constant(Value::integer(1))};

@@ -109,7 +109,8 @@ void flatten(const AstExpr& e, const std::string& op, std::vector<const AstExpr*
 
 bool contains_aggregate(const AstExpr& e) {
   ExpressionDepthGuard depth_guard;
-  if (e.kind == AstKind::kFunction && (aggregate_function(e.name) || order_stat_function(e.name))) return true;
+  if (e.kind == AstKind::kFunction && !e.over && (aggregate_function(e.name) || order_stat_function(e.name)))
+    return true;
   for (auto& c : e.children)
     if (contains_aggregate(*c)) return true;
   return false;
@@ -436,6 +437,12 @@ ExprPtr ExpressionBinder::bind_function(const AstExpr& e) {
   if (e.name == "list_value")  // [a, b, ...]: raydb has no LIST type
     fail(ErrorKind::kNotImplemented, "a list such as '{}' is only allowed as the quantiles of a whole SELECT item "
          "(quantile_disc(x, [0.25, 0.5]) gives one column per quantile)", e.to_string());
+  if (e.over) {
+    if (!windows_) fail(ErrorKind::kBinder, "window functions are not allowed in {}: '{}'", clause_, e.to_string());
+    if (inside_aggregate_)
+      fail(ErrorKind::kBinder, "aggregate function calls cannot contain window function calls: '{}'", e.to_string());
+    return windows_(e);
+  }
   if (e.within_group && !order_stat_function(e.name))
     fail(ErrorKind::kBinder, "WITHIN GROUP is only allowed with percentile_disc and percentile_cont, in '{}'",
          e.to_string());

@@ -30,6 +30,9 @@ class ExpressionBinder {
   // subqueries are an error in this clause.
   using SubqueryRunner = std::function<TempTable(const SelectStatement& s, bool exists)>;
   void set_subqueries(SubqueryRunner run) { subqueries_ = std::move(run); }
+  // Binds f(...) OVER (...) (sql/binder_window.cpp); unset: window calls are errors here.
+  using WindowBinder = std::function<plan::ExprPtr(const AstExpr& call)>;
+  void set_windows(WindowBinder bind) { windows_ = std::move(bind); }
   // A visible column of table `ti` by name, or -1.
   int find_column(size_t ti, const std::string& name) const;
   // The expression that reads column `ci` of table `ti` (NULL-aware for temporary tables).
@@ -88,6 +91,7 @@ class ExpressionBinder {
   bool inside_aggregate_ = false;
   const std::vector<TempTable>* shapes_ = nullptr;
   SubqueryRunner subqueries_;
+  WindowBinder windows_;
 };
 
 // Whether the AST calls an aggregate function (count, sum, min, max, avg) anywhere.
@@ -96,5 +100,7 @@ bool contains_aggregate(const AstExpr& e);
 // subquery expression (binder_structure.cpp): then no view is inlined into it, nor it
 // into another query.
 bool statement_has_subquery(const SelectStatement& s);
+// Whether a SELECT block calls window functions (OVER) in its select list or ORDER BY (binder_window.cpp).
+bool statement_has_window(const SelectStatement& s);
 
 }  // namespace raydb::sql

@@ -385,6 +385,7 @@ SelectStatement Parser::parse_select_core(int& clause) {
     s.having = parse_expr();
     clause = kAfterHaving;
   }
+  if (clause <= kAfterHaving && accept_keyword("window")) parse_window_clause(s);
   return s;
 }
 
@@ -881,6 +882,7 @@ AstPtr Parser::parse_function(const Token& name) {
     next();
     e->star_arg = true;
     expect_operator(")");
+    if (peek().is_keyword("over")) e->over = parse_over();
     return e;
   }
   if (accept_keyword("distinct")) {
@@ -909,7 +911,7 @@ AstPtr Parser::parse_function(const Token& name) {
     else accept_keyword("asc");
     expect_operator(")");
   }
-  if (peek().is_keyword("over")) not_supported_error(peek(), "window functions (OVER)");
+  if (peek().is_keyword("over")) e->over = parse_over();
   if (peek().is_keyword("filter")) not_supported_error(peek(), "FILTER on aggregates");
   return e;
 }

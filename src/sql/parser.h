@@ -86,6 +86,12 @@ class Parser {
   AstPtr parse_interval(const Token& start);
   AstPtr parse_sql_function(const Token& name);
   Type parse_type_name();
+  // Window functions (parser_window.cpp): OVER (...) or OVER name after a call, its
+  // parenthesized body (also WINDOW name AS (...)), one frame bound, the WINDOW clause.
+  std::shared_ptr<const WindowSpecAst> parse_over();
+  WindowSpecAst parse_window_body();
+  FrameBoundAst parse_frame_bound();
+  void parse_window_clause(SelectStatement& s);
 
   std::string sql_;  // the statement's text (CREATE VIEW keeps its SELECT as written)
   std::vector<Token> tokens_;

@@ -42,7 +42,7 @@ AstPtr column_ref(const std::string& qualifier, const std::string& name) {
 }
 
 bool is_simple(const SelectStatement& s) {
-  if (statement_has_subquery(s)) return false;  // WITH, set operations, subqueries: materialized
+  if (statement_has_subquery(s) || statement_has_window(s)) return false;  // WITH, set operations, subqueries, windows: materialized
   if (s.distinct || !s.group_by.empty() || s.having || !s.order_by.empty() || s.limit || s.offset || s.from.empty())
     return false;
   for (auto& item : s.select)
@@ -188,7 +188,7 @@ std::optional<ViewInliner::Expanded> ViewInliner::expand(const TableItem& item, 
 }
 
 SelectStatement ViewInliner::inline_views(const SelectStatement& s, int depth) {
-  if (statement_has_subquery(s)) return s;  // names inside subqueries would not be rewritten
+  if (statement_has_subquery(s) || statement_has_window(s)) return s;  // names inside subqueries would not be rewritten
   std::vector<std::optional<Expanded>> expanded;
   bool any = false, other_view = false;
   for (const TableItem& item : s.from) {

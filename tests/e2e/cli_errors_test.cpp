@@ -140,11 +140,11 @@ TEST_F(CliErrors, QueryStructureErrors) {
   EXPECT_TRUE(clean_error(query("select * from (select 1 as a"), {"line 1"}));
   // Correlated shapes that are not decorrelated are refused, never run row by row.
   EXPECT_TRUE(clean_error(query("select s_suppkey from supplier s where 0 = (select count(*) from lineorder "
-                                "where lo_suppkey = s.s_suppkey)"),
-                          {"correlated subquery", "count over no rows is 0"}));
-  EXPECT_TRUE(clean_error(query("select (select max(lo_revenue) from lineorder where lo_suppkey = s_suppkey) "
-                                "from supplier"),
-                          {"correlated subquery is supported only in where"}));
+                                "where lo_suppkey = s.s_suppkey and lo_custkey = s.s_suppkey)"),
+                          {"correlated subquery", "exactly one inner = outer condition"}));
+  EXPECT_TRUE(clean_error(query("select s_city, (select max(lo_revenue) from lineorder where lo_suppkey = s_city) "
+                                "from supplier group by s_city"),
+                          {"correlated subquery is supported in where", "without group by"}));
   EXPECT_TRUE(clean_error(query("select count(*) from supplier where exists (select 1 from lineorder "
                                 "where lo_suppkey < s_suppkey)"),
                           {"correlated subquery", "inner = outer"}));

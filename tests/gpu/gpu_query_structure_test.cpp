@@ -56,5 +56,33 @@ TEST(GpuQueryStructure, AutoEqualsCpuAndCudaRunsOrSaysWhy) {
   }
 }
 
+// Window functions run on the CPU: `auto` runs the block below them wherever it can
+// and must equal the CPU; a forced `cuda` fails with one line naming them.
+TEST(GpuQueryStructure, WindowsFallBackToTheCpu) {
+  REQUIRE_GPU();
+  OracleFixture& f = ssb_fixture("0.01");
+  ASSERT_TRUE(f.db) << f.error;
+  const char* const windows[] = {
+      "SELECT lo_orderkey, lo_linenumber, sum(lo_revenue) OVER (PARTITION BY lo_orderkey ORDER BY lo_linenumber), "
+      "rank() OVER (ORDER BY lo_quantity) FROM lineorder WHERE lo_orderdate < 19920201",
+      "SELECT d_year, sum(lo_revenue), rank() OVER (ORDER BY sum(lo_revenue) DESC) FROM lineorder, date "
+      "WHERE lo_orderdate = d_datekey GROUP BY d_year ORDER BY d_year",
+  };
+  for (const char* sql : windows) {
+    QueryResult cpu = f.db->query(sql, QueryOptions{Backend::kCpu});
+    QueryResult any = f.db->query(sql, QueryOptions{Backend::kAuto});
+    EXPECT_TRUE(same(cpu, any, sql));
+    try {
+      f.db->query(sql, QueryOptions{Backend::kCuda});
+      ADD_FAILURE() << "forced cuda ran window functions: " << sql;
+    } catch (const Error& e) {
+      const std::string why = e.what();
+      EXPECT_EQ(e.kind(), ErrorKind::kNotImplemented) << why;
+      EXPECT_NE(why.find("window functions"), std::string::npos) << why;
+      EXPECT_EQ(why.find('\n'), std::string::npos) << why;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace raydb::test

@@ -226,7 +226,8 @@ TEST(SqlParser, UnsupportedFeaturesSaySo) {
   ns("select a from t where a similar to 'x'", "SIMILAR TO");
   ns("select a from t order by a nulls first", "NULLS FIRST/LAST");
   ns("select distinct on (a) a from t", "DISTINCT ON");
-  ns("select sum(a) over () from t", "window functions");
+  ns("select sum(a) over (order by a rows between 1 preceding and current row exclude ties) from t",
+     "EXCLUDE in window frames");
   ns("select a from t where a like 'x' escape '!'", "ESCAPE");
 }
 
@@ -235,6 +236,25 @@ TEST(SqlParser, UnsupportedFeaturesSaySo) {
 
 namespace raydb::sql {
 namespace {
+
+TEST(SqlParser, WindowFunctions) {
+  auto st = parse(
+      "select rank() over (partition by g, h order by x desc nulls last, y), count(*) over w, "
+      "sum(x) over (w rows between 2 preceding and unbounded following), lag(x, 1) over (order by x range current row) "
+      "from t window w as (partition by g), v as (w order by x)");
+  const SelectStatement& s = st.select;
+  ASSERT_EQ(s.select.size(), 4u);
+  EXPECT_EQ(s.select[0].expr->to_string(), "rank() OVER (PARTITION BY g, h ORDER BY x DESC NULLS LAST, y)");
+  EXPECT_EQ(s.select[1].expr->to_string(), "count(*) OVER w");
+  EXPECT_EQ(s.select[2].expr->to_string(), "sum(x) OVER (w ROWS BETWEEN 2 PRECEDING AND UNBOUNDED FOLLOWING)");
+  EXPECT_EQ(s.select[3].expr->to_string(), "lag(x, 1) OVER (ORDER BY x RANGE BETWEEN CURRENT ROW AND CURRENT ROW)");
+  ASSERT_EQ(s.windows.size(), 2u);
+  EXPECT_EQ(s.windows[1].first, "v");
+  EXPECT_EQ(s.windows[1].second.base, "w");
+  EXPECT_EQ(parse_error("select rank() over (order by x rows between 1 preceding) from t").first, ErrorKind::kParse);
+  EXPECT_EQ(parse_error("select rank() over (order by x rows unbounded) from t").first, ErrorKind::kParse);
+  EXPECT_EQ(parse_error("select rank() over from t").first, ErrorKind::kParse);
+}
 
 TEST(SqlParser, CreateAndDropRtView) {
   auto st = parse(

@@ -247,6 +247,32 @@ std::string sqlite_dialect(const std::string& sql) {
   for (const auto& item : analyze_sql(sql).order_by)
     if (!item.explicit_nulls)
       edits.push_back({item.end, item.end, item.descending ? " NULLS FIRST" : " NULLS LAST"});
+  // ORDER BY inside parentheses (window definitions, subqueries) gets PostgreSQL's NULL
+  // order too: each item ends at a comma, ')' or frame keyword of its own depth.
+  for (size_t i = 0; i + 1 < toks.size(); ++i) {
+    if (toks[i].depth == 0 || !is_word(toks[i], "order") || !is_word(toks[i + 1], "by")) continue;
+    const int d = toks[i].depth;
+    size_t j = i + 2;
+    while (j < toks.size()) {
+      size_t last = j;
+      while (last < toks.size() && toks[last].depth >= d) {
+        const Token& t = toks[last];
+        if (t.depth == d && (t.lower == "," || t.lower == ")" || is_word(t, "rows") || is_word(t, "range") ||
+                             is_word(t, "groups") || is_word(t, "limit") || is_word(t, "offset")))
+          break;
+        ++last;
+      }
+      if (last == j) break;
+      const bool explicit_nulls = last - j >= 2 && is_word(toks[last - 2], "nulls");
+      const bool desc = is_word(toks[last - 1], "desc");
+      if (!explicit_nulls) edits.push_back({toks[last - 1].end, toks[last - 1].end, desc ? " NULLS FIRST" : " NULLS LAST"});
+      if (last < toks.size() && toks[last].lower == "," && toks[last].depth == d) {
+        j = last + 1;
+        continue;
+      }
+      break;
+    }
+  }
   std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
   std::string out;
   size_t at = 0;

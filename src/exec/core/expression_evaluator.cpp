@@ -468,7 +468,8 @@ bool may_be_null(const Expr& e) {
     case ExprKind::kConstant: return e.value.is_null();
     case ExprKind::kGroupRef:
     case ExprKind::kAggregateRef:
-    case ExprKind::kOutputRef: return true;
+    case ExprKind::kOutputRef:
+    case ExprKind::kWindowRef: return true;
     case ExprKind::kCase:
       if (!e.has_else) return true;
       break;
@@ -633,6 +634,7 @@ Vector evaluate(const Expr& e, const EvalContext& ctx) {
     case ExprKind::kGroupRef: return ref_vector(ctx.group_keys, e.ref_index, ctx.n, "group key");
     case ExprKind::kAggregateRef: return ref_vector(ctx.aggregates, e.ref_index, ctx.n, "aggregate");
     case ExprKind::kOutputRef: return ref_vector(ctx.outputs, e.ref_index, ctx.n, "output column");
+    case ExprKind::kWindowRef: return ref_vector(ctx.windows, e.ref_index, ctx.n, "window function");
     case ExprKind::kArith: return eval_arith(e, ctx);
     case ExprKind::kNegate: return eval_negate(e, ctx);
     case ExprKind::kCompare: {

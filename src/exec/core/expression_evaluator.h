@@ -23,6 +23,7 @@ struct EvalContext {
   const std::vector<Vector>* group_keys = nullptr;
   const std::vector<Vector>* aggregates = nullptr;
   const std::vector<Vector>* outputs = nullptr;
+  const std::vector<Vector>* windows = nullptr;  // window function results (kWindowRef)
   size_t n = 0;
 };
 

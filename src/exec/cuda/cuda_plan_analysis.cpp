@@ -6,6 +6,8 @@
 namespace raydb::exec::cuda {
 
 std::variant<std::shared_ptr<CudaPlanAnalysis>, std::string> analyze_for_cuda(const plan::PhysicalPlan& plan) {
+  // Window functions run on the CPU only: declined, so `auto` falls back.
+  if (!plan.query->windows.empty()) return std::string("window functions (OVER)");
   auto a = std::make_shared<CudaPlanAnalysis>();
   plan::PhysicalPlan plain = plan;  // as the star kernels would run it: no index paths
   plain.clear_index_paths();

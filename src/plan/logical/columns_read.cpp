@@ -16,6 +16,11 @@ void verify_columns_read(const LogicalQuery& q) {
   push(q.having);
   for (const auto& e : q.select) push(e);
   for (const auto& o : q.order_by) push(o.expr);
+  for (const auto& w : q.windows) {
+    for (const auto& a : w.args) push(a);
+    for (const auto& p : w.partition) push(p);
+    for (const auto& o : w.order) push(o.expr);
+  }
   std::set<std::pair<int, int>> seen;
   while (!stack.empty()) {
     const Expr* e = stack.back();

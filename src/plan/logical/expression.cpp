@@ -78,6 +78,12 @@ ExprPtr Expr::output_ref(int index, Type type, std::string name) {
   e->name = std::move(name);
   return e;
 }
+ExprPtr Expr::window_ref(int index, Type type, std::string name) {
+  auto e = make(ExprKind::kWindowRef, type);
+  e->ref_index = index;
+  e->name = std::move(name);
+  return e;
+}
 ExprPtr Expr::arith(ArithOp op, ExprPtr l, ExprPtr r, Type type) {
   auto e = make(ExprKind::kArith, type);
   e->arith_op = op;
@@ -192,6 +198,7 @@ std::string Expr::to_string() const {
     case ExprKind::kGroupRef: return name.empty() ? fmt::format("group#{}", ref_index) : name;
     case ExprKind::kAggregateRef: return name.empty() ? fmt::format("agg#{}", ref_index) : name;
     case ExprKind::kOutputRef: return name.empty() ? fmt::format("out#{}", ref_index) : name;
+    case ExprKind::kWindowRef: return name.empty() ? fmt::format("window#{}", ref_index) : name;
     case ExprKind::kArith: return fmt::format("({} {} {})", child(0), arith_text(arith_op), child(1));
     case ExprKind::kNegate: return fmt::format("(-{})", child(0));
     case ExprKind::kCompare: return fmt::format("({} {} {})", child(0), compare_text(compare_op), child(1));
@@ -255,6 +262,7 @@ bool same_expr(const Expr& a, const Expr& b) {
     case ExprKind::kGroupRef:
     case ExprKind::kAggregateRef:
     case ExprKind::kOutputRef:
+    case ExprKind::kWindowRef:
       if (a.ref_index != b.ref_index) return false;
       break;
     case ExprKind::kArith:

@@ -41,6 +41,7 @@ enum class ExprKind {
   kGroupRef,      // index into LogicalQuery::group_keys
   kAggregateRef,  // index into LogicalQuery::aggregates
   kOutputRef,     // index into LogicalQuery::select (ORDER BY only)
+  kWindowRef,     // index into LogicalQuery::windows (SELECT and ORDER BY of a windowed query)
   kArith,         // op in {kAdd, kSub, kMul, kDiv, kMod}; children[0], children[1]
   kNegate,        // children[0]
   kCompare,       // op in {kEq, kNe, kLt, kLe, kGt, kGe}; children[0], children[1]
@@ -112,6 +113,7 @@ struct Expr {
   static ExprPtr group_ref(int index, Type type, std::string name);
   static ExprPtr aggregate_ref(int index, Type type, std::string name);
   static ExprPtr output_ref(int index, Type type, std::string name);
+  static ExprPtr window_ref(int index, Type type, std::string name);
   static ExprPtr arith(ArithOp op, ExprPtr l, ExprPtr r, Type type);
   static ExprPtr negate(ExprPtr e, Type type);
   static ExprPtr compare(CompareOp op, ExprPtr l, ExprPtr r);

@@ -17,6 +17,7 @@ std::string LogicalQuery::to_string() const {
     s += "\n";
     if (having) s += "  HAVING " + having->to_string() + "\n";
   }
+  for (size_t i = 0; i < windows.size(); i++) s += fmt::format("  WINDOW#{} {}\n", i, windows[i].name);
   s += distinct ? "  SELECT DISTINCT" : "  SELECT";
   for (auto& e : select) s += " " + e->to_string();
   s += "\n";

@@ -61,6 +61,44 @@ struct OrderItem {
   // NULLs sort as PostgreSQL does by default: last in ASC, first in DESC.
 };
 
+// Window functions (OVER): evaluated after the block's rows exist and before DISTINCT,
+// ORDER BY and LIMIT, as PostgreSQL defines them. The binder gives a windowed query one
+// input table (the block's rows without its windows, sql/binder_window.cpp), so args,
+// partition and order keys read that table's columns.
+enum class WindowFunc {
+  kRowNumber, kRank, kDenseRank, kPercentRank, kCumeDist, kNtile,
+  kLag, kLead, kFirstValue, kLastValue, kNthValue,
+  kAggregate,  // `agg` over the frame: COUNT(*), COUNT, SUM, AVG, MIN, MAX
+};
+
+// A frame bound; offsets are constants (ROWS: rows, RANGE: only UNBOUNDED / CURRENT ROW).
+struct FrameBound {
+  enum class Kind { kUnboundedPreceding, kPreceding, kCurrentRow, kFollowing, kUnboundedFollowing };
+  Kind kind = Kind::kUnboundedPreceding;
+  int64_t offset = 0;
+};
+
+struct WindowOrderItem {
+  ExprPtr expr;
+  bool descending = false;
+  bool nulls_first = false;  // PostgreSQL's default: NULLS LAST ascending, FIRST descending
+};
+
+struct WindowExpr {
+  WindowFunc func = WindowFunc::kRowNumber;
+  AggFunc agg = AggFunc::kCountStar;  // kAggregate
+  // kNtile: the bucket count; lag/lead: value, offset, default; first/last_value: value;
+  // nth_value: value, n; kAggregate: the argument (none for COUNT(*)). Offsets, n and
+  // bucket counts are constants (checked by the binder).
+  std::vector<ExprPtr> args;
+  std::vector<ExprPtr> partition;
+  std::vector<WindowOrderItem> order;
+  bool rows = false;  // ROWS frame; else RANGE (peers share a frame edge)
+  FrameBound start, end;  // default: RANGE UNBOUNDED PRECEDING .. CURRENT ROW
+  Type type;
+  std::string name;
+};
+
 struct LogicalQuery {
   std::vector<TableRef> tables;
   std::vector<ExprPtr> conjuncts;  // WHERE and ON predicates, split at AND
@@ -73,6 +111,7 @@ struct LogicalQuery {
   std::vector<ExprPtr> select;
   std::vector<std::string> output_names;
   bool distinct = false;
+  std::vector<WindowExpr> windows;  // read by kWindowRef in SELECT and ORDER BY
   std::vector<OrderItem> order_by;
   int64_t limit = -1;  // -1: none
   int64_t offset = 0;

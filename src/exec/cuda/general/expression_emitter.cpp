@@ -79,6 +79,7 @@ std::optional<Operand> ExpressionEmitter::emit(const Expr& e) {
     case ExprKind::kGroupRef:
     case ExprKind::kAggregateRef:
     case ExprKind::kOutputRef: return b_.fail("a post-aggregation reference in a row expression");
+    case ExprKind::kWindowRef: return b_.fail("window functions");
   }
   return b_.fail("unknown expression kind");
 }

@@ -1,0 +1,168 @@
+// Correlated subqueries decorrelated over the outer key's domain. Where a semi join
+// on the correlation key is not enough (NOT EXISTS whose correlation also has an
+// inner <> outer condition, TPC-H Q21), the subquery is computed once per key value
+// as a grouped derived table and LEFT JOINed to every distinct value of the outer key
+// column, so the table has exactly one row per value the outer block can hold: the
+// block inner-joins it on outer_key = k without losing or repeating a row, and the
+// subquery becomes an expression over the row it found (NULL columns: no inner rows).
+//
+// EXISTS (... WHERE ik = ok AND ic <> oc AND rest): the inner rows of a key whose ic
+// is not NULL have some value other than oc exactly when oc is not NULL and their
+// min or max differs from oc (all equal to oc <=> min = max = oc). So per key
+// min(ic), max(ic), and EXISTS = oc IS NOT NULL AND mn IS NOT NULL AND (mn <> oc OR
+// mx <> oc); NOT EXISTS its negation (never unknown).
+#include "common/error.h"
+#include "sql/binder.h"
+
+namespace raydb::sql {
+
+namespace {
+
+AstPtr node(AstKind kind, const AstExpr& at) {
+  auto e = std::make_shared<AstExpr>();
+  e->kind = kind;
+  e->line = at.line, e->column = at.column;
+  return e;
+}
+
+AstPtr binary(const std::string& op, AstPtr l, AstPtr r) {
+  auto e = node(AstKind::kBinary, *l);
+  e->op = op;
+  e->children = {std::move(l), std::move(r)};
+  return e;
+}
+
+AstPtr col(const std::string& qualifier, const std::string& name, const AstExpr& at) {
+  auto e = node(AstKind::kColumn, at);
+  e->qualifier = qualifier;
+  e->name = name;
+  e->quoted = true;
+  return e;
+}
+
+AstPtr not_null(AstPtr x) {
+  auto e = node(AstKind::kIsNull, *x);
+  e->negated = true;
+  e->children = {std::move(x)};
+  return e;
+}
+
+AstPtr call(const std::string& f, AstPtr arg) {
+  auto e = node(AstKind::kFunction, *arg);
+  e->name = f;
+  e->children = {std::move(arg)};
+  return e;
+}
+
+AstPtr all_of(std::vector<AstPtr> terms) {
+  AstPtr out;
+  for (auto& t : terms) out = out ? binary("and", out, t) : t;
+  return out;
+}
+
+[[noreturn]] void refuse(const AstExpr& e, const std::string& why) {
+  fail(ErrorKind::kNotImplemented, "correlated subquery {} is not supported: {} (line {}, column {})",
+       e.to_string().substr(0, 120), why, e.line, e.column);
+}
+
+}  // namespace
+
+std::string Binder::join_over_domain(const AstPtr& outer_key, std::shared_ptr<SelectStatement> per_key,
+                                     const std::string& what) {
+  // The outer key: a column of one stored table of this block (stored columns hold no
+  // NULL, so every outer row finds its key's row).
+  int table = -1;
+  if (outer_key->kind == AstKind::kColumn)
+    for (size_t i = 0; i < from_tables_; i++) {
+      const bool named = outer_key->qualifier.empty() || iequals(q_.tables[i].alias, outer_key->qualifier);
+      if (named && shapes_[i].find_column(outer_key->name) >= 0) {
+        if (table >= 0) refuse(*outer_key, "its outer column '" + outer_key->to_string() + "' is ambiguous");
+        table = int(i);
+      }
+    }
+  if (table < 0 || !shapes_[size_t(table)].is_stored())
+    refuse(*outer_key, "the outer side of its correlation must be a column of a stored table, not '" +
+                           outer_key->to_string() + "'");
+  const AstExpr& at = *outer_key;
+  auto domain = std::make_shared<SelectStatement>();
+  domain->distinct = true;
+  domain->select.push_back({col("", outer_key->name, at), "k"});
+  TableItem stored;
+  stored.name = q_.tables[size_t(table)].name;
+  domain->from.push_back(stored);
+
+  SelectStatement full;
+  full.select.push_back({col("d", "k", at), "k"});
+  for (size_t i = 1; i < per_key->select.size(); i++)
+    full.select.push_back({col("g", per_key->select[i].alias, at), per_key->select[i].alias});
+  TableItem d, g;
+  d.subquery = domain;
+  d.alias = "d";
+  g.subquery = per_key;
+  g.alias = "g";
+  g.join = TableItem::Join::kLeft;
+  g.on = binary("=", col("d", "k", at), col("g", "k", at));
+  full.from = {d, g};
+  const std::string alias = "__domain_" + std::to_string(q_.tables.size());
+  add_table(materialize(full, alias, {}, what), alias);
+  domain_joins_.push_back(binary("=", outer_key, col(alias, "k", at)));
+  return alias;
+}
+
+AstPtr Binder::exists_with_inequality(const AstPtr& e, std::vector<AstPtr> rest, const AstPtr& inner_key,
+                                      const AstPtr& outer_key, const AstPtr& inner_ne, const AstPtr& outer_ne) {
+  const SelectStatement& sub = *e->subquery;
+  auto per_key = std::make_shared<SelectStatement>();
+  per_key->with = sub.with;
+  per_key->from = sub.from;
+  per_key->select.push_back({inner_key, "k"});
+  per_key->select.push_back({call("min", inner_ne), "mn"});
+  per_key->select.push_back({call("max", inner_ne), "mx"});
+  per_key->group_by.push_back(inner_key);
+  rest.push_back(not_null(inner_key));
+  rest.push_back(not_null(inner_ne));
+  per_key->where = all_of(rest);
+  const std::string t = join_over_domain(outer_key, per_key, "subquery " + e->to_string().substr(0, 60));
+  const AstExpr& at = *e;
+  AstPtr differs = binary("or", binary("<>", col(t, "mn", at), outer_ne), binary("<>", col(t, "mx", at), outer_ne));
+  AstPtr exists = all_of({not_null(outer_ne), not_null(col(t, "mn", at)), differs});
+  if (!e->negated) return exists;
+  auto n = node(AstKind::kUnary, at);
+  n->op = "not";
+  n->children = {exists};
+  return n;
+}
+
+AstPtr Binder::scalar_over_domain(const AstExpr& e, std::vector<AstPtr> rest, const AstPtr& inner_key,
+                                  const AstPtr& outer_key) {
+  const SelectStatement& sub = *e.subquery;
+  auto per_key = std::make_shared<SelectStatement>();
+  per_key->with = sub.with;
+  per_key->from = sub.from;
+  per_key->select.push_back({inner_key, "k"});
+  per_key->select.push_back({sub.select[0].expr, "v"});
+  auto one = node(AstKind::kLiteral, e);
+  one->value = Value::integer(1);
+  one->text = "1";
+  per_key->select.push_back({one, "p"});
+  per_key->group_by.push_back(inner_key);
+  per_key->where = all_of(rest);
+  const std::string t = join_over_domain(outer_key, per_key, "subquery " + e.to_string().substr(0, 60));
+  // A key without inner rows takes the subquery's value over no rows (COUNT: 0).
+  auto empty = std::make_shared<SelectStatement>(sub);
+  auto no = node(AstKind::kLiteral, e);
+  no->value = Value::boolean(false);
+  no->text = "false";
+  empty->where = no;
+  auto none = node(AstKind::kSubquery, e);
+  none->subquery = empty;
+  none->text = "(" + e.to_string() + " over no rows)";
+  auto c = node(AstKind::kCase, e);
+  auto absent = node(AstKind::kIsNull, e);
+  absent->children = {col(t, "p", e)};
+  c->children = {absent, none, col(t, "v", e)};
+  c->has_else = true;
+  return c;
+}
+
+}  // namespace raydb::sql

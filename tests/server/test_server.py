@@ -321,31 +321,47 @@ def test_shell_on_a_server_prints_what_the_local_shell_prints(server, data):
 
 def test_cancel_stops_the_statements_not_yet_started(data, tmp_path):
     """CancelRequest is best effort: the running statement completes, the ones after it
-    in the same Query message do not run (57014)."""
+    in the same Query message do not run (57014). A cancel is only observable while
+    the first statement runs; on a loaded machine it may land late, so the scenario is
+    tried up to three times and must be observed at least once."""
     db = str(tmp_path / "db")
     shutil.copytree(data["db"], db)
     s = Server(db, str(tmp_path), ["--backend", "cpu"])
-    got = {}
+    observed = []
     try:
         conn = psycopg.connect(f"host=127.0.0.1 port={s.port} user=bob dbname=raydb", autocommit=True)
-        sql = ("create table big as select a.id * 2000 + b.id as k from sales a, sales b where b.id < 500; "
-               "create table after_cancel as select 1 as x from sales")
+        rows = conn.execute("select count(*) from sales a, sales b where b.id < 2000").fetchone()
+        for attempt in range(3):
+            big, after = f"big{attempt}", f"after_cancel{attempt}"
+            sql = (f"create table {big} as select a.id * 2000 + b.id as k from sales a, sales b where b.id < 2000; "
+                   f"create table {after} as select 1 as x from sales")
+            got = {}
 
-        def run():  # no parameters: psycopg sends both statements in one Query message
+            def run():  # no parameters: psycopg sends both statements in one Query message
+                try:
+                    conn.execute(sql)
+                except psycopg.Error as e:
+                    got["error"] = e
+
+            t = threading.Thread(target=run)
+            t.start()
+            time.sleep(0.02)
+            while t.is_alive():  # until one cancel lands (each on a connection of its own)
+                conn.cancel_safe()
+                t.join(0.05)
+            if "error" not in got:
+                continue  # every cancel came after the message finished: try again
+            assert isinstance(got["error"], psycopg.errors.QueryCanceled), got
+            # The statement that was running completed whole (or had not started), never half.
             try:
-                conn.execute(sql)
-            except psycopg.Error as e:
-                got["error"] = e
-
-        t = threading.Thread(target=run)
-        t.start()
-        time.sleep(0.15)
-        conn.cancel_safe()  # a CancelRequest on a connection of its own
-        t.join(60)
-        assert isinstance(got.get("error"), psycopg.errors.QueryCanceled), got
-        assert conn.execute("select count(*) from big").fetchone() == (1000000,)
-        with pytest.raises(psycopg.errors.UndefinedTable):
-            conn.execute("select * from after_cancel")
+                assert conn.execute(f"select count(*) from {big}").fetchone() == rows
+            except psycopg.errors.UndefinedTable:
+                pass
+            with pytest.raises(psycopg.errors.UndefinedTable):
+                conn.execute(f"select * from {after}")
+            observed.append(attempt)
+            break
+        assert observed, "no CancelRequest landed while the first statement ran, in 3 tries"
         conn.close()
     finally:
         assert s.stop() == 0

@@ -338,15 +338,6 @@ __global__ void read_kernel(const ulonglong2* data, uint64_t n, unsigned long lo
   if (acc == 0x5eed5eed5eedull) atomicAdd(sink, acc);  // keeps the loads alive, almost never writes
 }
 
-int device_sms() {
-  static int sms = [] {
-    int dev = 0, v = 0;
-    cudaGetDevice(&dev);
-    cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, dev);
-    return v > 0 ? v : 1;
-  }();
-  return sms;
-}
 
 }  // namespace
 
@@ -452,7 +443,7 @@ void launch_star_t(const StarParams& p, size_t smem, uint64_t tiles, cudaStream_
   }
   // Persistent blocks: enough to fill the GPU, each striding over tiles, so the
   // per-block flush of shared accumulators is paid a few hundred times, not per tile.
-  const uint64_t grid = std::min<uint64_t>(tiles, uint64_t(std::max(per_sm, 1)) * device_sms());
+  const uint64_t grid = std::min<uint64_t>(tiles, uint64_t(std::max(per_sm, 1)) * gpu::sm_count());
   switch (p.mode) {
     case 0: star_kernel<0, V, MINB, L, T><<<unsigned(grid), kBlock, smem, stream>>>(p); break;
     case 1: star_kernel<1, V, MINB, L, T><<<unsigned(grid), kBlock, smem, stream>>>(p); break;
@@ -576,7 +567,7 @@ void launch_fill(unsigned long long* p, uint64_t n, unsigned long long value, cu
 
 void launch_read_bandwidth(const void* data, uint64_t bytes, unsigned long long* sink, cudaStream_t stream) {
   const uint64_t n = bytes / sizeof(ulonglong2);
-  read_kernel<<<unsigned(device_sms() * 8), 512, 0, stream>>>(static_cast<const ulonglong2*>(data), n, sink);
+  read_kernel<<<unsigned(gpu::sm_count() * 8), 512, 0, stream>>>(static_cast<const ulonglong2*>(data), n, sink);
 }
 
 }  // namespace raydb::exec::cuda

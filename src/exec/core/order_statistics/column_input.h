@@ -29,4 +29,18 @@ struct ColumnInput {
   RAYDB_HOST_DEVICE uint64_t key(uint64_t i) const { return key_at(type, values, i); }
 };
 
+// The leading bits of a key_bits(in.type)-bit key that every counting key shares by
+// the input's promise (key_lo/key_hi), and their value: the selections decide them
+// before the first pass (all bits when key_lo == key_hi; none without a promise).
+inline int promised_lead_bits(const ColumnInput& in, uint64_t* lead_value) {
+  const int bits = key_bits(in.type);
+  const uint64_t top = bits == 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+  const uint64_t lo = in.key_lo, hi = in.key_hi < top ? in.key_hi : top;
+  *lead_value = 0;
+  if (lo > hi) return 0;
+  const int lead = lo == hi ? bits : __builtin_clzll(lo ^ hi) - (64 - bits);
+  if (lead > 0) *lead_value = lead == 64 ? lo : lo >> (bits - lead);
+  return lead;
+}
+
 }  // namespace raydb::exec::orderstat

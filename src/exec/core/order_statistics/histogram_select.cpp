@@ -132,11 +132,8 @@ void histogram_select_t(const ColumnInput& in, const std::vector<uint64_t>& rank
   const uint64_t small = std::max<uint64_t>(in.n / 8, uint64_t(1) << 16);
   // Leading bits every key shares by the input's promise (ColumnInput::key_lo/key_hi)
   // are decided before the first pass.
-  const uint64_t top = bits == 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
-  const uint64_t lo = in.key_lo, hi = std::min(in.key_hi, top);
-  int lead = 0;
-  if (lo <= hi) lead = lo == hi ? bits : __builtin_clzll(lo ^ hi) - (64 - bits);
-  const uint64_t lead_value = lead == 0 ? 0 : lead == 64 ? lo : lo >> (bits - lead);
+  uint64_t lead_value = 0;
+  const int lead = promised_lead_bits(in, &lead_value);
   std::vector<Slot> slots;
   for (uint32_t g = 0; g < in.groups; g++) {
     Slot slot{g, lead_value, in.n, {}};

@@ -32,18 +32,6 @@ DeviceBuffer upload(const std::vector<T>& v, const char* what) {
   return d;
 }
 
-// The leading bits every key shares by the input's promise, and their value.
-int shared_lead(const ColumnInput& in, int bits, uint64_t* lead_value) {
-  const uint64_t top = bits == 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
-  const uint64_t lo = in.key_lo, hi = std::min(in.key_hi, top);
-  *lead_value = 0;
-  if (lo > hi) return 0;
-  const uint64_t diff = lo ^ hi;
-  const int lead = diff ? __builtin_clzll(diff) - (64 - bits) : bits;
-  *lead_value = lead == 0 ? 0 : lo >> (bits - lead);
-  return lead;
-}
-
 }  // namespace
 
 std::vector<uint64_t> gpu_radix_select(const ColumnInput& in, const std::vector<uint64_t>& ranks, uint32_t m,
@@ -51,7 +39,7 @@ std::vector<uint64_t> gpu_radix_select(const ColumnInput& in, const std::vector<
   const uint32_t slots = uint32_t(ranks.size()), groups = in.groups;
   const int bits = key_bits(in.type);
   uint64_t lead_value = 0;
-  const int lead = shared_lead(in, bits, &lead_value);
+  const int lead = promised_lead_bits(in, &lead_value);
   // Initial owners: every slot of a group starts with the same prefix.
   std::vector<uint64_t> prefix(slots, lead_value);
   std::vector<uint32_t> owner(slots), hidx(slots, kNoHistogram);

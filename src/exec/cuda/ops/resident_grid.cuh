@@ -11,22 +11,12 @@
 
 namespace raydb::exec::cuda::ops {
 
-inline int device_sm_count() {
-  static const int n = [] {
-    int dev = 0, sms = 0;
-    cudaGetDevice(&dev);
-    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    return std::max(sms, 1);
-  }();
-  return n;
-}
-
 template <typename Kernel>
 unsigned resident_grid(Kernel kernel, size_t shared, uint64_t n, int threads = raydb::gpu::kThreads) {
   int per_sm = 0;
   raydb::gpu::check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared), "occupancy");
   const uint64_t need = std::max<uint64_t>(1, (n + threads - 1) / threads);
-  return unsigned(std::min<uint64_t>(need, uint64_t(std::max(per_sm, 1)) * device_sm_count()));
+  return unsigned(std::min<uint64_t>(need, uint64_t(std::max(per_sm, 1)) * raydb::gpu::sm_count()));
 }
 
 }  // namespace raydb::exec::cuda::ops

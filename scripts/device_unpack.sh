@@ -3,7 +3,18 @@
 # puts the bundled shared libraries on LD_LIBRARY_PATH and sets B (the bundle), SRC
 # (the build-time source dir), R (raydb) and T (the test binaries' folder).
 B=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)  # this file lies in the bundle's scripts/
-for f in "$B"/build/raydb.gz "$B"/build/tests/*.gz; do [ -f "$f" ] && gunzip -f "$f" && chmod +x "${f%.gz}"; done
+# unpack_to FILE.gz|FILE.xz OUT: xz where the image has it, else Python's lzma.
+unpack_to() {
+  case $1 in
+    *.gz) gunzip -c "$1" > "$2" ;;
+    *.xz) if command -v xz > /dev/null; then xz -dc "$1" > "$2"
+          else python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), sys.stdout.buffer)' "$1" > "$2"; fi ;;
+  esac
+}
+for f in "$B"/build/raydb.gz "$B"/build/raydb.xz "$B"/build/tests/*.gz "$B"/build/tests/*.xz; do
+  [ -f "$f" ] || continue
+  unpack_to "$f" "${f%.*}" && chmod +x "${f%.*}" && rm -f "$f"
+done
 SRC=$(cat "$B/source_dir")
 if [ ! -e "$SRC" ]; then mkdir -p "$(dirname "$SRC")" && ln -s "$B" "$SRC"; fi
 if [ "$(cd "$SRC" && pwd -P)" != "$(cd "$B" && pwd -P)" ]; then
@@ -13,9 +24,10 @@ fi
 # Replaced by rename, never rewritten in place: a script sourcing this a second time
 # runs under a bash that may have mapped one of these (libtinfo), and truncating a
 # mapped library kills that process with SIGSEGV.
-mkdir -p /tmp/raydb-lib && for f in "$B"/lib/*.gz; do
-  l="/tmp/raydb-lib/$(basename "$f" .gz)"
-  gunzip -c "$f" > "$l.new.$$" && mv -f "$l.new.$$" "$l"
+mkdir -p /tmp/raydb-lib && for f in "$B"/lib/*.gz "$B"/lib/*.xz; do
+  [ -f "$f" ] || continue
+  l="/tmp/raydb-lib/$(basename "${f%.*}")"
+  unpack_to "$f" "$l.new.$$" && mv -f "$l.new.$$" "$l"
 done
 export LD_LIBRARY_PATH=/tmp/raydb-lib:${LD_LIBRARY_PATH:-}
 R=$SRC/build/raydb

@@ -41,5 +41,9 @@ double measure_host_to_gpu_gbs();
 // Drops the columns resident on the GPU, so the next query uploads them again
 // (end-to-end timings from host memory).
 void drop_gpu_resident_columns();
+// Drops everything cached on the GPU (resident columns, GPU indexes) and returns the
+// memory pool's blocks to the device, as before process exit under a leak checker.
+// Returns the device bytes still held by live objects (0 without CUDA).
+uint64_t release_gpu_memory();
 
 }  // namespace raydb

@@ -31,4 +31,6 @@ double measure_host_to_gpu_gbs() {
 
 void drop_gpu_resident_columns() { exec::cuda::clear_column_cache(); }
 
+uint64_t release_gpu_memory() { return exec::cuda::release_device_state(); }
+
 }  // namespace raydb

@@ -10,6 +10,12 @@ PinnedBuffer::~PinnedBuffer() {
   if (p_) cudaFreeHost(p_);
 }
 
+void PinnedBuffer::release() {
+  if (p_) cudaFreeHost(p_);
+  p_ = nullptr;
+  bytes_ = 0;
+}
+
 void PinnedBuffer::ensure(uint64_t bytes) {
   if (bytes <= bytes_) return;
   if (p_) cudaFreeHost(p_);

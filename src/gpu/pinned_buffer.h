@@ -13,6 +13,7 @@ class PinnedBuffer {
   PinnedBuffer(const PinnedBuffer&) = delete;
   PinnedBuffer& operator=(const PinnedBuffer&) = delete;
   void ensure(uint64_t bytes);  // grows (reallocates, contents lost) when smaller
+  void release();               // frees the memory (ensure() pins it again)
   template <typename T = void>
   T* get() const {
     return static_cast<T*>(p_);

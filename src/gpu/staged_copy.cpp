@@ -29,8 +29,6 @@ struct Staging {
 Staging& staging() {
   static Staging* s = [] {
     auto* x = new Staging();  // never destroyed: may outlive the CUDA context at exit
-    x->buf[0].ensure(kChunk);
-    x->buf[1].ensure(kChunk);
     check_cuda(cudaStreamCreateWithFlags(&x->stream, cudaStreamNonBlocking), "staging stream");
     for (auto& e : x->done) check_cuda(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "staging event");
     return x;
@@ -58,6 +56,7 @@ void copy_to_device_staged(void* device_dst, const void* host_src, size_t bytes)
   }
   Staging& s = staging();
   std::lock_guard<std::mutex> g(s.mutex);
+  for (auto& b : s.buf) b.ensure(kChunk);
   // The destination may have been in use by work on another stream: order after it.
   check_cuda(cudaDeviceSynchronize(), "upload");
   auto* dst = static_cast<char*>(device_dst);
@@ -81,6 +80,7 @@ void copy_to_host_staged(void* host_dst, const void* device_src, size_t bytes) {
   }
   Staging& s = staging();
   std::lock_guard<std::mutex> g(s.mutex);
+  for (auto& b : s.buf) b.ensure(kChunk);
   auto* dst = static_cast<char*>(host_dst);
   const auto* src = static_cast<const char*>(device_src);
   const size_t chunks = (bytes + kChunk - 1) / kChunk;
@@ -100,6 +100,13 @@ void copy_to_host_staged(void* host_dst, const void* device_src, size_t bytes) {
     const size_t off = k * kChunk;
     parallel_memcpy(dst + off, s.buf[k % 2].get<char>(), std::min(kChunk, bytes - off));
   }
+}
+
+void release_staging_buffers() {
+  Staging& s = staging();
+  std::lock_guard<std::mutex> g(s.mutex);
+  check_cuda(cudaStreamSynchronize(s.stream), "staging");
+  for (auto& b : s.buf) b.release();
 }
 
 }  // namespace raydb::gpu

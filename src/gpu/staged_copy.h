@@ -12,5 +12,7 @@ namespace raydb::gpu {
 
 void copy_to_device_staged(void* device_dst, const void* host_src, size_t bytes);
 void copy_to_host_staged(void* host_dst, const void* device_src, size_t bytes);
+// Frees the pinned staging buffers (pinned again on the next large copy).
+void release_staging_buffers();
 
 }  // namespace raydb::gpu

@@ -107,6 +107,11 @@ void ColumnCache::clear() {
   gpu::MemoryPool::instance().trim();
 }
 
+void ColumnCache::release_staging() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto& b : staging_) b.release();
+}
+
 bool ColumnCache::unique(const ColumnPtr& c) {
   {
     std::lock_guard<std::mutex> lock(mutex_);

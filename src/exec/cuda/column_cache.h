@@ -46,6 +46,7 @@ class ColumnCache {
   // True when the integer column's values are distinct (computed once, cached).
   bool unique(const ColumnPtr& c);
   void clear();
+  void release_staging();  // frees the pinned upload buffers (pinned again by the next upload)
 
  private:
   std::mutex mutex_;

@@ -53,6 +53,11 @@ MemoryStats memory_stats();
 void set_memory_budget(uint64_t bytes);  // 0: back to the default
 void clear_column_cache();                // drop resident columns (end-to-end timing)
 void release_pooled_memory();             // return the pool's free blocks to the device (memory measurements)
+// Drops every cached device object (resident columns, GPU indexes) and returns the
+// pool's blocks to the device; what queries still hold stays. Called before exit by
+// the GPU test binaries, so a leak check sees only real leaks. Returns the bytes
+// still in use afterwards (0 when nothing outlives the caches).
+uint64_t release_device_state();
 
 // Queries whose ORDER BY / OFFSET / LIMIT ran on the device (general path, results of
 // 65536 rows or more) since the process started; 0 without CUDA.

@@ -14,6 +14,7 @@ MemoryStats memory_stats() { return {}; }
 void set_memory_budget(uint64_t) {}
 void clear_column_cache() {}
 void release_pooled_memory() {}
+uint64_t release_device_state() { return 0; }
 uint64_t device_sorted_queries() { return 0; }
 uint64_t hash_grouped_queries() { return 0; }
 uint64_t hash_join_builds() { return 0; }
@@ -32,6 +33,7 @@ std::shared_ptr<const BuiltScanIndex> gpu_scan_index(const IndexDefinition& def,
   fail(ErrorKind::kNotImplemented, "index {}: {}", def.name, no_device_reason());
 }
 void clear_gpu_indexes() {}
+void release_gpu_indexes() {}
 rt::Tracer& gpu_view_tracer() { fail(ErrorKind::kNotImplemented, "RT views on the GPU: this raydb was built without CUDA"); }
 GpuIndexUse gpu_index_use() { return {}; }
 

@@ -7,9 +7,13 @@
 #include "exec/cuda/column_cache.h"
 #include "exec/cuda/cuda_backend.h"
 #include "exec/cuda/cuda_plan_analysis.h"
+#include "exec/cuda/general/bound_program.h"
+#include "exec/cuda/gpu_index_catalog.h"
+#include "exec/cuda/star_run.h"
 #include "gpu/device_buffer.h"
 #include "gpu/event.h"
 #include "gpu/pinned_buffer.h"
+#include "gpu/staged_copy.h"
 #include "exec/cuda/kernels.h"
 #include "exec/cuda/star_plan.h"
 #include "exec/cuda/general/general_plan.h"
@@ -99,11 +103,25 @@ MemoryStats memory_stats() {
 }
 void set_memory_budget(uint64_t bytes) { gpu::MemoryPool::instance().set_budget(bytes); }
 void clear_column_cache() {
-  if (device_count() > 0) ColumnCache::instance().clear();
+  if (device_count() == 0) return;
+  general::clear_double_columns();
+  ColumnCache::instance().clear();
 }
 
 void release_pooled_memory() {
   if (device_count() > 0) gpu::MemoryPool::instance().trim();
+}
+
+uint64_t release_device_state() {
+  if (device_count() == 0) return 0;
+  release_gpu_indexes();
+  general::clear_double_columns();
+  ColumnCache::instance().clear();  // trims the pool too
+  ColumnCache::instance().release_staging();
+  StarContext::release();
+  gpu::release_staging_buffers();
+  gpu::MemoryPool::instance().trim();
+  return gpu::MemoryPool::instance().stats().in_use;
 }
 
 double measure_device_read_gbs() {

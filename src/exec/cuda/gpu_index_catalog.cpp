@@ -130,6 +130,15 @@ class GpuIndexCatalog {
     built_.clear();
     built_scan_.clear();
   }
+  // clear() and the OptiX tracer the RT indexes were built on (its context and
+  // programs); only when no index from get() is still held.
+  void release() {
+    std::lock_guard<std::mutex> g(mutex_);
+    built_.clear();
+    built_scan_.clear();
+    delete tracer_;
+    tracer_ = nullptr;
+  }
 
  private:
   using Key = std::pair<const Table*, std::string>;
@@ -177,6 +186,7 @@ std::shared_ptr<const BuiltScanIndex> gpu_scan_index(const IndexDefinition& def,
 }
 
 void clear_gpu_indexes() { GpuIndexCatalog::instance().clear(); }
+void release_gpu_indexes() { GpuIndexCatalog::instance().release(); }
 
 rt::Tracer& gpu_view_tracer() {
   std::string why;

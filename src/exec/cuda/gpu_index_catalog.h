@@ -41,6 +41,8 @@ rt::Tracer& gpu_view_tracer();
 
 // Frees every GPU index (tests; the next query builds again).
 void clear_gpu_indexes();
+// clear_gpu_indexes() and the tracer they were built on; only while none is in use.
+void release_gpu_indexes();
 
 // Index steps the CUDA backend ran since the process started (tests and benchmarks
 // check that a plan really used the GPU index).

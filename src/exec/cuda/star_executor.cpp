@@ -1,5 +1,7 @@
 #include "exec/cuda/star_executor.h"
 
+#include <mutex>
+
 #include "common/error.h"
 #include "common/timer.h"
 #include "exec/cuda/cuda_device.h"
@@ -7,9 +9,21 @@
 
 namespace raydb::exec::cuda {
 
+namespace {
+std::mutex star_context_mutex;
+StarContext* star_context = nullptr;  // never destroyed at exit: may outlive the CUDA context
+}  // namespace
+
 StarContext& StarContext::instance() {
-  static StarContext* c = new StarContext();
-  return *c;
+  std::lock_guard<std::mutex> g(star_context_mutex);
+  if (!star_context) star_context = new StarContext();
+  return *star_context;
+}
+
+void StarContext::release() {
+  std::lock_guard<std::mutex> g(star_context_mutex);
+  delete star_context;
+  star_context = nullptr;
 }
 
 namespace {

@@ -44,6 +44,9 @@ struct StarContext {
     counter.ensure(8);
   }
   static StarContext& instance();
+  // Destroys the process's context (its stream, events and pinned buffers); the next
+  // instance() makes a new one. Only while no star query runs.
+  static void release();
 };
 
 struct DimRun {

@@ -15,9 +15,8 @@ namespace {
 class RawColumns {
  public:
   static const int64_t* get(const ColumnPtr& c, cudaStream_t s) {
-    static std::mutex m;
-    static std::map<const Column*, std::pair<ColumnPtr, std::unique_ptr<gpu::DeviceBuffer>>> cache;
-    std::lock_guard<std::mutex> lock(m);
+    std::lock_guard<std::mutex> lock(mutex());
+    auto& cache = columns();
     auto it = cache.find(c.get());
     if (it != cache.end()) return it->second.second->get<int64_t>();
     auto buf = std::make_unique<gpu::DeviceBuffer>(std::max<uint64_t>(c->size() * 8, 8), "a DOUBLE column");
@@ -29,9 +28,25 @@ class RawColumns {
     cache.emplace(c.get(), std::make_pair(c, std::move(buf)));
     return p;
   }
+  static void clear() {
+    std::lock_guard<std::mutex> lock(mutex());
+    columns().clear();
+  }
+
+ private:
+  static std::mutex& mutex() {
+    static std::mutex m;
+    return m;
+  }
+  static std::map<const Column*, std::pair<ColumnPtr, std::unique_ptr<gpu::DeviceBuffer>>>& columns() {
+    static auto* cache = new std::map<const Column*, std::pair<ColumnPtr, std::unique_ptr<gpu::DeviceBuffer>>>();
+    return *cache;  // never destroyed at exit: may outlive the CUDA context
+  }
 };
 
 }  // namespace
+
+void clear_double_columns() { RawColumns::clear(); }
 
 std::unique_ptr<BoundProgram> bind(const CompiledProgram& p, cudaStream_t s, uint64_t& bytes_read) {
   auto b = std::make_unique<BoundProgram>();

@@ -13,6 +13,9 @@
 
 namespace raydb::exec::cuda::general {
 
+// Drops the DOUBLE columns kept on the device (as the column cache does for the rest).
+void clear_double_columns();
+
 struct BoundProgram {
   const CompiledProgram* src = nullptr;
   DevProgram dev;

@@ -166,6 +166,7 @@ class GpuMemorySampler {
 rs::RtScanOptions options_for(const Method& m, const ScanBenchOptions& o) {
   rs::RtScanOptions x;
   x.bins = o.bins;
+  x.cell_shift = o.cell_shift;
   x.build_rt = m.method == rs::ScanMethod::kRt;
   const bool sieve_method = m.method == rs::ScanMethod::kCpuSieve || m.method == rs::ScanMethod::kGpuSieve;
   x.build_sieve = x.build_rt || sieve_method;

@@ -25,6 +25,7 @@ struct ScanBenchOptions {
   std::vector<std::string> methods = {"rt-cpu", "cpu-scan", "cpu-sieve"};
   uint32_t bins = 128;
   std::string groups;  // "0,1,2;3" (RtScanOptions::groups); "" = consecutive triples
+  int cell_shift = -1;  // RtScanOptions::cell_shift (-1: the default layout)
   int reps = 3, warmup = 1;
   uint64_t seed = 42;
   bool check = true;  // brute-force every answer

@@ -14,6 +14,7 @@ void register_bench_scan(CLI::App& bench) {
                 methods = "rt-cpu,cpu-scan,cpu-sieve", groups, json;
     double rows = 1e8;
     uint32_t bins = 128;
+    int cell_shift = -1;
     int reps = 3, warmup = 1;
     uint64_t seed = 42;
     bool no_check = false;
@@ -28,6 +29,8 @@ void register_bench_scan(CLI::App& bench) {
   cmd->add_option("--predicates", a->preds, "Predicates per query, 1..6 (default 3)");
   cmd->add_option("--methods", a->methods, "rt-cpu, cpu-scan, cpu-sieve, rt-gpu, gpu-scan, gpu-sieve");
   cmd->add_option("--bins", a->bins, "Sieving bins per column (default 128)");
+  cmd->add_option("--cell-shift", a->cell_shift, "RT cells of 2^N ranks on every axis (default: about n / 4 cells, the bits shared out over the axes)")
+      ->check(CLI::Range(-1, 20));
   cmd->add_option("--groups", a->groups, "Column groups of the RT structures, e.g. \"0,1;2,3\" (default triples)");
   cmd->add_option("--reps", a->reps, "Timed repetitions (default 3)");
   cmd->add_option("--warmup", a->warmup, "Untimed runs first (default 1)");
@@ -46,6 +49,7 @@ void register_bench_scan(CLI::App& bench) {
     o.methods = comma_words(a->methods);
     o.bins = a->bins;
     o.groups = a->groups;
+    o.cell_shift = a->cell_shift;
     o.reps = a->reps;
     o.warmup = a->warmup;
     o.seed = a->seed;

@@ -19,6 +19,30 @@ namespace mp = rt::mapping;
 // scan_grid.h point 1-3 for N up to 2^32 - 1 (no GPU needed): every rank box maps to
 // cell boxes whose segments reach the cell of every rank inside the box, with exact
 // float coordinates, and the cell test accepts exactly that one segment per row.
+// The default layout's grid has about n / 4 cells (within a factor 2), whatever the
+// column count: the cell bits are shared out over the axes, never rounded up per axis.
+TEST(ScanGrid, DefaultLayoutHasAboutAQuarterAsManyCellsAsRows) {
+  for (uint64_t n : {uint64_t{5}, uint64_t{1000}, (uint64_t{1} << 24) + 3, uint64_t{100000000},
+                     (uint64_t{1} << 32) - 1}) {
+    for (uint32_t dims = 2; dims <= 3; ++dims) {
+      const mp::ScanLayout l = mp::scan_default_layout(dims, n);
+      ASSERT_TRUE(mp::scan_layout_exact(l, n));
+      uint64_t grid = 1, widest = 0, narrowest = ~uint64_t{0};
+      for (uint32_t d = 0; d < dims; ++d) {
+        const uint64_t per_axis = ((n - 1) >> l.axis_shift(d)) + 1;
+        grid *= per_axis;
+        widest = std::max(widest, per_axis);
+        narrowest = std::min(narrowest, per_axis);
+      }
+      if (n >= 1000) {  // the grid nearest n / 4 of those the whole-bit splits allow
+        EXPECT_LE(double(grid), double(n) / 4 * 2) << n << " rows, " << dims << " columns";
+        EXPECT_GE(double(grid), double(n) / 4 / 2) << n << " rows, " << dims << " columns";
+      }
+      EXPECT_LE(widest, narrowest * 2 + 1) << "axes differ by at most a factor 2";
+    }
+  }
+}
+
 TEST(ScanGrid, SegmentsReachEveryCellExactlyForAnyN) {
   std::mt19937_64 rng(7);
   for (uint64_t n : {uint64_t{1}, uint64_t{1000}, (uint64_t{1} << 24) + 3, uint64_t{100000007},

@@ -131,7 +131,10 @@ std::string ScanModel::explain(const ScanExpr& e, SieveMode mode) const {
     }
     out += pad + "and\n";
     for (const GroupJob& j : plan(n.terms, mode)) {
-      out += fmt::format("{}  group {} ({}-D, shift {}):\n", pad, j.group, j.dims, layouts[j.group].shift);
+      const rt::mapping::ScanLayout& l = layouts[j.group];
+      std::string shifts = std::to_string(l.axis_shift(0));
+      for (uint32_t d = 1; d < l.dims; ++d) shifts += "/" + std::to_string(l.axis_shift(d));
+      out += fmt::format("{}  group {} ({}-D, shift {}):\n", pad, j.group, j.dims, shifts);
       for (uint32_t d = 0; d < j.dims; ++d) {
         if (!j.dim[d].constrained) continue;
         const SieveChoice& c = j.dim[d].sieve;

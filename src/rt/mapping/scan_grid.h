@@ -5,7 +5,8 @@
 //
 // Every row has a rank per column in [0, N) (uniform encoding, access/rt_scan). A
 // group of 1-3 columns places each row in a cell of integer coordinates:
-//   2 or 3 columns  cell_d = rank_d >> shift (one axis per column; z = 0 for 2 columns)
+//   2 or 3 columns  cell_d = rank_d >> (shift + coarse_d) (one axis per column; z = 0 for
+//                   2 columns; coarse_d is 0 or 1, so axes differ by at most a factor 2)
 //   1 column        v = rank >> fine folded into a plane: x = v >> shift, y = v & (2^shift - 1)
 // Each occupied cell is one primitive, a cube at the cell centre +-0.25 on every axis;
 // its rows are listed beside it (scan_refine.h). A box of cells is covered by rays
@@ -45,6 +46,9 @@ struct ScanLayout {
   uint32_t dims;   // columns in the group: 1, 2 or 3 (no initializers: part of OptiX launch params)
   uint32_t shift;  // see above
   uint32_t fine;   // 1 column: ranks per cell = 2^fine (0 for 2 or 3 columns)
+  uint32_t coarse;  // 2 or 3 columns: bit d set when axis d's cells are twice as wide (shift + 1)
+
+  RAYDB_HOST_DEVICE uint32_t axis_shift(uint32_t d) const { return shift + ((coarse >> d) & 1u); }
 
   RAYDB_HOST_DEVICE uint32_t fold_mask() const { return shift == 0 ? 0u : (0xFFFFFFFFu >> (32 - shift)); }
   // Cell of a row with ranks r[0..dims).
@@ -56,9 +60,9 @@ struct ScanLayout {
       c[2] = 0;
       return;
     }
-    c[0] = r[0] >> shift;
-    c[1] = r[1] >> shift;
-    c[2] = dims == 3 ? r[2] >> shift : 0;
+    c[0] = r[0] >> axis_shift(0);
+    c[1] = r[1] >> axis_shift(1);
+    c[2] = dims == 3 ? r[2] >> axis_shift(2) : 0;
   }
 };
 
@@ -68,20 +72,41 @@ RAYDB_HOST_DEVICE uint32_t scan_bits(uint64_t n) {  // bits of the largest of n 
   return b;
 }
 
-// The default layout for n rows: about 4 rows per occupied cell (a BVH 4 times smaller
-// than one cube per row, while a thin residual slab still re-checks only one layer of
-// cells), every coordinate below 2^21.
+// The default layout for n rows: a grid of about n / 4 cells (a BVH about 4 times
+// smaller than one cube per row, while a thin residual slab still re-checks only one
+// layer of cells), every coordinate below 2^21. With 2 or 3 columns the cell bits are
+// shared out over the axes as evenly as whole bits allow (the first axes get one bit
+// more, the others are `coarse`: cells twice as wide), and the total is the one whose
+// grid, counted from n itself (ranks fill [0, n), not [0, 2^bits)), lies nearest n / 4.
+// Giving every axis the same rounded-up share made the grid up to 4x too fine
+// (3 columns, 10^8 rows: 382^3 cells, 46 M occupied by 2.2 rows, a BVH of 3.4 GB).
+RAYDB_HOST_DEVICE ScanLayout scan_split_layout(uint32_t dims, uint32_t b, uint32_t total) {
+  const uint32_t low = total / dims, wide = total % dims;  // axes < wide get low + 1 bits
+  if (wide == 0) return ScanLayout{dims, b > low ? b - low : 0, 0, 0};
+  return ScanLayout{dims, b - low - 1, 0, ((1u << dims) - 1) & ~((1u << wide) - 1)};
+}
+
 RAYDB_HOST_DEVICE ScanLayout scan_default_layout(uint32_t dims, uint64_t n) {
   const uint32_t b = scan_bits(n), cells = b > 2 ? b - 2 : 0;  // log2(n / 4)
-  if (dims == 1) return ScanLayout{1, (cells + 1) / 2, b - cells};
-  const uint32_t axis = (cells + dims - 1) / dims;  // log2(cells per axis)
-  return ScanLayout{dims, b > axis ? b - axis : 0, 0};
+  if (dims == 1) return ScanLayout{1, (cells + 1) / 2, b - cells, 0};
+  const double target = n > 4 ? double(n) / 4 : 1;
+  ScanLayout best = scan_split_layout(dims, b, 0);
+  double best_score = 0;
+  for (uint32_t total = 0; total <= dims * b && total / dims < 21; ++total) {
+    const ScanLayout l = scan_split_layout(dims, b, total);
+    double grid = 1;
+    for (uint32_t d = 0; d < dims; ++d) grid *= double(((n == 0 ? 0 : n - 1) >> l.axis_shift(d)) + 1);
+    const double score = grid > target ? grid / target : target / grid;  // |log(grid / target)|, monotone
+    if (total == 0 || score < best_score) best = l, best_score = score;
+  }
+  return best;
 }
 
 // Whether a layout keeps every cell coordinate of ranks < n below kScanMaxCells.
 RAYDB_HOST_DEVICE bool scan_layout_exact(const ScanLayout& l, uint64_t n) {
   if (l.dims < 1 || l.dims > 3 || l.shift > kScanMaxShift || l.fine > kScanMaxShift) return false;
   if (l.dims != 1 && l.fine != 0) return false;
+  if (l.coarse >= (1u << l.dims) || (l.coarse != 0 && (l.dims == 1 || l.shift + 1 > kScanMaxShift))) return false;
   const uint64_t top = n == 0 ? 0 : ((n - 1) >> l.fine) >> l.shift;
   if (top >= kScanMaxCells) return false;
   return l.dims != 1 || (uint64_t{1} << l.shift) <= kScanMaxCells;
@@ -114,8 +139,8 @@ RAYDB_HOST_DEVICE int rank_box_cells(const ScanLayout& l, const uint32_t* lo, co
   if (l.dims != 1) {
     CellBox b{};
     for (uint32_t d = 0; d < 3; ++d) {
-      b.lo[d] = d < l.dims ? lo[d] >> l.shift : 0;
-      b.hi[d] = d < l.dims ? (hi[d] - 1) >> l.shift : 0;
+      b.lo[d] = d < l.dims ? lo[d] >> l.axis_shift(d) : 0;
+      b.hi[d] = d < l.dims ? (hi[d] - 1) >> l.axis_shift(d) : 0;
     }
     finish_box(b, L);
     out[0] = b;

@@ -38,7 +38,7 @@ ViewEstimate estimate(const ViewMatch& m) {
     for (const rtview::CodeInterval& c : z.allowed[f.attr]) n += uint64_t(c.hi) - c.lo + 1;
     frac *= v.filter_domains[f.attr].size ? double(n) / v.filter_domains[f.attr].size : 0;
   }
-  e.hits = frac * double(v.rows);
+  e.hits = frac * double(L.primitives);  // primitives hit (merged tuples or rows)
   std::string iv;
   for (size_t i = 0; i < z.intervals.size() && i < 4; ++i) iv += fmt::format(" [{}, {}]", z.intervals[i].lo, z.intervals[i].hi);
   if (z.intervals.size() > 4) iv += " ...";

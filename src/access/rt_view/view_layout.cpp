@@ -79,6 +79,11 @@ void choose_lanes(const ViewRows& v, const LayoutOptions& o, ViewLayout& L) {
   const uint64_t groups = std::max<uint32_t>(1, v.group_count);
   const uint64_t max_lanes = mp::kViewXLimit >> L.x_bits;
   uint64_t lanes = 1;
+  if (L.merged) {  // few primitives: lanes only until a full-range ray of a group meets ~256 of them
+    while (lanes * 2 <= max_lanes && lanes * groups * 256 < L.primitives) lanes *= 2;
+    L.lanes = static_cast<uint32_t>(lanes);
+    return;
+  }
   // Enough rays for parallelism, but not lanes with (almost) no rows in them.
   while (lanes * 2 <= max_lanes && lanes * groups * 2 <= o.target_rays && lanes * 2 * 16 <= L.primitives) lanes *= 2;
   L.lanes = static_cast<uint32_t>(lanes);

@@ -11,6 +11,7 @@
 #include "bench/run_context.h"
 #include "bench/ssb_runner.h"
 #include "bench/timing_stats.h"
+#include "bench/view_run.h"
 #include "common/error.h"
 #include "common/machine_info.h"
 #include "common/timer.h"
@@ -25,37 +26,6 @@ namespace raydb::bench {
 namespace {
 
 using nlohmann::ordered_json;
-
-// What the rt policy ran, from EXPLAIN ANALYZE's profile line of the view path
-// (exec/index/view_path.cpp run_view).
-struct ViewRun {
-  std::string view;  // "" when the query did not run through a view
-  uint64_t rays = 0, hits = 0, flushes = 0, groups_traced = 0, view_groups = 0, decided = 0;
-  std::string plan;
-};
-
-ViewRun parse_view_run(const std::string& explain) {
-  ViewRun v;
-  std::smatch m;
-  const size_t actual = explain.find("actual (");  // the profile follows the plan
-  if (actual == std::string::npos) return v;
-  const std::string text = explain.substr(actual);
-  static const std::regex head(R"(rt view (\S+): (.*))");
-  if (!std::regex_search(text, m, head)) return v;
-  v.view = m[1];
-  v.plan = m[2];
-  auto number = [&](const char* pattern) -> uint64_t {
-    std::smatch n;
-    return std::regex_search(v.plan, n, std::regex(pattern)) ? std::stoull(n[1]) : 0;
-  };
-  v.rays = number(R"(= (\d+) rays)");
-  v.hits = number(R"((\d+) hits)");
-  v.flushes = number(R"((\d+) accumulator flushes)");
-  v.groups_traced = number(R"((\d+) groups traced)");
-  v.view_groups = number(R"(x \d+ of (\d+) groups)");
-  v.decided = number(R"(\((\d+) filters decided)");
-  return v;
-}
 
 std::vector<std::string> sorted_rows(const QueryResult& r) {
   std::vector<std::string> v;

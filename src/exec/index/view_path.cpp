@@ -18,7 +18,7 @@ namespace {
 // the request's Z intervals and ray grid, and an estimate of the rows hit (each
 // filter's allowed fraction of its domain, as independent).
 struct ViewEstimate {
-  double rays = 0, hits = 0;
+  double rays = 0, hits = 0, groups = 0;
   std::string detail;
 };
 
@@ -30,6 +30,7 @@ ViewEstimate estimate(const ViewMatch& m) {
   ViewEstimate e;
   const size_t segs = z.empty ? 0 : rtview::cut_segments(z.intervals, rt::mapping::kViewMaxSegment).size();
   e.rays = double(segs) * double(gp.traced.size()) * L.lanes;
+  e.groups = double(gp.traced.size());
   // Decided filters: the traced groups' share; the others as independent fractions.
   double frac = z.empty || v.group_count == 0 ? 0 : double(gp.traced.size()) / v.group_count;
   for (const rtview::ViewFilter& f : m.request.filters) {
@@ -101,17 +102,17 @@ void choose_view(plan::PhysicalPlan& plan, const ViewCatalog& views, AccessPolic
     const ViewEstimate e = estimate(chosen->match);
     plan::ViewScan scan;
     scan.detail = e.detail;
-    scan.star_cost_ms = star_cost_ms(plan);
+    scan.star_cost_ms = star_cost_ms(plan) * plan::view_star_scale(device);
+    const std::optional<double> cost = plan::view_cost_ms(device, e.rays, e.hits, e.groups);
+    if (cost) scan.cost_ms = *cost;
     if (policy == AccessPolicy::kForceRt) {
       scan.forced = true;
     } else {
-      const std::optional<double> cost = plan::view_cost_ms(device, e.rays, e.hits);
       if (!cost) {
         plan.rejected_views.push_back(name + ": views are not calibrated on this device (no RT cores: the star path "
                                              "wins); --backend rt forces the view");
         continue;
       }
-      scan.cost_ms = *cost;
       if (*cost >= scan.star_cost_ms) {
         plan.rejected_views.push_back(fmt::format("{}: cost {:.3f} ms vs star path {:.3f} ms", name, *cost, scan.star_cost_ms));
         continue;

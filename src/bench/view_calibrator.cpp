@@ -150,15 +150,17 @@ bool calibrate_views(const ViewCalibrationOptions& o, plan::Calibration& c) {
   }
   // view ms ~ launch + rays * ray + hits * hit + groups * group (ns).
   std::vector<std::vector<double>> X;
-  std::vector<double> y, ratio;
+  std::vector<std::vector<double>> S;  // star ms ~ fixed + scale * formula
+  std::vector<double> y, ys;
   for (const Sample& s : samples) {
     X.push_back({1.0, double(s.run.rays), double(s.run.hits), double(s.run.groups_traced)});
     y.push_back(s.view_ms * 1e6);
-    ratio.push_back(s.star_ms / s.run.star_model_ms);
+    S.push_back({1.0, s.run.star_model_ms * 1e6});
+    ys.push_back(s.star_ms * 1e6);
   }
   std::vector<double> b = nonnegative_fit(X, y);
-  std::sort(ratio.begin(), ratio.end());
-  const double star_scale = ratio[ratio.size() / 2];
+  const std::vector<double> st = nonnegative_fit(S, ys);
+  const double star_fixed_ns = st[0], star_scale = st[1] > 0 ? st[1] : 1e-9;
   // Safety: no calibration query where the model would take the view but the star path
   // was measured faster. Scaling the view constants up until none is left keeps `auto`
   // on the star path wherever this machine showed it faster.
@@ -167,7 +169,7 @@ bool calibrate_views(const ViewCalibrationOptions& o, plan::Calibration& c) {
   };
   double factor = 1;
   for (const Sample& s : samples) {
-    const double view = model(s), star = s.run.star_model_ms * star_scale;
+    const double view = model(s), star = star_fixed_ns * 1e-6 + s.run.star_model_ms * star_scale;
     if (s.view_ms >= s.star_ms && view < star) factor = std::max(factor, view > 0 ? star / view * 1.01 : 1e6);
   }
   if (b[1] == 0 && b[2] == 0) b[2] = 1e-3;  // the file's "measured" marker needs ray or hit cost
@@ -177,17 +179,18 @@ bool calibrate_views(const ViewCalibrationOptions& o, plan::Calibration& c) {
   c.view_hit_ns[d] = b[2];
   c.view_group_ns[d] = b[3];
   c.view_star_scale[d] = star_scale;
+  c.view_star_fixed_ns[d] = star_fixed_ns;
   c.view_source = fmt::format("measured by raydb calibrate: the SSB queries through advised views vs the {} star path, "
                               "{} lineorder rows, {}", gpu ? "CUDA" : "CPU", fact_rows, gpu ? "OptiX" : "Embree");
   std::printf("%-6s %10s %10s %12s %12s %6s\n", "query", "star_ms", "view_ms", "model_star", "model_view", "pick");
   for (const Sample& s : samples) {
-    const double view = model(s) * factor, star = s.run.star_model_ms * star_scale;
+    const double view = model(s) * factor, star = star_fixed_ns * 1e-6 + s.run.star_model_ms * star_scale;
     std::printf("%-6s %10.3f %10.3f %12.3f %12.3f %6s%s\n", s.query.c_str(), s.star_ms, s.view_ms, star, view,
                 view < star ? "view" : "star", (view < star) && s.view_ms >= s.star_ms ? " WRONG" : "");
   }
   std::printf("rt view constants (%s): launch %.0f ns, %.3f ns per ray, %.3f ns per primitive hit, %.1f ns per traced "
-              "group; star path = %.5f x the star formula%s\n",
-              plan::exec_device_name(dev), b[0], b[1], b[2], b[3], star_scale,
+              "group; star path = %.0f ns + %.6f x the star formula%s\n",
+              plan::exec_device_name(dev), b[0], b[1], b[2], b[3], star_fixed_ns, star_scale,
               factor > 1 ? fmt::format(" (view constants x{:.2f} so no star-faster query picks a view)", factor).c_str() : "");
   return true;
 }

@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include "plan/physical/cost_model.h"
 #include "raydb/admin.h"
@@ -186,6 +187,46 @@ TEST_F(RtViewSqlTest, AutoKeepsTheStarPathUnlessCalibrated) {
   plan = explain(*db_, q, Backend::kAuto);
   plan::use_calibration(nullptr);
   EXPECT_NE(plan.find("not rt view f2: cost"), std::string::npos) << plan;
+}
+
+// The model files of calibration/ (README there): the RT-core model makes auto take
+// views, the H100 one (fitted to measurements, where the star path won) never does.
+// They hold GPU constants; this test plans on the CPU backend, so the same constants
+// are applied to the device it plans on.
+TEST_F(RtViewSqlTest, ModelCalibrationsPreferViewsOnlyWithRtCores) {
+  create_flight_views();
+  auto load = [](const char* name) {
+    std::string error;
+    std::optional<plan::Calibration> c = plan::Calibration::load(source_dir() + "/calibration/" + name, &error);
+    EXPECT_TRUE(c.has_value()) << name << ": " << error;
+    plan::Calibration m = c.value_or(plan::Calibration{});
+    const size_t g = size_t(plan::ExecDevice::kGpu), cpu = size_t(plan::ExecDevice::kCpu);
+    m.view_ray_ns[cpu] = m.view_ray_ns[g];
+    m.view_hit_ns[cpu] = m.view_hit_ns[g];
+    m.view_group_ns[cpu] = m.view_group_ns[g];
+    m.view_launch_ns[cpu] = m.view_launch_ns[g];
+    m.view_star_scale[cpu] = m.view_star_scale[g];
+    m.view_star_fixed_ns[cpu] = m.view_star_fixed_ns[g];
+    return std::make_shared<const plan::Calibration>(m);
+  };
+  int rt_views = 0, h100_views = 0;
+  for (const char* q : kSsbQueries) {
+    const std::string sql = ssb_sql(q);
+    plan::use_calibration(load("rtx-rtcores-model.json"));
+    const std::string rt_plan = explain(*db_, sql, Backend::kAuto);
+    const QueryResult rt = db_->query(sql, with(Backend::kAuto));
+    plan::use_calibration(load("h100-sf20-model.json"));
+    const std::string h100_plan = explain(*db_, sql, Backend::kAuto);
+    plan::use_calibration(nullptr);
+    const bool rt_view = rt_plan.find("\nrt view ") != std::string::npos;
+    rt_views += rt_view;
+    h100_views += h100_plan.find("\nrt view ") != std::string::npos;
+    EXPECT_NE(h100_plan.find("vs star path"), std::string::npos) << q << "\n" << h100_plan;  // both costs shown
+    EXPECT_EQ(h100_plan.find("\nrt view "), std::string::npos) << q << "\n" << h100_plan;
+    EXPECT_EQ(lines(rt), lines(db_->query(sql, with(Backend::kCpu)))) << q;
+  }
+  EXPECT_EQ(h100_views, 0);
+  EXPECT_GE(rt_views, 7) << "the RT-core model takes a view for most SSB queries";
 }
 
 TEST_F(RtViewSqlTest, ExplainShowsIntervalsAndGrid) {

@@ -102,7 +102,7 @@ void choose_view(plan::PhysicalPlan& plan, const ViewCatalog& views, AccessPolic
     const ViewEstimate e = estimate(chosen->match);
     plan::ViewScan scan;
     scan.detail = e.detail;
-    scan.star_cost_ms = star_cost_ms(plan) * plan::view_star_scale(device);
+    scan.star_cost_ms = plan::view_star_cost_ms(device, star_cost_ms(plan));
     const std::optional<double> cost = plan::view_cost_ms(device, e.rays, e.hits, e.groups);
     if (cost) scan.cost_ms = *cost;
     if (policy == AccessPolicy::kForceRt) {

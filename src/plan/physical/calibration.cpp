@@ -166,7 +166,8 @@ nlohmann::ordered_json Calibration::to_json() const {
     if (view_ray_ns[size_t(d)] > 0 || view_hit_ns[size_t(d)] > 0)
       views[exec_device_name(d)] = {{"ray_ns", view_ray_ns[size_t(d)]},       {"hit_ns", view_hit_ns[size_t(d)]},
                                     {"group_ns", view_group_ns[size_t(d)]},   {"launch_ns", view_launch_ns[size_t(d)]},
-                                    {"star_scale", view_star_scale[size_t(d)]}};
+                                    {"star_scale", view_star_scale[size_t(d)]},
+                                    {"star_fixed_ns", view_star_fixed_ns[size_t(d)]}};
   if (!views.empty()) {
     if (!view_source.empty()) views["source"] = view_source;
     j["rt_view"] = views;
@@ -222,6 +223,7 @@ Calibration Calibration::from_json(const nlohmann::json& j) {
       c.view_group_ns[size_t(d)] = number(*jd, "group_ns", where);
       c.view_launch_ns[size_t(d)] = number(*jd, "launch_ns", where);
       c.view_star_scale[size_t(d)] = number(*jd, "star_scale", where);
+      c.view_star_fixed_ns[size_t(d)] = number(*jd, "star_fixed_ns", where);
     }
     if (auto src = jv->find("source"); src != jv->end()) {
       if (!src->is_string()) fail(ErrorKind::kInvalidInput, "rt_view.source: not a string");

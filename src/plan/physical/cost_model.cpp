@@ -249,9 +249,11 @@ std::optional<double> view_cost_ms(ExecDevice dev, double rays, double hits, dou
   return (c->view_launch_ns[d] + rays * c->view_ray_ns[d] + hits * c->view_hit_ns[d] + groups * c->view_group_ns[d]) * 1e-6;
 }
 
-double view_star_scale(ExecDevice dev) {
+double view_star_cost_ms(ExecDevice dev, double formula_ms) {
   const std::shared_ptr<const Calibration> c = active_calibration();
-  return c && c->view_star_scale[size_t(dev)] > 0 ? c->view_star_scale[size_t(dev)] : 1.0;
+  const size_t d = size_t(dev);
+  if (!c || c->view_star_scale[d] <= 0) return formula_ms;
+  return c->view_star_fixed_ns[d] * 1e-6 + c->view_star_scale[d] * formula_ms;
 }
 
 const char* rt_scan_method_name(RtScanMethod m) {

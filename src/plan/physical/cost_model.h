@@ -93,9 +93,10 @@ double index_join_cost_ms(IndexKind kind, uint64_t keys, double probes, double m
 // when the calibration has not measured views on that device (then `auto` keeps the
 // star path: without RT cores software traversal loses to it).
 std::optional<double> view_cost_ms(ExecDevice dev, double rays, double hits, double groups = 0);
-// The factor from the planner's star formula to the star path's time on `dev`
-// (Calibration::view_star_scale; 1 when not calibrated).
-double view_star_scale(ExecDevice dev);
+// The star path's time on `dev` from the planner's star formula (single-thread CPU
+// milliseconds): star_fixed + star_scale x formula (Calibration; the formula itself
+// when not calibrated).
+double view_star_cost_ms(ExecDevice dev, double formula_ms);
 // ---- RT scan (access/rt_scan) ----
 // What one evaluation does, from the index's estimate (ScanEstimate): milliseconds of
 // each method, the bit vector turned into `matches` row ids included. On the CPU

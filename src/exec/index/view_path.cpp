@@ -75,7 +75,15 @@ double star_cost_ms(const plan::PhysicalPlan& plan) {
 
 }  // namespace
 
-void choose_view(plan::PhysicalPlan& plan, const ViewCatalog& views, AccessPolicy policy, plan::ExecDevice device) {
+bool rt_view_per_hit(const Settings& settings) {
+  const std::string v = settings.get("rt_view_accumulate");
+  if (v.empty() || v == "per_ray") return false;
+  if (v == "per_hit") return true;
+  fail(ErrorKind::kInvalidInput, "RAYDB_RT_VIEW_ACCUMULATE='{}' (expected per_ray or per_hit)", v);
+}
+
+void choose_view(plan::PhysicalPlan& plan, const ViewCatalog& views, AccessPolicy policy, plan::ExecDevice device,
+                 bool per_hit_atomics) {
   plan.view_scan.reset();
   plan.rejected_views.clear();
   for (const std::shared_ptr<const CatalogView>& view : views.views()) {
@@ -99,6 +107,7 @@ void choose_view(plan::PhysicalPlan& plan, const ViewCatalog& views, AccessPolic
     auto chosen = std::make_shared<ChosenView>();
     chosen->name = name;
     chosen->match = std::move(std::get<ViewMatch>(matched));
+    chosen->match.request.per_hit_atomics = per_hit_atomics;
     const ViewEstimate e = estimate(chosen->match);
     plan::ViewScan scan;
     scan.detail = e.detail;

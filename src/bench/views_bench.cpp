@@ -156,7 +156,7 @@ void run_views_bench(const ViewsBenchOptions& o) {
     report_builds(db, o.dir, *tracer, create_ms, machine, device, json);
   }
   std::printf("%-6s %-12s %12s %12s %8s %12s %8s %12s %10s %10s %12s %s\n", "query", "view", "star_ms", "view_ms",
-              "ratio", "per_hit_ms", "hit/ray", "rays", "groups", "hits", "flushes", "verified");
+              "ratio", "per_hit_ms", "ph/pr", "rays", "groups", "hits", "flushes", "verified");
   bool all_verified = true;
   for (const auto& q : ssb::standard_queries()) {
     const std::string name = q.name;

@@ -8,9 +8,11 @@
 #include <cstdio>
 #include <ctime>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "bench/index_calibrator.h"
+#include "common/error.h"
 #include "common/machine_info.h"
 #include "plan/physical/calibration.h"
 #include "plan/physical/cost_model.h"
@@ -90,6 +92,22 @@ void print_model_picks(const plan::Calibration& c, const IndexCalibrationOptions
 }  // namespace
 
 void run_calibration(const CalibrationOptions& o) {
+  if (o.views_only) {  // the stored numbers stay; the views' are replaced
+    const std::string path = plan::Calibration::default_path();
+    std::string error;
+    std::optional<plan::Calibration> old = plan::Calibration::load(path, &error);
+    if (!error.empty()) fail(ErrorKind::kIO, "{}: {}", path, error);
+    plan::Calibration c = old ? *old : plan::Calibration{};
+    if (!old) {
+      c.cpu = machine_info().cpu_model;
+      c.cpu_threads = omp_get_max_threads();
+    }
+    c.timestamp = std::time(nullptr);
+    if (!calibrate_views(o.view, c)) fail(ErrorKind::kExecution, "rt views: nothing measured, {} unchanged", path);
+    c.save(path);
+    std::printf("stored in %s\n", path.c_str());
+    return;
+  }
   IndexCalibrationOptions io = o.index;
   io.cpu = o.cpu;
   io.gpu = o.gpu;
@@ -111,6 +129,7 @@ void run_calibration(const CalibrationOptions& o) {
     if (o.cpu) c.rt_scan_cpu = calibrate_rt_scan(o.rt_scan_log2_rows, std::max(3, io.reps));
     if (o.gpu)
       if (auto g = calibrate_rt_scan_gpu(o.rt_scan_gpu_log2_rows, std::max(5, io.reps))) c.rt_scan_gpu = *g;
+    if (o.views) calibrate_views(o.view, c);
   }
   c.save(path);
   std::printf("stored in %s\n", path.c_str());

@@ -6,6 +6,7 @@
 // ($RAYDB_CALIBRATION, else $XDG_CONFIG_HOME/raydb/calibration.json, else
 // ~/.config/raydb/calibration.json).
 #include "bench/index_calibration_options.h"
+#include "bench/view_calibrator.h"
 
 namespace raydb::bench {
 
@@ -17,6 +18,9 @@ struct CalibrationOptions {
   int rt_scan_log2_rows = 21;      // rows of the RT scan measurement (CPU)
   int rt_scan_gpu_log2_rows = 26;  // rows of the RT scan measurement (GPU)
   IndexCalibrationOptions index;
+  bool views = true;        // RT views on SSB (view_calibrator.h)
+  bool views_only = false;  // only the views: the stored file's other numbers are kept
+  ViewCalibrationOptions view;
 };
 
 void run_calibration(const CalibrationOptions& options);

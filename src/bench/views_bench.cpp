@@ -11,6 +11,7 @@
 #include "bench/run_context.h"
 #include "bench/ssb_runner.h"
 #include "bench/timing_stats.h"
+#include "bench/view_run.h"
 #include "common/error.h"
 #include "common/machine_info.h"
 #include "common/timer.h"
@@ -25,37 +26,6 @@ namespace raydb::bench {
 namespace {
 
 using nlohmann::ordered_json;
-
-// What the rt policy ran, from EXPLAIN ANALYZE's profile line of the view path
-// (exec/index/view_path.cpp run_view).
-struct ViewRun {
-  std::string view;  // "" when the query did not run through a view
-  uint64_t rays = 0, hits = 0, flushes = 0, groups_traced = 0, view_groups = 0, decided = 0;
-  std::string plan;
-};
-
-ViewRun parse_view_run(const std::string& explain) {
-  ViewRun v;
-  std::smatch m;
-  const size_t actual = explain.find("actual (");  // the profile follows the plan
-  if (actual == std::string::npos) return v;
-  const std::string text = explain.substr(actual);
-  static const std::regex head(R"(rt view (\S+): (.*))");
-  if (!std::regex_search(text, m, head)) return v;
-  v.view = m[1];
-  v.plan = m[2];
-  auto number = [&](const char* pattern) -> uint64_t {
-    std::smatch n;
-    return std::regex_search(v.plan, n, std::regex(pattern)) ? std::stoull(n[1]) : 0;
-  };
-  v.rays = number(R"(= (\d+) rays)");
-  v.hits = number(R"((\d+) hits)");
-  v.flushes = number(R"((\d+) accumulator flushes)");
-  v.groups_traced = number(R"((\d+) groups traced)");
-  v.view_groups = number(R"(x \d+ of (\d+) groups)");
-  v.decided = number(R"(\((\d+) filters decided)");
-  return v;
-}
 
 std::vector<std::string> sorted_rows(const QueryResult& r) {
   std::vector<std::string> v;
@@ -74,9 +44,10 @@ struct Timed {
   bool verified = true;
 };
 
-Timed time_query(Database& db, const std::string& sql, Backend b, const ViewsBenchOptions& o) {
+Timed time_query(Database& db, const std::string& sql, Backend b, const ViewsBenchOptions& o, bool per_hit = false) {
   QueryOptions opts;
   opts.backend = b;
+  if (per_hit) opts.settings.set("rt_view_accumulate", "per_hit");
   Timed t;
   for (int i = 0; i < o.warmup; ++i) t.first = db.query(sql, opts);
   std::vector<double> host, dev;
@@ -119,12 +90,17 @@ void report_builds(Database& db, const std::string& db_path, rt::Tracer& tracer,
     const double load_ms = load.elapsed_ms();
     const rtview::RtView view(rows, tracer);
     const rtview::ViewBuildStats& s = view.stats();
+    // Bytes per fact row: the arrays the hit program reads (the same on every tracer, so
+    // known on the CPU) and the structure (the tracer's own: OptiX compacted BVH or
+    // Embree's), reported apart; on a GPU tracer their sum is the view's device memory.
     const double per_row = s.rows ? double(tracer.on_gpu() ? s.device_bytes : s.host_bytes) / double(s.rows) : 0;
-    std::printf("view %-12s %9llu rows %8u groups: create %.0f ms, load %.0f ms, encode %.0f ms, BVH %.0f ms; "
-                "%.1f MiB host, %.1f MiB device, %.1f B/row (%s)\n",
-                e.name.c_str(), (unsigned long long)s.rows, s.groups, create_ms.count(e.name) ? create_ms.at(e.name) : -1.0,
-                load_ms, s.encode_ms, s.bvh_ms, s.host_bytes / 1048576.0, s.device_bytes / 1048576.0, per_row,
-                tracer.on_gpu() ? "device" : "host");
+    std::printf("view %-12s %9llu rows %9llu primitives %8u groups: create %.0f ms, load %.0f ms, encode %.0f ms, "
+                "BVH %.0f ms; %.1f MiB host, %.1f MiB device; B/row: arrays %.2f + %s BVH %.2f = %.2f (%s)\n",
+                e.name.c_str(), (unsigned long long)s.rows, (unsigned long long)s.primitives, s.groups,
+                create_ms.count(e.name) ? create_ms.at(e.name) : -1.0, load_ms, s.encode_ms, s.bvh_ms,
+                s.host_bytes / 1048576.0, s.device_bytes / 1048576.0, s.array_bytes_per_row(),
+                tracer.on_gpu() ? "OptiX" : "Embree", s.bvh_bytes_per_row(),
+                s.array_bytes_per_row() + s.bvh_bytes_per_row(), s.layout.c_str());
     if (!json.is_open()) continue;
     ordered_json j;
     j["suite"] = "views";
@@ -132,6 +108,7 @@ void report_builds(Database& db, const std::string& db_path, rt::Tracer& tracer,
     j["view"] = e.name;
     j["tracer"] = tracer.on_gpu() ? "optix" : "embree";
     j["rows"] = s.rows;
+    j["primitives"] = s.primitives;
     j["groups"] = s.groups;
     j["create_ms"] = create_ms.count(e.name) ? create_ms.at(e.name) : -1.0;  // -1: the view existed
     j["load_ms"] = load_ms;
@@ -141,7 +118,10 @@ void report_builds(Database& db, const std::string& db_path, rt::Tracer& tracer,
     j["array_bytes"] = s.array_bytes;
     j["host_bytes"] = s.host_bytes;
     j["device_bytes"] = s.device_bytes;
-    j["bytes_per_row"] = per_row;
+    j["bytes_per_row"] = per_row;  // device bytes (GPU tracer) or host bytes (CPU tracer) per row
+    j["array_bytes_per_row"] = s.array_bytes_per_row();
+    j["bvh_bytes_per_row"] = s.bvh_bytes_per_row();
+    j["view_bytes_per_row"] = s.array_bytes_per_row() + s.bvh_bytes_per_row();  // the 96-byte target's measure
     j["layout"] = s.layout;
     add_run_context(j, machine, device);
     json << j.dump() << "\n";
@@ -175,8 +155,8 @@ void run_views_bench(const ViewsBenchOptions& o) {
         sys.ray_tracing.available ? rt::make_optix_tracer() : rt::make_embree_tracer();
     report_builds(db, o.dir, *tracer, create_ms, machine, device, json);
   }
-  std::printf("%-6s %-12s %12s %12s %8s %12s %10s %10s %12s %s\n", "query", "view", "star_ms", "view_ms", "ratio",
-              "rays", "groups", "hits", "flushes", "verified");
+  std::printf("%-6s %-12s %12s %12s %8s %12s %8s %12s %10s %10s %12s %s\n", "query", "view", "star_ms", "view_ms",
+              "ratio", "per_hit_ms", "ph/pr", "rays", "groups", "hits", "flushes", "verified");
   bool all_verified = true;
   for (const auto& q : ssb::standard_queries()) {
     const std::string name = q.name;
@@ -186,14 +166,18 @@ void run_views_bench(const ViewsBenchOptions& o) {
     const ViewRun run = parse_view_run(db.query("EXPLAIN ANALYZE " + sql, rt).explain);
     const Timed s = time_query(db, sql, star, o);
     const Timed v = time_query(db, sql, Backend::kRt, o);
-    const bool equal = sorted_rows(s.first) == sorted_rows(v.first);
-    const bool verified = equal && s.verified && v.verified;
+    // RTCUDB's accumulation (an atomic per hit) on the same view: what per-ray partials
+    // save, above all for q1.x (no GROUP BY: every hit on one accumulator).
+    const Timed h = time_query(db, sql, Backend::kRt, o, true);
+    const bool equal = sorted_rows(s.first) == sorted_rows(v.first) && sorted_rows(h.first) == sorted_rows(v.first);
+    const bool verified = equal && s.verified && v.verified && h.verified;
     all_verified = all_verified && verified;
     const double ratio = s.host.median > 0 ? v.host.median / s.host.median : 0;
-    std::printf("%-6s %-12s %12.3f %12.3f %7.1fx %12llu %10llu %10llu %12llu %s\n", name.c_str(),
-                run.view.empty() ? "(star path)" : run.view.c_str(), s.host.median, v.host.median, ratio,
-                (unsigned long long)run.rays, (unsigned long long)run.groups_traced, (unsigned long long)run.hits,
-                (unsigned long long)run.flushes, verified ? "yes" : "NO");
+    const double per_hit_ratio = v.host.median > 0 ? h.host.median / v.host.median : 0;
+    std::printf("%-6s %-12s %12.3f %12.3f %7.1fx %12.3f %7.2fx %12llu %10llu %10llu %12llu %s\n", name.c_str(),
+                run.view.empty() ? "(star path)" : run.view.c_str(), s.host.median, v.host.median, ratio, h.host.median,
+                per_hit_ratio, (unsigned long long)run.rays, (unsigned long long)run.groups_traced,
+                (unsigned long long)run.hits, (unsigned long long)run.flushes, verified ? "yes" : "NO");
     if (!json.is_open()) continue;
     ordered_json j;
     j["suite"] = "views";
@@ -216,6 +200,9 @@ void run_views_bench(const ViewsBenchOptions& o) {
     // instead of one per hit (RTCUDB's accumulation): the contention of q1.x.
     j["accumulation"] = "per-ray partials";
     j["accumulator_flushes"] = run.flushes;
+    j["view_per_hit_ms"] = h.host.median;            // the same view with one atomic per hit (RTCUDB)
+    j["per_hit_over_per_ray"] = per_hit_ratio;
+    j["view_us_per_hit"] = run.hits ? v.host.median * 1e3 / double(run.hits) : 0;  // cost per aggregated primitive
     j["rows"] = v.first.row_count();
     j["verified"] = verified;
     j["reps"] = o.reps;

@@ -34,7 +34,9 @@ void register_calibrate(CLI::App& app) {
   struct Args {
     std::string devices = "cpu,gpu", cpu_keys = "14,17,20", gpu_keys = "16,19,22,24,26";
     int cpu_lookups = 13, gpu_lookups = 22, reps = 3, rt_scan_rows = 21, rt_scan_gpu_rows = 26;
-    bool no_index = false;
+    bool no_index = false, no_views = false, views_only = false;
+    double view_sf = 0;
+    std::string view_db;
   };
   auto a = std::make_shared<Args>();
   cmd->add_option("--devices", a->devices, "devices to measure: cpu, gpu or both (a GPU is skipped when absent)")
@@ -49,6 +51,12 @@ void register_calibrate(CLI::App& app) {
   cmd->add_option("--rt-scan-gpu-log-rows", a->rt_scan_gpu_rows, "log2 rows of the GPU RT scan measurement (3 columns)")
       ->check(CLI::Range(12, 30));
   cmd->add_flag("--no-index", a->no_index, "bandwidths only");
+  cmd->add_flag("--no-views", a->no_views, "skip the RT view measurement");
+  cmd->add_flag("--views-only", a->views_only,
+                "measure only RT views (SSB star path vs views) and keep the stored file's other numbers");
+  cmd->add_option("--view-sf", a->view_sf, "SSB scale factor of the RT view measurement (default 1 with a GPU, else 0.1)")
+      ->check(CLI::Range(0.001, 100.0));
+  cmd->add_option("--view-db", a->view_db, "SSB database for the RT view measurement (default: generated, then removed)");
   cmd->callback([a]() {
     bench::CalibrationOptions o;
     o.cpu = a->devices.find("cpu") != std::string::npos;
@@ -61,6 +69,11 @@ void register_calibrate(CLI::App& app) {
     o.bandwidths_only = a->no_index;
     o.rt_scan_log2_rows = a->rt_scan_rows;
     o.rt_scan_gpu_log2_rows = a->rt_scan_gpu_rows;
+    o.views = !a->no_views;
+    o.views_only = a->views_only;
+    o.view.sf = a->view_sf;
+    o.view.dir = a->view_db;
+    o.view.reps = std::max(3, a->reps);
     bench::run_calibration(o);
   });
 }

@@ -18,6 +18,8 @@ const std::vector<SettingInfo> kSettings = {
      "index scans and index joins: chosen by the cost model, wherever an index applies, or never"},
     {"rt_scan_method", "RAYDB_RT_SCAN_METHOD", "auto, rt, cpu-scan, cpu-sieve, gpu-scan or gpu-sieve",
      "RT scan index paths: the method by the cost model, or only this one (benchmarks and tests)"},
+    {"rt_view_accumulate", "RAYDB_RT_VIEW_ACCUMULATE", "per_ray or per_hit",
+     "RT views: per-ray partials (default) or RTCUDB's atomic per hit (benchmarks of the contention fix)"},
     {"cuda_join", "RAYDB_CUDA_JOIN", "hash or sort", "CUDA general path: equi-joins through a hash table or sorted keys"},
     {"cuda_group", "RAYDB_CUDA_GROUP", "hash or sort", "CUDA general path: GROUP BY through a hash table or a sort"},
     {"gpu_memory_limit", "RAYDB_GPU_MEMORY_LIMIT", "a size such as 512M or 8G (0: 90% of free memory)",
@@ -128,6 +130,8 @@ void Settings::set(std::string_view name, std::string_view value) {
     if (value != "auto" && value != "rt" && value != "cpu-scan" && value != "cpu-sieve" && value != "gpu-scan" &&
         value != "gpu-sieve")
       bad();
+  } else if (n == "rt_view_accumulate") {
+    if (value != "per_ray" && value != "per_hit") bad();
   } else if (n == "cuda_join" || n == "cuda_group") {
     if (value != "hash" && value != "sort") bad();
   } else if (n == "cuda_layout") {

@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include "plan/physical/cost_model.h"
 #include "raydb/admin.h"
@@ -186,6 +187,46 @@ TEST_F(RtViewSqlTest, AutoKeepsTheStarPathUnlessCalibrated) {
   plan = explain(*db_, q, Backend::kAuto);
   plan::use_calibration(nullptr);
   EXPECT_NE(plan.find("not rt view f2: cost"), std::string::npos) << plan;
+}
+
+// The model files of calibration/ (README there): the RT-core model makes auto take
+// views, the H100 one (fitted to measurements, where the star path won) never does.
+// They hold GPU constants; this test plans on the CPU backend, so the same constants
+// are applied to the device it plans on.
+TEST_F(RtViewSqlTest, ModelCalibrationsPreferViewsOnlyWithRtCores) {
+  create_flight_views();
+  auto load = [](const char* name) {
+    std::string error;
+    std::optional<plan::Calibration> c = plan::Calibration::load(source_dir() + "/calibration/" + name, &error);
+    EXPECT_TRUE(c.has_value()) << name << ": " << error;
+    plan::Calibration m = c.value_or(plan::Calibration{});
+    const size_t g = size_t(plan::ExecDevice::kGpu), cpu = size_t(plan::ExecDevice::kCpu);
+    m.view_ray_ns[cpu] = m.view_ray_ns[g];
+    m.view_hit_ns[cpu] = m.view_hit_ns[g];
+    m.view_group_ns[cpu] = m.view_group_ns[g];
+    m.view_launch_ns[cpu] = m.view_launch_ns[g];
+    m.view_star_scale[cpu] = m.view_star_scale[g];
+    m.view_star_fixed_ns[cpu] = m.view_star_fixed_ns[g];
+    return std::make_shared<const plan::Calibration>(m);
+  };
+  int rt_views = 0, h100_views = 0;
+  for (const char* q : kSsbQueries) {
+    const std::string sql = ssb_sql(q);
+    plan::use_calibration(load("rtx-rtcores-model.json"));
+    const std::string rt_plan = explain(*db_, sql, Backend::kAuto);
+    const QueryResult rt = db_->query(sql, with(Backend::kAuto));
+    plan::use_calibration(load("h100-sf20-model.json"));
+    const std::string h100_plan = explain(*db_, sql, Backend::kAuto);
+    plan::use_calibration(nullptr);
+    const bool rt_view = rt_plan.find("\nrt view ") != std::string::npos;
+    rt_views += rt_view;
+    h100_views += h100_plan.find("\nrt view ") != std::string::npos;
+    EXPECT_NE(h100_plan.find("vs star path"), std::string::npos) << q << "\n" << h100_plan;  // both costs shown
+    EXPECT_EQ(h100_plan.find("\nrt view "), std::string::npos) << q << "\n" << h100_plan;
+    EXPECT_EQ(lines(rt), lines(db_->query(sql, with(Backend::kCpu)))) << q;
+  }
+  EXPECT_EQ(h100_views, 0);
+  EXPECT_GE(rt_views, 7) << "the RT-core model takes a view for most SSB queries";
 }
 
 TEST_F(RtViewSqlTest, ExplainShowsIntervalsAndGrid) {
@@ -457,6 +498,10 @@ TEST_F(RtViewSqlTest, BenchViewsRunsTheSsbQueriesThroughViews) {
       EXPECT_GT(j.at("rows").get<uint64_t>(), 0u);
       EXPECT_GE(j.at("create_ms").get<double>(), 0.0);
       EXPECT_GT(j.at("bytes_per_row").get<double>(), 0.0);
+      EXPECT_GT(j.at("primitives").get<uint64_t>(), 0u);
+      EXPECT_LE(j.at("primitives").get<uint64_t>(), j.at("rows").get<uint64_t>());
+      EXPECT_NEAR(j.at("array_bytes_per_row").get<double>() + j.at("bvh_bytes_per_row").get<double>(),
+                  j.at("view_bytes_per_row").get<double>(), 1e-9);
       continue;
     }
     ++queries;
@@ -473,6 +518,33 @@ TEST_F(RtViewSqlTest, BenchViewsRunsTheSsbQueriesThroughViews) {
   EXPECT_EQ(queries, 13u);
   EXPECT_EQ(through_views, 13u);
   EXPECT_GE(with_rays, 9u);
+  for (const std::string& l : split_lines(read_file(json))) {  // per-hit atomics timed too, same answers
+    const auto j = nlohmann::json::parse(l);
+    if (j.at("record") == "query") EXPECT_GT(j.at("view_per_hit_ms").get<double>(), 0.0) << l;
+  }
+  // `raydb calibrate --views-only` on the same database (its views exist): the view
+  // constants of this device (Embree here) stored, and which path auto would take.
+  const std::string cal = dir_.file("calibration.json");
+  const char* old = std::getenv("RAYDB_CALIBRATION");
+  const std::string saved = old ? old : "";
+  setenv("RAYDB_CALIBRATION", cal.c_str(), 1);
+  const CommandResult c = run_raydb("calibrate --views-only --reps 1 --view-db " + shell_quote(path_));
+  if (old) setenv("RAYDB_CALIBRATION", saved.c_str(), 1);
+  else unsetenv("RAYDB_CALIBRATION");
+  ASSERT_EQ(c.exit_code, 0) << c.err << c.out;
+  EXPECT_NE(c.out.find("rt view constants (cpu)"), std::string::npos) << c.out;
+  EXPECT_EQ(c.out.find("WRONG"), std::string::npos) << c.out;  // no star-faster query picks a view
+  std::string error;
+  const std::optional<plan::Calibration> stored = plan::Calibration::load(cal, &error);
+  ASSERT_TRUE(stored) << error;
+  const size_t cpu = size_t(plan::ExecDevice::kCpu);
+  EXPECT_GT(stored->view_ray_ns[cpu] + stored->view_hit_ns[cpu], 0.0);
+  EXPECT_GT(stored->view_star_scale[cpu], 0.0);
+  EXPECT_NE(stored->view_source.find("Embree"), std::string::npos);
+  // A bad setting value is one line.
+  const CommandResult bad = run_raydb("query --db " + shell_quote(path_) + " --set rt_view_accumulate=sometimes \"SELECT 1\"");
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.err.find("invalid value 'sometimes' for setting rt_view_accumulate"), std::string::npos) << bad.err;
 }
 
 }  // namespace raydb::test

@@ -136,6 +136,45 @@ TEST(Calibration, RoundTripThroughTheFile) {
     }
 }
 
+// The RT view constants round trip; files written before group, launch and star
+// constants existed read them as 0 (the star formula as is); the costs use them all.
+TEST(Calibration, RtViewConstants) {
+  test::TempDir dir;
+  const std::string path = dir.file("c.json");
+  Calibration c = synthetic();
+  const size_t g = size_t(ExecDevice::kGpu);
+  c.view_ray_ns[g] = 0.5;
+  c.view_hit_ns[g] = 2;
+  c.view_group_ns[g] = 10;
+  c.view_launch_ns[g] = 1e5;
+  c.view_star_scale[g] = 0.01;
+  c.view_star_fixed_ns[g] = 2e5;
+  c.view_source = "test";
+  c.save(path);
+  std::string error;
+  const std::optional<Calibration> r = Calibration::load(path, &error);
+  ASSERT_TRUE(r) << error;
+  EXPECT_EQ(r->view_group_ns[g], 10);
+  EXPECT_EQ(r->view_launch_ns[g], 1e5);
+  EXPECT_EQ(r->view_star_scale[g], 0.01);
+  EXPECT_EQ(r->view_star_fixed_ns[g], 2e5);
+  EXPECT_EQ(r->view_source, "test");
+  use_calibration(std::make_shared<const Calibration>(*r));
+  // 0.1 ms + 1000 rays x 0.5 ns + 100 hits x 2 ns + 10 groups x 10 ns.
+  EXPECT_NEAR(*view_cost_ms(ExecDevice::kGpu, 1000, 100, 10), 0.1 + 0.0005 + 0.0002 + 0.0001, 1e-12);
+  EXPECT_FALSE(view_cost_ms(ExecDevice::kCpu, 1000, 100, 10).has_value());  // not measured there
+  EXPECT_NEAR(view_star_cost_ms(ExecDevice::kGpu, 50), 0.2 + 0.5, 1e-12);
+  EXPECT_EQ(view_star_cost_ms(ExecDevice::kCpu, 50), 50);
+  use_calibration(nullptr);
+  nlohmann::json j = nlohmann::json::parse(test::read_file(path));
+  j["rt_view"]["gpu"] = {{"ray_ns", 1.0}, {"hit_ns", 1.0}};  // an older file
+  const Calibration old = Calibration::from_json(j);
+  EXPECT_EQ(old.view_launch_ns[g], 0);
+  EXPECT_EQ(old.view_star_scale[g], 0);
+  j["rt_view"]["gpu"]["star_scale"] = -1;
+  EXPECT_THROW(Calibration::from_json(j), Error);
+}
+
 // The RT scan constants: absent from older files (defaults), round trip when measured,
 // and rt_scan_cost_ms reads them: each method's cost is its unit counts times them.
 TEST(Calibration, RtScanConstants) {

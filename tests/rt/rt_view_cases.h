@@ -151,14 +151,20 @@ inline void run_random_requests(rt::Tracer& tracer, uint32_t seed) {
   const auto rows = materialize_view(synthetic_definition(), s.resolver());
   ASSERT_GT(rows->rows, 2000u);
   ASSERT_LT(rows->rows, 3000u);  // inner join dropped fact keys 100..119
-  std::vector<LayoutOptions> layouts(5);
+  std::vector<LayoutOptions> layouts(7);
   layouts[1].z_mode = ZMode::kSplit;
   layouts[2].z_limit = 400;  // dy, fa in Z; ds, fb residual
   layouts[3].x_bits = 0;     // every input in side arrays
   layouts[4].target_rays = 1;  // one lane
+  for (size_t l = 0; l < 5; ++l) layouts[l].merge = MergeMode::kNever;  // one primitive per row (RTCUDB)
+  layouts[5].z_limit = 400;  // merged primitives (view_primitives.h) with residual codes
+  layouts[6].z_mode = ZMode::kSplit;
+  layouts[5].merge = layouts[6].merge = MergeMode::kAlways;  // few rows share a tuple here; merged anyway
   std::mt19937_64 rng(seed);
   for (size_t l = 0; l < layouts.size(); ++l) {
     const RtView view(rows, tracer, layouts[l]);
+    if (l < 5) EXPECT_FALSE(view.layout().merged);
+    else EXPECT_TRUE(view.layout().merged) << view.stats().layout;
     for (int i = 0; i < 12; ++i) {
       ViewRequest r = random_request(rng, *rows);
       r.check_duplicates = true;
@@ -257,6 +263,25 @@ inline void run_boundaries(rt::Tracer& tracer) {
   EXPECT_FALSE(none.rows[0].values.back().null);
   // All groups.
   EXPECT_EQ(view.query(all_aggregates({}, {0})).rows.size(), 3u);
+  // Merging (view_primitives.h): rows i and i + 24 share every code, so 24 tuples for 48
+  // rows would halve the primitives, but their big values sum past int64 (2 x 2^62,
+  // 2 x INT64_MAX): the view keeps one primitive per row.
+  EXPECT_FALSE(view.layout().merged);
+  EXPECT_EQ(view.stats().primitives, 48u);
+  // Without big the same rows merge into 24 primitives and answer every request alike.
+  d.inputs = {{"small", AggExpr::col("small")}, {"z0", AggExpr::col("z0")}};
+  const auto rows2 = materialize_view(d, s.resolver());
+  const RtView merged(rows2, tracer);
+  ASSERT_TRUE(merged.layout().merged) << merged.stats().layout;
+  EXPECT_EQ(merged.stats().primitives, 24u);
+  for (size_t i = 0; i < filters.size(); ++i) {
+    for (const std::vector<uint32_t>& gb : {std::vector<uint32_t>{}, std::vector<uint32_t>{0}}) {
+      const ViewRequest r = all_aggregates(filters[i], gb);
+      const ViewResult got = merged.query(r);
+      expect_same(got, evaluate_brute_force(*rows2, r), "merged boundary filter " + std::to_string(i));
+      EXPECT_EQ(got.stats.duplicates, 0u);
+    }
+  }
 }
 
 // Z digits decoded from the hit distance at the top of the Z range: a (2^21 codes) and

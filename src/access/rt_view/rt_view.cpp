@@ -17,7 +17,8 @@ RtView::RtView(std::shared_ptr<const ViewRows> rows, rt::Tracer& tracer, const L
   Timer t;
   layout_ = plan_layout(v, options);
   std::vector<rt::Triangle> tris;
-  encode(tris);
+  if (layout_.merged) encode_merged(tris);
+  else encode(tris);
   stats_.encode_ms = t.elapsed_ms();
   Timer b;
   rt::BuildOptions bo;
@@ -25,18 +26,16 @@ RtView::RtView(std::shared_ptr<const ViewRows> rows, rt::Tracer& tracer, const L
   accel_ = tracer_.build(rt::GeometryInput::of_triangles(tris), bo);
   stats_.bvh_ms = b.elapsed_ms();
   stats_.rows = v.rows;
+  stats_.primitives = tris.size();
   stats_.groups = v.group_count;
   stats_.bvh_bytes = accel_->memory_bytes();
-  size_t arrays = xwords_.size() * 4;
-  for (const auto& s : side_u32_) arrays += s.size() * 4;
-  for (size_t i = 0; i < layout_.inputs.size(); ++i)
-    if (!layout_.inputs[i].in_x && !layout_.inputs[i].u32) arrays += v.inputs[i].size() * 8;
-  for (uint32_t a : layout_.residual) arrays += v.filter_codes[a].size() * 4;
-  stats_.array_bytes = arrays;
-  stats_.host_bytes = v.host_bytes() + xwords_.size() * 4 + side_u32_.size() * 0 +
+  stats_.array_bytes = array_bytes();
+  // Host: the view's rows, plus what encoding added (X words, u32 side arrays, merged
+  // arrays; int64 side and code arrays are the rows' own), plus a CPU tracer's structure.
+  stats_.host_bytes = v.host_bytes() + xwords_.size() * 4 + (layout_.merged ? stats_.array_bytes : 0) +
                       (tracer_.on_gpu() ? 0 : stats_.bvh_bytes);
   for (const auto& s : side_u32_) stats_.host_bytes += s.size() * 4;
-  stats_.device_bytes = tracer_.on_gpu() ? arrays + stats_.bvh_bytes : 0;
+  stats_.device_bytes = tracer_.on_gpu() ? stats_.array_bytes + stats_.bvh_bytes : 0;
   stats_.layout = layout_.describe();
 }
 
@@ -79,6 +78,43 @@ void RtView::encode(std::vector<rt::Triangle>& tris) {
   }
   for (uint32_t a : L.residual)
     residual_bufs_.push_back(tracer_.upload(v.filter_codes[a].data(), v.filter_codes[a].size() * 4));
+}
+
+// Merged primitives (view_primitives.h): primitive p is a triangle of its tuple's z and
+// group at x = lane * D with D = 1 (nothing packed), lane = p mod L; its rows' count,
+// sums and extremes and its residual codes are per-primitive arrays.
+void RtView::encode_merged(std::vector<rt::Triangle>& tris) {
+  const ViewRows& v = *rows_;
+  const ViewLayout& L = layout_;
+  std::optional<MergedRows> m = merge_rows(v, L.primitives);
+  if (!m || m->primitives != L.primitives)  // plan_layout counted the same tuples
+    fail(ErrorKind::kInternal, "rt view: merged primitives differ from the layout's count");
+  merged_ = std::move(*m);
+  const uint32_t D = 1u << L.x_bits;
+  tris.resize(merged_.primitives);
+#pragma omp parallel for schedule(static)
+  for (int64_t p = 0; p < static_cast<int64_t>(merged_.primitives); ++p) {
+    uint32_t z = 0;
+    for (size_t d = 0; d < L.z_attrs.size(); ++d) z += merged_.filter_codes[L.z_attrs[d]][p] * L.z_div[d];
+    const uint32_t lane = static_cast<uint32_t>(p % L.lanes);
+    tris[p] = mp::view_triangle(lane * D, merged_.group_ids[p], z, D);
+  }
+  counts_buf_ = tracer_.upload(merged_.counts.data(), merged_.counts.size() * 4);
+  for (size_t i = 0; i < v.inputs.size(); ++i)
+    for (const auto* a : {&merged_.sum[i], &merged_.min[i], &merged_.max[i]})
+      merged_bufs_.push_back(tracer_.upload(a->data(), a->size() * 8));
+  input_bufs_.resize(L.inputs.size());
+  for (uint32_t a : L.residual)
+    residual_bufs_.push_back(tracer_.upload(merged_.filter_codes[a].data(), merged_.filter_codes[a].size() * 4));
+}
+
+size_t RtView::array_bytes() const {
+  size_t n = xwords_buf_ ? xwords_buf_->bytes() : 0;
+  if (counts_buf_) n += counts_buf_->bytes();
+  for (const auto* bufs : {&input_bufs_, &residual_bufs_, &merged_bufs_})
+    for (const auto& b : *bufs)
+      if (b) n += b->bytes();
+  return n;
 }
 
 }  // namespace raydb::rtview

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "access/rt_view/view_layout.h"
+#include "access/rt_view/view_primitives.h"
 #include "access/rt_view/view_request.h"
 #include "access/rt_view/view_rows.h"
 #include "rt/tracer.h"
@@ -15,14 +16,19 @@ namespace raydb::rtview {
 
 struct ViewBuildStats {
   uint64_t rows = 0;
+  uint64_t primitives = 0;   // triangles (rows, or merged tuples: view_primitives.h)
   uint32_t groups = 0;
   double encode_ms = 0;      // layout, triangles, arrays
   double bvh_ms = 0;         // the tracer's build (with compaction)
   size_t bvh_bytes = 0;      // compacted structure
-  size_t array_bytes = 0;    // X words, side arrays, code arrays the hit program reads
+  // X words, side arrays, code arrays, merged counts / sums / extremes the hit program
+  // reads: the same on every tracer, so known without a GPU.
+  size_t array_bytes = 0;
   size_t host_bytes = 0;     // view rows + encoded arrays (+ the structure on a CPU tracer)
   size_t device_bytes = 0;   // GPU tracer: arrays + structure; 0 on a CPU tracer
   std::string layout;        // ViewLayout::describe()
+  double array_bytes_per_row() const { return rows ? double(array_bytes) / double(rows) : 0; }
+  double bvh_bytes_per_row() const { return rows ? double(bvh_bytes) / double(rows) : 0; }
 };
 
 class RtView {
@@ -42,6 +48,8 @@ class RtView {
  private:
   struct Query;  // one request's buffers and parameters (rt_view_query.cpp)
   void encode(std::vector<rt::Triangle>& tris);
+  void encode_merged(std::vector<rt::Triangle>& tris);
+  size_t array_bytes() const;
 
   std::shared_ptr<const ViewRows> rows_;
   rt::Tracer& tracer_;
@@ -49,10 +57,13 @@ class RtView {
   ViewBuildStats stats_;
   std::vector<uint32_t> xwords_;
   std::vector<std::vector<uint32_t>> side_u32_;  // per input (empty unless u32)
+  MergedRows merged_;                            // layout_.merged: the primitives' arrays
   std::unique_ptr<rt::Accel> accel_;
   std::unique_ptr<rt::Buffer> xwords_buf_;
   std::vector<std::unique_ptr<rt::Buffer>> input_bufs_;     // per input (null when in X)
   std::vector<std::unique_ptr<rt::Buffer>> residual_bufs_;  // per layout_.residual
+  std::unique_ptr<rt::Buffer> counts_buf_;                  // merged: rows per primitive
+  std::vector<std::unique_ptr<rt::Buffer>> merged_bufs_;    // merged: sum, min, max per input
 };
 
 // Brute force over the view's rows (the tests' oracle; same result shape and order).

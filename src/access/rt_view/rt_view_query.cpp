@@ -97,7 +97,7 @@ ViewResult RtView::query(const ViewRequest& r) const {
       if (P.slot_op[s] != static_cast<uint32_t>(mp::ViewSlotOp::kSum))
         q.acc[o * P.stride + 1 + 2 * s] = static_cast<uint64_t>(
             P.slot_op[s] == static_cast<uint32_t>(mp::ViewSlotOp::kMin) ? INT64_MAX : INT64_MIN);
-  const bool nothing = z.empty || v.rows == 0 || gp.traced.empty();
+  const bool nothing = z.empty || L.primitives == 0 || gp.traced.empty();
   out.stats.groups_traced = static_cast<uint32_t>(gp.traced.size());
   out.stats.decided_filters = gp.decided_filters;
   if (!nothing) {
@@ -130,9 +130,16 @@ ViewResult RtView::query(const ViewRequest& r) const {
     P.group_map = static_cast<const uint32_t*>(q.in(tracer_, og.map.data(), og.map.size() * 4));
     P.traced = static_cast<const uint32_t*>(q.in(tracer_, q.traced.data(), q.traced.size() * 4));
     P.xwords = xwords_buf_ ? static_cast<const uint32_t*>(xwords_buf_->address()) : nullptr;
+    if (L.merged) P.counts = static_cast<const uint32_t*>(counts_buf_->address());
     for (size_t i = 0; i < L.inputs.size() && i < mp::kViewMaxInputs; ++i) {
       const InputPlacement& p = L.inputs[i];
       mp::ViewInput& in = P.inputs[i];
+      if (L.merged) {
+        in.sum = static_cast<const int64_t*>(merged_bufs_[3 * i]->address());
+        in.min = static_cast<const int64_t*>(merged_bufs_[3 * i + 1]->address());
+        in.max = static_cast<const int64_t*>(merged_bufs_[3 * i + 2]->address());
+        continue;
+      }
       in.in_x = p.in_x ? 1 : 0;
       in.shift = p.shift;
       in.mask = p.bits >= 32 ? 0xFFFFFFFFu : (1u << p.bits) - 1;
@@ -143,7 +150,7 @@ ViewResult RtView::query(const ViewRequest& r) const {
     P.groups = static_cast<uint32_t>(gp.traced.size());
     P.lanes = L.lanes;
     P.lane_width = 1u << L.x_bits;
-    P.rows = static_cast<uint32_t>(v.rows);
+    P.rows = static_cast<uint32_t>(L.primitives);
     P.items = uint64_t{segs.size()} * P.groups * P.lanes;
     P.accumulate = static_cast<uint32_t>(r.per_hit_atomics ? mp::ViewAccumulate::kPerHit : mp::ViewAccumulate::kPerRay);
     rt::Buffer* accbuf = q.inout(tracer_, q.acc.data(), q.acc.size() * 8);
@@ -155,7 +162,7 @@ ViewResult RtView::query(const ViewRequest& r) const {
     P.flushes = P.duplicates + 2;
     P.error = static_cast<uint32_t*>(ebuf->address());
     if (r.check_duplicates) {
-      q.seen.assign((v.rows + 31) / 32 + 1, 0);
+      q.seen.assign((L.primitives + 31) / 32 + 1, 0);
       P.seen = static_cast<uint32_t*>(q.inout(tracer_, q.seen.data(), q.seen.size() * 4)->address());
     }
     const rt::Accel* slots[1] = {accel_.get()};

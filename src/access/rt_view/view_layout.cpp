@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "access/rt_view/view_primitives.h"
 #include "common/error.h"
 #include "rt/mapping/view_grid.h"
 
@@ -44,6 +45,10 @@ void place_z(const ViewRows& v, const LayoutOptions& o, ViewLayout& L) {
 }
 
 void place_inputs(const ViewRows& v, const LayoutOptions& o, ViewLayout& L) {
+  if (L.merged) {  // sums, minima and maxima per primitive: nothing packed into X
+    L.inputs.assign(v.inputs.size(), InputPlacement{});
+    return;
+  }
   const uint32_t budget = std::min(o.x_bits, mp::kViewXBitsMax);
   uint32_t used = 0;
   for (const auto& col : v.inputs) {
@@ -74,8 +79,13 @@ void choose_lanes(const ViewRows& v, const LayoutOptions& o, ViewLayout& L) {
   const uint64_t groups = std::max<uint32_t>(1, v.group_count);
   const uint64_t max_lanes = mp::kViewXLimit >> L.x_bits;
   uint64_t lanes = 1;
+  if (L.merged) {  // few primitives: lanes only until a full-range ray of a group meets ~256 of them
+    while (lanes * 2 <= max_lanes && lanes * groups * 256 < L.primitives) lanes *= 2;
+    L.lanes = static_cast<uint32_t>(lanes);
+    return;
+  }
   // Enough rays for parallelism, but not lanes with (almost) no rows in them.
-  while (lanes * 2 <= max_lanes && lanes * groups * 2 <= o.target_rays && lanes * 2 * 16 <= v.rows) lanes *= 2;
+  while (lanes * 2 <= max_lanes && lanes * groups * 2 <= o.target_rays && lanes * 2 * 16 <= L.primitives) lanes *= 2;
   L.lanes = static_cast<uint32_t>(lanes);
 }
 
@@ -84,6 +94,13 @@ void choose_lanes(const ViewRows& v, const LayoutOptions& o, ViewLayout& L) {
 ViewLayout plan_layout(const ViewRows& v, const LayoutOptions& o) {
   ViewLayout L;
   place_z(v, o, L);
+  L.primitives = v.rows;
+  const uint64_t most = o.merge == MergeMode::kAlways ? v.rows : v.rows / 2;
+  if (o.merge != MergeMode::kNever && v.rows != 0)
+    if (const std::optional<uint64_t> k = count_primitives(v, most)) {
+      L.merged = true;
+      L.primitives = *k;
+    }
   place_inputs(v, o, L);
   choose_lanes(v, o, L);
   return L;
@@ -92,9 +109,14 @@ ViewLayout plan_layout(const ViewRows& v, const LayoutOptions& o) {
 std::string ViewLayout::describe() const {
   std::string s = fmt::format("Z {} digits (size {}), {} residual, X {} bits, {} lanes", z_attrs.size(), z_size,
                               residual.size(), x_bits, lanes);
-  for (size_t i = 0; i < inputs.size(); ++i)
-    s += fmt::format("; input {} {}", i, inputs[i].in_x ? fmt::format("X[{}:{}]", inputs[i].shift, inputs[i].bits)
-                                                        : (inputs[i].u32 ? "side u32" : "side i64"));
+  if (merged) s += fmt::format(", merged: {} primitives", primitives);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const InputPlacement& p = inputs[i];
+    const std::string where = merged ? "sum/min/max per primitive"
+                              : p.in_x ? fmt::format("X[{}:{}]", p.shift, p.bits)
+                                       : std::string(p.u32 ? "side u32" : "side i64");
+    s += fmt::format("; input {} {}", i, where);
+  }
   return s;
 }
 

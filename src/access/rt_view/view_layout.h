@@ -17,11 +17,19 @@ enum class ZMode {
   kSplit,   // only the first filter attribute in Z, the rest checked per hit (RTCUDB fig. 15-16)
 };
 
+// One primitive per distinct (group, filter codes) tuple (view_primitives.h) or per row.
+enum class MergeMode {
+  kAuto,    // merged when that at least halves the primitives (and sums fit in 64 bits)
+  kAlways,  // merged unless a sum does not fit (tests: every tuple, however few rows share it)
+  kNever,   // one primitive per row (RTCUDB; tests)
+};
+
 struct LayoutOptions {
   ZMode z_mode = ZMode::kEncode;
   uint32_t z_limit = 1u << 23;  // Z codes below this (<= mapping::kViewZLimit; tests lower it)
   uint32_t x_bits = 16;         // packed aggregate bits (<= mapping::kViewXBitsMax)
   uint32_t target_rays = 1u << 16;  // lanes * groups per Z segment to aim for (parallelism)
+  MergeMode merge = MergeMode::kAuto;
 };
 
 struct InputPlacement {
@@ -40,6 +48,8 @@ struct ViewLayout {
   std::vector<InputPlacement> inputs;
   uint32_t x_bits = 0;      // bits of the packed word: lane width D = 2^x_bits
   uint32_t lanes = 1;       // L
+  bool merged = false;      // primitives are merged tuples (view_primitives.h), inputs in per-primitive arrays
+  uint64_t primitives = 0;  // triangles: distinct tuples when merged, else rows
   std::string describe() const;
 };
 

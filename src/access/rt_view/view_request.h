@@ -58,7 +58,7 @@ struct ViewRunStats {
   uint64_t rays = 0;         // rays launched (segments x groups traced x lanes)
   uint32_t groups_traced = 0;    // view groups with rays (after pruning)
   uint32_t decided_filters = 0;  // filters enforced by group pruning alone
-  uint64_t hits = 0;         // rows aggregated
+  uint64_t hits = 0;         // primitives aggregated (rows, or merged tuples: view_primitives.h)
   uint64_t flushes = 0;      // accumulator flushes (atomic adds of partials): rays with hits, or hits per-hit
   uint64_t duplicates = 0;   // check_duplicates: repeated hits of one primitive (0 by view_grid.h)
   uint32_t z_checks = 0;     // Z digits checked per hit (interval cap)

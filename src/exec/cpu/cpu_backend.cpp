@@ -8,7 +8,7 @@ namespace raydb::exec {
 void CpuBackend::choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexOnTable>& indexes,
                                      AccessPolicy policy, const Settings& settings) const {
   // A view answers the whole query in one launch; then no table needs an index.
-  if (views_ && plan.query->windows.empty()) choose_view(plan, *views_, policy, plan::ExecDevice::kCpu);
+  if (views_ && plan.query->windows.empty()) choose_view(plan, *views_, policy, plan::ExecDevice::kCpu, rt_view_per_hit(settings));
   if (plan.view_scan) {
     plan.clear_index_paths();
     return;

@@ -79,7 +79,7 @@ void CudaBackend::choose_access_paths(plan::PhysicalPlan& plan, const std::vecto
   // An RT view answers the whole query in one OptiX launch (where OptiX is built;
   // elsewhere --backend rt goes to the CPU backend and Embree, see honours()).
   if (views_ && gpu_index_supported(plan::IndexKind::kRt, nullptr)) {
-    choose_view(plan, *views_, policy, plan::ExecDevice::kGpu);
+    choose_view(plan, *views_, policy, plan::ExecDevice::kGpu, rt_view_per_hit(settings));
     if (plan.view_scan) {
       plan.clear_index_paths();
       return;

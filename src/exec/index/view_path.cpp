@@ -18,7 +18,7 @@ namespace {
 // the request's Z intervals and ray grid, and an estimate of the rows hit (each
 // filter's allowed fraction of its domain, as independent).
 struct ViewEstimate {
-  double rays = 0, hits = 0;
+  double rays = 0, hits = 0, groups = 0;
   std::string detail;
 };
 
@@ -30,6 +30,7 @@ ViewEstimate estimate(const ViewMatch& m) {
   ViewEstimate e;
   const size_t segs = z.empty ? 0 : rtview::cut_segments(z.intervals, rt::mapping::kViewMaxSegment).size();
   e.rays = double(segs) * double(gp.traced.size()) * L.lanes;
+  e.groups = double(gp.traced.size());
   // Decided filters: the traced groups' share; the others as independent fractions.
   double frac = z.empty || v.group_count == 0 ? 0 : double(gp.traced.size()) / v.group_count;
   for (const rtview::ViewFilter& f : m.request.filters) {
@@ -38,7 +39,7 @@ ViewEstimate estimate(const ViewMatch& m) {
     for (const rtview::CodeInterval& c : z.allowed[f.attr]) n += uint64_t(c.hi) - c.lo + 1;
     frac *= v.filter_domains[f.attr].size ? double(n) / v.filter_domains[f.attr].size : 0;
   }
-  e.hits = frac * double(v.rows);
+  e.hits = frac * double(L.primitives);  // primitives hit (merged tuples or rows)
   std::string iv;
   for (size_t i = 0; i < z.intervals.size() && i < 4; ++i) iv += fmt::format(" [{}, {}]", z.intervals[i].lo, z.intervals[i].hi);
   if (z.intervals.size() > 4) iv += " ...";
@@ -74,7 +75,15 @@ double star_cost_ms(const plan::PhysicalPlan& plan) {
 
 }  // namespace
 
-void choose_view(plan::PhysicalPlan& plan, const ViewCatalog& views, AccessPolicy policy, plan::ExecDevice device) {
+bool rt_view_per_hit(const Settings& settings) {
+  const std::string v = settings.get("rt_view_accumulate");
+  if (v.empty() || v == "per_ray") return false;
+  if (v == "per_hit") return true;
+  fail(ErrorKind::kInvalidInput, "RAYDB_RT_VIEW_ACCUMULATE='{}' (expected per_ray or per_hit)", v);
+}
+
+void choose_view(plan::PhysicalPlan& plan, const ViewCatalog& views, AccessPolicy policy, plan::ExecDevice device,
+                 bool per_hit_atomics) {
   plan.view_scan.reset();
   plan.rejected_views.clear();
   for (const std::shared_ptr<const CatalogView>& view : views.views()) {
@@ -98,20 +107,21 @@ void choose_view(plan::PhysicalPlan& plan, const ViewCatalog& views, AccessPolic
     auto chosen = std::make_shared<ChosenView>();
     chosen->name = name;
     chosen->match = std::move(std::get<ViewMatch>(matched));
+    chosen->match.request.per_hit_atomics = per_hit_atomics;
     const ViewEstimate e = estimate(chosen->match);
     plan::ViewScan scan;
     scan.detail = e.detail;
-    scan.star_cost_ms = star_cost_ms(plan);
+    scan.star_cost_ms = plan::view_star_cost_ms(device, star_cost_ms(plan));
+    const std::optional<double> cost = plan::view_cost_ms(device, e.rays, e.hits, e.groups);
+    if (cost) scan.cost_ms = *cost;
     if (policy == AccessPolicy::kForceRt) {
       scan.forced = true;
     } else {
-      const std::optional<double> cost = plan::view_cost_ms(device, e.rays, e.hits);
       if (!cost) {
         plan.rejected_views.push_back(name + ": views are not calibrated on this device (no RT cores: the star path "
                                              "wins); --backend rt forces the view");
         continue;
       }
-      scan.cost_ms = *cost;
       if (*cost >= scan.star_cost_ms) {
         plan.rejected_views.push_back(fmt::format("{}: cost {:.3f} ms vs star path {:.3f} ms", name, *cost, scan.star_cost_ms));
         continue;

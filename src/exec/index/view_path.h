@@ -10,6 +10,7 @@
 #include "exec/index/access_path_chooser.h"
 #include "exec/index/view_catalog.h"
 #include "exec/index/view_matcher.h"
+#include "common/settings.h"
 #include "plan/physical/physical_plan.h"
 
 namespace raydb::exec {
@@ -22,7 +23,13 @@ class ChosenView final : public plan::ViewHandle {
 
 // Sets plan.view_scan (or leaves it empty) and plan.rejected_views. kNoRt never takes
 // a view. `device` is where the launch would run (its calibration prices it).
-void choose_view(plan::PhysicalPlan& plan, const ViewCatalog& views, AccessPolicy policy, plan::ExecDevice device);
+// per_hit_atomics: the launch accumulates per hit (rt_view_per_hit).
+void choose_view(plan::PhysicalPlan& plan, const ViewCatalog& views, AccessPolicy policy, plan::ExecDevice device,
+                 bool per_hit_atomics = false);
+
+// The setting rt_view_accumulate: per_hit (RTCUDB's per-hit atomics, for benchmarks of
+// the contention fix) or per_ray (the default); kInvalidInput for another value.
+bool rt_view_per_hit(const Settings& settings);
 
 // Runs a plan whose view_scan is set, on `tracer` (builds the view's BVH on first use).
 ResultTable run_view(const plan::PhysicalPlan& plan, rt::Tracer& tracer);

@@ -75,8 +75,8 @@ struct ViewScan {
   std::shared_ptr<const ViewHandle> view;
   std::string detail;        // Z intervals, ray grid, per-hit checks, for EXPLAIN
   bool forced = false;       // --backend rt (no cost comparison)
-  double cost_ms = 0;        // estimated, this path (costed choice only)
-  double star_cost_ms = 0;   // estimated, the star / scan path it replaces
+  double cost_ms = -1;       // estimated, this path; < 0: views not calibrated on the device
+  double star_cost_ms = 0;   // estimated, the star / scan path it replaces (scaled to the device)
 };
 
 }  // namespace raydb::plan

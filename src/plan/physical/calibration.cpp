@@ -164,8 +164,14 @@ nlohmann::ordered_json Calibration::to_json() const {
   nlohmann::ordered_json views;
   for (ExecDevice d : kDevices)
     if (view_ray_ns[size_t(d)] > 0 || view_hit_ns[size_t(d)] > 0)
-      views[exec_device_name(d)] = {{"ray_ns", view_ray_ns[size_t(d)]}, {"hit_ns", view_hit_ns[size_t(d)]}};
-  if (!views.empty()) j["rt_view"] = views;
+      views[exec_device_name(d)] = {{"ray_ns", view_ray_ns[size_t(d)]},       {"hit_ns", view_hit_ns[size_t(d)]},
+                                    {"group_ns", view_group_ns[size_t(d)]},   {"launch_ns", view_launch_ns[size_t(d)]},
+                                    {"star_scale", view_star_scale[size_t(d)]},
+                                    {"star_fixed_ns", view_star_fixed_ns[size_t(d)]}};
+  if (!views.empty()) {
+    if (!view_source.empty()) views["source"] = view_source;
+    j["rt_view"] = views;
+  }
   for (auto [key, r] : {std::pair{"rt_scan_cpu", &rt_scan_cpu}, std::pair{"rt_scan_gpu", &rt_scan_gpu}})
     if (r->measured)
       j[key] = {{"scan_ns_per_row_predicate", r->scan_ns_per_row_predicate},
@@ -213,6 +219,15 @@ Calibration Calibration::from_json(const nlohmann::json& j) {
       if (!jd->is_object()) fail(ErrorKind::kInvalidInput, "{}: not an object", where);
       c.view_ray_ns[size_t(d)] = number(*jd, "ray_ns", where);
       c.view_hit_ns[size_t(d)] = number(*jd, "hit_ns", where);
+      // Absent in files written before session 9: 0.
+      c.view_group_ns[size_t(d)] = number(*jd, "group_ns", where);
+      c.view_launch_ns[size_t(d)] = number(*jd, "launch_ns", where);
+      c.view_star_scale[size_t(d)] = number(*jd, "star_scale", where);
+      c.view_star_fixed_ns[size_t(d)] = number(*jd, "star_fixed_ns", where);
+    }
+    if (auto src = jv->find("source"); src != jv->end()) {
+      if (!src->is_string()) fail(ErrorKind::kInvalidInput, "rt_view.source: not a string");
+      c.view_source = src->get<std::string>();
     }
   }
   // Absent in files written before them (rt_scan_gpu and fixed_ns: before session 7).

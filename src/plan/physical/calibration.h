@@ -86,11 +86,18 @@ class Calibration {
   // (included there); 0: not measured.
   double cpu_sort_ns_per_lookup = 0, gpu_sort_ns_per_lookup = 0;
   int cpu_index_threads = 0;  // threads the CPU index curves were measured with
-  // RT views (RTCUDB), per device: nanoseconds per ray launched and per row hit (the
-  // "rt_view" object: {"cpu": {"ray_ns": ..., "hit_ns": ...}, "gpu": {...}}). 0: not
-  // measured, and then `auto` never takes a view on that device (without RT cores a
-  // view loses to the star path; a file modelling an RT-core GPU can say otherwise).
+  // RT views (RTCUDB), per device (the "rt_view" object: {"cpu": {...}, "gpu": {...}}):
+  // nanoseconds per ray launched, per primitive hit, per traced view group and per
+  // query (launch, buffers, result), and the star path there as star_fixed_ns +
+  // star_scale x the planner's star formula (view_path.cpp star_cost_ms), so the two
+  // estimates compare in the same unit. ray_ns and hit_ns 0: not measured, and then
+  // `auto` never takes a view on that device (without RT cores a view loses to the
+  // star path; a file modelling an RT-core GPU can say otherwise: calibration/).
   double view_ray_ns[2] = {0, 0}, view_hit_ns[2] = {0, 0};
+  double view_group_ns[2] = {0, 0}, view_launch_ns[2] = {0, 0};
+  double view_star_scale[2] = {0, 0};  // 0: 1 (the formula as is)
+  double view_star_fixed_ns[2] = {0, 0};  // the star path's per-query cost on that device (planning, launches)
+  std::string view_source;             // how the view constants were obtained (measured or a model)
 
   // The RT scan's methods (access/rt_scan), ns per unit of RtScanWork (cost_model.h):
   // rt_scan_cpu for the host index (single-thread), rt_scan_gpu for the GPU-resident

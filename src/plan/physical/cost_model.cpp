@@ -242,10 +242,18 @@ double fetch_cost_ms(ExecDevice dev, double candidates) {
   return (dev == ExecDevice::kCpu ? cost_constants().fetch_ns_per_row : kGpuFetchNsPerRow) * candidates * 1e-6;
 }
 
-std::optional<double> view_cost_ms(ExecDevice dev, double rays, double hits) {
+std::optional<double> view_cost_ms(ExecDevice dev, double rays, double hits, double groups) {
   const std::shared_ptr<const Calibration> c = active_calibration();
-  if (!c || (c->view_ray_ns[size_t(dev)] <= 0 && c->view_hit_ns[size_t(dev)] <= 0)) return std::nullopt;
-  return (rays * c->view_ray_ns[size_t(dev)] + hits * c->view_hit_ns[size_t(dev)]) * 1e-6;
+  const size_t d = size_t(dev);
+  if (!c || (c->view_ray_ns[d] <= 0 && c->view_hit_ns[d] <= 0)) return std::nullopt;
+  return (c->view_launch_ns[d] + rays * c->view_ray_ns[d] + hits * c->view_hit_ns[d] + groups * c->view_group_ns[d]) * 1e-6;
+}
+
+double view_star_cost_ms(ExecDevice dev, double formula_ms) {
+  const std::shared_ptr<const Calibration> c = active_calibration();
+  const size_t d = size_t(dev);
+  if (!c || c->view_star_scale[d] <= 0) return formula_ms;
+  return c->view_star_fixed_ns[d] * 1e-6 + c->view_star_scale[d] * formula_ms;
 }
 
 const char* rt_scan_method_name(RtScanMethod m) {

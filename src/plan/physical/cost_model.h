@@ -88,10 +88,15 @@ double hash_join_cost_ms(uint64_t build_rows, int build_filters, double kept, do
 // An index join: `probes` lookups returning `matches` rows.
 double index_join_cost_ms(IndexKind kind, uint64_t keys, double probes, double matches);
 
-// One launch over an RT view on `dev`: `rays` rays, `hits` rows aggregated; nullopt
+// One launch over an RT view on `dev`: `rays` rays, `hits` primitives aggregated,
+// `groups` view groups traced, plus the per-query fixed cost; nullopt
 // when the calibration has not measured views on that device (then `auto` keeps the
 // star path: without RT cores software traversal loses to it).
-std::optional<double> view_cost_ms(ExecDevice dev, double rays, double hits);
+std::optional<double> view_cost_ms(ExecDevice dev, double rays, double hits, double groups = 0);
+// The star path's time on `dev` from the planner's star formula (single-thread CPU
+// milliseconds): star_fixed + star_scale x formula (Calibration; the formula itself
+// when not calibrated).
+double view_star_cost_ms(ExecDevice dev, double formula_ms);
 // ---- RT scan (access/rt_scan) ----
 // What one evaluation does, from the index's estimate (ScanEstimate): milliseconds of
 // each method, the bit vector turned into `matches` row ids included. On the CPU

@@ -204,10 +204,12 @@ std::string PhysicalPlan::explain() const {
   s += "\n";
   for (auto& r : rejected_backends) s += "  not " + r + "\n";
   if (view_scan) {
-    s += fmt::format("rt view {} ({})\n", view_scan->view->name,
-                     view_scan->forced ? std::string("forced by --backend rt")
-                                       : fmt::format("cost {:.3f} ms vs star path {:.3f} ms", view_scan->cost_ms,
-                                                     view_scan->star_cost_ms));
+    const std::string cost = view_scan->cost_ms >= 0
+                                 ? fmt::format("cost {:.3f} ms vs star path {:.3f} ms", view_scan->cost_ms,
+                                               view_scan->star_cost_ms)
+                                 : fmt::format("views not calibrated here; star path {:.3f} ms", view_scan->star_cost_ms);
+    s += fmt::format("rt view {} ({}{})\n", view_scan->view->name, view_scan->forced ? "forced by --backend rt; " : "",
+                     cost);
     s += "    " + view_scan->detail + "\n";
   }
   for (auto& r : rejected_views) s += "  not rt view " + r + "\n";

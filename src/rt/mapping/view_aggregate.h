@@ -36,6 +36,9 @@ inline constexpr uint32_t kViewErrorBadPrimitive = 1;
 
 // Where aggregate input i of a row lives. value = base + field, the field being
 // (xword >> shift) & mask when packed into X, else u32[row], else i64[row] (base 0).
+// A merged view (ViewAggregateParams::counts set) has no per-row values: primitive p
+// stands for counts[p] rows with equal codes, whose input i sums to sum[p] and ranges
+// over [min[p], max[p]].
 struct ViewInput {
   uint32_t in_x;
   uint32_t shift;
@@ -44,6 +47,9 @@ struct ViewInput {
   int64_t base;
   const uint32_t* u32;
   const int64_t* i64;
+  const int64_t* sum;
+  const int64_t* min;
+  const int64_t* max;
 };
 
 // A filter attribute the Z interval does not decide: its code is (z / div) % radix
@@ -62,6 +68,7 @@ struct ViewAggregateParams {
   uint32_t lanes;       // L
   uint32_t lane_width;  // D
   uint32_t rows;        // primitives
+  const uint32_t* counts;     // rows per primitive of a merged view (null: one row each)
   const uint32_t* segments;   // 2 per Z segment: zlo, zhi (inclusive, disjoint)
   const uint32_t* traced;     // traced index -> view group (its Y row)
   const uint32_t* group_map;  // traced index -> output group; kNone: no ray for it
@@ -112,6 +119,10 @@ struct ViewPartial {
     }
   }
   RAYDB_HOST_DEVICE void add_row(const ViewAggregateParams& p, uint32_t row) {
+    if (p.counts != nullptr) {
+      add_merged(p, row);
+      return;
+    }
     ++count;
     for (uint32_t s = 0; s < p.slots; ++s) {
       const int64_t v = view_input_value(p, p.slot_input[s], row);
@@ -122,6 +133,22 @@ struct ViewPartial {
         ext[s] = v < ext[s] ? v : ext[s];
       } else {
         ext[s] = v > ext[s] ? v : ext[s];
+      }
+    }
+  }
+  // A merged primitive: its rows' count, sums, minimum and maximum (exact: every row
+  // of it has the same codes, so a query takes all of them or none).
+  RAYDB_HOST_DEVICE void add_merged(const ViewAggregateParams& p, uint32_t prim) {
+    count += p.counts[prim];
+    for (uint32_t s = 0; s < p.slots; ++s) {
+      const ViewInput& in = p.inputs[p.slot_input[s]];
+      const uint32_t op = p.slot_op[s];
+      if (op == static_cast<uint32_t>(ViewSlotOp::kSum)) {
+        sum[s].add(in.sum[prim]);
+      } else if (op == static_cast<uint32_t>(ViewSlotOp::kMin)) {
+        ext[s] = in.min[prim] < ext[s] ? in.min[prim] : ext[s];
+      } else {
+        ext[s] = in.max[prim] > ext[s] ? in.max[prim] : ext[s];
       }
     }
   }

@@ -63,6 +63,10 @@ struct CsvLoadOptions {
   // Unquoted text read as NULL in nullable columns (default: the empty field).
   std::string null_string;
   bool null_string_given = false;
+  // Without a schema these are guessed from the first file unless given.
+  bool delimiter_given = true;
+  bool header_given = true;
+  bool append = false;  // add the rows to the table if it exists (its schema)
 };
 
 // Loads one table from CSV files (rows of all files, in order) with the schema
@@ -70,6 +74,24 @@ struct CsvLoadOptions {
 // Returns the row count.
 uint64_t load_csv(const std::string& db_path, const std::string& table, const std::string& schema,
                   const std::vector<std::string>& files, const CsvLoadOptions& options);
+
+struct CsvLoadReport {
+  std::string table;   // the catalog's name
+  uint64_t rows = 0;   // loaded by this call
+  std::string schema;  // the table's columns, as --schema takes them
+  char delimiter = ',';
+  bool header = false;
+  bool sniffed = false;   // the schema was guessed from a sample
+  bool appended = false;  // the table existed and got the rows
+  std::vector<std::string> notes;  // the guesser's remarks (columns kept as VARCHAR)
+};
+
+// load_csv where `schema` may be empty: the columns are then guessed from a sample of
+// the first file as DuckDB's read_csv_auto does (delimiter, header, INTEGER, BIGINT,
+// DECIMAL, DOUBLE, DATE, else VARCHAR), and with `append` an existing table gets the
+// rows (delimiter and header guessed against its columns when not given).
+CsvLoadReport load_csv_report(const std::string& db_path, const std::string& table, const std::string& schema,
+                              const std::vector<std::string>& files, const CsvLoadOptions& options);
 
 // The catalog's name of `table` (names are case-insensitive) when the database at
 // `db_path` exists and holds it; nothing otherwise.

@@ -8,6 +8,7 @@
 #include "raydb/raydb.h"
 #include "storage/loaders/csv_exporter.h"
 #include "storage/loaders/csv_loader.h"
+#include "storage/loaders/csv_sniffer.h"
 #include "storage/loaders/ssb_loader.h"
 #include "storage/loaders/tpch_loader.h"
 #include "storage/persist/database_check.h"
@@ -84,6 +85,31 @@ uint64_t load_csv(const std::string& db_path, const std::string& table, const st
   o.null_string = options.null_string;
   o.null_string_given = options.null_string_given;
   return raydb::load_csv(db_path, table, schema, files, o);
+}
+
+CsvLoadReport load_csv_report(const std::string& db_path, const std::string& table, const std::string& schema,
+                              const std::vector<std::string>& files, const CsvLoadOptions& options) {
+  raydb::CsvLoadOptions o;
+  o.header = options.header;
+  o.delimiter = options.delimiter;
+  o.replace = options.replace;
+  o.null_string = options.null_string;
+  o.null_string_given = options.null_string_given;
+  o.delimiter_given = options.delimiter_given;
+  o.header_given = options.header_given;
+  o.append = options.append;
+  raydb::CsvLoadReport r = raydb::load_csv_report(db_path, table, schema, files, o);
+  CsvLoadReport out;
+  out.table = table;
+  if (auto name = find_table(db_path, table)) out.table = *name;
+  out.rows = r.rows;
+  out.schema = schema_text(r.schema);
+  out.delimiter = r.delimiter;
+  out.header = r.header;
+  out.sniffed = r.sniffed;
+  out.appended = r.appended;
+  out.notes = std::move(r.notes);
+  return out;
 }
 
 std::optional<std::string> find_table(const std::string& db_path, const std::string& table) {

@@ -93,14 +93,39 @@ struct CsvLoadReport {
 CsvLoadReport load_csv_report(const std::string& db_path, const std::string& table, const std::string& schema,
                               const std::vector<std::string>& files, const CsvLoadOptions& options);
 
-// The catalog's name of `table` (names are case-insensitive) when the database at
-// `db_path` exists and holds it; nothing otherwise.
-std::optional<std::string> find_table(const std::string& db_path, const std::string& table);
-
 struct ExportSummary {
   std::string table;  // the catalog's name
   uint64_t rows = 0;
 };
+
+struct ParquetLoadReport {
+  std::string table;  // the catalog's name
+  uint64_t rows = 0;  // loaded by this call
+  std::string schema; // the table's columns, as --schema takes them
+  bool appended = false;
+  std::vector<std::string> notes;  // columns stored as text (timestamps, booleans)
+};
+
+// Whether this build reads and writes Parquet (an optional feature: Arrow/Parquet C++).
+bool parquet_available();
+
+// Loads one table from Parquet files (rows of all files, in order; the same columns in
+// each) into the database at `db_path` (created when missing or empty), in one atomic
+// commit. An existing table is an error unless `replace` (replaced) or `append` (the
+// rows are added, columns by position, values assigned to its types as INSERT does).
+// Types: see api/parquet/parquet_reader.h. Without Parquet support, kInvalidInput.
+ParquetLoadReport load_parquet(const std::string& db_path, const std::string& table,
+                               const std::vector<std::string>& files, bool replace, bool append);
+
+// Runs `sql` (a query: SELECT, WITH, VALUES) on the database at `db_path` and writes its
+// result to `path` (replaced atomically) as CSV with a header line, or as Parquet.
+ExportSummary export_query(const std::string& db_path, const std::string& sql, const std::string& path,
+                           bool parquet, char delimiter = ',');
+
+// The catalog's name of `table` (names are case-insensitive) when the database at
+// `db_path` exists and holds it; nothing otherwise.
+std::optional<std::string> find_table(const std::string& db_path, const std::string& table);
+
 
 // Writes `table` as CSV with a header line to `csv_path` (replaced atomically);
 // kCatalog when the table does not exist.

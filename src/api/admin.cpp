@@ -2,6 +2,9 @@
 #include "raydb/admin.h"
 
 #include "access/rt_view/view_rows.h"
+#include "api/parquet/parquet_reader.h"
+#include "api/parquet/parquet_writer.h"
+#include "api/result_export.h"
 #include "common/error.h"
 #include "gen/ssb/generator.h"
 #include "gen/tpch/generator.h"
@@ -13,6 +16,7 @@
 #include "storage/loaders/tpch_loader.h"
 #include "storage/persist/database_check.h"
 #include "storage/persist/database_directory.h"
+#include "storage/value_assign.h"
 
 namespace raydb::admin {
 
@@ -110,6 +114,56 @@ CsvLoadReport load_csv_report(const std::string& db_path, const std::string& tab
   out.appended = r.appended;
   out.notes = std::move(r.notes);
   return out;
+}
+
+bool parquet_available() { return api::parquet_available(); }
+
+ParquetLoadReport load_parquet(const std::string& db_path, const std::string& table,
+                               const std::vector<std::string>& files, bool replace, bool append) {
+  if (!api::parquet_available()) (void)api::read_parquet_table(table, files);  // its "not built" error
+  if (replace && append) fail(ErrorKind::kInvalidInput, "replace and append exclude each other");
+  if (!is_valid_table_name(table))
+    fail(ErrorKind::kInvalidInput, "invalid table name '{}' (letters, digits and _, not starting with a digit)", table);
+  std::shared_ptr<DatabaseDirectory> db;
+  TablePtr existing;
+  if (DatabaseDirectory::exists(db_path)) {
+    db = DatabaseDirectory::open(db_path);
+    existing = db->table(table);
+    if (existing && !replace && !append)
+      fail(ErrorKind::kCatalog, "table {} already exists in {} (replace it or append to it explicitly)",
+           existing->name(), db_path);
+    if (!append) existing = nullptr;
+  } else {
+    DatabaseDirectory::check_creatable(db_path);
+  }
+  ParquetLoadReport r;
+  TablePtr t = api::read_parquet_table(existing ? existing->name() : table, files, &r.notes);
+  if (existing) {
+    t = assign_rows(*existing, *t);
+    if (t->row_count() > 0) db->append_rows(t);
+    r.appended = true;
+  } else {
+    if (!db) db = DatabaseDirectory::open_or_create(db_path);
+    db->commit({t}, replace);
+  }
+  r.table = t->name();
+  r.rows = t->row_count();
+  r.schema = schema_text(t->schema());
+  return r;
+}
+
+ExportSummary export_query(const std::string& db_path, const std::string& sql, const std::string& path, bool parquet,
+                           char delimiter) {
+  // Only queries: an export must not change the database.
+  size_t b = sql.find_first_not_of(" \t\r\n(");
+  std::string first;
+  while (b < sql.size() && std::isalpha(static_cast<unsigned char>(sql[b]))) first += char(std::tolower(sql[b++]));
+  if (first != "select" && first != "with" && first != "values")
+    fail(ErrorKind::kInvalidInput, "--query takes a query (SELECT, WITH or VALUES), got '{}'", first);
+  auto db = Database::open(db_path);
+  const QueryResult result = db->query(sql);
+  const uint64_t rows = parquet ? api::write_parquet(result, path) : api::write_result_csv(result, path, delimiter, true, "");
+  return {"", rows};
 }
 
 std::optional<std::string> find_table(const std::string& db_path, const std::string& table) {

@@ -84,6 +84,27 @@ void register_load(CLI::App& app) {
       std::printf("%s: %llu rows\n", t.name.c_str(), (unsigned long long)t.rows);
   });
 
+  struct ParquetArgs {
+    std::string db, table;
+    bool replace = false, append = false;
+    std::vector<std::string> files;
+  };
+  auto pq_args = std::make_shared<ParquetArgs>();
+  CLI::App* pq = load->add_subcommand("parquet", "Load one table from Parquet files (rows of all files, in order)");
+  pq->add_option("--db", pq_args->db, "database directory (created when missing or empty)")->required();
+  pq->add_option("--table", pq_args->table, "table name")->required();
+  pq->add_flag("--replace", pq_args->replace, "replace the table if it exists (otherwise that is an error)");
+  pq->add_flag("--append", pq_args->append, "add the rows to the table if it exists (columns by position)");
+  pq->add_option("files", pq_args->files, "Parquet files")->required()->expected(1, -1);
+  pq->callback([pq_args] {
+    if (pq_args->replace && pq_args->append) fail(ErrorKind::kInvalidInput, "--replace and --append exclude each other");
+    const admin::ParquetLoadReport r =
+        admin::load_parquet(pq_args->db, pq_args->table, pq_args->files, pq_args->replace, pq_args->append);
+    if (!r.appended) std::printf("schema: %s\n", r.schema.c_str());
+    for (const std::string& n : r.notes) std::printf("note: %s\n", n.c_str());
+    std::printf("%s: %llu rows%s\n", r.table.c_str(), (unsigned long long)r.rows, r.appended ? " appended" : "");
+  });
+
   struct CsvArgs {
     std::string db, table, schema, delimiter = ",", null_string;
     bool header = false, no_header = false, replace = false, append = false;

@@ -7,6 +7,10 @@ import subprocess
 RAYDB = os.environ.get("RAYDB_BINARY", "raydb")
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: more generated files (CTest ingest_cli_slow, label slow)")
+
+
 def raydb(*args, check=True):
     p = subprocess.run([RAYDB, *args], capture_output=True, text=True, timeout=120)
     if check and p.returncode != 0:

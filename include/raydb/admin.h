@@ -98,7 +98,7 @@ struct ExportSummary {
   uint64_t rows = 0;
 };
 
-struct ParquetLoadReport {
+struct FileLoadReport {
   std::string table;  // the catalog's name
   uint64_t rows = 0;  // loaded by this call
   std::string schema; // the table's columns, as --schema takes them
@@ -114,8 +114,16 @@ bool parquet_available();
 // commit. An existing table is an error unless `replace` (replaced) or `append` (the
 // rows are added, columns by position, values assigned to its types as INSERT does).
 // Types: see api/parquet/parquet_reader.h. Without Parquet support, kInvalidInput.
-ParquetLoadReport load_parquet(const std::string& db_path, const std::string& table,
+FileLoadReport load_parquet(const std::string& db_path, const std::string& table,
                                const std::vector<std::string>& files, bool replace, bool append);
+
+// Loads one table from JSON lines files (one object per line; rows of all files in
+// order), as load_parquet commits it. An empty `schema` means the columns are guessed
+// from a sample of the first file (storage/loaders/jsonl_loader.h); with a schema
+// ("name TYPE, ...") keys that are not columns are ignored. With `append` an existing
+// table gets the rows (its columns, by name).
+FileLoadReport load_jsonl(const std::string& db_path, const std::string& table, const std::string& schema,
+                          const std::vector<std::string>& files, bool replace, bool append);
 
 // Runs `sql` (a query: SELECT, WITH, VALUES) on the database at `db_path` and writes its
 // result to `path` (replaced atomically) as CSV with a header line, or as Parquet.

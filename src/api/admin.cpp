@@ -12,6 +12,7 @@
 #include "storage/loaders/csv_exporter.h"
 #include "storage/loaders/csv_loader.h"
 #include "storage/loaders/csv_sniffer.h"
+#include "storage/loaders/jsonl_loader.h"
 #include "storage/loaders/ssb_loader.h"
 #include "storage/loaders/tpch_loader.h"
 #include "storage/persist/database_check.h"
@@ -118,7 +119,7 @@ CsvLoadReport load_csv_report(const std::string& db_path, const std::string& tab
 
 bool parquet_available() { return api::parquet_available(); }
 
-ParquetLoadReport load_parquet(const std::string& db_path, const std::string& table,
+FileLoadReport load_parquet(const std::string& db_path, const std::string& table,
                                const std::vector<std::string>& files, bool replace, bool append) {
   if (!api::parquet_available()) (void)api::read_parquet_table(table, files);  // its "not built" error
   if (replace && append) fail(ErrorKind::kInvalidInput, "replace and append exclude each other");
@@ -136,10 +137,56 @@ ParquetLoadReport load_parquet(const std::string& db_path, const std::string& ta
   } else {
     DatabaseDirectory::check_creatable(db_path);
   }
-  ParquetLoadReport r;
+  FileLoadReport r;
   TablePtr t = api::read_parquet_table(existing ? existing->name() : table, files, &r.notes);
   if (existing) {
     t = assign_rows(*existing, *t);
+    if (t->row_count() > 0) db->append_rows(t);
+    r.appended = true;
+  } else {
+    if (!db) db = DatabaseDirectory::open_or_create(db_path);
+    db->commit({t}, replace);
+  }
+  r.table = t->name();
+  r.rows = t->row_count();
+  r.schema = schema_text(t->schema());
+  return r;
+}
+
+FileLoadReport load_jsonl(const std::string& db_path, const std::string& table, const std::string& schema,
+                          const std::vector<std::string>& files, bool replace, bool append) {
+  if (replace && append) fail(ErrorKind::kInvalidInput, "replace and append exclude each other");
+  if (!is_valid_table_name(table))
+    fail(ErrorKind::kInvalidInput, "invalid table name '{}' (letters, digits and _, not starting with a digit)", table);
+  if (files.empty()) fail(ErrorKind::kInvalidInput, "no input files for table {}", table);
+  std::shared_ptr<DatabaseDirectory> db;
+  TablePtr existing;
+  if (DatabaseDirectory::exists(db_path)) {
+    db = DatabaseDirectory::open(db_path);
+    existing = db->table(table);
+    if (existing && !replace && !append)
+      fail(ErrorKind::kCatalog, "table {} already exists in {} (replace it or append to it explicitly)",
+           existing->name(), db_path);
+    if (existing && append && !schema.empty())
+      fail(ErrorKind::kInvalidInput, "table {} exists: appending uses its columns, give no schema", existing->name());
+    if (!append) existing = nullptr;
+  } else {
+    DatabaseDirectory::check_creatable(db_path);
+  }
+  FileLoadReport r;
+  std::vector<ColumnDef> columns;
+  if (existing) {
+    columns = existing->schema();
+  } else if (!schema.empty()) {
+    columns = parse_schema(schema);
+  } else {
+    JsonlSniff sniff = sniff_jsonl(files[0]);
+    columns = std::move(sniff.schema);
+    r.notes = std::move(sniff.notes);
+  }
+  // A table's own columns or a given schema select keys; a guessed one must cover them.
+  TablePtr t = read_jsonl_table(existing ? existing->name() : table, columns, files, existing || !schema.empty());
+  if (existing) {
     if (t->row_count() > 0) db->append_rows(t);
     r.appended = true;
   } else {

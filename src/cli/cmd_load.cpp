@@ -98,9 +98,32 @@ void register_load(CLI::App& app) {
   pq->add_option("files", pq_args->files, "Parquet files")->required()->expected(1, -1);
   pq->callback([pq_args] {
     if (pq_args->replace && pq_args->append) fail(ErrorKind::kInvalidInput, "--replace and --append exclude each other");
-    const admin::ParquetLoadReport r =
+    const admin::FileLoadReport r =
         admin::load_parquet(pq_args->db, pq_args->table, pq_args->files, pq_args->replace, pq_args->append);
     if (!r.appended) std::printf("schema: %s\n", r.schema.c_str());
+    for (const std::string& n : r.notes) std::printf("note: %s\n", n.c_str());
+    std::printf("%s: %llu rows%s\n", r.table.c_str(), (unsigned long long)r.rows, r.appended ? " appended" : "");
+  });
+
+  struct JsonlArgs {
+    std::string db, table, schema;
+    bool replace = false, append = false;
+    std::vector<std::string> files;
+  };
+  auto js_args = std::make_shared<JsonlArgs>();
+  CLI::App* js = load->add_subcommand("jsonl", "Load one table from JSON lines files (one object per line); without "
+                                               "--schema the columns are guessed from the keys");
+  js->add_option("--db", js_args->db, "database directory (created when missing or empty)")->required();
+  js->add_option("--table", js_args->table, "table name")->required();
+  js->add_option("--schema", js_args->schema, "columns: \"name TYPE, ...\" (keys that are not columns are ignored)");
+  js->add_flag("--replace", js_args->replace, "replace the table if it exists (otherwise that is an error)");
+  js->add_flag("--append", js_args->append, "add the rows to the table if it exists (keys matched to its columns)");
+  js->add_option("files", js_args->files, "JSON lines files")->required()->expected(1, -1);
+  js->callback([js_args] {
+    if (js_args->replace && js_args->append) fail(ErrorKind::kInvalidInput, "--replace and --append exclude each other");
+    const admin::FileLoadReport r = admin::load_jsonl(js_args->db, js_args->table, js_args->schema, js_args->files,
+                                                      js_args->replace, js_args->append);
+    if (!r.appended && js_args->schema.empty()) std::printf("schema: %s\n", r.schema.c_str());
     for (const std::string& n : r.notes) std::printf("note: %s\n", n.c_str());
     std::printf("%s: %llu rows%s\n", r.table.c_str(), (unsigned long long)r.rows, r.appended ? " appended" : "");
   });

@@ -9,7 +9,12 @@ set_property(CACHE RAYDB_PARQUET PROPERTY STRINGS AUTO ON OFF)
 set(RAYDB_HAVE_PARQUET 0)
 set(RAYDB_PARQUET_SOURCE "")
 add_library(raydb_parquet_deps INTERFACE)
-if(NOT RAYDB_PARQUET STREQUAL "OFF")
+# The Python module reads and writes Parquet through pyarrow itself; linked to the
+# wheel's libarrow it would also need pyarrow's directory at import time, so pip builds
+# leave the feature out unless asked for it.
+if(RAYDB_PYTHON AND RAYDB_PARQUET STREQUAL "AUTO")
+  message(STATUS "raydb Parquet: left out of the Python module build (RAYDB_PARQUET=ON to add it)")
+elseif(NOT RAYDB_PARQUET STREQUAL "OFF")
   find_package(Arrow CONFIG QUIET)
   find_package(Parquet CONFIG QUIET)
   if(Arrow_FOUND AND Parquet_FOUND)

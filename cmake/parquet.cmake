@@ -14,6 +14,9 @@ add_library(raydb_parquet_deps INTERFACE)
 # leave the feature out unless asked for it.
 if(RAYDB_PYTHON AND RAYDB_PARQUET STREQUAL "AUTO")
   message(STATUS "raydb Parquet: left out of the Python module build (RAYDB_PARQUET=ON to add it)")
+elseif(RAYDB_LIBFUZZER AND RAYDB_PARQUET STREQUAL "AUTO")
+  # No fuzz target reads Parquet, and the wheel's libraries are not instrumented.
+  message(STATUS "raydb Parquet: left out of the libFuzzer build (RAYDB_PARQUET=ON to add it)")
 elseif(NOT RAYDB_PARQUET STREQUAL "OFF")
   find_package(Arrow CONFIG QUIET)
   find_package(Parquet CONFIG QUIET)

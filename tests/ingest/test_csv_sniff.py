@@ -137,7 +137,7 @@ CASES = [
 ]
 
 
-FAST_CASES = {0, 3, 5}  # the rest carry the `slow` mark (CTest ingest_cli_slow)
+FAST_CASES = {3, 5}  # the rest carry the `slow` mark (CTest ingest_cli_slow)
 
 
 @pytest.mark.parametrize("case", [c if c in FAST_CASES else pytest.param(c, marks=pytest.mark.slow)
@@ -166,7 +166,7 @@ AMBIGUOUS = {
     "crlf.csv": "k;v\r\n1;a\r\n2;b\r\n",
     "all_null_column.csv": "a,b\n1,\n2,\n",
 }
-FAST_AMBIGUOUS = {"mixed.csv", "null_then_text.csv", "one_record.csv", "wide_int.csv"}
+FAST_AMBIGUOUS = {"mixed.csv", "null_then_text.csv", "one_record.csv"}
 
 
 @pytest.mark.parametrize("name", [n if n in FAST_AMBIGUOUS else pytest.param(n, marks=pytest.mark.slow)
@@ -186,6 +186,7 @@ def test_null_option(tmp_path):
     assert query(db, "select count(*) from t where price is null") == [[1]]
 
 
+@pytest.mark.slow
 def test_printed_schema_loads_the_same_table(tmp_path):
     path = tmp_path / "in.csv"
     write_csv(path, ["int", "decimal", "date", "quoted"], "|", True, 200, random.Random(7), 0.1)

@@ -13,7 +13,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 required=(cmake ninja-build g++ libfmt-dev libcli11-dev nlohmann-json3-dev libreadline-dev libgtest-dev
           libsqlite3-dev libssl-dev libxxhash-dev libtbb-dev libembree-dev libbenchmark-dev python3 python3-pip
           postgresql-client libpq-dev  # raydb serve's tests (psql) and shell --server
-          clang libclang-rt-dev libomp-dev)  # libFuzzer targets (scripts/fuzz.sh)
+          clang libclang-rt-dev libomp-dev  # libFuzzer targets (scripts/fuzz.sh)
+          pkgconf)  # the installed package's pkg-config check (scripts/install_check.sh)
 optional=(ccache)
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds raydb and runs the default test suite (everything but the `slow` label), then
+# Builds raydb and runs the default test suite (everything but the `slow` label) and the
+# installed-package example (scripts/install_check.sh), then
 # repeats it in an AddressSanitizer + UndefinedBehaviorSanitizer build (build-asan/).
 # Between the two, the Python package is built with pip and its pytest suite runs
 # (scripts/python_test.sh; RAYDB_SKIP_PYTHON=1 skips it). Skip the sanitizer pass with
@@ -19,6 +20,9 @@ bash scripts/setup.sh || { echo "test.sh: setup or build failed" >&2; exit 1; }
 
 stamp "default suite (Release)"
 ctest --test-dir build -LE slow --output-on-failure -j "$jobs" || failed=1
+
+stamp "installed package (cmake --install, examples/embed through find_package and pkg-config)"
+bash scripts/install_check.sh build || failed=1
 
 if [ "${RAYDB_SKIP_PYTHON:-0}" != 1 ]; then
   # Release only: a sanitizer-instrumented engine cannot be loaded into python3.

@@ -63,6 +63,10 @@ struct CsvLoadOptions {
   // Unquoted text read as NULL in nullable columns (default: the empty field).
   std::string null_string;
   bool null_string_given = false;
+  // Without a schema these are guessed from the first file unless given.
+  bool delimiter_given = true;
+  bool header_given = true;
+  bool append = false;  // add the rows to the table if it exists (its schema)
 };
 
 // Loads one table from CSV files (rows of all files, in order) with the schema
@@ -71,14 +75,65 @@ struct CsvLoadOptions {
 uint64_t load_csv(const std::string& db_path, const std::string& table, const std::string& schema,
                   const std::vector<std::string>& files, const CsvLoadOptions& options);
 
-// The catalog's name of `table` (names are case-insensitive) when the database at
-// `db_path` exists and holds it; nothing otherwise.
-std::optional<std::string> find_table(const std::string& db_path, const std::string& table);
+struct CsvLoadReport {
+  std::string table;   // the catalog's name
+  uint64_t rows = 0;   // loaded by this call
+  std::string schema;  // the table's columns, as --schema takes them
+  char delimiter = ',';
+  bool header = false;
+  bool sniffed = false;   // the schema was guessed from a sample
+  bool appended = false;  // the table existed and got the rows
+  std::vector<std::string> notes;  // the guesser's remarks (columns kept as VARCHAR)
+};
+
+// load_csv where `schema` may be empty: the columns are then guessed from a sample of
+// the first file as DuckDB's read_csv_auto does (delimiter, header, INTEGER, BIGINT,
+// DECIMAL, DOUBLE, DATE, else VARCHAR), and with `append` an existing table gets the
+// rows (delimiter and header guessed against its columns when not given).
+CsvLoadReport load_csv_report(const std::string& db_path, const std::string& table, const std::string& schema,
+                              const std::vector<std::string>& files, const CsvLoadOptions& options);
 
 struct ExportSummary {
   std::string table;  // the catalog's name
   uint64_t rows = 0;
 };
+
+struct FileLoadReport {
+  std::string table;  // the catalog's name
+  uint64_t rows = 0;  // loaded by this call
+  std::string schema; // the table's columns, as --schema takes them
+  bool appended = false;
+  std::vector<std::string> notes;  // columns stored as text (timestamps, booleans)
+};
+
+// Whether this build reads and writes Parquet (an optional feature: Arrow/Parquet C++).
+bool parquet_available();
+
+// Loads one table from Parquet files (rows of all files, in order; the same columns in
+// each) into the database at `db_path` (created when missing or empty), in one atomic
+// commit. An existing table is an error unless `replace` (replaced) or `append` (the
+// rows are added, columns by position, values assigned to its types as INSERT does).
+// Types: see api/parquet/parquet_reader.h. Without Parquet support, kInvalidInput.
+FileLoadReport load_parquet(const std::string& db_path, const std::string& table,
+                               const std::vector<std::string>& files, bool replace, bool append);
+
+// Loads one table from JSON lines files (one object per line; rows of all files in
+// order), as load_parquet commits it. An empty `schema` means the columns are guessed
+// from a sample of the first file (storage/loaders/jsonl_loader.h); with a schema
+// ("name TYPE, ...") keys that are not columns are ignored. With `append` an existing
+// table gets the rows (its columns, by name).
+FileLoadReport load_jsonl(const std::string& db_path, const std::string& table, const std::string& schema,
+                          const std::vector<std::string>& files, bool replace, bool append);
+
+// Runs `sql` (a query: SELECT, WITH, VALUES) on the database at `db_path` and writes its
+// result to `path` (replaced atomically) as CSV with a header line, or as Parquet.
+ExportSummary export_query(const std::string& db_path, const std::string& sql, const std::string& path,
+                           bool parquet, char delimiter = ',');
+
+// The catalog's name of `table` (names are case-insensitive) when the database at
+// `db_path` exists and holds it; nothing otherwise.
+std::optional<std::string> find_table(const std::string& db_path, const std::string& table);
+
 
 // Writes `table` as CSV with a header line to `csv_path` (replaced atomically);
 // kCatalog when the table does not exist.

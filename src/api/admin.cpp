@@ -2,16 +2,22 @@
 #include "raydb/admin.h"
 
 #include "access/rt_view/view_rows.h"
+#include "api/parquet/parquet_reader.h"
+#include "api/parquet/parquet_writer.h"
+#include "api/result_export.h"
 #include "common/error.h"
 #include "gen/ssb/generator.h"
 #include "gen/tpch/generator.h"
 #include "raydb/raydb.h"
 #include "storage/loaders/csv_exporter.h"
 #include "storage/loaders/csv_loader.h"
+#include "storage/loaders/csv_sniffer.h"
+#include "storage/loaders/jsonl_loader.h"
 #include "storage/loaders/ssb_loader.h"
 #include "storage/loaders/tpch_loader.h"
 #include "storage/persist/database_check.h"
 #include "storage/persist/database_directory.h"
+#include "storage/value_assign.h"
 
 namespace raydb::admin {
 
@@ -84,6 +90,127 @@ uint64_t load_csv(const std::string& db_path, const std::string& table, const st
   o.null_string = options.null_string;
   o.null_string_given = options.null_string_given;
   return raydb::load_csv(db_path, table, schema, files, o);
+}
+
+CsvLoadReport load_csv_report(const std::string& db_path, const std::string& table, const std::string& schema,
+                              const std::vector<std::string>& files, const CsvLoadOptions& options) {
+  raydb::CsvLoadOptions o;
+  o.header = options.header;
+  o.delimiter = options.delimiter;
+  o.replace = options.replace;
+  o.null_string = options.null_string;
+  o.null_string_given = options.null_string_given;
+  o.delimiter_given = options.delimiter_given;
+  o.header_given = options.header_given;
+  o.append = options.append;
+  raydb::CsvLoadReport r = raydb::load_csv_report(db_path, table, schema, files, o);
+  CsvLoadReport out;
+  out.table = table;
+  if (auto name = find_table(db_path, table)) out.table = *name;
+  out.rows = r.rows;
+  out.schema = schema_text(r.schema);
+  out.delimiter = r.delimiter;
+  out.header = r.header;
+  out.sniffed = r.sniffed;
+  out.appended = r.appended;
+  out.notes = std::move(r.notes);
+  return out;
+}
+
+bool parquet_available() { return api::parquet_available(); }
+
+FileLoadReport load_parquet(const std::string& db_path, const std::string& table,
+                               const std::vector<std::string>& files, bool replace, bool append) {
+  if (!api::parquet_available()) (void)api::read_parquet_table(table, files);  // its "not built" error
+  if (replace && append) fail(ErrorKind::kInvalidInput, "replace and append exclude each other");
+  if (!is_valid_table_name(table))
+    fail(ErrorKind::kInvalidInput, "invalid table name '{}' (letters, digits and _, not starting with a digit)", table);
+  std::shared_ptr<DatabaseDirectory> db;
+  TablePtr existing;
+  if (DatabaseDirectory::exists(db_path)) {
+    db = DatabaseDirectory::open(db_path);
+    existing = db->table(table);
+    if (existing && !replace && !append)
+      fail(ErrorKind::kCatalog, "table {} already exists in {} (replace it or append to it explicitly)",
+           existing->name(), db_path);
+    if (!append) existing = nullptr;
+  } else {
+    DatabaseDirectory::check_creatable(db_path);
+  }
+  FileLoadReport r;
+  TablePtr t = api::read_parquet_table(existing ? existing->name() : table, files, &r.notes);
+  if (existing) {
+    t = assign_rows(*existing, *t);
+    if (t->row_count() > 0) db->append_rows(t);
+    r.appended = true;
+  } else {
+    if (!db) db = DatabaseDirectory::open_or_create(db_path);
+    db->commit({t}, replace);
+  }
+  r.table = t->name();
+  r.rows = t->row_count();
+  r.schema = schema_text(t->schema());
+  return r;
+}
+
+FileLoadReport load_jsonl(const std::string& db_path, const std::string& table, const std::string& schema,
+                          const std::vector<std::string>& files, bool replace, bool append) {
+  if (replace && append) fail(ErrorKind::kInvalidInput, "replace and append exclude each other");
+  if (!is_valid_table_name(table))
+    fail(ErrorKind::kInvalidInput, "invalid table name '{}' (letters, digits and _, not starting with a digit)", table);
+  if (files.empty()) fail(ErrorKind::kInvalidInput, "no input files for table {}", table);
+  std::shared_ptr<DatabaseDirectory> db;
+  TablePtr existing;
+  if (DatabaseDirectory::exists(db_path)) {
+    db = DatabaseDirectory::open(db_path);
+    existing = db->table(table);
+    if (existing && !replace && !append)
+      fail(ErrorKind::kCatalog, "table {} already exists in {} (replace it or append to it explicitly)",
+           existing->name(), db_path);
+    if (existing && append && !schema.empty())
+      fail(ErrorKind::kInvalidInput, "table {} exists: appending uses its columns, give no schema", existing->name());
+    if (!append) existing = nullptr;
+  } else {
+    DatabaseDirectory::check_creatable(db_path);
+  }
+  FileLoadReport r;
+  std::vector<ColumnDef> columns;
+  if (existing) {
+    columns = existing->schema();
+  } else if (!schema.empty()) {
+    columns = parse_schema(schema);
+  } else {
+    JsonlSniff sniff = sniff_jsonl(files[0]);
+    columns = std::move(sniff.schema);
+    r.notes = std::move(sniff.notes);
+  }
+  // A table's own columns or a given schema select keys; a guessed one must cover them.
+  TablePtr t = read_jsonl_table(existing ? existing->name() : table, columns, files, existing || !schema.empty());
+  if (existing) {
+    if (t->row_count() > 0) db->append_rows(t);
+    r.appended = true;
+  } else {
+    if (!db) db = DatabaseDirectory::open_or_create(db_path);
+    db->commit({t}, replace);
+  }
+  r.table = t->name();
+  r.rows = t->row_count();
+  r.schema = schema_text(t->schema());
+  return r;
+}
+
+ExportSummary export_query(const std::string& db_path, const std::string& sql, const std::string& path, bool parquet,
+                           char delimiter) {
+  // Only queries: an export must not change the database.
+  size_t b = sql.find_first_not_of(" \t\r\n(");
+  std::string first;
+  while (b < sql.size() && std::isalpha(static_cast<unsigned char>(sql[b]))) first += char(std::tolower(sql[b++]));
+  if (first != "select" && first != "with" && first != "values")
+    fail(ErrorKind::kInvalidInput, "--query takes a query (SELECT, WITH or VALUES), got '{}'", first);
+  auto db = Database::open(db_path);
+  const QueryResult result = db->query(sql);
+  const uint64_t rows = parquet ? api::write_parquet(result, path) : api::write_result_csv(result, path, delimiter, true, "");
+  return {"", rows};
 }
 
 std::optional<std::string> find_table(const std::string& db_path, const std::string& table) {

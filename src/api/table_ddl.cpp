@@ -12,6 +12,9 @@
 #include <filesystem>
 
 #include "api/database_impl.h"
+#include "api/result_export.h"
+#include "api/parquet/parquet_reader.h"
+#include "api/parquet/parquet_writer.h"
 #include "api/subquery_runner.h"
 #include "common/timer.h"
 #include "storage/loaders/csv_exporter.h"
@@ -298,6 +301,11 @@ QueryResult Database::Impl::copy_from(const sql::CopyStatement& c) {
   Timer timer;
   TablePtr table = target_table(*dir, c.table, "copy into");
   check_file_access(c.file, false);
+  if (c.parquet) {  // columns by position, each value assigned to the table's type
+    TablePtr rows = assign_rows(*table, *api::read_parquet_table(table->name(), {c.file}));
+    if (rows->row_count() > 0) dir->append_rows(rows);
+    return status(fmt::format("COPY {}", rows->row_count()), timer);
+  }
   CsvLoadOptions o;
   o.header = c.header;
   o.delimiter = c.delimiter;
@@ -316,12 +324,28 @@ QueryResult Database::Impl::copy_to(sql::BoundStatement& stmt, QueryOptions& opt
     std::string parent = std::filesystem::path(c.file).parent_path().string();
     persist::fsync_directory(parent.empty() ? "." : parent);
   };
+  if (c.parquet) {
+    QueryResult r = run_query(std::move(stmt.query), options, false);
+    api::write_parquet(r, c.file);
+    fsync_parent();
+    return status(fmt::format("COPY {}", r.row_count()), timer);
+  }
   if (TablePtr t = c.table.empty() ? nullptr : dir->table(c.table)) {  // COPY t TO: the stored columns as they are
     const uint64_t rows = export_csv(*t, c.file, c.delimiter, c.header, c.null_string);
     fsync_parent();
     return status(fmt::format("COPY {}", rows), timer);
   }
   QueryResult r = run_query(std::move(stmt.query), options, false);
+  api::write_result_csv(r, c.file, c.delimiter, c.header, c.null_string);
+  return status(fmt::format("COPY {}", r.row_count()), timer);
+}
+
+uint64_t api::write_result_csv(const QueryResult& r, const std::string& file, char delimiter, bool header,
+                          const std::string& null_string) {
+  auto fsync_parent = [&file] {  // the rename, durably
+    std::string parent = std::filesystem::path(file).parent_path().string();
+    persist::fsync_directory(parent.empty() ? "." : parent);
+  };
   // Results that a table can hold as they are (no NULLs, stored types) go through the
   // exporter, which formats in parallel; the others value by value below.
   bool storable = true;
@@ -333,37 +357,37 @@ QueryResult Database::Impl::copy_to(sql::BoundStatement& stmt, QueryOptions& opt
     storable = storable && !r.column_name(col).empty();
   }
   if (storable) {
-    export_csv(*result_table("copy", r, "COPY"), c.file, c.delimiter, c.header, c.null_string);
+    export_csv(*result_table("copy", r, "COPY"), file, delimiter, header, null_string);
     fsync_parent();
-    return status(fmt::format("COPY {}", r.row_count()), timer);
+    return r.row_count();
   }
   // Values as `raydb export` writes them (COPY FROM reads them back exactly); NULL
   // is the NULL text (default: an empty field), and an empty or NULL-text string is
   // quoted so that it reads back as itself.
   std::string text;
-  if (c.header) {
+  if (header) {
     for (size_t col = 0; col < r.column_count(); col++) {
-      if (col) text += c.delimiter;
-      append_csv_field(text, r.column_name(col), c.delimiter);
+      if (col) text += delimiter;
+      append_csv_field(text, r.column_name(col), delimiter);
     }
     text += '\n';
   }
   for (size_t row = 0; row < r.row_count(); row++) {
     for (size_t col = 0; col < r.column_count(); col++) {
-      if (col) text += c.delimiter;
+      if (col) text += delimiter;
       const Value v = r.get(row, col);
       if (v.is_null()) {
-        text += c.null_string;
+        text += null_string;
         continue;
       }
       const std::string s = v.to_string();
-      if (s.empty() || s == c.null_string) text += "\"" + s + "\"";  // not NULL, not a blank line
-      else append_csv_field(text, s, c.delimiter);
+      if (s.empty() || s == null_string) text += "\"" + s + "\"";  // not NULL, not a blank line
+      else append_csv_field(text, s, delimiter);
     }
     text += '\n';
   }
-  write_file_atomically(c.file, text);
-  return status(fmt::format("COPY {}", r.row_count()), timer);
+  write_file_atomically(file, text);
+  return r.row_count();
 }
 
 namespace {

@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "cli/commands.h"
+#include "raydb/admin.h"
 #include "common/machine_info.h"
 #include "raydb/build_config.h"
 #include "raydb/system.h"
@@ -19,8 +20,9 @@ void register_info(CLI::App& app) {
     const bool gpu = !sys.gpus.empty();
     std::printf("backends: cpu%s\n", gpu ? ", cuda" : "");
     const RayTracingSupport& rt_info = sys.ray_tracing;
-    std::printf("build features: CUDA %s, OptiX %s, Embree yes\n", sys.cuda_built ? "yes (sm_90, PTX compute_75)" : "no",
-                rt_info.built ? "yes" : "no");
+    std::printf("build features: CUDA %s, OptiX %s, Embree yes, Parquet %s\n",
+                sys.cuda_built ? "yes (sm_90, PTX compute_75)" : "no", rt_info.built ? "yes" : "no",
+                admin::parquet_available() ? "yes" : "no");
     if (!gpu) std::printf("devices: none (%s)\n", sys.no_gpu_reason.c_str());
     for (const GpuDevice& d : sys.gpus)
       std::printf("device %d: %s, compute capability %d.%d, %.1f GiB memory (%.1f GiB free), %d SMs, %.0f MiB L2\n",

@@ -210,8 +210,8 @@ struct InsertStatement {
   SelectStatement select;  // from_select
 };
 
-// COPY name FROM 'file' [WITH] [(HEADER [bool], DELIMITER 'c', FORMAT CSV)]
-// COPY name | (SELECT ...) TO 'file' [WITH] [(HEADER [bool], DELIMITER 'c', FORMAT CSV)]
+// COPY name FROM 'file' [WITH] [(HEADER [bool], DELIMITER 'c', NULL 'x', FORMAT CSV|PARQUET)]
+// COPY name | (SELECT ...) TO 'file' [WITH] [(HEADER [bool], DELIMITER 'c', NULL 'x', FORMAT CSV|PARQUET)]
 struct CopyStatement {
   bool to = false;         // COPY ... TO
   std::string table;       // COPY name ...; empty for COPY (SELECT ...) TO
@@ -221,6 +221,8 @@ struct CopyStatement {
   char delimiter = ',';
   std::string null_string;         // NULL 'text': read as / written for NULL (default: empty field)
   bool null_string_given = false;
+  // FORMAT PARQUET, or a file name ending in .parquet without FORMAT CSV (as DuckDB).
+  bool parquet = false;
 };
 
 // CREATE VIEW name AS SELECT ...: a plain view, kept as its SQL text.

@@ -3,6 +3,7 @@
 #include "sql/parse_error.h"
 #include "sql/ast_nodes.h"
 #include "sql/parser.h"
+#include "storage/table.h"
 
 namespace raydb::sql {
 
@@ -129,13 +130,18 @@ CopyStatement Parser::parse_copy() {
 // PostgreSQL and DuckDB write them.
 void Parser::parse_copy_options(CopyStatement& c) {
   const bool with = accept_keyword("with");
+  const std::string& file = c.file;
+  c.parquet = file.size() > 8 && iequals(std::string_view(file).substr(file.size() - 8), ".parquet");
   if (!peek().is_operator("(")) {
     if (with) expected_error(peek(), "'('");
     return;
   }
   next();
+  const Token* csv_option = nullptr;  // HEADER, DELIMITER or NULL: CSV only
   do {
     const Token& o = peek();
+    if (o.is_keyword("null") || o.text == "header" || o.text == "delimiter" || o.text == "delim" || o.text == "sep")
+      csv_option = &o;
     if (o.is_keyword("null")) {
       next();
       const Token& v = peek();
@@ -167,14 +173,22 @@ void Parser::parse_copy_options(CopyStatement& c) {
       c.delimiter = next().text[0];
     } else if (o.text == "format") {
       const Token& v = peek();
-      if (!(v.is_keyword("csv") || (v.type == TokenType::kString && (v.text == "csv" || v.text == "CSV"))))
-        not_supported_error(v, "COPY format " + describe(v), "raydb copies CSV");
+      const bool word = v.type == TokenType::kString || v.type == TokenType::kIdentifier || v.is_keyword("csv");
+      if (word && (iequals(v.text, "csv") || v.is_keyword("csv")))
+        c.parquet = false;
+      else if (word && iequals(v.text, "parquet"))
+        c.parquet = true;
+      else
+        not_supported_error(v, "COPY format " + describe(v), "raydb copies CSV and Parquet");
       next();
     } else {
       parse_error_at(o.line, o.column, "syntax error",
                      "unknown COPY option " + describe(o) + " (expected HEADER, DELIMITER, NULL or FORMAT)");
     }
   } while (accept_operator(","));
+  if (c.parquet && csv_option)
+    parse_error_at(csv_option->line, csv_option->column, "syntax error",
+                   "COPY to or from Parquet takes no " + describe(*csv_option) + " option (CSV only)");
   expect_operator(")");
 }
 

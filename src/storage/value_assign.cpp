@@ -132,4 +132,20 @@ Type storable_type_for(const Type& t, std::string_view column) {
   }
 }
 
+TablePtr assign_rows(const Table& target, const Table& src) {
+  if (src.column_count() != target.column_count())
+    fail(ErrorKind::kBinder, "{}: the input has {} columns, the table {}", target.name(), src.column_count(),
+         target.column_count());
+  std::vector<ColumnPtr> cols;
+  for (size_t c = 0; c < target.column_count(); c++) {
+    const Column& in = src.column(c);
+    ColumnBuilder b(target.column(c).name(), target.column(c).type(), target.column(c).nullable());
+    b.reserve(src.row_count());
+    const bool text = in.type().id == TypeId::kVarchar;
+    for (uint64_t i = 0; i < src.row_count(); i++) append_assigned(b, in.get(i), text, target.name());
+    cols.push_back(b.finish());
+  }
+  return std::make_shared<const Table>(target.name(), std::move(cols));
+}
+
 }  // namespace raydb

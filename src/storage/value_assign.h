@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "storage/column.h"
+#include "storage/table.h"
 
 namespace raydb {
 
@@ -23,5 +24,10 @@ void append_assigned(ColumnBuilder& column, const Value& v, bool literal, std::s
 // HUGEINT becomes BIGINT and DECIMAL wider than 18 digits DECIMAL(18,s) (values are
 // range-checked when stored). Throws (naming `column`) for types that cannot be stored.
 Type storable_type_for(const Type& t, std::string_view column);
+
+// The rows of `src` as rows of `target` (COPY FROM a Parquet file, load --append):
+// columns by position, each value assigned as INSERT assigns it (text read as a
+// literal). kBinder when the column counts differ.
+TablePtr assign_rows(const Table& target, const Table& src);
 
 }  // namespace raydb

@@ -16,6 +16,24 @@ struct CsvLoadOptions {
   // Unquoted text read as NULL in nullable columns (default: the empty field).
   std::string null_string;
   bool null_string_given = false;
+  // Without a schema (load_csv_report with an empty schema text) these are guessed
+  // from the first file unless given.
+  bool delimiter_given = true;
+  bool header_given = true;
+  // Append the rows to the table when it exists (its schema; --schema must then be
+  // empty); excludes `replace`.
+  bool append = false;
+};
+
+// What a load did, for the CLI to print.
+struct CsvLoadReport {
+  uint64_t rows = 0;
+  std::vector<ColumnDef> schema;   // the table's columns
+  char delimiter = ',';
+  bool header = false;
+  bool sniffed = false;            // the schema was guessed (sniff_csv)
+  bool appended = false;           // the table existed and got the rows
+  std::vector<std::string> notes;  // the sniffer's remarks
 };
 
 // Whether `name` is usable as a table name: letters, digits and '_', not starting
@@ -32,5 +50,13 @@ TablePtr read_csv_table(const std::string& table, const std::vector<ColumnDef>& 
 // Returns the row count.
 uint64_t load_csv(const std::string& db_path, const std::string& table, const std::string& schema_text,
                   const std::vector<std::string>& files, const CsvLoadOptions& options);
+
+// load_csv, and more: an empty `schema_text` means the columns are guessed from the
+// first file (csv_sniffer.h), as are the delimiter and the header where not given;
+// with `append`, an existing table gets the rows (its schema; delimiter and header
+// guessed against it when not given). The guess only ever reads a sample, so a later
+// record that does not fit fails the whole load with its file and line.
+CsvLoadReport load_csv_report(const std::string& db_path, const std::string& table, const std::string& schema_text,
+                              const std::vector<std::string>& files, const CsvLoadOptions& options);
 
 }  // namespace raydb

@@ -11,6 +11,7 @@
 #include "exec/core/result_table.h"
 #include "exec/cpu/join_build.h"
 #include "exec/cpu/pipeline_worker.h"
+#include "exec/cpu/prefix_limit.h"
 #include "exec/cpu/table_filter.h"
 #include "plan/physical/physical_plan.h"
 
@@ -63,6 +64,8 @@ class CpuQueryRun {
   uint64_t stream_ = 0;
   size_t run_batches_ = 0;
   std::vector<PipelineWorker> workers_;
+  // LIMIT pushed into the scan (plan/logical/limit_prefix.h): later morsels are skipped.
+  std::optional<PrefixLimit> prefix_;
 };
 
 }  // namespace raydb::exec::cpu

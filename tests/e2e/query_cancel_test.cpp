@@ -1,7 +1,7 @@
 // Cancelling a running statement (QueryOptions::cancel, common/cancel.h): the CPU
 // executor stops between morsels with Error(kCancelled, "query cancelled"); a write
 // that was cancelled leaves nothing behind, and the database answers afterwards. The
-// statements are long enough (billions of pairs) that a cancel sent after they start
+// statements are long enough (4 x 10^8 pairs, tens of seconds) that a cancel sent after they start
 // always lands while they run: no timing assumption beyond that.
 #include <gtest/gtest.h>
 
@@ -23,7 +23,7 @@ class QueryCancelTest : public ::testing::Test {
  protected:
   void SetUp() override {
     db_ = Database::open_or_create(tmp_.file("db"));
-    std::vector<int64_t> a(1 << 20), k(4000);
+    std::vector<int64_t> a(1 << 20), k(400);
     std::iota(a.begin(), a.end(), 0);
     std::iota(k.begin(), k.end(), 0);
     db_->create_table("t", {ColumnInput{"a", Type::bigint(), a.size(), a.data()}}, false);
@@ -56,15 +56,15 @@ class QueryCancelTest : public ::testing::Test {
   std::unique_ptr<Database> db_;
 };
 
-// 2^20 x 4,000 pairs: minutes on two cores; a cancel stops it within a morsel.
+// 2^20 x 400 pairs: about 40 s on two cores; a cancel stops it within a batch (0.1 s).
 const char* kLongCount = "select count(*) from t, u where t.a + u.k < 0";
 
 TEST_F(QueryCancelTest, ARunningSelectStopsWithQueryCancelled) {
   double seconds = 0;
   EXPECT_EQ(run_cancelled(kLongCount, seconds), ErrorKind::kCancelled);
-  EXPECT_LT(seconds, 30.0);
+  EXPECT_LT(seconds, 15.0);  // uncancelled: about 40 s here, minutes under ASan
   // The database answers the next statement.
-  EXPECT_EQ(db_->query("select count(*) from u").get(0, 0).as_int(), 4000);
+  EXPECT_EQ(db_->query("select count(*) from u").get(0, 0).as_int(), 400);
 }
 
 TEST_F(QueryCancelTest, ACancelledCreateTableAsLeavesNoTable) {
@@ -88,7 +88,7 @@ TEST_F(QueryCancelTest, AFlagSetBeforeTheStatementCancelsItAtOnce) {
     EXPECT_EQ(e.kind(), ErrorKind::kCancelled);
   }
   o.cancel->store(false);  // the owner clears it: the next statement runs
-  EXPECT_EQ(db_->query("select count(*) from u", o).get(0, 0).as_int(), 4000);
+  EXPECT_EQ(db_->query("select count(*) from u", o).get(0, 0).as_int(), 400);
 }
 
 }  // namespace

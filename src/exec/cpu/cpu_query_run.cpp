@@ -34,7 +34,8 @@ CpuQueryRun::CpuQueryRun(const plan::PhysicalPlan& plan, const ExecOptions& opti
     : plan_(plan),
       q_(*plan.query),
       threads_(options.threads > 0 ? options.threads : omp_get_max_threads()),
-      budget_(options.settings.cpu_memory_limit()) {
+      budget_(options.settings.cpu_memory_limit()),
+      cancel_(current_cancel_flag()) {
   result_.interner = std::make_shared<StringInterner>();
   interner_ = result_.interner.get();
   result_.names = q_.output_names;
@@ -166,6 +167,7 @@ void CpuQueryRun::run_morsel(size_t u) {
   } finish{prefix_ ? &*prefix_ : nullptr, u, produced};
   for (size_t b = u * kMorselBatches; b < std::min(run_batches_, (u + 1) * kMorselBatches); b++) {
     if (prefix_ && produced >= prefix_->rows_needed()) break;  // this morsel alone has enough
+    throw_if_cancelled(cancel_);
     std::fill(rows.bound.begin(), rows.bound.end(), 0);
     if (!no_tables_)
       stream_batch(w, b);

@@ -66,6 +66,9 @@ class CpuQueryRun {
   std::vector<PipelineWorker> workers_;
   // LIMIT pushed into the scan (plan/logical/limit_prefix.h): later morsels are skipped.
   std::optional<PrefixLimit> prefix_;
+  // The statement's cancel flag (common/cancel.h), read on the calling thread: the
+  // workers poll it between batches (a morsel of a wide cross join takes seconds).
+  const std::atomic<bool>* cancel_ = nullptr;
 };
 
 }  // namespace raydb::exec::cpu

@@ -22,6 +22,12 @@ namespace {
   if (exec::cuda::device_count() == 0) \
   GTEST_SKIP() << "no CUDA device: " << exec::cuda::no_device_reason()
 
+QueryOptions on(Backend b) {
+  QueryOptions o;
+  o.backend = b;
+  return o;
+}
+
 const char* const kGeneral =
     "SELECT c_nation, s_nation, count(*), sum(lo_revenue) FROM lineorder, customer, supplier "
     "WHERE lo_custkey = c_custkey AND lo_suppkey = s_suppkey AND lo_quantity + lo_discount > 5 "
@@ -36,9 +42,9 @@ TEST(GpuCancel, CancelledAtRandomPointsFinishesExactlyOrSaysCancelled) {
   ASSERT_TRUE(f.db) << f.error;
   int cancelled = 0, finished = 0;
   for (const char* sql : {kGeneral, kStar}) {
-    const QueryResult cpu = f.db->query(sql, QueryOptions{Backend::kCpu});
+    const QueryResult cpu = f.db->query(sql, on(Backend::kCpu));
     for (int delay_us : {0, 50, 200, 1000, 5000}) {
-      QueryOptions o{Backend::kCuda};
+      QueryOptions o = on(Backend::kCuda);
       o.cancel = std::make_shared<std::atomic<bool>>(false);
       std::thread canceller([flag = o.cancel, delay_us] {
         std::this_thread::sleep_for(std::chrono::microseconds(delay_us));
@@ -53,7 +59,7 @@ TEST(GpuCancel, CancelledAtRandomPointsFinishesExactlyOrSaysCancelled) {
       }
       canceller.join();
       // The next statement on the same device state answers exactly.
-      EXPECT_TRUE(same(cpu, f.db->query(sql, QueryOptions{Backend::kCuda}), sql));
+      EXPECT_TRUE(same(cpu, f.db->query(sql, on(Backend::kCuda)), sql));
     }
   }
   std::printf("GpuCancel: %d cancelled, %d finished before the cancel\n", cancelled, finished);
@@ -65,12 +71,12 @@ TEST(GpuLimitPrefix, CudaDeclinesAndAutoRunsItOnTheCpu) {
   OracleFixture& f = ssb_fixture("0.01");
   ASSERT_TRUE(f.db) << f.error;
   const char* sql = "SELECT lo_orderkey, lo_linenumber, lo_revenue FROM lineorder LIMIT 5 OFFSET 3";
-  const QueryResult cpu = f.db->query(sql, QueryOptions{Backend::kCpu});
-  const QueryResult any = f.db->query(sql, QueryOptions{Backend::kAuto});
+  const QueryResult cpu = f.db->query(sql, on(Backend::kCpu));
+  const QueryResult any = f.db->query(sql, on(Backend::kAuto));
   EXPECT_EQ(any.backend, "cpu");
   EXPECT_TRUE(same(cpu, any, sql));
   try {
-    f.db->query(sql, QueryOptions{Backend::kCuda});
+    f.db->query(sql, on(Backend::kCuda));
     ADD_FAILURE() << "the CUDA backend ran a prefix LIMIT";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::kNotImplemented);

@@ -74,7 +74,7 @@ bool may_change_catalog(const std::string& sql) {
 ShellSession::ShellSession(Database* db, Connection* local, client::RemoteConnection* remote, bool interactive)
     : db_(db), local_(local), remote_(remote), interactive_(interactive) {
   const bool terminal_out = isatty(STDOUT_FILENO);
-  auto_width_ = auto_rows_ = terminal_out;
+  auto_width_ = terminal_out;
   if (terminal_out) printer_.max_rows = kTerminalRows;
   if (!interactive_) return;
   Interrupt::install();
@@ -185,7 +185,6 @@ void ShellSession::dot_command(const std::string& word, const std::string& rest)
     timer_ = on_off(word, rest);
   } else if (word == ".maxrows") {
     printer_.max_rows = count_of(word, rest);
-    auto_rows_ = false;
   } else if (word == ".maxwidth") {
     printer_.max_width = count_of(word, rest);
     auto_width_ = false;

@@ -46,7 +46,7 @@ class ShellSession {
   const bool interactive_;
   ResultPrinter printer_;
   bool timer_ = false;
-  bool auto_width_, auto_rows_;  // follow the terminal until .maxwidth / .maxrows
+  bool auto_width_;  // follow the terminal's width until .maxwidth
   FILE* output_ = stdout;        // .output FILE
   std::string history_;
   int read_depth_ = 0;

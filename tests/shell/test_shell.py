@@ -174,18 +174,20 @@ class Terminal:
             fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 50, cols, 0, 0))
             os.execve(RAYDB, [RAYDB, "shell", db, "--backend", "cpu", "--threads", "2"], env)
         self.out = ""
+        self.pos = 0  # output before this was matched already
 
     def send(self, text):
         os.write(self.fd, text.encode())
 
     def read_until(self, pattern, timeout=60, interrupt_every=None):
-        """Output until `pattern` matches (then returns the match); with interrupt_every,
-        sends Ctrl-C at that interval meanwhile."""
+        """Output until `pattern` matches after the last match (then returns it); with
+        interrupt_every, sends Ctrl-C at that interval meanwhile."""
         end = time.monotonic() + timeout
         next_interrupt = time.monotonic() + (interrupt_every or 0)
         while True:
-            m = re.search(pattern, self.out)
+            m = re.compile(pattern).search(self.out, self.pos)
             if m:
+                self.pos = m.end()
                 return m
             now = time.monotonic()
             if now > end:

@@ -3,8 +3,8 @@
 // executors stop at their next check; on a server, a CancelRequest goes out) and the
 // session goes on. At the prompt it abandons the line being typed, and any statement
 // begun on earlier lines, and shows a fresh prompt. Readline must not catch SIGINT
-// itself: install() turns that off and reads keys through a function that notices the
-// interrupted read.
+// itself: install() turns that off and reads keys through a function that polls the
+// terminal and a pipe the handler writes to.
 #include <atomic>
 #include <memory>
 
@@ -16,8 +16,7 @@ namespace raydb::cli::shell {
 
 class Interrupt {
  public:
-  // Installs the SIGINT handler (without SA_RESTART, so a blocked read returns) and
-  // readline's key reader.
+  // Installs the SIGINT handler and readline's key reader.
   static void install();
   // The cancel flag the running statement polls (QueryOptions::cancel); cleared here
   // before each statement.

@@ -4,6 +4,7 @@
 //   auto db = raydb::Database::open("ssb1");
 //   raydb::QueryResult r = db->query("select count(*) from lineorder");
 //   std::cout << r.get(0, 0).to_string();
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -29,6 +30,11 @@ struct QueryOptions {
   Backend backend = Backend::kAuto;
   int threads = 0;  // 0: all hardware threads
   Settings settings;  // named knobs (common/settings.h); starts from the RAYDB_* environment
+  // Set it (from any thread, or a signal handler) to stop the running statement: it
+  // fails with Error(kCancelled, "query cancelled") at the executors' next check
+  // (between CPU morsels, between GPU kernel launches). A statement that writes is
+  // committed whole or not at all. The owner clears it before the next statement.
+  std::shared_ptr<std::atomic<bool>> cancel;
 };
 
 // A materialized result, stored by column.

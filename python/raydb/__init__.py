@@ -12,6 +12,7 @@ from raydb._core import (
     Error,
     ExecutionException,
     InternalException,
+    InterruptException,
     InvalidInputException,
     IOException,
     LoadException,
@@ -44,6 +45,6 @@ def register(name, data):
 
 __all__ = [
     "connect", "default_connection", "sql", "register", "Connection", "Result", "Error", "BinderException", "CatalogException", "ConnectionException",
-    "ExecutionException", "InternalException", "InvalidInputException", "IOException", "LoadException",
+    "ExecutionException", "InternalException", "InterruptException", "InvalidInputException", "IOException", "LoadException",
     "NotImplementedException", "OutOfMemoryException", "ParserException", "__version__",
 ]

@@ -18,7 +18,8 @@ constexpr KindClass kKinds[] = {
     {ErrorKind::kBinder, "BinderException"},             {ErrorKind::kExecution, "ExecutionException"},
     {ErrorKind::kIO, "IOException"},                     {ErrorKind::kLoad, "LoadException"},
     {ErrorKind::kCatalog, "CatalogException"},           {ErrorKind::kOutOfMemory, "OutOfMemoryException"},
-    {ErrorKind::kNotImplemented, "NotImplementedException"}, {ErrorKind::kInternal, "InternalException"},
+    {ErrorKind::kNotImplemented, "NotImplementedException"}, {ErrorKind::kCancelled, "InterruptException"},
+    {ErrorKind::kInternal, "InternalException"},
 };
 constexpr size_t kKindCount = sizeof(kKinds) / sizeof(kKinds[0]);
 

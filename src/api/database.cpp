@@ -11,6 +11,7 @@
 #include "api/rt_view_ddl.h"
 #include "api/subquery_runner.h"
 #include "api/table_import.h"
+#include "common/cancel.h"
 #include "common/expression_depth.h"
 #include "common/timer.h"
 #include "exec/cpu/cpu_backend.h"
@@ -331,6 +332,10 @@ QueryResult Database::Impl::setting(const sql::BoundStatement& stmt, QueryOption
 
 QueryResult Database::Impl::run(const std::string& sql, QueryOptions& options) {
   Timer timer;
+  // Executors poll the flag (subqueries run while binding, so from here on); commits
+  // never do, so a write is either whole or absent.
+  CancelScope cancel_scope(options.cancel.get());
+  throw_if_cancelled();
   sql::Statement parsed = sql::parse(sql);
   const bool reads = parsed.type == sql::StatementType::kSelect || parsed.type == sql::StatementType::kSet ||
                      parsed.type == sql::StatementType::kReset || parsed.type == sql::StatementType::kShow;

@@ -100,6 +100,7 @@ ErrorKind kind_of(const char* sqlstate) {
   if (s.starts_with("42")) return ErrorKind::kBinder;
   if (s.starts_with("22")) return ErrorKind::kExecution;
   if (s == "0A000") return ErrorKind::kNotImplemented;
+  if (s == "57014") return ErrorKind::kCancelled;
   if (s.starts_with("53")) return ErrorKind::kOutOfMemory;
   if (s.starts_with("58") || s.starts_with("08")) return ErrorKind::kIO;
   return ErrorKind::kExecution;
@@ -131,7 +132,11 @@ QueryResult rows_of(const PGresult* r) {
 
 struct RemoteConnection::Impl {
   PGconn* conn = nullptr;
-  ~Impl() { PQfinish(conn); }
+  PGcancel* cancel = nullptr;  // made once: PQcancel on it is async-signal-safe
+  ~Impl() {
+    if (cancel) PQfreeCancel(cancel);
+    PQfinish(conn);
+  }
 };
 
 std::unique_ptr<RemoteConnection> RemoteConnection::connect(const std::string& target) {
@@ -144,7 +149,13 @@ std::unique_ptr<RemoteConnection> RemoteConnection::connect(const std::string& t
       if (ch == '\n') ch = ' ';
     fail(ErrorKind::kIO, "cannot connect to {}: {}", target, why);
   }
+  impl->cancel = PQgetCancel(impl->conn);
   return std::unique_ptr<RemoteConnection>(new RemoteConnection(std::move(impl)));
+}
+
+void RemoteConnection::cancel_running() noexcept {
+  char why[256];
+  if (impl_->cancel) PQcancel(impl_->cancel, why, int(sizeof why));
 }
 
 QueryResult RemoteConnection::query(const std::string& sql) {
@@ -181,6 +192,7 @@ std::unique_ptr<RemoteConnection> RemoteConnection::connect(const std::string&) 
 }
 
 QueryResult RemoteConnection::query(const std::string&) { fail(ErrorKind::kInternal, "no connection"); }
+void RemoteConnection::cancel_running() noexcept {}
 
 #endif
 

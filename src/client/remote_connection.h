@@ -19,6 +19,10 @@ class RemoteConnection {
 
   // Runs one statement; an error is a raydb::Error carrying the server's message.
   QueryResult query(const std::string& sql);
+  // Asks the server to cancel the statement running on this connection (a
+  // CancelRequest); its query() then fails with Error(kCancelled). Safe to call from a
+  // signal handler or another thread (libpq's PQcancel); does nothing when idle.
+  void cancel_running() noexcept;
 
  private:
   struct Impl;

@@ -13,6 +13,7 @@ const char* error_kind_name(ErrorKind kind) {
     case ErrorKind::kCatalog: return "catalog error";
     case ErrorKind::kOutOfMemory: return "out of memory";
     case ErrorKind::kNotImplemented: return "not implemented";
+    case ErrorKind::kCancelled: return "cancelled";
     case ErrorKind::kInternal: return "internal error";
   }
   return "error";

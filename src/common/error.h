@@ -19,6 +19,7 @@ enum class ErrorKind {
   kCatalog,       // not a database, corrupted manifest, table exists/missing
   kOutOfMemory,   // an allocation the engine could not satisfy
   kNotImplemented,
+  kCancelled,     // the user cancelled the statement (Ctrl-C, CancelRequest): common/cancel.h
   kInternal,
 };
 

@@ -23,7 +23,7 @@ Session::Session(SessionContext& context, int fd, int wake_fd, bool unix_socket,
 }
 
 void Session::cancel(int32_t secret) {
-  if (secret == secret_) cancel_requested_ = true;
+  if (secret == secret_) *cancel_requested_ = true;
 }
 
 void Session::run() {
@@ -136,7 +136,9 @@ bool Session::authenticate(const std::string& user) {
 // After authentication: the parameters psql and drivers read, the key for
 // CancelRequest, and the first ReadyForQuery.
 void Session::greet(const std::map<std::string, std::string>& params) {
-  runner_ = std::make_unique<StatementRunner>(context_.db, context_.options);
+  QueryOptions options = context_.options;
+  options.cancel = cancel_requested_;  // a CancelRequest stops the running statement too
+  runner_ = std::make_unique<StatementRunner>(context_.db, options);
   auto app = params.find("application_name");
   const std::pair<const char*, std::string> status[] = {
       {"server_version", context_.server_version},
@@ -203,7 +205,7 @@ void Session::dispatch(char type, const std::string& body) {
 }
 
 void Session::check_cancel() {
-  if (cancel_requested_.exchange(false)) throw SqlError{"57014", "canceling statement due to user request"};
+  if (cancel_requested_->exchange(false)) throw SqlError{"57014", "canceling statement due to user request"};
 }
 
 void Session::send_side_messages(const Outcome& o) {
@@ -222,7 +224,7 @@ void Session::send_rows(const QueryResult& r, size_t begin, size_t end) {
 // Query: one or more statements; the first error ends the message (the rest do not
 // run), as in PostgreSQL's implicit transaction.
 void Session::simple_query(const std::string& text) {
-  cancel_requested_ = false;
+  *cancel_requested_ = false;
   SqlScript script = split_sql_script(text);
   if (!script.rest.empty()) script.statements.push_back(script.rest);
   if (script.statements.empty()) out_.empty('I');

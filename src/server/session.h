@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -32,8 +33,9 @@ class Session {
   Session(SessionContext& context, int fd, int wake_fd, bool unix_socket, int32_t pid, bool over_limit);
   // Serves the connection until it ends; never throws.
   void run();
-  // CancelRequest from another connection (best effort: statements not yet started
-  // in this session's current Query or Execute fail with 57014).
+  // CancelRequest from another connection: the running statement stops at the
+  // executors' next check, and the statements not yet started in this session's
+  // current Query or Execute do not run (57014). A write is committed whole or not at all.
   void cancel(int32_t secret);
   int32_t pid() const { return pid_; }
 
@@ -82,7 +84,8 @@ class Session {
   std::map<std::string, Prepared> prepared_;
   std::map<std::string, Portal> portals_;
   bool skip_to_sync_ = false;  // an extended-query error: discard messages until Sync
-  std::atomic<bool> cancel_requested_{false};
+  // Set by cancel(); the running statement's QueryOptions::cancel (common/cancel.h).
+  std::shared_ptr<std::atomic<bool>> cancel_requested_ = std::make_shared<std::atomic<bool>>(false);
 };
 
 }  // namespace raydb::server

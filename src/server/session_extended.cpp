@@ -164,7 +164,7 @@ void Session::close(MessageReader& m) {
 // Sync ends the batch; outside a transaction block the portals go with it.
 void Session::sync() {
   skip_to_sync_ = false;
-  cancel_requested_ = false;
+  *cancel_requested_ = false;
   if (runner_->transaction_status() == 'I') portals_.clear();
   out_.ready_for_query(runner_->transaction_status());
 }

@@ -31,6 +31,7 @@ std::string code_for(ErrorKind kind, std::string_view m) {
       return "55000";  // object_not_in_prerequisite_state
     case ErrorKind::kOutOfMemory: return "53200";  // out_of_memory
     case ErrorKind::kNotImplemented: return "0A000";  // feature_not_supported
+    case ErrorKind::kCancelled: return "57014";  // query_canceled
     case ErrorKind::kInternal: return "XX000";
   }
   return "XX000";
@@ -38,6 +39,10 @@ std::string code_for(ErrorKind kind, std::string_view m) {
 
 }  // namespace
 
-SqlError sql_error_for(const Error& e) { return SqlError{code_for(e.kind(), e.what()), e.what()}; }
+SqlError sql_error_for(const Error& e) {
+  // PostgreSQL's wording, which clients and people recognize.
+  if (e.kind() == ErrorKind::kCancelled) return SqlError{"57014", "canceling statement due to user request"};
+  return SqlError{code_for(e.kind(), e.what()), e.what()};
+}
 
 }  // namespace raydb::server

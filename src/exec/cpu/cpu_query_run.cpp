@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "common/cancel.h"
 #include "common/error.h"
 #include "common/timer.h"
 #include "exec/core/constant_conjuncts.h"
@@ -12,6 +13,7 @@
 #include "exec/cpu/join_probe.h"
 #include "exec/cpu/morsel.h"
 #include "exec/index/index_access.h"
+#include "plan/logical/limit_prefix.h"
 
 namespace raydb::exec::cpu {
 
@@ -32,7 +34,8 @@ CpuQueryRun::CpuQueryRun(const plan::PhysicalPlan& plan, const ExecOptions& opti
     : plan_(plan),
       q_(*plan.query),
       threads_(options.threads > 0 ? options.threads : omp_get_max_threads()),
-      budget_(options.settings.cpu_memory_limit()) {
+      budget_(options.settings.cpu_memory_limit()),
+      cancel_(current_cancel_flag()) {
   result_.interner = std::make_shared<StringInterner>();
   interner_ = result_.interner.get();
   result_.names = q_.output_names;
@@ -41,9 +44,11 @@ CpuQueryRun::CpuQueryRun(const plan::PhysicalPlan& plan, const ExecOptions& opti
 ResultTable CpuQueryRun::run() {
   Timer timer;
   build_sides();
+  throw_if_cancelled();  // the build sides may be long single-threaded work
   const double build_ms = timer.elapsed_ms();
   plan_aggregation();
   run_pipeline();
+  throw_if_cancelled();
   const double probe_ms = timer.elapsed_ms() - build_ms;
   size_t n = 0;
   std::vector<Vector> outputs = q_.is_aggregate ? merged_aggregates(n) : ordered_projection(n);
@@ -130,6 +135,7 @@ void CpuQueryRun::run_pipeline() {
   run_batches_ = empty_ ? 0 : batches;
   const size_t units = (run_batches_ + kMorselBatches - 1) / kMorselBatches;
   workers_.resize(static_cast<size_t>(threads_));
+  if (auto need = plan::scan_prefix_rows(q_)) prefix_.emplace(*need, units);
   parallel_for(units, threads_, [&](size_t u) { run_morsel(u); });
 }
 
@@ -146,10 +152,22 @@ void CpuQueryRun::init_worker(PipelineWorker& w) const {
 }
 
 void CpuQueryRun::run_morsel(size_t u) {
+  if (prefix_ && !prefix_->needed(u)) return;  // earlier morsels hold the rows LIMIT keeps
   PipelineWorker& w = workers_[size_t(omp_get_thread_num())];
   if (w.rows.of.empty()) init_worker(w);
   JoinedRows& rows = w.rows;
+  uint64_t produced = 0;  // this morsel's rows, for the prefix limit
+  struct Finish {  // also when a batch throws: the limit's bookkeeping never waits on it
+    PrefixLimit* limit;
+    size_t unit;
+    uint64_t& rows;
+    ~Finish() {
+      if (limit) limit->finished(unit, rows);
+    }
+  } finish{prefix_ ? &*prefix_ : nullptr, u, produced};
   for (size_t b = u * kMorselBatches; b < std::min(run_batches_, (u + 1) * kMorselBatches); b++) {
+    if (prefix_ && produced >= prefix_->rows_needed()) break;  // this morsel alone has enough
+    throw_if_cancelled(cancel_);
     std::fill(rows.bound.begin(), rows.bound.end(), 0);
     if (!no_tables_)
       stream_batch(w, b);
@@ -165,6 +183,7 @@ void CpuQueryRun::run_morsel(size_t u) {
       aggregate_batch(w, ctx);
     else
       project_batch(w, b, ctx);
+    produced += rows.n;
   }
 }
 

@@ -11,6 +11,7 @@
 #include "exec/core/result_table.h"
 #include "exec/cpu/join_build.h"
 #include "exec/cpu/pipeline_worker.h"
+#include "exec/cpu/prefix_limit.h"
 #include "exec/cpu/table_filter.h"
 #include "plan/physical/physical_plan.h"
 
@@ -63,6 +64,11 @@ class CpuQueryRun {
   uint64_t stream_ = 0;
   size_t run_batches_ = 0;
   std::vector<PipelineWorker> workers_;
+  // LIMIT pushed into the scan (plan/logical/limit_prefix.h): later morsels are skipped.
+  std::optional<PrefixLimit> prefix_;
+  // The statement's cancel flag (common/cancel.h), read on the calling thread: the
+  // workers poll it between batches (a morsel of a wide cross join takes seconds).
+  const std::atomic<bool>* cancel_ = nullptr;
 };
 
 }  // namespace raydb::exec::cpu

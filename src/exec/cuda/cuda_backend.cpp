@@ -11,6 +11,7 @@
 #include "exec/cuda/cuda_plan_analysis.h"
 #include "exec/cuda/gpu_index_catalog.h"
 #include "exec/index/view_path.h"
+#include "plan/logical/limit_prefix.h"
 #include "storage/table.h"
 
 namespace raydb::exec::cuda {
@@ -27,6 +28,14 @@ bool CudaBackend::honours(AccessPolicy policy) const {
 std::optional<Rejection> CudaBackend::admit(plan::PhysicalPlan& plan, const Settings& settings) const {
   // The device budget is one per process; a connection that SET it applies it.
   if (settings.is_explicit("gpu_memory_limit")) set_memory_budget(settings.gpu_memory_limit());
+  // LIMIT without ORDER BY or aggregation: the CPU reads only the prefix of the scan it
+  // keeps (plan/logical/limit_prefix.h), while this backend would upload and scan whole
+  // columns (seconds and gigabytes for `select * from big limit 3`). Declined, so that
+  // `auto` runs it on the CPU.
+  if (plan.query && !plan.query->tables.empty() && plan::scan_prefix_rows(*plan.query))
+    return Rejection{ErrorKind::kNotImplemented,
+                     "not supported on the CUDA backend yet: LIMIT without ORDER BY or aggregation (the CPU backend "
+                     "reads only the rows it keeps)"};
   auto r = analyze_for_cuda(plan);
   if (auto* why = std::get_if<std::string>(&r))
     return Rejection{ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: " + *why};

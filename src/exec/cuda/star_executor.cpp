@@ -2,6 +2,7 @@
 
 #include <mutex>
 
+#include "common/cancel.h"
 #include "common/error.h"
 #include "common/timer.h"
 #include "exec/cuda/cuda_device.h"
@@ -35,6 +36,12 @@ void run_on_device(StarRun& r) {
   if (!r.nothing) {
     build_dimensions(r);
     plan_root_groups(r);
+    // Between the dimension kernels and the fact pass: a cancelled statement stops
+    // once the queued work is done.
+    if (cancel_requested(current_cancel_flag())) {
+      gpu::check_cuda(cudaStreamSynchronize(r.ctx.stream), "query");
+      throw_if_cancelled();
+    }
     if (!r.nothing) {
       StarParams p = fact_params(r);
       gpu::DeviceBuffer acc;
@@ -78,7 +85,9 @@ ResultTable execute_star(const plan::PhysicalPlan& plan, const StarPlan& sp, con
   result.interner = std::make_shared<StringInterner>();
   result.names = r.q.output_names;
 
+  throw_if_cancelled();
   upload_star_columns(r);
+  throw_if_cancelled();
   const double upload_ms = timer.elapsed_ms();
   uint64_t fact_bytes = 0;
   for (auto* c : r.fact) fact_bytes += c->bytes();

@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "common/cancel.h"
 #include "common/timer.h"
 #include "exec/core/constant_conjuncts.h"
 #include "exec/cuda/general/group_step.h"
@@ -31,6 +32,14 @@ Stream& stream() {
   return *st;
 }
 
+// Between the path's operators: a cancelled statement stops once the work already
+// queued on the stream is done (its buffers are freed after it), with Error(kCancelled).
+void stop_if_cancelled(const GeneralQuery& g) {
+  if (!cancel_requested(current_cancel_flag())) return;
+  gpu::check_cuda(cudaStreamSynchronize(g.s), "query");
+  throw_if_cancelled();
+}
+
 // The joined rows of the query: every build side first (as the CPU builds them), then
 // the root scan probed through them in the CPU's order. Constant conjuncts decide
 // once whether anything can pass (as the CPU).
@@ -42,9 +51,14 @@ Tuples join_rows(GeneralQuery& g) {
     return cur;
   }
   std::vector<std::unique_ptr<BuildSide>> sides;
-  for (auto& j : g.gp.joins) sides.push_back(build_join_side(g, j));
+  for (auto& j : g.gp.joins) {
+    stop_if_cancelled(g);
+    sides.push_back(build_join_side(g, j));
+  }
+  stop_if_cancelled(g);
   cur = scan_table(g, g.gp.root);
   for (auto* side : order_join_sides(g, sides)) {
+    stop_if_cancelled(g);
     // The CPU stops probing a batch once no row is left (later residuals never run).
     if (cur.n == 0) {
       cur.rows[size_t(side->j->build_table)] = gpu::DeviceBuffer(4, "row ids");
@@ -67,6 +81,7 @@ ResultTable GeneralExecutor::execute(const plan::PhysicalPlan& plan, const Gener
   Timer timer;
   gpu::check_cuda(cudaEventRecord(st.start, g.s), "cudaEventRecord");
   const Tuples cur = join_rows(g);
+  stop_if_cancelled(g);
   if (g.q.is_aggregate)
     aggregate_rows(g, cur, result);
   else

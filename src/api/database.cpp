@@ -369,7 +369,8 @@ QueryResult Database::Impl::run_query(plan::LogicalQuery query, QueryOptions& op
   api::refresh_rt_views(*dir, *views);  // a view whose base table was replaced is rebuilt first
   auto logical = std::make_shared<plan::LogicalQuery>(std::move(query));
   plan::PhysicalPlan physical = plan::plan_query(logical, {});
-  const exec::ExecutionRequest request = request_for(options.backend);
+  exec::ExecutionRequest request = request_for(options.backend);
+  request.threads = options.threads;
   const std::vector<exec::IndexOnTable> indexes = indexes_on(*logical, *dir);
   if (explain && analyze) return explain_analyze(physical, request, indexes, options);
   if (explain) {

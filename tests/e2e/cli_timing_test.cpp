@@ -4,6 +4,7 @@
 // files the manifest lists for the columns the query reads.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <sstream>
@@ -122,6 +123,46 @@ TEST(CliTiming, WithoutTheFlagNothingIsPrinted) {
   CommandResult r = run_raydb("query --backend cpu --db " + shell_quote(f.path) + " 'select count(*) from date'");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err.find("stage"), std::string::npos) << r.err;
+}
+
+// `bench ssb --one-shot`: each query again in fresh processes, reported beside the
+// resident time with the child's bytes, and its answer checked against the first run.
+TEST(CliTiming, BenchOneShotReportsFreshProcessesBesideResidentTimes) {
+  auto& f = ssb_fixture("0.01");
+  ASSERT_TRUE(f.db) << f.error;
+  TempDir tmp;
+  const std::string json = tmp.file("bench.jsonl");
+  CommandResult r = run_raydb("bench ssb --db " + shell_quote(f.path) +
+                              " --backend cpu --reps 2 --queries q1.1,q3.2 --one-shot 3 --json " + shell_quote(json));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("one_shot_ms"), std::string::npos) << r.out;
+  auto lines = split_lines(read_file(json));
+  ASSERT_EQ(lines.size(), 4u);  // the two usual records, then one end_to_end record per query
+  unsigned long long q11 = 0;
+  for (const char* c : {"lo_extendedprice", "lo_discount", "lo_orderdate", "lo_quantity"})
+    q11 += manifest_bytes(f.path, "lineorder", c);
+  for (const char* c : {"d_datekey", "d_year"}) q11 += manifest_bytes(f.path, "date", c);
+  const char* names[] = {"q1.1", "q3.2"};
+  for (size_t i = 0; i < 2; i++) {
+    auto j = nlohmann::json::parse(lines[2 + i]);
+    SCOPED_TRACE(names[i]);
+    EXPECT_EQ(j["query"], names[i]);
+    EXPECT_EQ(j["mode"], "end_to_end");
+    EXPECT_EQ(j["one_shot_backend"], "cpu");
+    EXPECT_EQ(j["verified"], true);
+    ASSERT_EQ(j["one_shot_times_ms"].size(), 3u);
+    const double m = j["one_shot_ms"].get<double>();
+    EXPECT_GT(m, 0);
+    // The median of the three runs.
+    std::vector<double> t = j["one_shot_times_ms"].get<std::vector<double>>();
+    std::sort(t.begin(), t.end());
+    EXPECT_DOUBLE_EQ(m, t[1]);
+    EXPECT_GT(j["warm_ms"].get<double>(), 0);
+    EXPECT_EQ(j["bytes_to_device"], 0);
+    EXPECT_EQ(j["bytes_read"], j["bytes_needed"]);
+    EXPECT_GT(j["one_shot_stages_ms"]["startup"].get<double>(), 0);
+  }
+  EXPECT_EQ(nlohmann::json::parse(lines[2])["bytes_needed"].get<unsigned long long>(), q11);
 }
 
 }  // namespace

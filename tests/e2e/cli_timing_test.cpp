@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "raydb/raydb.h"
 #include "support/fixtures.h"
 #include "support/test_support.h"
 
@@ -123,6 +124,28 @@ TEST(CliTiming, WithoutTheFlagNothingIsPrinted) {
   CommandResult r = run_raydb("query --backend cpu --db " + shell_quote(f.path) + " 'select count(*) from date'");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err.find("stage"), std::string::npos) << r.err;
+}
+
+// EXPLAIN ANALYZE carries the same accounting for the run it makes: a database opened
+// afresh reads (and checks) the two column files the query needs, once.
+TEST(CliTiming, ExplainAnalyzeShowsTheRunsStagesAndBytes) {
+  auto& f = ssb_fixture("0.01");
+  ASSERT_TRUE(f.db) << f.error;
+  auto db = Database::open(f.path);
+  const std::string q = "explain analyze select sum(lo_revenue) from lineorder where lo_quantity < 25";
+  const unsigned long long needed =
+      manifest_bytes(f.path, "lineorder", "lo_revenue") + manifest_bytes(f.path, "lineorder", "lo_quantity");
+  QueryResult r = db->query(q, QueryOptions{Backend::kCpu, 0, {}});
+  EXPECT_NE(r.explain.find("stages: read+verify "), std::string::npos) << r.explain;
+  EXPECT_NE(r.explain.find(" execute "), std::string::npos) << r.explain;
+  EXPECT_NE(r.explain.find("column_files_read " + std::to_string(needed) + " needed " + std::to_string(needed) +
+                           " to_device 0\n"),
+            std::string::npos)
+      << r.explain;
+  // Again: nothing is read from the files a second time.
+  r = db->query(q, QueryOptions{Backend::kCpu, 0, {}});
+  EXPECT_EQ(r.explain.find("read+verify"), std::string::npos) << r.explain;
+  EXPECT_NE(r.explain.find("column_files_read 0 needed " + std::to_string(needed)), std::string::npos) << r.explain;
 }
 
 // `bench ssb --one-shot`: each query again in fresh processes, reported beside the

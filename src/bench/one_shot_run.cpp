@@ -69,6 +69,8 @@ void parse_breakdown(const std::string& err, OneShotRun& r) {
       std::string name;
       double ms = 0;
       if (in >> name >> ms) r.stage_ms[name] = ms;
+    } else if (word == "kernels") {
+      in >> r.kernels_ms;
     } else if (word == "bytes") {
       std::string name;
       unsigned long long n = 0;

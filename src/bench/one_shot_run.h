@@ -13,6 +13,7 @@ struct OneShotRun {
   double wall_ms = 0;        // spawn to exit, as the parent measured it
   std::string backend;       // the backend that ran it
   std::map<std::string, double> stage_ms;
+  double kernels_ms = -1;    // CUDA-event time of its kernels (-1: not a GPU run)
   std::map<std::string, unsigned long long> bytes;  // read_at_open, column_files_read, needed, to_device
   std::string csv;           // the result as CSV (header line first)
 };

@@ -217,6 +217,7 @@ bool report_one_shot(SsbRun& run, const std::vector<QueryTiming>& timings) {
     j["one_shot_times_ms"] = all;
     j["one_shot_backend"] = m.backend;
     j["one_shot_stages_ms"] = m.stage_ms;
+    if (m.kernels_ms >= 0) j["one_shot_kernels_ms"] = m.kernels_ms;
     j["bytes_read"] = bytes("column_files_read");
     j["bytes_read_at_open"] = bytes("read_at_open");
     j["bytes_needed"] = bytes("needed");

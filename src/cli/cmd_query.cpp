@@ -62,7 +62,7 @@ void register_query(CLI::App& app) {
         }
         std::fflush(stdout);
       }
-      if (report) report->print(r.elapsed_ms, r.backend);
+      if (report) report->print(r.elapsed_ms, r.backend, r.device_ms);
     }
   });
 }

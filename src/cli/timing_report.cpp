@@ -18,7 +18,7 @@ TimingReport::TimingReport() : segment_start_ms_(process_start_ms()) {
   t.add(Stage::kStartup, monotonic_ms() - segment_start_ms_, u.ru_minflt, u.ru_majflt);
 }
 
-void TimingReport::print(double elapsed_ms, const std::string& backend) {
+void TimingReport::print(double elapsed_ms, const std::string& backend, double device_ms) {
   const double now = monotonic_ms();
   const StageTotals s = StageTimes::instance().snapshot();
   const double total = now - segment_start_ms_;
@@ -33,6 +33,7 @@ void TimingReport::print(double elapsed_ms, const std::string& backend) {
     std::fprintf(stderr, "  stage %-15s %10.3f ms  minflt %8lld  majflt %6lld\n", stage_name(st), s.ms[i],
                  static_cast<long long>(s.minflt[i]), static_cast<long long>(s.majflt[i]));
   }
+  if (device_ms >= 0) std::fprintf(stderr, "  kernels         %10.3f ms  (device events, inside execute)\n", device_ms);
   std::fprintf(stderr, "  bytes");
   for (size_t i = 0; i < size_t(ByteCount::kCount); i++)
     std::fprintf(stderr, " %s %llu", byte_count_name(ByteCount(i)), static_cast<unsigned long long>(s.bytes[i]));

@@ -11,7 +11,9 @@ class TimingReport {
   TimingReport();
   // Prints the stages since the last report (the first: since process start) with
   // their sum, the total wall time and the bytes, then starts a new segment.
-  void print(double elapsed_ms, const std::string& backend);
+  // `device_ms` (CUDA-event time of the kernels, part of the execute stage; < 0: none)
+  // is printed on a line of its own.
+  void print(double elapsed_ms, const std::string& backend, double device_ms);
 
  private:
   double segment_start_ms_;

@@ -13,6 +13,7 @@
 #include "api/table_import.h"
 #include "common/cancel.h"
 #include "common/expression_depth.h"
+#include "common/stage_times.h"
 #include "common/timer.h"
 #include "exec/cpu/cpu_backend.h"
 #include "exec/cuda/cuda_backend.h"
@@ -374,7 +375,8 @@ QueryResult Database::Impl::run_query(plan::LogicalQuery query, QueryOptions& op
   api::refresh_rt_views(*dir, *views);  // a view whose base table was replaced is rebuilt first
   auto logical = std::make_shared<plan::LogicalQuery>(std::move(query));
   plan::PhysicalPlan physical = plan::plan_query(logical, {});
-  const exec::ExecutionRequest request = request_for(options.backend);
+  exec::ExecutionRequest request = request_for(options.backend);
+  request.threads = options.threads;
   const std::vector<exec::IndexOnTable> indexes = indexes_on(*logical, *dir);
   if (explain && analyze) return explain_analyze(physical, request, indexes, options);
   if (explain) {
@@ -397,6 +399,25 @@ QueryResult Database::Impl::run_query(plan::LogicalQuery query, QueryOptions& op
   return r;
 }
 
+namespace {
+
+// EXPLAIN ANALYZE's end-to-end line: the stages (common/stage_times.h) this run added,
+// those that took time, and its bytes. Process-wide totals: concurrent queries of the
+// same process would show in it too.
+std::string stage_line(const StageTotals& before, const StageTotals& after) {
+  std::string line = "stages:";
+  for (size_t i = 0; i < size_t(Stage::kCount); i++) {
+    const double d = after.ms[i] - before.ms[i];
+    if (d > 0) line += fmt::format(" {} {:.3f} ms", stage_name(Stage(i)), d);
+  }
+  line += "; bytes:";
+  for (size_t i = 0; i < size_t(ByteCount::kCount); i++)
+    line += fmt::format(" {} {}", byte_count_name(ByteCount(i)), after.bytes[i] - before.bytes[i]);
+  return line + "\n";
+}
+
+}  // namespace
+
 // EXPLAIN ANALYZE: the query runs as usual (result discarded); the plan it ran with,
 // then what each operator actually did (rows in and out, phase times, device work)
 // as the backend that ran it reports, and the total time.
@@ -406,11 +427,13 @@ QueryResult Database::Impl::explain_analyze(plan::PhysicalPlan& physical, const 
   exec::ExecOptions eopts;
   eopts.threads = options.threads;
   eopts.settings = options.settings;
+  const StageTotals before = StageTimes::instance().snapshot();
   exec::ResultTable table = driver.run(physical, request, indexes, eopts);
   const double ms = timer.elapsed_ms();
   std::string text = physical.explain();
   text += fmt::format("actual ({}): {} result rows in {:.3f} ms\n", plan::backend_kind_name(physical.backend),
                       table.rows, ms);
+  text += stage_line(before, StageTimes::instance().snapshot());
   for (size_t p = 0; p < table.profile.size();) {
     size_t e = table.profile.find('\n', p);
     if (e == std::string::npos) e = table.profile.size();

@@ -14,6 +14,7 @@
 #include "bench/index_calibrator.h"
 #include "common/error.h"
 #include "common/machine_info.h"
+#include "common/timer.h"
 #include "plan/physical/calibration.h"
 #include "plan/physical/cost_model.h"
 #include "raydb/system.h"
@@ -121,7 +122,14 @@ void run_calibration(const CalibrationOptions& o) {
     c.cpu_read_gbs = cpu_read_gbs(size_t(1) << 30);
     std::printf("cpu read bandwidth: %.1f GB/s\n", c.cpu_read_gbs);
   }
+  // The process's first device query makes the driver context: what a fresh one-shot
+  // query pays before its first upload (plan/physical/transfer_cost.h).
+  Timer first_use;
   const SystemInfo sys = system_info();
+  if (o.gpu && !sys.gpus.empty()) {
+    c.gpu_first_use_ms = first_use.elapsed_ms();
+    std::printf("gpu first use in a process: %.1f ms\n", c.gpu_first_use_ms);
+  }
   if (o.gpu) measure_gpu_bandwidths(sys, c, io);
   if (!o.bandwidths_only) {
     IndexCalibrator(io).run(c);

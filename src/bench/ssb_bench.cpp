@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/one_shot_run.h"
 #include "bench/run_context.h"
 #include "bench/ssb_runner.h"
 #include "bench/timing_stats.h"
@@ -149,6 +150,88 @@ bool report_host(SsbRun& run, const std::vector<QueryTiming>& timings) {
   return all_ok;
 }
 
+const char* backend_arg(Backend b) {
+  switch (b) {
+    case Backend::kAuto: return "auto";
+    case Backend::kCpu: return "cpu";
+    case Backend::kCuda: return "cuda";
+    case Backend::kRt: return "rt";
+  }
+  return "auto";
+}
+
+// The one-shot CSV is the in-process result: one line per row, cells as to_string
+// (SSB results hold no commas or quotes, so CSV quotes nothing).
+bool same_csv(const std::string& csv, const QueryResult& r) {
+  std::string want;
+  for (size_t c = 0; c < r.column_count(); c++) want += (c ? "," : "") + r.column_name(c);
+  want += "\n";
+  for (size_t row = 0; row < r.row_count(); row++) {
+    for (size_t c = 0; c < r.column_count(); c++) want += (c ? "," : "") + r.get(row, c).to_string();
+    want += "\n";
+  }
+  return csv == want;
+}
+
+// Each query `runs` times in a fresh process; the run with the median end-to-end time
+// is reported, beside the resident (device, or host when no device) and warm
+// in-process times of the same query.
+bool report_one_shot(SsbRun& run, const std::vector<QueryTiming>& timings) {
+  const SsbBenchOptions& o = *run.options;
+  std::printf("\none-shot: a fresh `raydb query` process per run, %d runs, median; warm: the same query in one "
+              "process with its data resident (as raydb serve keeps it, without the wire)\n",
+              o.one_shot);
+  std::printf("%-6s %10s %10s %11s %-7s %9s %9s %9s %9s  %s\n", "query", "resident", "warm_ms", "one_shot_ms",
+              "backend", "start_ms", "read_MB", "needed_MB", "device_MB", "verified");
+  bool all_ok = true;
+  double sum_one_shot = 0;
+  for (const QueryTiming& t : timings) {
+    std::vector<OneShotRun> runs;
+    bool verified = true;
+    for (int i = 0; i < o.one_shot; i++) {
+      runs.push_back(run_one_shot(o.dir, ssb_query_sql(t.name), backend_arg(o.query.backend), o.query.threads));
+      verified &= same_csv(runs.back().csv, t.first);
+    }
+    std::sort(runs.begin(), runs.end(),
+              [](const OneShotRun& a, const OneShotRun& b) { return a.end_to_end_ms < b.end_to_end_ms; });
+    const OneShotRun& m = runs[runs.size() / 2];
+    const double resident = t.device_ms.empty() ? t.median_ms : summarize(t.device_ms).median;
+    auto bytes = [&m](const char* k) { return m.bytes.count(k) ? m.bytes.at(k) : 0ull; };
+    auto stage = [&m](const char* k) { return m.stage_ms.count(k) ? m.stage_ms.at(k) : 0.0; };
+    sum_one_shot += m.end_to_end_ms;
+    all_ok &= verified;
+    std::printf("%-6s %10.3f %10.3f %11.2f %-7s %9.2f %9.1f %9.1f %9.1f  %s\n", t.name.c_str(), resident, t.median_ms,
+                m.end_to_end_ms, m.backend.c_str(), stage("startup"), double(bytes("column_files_read")) / 1e6,
+                double(bytes("needed")) / 1e6, double(bytes("to_device")) / 1e6, verified ? "yes" : "NO");
+    if (!run.json.is_open()) continue;
+    nlohmann::ordered_json j;
+    j["suite"] = "ssb";
+    j["query"] = t.name;
+    j["mode"] = "end_to_end";
+    j["backend"] = t.first.backend;
+    j["resident_ms"] = resident;
+    j["warm_ms"] = t.median_ms;
+    j["one_shot_ms"] = m.end_to_end_ms;
+    std::vector<double> all;
+    for (auto& r : runs) all.push_back(r.end_to_end_ms);
+    j["one_shot_times_ms"] = all;
+    j["one_shot_backend"] = m.backend;
+    j["one_shot_stages_ms"] = m.stage_ms;
+    if (m.kernels_ms >= 0) j["one_shot_kernels_ms"] = m.kernels_ms;
+    j["bytes_read"] = bytes("column_files_read");
+    j["bytes_read_at_open"] = bytes("read_at_open");
+    j["bytes_needed"] = bytes("needed");
+    j["bytes_to_device"] = bytes("to_device");
+    j["verified"] = verified;
+    j["lineorder_rows"] = run.lineorder_rows;
+    j["db"] = o.dir;
+    add_run_context(j, run.machine);
+    run.json << j.dump() << "\n";
+  }
+  std::printf("%-6s %10s %10s %11.2f\n", "sum", "", "", sum_one_shot);
+  return all_ok;
+}
+
 }  // namespace
 
 void run_ssb_bench(const SsbBenchOptions& o) {
@@ -165,8 +248,8 @@ void run_ssb_bench(const SsbBenchOptions& o) {
     if (!run.json) fail(ErrorKind::kIO, "cannot write {}", o.json);
   }
   const bool gpu = !timings.empty() && !timings[0].device_ms.empty();
-  const bool all_ok =
-      gpu ? report_gpu(run, timings, measure_end_to_end(db, o.query, timings)) : report_host(run, timings);
+  bool all_ok = gpu ? report_gpu(run, timings, measure_end_to_end(db, o.query, timings)) : report_host(run, timings);
+  if (o.one_shot > 0) all_ok &= report_one_shot(run, timings);
   if (!all_ok) fail(ErrorKind::kExecution, "a repetition returned a different result than the first run");
 }
 

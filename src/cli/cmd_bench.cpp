@@ -1,5 +1,7 @@
 // raydb bench ssb | tpch: time the 13 SSB (or 22 TPC-H) queries (warm-up, repetitions, median/min/max),
 // verify every repetition against the first run, write JSON lines (bench/ssb_bench).
+#include <type_traits>
+
 #include "bench/ssb_bench.h"
 #include "bench/tpch_bench.h"
 #include "cli/commands.h"
@@ -46,7 +48,7 @@ void register_suite_bench(CLI::App& bench, const char* suite, const char* descri
   struct Args {
     std::string db, backend = "auto", json, queries;
     double sf = 0;
-    int reps = 10, warmup = 1, threads = 0;
+    int reps = 10, warmup = 1, threads = 0, one_shot = 0;
     uint64_t seed = 19920101;
   };
   auto a = std::make_shared<Args>();
@@ -59,12 +61,17 @@ void register_suite_bench(CLI::App& bench, const char* suite, const char* descri
   cmd->add_option("--seed", a->seed, "Generator seed when data is generated");
   cmd->add_option("--queries", a->queries, fmt::format("Comma-separated subset, e.g. {}", example));
   cmd->add_option("--json", a->json, "Write one JSON object per query to FILE");
+  if constexpr (std::is_same_v<Options, bench::SsbBenchOptions>)
+    cmd->add_option("--one-shot", a->one_shot,
+                    "Also run each query N times in a fresh `raydb query` process (end to end, with its breakdown)");
   cmd->callback([a, suite, run]() {
     if (a->db.empty() && a->sf <= 0) fail(ErrorKind::kInvalidInput, "bench {} needs --db DIR or --sf SF", suite);
     if (a->reps < 1) fail(ErrorKind::kInvalidInput, "--reps must be at least 1");
     if (a->warmup < 0) fail(ErrorKind::kInvalidInput, "--warmup must be >= 0");
     if (a->threads < 0) fail(ErrorKind::kInvalidInput, "--threads must be >= 0");
+    if (a->one_shot < 0) fail(ErrorKind::kInvalidInput, "--one-shot must be >= 0");
     Options o;
+    if constexpr (std::is_same_v<Options, bench::SsbBenchOptions>) o.one_shot = a->one_shot;
     o.query.backend = parse_backend(a->backend);
     o.query.threads = a->threads;
     o.dir = a->db.empty() ? fmt::format("data/{}-sf{}", suite, a->sf) : a->db;

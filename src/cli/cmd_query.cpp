@@ -1,8 +1,12 @@
 // raydb query: run SQL statements (one, or a script) against a database directory.
 #include <cstdio>
+#include <memory>
+#include <optional>
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "cli/timing_report.h"
+#include "common/stage_times.h"
 
 namespace raydb::cli {
 
@@ -25,7 +29,8 @@ void register_query(CLI::App& app) {
   cmd->add_option("--set", a->settings, "name=value: a setting for this connection (repeatable; SET in SQL)")
       ->allow_extra_args(false);
   cmd->add_option("-f,--file", a->file, "Read the SQL from FILE ('-': standard input)");
-  cmd->add_flag("--timing", a->timing, "Print the execution time on stderr");
+  cmd->add_flag("--timing", a->timing,
+                "Print the execution time and the end-to-end breakdown by stage (with page faults and bytes) on stderr");
   cmd->add_option("args", a->positional, "[DIR] SQL: the database directory (unless --db) and the SQL statement");
   cmd->callback([a]() {
     QueryOptions opts;
@@ -48,17 +53,26 @@ void register_query(CLI::App& app) {
     // rest); the first error stops it. A final statement needs no ';'.
     SqlScript script = split_sql_script(sql);
     if (!script.rest.empty()) script.statements.push_back(std::move(script.rest));
-    auto db = open_database(a->db, a->create);
+    std::optional<TimingReport> report;
+    if (a->timing) report.emplace();
+    std::unique_ptr<Database> db;
+    {
+      StageScope stage(Stage::kOpen);
+      db = open_database(a->db, a->create);
+    }
     Connection conn(*db, opts);
     for (const std::string& statement : script.statements) {
       QueryResult r = conn.query(statement);
-      if (!r.explain.empty() && fmt == OutputFormat::kTable) {
-        std::fputs(r.explain.c_str(), stdout);
-      } else {
-        print_result(r, fmt);
+      {
+        StageScope stage(Stage::kFormat);
+        if (!r.explain.empty() && fmt == OutputFormat::kTable) {
+          std::fputs(r.explain.c_str(), stdout);
+        } else {
+          print_result(r, fmt);
+        }
+        std::fflush(stdout);
       }
-      std::fflush(stdout);
-      if (a->timing) std::fprintf(stderr, "time: %.3f ms (backend %s)\n", r.elapsed_ms, r.backend.c_str());
+      if (report) report->print(r.elapsed_ms, r.backend, r.device_ms);
     }
   });
 }

@@ -65,6 +65,9 @@ void register_serve(CLI::App& app) {
     o.max_connections = a->max_connections;
     o.query_options.backend = parse_backend(a->backend);
     o.query_options.threads = a->threads;
+    // The server keeps columns on the GPU between queries, so `auto` does not weigh
+    // moving them there (a --set transfer_cost=on overrides it).
+    o.query_options.settings.set("transfer_cost", "off");
     apply_settings(a->settings, o.query_options);
     o.server_version = "16.0 (raydb " RAYDB_VERSION ")";
     server::Credentials credentials =

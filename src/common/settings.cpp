@@ -34,6 +34,8 @@ const std::vector<SettingInfo> kSettings = {
      "star kernels: one group's column aggregates folded per dense tile from vector loads"},
     {"cuda_profile", "RAYDB_CUDA_PROFILE", "on or off", "star path: per-phase device times on stderr"},
     {"cuda_disable", "RAYDB_CUDA_DISABLE", "on or off", "hide CUDA devices (read once per process)"},
+    {"transfer_cost", "RAYDB_TRANSFER_COST", "on or off",
+     "auto backend: count moving columns to the GPU, so one-shot queries may run on the CPU (raydb serve: off)"},
 };
 
 size_t slot(std::string_view name) {

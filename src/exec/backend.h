@@ -53,6 +53,15 @@ class Backend {
   virtual bool honours(AccessPolicy policy) const = 0;
   // Whether it runs `plan`: analyses it (once) and keeps the analysis in plan.analysis.
   virtual std::optional<Rejection> admit(plan::PhysicalPlan& plan, const Settings& settings) const = 0;
+  // Under `auto` only, after admit: why the next backend should run the plan although
+  // this one could (moving the data to the device costs more than the next backend's
+  // whole run); nullopt keeps it. The last backend is never asked.
+  virtual std::optional<Rejection> defer(const plan::PhysicalPlan& plan, const Settings& settings, int threads) const {
+    (void)plan;
+    (void)settings;
+    (void)threads;
+    return std::nullopt;
+  }
   // Sets plan.index_scans and the join steps' index joins. May throw
   // Error(kOutOfMemory / kNotImplemented) when an index cannot be built on its device.
   virtual void choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexOnTable>& indexes,

@@ -3,6 +3,7 @@
 #include "exec/index/rt_scan_stats.h"
 
 #include "common/error.h"
+#include "common/stage_times.h"
 #include "plan/logical/columns_read.h"
 
 namespace raydb::exec {
@@ -35,6 +36,10 @@ size_t QueryDriver::admit_from(size_t first, plan::PhysicalPlan& plan, const Exe
     std::optional<Rejection> why = b.unavailable();
     if (!why && !b.honours(request.policy)) why = Rejection{ErrorKind::kNotImplemented, "no RT indexes on this backend here"};
     if (!why) why = b.admit(plan, settings);
+    // `auto` alone: a backend that could run the plan may still hand it on when the
+    // next one answers sooner end to end (e.g. the data is not on the GPU yet).
+    if (!why && !request.backend && request.policy == AccessPolicy::kCost && i + 1 < backends_.size())
+      why = b.defer(plan, settings, request.threads);
     if (!why) {
       plan.backend = b.kind();
       return i;
@@ -76,6 +81,7 @@ ResultTable QueryDriver::run(plan::PhysicalPlan& plan, const ExecutionRequest& r
       // EXPLAIN ANALYZE: what the plan's RT scan paths did, before the executor's lines.
       reset_rt_scan_stats();
       auto lock = device_lock(*backends_[i]);
+      StageScope stage(Stage::kExecute);
       ResultTable r = backends_[i]->execute(plan, options);
       r.profile = rt_scan_profile() + r.profile;
       return r;

@@ -17,6 +17,7 @@ namespace raydb::exec {
 struct ExecutionRequest {
   std::optional<plan::BackendKind> backend;  // forced; nullopt: the first backend that takes the plan
   AccessPolicy policy = AccessPolicy::kCost;
+  int threads = 0;  // CPU threads the query may use (0: all), for Backend::defer's comparison
 };
 
 class QueryDriver {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common/settings.h"
+#include "common/stage_times.h"
 
 namespace raydb::gpu {
 
@@ -31,6 +32,7 @@ uint64_t MemoryPool::budget_locked() {
     budget_ = limit;
   } else {
     size_t free_b = 0, total_b = 0;
+    StageScope stage(Stage::kDeviceInit);  // the process's first context-making call
     check_cuda(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
     budget_ = uint64_t(double(free_b) * 0.9);
   }

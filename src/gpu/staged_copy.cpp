@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/stage_times.h"
 #include "gpu/cuda_check.h"
 #include "gpu/pinned_buffer.h"
 
@@ -50,6 +51,8 @@ void parallel_memcpy(char* dst, const char* src, size_t n) {
 }  // namespace
 
 void copy_to_device_staged(void* device_dst, const void* host_src, size_t bytes) {
+  StageScope stage(Stage::kHostToDevice);
+  StageTimes::instance().add_bytes(ByteCount::kToDevice, bytes);
   if (bytes < kSmall) {
     check_cuda(cudaMemcpy(device_dst, host_src, bytes, cudaMemcpyHostToDevice), "upload");
     return;

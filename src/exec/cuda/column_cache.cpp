@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <bit>
+#include <optional>
 
 #include "common/error.h"
+#include "common/stage_times.h"
 
 namespace raydb::exec::cuda {
 
@@ -101,6 +103,11 @@ bool ColumnCache::resident(const Column* c) {
   return columns_.count(c) > 0;
 }
 
+bool ColumnCache::empty() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return columns_.empty();
+}
+
 void ColumnCache::clear() {
   std::lock_guard<std::mutex> lock(mutex_);
   columns_.clear();
@@ -155,6 +162,7 @@ const DeviceColumn& ColumnCache::get(const ColumnPtr& cp, cudaStream_t stream) {
   const int64_t mn = s.min <= s.max ? s.min : 0, mx = s.min <= s.max ? s.max : 0;
   int width = width_for(unsigned_span(mn, mx));
   d->dev.base = mn;
+  std::optional<StageScope> stage(std::in_place, Stage::kNarrow);  // --timing: host passes, waits, staging
   if (width >= 4 && c.size() >= 65536) {
     d->host_decode = small_distinct(c, mn, mx, 65536);
     if (!d->host_decode.empty()) width = 2;
@@ -179,12 +187,18 @@ const DeviceColumn& ColumnCache::get(const ColumnPtr& cp, cudaStream_t stream) {
   cudaEvent_t done[2];
   gpu::check_cuda(cudaEventCreateWithFlags(&done[0], cudaEventDisableTiming), "event");
   gpu::check_cuda(cudaEventCreateWithFlags(&done[1], cudaEventDisableTiming), "event");
-  for (auto& b : staging_) b.ensure(kChunkRows * 8);
+  {
+    StageScope pin(Stage::kPinnedStaging);
+    for (auto& b : staging_) b.ensure(kChunkRows * 8);
+  }
   uint64_t chunk = 0;
   for (uint64_t begin = 0; begin < n; begin += kChunkRows, chunk++) {
     const uint64_t len = std::min(kChunkRows, n - begin);
     gpu::PinnedBuffer& buf = staging_[chunk & 1];
-    gpu::check_cuda(cudaEventSynchronize(done[chunk & 1]), "staging");
+    {
+      StageScope wait(Stage::kHostToDevice);  // the DMA two chunks back, not hidden by narrowing
+      gpu::check_cuda(cudaEventSynchronize(done[chunk & 1]), "staging");
+    }
     void* out = buf.get();
 #pragma omp parallel for schedule(static)
     for (uint64_t i = 0; i < len; i++) {
@@ -202,7 +216,12 @@ const DeviceColumn& ColumnCache::get(const ColumnPtr& cp, cudaStream_t stream) {
                "column upload");
     gpu::check_cuda(cudaEventRecord(done[chunk & 1], stream), "event");
   }
-  gpu::check_cuda(cudaStreamSynchronize(stream), "column upload");
+  {
+    StageScope wait(Stage::kHostToDevice);
+    gpu::check_cuda(cudaStreamSynchronize(stream), "column upload");
+  }
+  stage.reset();
+  StageTimes::instance().add_bytes(ByteCount::kToDevice, n * uint64_t(width) + d->host_decode.size() * 8);
   cudaEventDestroy(done[0]);
   cudaEventDestroy(done[1]);
   auto& ref = *d;

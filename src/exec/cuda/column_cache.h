@@ -41,6 +41,7 @@ class ColumnCache {
   // The device copy of `c`, uploaded on first use (through pinned staging buffers).
   const DeviceColumn& get(const ColumnPtr& c, cudaStream_t stream);
   bool resident(const Column* c);
+  bool empty();  // no column uploaded (or all dropped)
   // Device bytes `c` would take (its narrowed width; dictionary mode not predicted).
   static uint64_t estimate_bytes(const Column& c);
   // True when the integer column's values are distinct (computed once, cached).

@@ -11,7 +11,9 @@
 #include "exec/cuda/cuda_plan_analysis.h"
 #include "exec/cuda/gpu_index_catalog.h"
 #include "exec/index/view_path.h"
+#include "plan/logical/columns_read.h"
 #include "plan/logical/limit_prefix.h"
+#include "plan/physical/transfer_cost.h"
 #include "storage/table.h"
 
 namespace raydb::exec::cuda {
@@ -39,19 +41,46 @@ std::optional<Rejection> CudaBackend::admit(plan::PhysicalPlan& plan, const Sett
   auto r = analyze_for_cuda(plan);
   if (auto* why = std::get_if<std::string>(&r))
     return Rejection{ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: " + *why};
-  auto a = std::get<std::shared_ptr<CudaPlanAnalysis>>(std::move(r));
-  const uint64_t need = a->bytes_to_upload;
-  const MemoryStats m = memory_stats();
-  if (need > 0 && m.in_use + need > m.budget)
-    return Rejection{ErrorKind::kOutOfMemory,
-                     fmt::format("the query's columns ({:.2f} GiB) do not fit the GPU memory budget ({:.2f} GiB free of {:.2f})",
-                                 double(need) / (1 << 30), double(m.budget - std::min(m.budget, m.in_use)) / (1 << 30),
-                                 double(m.budget) / (1 << 30))};
-  plan.analysis = std::move(a);
+  plan.analysis = std::get<std::shared_ptr<CudaPlanAnalysis>>(std::move(r));
   return std::nullopt;
 }
 
+std::optional<Rejection> CudaBackend::defer(const plan::PhysicalPlan& plan, const Settings& settings,
+                                            int threads) const {
+  const std::string off = settings.get("transfer_cost");
+  if (off == "off" || off == "false" || off == "0") return std::nullopt;
+  const auto a = std::dynamic_pointer_cast<const CudaPlanAnalysis>(plan.analysis);
+  if (!a || a->bytes_to_upload == 0 || !plan.query) return std::nullopt;
+  plan::TransferWork w;
+  w.upload_bytes = a->bytes_to_upload;
+  w.upload_host_bytes = a->host_bytes_to_upload;
+  w.scan_bytes = plan::stored_bytes_read(*plan.query);
+  w.device_ms = a->fused_pass_ms.value_or(0.0);
+  w.device_ready = device_in_use();
+  w.threads = threads;
+  const plan::TransferEstimate e = plan::estimate_transfer(w);
+  if (!e.cpu_sooner()) return std::nullopt;
+  return Rejection{ErrorKind::kNotImplemented,
+                   fmt::format("the CPU answers sooner end to end: moving {:.1f} MB to the GPU first ({:.1f} ms "
+                               "estimated, {:.1f} ms on the CPU; transfer_cost=off keeps the GPU)",
+                               double(w.upload_bytes) / 1e6, e.gpu_ms, e.cpu_ms)};
+}
+
 namespace {
+
+// Out of admit, so a query that `auto` hands to the CPU never makes a device context
+// (the budget's first reading does): raised as a run-time refusal, which `auto` passes
+// on and a forced backend reports.
+void check_budget(const CudaPlanAnalysis& a) {
+  const uint64_t need = a.bytes_to_upload;
+  if (need == 0) return;
+  const MemoryStats m = memory_stats();
+  if (m.in_use + need > m.budget)
+    fail(ErrorKind::kOutOfMemory,
+         "the query's columns ({:.2f} GiB) do not fit the GPU memory budget ({:.2f} GiB free of {:.2f})",
+         double(need) / (1 << 30), double(m.budget - std::min(m.budget, m.in_use)) / (1 << 30),
+         double(m.budget) / (1 << 30));
+}
 
 // The GPU-resident twins of the query's indexes; a kind this machine cannot build on
 // the GPU (RT without OptiX) is left out, with a note on stderr once per index.
@@ -87,6 +116,7 @@ void CudaBackend::choose_access_paths(plan::PhysicalPlan& plan, const std::vecto
                                       AccessPolicy policy, const Settings& settings) const {
   // An RT view answers the whole query in one OptiX launch (where OptiX is built;
   // elsewhere --backend rt goes to the CPU backend and Embree, see honours()).
+  if (auto a = std::dynamic_pointer_cast<const CudaPlanAnalysis>(plan.analysis)) check_budget(*a);
   if (views_ && gpu_index_supported(plan::IndexKind::kRt, nullptr)) {
     choose_view(plan, *views_, policy, plan::ExecDevice::kGpu, rt_view_per_hit(settings));
     if (plan.view_scan) {

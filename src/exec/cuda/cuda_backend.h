@@ -22,6 +22,9 @@ class CudaBackend final : public Backend {
   // policy goes to the CPU backend and Embree.
   bool honours(AccessPolicy policy) const override;
   std::optional<Rejection> admit(plan::PhysicalPlan& plan, const Settings& settings) const override;
+  // Columns not on the device yet: hands a one-shot query to the CPU when moving them
+  // costs more than the CPU's whole run (plan/physical/transfer_cost.h).
+  std::optional<Rejection> defer(const plan::PhysicalPlan& plan, const Settings& settings, int threads) const override;
   void choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexOnTable>& indexes, AccessPolicy policy,
                            const Settings& settings) const override;
   ResultTable execute(const plan::PhysicalPlan& plan, const ExecOptions& options) const override;

@@ -34,6 +34,10 @@ std::optional<std::string> unsupported_reason(const plan::PhysicalPlan& plan);
 // (0 when all resident); the backend compares it with the budget when admitting.
 struct CudaPlanAnalysis;
 uint64_t bytes_to_upload(const CudaPlanAnalysis& analysis);
+// The stored (host) bytes of those columns: what the upload reads from the column files.
+uint64_t host_bytes_to_upload(const CudaPlanAnalysis& analysis);
+// Whether this process has put columns on the device already (its context exists).
+bool device_in_use();
 
 class CudaExecutor {
  public:

@@ -21,6 +21,7 @@ std::variant<std::shared_ptr<CudaPlanAnalysis>, std::string> analyze_for_cuda(co
     a->general = std::get<general::GeneralPlan>(std::move(g));
   }
   a->bytes_to_upload = bytes_to_upload(*a);
+  a->host_bytes_to_upload = host_bytes_to_upload(*a);
   return a;
 }
 

@@ -27,6 +27,7 @@ struct CudaPlanAnalysis final : plan::BackendAnalysis {
   // compares index plans with it); nullopt when they would not run the plan.
   std::optional<double> fused_pass_ms;
   uint64_t bytes_to_upload = 0;  // device bytes the plan's columns need beyond what is resident
+  uint64_t host_bytes_to_upload = 0;  // the stored bytes of those columns
 
   const char* describe() const override { return star ? "star kernels" : "general path"; }
 };

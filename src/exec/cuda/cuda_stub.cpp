@@ -10,6 +10,8 @@ int device_count() { return 0; }
 std::string no_device_reason() { return "this raydb was built without CUDA (RAYDB_CUDA=OFF or no nvcc)"; }
 std::vector<DeviceInfo> devices() { return {}; }
 uint64_t bytes_to_upload(const CudaPlanAnalysis&) { return 0; }
+uint64_t host_bytes_to_upload(const CudaPlanAnalysis&) { return 0; }
+bool device_in_use() { return false; }
 MemoryStats memory_stats() { return {}; }
 void set_memory_budget(uint64_t) {}
 void clear_column_cache() {}

@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "common/settings.h"
+#include "common/stage_times.h"
 #include "exec/cuda/column_cache.h"
 #include "exec/cuda/cuda_backend.h"
 #include "exec/cuda/cuda_plan_analysis.h"
@@ -37,6 +38,7 @@ const Probe& probe() {
       r.reason = "disabled by RAYDB_CUDA_DISABLE";
       return r;
     }
+    StageScope stage(Stage::kDeviceInit);
     int n = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
     if (e != cudaSuccess) {
@@ -78,11 +80,15 @@ std::vector<DeviceInfo> devices() {
   return out;
 }
 
-uint64_t bytes_to_upload(const CudaPlanAnalysis& a) {
+namespace {
+
+// Sums over the plan's columns not resident yet: their device bytes, or their stored ones.
+uint64_t upload_bytes(const CudaPlanAnalysis& a, bool stored) {
   uint64_t b = 0;
   ColumnCache& cache = ColumnCache::instance();
   auto add = [&](const ColumnPtr& c) {
-    if (!cache.resident(c.get())) b += ColumnCache::estimate_bytes(*c);
+    if (!cache.resident(c.get()))
+      b += stored ? c->size() * uint64_t(c->type().physical_width()) : ColumnCache::estimate_bytes(*c);
   };
   if (const StarPlan* sp = a.star ? &*a.star : nullptr) {
     for (auto& c : sp->fact_columns) add(c);
@@ -95,6 +101,12 @@ uint64_t bytes_to_upload(const CudaPlanAnalysis& a) {
   }
   return b;
 }
+
+}  // namespace
+
+uint64_t bytes_to_upload(const CudaPlanAnalysis& a) { return upload_bytes(a, false); }
+uint64_t host_bytes_to_upload(const CudaPlanAnalysis& a) { return upload_bytes(a, true); }
+bool device_in_use() { return !ColumnCache::instance().empty(); }
 
 MemoryStats memory_stats() {
   if (device_count() == 0) return {};

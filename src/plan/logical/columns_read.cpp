@@ -3,9 +3,15 @@
 #include <set>
 #include <utility>
 
+#include "common/stage_times.h"
+
 namespace raydb::plan {
 
-void verify_columns_read(const LogicalQuery& q) {
+namespace {
+
+// Calls `f` once for every base column `q` refers to.
+template <typename F>
+void for_each_column_read(const LogicalQuery& q, F&& f) {
   std::vector<const Expr*> stack;  // iterative: expressions may be deep
   auto push = [&stack](const ExprPtr& e) {
     if (e) stack.push_back(e.get());
@@ -29,10 +35,27 @@ void verify_columns_read(const LogicalQuery& q) {
         seen.insert({e->table_index, e->column_index}).second) {
       const TablePtr& t = q.tables[size_t(e->table_index)].table;
       if (t && e->column_index >= 0 && size_t(e->column_index) < t->column_count())
-        t->column(size_t(e->column_index)).verify();
+        f(t->column(size_t(e->column_index)));
     }
     for (const auto& c : e->children) push(c);
   }
+}
+
+uint64_t stored_bytes(const Column& c) { return c.size() * uint64_t(c.type().physical_width()); }
+
+}  // namespace
+
+void verify_columns_read(const LogicalQuery& q) {
+  for_each_column_read(q, [](const Column& c) {
+    StageTimes::instance().add_bytes(ByteCount::kNeeded, stored_bytes(c));  // raydb query --timing
+    c.verify();
+  });
+}
+
+uint64_t stored_bytes_read(const LogicalQuery& q) {
+  uint64_t b = 0;
+  for_each_column_read(q, [&b](const Column& c) { b += stored_bytes(c); });
+  return b;
 }
 
 }  // namespace raydb::plan

@@ -3,6 +3,8 @@
 // one-time verifier (Column::verify: e.g. dictionary codes within the dictionary) runs
 // here, on the calling thread, so corruption is a one-line error before executors,
 // index builds or worker threads touch the data, where an exception could not travel.
+#include <cstdint>
+
 #include "plan/logical/logical_query.h"
 
 namespace raydb::plan {
@@ -10,5 +12,7 @@ namespace raydb::plan {
 // Runs Column::verify() on every base column `q` refers to (WHERE/ON, GROUP BY,
 // aggregate arguments, HAVING, SELECT, ORDER BY). Throws the first column's error.
 void verify_columns_read(const LogicalQuery& q);
+// The stored bytes of those columns (rows x physical width), each counted once.
+uint64_t stored_bytes_read(const LogicalQuery& q);
 
 }  // namespace raydb::plan

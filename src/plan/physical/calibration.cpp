@@ -148,6 +148,7 @@ nlohmann::ordered_json Calibration::to_json() const {
     j["gpu"] = gpu;
     j["gpu_read_gbs"] = gpu_read_gbs;
     j["host_to_device_gbs"] = host_to_device_gbs;
+    if (gpu_first_use_ms > 0) j["gpu_first_use_ms"] = gpu_first_use_ms;
   }
   j["timestamp"] = timestamp;
   nlohmann::ordered_json ix;
@@ -194,6 +195,7 @@ Calibration Calibration::from_json(const nlohmann::json& j) {
   c.cpu_read_gbs = number(j, "cpu_read_gbs", "calibration");
   c.gpu_read_gbs = number(j, "gpu_read_gbs", "calibration");
   c.host_to_device_gbs = number(j, "host_to_device_gbs", "calibration");
+  c.gpu_first_use_ms = number(j, "gpu_first_use_ms", "calibration");  // absent in older files: 0
   c.timestamp = int64_t(number(j, "timestamp", "calibration"));
   if (auto ix = j.find("index"); ix != j.end()) {
     if (!ix->is_object()) fail(ErrorKind::kInvalidInput, "index: not an object");

@@ -81,6 +81,9 @@ class Calibration {
   std::string cpu, gpu;
   int cpu_threads = 0;
   double cpu_read_gbs = 0, gpu_read_gbs = 0, host_to_device_gbs = 0;
+  // Milliseconds of the device's first use in a process (context, memory pool, pinned
+  // staging); 0: not measured (transfer_cost.h then estimates it).
+  double gpu_first_use_ms = 0;
   int64_t timestamp = 0;
   // Sorting a batch by key (ns per lookup), as the indexes do for kIndexSorts
   // (included there); 0: not measured.

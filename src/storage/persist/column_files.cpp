@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/stage_times.h"
 #include "storage/persist/checksum.h"
 #include "storage/persist/file_io.h"
 
@@ -26,6 +27,7 @@ std::shared_ptr<const Dictionary> read_dictionary(const std::string& path, const
                                                   const std::string& what) {
   if (!file_exists(path)) fail(ErrorKind::kCatalog, "missing dictionary file {} ({})", path, what);
   std::string bytes = read_small_file(path);
+  StageTimes::instance().add_bytes(ByteCount::kReadAtOpen, bytes.size());
   if (bytes.size() != d.bytes)
     fail(ErrorKind::kCatalog, "dictionary file {} ({}) has {} bytes, the manifest says {}", path, what, bytes.size(),
          d.bytes);
@@ -58,6 +60,7 @@ std::shared_ptr<Buffer> read_validity(const std::string& path, const ManifestVal
     fail(ErrorKind::kCatalog, "validity file {} ({}) has {} bytes, the manifest says {}", path, what,
          uint64_t(st.st_size), v.bytes);
   auto bits = Buffer::map_file(path, v.bytes);
+  StageTimes::instance().add_bytes(ByteCount::kReadAtOpen, v.bytes);
   const auto* b = static_cast<const uint8_t*>(bits->data());
   if (v.checksum && file_checksum(b, v.bytes) != *v.checksum)
     fail(ErrorKind::kCatalog, "validity file {} ({}) is corrupted: its checksum does not match the manifest's", path,

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.h"
+#include "common/stage_times.h"
 #include "storage/persist/checksum.h"
 #include "storage/persist/file_io.h"
 #include "storage/table.h"
@@ -338,7 +339,11 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
   return m;
 }
 
-Manifest Manifest::read(const std::string& path) { return parse(read_small_file(path), path); }
+Manifest Manifest::read(const std::string& path) {
+  std::string text = read_small_file(path);
+  StageTimes::instance().add_bytes(ByteCount::kReadAtOpen, text.size());
+  return parse(text, path);
+}
 
 std::string Manifest::to_json() const {
   json root = json::object();

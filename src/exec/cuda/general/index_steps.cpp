@@ -96,6 +96,12 @@ DeviceRowIds rt_scan_rows(const plan::IndexScan& scan, const plan::LogicalQuery&
   const RtScanQuery rq = rt_scan_query(scan, q);
   const auto* gpu = dynamic_cast<const access::rt_scan::GpuScanIndex*>(&rq.index->index());
   if (!gpu) fail(ErrorKind::kInternal, "RT scan index {} on the CUDA backend is not GPU-resident", rq.index->name);
+  // The index works on the legacy stream and takes memory from the pool, which hands
+  // out blocks that work queued on `s` (a non-blocking stream) may still use: the pool
+  // orders reuse within a stream only. Finish `s` first. Without this, the joins and
+  // filters queued before the scan were overwritten whenever the device lagged the host
+  // (seen as wrong groups under compute-sanitizer, which slows kernels down).
+  gpu::check_cuda(cudaStreamSynchronize(s), "rt scan");
   const uint64_t n_words = (rq.index->rows + 63) / 64;
   gpu::DeviceBuffer words(std::max<uint64_t>(n_words, 1) * 8, "rt scan bits");
   access::rt_scan::ScanQueryStats st;

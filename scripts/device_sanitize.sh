@@ -103,8 +103,9 @@ for bin in ${SAN_BINARIES:-test_gpu test_rt_optix}; do
   units=()
   for suite in "${suites[@]}"; do
     if [[ " $SPLIT " == *" $suite "* ]]; then
-      while read -r t; do units+=("$suite.$t"); done < <("$TESTS/$bin" --gtest_list_tests --gtest_filter="$suite.*" |
-        grep '^  ' | sed 's/^ *//; s/ .*//')
+      # The tests of this suite that the filter selects.
+      while read -r t; do units+=("$suite.$t"); done < <("$TESTS/$bin" --gtest_list_tests --gtest_filter="$filter" |
+        awk -v s="$suite." '/^[^ ]/ { cur = $1 } /^  / && cur == s { print $1 }')
     else
       units+=("$suite.*")
     fi

@@ -167,6 +167,15 @@ class OptixTracer final : public Tracer {
   void build_accel(const OptixBuildInput& input, bool compact, bool fast_trace, OptixAccel& acc);
   int acquire_record(int group, const HitRecordData& data);
   void sync() const { RAYDB_CUDA(cudaStreamSynchronize(*stream_)); }
+  // Buffers reach the device by cudaMemcpy on the legacy stream, and a pageable
+  // host-to-device cudaMemcpy may return before its DMA lands; builds and launches run
+  // on this tracer's non-blocking stream, which does not wait for the legacy one by
+  // itself. Without this a launch could read half-uploaded lookups (seen as "a lookup
+  // found no bucket" under compute-sanitizer, which changes the timing).
+  void wait_for_uploads() const {
+    RAYDB_CUDA(cudaEventRecord(*uploads_, cudaStreamLegacy));
+    RAYDB_CUDA(cudaStreamWaitEvent(*stream_, *uploads_, 0));
+  }
 
   gpu::DeviceMemory& memory_;
   OptixDeviceContext context_ = nullptr;
@@ -175,7 +184,7 @@ class OptixTracer final : public Tracer {
   OptixPipeline pipeline_ = nullptr;
   // Created once the device is known to work (the constructor's first check).
   std::optional<gpu::Stream> stream_;
-  std::optional<gpu::Event> start_, stop_;
+  std::optional<gpu::Event> start_, stop_, uploads_;
   unsigned max_prims_per_gas_ = 0;
   std::atomic<int64_t> current_{0}, peak_{0};
   std::unique_ptr<DeviceBuffer> raygen_record_, miss_record_, hit_record_buffer_, params_;
@@ -219,6 +228,7 @@ OptixTracer::OptixTracer(gpu::DeviceMemory* memory) : memory_(memory != nullptr 
   stream_.emplace(kCudaErrors);
   start_.emplace(kCudaErrors);
   stop_.emplace(kCudaErrors);
+  uploads_.emplace(kCudaErrors);
   create_pipeline();
   params_ = std::make_unique<DeviceBuffer>(*this, sizeof(LaunchParams));
 }
@@ -353,6 +363,7 @@ void OptixTracer::build_accel(const OptixBuildInput& input, bool compact, bool f
   auto out = std::make_unique<DeviceBuffer>(*this, sizes.outputSizeInBytes);
   auto compacted_size = std::make_unique<DeviceBuffer>(*this, 8);
   OptixAccelEmitDesc emit = {compacted_size->ptr(), OPTIX_PROPERTY_TYPE_COMPACTED_SIZE};
+  wait_for_uploads();
   RAYDB_OPTIX(optixAccelBuild(context_, *stream_, &ao, &input, 1, temp->ptr(), sizes.tempSizeInBytes, out->ptr(),
                               sizes.outputSizeInBytes, &acc.handle, compact ? &emit : nullptr, compact ? 1 : 0));
   sync();
@@ -502,6 +513,7 @@ void OptixTracer::launch(mapping::Program program, std::span<const Accel* const>
     records_dirty_ = false;
   }
   constexpr uint32_t kMaxItems = 1u << 30;  // OptiX's limit on a launch's size
+  wait_for_uploads();
   RAYDB_CUDA(cudaEventRecord(*start_, *stream_));
   for (uint64_t base = 0; base < n; base += kMaxItems) {
     lp.base = static_cast<uint32_t>(base);

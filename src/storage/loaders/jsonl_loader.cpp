@@ -135,7 +135,8 @@ JsonlSniff sniff_jsonl(const std::string& path, size_t sample_lines) {
     seen++;
     const json j = parse_line(path, line_no, line);
     for (const auto& [k, v] : j.items()) {
-      auto it = std::find_if(keys.begin(), keys.end(), [&k](const KeyGuess& g) { return g.name == k; });
+      const std::string& key = k;  // clang 14 cannot capture a structured binding
+      auto it = std::find_if(keys.begin(), keys.end(), [&key](const KeyGuess& g) { return g.name == key; });
       if (it == keys.end()) {
         keys.push_back(KeyGuess{k});
         it = keys.end() - 1;

@@ -148,6 +148,8 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
     root = json::parse(text);
   } catch (const json::parse_error& e) {
     r.corrupt(fmt::format("invalid JSON at byte {}", e.byte));
+  } catch (const json::exception&) {  // a number too large for a double (out_of_range 406)
+    r.corrupt("invalid JSON: a number out of range");
   }
   if (!root.is_object()) r.corrupt("the top level is not an object");
   Manifest m;

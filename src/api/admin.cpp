@@ -117,35 +117,42 @@ CsvLoadReport load_csv_report(const std::string& db_path, const std::string& tab
   return out;
 }
 
-bool parquet_available() { return api::parquet_available(); }
+namespace {
 
-FileLoadReport load_parquet(const std::string& db_path, const std::string& table,
-                               const std::vector<std::string>& files, bool replace, bool append) {
-  if (!api::parquet_available()) (void)api::read_parquet_table(table, files);  // its "not built" error
+// The database and, when appending, the table a file load goes into (null when the
+// load creates or replaces it); fails before anything is read or written.
+struct LoadTarget {
+  std::shared_ptr<DatabaseDirectory> db;  // null: the directory does not exist yet
+  TablePtr existing;
+};
+
+LoadTarget open_load_target(const std::string& db_path, const std::string& table, bool replace, bool append) {
   if (replace && append) fail(ErrorKind::kInvalidInput, "replace and append exclude each other");
   if (!is_valid_table_name(table))
     fail(ErrorKind::kInvalidInput, "invalid table name '{}' (letters, digits and _, not starting with a digit)", table);
-  std::shared_ptr<DatabaseDirectory> db;
-  TablePtr existing;
+  LoadTarget t;
   if (DatabaseDirectory::exists(db_path)) {
-    db = DatabaseDirectory::open(db_path);
-    existing = db->table(table);
-    if (existing && !replace && !append)
+    t.db = DatabaseDirectory::open(db_path);
+    t.existing = t.db->table(table);
+    if (t.existing && !replace && !append)
       fail(ErrorKind::kCatalog, "table {} already exists in {} (replace it or append to it explicitly)",
-           existing->name(), db_path);
-    if (!append) existing = nullptr;
+           t.existing->name(), db_path);
+    if (!append) t.existing = nullptr;
   } else {
     DatabaseDirectory::check_creatable(db_path);
   }
-  FileLoadReport r;
-  TablePtr t = api::read_parquet_table(existing ? existing->name() : table, files, &r.notes);
-  if (existing) {
-    t = assign_rows(*existing, *t);
-    if (t->row_count() > 0) db->append_rows(t);
+  return t;
+}
+
+// Appends `t` to the target's table, or commits it as a new (or replacing) table.
+FileLoadReport finish_load(LoadTarget& target, const std::string& db_path, const TablePtr& t, bool replace,
+                           FileLoadReport r) {
+  if (target.existing) {
+    if (t->row_count() > 0) target.db->append_rows(t);
     r.appended = true;
   } else {
-    if (!db) db = DatabaseDirectory::open_or_create(db_path);
-    db->commit({t}, replace);
+    if (!target.db) target.db = DatabaseDirectory::open_or_create(db_path);
+    target.db->commit({t}, replace);
   }
   r.table = t->name();
   r.rows = t->row_count();
@@ -153,26 +160,28 @@ FileLoadReport load_parquet(const std::string& db_path, const std::string& table
   return r;
 }
 
+}  // namespace
+
+bool parquet_available() { return api::parquet_available(); }
+
+FileLoadReport load_parquet(const std::string& db_path, const std::string& table,
+                               const std::vector<std::string>& files, bool replace, bool append) {
+  if (!api::parquet_available()) (void)api::read_parquet_table(table, files);  // its "not built" error
+  LoadTarget target = open_load_target(db_path, table, replace, append);
+  FileLoadReport r;
+  const TablePtr& existing = target.existing;
+  TablePtr t = api::read_parquet_table(existing ? existing->name() : table, files, &r.notes);
+  if (existing) t = assign_rows(*existing, *t);
+  return finish_load(target, db_path, t, replace, std::move(r));
+}
+
 FileLoadReport load_jsonl(const std::string& db_path, const std::string& table, const std::string& schema,
                           const std::vector<std::string>& files, bool replace, bool append) {
-  if (replace && append) fail(ErrorKind::kInvalidInput, "replace and append exclude each other");
-  if (!is_valid_table_name(table))
-    fail(ErrorKind::kInvalidInput, "invalid table name '{}' (letters, digits and _, not starting with a digit)", table);
   if (files.empty()) fail(ErrorKind::kInvalidInput, "no input files for table {}", table);
-  std::shared_ptr<DatabaseDirectory> db;
-  TablePtr existing;
-  if (DatabaseDirectory::exists(db_path)) {
-    db = DatabaseDirectory::open(db_path);
-    existing = db->table(table);
-    if (existing && !replace && !append)
-      fail(ErrorKind::kCatalog, "table {} already exists in {} (replace it or append to it explicitly)",
-           existing->name(), db_path);
-    if (existing && append && !schema.empty())
-      fail(ErrorKind::kInvalidInput, "table {} exists: appending uses its columns, give no schema", existing->name());
-    if (!append) existing = nullptr;
-  } else {
-    DatabaseDirectory::check_creatable(db_path);
-  }
+  LoadTarget target = open_load_target(db_path, table, replace, append);
+  const TablePtr& existing = target.existing;
+  if (existing && !schema.empty())
+    fail(ErrorKind::kInvalidInput, "table {} exists: appending uses its columns, give no schema", existing->name());
   FileLoadReport r;
   std::vector<ColumnDef> columns;
   if (existing) {
@@ -186,17 +195,7 @@ FileLoadReport load_jsonl(const std::string& db_path, const std::string& table, 
   }
   // A table's own columns or a given schema select keys; a guessed one must cover them.
   TablePtr t = read_jsonl_table(existing ? existing->name() : table, columns, files, existing || !schema.empty());
-  if (existing) {
-    if (t->row_count() > 0) db->append_rows(t);
-    r.appended = true;
-  } else {
-    if (!db) db = DatabaseDirectory::open_or_create(db_path);
-    db->commit({t}, replace);
-  }
-  r.table = t->name();
-  r.rows = t->row_count();
-  r.schema = schema_text(t->schema());
-  return r;
+  return finish_load(target, db_path, t, replace, std::move(r));
 }
 
 ExportSummary export_query(const std::string& db_path, const std::string& sql, const std::string& path, bool parquet,

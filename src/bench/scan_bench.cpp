@@ -167,6 +167,7 @@ rs::RtScanOptions options_for(const Method& m, const ScanBenchOptions& o) {
   rs::RtScanOptions x;
   x.bins = o.bins;
   x.cell_shift = o.cell_shift;
+  x.segment_cells = o.segment_cells;
   x.build_rt = m.method == rs::ScanMethod::kRt;
   const bool sieve_method = m.method == rs::ScanMethod::kCpuSieve || m.method == rs::ScanMethod::kGpuSieve;
   x.build_sieve = x.build_rt || sieve_method;

@@ -26,6 +26,7 @@ struct ScanBenchOptions {
   uint32_t bins = 128;
   std::string groups;  // "0,1,2;3" (RtScanOptions::groups); "" = consecutive triples
   int cell_shift = -1;  // RtScanOptions::cell_shift (-1: the default layout)
+  uint32_t segment_cells = 0;  // RtScanOptions::segment_cells (cells per ray segment; 0: the tracer's)
   int reps = 3, warmup = 1;
   uint64_t seed = 42;
   bool check = true;  // brute-force every answer

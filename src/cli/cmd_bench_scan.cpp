@@ -15,6 +15,7 @@ void register_bench_scan(CLI::App& bench) {
     double rows = 1e8;
     uint32_t bins = 128;
     int cell_shift = -1;
+    uint32_t segment_cells = 0;
     int reps = 3, warmup = 1;
     uint64_t seed = 42;
     bool no_check = false;
@@ -31,6 +32,8 @@ void register_bench_scan(CLI::App& bench) {
   cmd->add_option("--bins", a->bins, "Sieving bins per column (default 128)");
   cmd->add_option("--cell-shift", a->cell_shift, "RT cells of 2^N ranks on every axis (default: about n / 4 cells, the bits shared out over the axes)")
       ->check(CLI::Range(-1, 20));
+  cmd->add_option("--segment-cells", a->segment_cells, "RT refine: grid cells per ray segment (default 0: 2 on OptiX, 8 on Embree)")
+      ->check(CLI::Range(0, 1024));
   cmd->add_option("--groups", a->groups, "Column groups of the RT structures, e.g. \"0,1;2,3\" (default triples)");
   cmd->add_option("--reps", a->reps, "Timed repetitions (default 3)");
   cmd->add_option("--warmup", a->warmup, "Untimed runs first (default 1)");
@@ -50,6 +53,7 @@ void register_bench_scan(CLI::App& bench) {
     o.bins = a->bins;
     o.groups = a->groups;
     o.cell_shift = a->cell_shift;
+    o.segment_cells = a->segment_cells;
     o.reps = a->reps;
     o.warmup = a->warmup;
     o.seed = a->seed;

@@ -116,7 +116,7 @@ HostScanIndex::HostScanIndex(std::span<const ScanColumn> columns, const RtScanOp
     const uint64_t bytes = model_.tables.back().bytes() + (enc_.back().ranks.size() + enc_.back().rows_by_rank.size()) * 4;
     stats_.structures.push_back({fmt::format("encoding c{}", c), t.elapsed_ms(), bytes, 0});
   }
-  model_.set_groups(o, static_cast<uint32_t>(cols_.size()));
+  model_.set_groups(o, static_cast<uint32_t>(cols_.size()), kCpuSegmentCells);
   if (o.build_sieve) {
     for (uint32_t c = 0; c < cols_.size(); ++c) {
       Timer t;

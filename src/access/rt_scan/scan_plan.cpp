@@ -135,8 +135,9 @@ rt::mapping::ScanCheck GroupJob::check(const RankRange* device_ranges) const {
   return c;
 }
 
-void ScanModel::set_groups(const RtScanOptions& o, uint32_t columns) {
+void ScanModel::set_groups(const RtScanOptions& o, uint32_t columns, uint32_t default_segment_cells) {
   options = o;
+  if (options.segment_cells == 0) options.segment_cells = default_segment_cells;
   groups = o.groups;
   if (groups.empty())
     for (uint32_t c = 0; c < columns; c += 3) {
@@ -152,7 +153,7 @@ void ScanModel::set_groups(const RtScanOptions& o, uint32_t columns) {
   }
   for (uint32_t c = 0; c < columns; ++c)
     if (!seen[c]) groups.push_back({c});  // a column left out gets a 1-D group
-  if (o.segment_cells == 0 || o.segment_cells > rt::mapping::kScanMaxCells)
+  if (options.segment_cells == 0 || options.segment_cells > rt::mapping::kScanMaxCells)
     fail(ErrorKind::kInvalidInput, "rt scan: segment_cells must be in 1..2^21");
   layouts.clear();
   for (const auto& g : groups) {

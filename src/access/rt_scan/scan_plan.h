@@ -73,7 +73,8 @@ struct ScanModel {
   RtScanOptions options;
 
   // Fills groups (default: consecutive triples) and layouts; checks them.
-  void set_groups(const RtScanOptions& o, uint32_t columns);
+  // Takes the options; a segment_cells of 0 becomes default_segment_cells (the tracer's).
+  void set_groups(const RtScanOptions& o, uint32_t columns, uint32_t default_segment_cells);
   std::vector<const MappingTable*> table_ptrs() const;
   NormExpr normalize(const ScanExpr& e) const;
   // The jobs of a conjunction (one per group with a term), in group order.

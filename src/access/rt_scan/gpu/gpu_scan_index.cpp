@@ -161,7 +161,7 @@ GpuScanIndexImpl::GpuScanIndexImpl(std::span<const ScanColumn> columns, const Rt
   model_.options = o;
   dev_.resize(cols_.size());
   for (uint32_t c = 0; c < cols_.size(); ++c) build_column(c);
-  model_.set_groups(o, static_cast<uint32_t>(cols_.size()));
+  model_.set_groups(o, static_cast<uint32_t>(cols_.size()), kGpuSegmentCells);
   cubes_.resize(model_.groups.size());
   for (uint32_t g = 0; g < model_.groups.size(); ++g) {
     mp::ScanCubes& s = cubes_[g];

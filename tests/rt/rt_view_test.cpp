@@ -2,7 +2,10 @@
 // force, save/load, and the 13 SSB queries against the CPU backend at SF 0.01.
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <random>
 
+#include "access/rt_view/dense_ids.h"
 #include "access/rt_view/view_bench.h"
 #include "rt/rt_view_cases.h"
 #include "rt/rt_view_ssb_cases.h"
@@ -83,3 +86,39 @@ TEST(RtViewAccumulation, PerRayAndPerHitAgreeWithoutGroupBy) {
 
 }  // namespace
 }  // namespace raydb::rtview_cases
+
+namespace raydb::rtview {
+namespace {
+
+// densify against a map of (id, code) pairs in order, on each of its three paths: the
+// mark array (small range), a code that follows from the id (no renumbering), and the
+// sort (large range, new tuples).
+TEST(DenseIds, EveryPathNumbersTuplesInLexicographicOrder) {
+  std::mt19937_64 rng(7);
+  const size_t n = 200000;
+  struct Case {
+    uint64_t count, radix;
+    bool follows;
+  };
+  for (const Case c : {Case{50, 40, false}, Case{90000, 60000, true}, Case{90000, 60000, false}}) {
+    std::vector<uint32_t> ids(n), code(n);
+    std::vector<uint32_t> code_of(c.count);
+    for (auto& x : code_of) x = static_cast<uint32_t>(rng() % c.radix);
+    for (size_t r = 0; r < n; ++r) {
+      ids[r] = static_cast<uint32_t>(r < c.count ? r : rng() % c.count);  // every id occurs
+      code[r] = c.follows ? code_of[ids[r]] : static_cast<uint32_t>(rng() % c.radix);
+    }
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> order;
+    for (size_t r = 0; r < n; ++r) order[{ids[r], code[r]}] = 0;
+    uint32_t next = 0;
+    for (auto& [k, v] : order) v = next++;
+    std::vector<uint32_t> got = ids;
+    const uint64_t distinct = densify(got, code, c.count, c.radix);
+    ASSERT_EQ(distinct, order.size()) << c.count << " x " << c.radix;
+    for (size_t r = 0; r < n; ++r) ASSERT_EQ(got[r], (order[{ids[r], code[r]}])) << "row " << r;
+    if (c.follows) EXPECT_EQ(got, ids);
+  }
+}
+
+}  // namespace
+}  // namespace raydb::rtview

@@ -20,7 +20,7 @@ for f in "$B"/build/raydb "$B"/build/tests/*; do ldd "$f"; done | awk '{print $3
   grep -vE 'lib(c|m|stdc\+\+|gcc_s|pthread|dl|rt)\.so|ld-linux' | xargs -r -I{} cp -L {} "$B/lib/"
 # The 64 MiB transfer limit: Embree alone is 42 MB unpacked, and so are the binaries.
 # xz packs them about a third smaller than gzip; the device scripts unpack either.
-xz -9 -T0 "$B"/lib/* "$B"/build/raydb "$B"/build/tests/*
+xz -6 -T0 "$B"/lib/* "$B"/build/raydb "$B"/build/tests/*
 # The test binaries name the source tree and raydb by their build paths here.
 echo "$PWD" > "$B/source_dir"
 du -sh "$B"

@@ -10,7 +10,9 @@
 # scripts/plot_bench_views.py too. Exits non-zero when an answer through a view
 # differed from the star path or a step failed.
 # Environment: SFS ("20"), REPS (3), TIMEOUT (s for the bench, 240), CAL_TIMEOUT (s, 120), STAR (cuda),
-# CALIBRATE (1). The defaults keep SF 20 within one 8-minute call.
+# CALIBRATE (1), VIEW_DB (an SSB database of SF $SFS generated earlier, used as it is and
+# kept; default: generate one per SF and delete it). The defaults keep SF 20 within one
+# 8-minute call.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/device_unpack.sh"  # B, SRC, R, T
 OUT=${OUT:-/tmp/out}
@@ -18,10 +20,10 @@ mkdir -p "$OUT"
 W=$(mktemp -d)
 status=0
 for sf in ${SFS:-20}; do
-  db=$W/sf$sf
+  db=${VIEW_DB:-$W/sf$sf}
   {
     echo "== SF $sf"
-    "$R" gen ssb --sf "$sf" --db "$db" 2>&1 | tail -1
+    [ -n "${VIEW_DB:-}" ] || "$R" gen ssb --sf "$sf" --db "$db" 2>&1 | tail -1
   } >> "$OUT/views.txt" 2>&1
   timeout "${TIMEOUT:-240}" "$R" bench views --db "$db" --star "${STAR:-cuda}" --reps "${REPS:-3}" \
     --json "$OUT/views_sf$sf.jsonl" >> "$OUT/views.txt" 2>&1
@@ -35,7 +37,7 @@ for sf in ${SFS:-20}; do
     echo "calibrate rc=$rc" >> "$OUT/views.txt"
     [ $rc -eq 0 ] || status=1
   fi
-  rm -rf "$db"
+  [ -n "${VIEW_DB:-}" ] || rm -rf "$db"
 done
 python3 "$B/scripts/plot_bench_views.py" "$OUT"/views_sf*.jsonl --out "$OUT/plots" >> "$OUT/views.txt" 2>&1 || true
 # Summary: bytes per row per view (target <= 96), view / star per query (target <= 20x),

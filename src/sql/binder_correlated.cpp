@@ -130,8 +130,6 @@ namespace {
 
 // Splits the subquery's WHERE into equality correlations (inner = outer; inner[i] and
 // outer[i]) and the rest, which must not read outer columns.
-namespace {
-
 // Whether a subquery nested in e names a column of the outer block by its qualifier
 // (a correlation two levels deep), looking through every nesting level.
 bool nested_outer_ref(const AstExpr& e, const std::vector<std::string>& outer, std::vector<std::string>& shadow,
@@ -157,8 +155,6 @@ bool nested_outer_ref(const AstExpr& e, const std::vector<std::string>& outer, s
   shadow.resize(mark);
   return found;
 }
-
-}  // namespace
 
 void Binder::split_correlation(const AstExpr& at, const SelectStatement& sub, const Correlation& c,
                                std::vector<AstPtr>& inner_keys, std::vector<AstPtr>& outer_keys,

@@ -159,6 +159,9 @@ AstPtr Binder::decorrelate_general(const AstPtr& e, const Correlation& c) {
   std::vector<std::string> outer_aliases, shadow;
   for (auto& t : q_.tables) outer_aliases.push_back(t.alias);
   for (auto& [alias, t] : c.inner) shadow.push_back(alias);
+  for (const AstPtr& x : {sub.where, exists ? AstPtr() : sub.select[0].expr})
+    if (x && nested_outer_ref(*x, outer_aliases, shadow, 0))
+      refuse(*e, "a subquery inside it reads the outer block's columns (correlation nested two levels deep)");
 
   // The subquery's WHERE and value with outer columns read from the domain (__d.__kI).
   OuterTuple tuple;

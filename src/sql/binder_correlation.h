@@ -54,4 +54,10 @@ struct Binder::Correlation {
   }
 };
 
+// Whether a subquery nested in e names a column of the outer block (aliases `outer`)
+// by its qualifier: a correlation two levels deep. `shadow` holds the aliases of the
+// levels in between; `depth` is 0 at the subquery's own level.
+bool nested_outer_ref(const AstExpr& e, const std::vector<std::string>& outer, std::vector<std::string>& shadow,
+                      int depth);
+
 }  // namespace raydb::sql

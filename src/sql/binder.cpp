@@ -79,6 +79,7 @@ void Binder::bind_from(const SelectStatement& s) {
   for (auto& item : s.from) {
     if (q_.tables.size() == 64) fail(ErrorKind::kBinder, "a query may read at most 64 tables");
     TempTable shape;
+    stored_from_.emplace_back();
     if (item.subquery) {
       shape = materialize(*item.subquery, item.alias, item.column_aliases, "derived table " + item.alias);
     } else if (const TempTable* cte = find_cte(item.name)) {
@@ -88,6 +89,7 @@ void Binder::bind_from(const SelectStatement& s) {
     } else {
       TablePtr stored = resolve_(item.name);
       if (!stored) fail(ErrorKind::kBinder, "unknown table '{}'", item.name);
+      stored_from_.back() = item.name;
       shape = TempTable::stored(std::move(stored));
     }
     TablePtr t = shape.table;

@@ -3,6 +3,7 @@
 // TableResolver, binds every clause with an ExpressionBinder, splits WHERE and ON
 // into conjuncts, collects group keys and aggregates, and rewrites SELECT, HAVING
 // and ORDER BY of an aggregate query into the post-aggregation domain.
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -101,7 +102,20 @@ class Binder {
   // The select list with its correlated scalar subqueries decorrelated (non-aggregate blocks).
   std::vector<SelectItem> decorrelate_select(const SelectStatement& s);
   AstPtr decorrelate_select_expr(const AstPtr& e);
+  AstPtr scalar_over_key(const AstPtr& e, const Correlation& c);
   std::vector<AstPtr> domain_joins_;  // outer_key = alias.k conjuncts added to WHERE
+  // Any other correlation of a scalar aggregate subquery or EXISTS: per distinct tuple of
+  // the outer columns it reads, as a grouped join (binder_correlated_general.cpp).
+  struct OuterTuple;
+  AstPtr decorrelate_general(const AstPtr& e, const Correlation& c);
+  AstPtr replace_outer(const AstPtr& e, const Correlation& c, OuterTuple& tuple,
+                       const std::function<AstPtr(size_t, const AstExpr&)>& replace) const;
+  // Binds the per-tuple table, joins it (domain_joins_) and returns its alias; "-" when
+  // it has no rows (the subquery's FROM is empty).
+  std::string join_general_domain(const AstExpr& at, const SelectStatement& sub, const OuterTuple& tuple,
+                                  const AstPtr& value);
+  std::vector<std::pair<std::string, std::string>> general_domains_;  // subquery text -> alias
+  std::vector<std::string> stored_from_;  // per FROM item: the stored table's name, "" if not one
   // Window functions (binder_window.cpp): the block split into its rows and the windows over them.
   plan::LogicalQuery bind_windowed(const SelectStatement& s);
   plan::ExprPtr bind_window_call(const AstExpr& call);

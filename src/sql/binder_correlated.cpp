@@ -13,12 +13,11 @@
 // Every other correlated shape is refused with one line; nothing runs row by row.
 #include "common/error.h"
 #include "sql/binder.h"
+#include "sql/binder_correlation.h"
 
 namespace raydb::sql {
 
 namespace {
-
-enum class Side { kInner, kOuter, kUnknown };
 
 AstPtr make_and(std::vector<AstPtr> terms) {
   AstPtr out;
@@ -78,49 +77,6 @@ bool calls_count(const AstExpr& e) {
 
 }  // namespace
 
-// The FROM items a subquery's names resolve against: its own (inner) and the
-// enclosing block's (outer). `complete` is false when an inner item's columns are not
-// known before binding (a derived table): then nothing is taken as correlated.
-struct Binder::Correlation {
-  std::vector<std::pair<std::string, TempTable>> inner;
-  const Binder* outer = nullptr;
-  bool complete = true;
-
-  Side side(const AstExpr& c) const {
-    auto in_inner = [&](const std::string& q) {
-      for (auto& [alias, t] : inner)
-        if ((q.empty() || iequals(alias, q)) && t.find_column(c.name) >= 0) return true;
-      return false;
-    };
-    if (!c.qualifier.empty()) {
-      for (auto& [alias, t] : inner)
-        if (iequals(alias, c.qualifier)) return Side::kInner;
-    } else if (in_inner("")) {
-      return Side::kInner;
-    }
-    for (size_t i = 0; i < outer->q_.tables.size(); i++)
-      if ((c.qualifier.empty() || iequals(outer->q_.tables[i].alias, c.qualifier)) &&
-          outer->shapes_[i].find_column(c.name) >= 0)
-        return Side::kOuter;
-    return Side::kUnknown;
-  }
-  // Whether e (not looking into nested subqueries) reads outer, or inner, columns.
-  void sides(const AstExpr& e, bool& reads_inner, bool& reads_outer) const {
-    if (e.kind == AstKind::kColumn) {
-      Side s = side(e);
-      reads_inner = reads_inner || s == Side::kInner;
-      reads_outer = reads_outer || s == Side::kOuter;
-    }
-    if (e.kind == AstKind::kStar && !e.qualifier.empty()) reads_inner = true;
-    for (auto& c : e.children) sides(*c, reads_inner, reads_outer);
-  }
-  bool reads_outer(const AstPtr& e) const {
-    bool i = false, o = false;
-    if (e) sides(*e, i, o);
-    return o;
-  }
-};
-
 Binder::Correlation Binder::correlation_of(const SelectStatement& sub) const {
   Correlation c;
   c.outer = this;
@@ -174,8 +130,6 @@ namespace {
 
 // Splits the subquery's WHERE into equality correlations (inner = outer; inner[i] and
 // outer[i]) and the rest, which must not read outer columns.
-namespace {
-
 // Whether a subquery nested in e names a column of the outer block by its qualifier
 // (a correlation two levels deep), looking through every nesting level.
 bool nested_outer_ref(const AstExpr& e, const std::vector<std::string>& outer, std::vector<std::string>& shadow,
@@ -201,8 +155,6 @@ bool nested_outer_ref(const AstExpr& e, const std::vector<std::string>& outer, s
   shadow.resize(mark);
   return found;
 }
-
-}  // namespace
 
 void Binder::split_correlation(const AstExpr& at, const SelectStatement& sub, const Correlation& c,
                                std::vector<AstPtr>& inner_keys, std::vector<AstPtr>& outer_keys,
@@ -379,9 +331,14 @@ AstPtr Binder::decorrelate(const AstPtr& e, bool top) {
   if (e->subquery && e->kind == AstKind::kSubquery) {
     Correlation c = correlation_of(*e->subquery);
     if (!is_correlated(*e->subquery, c)) return e;
-    if (e->op == "exists") return decorrelate_exists(e, c, top);
-    refuse(*e, "a correlated scalar subquery is decorrelated only as one side of a comparison that is a "
-               "condition of WHERE");
+    if (e->op == "exists") {
+      try {
+        return decorrelate_exists(e, c, top);
+      } catch (const Error& err) {
+        if (err.kind() != ErrorKind::kNotImplemented) throw;
+      }
+    }
+    return decorrelate_general(e, c);  // any correlation, anywhere in WHERE
   }
   if (e->subquery) {  // x IN (SELECT ...)
     Correlation c = correlation_of(*e->subquery);
@@ -408,7 +365,13 @@ AstPtr Binder::decorrelate(const AstPtr& e, bool top) {
       const AstPtr& s = e->children[side];
       if (s->kind != AstKind::kSubquery || s->op == "exists") continue;
       Correlation c = correlation_of(*s->subquery);
-      if (is_correlated(*s->subquery, c)) return decorrelate_scalar(e, side, c);
+      if (!is_correlated(*s->subquery, c)) continue;
+      try {
+        return decorrelate_scalar(e, side, c);
+      } catch (const Error& err) {
+        // Not a key correlation: the general form below, reached through the children.
+        if (err.kind() != ErrorKind::kNotImplemented) throw;
+      }
     }
   }
   std::shared_ptr<AstExpr> copy;
@@ -428,17 +391,14 @@ AstPtr Binder::decorrelate_select_expr(const AstPtr& e) {
   if (e->subquery) {
     Correlation c = correlation_of(*e->subquery);
     if (!is_correlated(*e->subquery, c)) return e;
-    if (e->kind != AstKind::kSubquery || e->op == "exists")
-      refuse(*e, "in the select list only a scalar aggregate subquery is decorrelated (not EXISTS or IN)");
-    const SelectStatement& sub = *e->subquery;
-    std::vector<AstPtr> inner, outer, rest;
-    split_correlation(*e, sub, c, inner, outer, rest);
-    if (!sub.group_by.empty() || sub.having || sub.limit || sub.offset || sub.distinct || sub.select.size() != 1 ||
-        sub.select[0].expr->kind == AstKind::kStar || !contains_aggregate(*sub.select[0].expr))
-      refuse(*e, "a scalar subquery is decorrelated when it selects one aggregate, without GROUP BY, HAVING, "
-                 "DISTINCT or LIMIT");
-    if (inner.size() != 1) refuse(*e, "in the select list it is decorrelated for exactly one inner = outer condition");
-    return scalar_over_domain(*e, rest, inner[0], outer[0]);
+    if (e->kind != AstKind::kSubquery) refuse(*e, "in the select list IN with a correlated subquery");
+    if (e->op == "exists") return decorrelate_general(e, c);
+    try {
+      return scalar_over_key(e, c);
+    } catch (const Error& err) {
+      if (err.kind() != ErrorKind::kNotImplemented) throw;
+    }
+    return decorrelate_general(e, c);
   }
   std::shared_ptr<AstExpr> copy;
   for (size_t i = 0; i < e->children.size(); i++) {
@@ -448,6 +408,19 @@ AstPtr Binder::decorrelate_select_expr(const AstPtr& e) {
     copy->children[i] = n;
   }
   return copy ? copy : e;
+}
+
+// A correlated scalar aggregate subquery with one inner = outer key, over the key's domain.
+AstPtr Binder::scalar_over_key(const AstPtr& e, const Correlation& c) {
+  const SelectStatement& sub = *e->subquery;
+  std::vector<AstPtr> inner, outer, rest;
+  split_correlation(*e, sub, c, inner, outer, rest);
+  if (!sub.group_by.empty() || sub.having || sub.limit || sub.offset || sub.distinct || sub.select.size() != 1 ||
+      sub.select[0].expr->kind == AstKind::kStar || !contains_aggregate(*sub.select[0].expr))
+    refuse(*e, "a scalar subquery is decorrelated when it selects one aggregate, without GROUP BY, HAVING, "
+               "DISTINCT or LIMIT");
+  if (inner.size() != 1) refuse(*e, "in the select list it is decorrelated for exactly one inner = outer condition");
+  return scalar_over_domain(*e, rest, inner[0], outer[0]);
 }
 
 std::vector<SelectItem> Binder::decorrelate_select(const SelectStatement& s) {

@@ -183,13 +183,20 @@ CreateIndexStatement Parser::parse_create_index() {
   c.table = expect_name("a table name");
   if (peek().is_keyword("using")) not_supported_error(peek(), "USING before the column list", "write ON t (column) USING kind");
   expect_operator("(");
+  // ASC / DESC after a column (SQLite's DDL) is accepted and has no effect: raydb's
+  // indexes answer lookups and ranges, never an ordered scan.
+  auto direction = [this] {
+    if (!accept_keyword("asc")) accept_keyword("desc");
+  };
   c.column = expect_name("a column name");
+  direction();
   c.columns.push_back(c.column);
   std::optional<Token> comma;  // where a second column starts: only RTSCAN takes several
   while (peek().is_operator(",")) {
     if (!comma) comma = peek();
     next();
     c.columns.push_back(expect_name("a column name"));
+    direction();
   }
   expect_operator(")");
   if (accept_keyword("using")) {
@@ -488,11 +495,31 @@ TableItem Parser::parse_table_item() {
   return t;
 }
 
+// A table item, or a parenthesized join of inner and cross joins, `(a CROSS JOIN b)`,
+// whose items join the enclosing list as written without parentheses (inner joins
+// associate; ON conditions keep their order). Parenthesized outer joins are refused.
+std::vector<TableItem> Parser::parse_table_items() {
+  const Token& at = peek();
+  if (!at.is_operator("(") || peek(1).is_keyword("select") || peek(1).is_keyword("with") || peek(1).is_operator("("))
+    return {parse_table_item()};
+  next();
+  SelectStatement group;
+  parse_from(group);
+  for (const TableItem& t : group.from)
+    if (t.join != TableItem::Join::kInner) not_supported_error(at, "a parenthesized outer join in FROM");
+  expect_operator(")");
+  if (at_name() || peek().is_keyword("as")) not_supported_error(peek(), "an alias for a parenthesized join");
+  return group.from;
+}
+
 void Parser::parse_from(SelectStatement& s) {
-  s.from.push_back(parse_table_item());
+  auto append = [&s](std::vector<TableItem> items) {
+    for (auto& t : items) s.from.push_back(std::move(t));
+  };
+  append(parse_table_items());
   for (;;) {
     if (accept_operator(",")) {
-      s.from.push_back(parse_table_item());
+      append(parse_table_items());
       continue;
     }
     const Token& at = peek();
@@ -511,7 +538,7 @@ void Parser::parse_from(SelectStatement& s) {
     if (at.is_keyword("natural")) not_supported_error(at, "NATURAL JOIN");
     if (accept_keyword("cross")) {
       expect_keyword("join", "JOIN");
-      s.from.push_back(parse_table_item());
+      append(parse_table_items());
       if (peek().is_keyword("on") || peek().is_keyword("using"))
         parse_error_at(peek().line, peek().column, "syntax error",
                        "CROSS JOIN does not take an ON or USING clause (write JOIN ... ON)");
@@ -520,11 +547,20 @@ void Parser::parse_from(SelectStatement& s) {
     bool inner = accept_keyword("inner");
     if (inner || peek().is_keyword("join")) {
       expect_keyword("join", "JOIN");
-      TableItem t = parse_table_item();
+      std::vector<TableItem> items = parse_table_items();
       if (peek().is_keyword("using")) not_supported_error(peek(), "JOIN ... USING", "write JOIN ... ON");
       expect_keyword("on", "ON");
-      t.on = parse_expr();
-      s.from.push_back(std::move(t));
+      AstPtr on = parse_expr();
+      // The ON of a parenthesized join's last item sees every table before it, as this ON does.
+      TableItem& last = items.back();
+      if (last.on) {
+        auto both = node(AstKind::kBinary, peek());
+        both->op = "and";
+        both->children = {last.on, on};
+        on = both;
+      }
+      last.on = on;
+      append(std::move(items));
       continue;
     }
     return;

@@ -60,6 +60,7 @@ class Parser {
   void parse_select_list(SelectStatement& s);
   void parse_from(SelectStatement& s);
   TableItem parse_table_item();
+  std::vector<TableItem> parse_table_items();
   void parse_order_by(SelectStatement& s);
   [[noreturn]] void unexpected_after_clause(int clause);
 

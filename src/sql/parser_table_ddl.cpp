@@ -49,6 +49,11 @@ CreateTableStatement Parser::parse_create_table() {
       } else if (peek().is_keyword("null")) {  // the default, said explicitly
         next();
         d.not_null = false;
+      } else if (peek().is_keyword("primary") && peek(1).is_keyword("key")) {
+        // Accepted as in SQLite's and the corpus's DDL: the column becomes NOT NULL.
+        // raydb keeps no keys, so its uniqueness is not checked (README: "Tables").
+        next(), next();
+        d.not_null = true;
       } else if (at_name() || peek().is_keyword("default") || peek().is_keyword("primary")) {
         not_supported_error(peek(), "column constraint " + describe(peek()), "only NOT NULL is supported");
       } else {

@@ -179,7 +179,7 @@ TEST_F(SqlTablesTest, BadStatementsChangeNothing) {
       {"CREATE TABLE T AS SELECT 1 AS x", "table t already exists"},
       {"CREATE TABLE v (b INTEGER)", "v is a view"},
       {"CREATE TABLE n (a INTEGER, A BIGINT)", "is declared twice"},
-      {"CREATE TABLE n (a INTEGER PRIMARY KEY)", "only NOT NULL"},
+      {"CREATE TABLE n (a INTEGER DEFAULT 1)", "only NOT NULL"},
       {"CREATE TABLE n (a DECIMAL(20,2))", "DECIMAL"},
       {"CREATE TABLE n (a BLOB)", "unknown type 'blob'"},
       {"CREATE TABLE n AS SELECT a, a FROM t", "two columns are named a"},

@@ -43,6 +43,17 @@ bool Record::applies_to(const std::string& db) const {
   return false;
 }
 
+bool Record::applies_to_all(const std::vector<std::string>& dbs) const {
+  for (auto& s : skipif)
+    for (auto& db : dbs)
+      if (s == db) return false;
+  if (onlyif.empty()) return true;
+  for (auto& s : onlyif)
+    for (auto& db : dbs)
+      if (s == db) return true;
+  return false;
+}
+
 std::vector<Record> parse_records(const std::string& text, const std::string& file) {
   const std::vector<std::string> lines = lines_of(text);
   std::vector<Record> out;

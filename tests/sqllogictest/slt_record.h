@@ -38,6 +38,9 @@ struct Record {
   size_t results_begin = 0, results_end = 0;
   // Whether this record runs on a database named `db`.
   bool applies_to(const std::string& db) const;
+  // Whether it runs on a database that answers to every name in `dbs` (the public
+  // corpus's results are SQLite's, so there raydb answers to "raydb" and "sqlite").
+  bool applies_to_all(const std::vector<std::string>& dbs) const;
 };
 
 // Splits a file's text into records; throws std::runtime_error "file:line: what" on a

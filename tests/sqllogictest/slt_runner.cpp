@@ -1,5 +1,6 @@
 #include "sqllogictest/slt_runner.h"
 
+#include <cstdio>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -41,13 +42,22 @@ std::vector<std::string> result_lines(const std::vector<std::string>& values, si
 
 }  // namespace
 
-void Runner::failure(const Record& r, const std::string& what) {
+void Runner::failure(const Record& r, const std::string& what, const std::string& reason) {
   summary_.failures.push_back(file_ + ":" + std::to_string(r.line) + ": " + what + "\n    " + one_line(r.sql));
+  summary_.reasons.push_back(reason);
+  if (r.line == last_failed_line_) return;  // one record may fail two checks; count it once
+  last_failed_line_ = r.line;
+  (r.kind == Record::Kind::kStatement ? summary_.statements_failed : summary_.queries_failed)++;
+}
+
+bool Runner::applies(const Record& r) const {
+  return options_.corpus ? r.applies_to_all({"raydb", "sqlite"}) : r.applies_to("raydb");
 }
 
 FileSummary Runner::run_file(const std::string& path) {
   file_ = path;
   summary_ = FileSummary();
+  last_failed_line_ = -1;
   threshold_ = 0;
   labels_.clear();
   const std::string text = read_all(path);
@@ -60,15 +70,24 @@ FileSummary Runner::run_file(const std::string& path) {
   QueryOptions qo;
   qo.backend = options_.backend;
   conn_ = std::make_unique<Connection>(*db_, qo);
-  oracle_ = options_.oracle_sqlite ? std::make_unique<test::SqliteOracle>() : nullptr;
+  oracle_ = options_.oracle_sqlite && !options_.corpus ? std::make_unique<test::SqliteOracle>() : nullptr;
   // --complete: the file's lines with each query's result block replaced.
   std::vector<std::string> lines = test::split_lines(text);
   std::vector<std::pair<const Record*, std::vector<std::string>>> completions;
   for (const Record& r : records) {
-    if (r.kind == Record::Kind::kHalt && r.applies_to("raydb")) break;
+    if (r.kind == Record::Kind::kHalt && applies(r)) break;
+    if (r.kind == Record::Kind::kQuery && applies(r)) {
+      const bool over_budget = options_.deadline && std::chrono::steady_clock::now() >= *options_.deadline;
+      if ((options_.max_queries > 0 && summary_.queries >= options_.max_queries) || over_budget) {
+        summary_.truncated = true;
+        break;
+      }
+      if (options_.progress_every > 0 && summary_.queries > 0 && summary_.queries % options_.progress_every == 0)
+        std::fprintf(stderr, "  %s: %d queries\n", path.c_str(), summary_.queries);
+    }
     std::vector<std::string> completed;
     run_record(r, completed);
-    if (r.kind == Record::Kind::kQuery && r.applies_to("raydb")) completions.emplace_back(&r, std::move(completed));
+    if (r.kind == Record::Kind::kQuery && applies(r)) completions.emplace_back(&r, std::move(completed));
   }
   if (options_.complete) {
     for (auto it = completions.rbegin(); it != completions.rend(); ++it) {
@@ -92,14 +111,14 @@ void Runner::run_record(const Record& r, std::vector<std::string>& completed) {
     threshold_ = r.threshold;
     return;
   }
-  if (!r.applies_to("raydb")) {
+  if (!applies(r)) {
     // `onlyif sqlite` statements set the oracle up where raydb's syntax differs
     // (e.g. INSERTs mirroring a COPY FROM).
     if (oracle_ && r.kind == Record::Kind::kStatement && !r.expect_error && r.applies_to("sqlite")) {
       try {
         oracle_->exec(test::sqlite_dialect(r.sql));
       } catch (const std::exception& e) {
-        failure(r, std::string("sqlite rejects it: ") + e.what());
+        failure(r, std::string("sqlite rejects it: ") + e.what(), "sqlite rejects it");
       }
       return;
     }
@@ -119,16 +138,18 @@ void Runner::run_statement(const Record& r) {
     error = e.what();
     if (error.empty()) error = "(an error without a message)";
   }
-  if (!r.expect_error && !error.empty()) return failure(r, "statement failed: " + error);
-  if (r.expect_error && error.empty()) return failure(r, "statement succeeded, an error was expected");
+  if (!r.expect_error && !error.empty()) return failure(r, "statement failed: " + error, error);
+  if (r.expect_error && error.empty())
+    return failure(r, "statement succeeded, an error was expected", "statement succeeded, an error was expected");
   if (r.expect_error && !r.error_text.empty() && error.find(r.error_text) == std::string::npos)
-    return failure(r, "error '" + error + "' does not contain '" + r.error_text + "'");
-  if (error.find('\n') != std::string::npos) return failure(r, "error message spans several lines: " + error);
+    return failure(r, "error '" + error + "' does not contain '" + r.error_text + "'", "another error message");
+  if (error.find('\n') != std::string::npos)
+    return failure(r, "error message spans several lines: " + error, "error message spans several lines");
   if (oracle_ && !r.expect_error && r.applies_to("sqlite")) {
     try {
       oracle_->exec(test::sqlite_dialect(r.sql));
     } catch (const std::exception& e) {
-      failure(r, std::string("sqlite rejects it (mark the record skipif sqlite): ") + e.what());
+      failure(r, std::string("sqlite rejects it (mark the record skipif sqlite): ") + e.what(), "sqlite rejects it");
     }
   }
 }
@@ -139,17 +160,20 @@ void Runner::run_query(const Record& r, std::vector<std::string>& completed) {
   try {
     actual = format_values(test::canonical_rows(conn_->query(r.sql)), r.types, r.sort);
   } catch (const std::exception& e) {
-    return failure(r, std::string("query failed: ") + e.what());
+    return failure(r, std::string("query failed: ") + e.what(), e.what());
   }
   completed = result_lines(actual, r.types.size(), threshold_);
+  const size_t failures_before = summary_.failures.size();
   if (!options_.complete) check_expected(r, actual);
+  const bool failed_here = summary_.failures.size() != failures_before;
   if (!r.label.empty()) {
     const std::string md5 = md5_of_values(actual);
     bool seen = false;
     for (auto& [label, hash] : labels_)
       if (label == r.label) {
         seen = true;
-        if (hash != md5) failure(r, "results differ from earlier queries labelled " + r.label);
+        if (hash != md5 && !failed_here)
+          failure(r, "results differ from earlier queries labelled " + r.label, "wrong result (label)");
       }
     if (!seen) labels_.emplace_back(r.label, md5);
   }
@@ -162,10 +186,10 @@ void Runner::run_query(const Record& r, std::vector<std::string>& completed) {
       std::string a, b;
       for (size_t i = 0; i < std::min<size_t>(lite.size(), 20); i++) a += lite[i] + " ";
       for (size_t i = 0; i < std::min<size_t>(actual.size(), 20); i++) b += actual[i] + " ";
-      failure(r, "raydb and sqlite differ: sqlite [" + a + "], raydb [" + b + "]");
+      failure(r, "raydb and sqlite differ: sqlite [" + a + "], raydb [" + b + "]", "raydb and sqlite differ");
     }
   } catch (const std::exception& e) {
-    failure(r, std::string("sqlite rejects it (mark the record skipif sqlite): ") + e.what());
+    failure(r, std::string("sqlite rejects it (mark the record skipif sqlite): ") + e.what(), "sqlite rejects it");
   }
 }
 
@@ -175,8 +199,10 @@ void Runner::check_expected(const Record& r, const std::vector<std::string>& act
   std::smatch m;
   if (r.results.size() == 1 && std::regex_match(r.results[0], m, hash_line)) {
     if (std::to_string(actual.size()) != m[1].str() || md5_of_values(actual) != m[2].str())
-      failure(r, "expected " + r.results[0] + ", got " + std::to_string(actual.size()) + " values hashing to " +
-                     md5_of_values(actual));
+      failure(r,
+              "expected " + r.results[0] + ", got " + std::to_string(actual.size()) + " values hashing to " +
+                  md5_of_values(actual),
+              "wrong result");
     return;
   }
   const std::vector<std::string> expected = expected_values(r.results, r.types.size(), r.sort);
@@ -184,7 +210,7 @@ void Runner::check_expected(const Record& r, const std::vector<std::string>& act
   std::string e, a;
   for (auto& x : expected) e += x + " ";
   for (auto& x : actual) a += x + " ";
-  failure(r, "expected [" + e + "], got [" + a + "]");
+  failure(r, "expected [" + e + "], got [" + a + "]", "wrong result");
 }
 
 }  // namespace raydb::slt

@@ -836,8 +836,16 @@ AstPtr Parser::parse_primary() {
       if (t.text == "interval" && (peek(1).type == TokenType::kString || peek(1).type == TokenType::kInteger))
         return next(), parse_interval(t);
       if (t.text == "extract" && peek(1).is_operator("(")) return next(), parse_extract(t);
-      if ((t.text == "timestamp" || t.text == "time") && peek(1).type == TokenType::kString)
-        not_supported_error(t, "the " + t.text + " type");
+      if (t.text == "timestamp" && peek(1).type == TokenType::kString) {
+        next();
+        const Token& s = next();
+        int64_t micros = 0;
+        if (!parse_timestamp(s.text, micros))
+          parse_error_at(s.line, s.column, "invalid TIMESTAMP literal",
+                         s.raw + " is not a timestamp in the form YYYY-MM-DD HH:MM:SS[.ffffff] (years 1-9999)");
+        return literal(t, Value::timestamp(micros), "TIMESTAMP " + s.raw);
+      }
+      if (t.text == "time" && peek(1).type == TokenType::kString) not_supported_error(t, "the time type");
       if (is_reserved_word(t.text)) expected_error(t, "an expression");
       break;
   }

@@ -482,7 +482,22 @@ TableItem Parser::parse_table_item() {
     return t;
   }
   t.name = expect_name("a table name");
-  if (peek().is_operator("(")) not_supported_error(peek(), "a table function");
+  if (accept_operator("(")) {  // a table function over file names: read_parquet('x.parquet')
+    t.function = true;
+    do {
+      const Token& arg = peek();
+      if (arg.type != TokenType::kString) expected_error(arg, "a file name in quotes");
+      t.function_args.push_back(next().text);
+    } while (accept_operator(","));
+    expect_operator(")");
+    if (!parse_optional_alias(t.alias)) t.alias = t.name;
+    if (accept_operator("(")) {
+      do t.column_aliases.push_back(expect_name("a column name"));
+      while (accept_operator(","));
+      expect_operator(")");
+    }
+    return t;
+  }
   if (peek().is_operator(".")) not_supported_error(peek(), "a schema-qualified table name");
   parse_optional_alias(t.alias);
   return t;

@@ -297,3 +297,17 @@ def test_read_parquet_as_a_table(db, duck, tmp_path):
     assert p.returncode != 0 and len(p.stderr.strip().splitlines()) == 1 and "cannot open" in p.stderr, p.stderr
     p = run_raydb("query", "--db", db, "SELECT * FROM read_json('x.json')", check=False)
     assert p.returncode != 0 and "unknown table function" in p.stderr, p.stderr
+
+
+def test_indexes_refuse_boolean_and_timestamp_columns(tmp_path):
+    db = str(tmp_path / "db")
+    run_raydb("query", "--create", "--db", db,
+              "CREATE TABLE u (ts TIMESTAMP NOT NULL, b BOOLEAN NOT NULL); "
+              "INSERT INTO u VALUES ('2024-01-01 10:00:00', true), ('1960-05-05', false)")
+    for col, typ in (("ts", "TIMESTAMP"), ("b", "BOOLEAN")):
+        p = run_raydb("query", "--db", db, f"CREATE INDEX i_{col} ON u ({col})", check=False)
+        assert p.returncode != 0 and len(p.stderr.strip().splitlines()) == 1, p.stderr
+        assert f"cannot index column u.{col} of type {typ}" in p.stderr, p.stderr
+    rows = json_results(run_raydb("query", "--db", db, "--format", "json",
+                                  "SELECT ts, b FROM u WHERE b OR ts < '1970-01-01' ORDER BY ts").stdout)[0]
+    assert rows == [["1960-05-05 00:00:00", False], ["2024-01-01 10:00:00", True]]

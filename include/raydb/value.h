@@ -37,6 +37,7 @@ class Value {
     return v;
   }
   static Value date(int32_t days) { return make_int(Type::date(), days); }
+  static Value timestamp(int64_t micros) { return make_int(Type::timestamp(), micros); }
   static Value varchar(std::string s) {
     Value v(Type::varchar());
     v.s_ = std::move(s);
@@ -45,7 +46,7 @@ class Value {
 
   const Type& type() const { return type_; }
   bool is_null() const { return null_; }
-  // Integer payload for BOOLEAN, INTEGER, BIGINT, DECIMAL (scaled) and DATE.
+  // Integer payload for BOOLEAN, INTEGER, BIGINT, DECIMAL (scaled), DATE and TIMESTAMP.
   int64_t as_int() const { return int64_t(h_); }
   __int128 as_hugeint() const { return h_; }
   double as_double() const;  // any numeric type, decimals unscaled

@@ -11,7 +11,7 @@ namespace raydb::python {
 namespace {
 
 struct PyTypes {
-  nb::object decimal, date;
+  nb::object decimal, date, datetime, timedelta;
 };
 
 nb::object decimal_value(const PyTypes& t, const QueryResult::ColumnData& c, size_t row) {
@@ -41,6 +41,11 @@ nb::object cell(const PyTypes& t, const QueryResult::ColumnData& c, size_t row) 
     case TypeId::kDouble: return nb::float_(c.doubles[row]);
     case TypeId::kDecimal: return decimal_value(t, c, row);
     case TypeId::kDate: return date_value(t, c.ints[row]);
+    case TypeId::kTimestamp: {  // datetime(1970, 1, 1) + timedelta(microseconds=...), exact
+      const int64_t days = timestamp_days(c.ints[row]);
+      const int64_t us = c.ints[row] - days * kMicrosPerDay;
+      return t.datetime(1970, 1, 1) + t.timedelta(nb::arg("days") = days, nb::arg("microseconds") = us);
+    }
     case TypeId::kVarchar: {
       const std::string& s = c.strings[row];
       return nb::steal(PyUnicode_DecodeUTF8(s.data(), Py_ssize_t(s.size()), "replace"));
@@ -77,7 +82,8 @@ std::vector<std::string> NativeResult::column_types() const {
 }
 
 nb::list NativeResult::rows(size_t begin, size_t end) const {
-  PyTypes t{nb::module_::import_("decimal").attr("Decimal"), nb::module_::import_("datetime").attr("date")};
+  nb::module_ dt = nb::module_::import_("datetime");
+  PyTypes t{nb::module_::import_("decimal").attr("Decimal"), dt.attr("date"), dt.attr("datetime"), dt.attr("timedelta")};
   end = std::min(end, result_->row_count());
   nb::list out;
   const auto& cols = result_->columns();

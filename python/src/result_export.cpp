@@ -65,6 +65,7 @@ std::string arrow_format(const QueryResult::ColumnData& c) {
     case TypeId::kDecimal:  // a wide (int128) payload may exceed the declared precision's 18 digits
       return "d:" + std::to_string(c.huge.empty() ? int(c.type.precision) : 38) + "," + std::to_string(int(c.type.scale));
     case TypeId::kDate: return "tdD";
+    case TypeId::kTimestamp: return "tsu:";  // microseconds, no time zone
     case TypeId::kVarchar: break;
     case TypeId::kNull: return "n";
   }
@@ -117,7 +118,8 @@ int64_t fill_values(const QueryResult::ColumnData& c, const std::string& format,
     }
     case TypeId::kInteger:
     case TypeId::kDate: convert<int32_t>(c.ints, rows, d->values); d->buffers[1] = d->values.data(); return 2;
-    case TypeId::kBigint: d->buffers[1] = share(c.ints, rows, d->values); return 2;
+    case TypeId::kBigint:
+    case TypeId::kTimestamp: d->buffers[1] = share(c.ints, rows, d->values); return 2;
     case TypeId::kDouble: d->buffers[1] = share(c.doubles, rows, d->values); return 2;
     case TypeId::kHugeint: d->buffers[1] = share(c.huge, rows, d->values); return 2;
     case TypeId::kDecimal:

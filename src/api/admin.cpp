@@ -241,6 +241,8 @@ std::string bound(const Column& col, bool max) {
     case TypeId::kDecimal:
       return Value::decimal(max ? s.max : s.min, col.type().precision, col.type().scale).to_string();
     case TypeId::kDate: return Value::date(int32_t(max ? s.max : s.min)).to_string();
+    case TypeId::kBoolean: return Value::boolean((max ? s.max : s.min) != 0).to_string();
+    case TypeId::kTimestamp: return Value::timestamp(max ? s.max : s.min).to_string();
     default: return "?";
   }
 }

@@ -22,6 +22,7 @@ Value QueryResult::get(size_t row, size_t col) const {
       return c.type.precision > 18 ? Value::decimal_wide(c.huge[row], c.type.precision, c.type.scale)
                                    : Value::decimal(c.ints[row], c.type.precision, c.type.scale);
     case TypeId::kDate: return Value::date(int32_t(c.ints[row]));
+    case TypeId::kTimestamp: return Value::timestamp(c.ints[row]);
     case TypeId::kVarchar: return Value::varchar(c.strings[row]);
   }
   return Value::null();

@@ -1,5 +1,10 @@
 #include "api/subquery_runner.h"
 
+#include "api/parquet/parquet_reader.h"
+#include "common/error.h"
+#include "storage/loaders/csv_loader.h"
+#include "storage/loaders/csv_sniffer.h"
+
 namespace raydb::api {
 
 sql::TempTable SubqueryRunner::materialize(plan::LogicalQuery q, const std::string& name, const std::string& what) {
@@ -19,6 +24,19 @@ sql::TempTable SubqueryRunner::materialize(plan::LogicalQuery q, const std::stri
     for (size_t row = 0; row < n; row++) b.append(c, r.get(row, c));
   }
   return b.finish();
+}
+
+TablePtr SubqueryRunner::table_function(const std::string& name, const std::vector<std::string>& args) {
+  if (args.empty()) fail(ErrorKind::kBinder, "{} needs a file name: {}('file')", name, name);
+  if (name == "read_parquet") return read_parquet_table(name, args);
+  if (name == "read_csv_auto" || name == "read_csv") {
+    CsvSniff sniff = sniff_csv(args.front(), CsvSniffOptions{});
+    CsvLoadOptions options;
+    options.delimiter = sniff.delimiter;
+    options.header = sniff.header;
+    return read_csv_table(name, sniff.schema, args, options);
+  }
+  fail(ErrorKind::kBinder, "unknown table function '{}' (read_parquet and read_csv_auto are)", name);
 }
 
 }  // namespace raydb::api

@@ -15,6 +15,10 @@ class SubqueryRunner : public sql::QueryRunner {
   using Run = std::function<QueryResult(plan::LogicalQuery)>;
   explicit SubqueryRunner(Run run) : run_(std::move(run)) {}
   sql::TempTable materialize(plan::LogicalQuery q, const std::string& name, const std::string& what) override;
+  // read_parquet('f.parquet', ...) and read_csv_auto('f.csv', ...) (also read_csv):
+  // the files read into memory as the loaders read them, types as `raydb load` maps or
+  // sniffs them; nothing is written.
+  TablePtr table_function(const std::string& name, const std::vector<std::string>& args) override;
 
  private:
   Run run_;

@@ -42,9 +42,11 @@ void append_result_column(ColumnBuilder& b, const QueryResult& r, size_t src, st
   const size_t n = r.row_count();
   if (d.nulls.empty() && d.type == b.type()) {
     switch (d.type.id) {
+      case TypeId::kBoolean:
       case TypeId::kInteger:
       case TypeId::kBigint:
       case TypeId::kDate:
+      case TypeId::kTimestamp:
       case TypeId::kDecimal:
         if (d.ints.size() < n) break;
         for (size_t i = 0; i < n; i++) b.append_int(d.ints[i]);
@@ -402,7 +404,7 @@ void append_kept_rows(ColumnBuilder& b, const QueryResult& r, size_t src, const 
   auto null = [&d](size_t row) { return !d.nulls.empty() && d.nulls[row]; };
   if (d.type == b.type()) {
     const bool ints = d.type.id == TypeId::kInteger || d.type.id == TypeId::kBigint || d.type.id == TypeId::kDate ||
-                      d.type.id == TypeId::kDecimal;
+                      d.type.id == TypeId::kDecimal || d.type.id == TypeId::kBoolean || d.type.id == TypeId::kTimestamp;
     if ((ints && d.ints.size() >= n) || (d.type.id == TypeId::kDouble && d.doubles.size() >= n) ||
         (d.type.id == TypeId::kVarchar && d.strings.size() >= n)) {
       for (size_t row = 0; row < n; row++) {

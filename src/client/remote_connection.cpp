@@ -33,6 +33,7 @@ Type type_of(const PGresult* r, int c) {
     case 700:
     case 701: return Type::float64();
     case 1082: return Type::date();
+    case 1114: return Type::timestamp();
     case 1700: {
       const int mod = PQfmod(r, c);
       if (mod >= 4) return Type::decimal(((mod - 4) >> 16) & 0xffff, (mod - 4) & 0xffff);
@@ -60,6 +61,12 @@ void append_value(QueryResult::ColumnData& d, const char* text) {
       int32_t days = 0;
       parse_date(s, days);
       d.ints.push_back(days);
+      break;
+    }
+    case TypeId::kTimestamp: {
+      int64_t micros = 0;
+      parse_timestamp(s, micros);
+      d.ints.push_back(micros);
       break;
     }
     case TypeId::kHugeint: d.huge.push_back(parse_int128(s)); break;

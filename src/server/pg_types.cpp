@@ -13,6 +13,7 @@ int32_t type_oid(const Type& t) {
     case TypeId::kDecimal: return oid::kNumeric;
     case TypeId::kDouble: return oid::kFloat8;
     case TypeId::kDate: return oid::kDate;
+    case TypeId::kTimestamp: return oid::kTimestamp;
     case TypeId::kVarchar:
     case TypeId::kNull: return oid::kText;
   }
@@ -25,6 +26,7 @@ int16_t type_size(const Type& t) {
     case TypeId::kInteger:
     case TypeId::kDate: return 4;
     case TypeId::kBigint:
+    case TypeId::kTimestamp:
     case TypeId::kDouble: return 8;
     default: return -1;
   }
@@ -43,6 +45,7 @@ std::optional<std::string> text_value(const QueryResult::ColumnData& c, size_t r
     case TypeId::kInteger:
     case TypeId::kBigint: return std::to_string(c.ints[row]);
     case TypeId::kDate: return format_date(int32_t(c.ints[row]));
+    case TypeId::kTimestamp: return format_timestamp(c.ints[row]);
     case TypeId::kHugeint: return format_int128(c.huge[row]);
     case TypeId::kDecimal:
       return format_decimal(c.type.precision > 18 ? c.huge[row] : __int128(c.ints[row]), c.type.scale);

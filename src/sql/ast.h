@@ -108,6 +108,10 @@ struct TableItem {
   // A derived table: FROM (SELECT ...) [AS] alias [(column, ...)]; `name` is empty.
   std::shared_ptr<const SelectStatement> subquery;
   std::vector<std::string> column_aliases;
+  // A table function: FROM read_parquet('f.parquet') [AS] alias; `name` is the function,
+  // `function_args` its string arguments (file names).
+  bool function = false;
+  std::vector<std::string> function_args;
 };
 
 // WITH name [(column, ...)] AS (SELECT ...): a non-recursive common table expression.

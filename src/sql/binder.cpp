@@ -82,6 +82,8 @@ void Binder::bind_from(const SelectStatement& s) {
     stored_from_.emplace_back();
     if (item.subquery) {
       shape = materialize(*item.subquery, item.alias, item.column_aliases, "derived table " + item.alias);
+    } else if (item.function) {
+      shape = table_function(item);
     } else if (const TempTable* cte = find_cte(item.name)) {
       shape = item.column_aliases.empty() ? *cte : cte->renamed(cte->table->name(), item.column_aliases);
     } else if (std::optional<TempTable> view = view_rows(item)) {

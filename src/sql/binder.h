@@ -58,6 +58,8 @@ class Binder {
   plan::LogicalQuery bind_set_operation(const SelectStatement& s);
   // Binds `s` in this block's scope of WITH queries (not its tables: uncorrelated).
   plan::LogicalQuery bind_nested(const SelectStatement& s) const;
+  // FROM read_parquet(...) / read_csv_auto(...): the function's rows, through runner_.
+  TempTable table_function(const TableItem& item) const;
   // Binds and runs `s`; `names` rename its first columns; `what` names it in errors.
   TempTable materialize(const SelectStatement& s, const std::string& name, const std::vector<std::string>& names,
                         const std::string& what) const;

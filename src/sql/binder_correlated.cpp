@@ -88,7 +88,7 @@ Binder::Correlation Binder::correlation_of(const SelectStatement& sub) const {
     const std::string alias = item.alias.empty() ? item.name : item.alias;
     bool cte_shadowed = false;
     for (auto& w : sub.with) cte_shadowed = cte_shadowed || iequals(w.name, item.name);
-    if (item.subquery || cte_shadowed) {
+    if (item.subquery || item.function || cte_shadowed) {
       c.complete = false;
       continue;
     }

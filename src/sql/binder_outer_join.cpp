@@ -154,6 +154,13 @@ std::vector<std::pair<std::string, TempTable>> Binder::join_sources(std::vector<
       item.subquery = nullptr;
       item.column_aliases.clear();
       ctes_.emplace_back(item.name, shape);
+    } else if (item.function) {  // read once, as a hidden WITH query
+      shape = table_function(item);
+      item.name = "\x01" "function" + std::to_string(ctes_.size());
+      item.function = false;
+      item.function_args.clear();
+      item.column_aliases.clear();
+      ctes_.emplace_back(item.name, shape);
     } else if (const TempTable* cte = find_cte(item.name)) {
       shape = item.column_aliases.empty() ? *cte : cte->renamed(cte->table->name(), item.column_aliases);
     } else if (std::optional<TempTable> view = view_rows(item)) {  // run once, read as a hidden WITH query

@@ -47,7 +47,7 @@ bool statement_has_subquery(const SelectStatement& s) {
   for (auto& item : s.select)
     if (expression_has_subquery(item.expr)) return true;
   for (auto& t : s.from)
-    if (t.subquery || t.join != TableItem::Join::kInner || expression_has_subquery(t.on)) return true;
+    if (t.subquery || t.function || t.join != TableItem::Join::kInner || expression_has_subquery(t.on)) return true;
   if (expression_has_subquery(s.where) || expression_has_subquery(s.having)) return true;
   for (auto& g : s.group_by)
     if (expression_has_subquery(g)) return true;
@@ -115,6 +115,16 @@ std::optional<TempTable> Binder::view_rows(const TableItem& item) {
     if (std::string_view(e.what()).starts_with("view ")) throw;
     throw Error(e.kind(), fmt::format("view {}: {}", item.name, e.what()));
   }
+}
+
+TempTable Binder::table_function(const TableItem& item) const {
+  if (!runner_) fail(ErrorKind::kNotImplemented, "table function {} cannot run here (no connection)", item.name);
+  TablePtr t = runner_->table_function(item.name, item.function_args);
+  TempTable shape = TempTable::stored(std::move(t));
+  if (item.column_aliases.size() > shape.columns())
+    fail(ErrorKind::kBinder, "{} has {} columns available but {} columns specified", item.name, shape.columns(),
+         item.column_aliases.size());
+  return item.column_aliases.empty() ? shape : shape.renamed(shape.table->name(), item.column_aliases);
 }
 
 TempTable Binder::materialize(const SelectStatement& s, const std::string& name, const std::vector<std::string>& names,

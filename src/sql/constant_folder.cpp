@@ -110,6 +110,16 @@ std::optional<Value> parse_string_as(const std::string& text, const Type& to) {
       if (!parse_date(s, days)) return std::nullopt;
       return Value::date(days);
     }
+    case TypeId::kTimestamp: {
+      int64_t micros = 0;
+      if (!parse_timestamp(s, micros)) return std::nullopt;
+      return Value::timestamp(micros);
+    }
+    case TypeId::kBoolean: {
+      bool b = false;
+      if (!parse_boolean(s, b)) return std::nullopt;
+      return Value::boolean(b);
+    }
     case TypeId::kVarchar: return Value::varchar(text);
     default: return std::nullopt;
   }
@@ -179,9 +189,18 @@ std::optional<Value> cast_constant(const Value& v, const Type& to) {
   if (from == to) return v;
   if (from.id == TypeId::kVarchar) return parse_string_as(v.as_string(), to);
   if (to.id == TypeId::kVarchar) {
-    if (from.id == TypeId::kBoolean || from.id == TypeId::kNull) return std::nullopt;
+    if (from.id == TypeId::kNull) return std::nullopt;
     return Value::varchar(v.to_string());
   }
+  // DATE <-> TIMESTAMP (midnight; the date part), BOOLEAN <-> integers (PostgreSQL's casts).
+  if (from.id == TypeId::kDate && to.id == TypeId::kTimestamp) {
+    int64_t micros = 0;
+    if (__builtin_mul_overflow(v.as_int(), kMicrosPerDay, &micros)) return std::nullopt;
+    return Value::timestamp(micros);
+  }
+  if (from.id == TypeId::kTimestamp && to.id == TypeId::kDate) return Value::date(timestamp_days(v.as_int()));
+  if (from.id == TypeId::kBoolean && to.is_integral()) return make_int_value(v.as_int() != 0, to);
+  if (from.is_integral() && to.id == TypeId::kBoolean) return Value::boolean(v.as_hugeint() != 0);
   if (!from.is_numeric() || !to.is_numeric()) return std::nullopt;
   if (to.id == TypeId::kDouble) {
     return Value::float64(from.id == TypeId::kHugeint ? double(v.as_hugeint()) : v.as_double());

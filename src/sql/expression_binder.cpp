@@ -30,6 +30,8 @@ std::optional<AggFunc> aggregate_function(const std::string& name) {
   if (name == "min") return AggFunc::kMin;
   if (name == "max") return AggFunc::kMax;
   if (name == "avg") return AggFunc::kAvg;
+  if (name == "bool_and") return AggFunc::kMin;  // over BOOLEAN (false < true): false if any is false
+  if (name == "bool_or") return AggFunc::kMax;
   return std::nullopt;
 }
 
@@ -143,12 +145,21 @@ int ExpressionBinder::find_column(size_t ti, const std::string& name) const {
 
 ExprPtr ExpressionBinder::column_expr(size_t ti, int ci, std::string display) const {
   const Column& col = tables_[ti].table->column(size_t(ci));
-  if (!shapes_ || ti >= shapes_->size() || (*shapes_)[ti].is_stored())
+  // A BOOLEAN column (stored, or a result's) holds INTEGER 0/1: read as c <> 0, so every
+  // backend sees an integer column in an ordinary comparison.
+  const bool boolean = col.type().id == TypeId::kBoolean;
+  auto as_boolean = [&](ExprPtr c) {
+    auto e = std::make_shared<Expr>(*Expr::compare(CompareOp::kNe, c, Expr::constant(Value::integer(0))));
+    e->name = display;
+    return ExprPtr(e);
+  };
+  if (!shapes_ || ti >= shapes_->size() || (*shapes_)[ti].is_stored()) {
+    if (boolean) return as_boolean(Expr::column(int(ti), ci, Type::integer(), display));
     return Expr::column(int(ti), ci, col.type(), std::move(display));
+  }
   const TempTable& t = (*shapes_)[ti];
-  ExprPtr v = Expr::column(int(ti), ci, col.type(), display);
-  if (t.type(size_t(ci)).id == TypeId::kBoolean)
-    v = Expr::compare(CompareOp::kNe, v, Expr::constant(Value::integer(0)));
+  ExprPtr v = Expr::column(int(ti), ci, boolean ? Type::integer() : col.type(), display);
+  if (boolean || t.type(size_t(ci)).id == TypeId::kBoolean) v = as_boolean(v);
   if (!t.nullable(size_t(ci))) return v;
   // NULL where the hidden indicator says so (temp_table.h).
   const int flag = t.null_flag[size_t(ci)];
@@ -313,6 +324,27 @@ void ExpressionBinder::coerce_for_compare(ExprPtr& a, ExprPtr& b, const AstExpr&
   };
   if (a->type.id == TypeId::kDate) to_date(b);
   if (b->type.id == TypeId::kDate) to_date(a);
+  // TIMESTAMP against a string literal (read as a TIMESTAMP) or a DATE (its midnight).
+  auto to_timestamp = [&](ExprPtr& s) {
+    if (s->type.id == TypeId::kDate) s = convert(s, Type::timestamp(), whole);
+    if (!is_constant(s) || s->type.id != TypeId::kVarchar) return;
+    auto v = cast_constant(s->value, Type::timestamp());
+    if (!v)
+      fail(ErrorKind::kBinder, "invalid TIMESTAMP {} in '{}' (expected 'YYYY-MM-DD HH:MM:SS[.ffffff]')",
+           constant_text(s->value), whole.to_string());
+    s = Expr::constant(*v);
+  };
+  if (a->type.id == TypeId::kTimestamp) to_timestamp(b);
+  if (b->type.id == TypeId::kTimestamp) to_timestamp(a);
+  // BOOLEAN against a string literal ('t', 'false', ...).
+  auto to_boolean = [&](ExprPtr& s) {
+    if (!is_constant(s) || s->type.id != TypeId::kVarchar) return;
+    auto v = cast_constant(s->value, Type::boolean());
+    if (!v) fail(ErrorKind::kBinder, "invalid BOOLEAN {} in '{}'", constant_text(s->value), whole.to_string());
+    s = Expr::constant(*v);
+  };
+  if (a->type.id == TypeId::kBoolean) to_boolean(b);
+  if (b->type.id == TypeId::kBoolean) to_boolean(a);
   if (!comparable(a->type, b->type))
     fail(ErrorKind::kBinder, "cannot compare {} and {} in '{}'", a->type.to_string(), b->type.to_string(),
          whole.to_string());
@@ -561,7 +593,10 @@ ExprPtr ExpressionBinder::bind_aggregate(const AstExpr& e, AggFunc f) {
     inside_aggregate_ = true;
     arg = bind(*e.children[0]);
     inside_aggregate_ = false;
-    arg = typed_null(arg, Type::integer());
+    const bool boolean_only = e.name == "bool_and" || e.name == "bool_or";
+    arg = typed_null(arg, boolean_only ? Type::boolean() : Type::integer());
+    if (boolean_only && arg->type.id != TypeId::kBoolean)
+      fail(ErrorKind::kBinder, "{} needs a BOOLEAN argument, not {}, in '{}'", e.name, arg->type.to_string(), text);
   }
   Type arg_type = arg ? arg->type : Type::null();
   auto t = aggregate_type(f, arg_type);

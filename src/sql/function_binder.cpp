@@ -1,8 +1,8 @@
 // Binding of scalar functions, || and DATE +- INTERVAL (ExpressionBinder's members
 // declared in expression_binder.h). Result types follow PostgreSQL where raydb has
 // its types; where PostgreSQL answers NUMERIC or TIMESTAMP they follow DuckDB
-// (extract -> BIGINT; round keeps integer types; date_trunc and DATE +- INTERVAL stay
-// DATE, as raydb has no TIMESTAMP yet). Calls over constants are evaluated when the
+// (extract -> BIGINT; round keeps integer types; date_trunc and DATE +- INTERVAL of a
+// DATE stay DATE; of a TIMESTAMP they are TIMESTAMP). Calls over constants are evaluated when the
 // query runs, like calls over columns, except DATE +- INTERVAL of a constant date:
 // folded here so `d < DATE '1995-01-01' + INTERVAL '3' MONTH` stays a column
 // compared with a constant (a range predicate, on every backend).
@@ -158,7 +158,10 @@ ExprPtr ExpressionBinder::bind_date(const AstExpr& e) {
   const std::string& n = e.name;
   const bool by_name = date_fields().count(n) > 0;  // year(d), month(d), ...
   std::vector<ExprPtr> args = bind_arguments(e, by_name ? 1 : 2, by_name ? 1 : 2);
+  ExprPtr arg = args.back();
+  const bool ts = arg->type.id == TypeId::kTimestamp;
   ScalarFunc f = ScalarFunc::kYear;
+  bool as_timestamp = false;  // date_trunc of a TIMESTAMP to a month, quarter or year
   if (by_name) {
     f = date_fields().at(n);
   } else {
@@ -169,23 +172,35 @@ ExprPtr ExpressionBinder::bind_date(const AstExpr& e) {
     if (n == "date_trunc") {
       static const std::map<std::string, ScalarFunc> trunc = {
           {"year", ScalarFunc::kTruncYear}, {"quarter", ScalarFunc::kTruncQuarter}, {"month", ScalarFunc::kTruncMonth}};
-      if (name == "day") return argument_as(e, args[1], 1, TypeId::kDate);  // a DATE is its own day
+      static const std::map<std::string, int64_t> below_day = {
+          {"hour", 3600000000LL}, {"minute", 60000000LL}, {"second", 1000000LL}};
+      if (ts && below_day.count(name))
+        return Expr::function(ScalarFunc::kTruncMicros, {arg, Expr::constant(Value::bigint(below_day.at(name)))},
+                              Type::timestamp());
+      if (ts && name == "day") return convert(convert(arg, Type::date(), e), Type::timestamp(), e);
+      if (name == "day") return argument_as(e, arg, 1, TypeId::kDate);  // a DATE is its own day
       auto it = trunc.find(name);
       if (it == trunc.end())
-        fail(ErrorKind::kBinder, "unsupported date_trunc unit '{}' in '{}' (supported: year, quarter, month, day)",
-             name, e.to_string());
+        fail(ErrorKind::kBinder, "unsupported date_trunc unit '{}' in '{}' (supported: year, quarter, month, day{})",
+             name, e.to_string(), ts ? ", hour, minute, second" : "");
       f = it->second;
+      as_timestamp = ts;
     } else {
+      static const std::map<std::string, ScalarFunc> time_fields = {
+          {"hour", ScalarFunc::kHour}, {"minute", ScalarFunc::kMinute}, {"second", ScalarFunc::kSecond}};
+      if (ts && time_fields.count(name)) return Expr::function(time_fields.at(name), {arg}, Type::bigint());
       auto it = date_fields().find(name);
       if (it == date_fields().end())
-        fail(ErrorKind::kBinder, "unsupported field '{}' in '{}' (supported: year, quarter, month, day, dow, doy)",
-             name, e.to_string());
+        fail(ErrorKind::kBinder, "unsupported field '{}' in '{}' (supported: year, quarter, month, day, dow, doy{})",
+             name, e.to_string(), ts ? ", hour, minute, second" : "");
       f = it->second;
     }
   }
-  ExprPtr d = argument_as(e, args.back(), args.size() - 1, TypeId::kDate);
+  // Fields of a day and above read the timestamp's date.
+  ExprPtr d = ts ? convert(arg, Type::date(), e) : argument_as(e, arg, args.size() - 1, TypeId::kDate);
   const bool trunc = f == ScalarFunc::kTruncYear || f == ScalarFunc::kTruncQuarter || f == ScalarFunc::kTruncMonth;
-  return Expr::function(f, {d}, trunc ? Type::date() : Type::bigint());
+  ExprPtr r = Expr::function(f, {d}, trunc ? Type::date() : Type::bigint());
+  return as_timestamp ? convert(r, Type::timestamp(), e) : r;
 }
 
 ExprPtr ExpressionBinder::bind_string(const AstExpr& e, ScalarFunc f) {
@@ -254,6 +269,8 @@ ExprPtr ExpressionBinder::bind_concat(const AstExpr& e) {
 
 // DATE +- INTERVAL: days are DATE +- INTEGER; months and years add calendar months,
 // clamped to the month's end (2024-01-31 + 1 month = 2024-02-29), as PostgreSQL does.
+// TIMESTAMP +- INTERVAL adds microseconds (days and below) or calendar months; a DATE
+// plus hours, minutes or seconds is its midnight's TIMESTAMP plus them (PostgreSQL).
 ExprPtr ExpressionBinder::bind_interval_arith(const AstExpr& e) {
   const bool left_interval = e.children[0]->kind == AstKind::kInterval;
   const AstExpr& iv = *e.children[left_interval ? 0 : 1];
@@ -262,16 +279,31 @@ ExprPtr ExpressionBinder::bind_interval_arith(const AstExpr& e) {
   if (left_interval && e.op == "-")
     fail(ErrorKind::kBinder, "cannot subtract a DATE from an INTERVAL in '{}'", e.to_string());
   ExprPtr d = bind(*e.children[left_interval ? 1 : 0]);
-  if (is_null_type(d)) d = Expr::constant(Value::null(Type::date()));
-  if (d->type.id != TypeId::kDate)
-    fail(ErrorKind::kBinder, "cannot apply '{}' to {} and INTERVAL in '{}' (intervals apply to DATE values)", e.op,
+  const bool below_day = iv.name == "hour" || iv.name == "minute" || iv.name == "second";
+  if (is_null_type(d)) d = Expr::constant(Value::null(below_day ? Type::timestamp() : Type::date()));
+  if (d->type.id == TypeId::kDate && below_day) d = convert(d, Type::timestamp(), e);
+  if (d->type.id != TypeId::kDate && d->type.id != TypeId::kTimestamp)
+    fail(ErrorKind::kBinder,
+         "cannot apply '{}' to {} and INTERVAL in '{}' (intervals apply to DATE and TIMESTAMP values)", e.op,
          d->type.to_string(), e.to_string());
   const int64_t n = e.op == "-" ? -iv.value.as_int() : iv.value.as_int();
+  if (d->type.id == TypeId::kTimestamp && iv.name != "month" && iv.name != "year") {
+    const int64_t unit = iv.name == "day" ? kMicrosPerDay : iv.name == "hour" ? 3600000000LL
+                         : iv.name == "minute" ? 60000000LL : 1000000LL;
+    int64_t micros = 0, folded = 0;
+    if (__builtin_mul_overflow(n, unit, &micros)) fail(ErrorKind::kBinder, "interval out of range in '{}'", e.to_string());
+    if (d->kind == ExprKind::kConstant && !d->value.is_null() &&
+        !__builtin_add_overflow(d->value.as_int(), micros, &folded))
+      return Expr::constant(Value::timestamp(folded));  // keeps `ts < constant + INTERVAL` a range predicate
+    return Expr::function(ScalarFunc::kAddMicros, {d, Expr::constant(Value::bigint(micros))}, Type::timestamp());
+  }
   if (iv.name == "day") {
     if (n < INT32_MIN || n > INT32_MAX) fail(ErrorKind::kBinder, "interval out of range in '{}'", e.to_string());
     return make_arith(plan::ArithOp::kAdd, d, Expr::constant(Value::integer(int32_t(n))), e);
   }
   const int64_t months = iv.name == "year" ? n * 12 : n;
+  if (d->type.id == TypeId::kTimestamp)
+    return Expr::function(ScalarFunc::kAddMonthsTs, {d, Expr::constant(Value::bigint(months))}, Type::timestamp());
   int32_t folded = 0;
   if (d->kind == ExprKind::kConstant && !d->value.is_null() && add_months(int32_t(d->value.as_int()), months, folded))
     return Expr::constant(Value::date(folded));

@@ -489,7 +489,22 @@ TableItem Parser::parse_table_item() {
     return t;
   }
   t.name = expect_name("a table name");
-  if (peek().is_operator("(")) not_supported_error(peek(), "a table function");
+  if (accept_operator("(")) {  // a table function over file names: read_parquet('x.parquet')
+    t.function = true;
+    do {
+      const Token& arg = peek();
+      if (arg.type != TokenType::kString) expected_error(arg, "a file name in quotes");
+      t.function_args.push_back(next().text);
+    } while (accept_operator(","));
+    expect_operator(")");
+    if (!parse_optional_alias(t.alias)) t.alias = t.name;
+    if (accept_operator("(")) {
+      do t.column_aliases.push_back(expect_name("a column name"));
+      while (accept_operator(","));
+      expect_operator(")");
+    }
+    return t;
+  }
   if (peek().is_operator(".")) not_supported_error(peek(), "a schema-qualified table name");
   parse_optional_alias(t.alias);
   return t;
@@ -872,8 +887,16 @@ AstPtr Parser::parse_primary() {
       if (t.text == "interval" && (peek(1).type == TokenType::kString || peek(1).type == TokenType::kInteger))
         return next(), parse_interval(t);
       if (t.text == "extract" && peek(1).is_operator("(")) return next(), parse_extract(t);
-      if ((t.text == "timestamp" || t.text == "time") && peek(1).type == TokenType::kString)
-        not_supported_error(t, "the " + t.text + " type");
+      if (t.text == "timestamp" && peek(1).type == TokenType::kString) {
+        next();
+        const Token& s = next();
+        int64_t micros = 0;
+        if (!parse_timestamp(s.text, micros))
+          parse_error_at(s.line, s.column, "invalid TIMESTAMP literal",
+                         s.raw + " is not a timestamp in the form YYYY-MM-DD HH:MM:SS[.ffffff] (years 1-9999)");
+        return literal(t, Value::timestamp(micros), "TIMESTAMP " + s.raw);
+      }
+      if (t.text == "time" && peek(1).type == TokenType::kString) not_supported_error(t, "the time type");
       if (is_reserved_word(t.text)) expected_error(t, "an expression");
       break;
   }

@@ -16,12 +16,14 @@ namespace raydb::sql {
 
 namespace {
 
-// day/days, month/months, year/years, week/weeks -> (unit, multiplier); false when unknown.
+// day(s), month(s), year(s), week(s), hour(s), minute(s), second(s) -> (unit,
+// multiplier); false when unknown.
 bool interval_unit(std::string word, std::string& unit, int64_t& factor) {
   for (auto& c : word) c = char(std::tolower(static_cast<unsigned char>(c)));
   if (!word.empty() && word.back() == 's') word.pop_back();
   factor = 1;
-  if (word == "day" || word == "month" || word == "year") unit = word;
+  if (word == "day" || word == "month" || word == "year" || word == "hour" || word == "minute" || word == "second")
+    unit = word;
   else if (word == "week") unit = "day", factor = 7;
   else return false;
   return true;
@@ -52,7 +54,7 @@ AstPtr Parser::parse_interval(const Token& start) {
     text = text.substr(0, sp);
   } else {
     const Token& u = peek();
-    if (u.type != TokenType::kIdentifier) expected_error(u, "an interval unit (DAY, MONTH or YEAR)");
+    if (u.type != TokenType::kIdentifier) expected_error(u, "an interval unit (SECOND, MINUTE, HOUR, DAY, MONTH or YEAR)");
     unit_word = next().text;
     if (accept_operator("(")) {  // DAY (3): a field precision, which does not change the value
       if (peek().type != TokenType::kInteger) expected_error(peek(), "an integer");
@@ -63,7 +65,7 @@ AstPtr Parser::parse_interval(const Token& start) {
   auto e = node(AstKind::kInterval, start);
   int64_t factor = 1;
   if (!interval_unit(unit_word, e->name, factor))
-    parse_error_at(v.line, v.column, "invalid INTERVAL", "unit '" + unit_word + "' (supported: DAY, WEEK, MONTH, YEAR)");
+    parse_error_at(v.line, v.column, "invalid INTERVAL", "unit '" + unit_word + "' (supported: SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, YEAR)");
   errno = 0;
   char* end = nullptr;
   const long long n = std::strtoll(text.c_str(), &end, 10);

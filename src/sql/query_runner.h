@@ -5,6 +5,7 @@
 // once, on whichever backend takes them; the outer block then reads the result like a
 // stored table (api/ implements it; see docs/ARCHITECTURE.md, "Query structure").
 #include <string>
+#include <vector>
 
 #include "plan/logical/logical_query.h"
 #include "sql/temp_table.h"
@@ -17,6 +18,9 @@ class QueryRunner {
   // Runs `q` and returns its rows as a table named `name`, columns named by
   // q.output_names; `what` names it in errors ("WITH query x", "derived table t").
   virtual TempTable materialize(plan::LogicalQuery q, const std::string& name, const std::string& what) = 0;
+  // The rows of table function `name` over `args` (read_parquet, read_csv_auto: file
+  // names), read now into memory; errors name the function and the file.
+  virtual TablePtr table_function(const std::string& name, const std::vector<std::string>& args) = 0;
 };
 
 }  // namespace raydb::sql

@@ -148,7 +148,8 @@ void TempTableBuilder::append(size_t c, const Value& v) {
 bool TempTableBuilder::append_ints(size_t c, const int64_t* v, const std::vector<uint8_t>& nulls, size_t n) {
   const Type& t = types_[c];
   const bool fits = t.id == TypeId::kInteger || t.id == TypeId::kBigint || t.id == TypeId::kDate ||
-                    t.id == TypeId::kBoolean || (t.id == TypeId::kDecimal && t.precision <= 18);
+                    t.id == TypeId::kBoolean || t.id == TypeId::kTimestamp ||
+                    (t.id == TypeId::kDecimal && t.precision <= 18);
   if (!fits) return false;
   ColumnBuilder& b = columns_[c];
   for (size_t i = 0; i < n; i++) {

@@ -102,8 +102,8 @@ std::optional<Type> aggregate_type(AggFunc f, const Type& arg) {
       return std::nullopt;
     case AggFunc::kMin:
     case AggFunc::kMax:
-      if (arg.id == TypeId::kBoolean || arg.id == TypeId::kNull) return std::nullopt;
-      return arg;
+      if (arg.id == TypeId::kNull) return std::nullopt;
+      return arg;  // BOOLEAN too: false < true
     case AggFunc::kOrderStat: return std::nullopt;  // typed by bind_order_stat (depends on its kind)
   }
   return std::nullopt;
@@ -115,6 +115,11 @@ bool castable(const Type& from, const Type& to) {
   // Text to and from every other type, parsed or printed at run time (bad text is an
   // execution error naming the value).
   if (to.id == TypeId::kVarchar) return true;
+  // DATE <-> TIMESTAMP, BOOLEAN <-> INTEGER/BIGINT, as PostgreSQL casts them.
+  auto either = [&](TypeId a, TypeId b) { return (from.id == a && to.id == b) || (from.id == b && to.id == a); };
+  if (either(TypeId::kDate, TypeId::kTimestamp) || either(TypeId::kBoolean, TypeId::kInteger) ||
+      either(TypeId::kBoolean, TypeId::kBigint))
+    return true;
   return from.id == TypeId::kVarchar && to.id != TypeId::kNull;
 }
 

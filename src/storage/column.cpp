@@ -37,6 +37,8 @@ Value Column::get(uint64_t row) const {
     case TypeId::kDouble: return Value::float64(data<double>()[row]);
     case TypeId::kDecimal: return Value::decimal(data<int64_t>()[row], type_.precision, type_.scale);
     case TypeId::kDate: return Value::date(data<int32_t>()[row]);
+    case TypeId::kBoolean: return Value::boolean(data<int32_t>()[row] != 0);
+    case TypeId::kTimestamp: return Value::timestamp(data<int64_t>()[row]);
     case TypeId::kVarchar: return Value::varchar(std::string(dict_->at(uint32_t(data<int32_t>()[row]))));
     default: fail(ErrorKind::kInternal, "column {} has unstorable type {}", name_, type_.to_string());
   }
@@ -180,7 +182,7 @@ void ColumnBuilder::reserve(uint64_t n) {
 void ColumnBuilder::append_int(int64_t v) {
   if (type_.physical_width() == 4 && type_.id != TypeId::kVarchar)
     i32_.push_back(int32_t(v));
-  else if (type_.id == TypeId::kBigint || type_.id == TypeId::kDecimal)
+  else if (type_.id == TypeId::kBigint || type_.id == TypeId::kDecimal || type_.id == TypeId::kTimestamp)
     i64_.push_back(v);
   else
     fail(ErrorKind::kInternal, "append_int on {} column {}", type_.to_string(), name_);
@@ -228,6 +230,15 @@ void ColumnBuilder::append_value(const Value& v) {
     case TypeId::kDouble: return append_double(v.as_double());
     default: break;
   }
+  // BOOLEAN and TIMESTAMP hold only their own kind of value (a DATE is its midnight).
+  const TypeId from = v.type().id;
+  if (type_.id == TypeId::kBoolean && from == TypeId::kBoolean) return append_int(v.as_int() != 0);
+  if (type_.id == TypeId::kTimestamp && from == TypeId::kTimestamp) return append_int(v.as_int());
+  if (type_.id == TypeId::kTimestamp && from == TypeId::kDate) return append_int(v.as_int() * kMicrosPerDay);
+  if (type_.id == TypeId::kBoolean || type_.id == TypeId::kTimestamp || from == TypeId::kBoolean ||
+      from == TypeId::kTimestamp)
+    fail(ErrorKind::kInvalidInput, "column {} ({}) cannot hold {} value {}", name_, type_.to_string(),
+         v.type().to_string(), v.to_string());
   if (v.type().id == TypeId::kDouble || v.type().id == TypeId::kVarchar || v.type().id == TypeId::kHugeint)
     fail(ErrorKind::kInvalidInput, "column {} ({}) cannot hold {} value {}", name_, type_.to_string(),
          v.type().to_string(), v.to_string());

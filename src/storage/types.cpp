@@ -34,6 +34,8 @@ Type Type::parse(std::string_view text) {
   if (base == "BIGINT" || base == "INT8") return bigint();
   if (base == "DOUBLE" || base == "FLOAT8" || base == "REAL" || base == "FLOAT") return float64();
   if (base == "DATE") return date();
+  if (base == "BOOLEAN" || base == "BOOL") return boolean();
+  if (base == "TIMESTAMP" || base == "DATETIME" || base == "TIMESTAMP WITHOUT TIME ZONE") return timestamp();
   if (base == "VARCHAR" || base == "TEXT" || base == "CHAR" || base == "STRING") return varchar();
   if (base == "DECIMAL" || base == "NUMERIC") {
     int p = 18, s = 0;
@@ -51,15 +53,17 @@ Type Type::parse(std::string_view text) {
       fail(ErrorKind::kInvalidInput, "DECIMAL({},{}) is out of range: precision 1..18, scale 0..precision", p, s);
     return decimal(p, s);
   }
-  fail(ErrorKind::kInvalidInput, "unknown type '{}' (expected INT, BIGINT, DOUBLE, DECIMAL(p,s), DATE or VARCHAR)",
+  fail(ErrorKind::kInvalidInput, "unknown type '{}' (expected INT, BIGINT, DOUBLE, DECIMAL(p,s), DATE, TIMESTAMP, BOOLEAN or VARCHAR)",
        text);
 }
 
 int Type::physical_width() const {
   switch (id) {
+    case TypeId::kBoolean:
     case TypeId::kInteger:
     case TypeId::kDate:
     case TypeId::kVarchar: return 4;
+    case TypeId::kTimestamp:
     case TypeId::kBigint:
     case TypeId::kDouble:
     case TypeId::kDecimal: return 8;
@@ -78,6 +82,7 @@ std::string Type::to_string() const {
     case TypeId::kDecimal: return fmt::format("DECIMAL({},{})", precision, scale);
     case TypeId::kDate: return "DATE";
     case TypeId::kVarchar: return "VARCHAR";
+    case TypeId::kTimestamp: return "TIMESTAMP";
   }
   return "?";
 }

@@ -30,6 +30,7 @@ std::string Value::to_string() const {
     case TypeId::kDecimal: return format_decimal(h_, type_.scale);
     case TypeId::kDate: return format_date(int32_t(h_));
     case TypeId::kVarchar: return s_;
+    case TypeId::kTimestamp: return format_timestamp(int64_t(h_));
   }
   return "?";
 }

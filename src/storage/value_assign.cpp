@@ -88,6 +88,16 @@ Value parse_literal(const std::string& text, const ColumnBuilder& c, std::string
       if (!parse_date(s, days)) return bad();
       return Value::date(days);
     }
+    case TypeId::kTimestamp: {
+      int64_t micros = 0;
+      if (!parse_timestamp(s, micros)) return bad();
+      return Value::timestamp(micros);
+    }
+    case TypeId::kBoolean: {
+      bool b = false;
+      if (!parse_boolean(s, b)) return bad();
+      return Value::boolean(b);
+    }
     default: return bad();
   }
 }
@@ -106,6 +116,15 @@ void append_assigned(ColumnBuilder& c, const Value& v, bool literal, std::string
     return append_assigned(c, parse_literal(v.as_string(), c, table), false, table);
   }
   const bool numeric = v.type().is_numeric();
+  // PostgreSQL's assignment casts: DATE <-> TIMESTAMP (a timestamp's date part), and
+  // BOOLEAN only from BOOLEAN.
+  if (t.id == TypeId::kTimestamp || t.id == TypeId::kBoolean) {
+    if (from == t.id) return c.append_int(v.as_int());
+    if (t.id == TypeId::kTimestamp && from == TypeId::kDate) return c.append_int(v.as_int() * kMicrosPerDay);
+    fail(ErrorKind::kInvalidInput, "column {}.{} is of type {} but the value {} is {}", table, c.name(),
+         t.to_string(), v.to_string(), v.type().to_string());
+  }
+  if (t.id == TypeId::kDate && from == TypeId::kTimestamp) return c.append_int(timestamp_days(v.as_int()));
   if (t.id == TypeId::kDate) {
     if (from != TypeId::kDate)
       fail(ErrorKind::kInvalidInput, "column {}.{} is of type DATE but the value {} is {}", table, c.name(),
@@ -125,9 +144,6 @@ Type storable_type_for(const Type& t, std::string_view column) {
     case TypeId::kDecimal: return t.precision > 18 ? Type::decimal(18, std::min<int>(t.scale, 18)) : t;
     case TypeId::kNull:
       fail(ErrorKind::kInvalidInput, "column {} has no type (a bare NULL); CAST it to the type to store", column);
-    case TypeId::kBoolean:
-      fail(ErrorKind::kInvalidInput, "column {} is BOOLEAN, which raydb cannot store yet (store a CASE of 0 and 1)",
-           column);
     default: return t;
   }
 }

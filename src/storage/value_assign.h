@@ -13,7 +13,8 @@ namespace raydb {
 // - numbers into INTEGER, BIGINT, DECIMAL(p,s), DOUBLE: decimals and doubles are
 //   rounded half away from zero to the target's scale (doubles to integers half to
 //   even, as PostgreSQL's rint), then range-checked ("out of range" errors);
-// - anything into VARCHAR as its text; DATE only into DATE;
+// - anything into VARCHAR as its text; DATE into DATE or TIMESTAMP (midnight),
+//   TIMESTAMP into TIMESTAMP or DATE (its date), BOOLEAN only into BOOLEAN;
 // - `literal` strings (VALUES entries written as '...') are parsed as the column's
 //   type, as PostgreSQL reads an untyped literal; other strings into non-VARCHAR
 //   columns are a type mismatch;

@@ -317,7 +317,7 @@ TEST(ScalarFunctionsCli, BadArgumentsAreOneLineErrors) {
       {"select round(m, i) from t", "the digits of round must be an integer constant"},
       {"select extract(week from dt) from t", "unsupported field 'week'"},
       {"select date_trunc('hour', dt) from t", "unsupported date_trunc unit 'hour'"},
-      {"select dt + interval '1' hour from t", "unit 'hour'"},
+      {"select dt + interval '1' millisecond from t", "unit 'millisecond'"},
       {"select dt + interval 'x' day from t", "is not a whole number of days"},
       {"select interval '1' day from t", "an INTERVAL can only be added to or subtracted from a DATE"},
       {"select i + interval '1' day from t", "cannot apply '+' to INTEGER and INTERVAL"},

@@ -10,14 +10,14 @@ import duckdb
 from conftest import printed, query, raydb
 
 MATCHES = {"BIGINT": {"INTEGER", "BIGINT"}, "HUGEINT": {"BIGINT"}, "DOUBLE": {"DOUBLE"}, "DATE": {"DATE"},
-           "VARCHAR": {"VARCHAR"}, "BOOLEAN": {"VARCHAR"}, "TIMESTAMP": {"VARCHAR"}}
+           "VARCHAR": {"VARCHAR"}, "BOOLEAN": {"BOOLEAN"}, "TIMESTAMP": {"TIMESTAMP"}}
 
 
 def same(ours, theirs):
     if theirs is None or ours is None:
         return ours is None and theirs is None
     if isinstance(theirs, bool):
-        return ours == str(theirs).lower()
+        return ours is theirs
     if isinstance(theirs, float):
         return math.isclose(float(ours), theirs, rel_tol=1e-12)
     if isinstance(theirs, (list, dict)):

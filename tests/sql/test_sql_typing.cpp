@@ -287,7 +287,9 @@ TEST_F(SqlTyping, Cast) {
   EXPECT_EQ(cat.bind("select cast(s as integer) from t").select[0]->kind, ExprKind::kCast);
   EXPECT_EQ(cat.bind("select cast(dt as varchar) from t").select[0]->kind, ExprKind::kCast);
   EXPECT_SQL_ERROR(cat, "select cast(dt as integer) from t", ErrorKind::kBinder, "cannot cast DATE to INTEGER");
-  EXPECT_SQL_ERROR(cat, "select cast(i = 1 as integer) from t", ErrorKind::kBinder, "cannot cast BOOLEAN to INTEGER");
+  EXPECT_EQ(cat.bind("select cast(i = 1 as integer) from t").select[0]->kind, ExprKind::kCast);  // PostgreSQL's cast
+  EXPECT_SQL_ERROR(cat, "select cast(i = 1 as date) from t", ErrorKind::kBinder, "cannot cast BOOLEAN to DATE");
+  EXPECT_SQL_ERROR(cat, "select cast(dt as boolean) from t", ErrorKind::kBinder, "cannot cast DATE to BOOLEAN");
 }
 
 TEST_F(SqlTyping, AggregateResultTypes) {
@@ -323,7 +325,9 @@ TEST_F(SqlTyping, AggregateResultTypes) {
   EXPECT_EQ(agg("SUM(I)").name, "sum(i)");
   EXPECT_SQL_ERROR(cat, "select sum(s) from t", ErrorKind::kBinder, "cannot apply sum to VARCHAR in 'sum(s)'");
   EXPECT_SQL_ERROR(cat, "select avg(dt) from t", ErrorKind::kBinder, "cannot apply avg to DATE");
-  EXPECT_SQL_ERROR(cat, "select min(i = 1) from t", ErrorKind::kBinder, "cannot apply min to BOOLEAN");
+  EXPECT_EQ(agg("min(i = 1)").type, Type::boolean());  // false < true, as PostgreSQL's bool_and
+  EXPECT_SQL_ERROR(cat, "select sum(i = 1) from t", ErrorKind::kBinder, "cannot apply sum to BOOLEAN");
+  EXPECT_SQL_ERROR(cat, "select bool_or(i) from t", ErrorKind::kBinder, "bool_or needs a BOOLEAN argument");
   EXPECT_SQL_ERROR(cat, "select sum(*) from t", ErrorKind::kBinder, "sum(*) is not allowed; only count takes *");
   EXPECT_SQL_ERROR(cat, "select sum(i, b) from t", ErrorKind::kBinder, "sum takes exactly one argument, got 2");
   EXPECT_SQL_ERROR(cat, "select count() from t", ErrorKind::kBinder, "count takes exactly one argument, got 0");

@@ -34,7 +34,7 @@ namespace {
 // How an Arrow column is stored, and why when as text.
 struct Mapping {
   Type type;
-  const char* as_text = nullptr;  // "TIMESTAMP", "BOOLEAN": stored as VARCHAR
+  const char* as_text = nullptr;  // "UTC": an instant whose time zone is dropped
 };
 
 Mapping map_type(const std::string& column, const arrow::DataType& t) {
@@ -66,8 +66,9 @@ Mapping map_type(const std::string& column, const arrow::DataType& t) {
     case arrow::Type::NA: return {Type::varchar()};
     case arrow::Type::DICTIONARY:
       return map_type(column, *static_cast<const arrow::DictionaryType&>(t).value_type());
-    case arrow::Type::TIMESTAMP: return {Type::varchar(), "TIMESTAMP"};
-    case arrow::Type::BOOL: return {Type::varchar(), "BOOLEAN"};
+    case arrow::Type::TIMESTAMP:
+      return {Type::timestamp(), static_cast<const arrow::TimestampType&>(t).timezone().empty() ? nullptr : "UTC"};
+    case arrow::Type::BOOL: return {Type::boolean()};
     default:
       fail(ErrorKind::kLoad, "column {}: Parquet type {} cannot be loaded (integers, floats, decimals, dates, "
            "timestamps, booleans and strings can)", column, t.ToString());
@@ -78,35 +79,24 @@ void check(const arrow::Status& s, const std::string& file) {
   if (!s.ok()) fail(ErrorKind::kLoad, "{}: {}", file, s.message());
 }
 
-// Timestamp as DuckDB's text of it: "YYYY-MM-DD HH:MM:SS" and the fraction without
-// trailing zeros; an instant with a time zone in UTC with "+00".
-std::string timestamp_text(int64_t v, const arrow::TimestampType& t) {
-  int64_t per_second = 1;
+// A Parquet timestamp in raydb's unit (microseconds), exactly: seconds and
+// milliseconds scaled up (overflow: an error), nanoseconds only when whole microseconds.
+int64_t timestamp_micros(int64_t v, const arrow::TimestampType& t, const std::string& column) {
+  int64_t out = 0;
+  bool ok = true;
   switch (t.unit()) {
-    case arrow::TimeUnit::SECOND: per_second = 1; break;
-    case arrow::TimeUnit::MILLI: per_second = 1000; break;
-    case arrow::TimeUnit::MICRO: per_second = 1000000; break;
-    case arrow::TimeUnit::NANO: per_second = 1000000000; break;
+    case arrow::TimeUnit::SECOND: ok = !__builtin_mul_overflow(v, int64_t(1000000), &out); break;
+    case arrow::TimeUnit::MILLI: ok = !__builtin_mul_overflow(v, int64_t(1000), &out); break;
+    case arrow::TimeUnit::MICRO: out = v; break;
+    case arrow::TimeUnit::NANO:
+      if (v % 1000 != 0)
+        fail(ErrorKind::kLoad, "column {}: timestamp {} ns has a fraction below a microsecond, which TIMESTAMP "
+             "(microseconds) cannot hold", column, v);
+      out = v / 1000;
+      break;
   }
-  int64_t secs = v / per_second, frac = v % per_second;
-  if (frac < 0) {
-    frac += per_second;
-    secs--;
-  }
-  int64_t days = secs / 86400, rem = secs % 86400;
-  if (rem < 0) {
-    rem += 86400;
-    days--;
-  }
-  std::string s = fmt::format("{} {:02}:{:02}:{:02}", format_date(int32_t(days)), rem / 3600, rem / 60 % 60, rem % 60);
-  if (frac) {
-    int digits = per_second == 1000 ? 3 : per_second == 1000000 ? 6 : 9;
-    std::string f = fmt::format("{:0{}}", frac, digits);
-    while (!f.empty() && f.back() == '0') f.pop_back();
-    s += "." + f;
-  }
-  if (!t.timezone().empty()) s += "+00";
-  return s;
+  if (!ok) fail(ErrorKind::kLoad, "column {}: timestamp {} ({}) is out of range for TIMESTAMP", column, v, t.ToString());
+  return out;
 }
 
 // One value of a non-null slot, appended to `b`.
@@ -147,10 +137,10 @@ void append_value(ColumnBuilder& b, const arrow::Array& a, int64_t i, const std:
     case arrow::Type::STRING: return b.append_string(static_cast<const arrow::StringArray&>(a).GetView(i));
     case arrow::Type::LARGE_STRING: return b.append_string(static_cast<const arrow::LargeStringArray&>(a).GetView(i));
     case arrow::Type::STRING_VIEW: return b.append_string(static_cast<const arrow::StringViewArray&>(a).GetView(i));
-    case arrow::Type::BOOL: return b.append_string(static_cast<const arrow::BooleanArray&>(a).Value(i) ? "true" : "false");
+    case arrow::Type::BOOL: return b.append_int(static_cast<const arrow::BooleanArray&>(a).Value(i) ? 1 : 0);
     case arrow::Type::TIMESTAMP:
-      return b.append_string(timestamp_text(static_cast<const arrow::TimestampArray&>(a).Value(i),
-                                            static_cast<const arrow::TimestampType&>(*a.type())));
+      return b.append_int(timestamp_micros(static_cast<const arrow::TimestampArray&>(a).Value(i),
+                                           static_cast<const arrow::TimestampType&>(*a.type()), column));
     case arrow::Type::DICTIONARY: {
       const auto& d = static_cast<const arrow::DictionaryArray&>(a);
       return append_value(b, *d.dictionary(), d.GetValueIndex(i), column);
@@ -201,8 +191,8 @@ TablePtr read_parquet_table(const std::string& name, const std::vector<std::stri
     const std::string& column = schema.field(c)->name();
     const Mapping& m = mappings[size_t(c)];
     if (m.as_text && notes)
-      notes->push_back(fmt::format("column {}: {} values, which raydb does not store; loaded as VARCHAR", column,
-                                   m.as_text));
+      notes->push_back(fmt::format("column {}: a timestamp with a time zone; loaded as TIMESTAMP in {} (raydb has "
+                                   "no time zones)", column, m.as_text));
     ColumnBuilder b(column, m.type, true);
     int64_t rows = 0;
     for (const auto& t : tables) rows += t->num_rows();

@@ -41,6 +41,7 @@ std::shared_ptr<arrow::DataType> arrow_type(const Type& t) {
     case TypeId::kDecimal: return arrow::decimal128(t.precision, t.scale);
     case TypeId::kDate: return arrow::date32();
     case TypeId::kBoolean: return arrow::boolean();
+    case TypeId::kTimestamp: return arrow::timestamp(arrow::TimeUnit::MICRO);
     case TypeId::kVarchar:
     case TypeId::kNull: return arrow::utf8();
   }
@@ -72,6 +73,7 @@ std::shared_ptr<arrow::Array> column_array(const QueryResult& r, size_t c) {
       case TypeId::kBigint: s = static_cast<arrow::Int64Builder&>(*builder).Append(v.as_int()); break;
       case TypeId::kDate: s = static_cast<arrow::Date32Builder&>(*builder).Append(int32_t(v.as_int())); break;
       case TypeId::kBoolean: s = static_cast<arrow::BooleanBuilder&>(*builder).Append(v.as_int() != 0); break;
+      case TypeId::kTimestamp: s = static_cast<arrow::TimestampBuilder&>(*builder).Append(v.as_int()); break;
       case TypeId::kDouble: s = static_cast<arrow::DoubleBuilder&>(*builder).Append(v.as_double()); break;
       case TypeId::kHugeint:
         s = static_cast<arrow::Decimal128Builder&>(*builder).Append(decimal_of(v.as_hugeint()));

@@ -94,8 +94,8 @@ std::optional<Ranges> ranges_for(const Column& col, CompareOp op, const Value& k
     return std::nullopt;
   }
   if (ct.id == TypeId::kDouble) return std::nullopt;
-  if (ct.id == TypeId::kDate) {
-    if (k.type().id != TypeId::kDate) return std::nullopt;
+  if (ct.id == TypeId::kDate || ct.id == TypeId::kTimestamp) {
+    if (k.type().id != ct.id) return std::nullopt;
     lo_incl = hi_incl = k.as_int();
   } else {
     // Numeric column (INTEGER, BIGINT, DECIMAL): k' = k * 10^column_scale.

@@ -31,8 +31,10 @@ Vector gather_column(const Expr& e, const EvalContext& ctx) {
   const uint32_t* rows = ctx.batch->rows[size_t(e.table_index)];
   if (!rows) fail(ErrorKind::kInternal, "column {} read before its table is bound", e.to_string());
   const size_t n = ctx.n;
-  Vector v(col.type(), n);
+  // A stored BOOLEAN column is read as its INTEGER 0/1 (the binder compares it with 0).
+  Vector v(col.type().id == TypeId::kBoolean ? Type::integer() : col.type(), n);
   switch (col.type().id) {
+    case TypeId::kBoolean:
     case TypeId::kInteger:
     case TypeId::kDate: {
       const int32_t* d = col.data<int32_t>();
@@ -49,6 +51,7 @@ Vector gather_column(const Expr& e, const EvalContext& ctx) {
       break;
     }
     case TypeId::kBigint:
+    case TypeId::kTimestamp:
     case TypeId::kDecimal: {
       const int64_t* d = col.data<int64_t>();
       for (size_t i = 0; i < n; i++) v.ints[i] = d[rows[i]];
@@ -557,9 +560,15 @@ Vector convert(Vector v, const Type& to) {
             break;
           }
           case TypeId::kBoolean: {
-            if (s == "true" || s == "t" || s == "1") r.ints[i] = 1;
-            else if (s == "false" || s == "f" || s == "0") r.ints[i] = 0;
-            else bad_cast(i);
+            bool b = false;
+            if (!parse_boolean(s, b)) bad_cast(i);
+            r.ints[i] = b;
+            break;
+          }
+          case TypeId::kTimestamp: {
+            int64_t t = 0;
+            if (!parse_timestamp(s, t)) bad_cast(i);
+            r.ints[i] = t;
             break;
           }
           default: bad_cast(i);
@@ -574,11 +583,23 @@ Vector convert(Vector v, const Type& to) {
     for (size_t i = 0; i < n; i++) r.doubles[i] = v.is_null(i) ? 0 : v.double_at(i);
     return r;
   }
+  if (to.id == TypeId::kDate && from.id == TypeId::kTimestamp) {
+    for (size_t i = 0; i < n; i++) r.ints[i] = timestamp_days(v.ints[i]);
+    return r;
+  }
   if (to.id == TypeId::kDate) {
     if (from.id != TypeId::kDate) fail(ErrorKind::kExecution, "cannot convert {} to DATE", from.to_string());
     r.ints = v.ints;
     return r;
   }
+  if (to.id == TypeId::kTimestamp) {
+    if (from.id != TypeId::kDate) fail(ErrorKind::kExecution, "cannot convert {} to TIMESTAMP", from.to_string());
+    for (size_t i = 0; i < n; i++)
+      if (!v.is_null(i) && __builtin_mul_overflow(v.ints[i], kMicrosPerDay, &r.ints[i])) bad_cast(i);
+    return r;
+  }
+  if (from.id == TypeId::kTimestamp || from.id == TypeId::kDate)
+    fail(ErrorKind::kExecution, "cannot convert {} to {}", from.to_string(), to.to_string());
   if (to.id == TypeId::kBoolean) {
     if (v.kind == VectorKind::kDouble) fail(ErrorKind::kExecution, "cannot convert DOUBLE to BOOLEAN");
     for (size_t i = 0; i < n; i++) r.ints[i] = v.int_at(i) != 0;

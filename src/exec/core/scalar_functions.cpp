@@ -75,6 +75,12 @@ Vector evaluate_function(const plan::Expr& e, std::vector<Vector>& args, size_t 
     case ScalarFunc::kTruncQuarter:
     case ScalarFunc::kTruncMonth:
     case ScalarFunc::kAddMonths: return date_function(e, args, n);
+    case ScalarFunc::kHour:
+    case ScalarFunc::kMinute:
+    case ScalarFunc::kSecond:
+    case ScalarFunc::kTruncMicros:
+    case ScalarFunc::kAddMicros:
+    case ScalarFunc::kAddMonthsTs: return timestamp_function(e, args, n);
     default: return string_function(e, args, n);
   }
 }

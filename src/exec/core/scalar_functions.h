@@ -18,6 +18,7 @@ Vector evaluate_function_per_code(const plan::Expr& e, std::vector<Vector>& args
 
 Vector numeric_function(const plan::Expr& e, std::vector<Vector>& args, size_t n);
 Vector date_function(const plan::Expr& e, std::vector<Vector>& args, size_t n);
+Vector timestamp_function(const plan::Expr& e, std::vector<Vector>& args, size_t n);
 Vector string_function(const plan::Expr& e, std::vector<Vector>& args, size_t n);
 
 // The union of the arguments' NULL masks (strict functions), empty when none is NULL.

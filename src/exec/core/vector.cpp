@@ -53,6 +53,7 @@ Value Vector::value_at(size_t i) const {
       if (kind == VectorKind::kHuge) return Value::decimal_wide(huge[i], type.precision, type.scale);
       return Value::decimal(ints[i], type.precision, type.scale);
     case TypeId::kDate: return Value::date(int32_t(ints[i]));
+    case TypeId::kTimestamp: return Value::timestamp(ints[i]);
     case TypeId::kVarchar: return Value::varchar(std::string(string_at(i)));
   }
   return Value::null();

@@ -20,7 +20,8 @@ namespace {
 bool is_integer_column(const Expr& e) {
   if (e.kind != ExprKind::kColumnRef) return false;
   auto id = e.type.id;
-  return id == TypeId::kInteger || id == TypeId::kBigint || id == TypeId::kDate || id == TypeId::kDecimal;
+  return id == TypeId::kInteger || id == TypeId::kBigint || id == TypeId::kDate || id == TypeId::kDecimal ||
+         id == TypeId::kTimestamp;
 }
 
 std::unique_ptr<JoinKeyCodec> make_codec(const Expr& build_key, const LogicalQuery& q, size_t t) {

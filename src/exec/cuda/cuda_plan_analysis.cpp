@@ -2,12 +2,18 @@
 
 #include "common/error.h"
 #include "exec/cuda/cuda_backend.h"
+#include "plan/logical/columns_read.h"
 
 namespace raydb::exec::cuda {
 
 std::variant<std::shared_ptr<CudaPlanAnalysis>, std::string> analyze_for_cuda(const plan::PhysicalPlan& plan) {
   // Window functions run on the CPU only: declined, so `auto` falls back.
   if (!plan.query->windows.empty()) return std::string("window functions (OVER)");
+  // Not yet run on a GPU: declined, so `auto` runs them on the CPU.
+  if (plan::query_touches_type(*plan.query, TypeId::kBoolean, TypeId::kNull))
+    return std::string("BOOLEAN columns");
+  if (plan::query_touches_type(*plan.query, TypeId::kTimestamp, TypeId::kTimestamp))
+    return std::string("TIMESTAMP columns and values");
   auto a = std::make_shared<CudaPlanAnalysis>();
   plan::PhysicalPlan plain = plan;  // as the star kernels would run it: no index paths
   plain.clear_index_paths();

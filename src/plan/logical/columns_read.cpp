@@ -9,9 +9,10 @@ namespace raydb::plan {
 
 namespace {
 
-// Calls `f` once for every base column `q` refers to.
-template <typename F>
-void for_each_column_read(const LogicalQuery& q, F&& f) {
+// Calls `f` once for every base column `q` refers to, and `g` (when given) for every
+// expression node.
+template <typename F, typename G = void (*)(const Expr&)>
+void for_each_column_read(const LogicalQuery& q, F&& f, G&& g = [](const Expr&) {}) {
   std::vector<const Expr*> stack;  // iterative: expressions may be deep
   auto push = [&stack](const ExprPtr& e) {
     if (e) stack.push_back(e.get());
@@ -31,6 +32,7 @@ void for_each_column_read(const LogicalQuery& q, F&& f) {
   while (!stack.empty()) {
     const Expr* e = stack.back();
     stack.pop_back();
+    g(*e);
     if (e->kind == ExprKind::kColumnRef && e->table_index >= 0 && size_t(e->table_index) < q.tables.size() &&
         seen.insert({e->table_index, e->column_index}).second) {
       const TablePtr& t = q.tables[size_t(e->table_index)].table;
@@ -50,6 +52,15 @@ void verify_columns_read(const LogicalQuery& q) {
     StageTimes::instance().add_bytes(ByteCount::kNeeded, stored_bytes(c));  // raydb query --timing
     c.verify();
   });
+}
+
+bool query_touches_type(const LogicalQuery& q, TypeId column_type, TypeId expr_type) {
+  bool found = false;
+  for (const auto& a : q.aggregates) found = found || (expr_type != TypeId::kNull && a.type.id == expr_type);
+  for_each_column_read(
+      q, [&](const Column& c) { found = found || c.type().id == column_type; },
+      [&](const Expr& e) { found = found || (expr_type != TypeId::kNull && e.type.id == expr_type); });
+  return found;
 }
 
 uint64_t stored_bytes_read(const LogicalQuery& q) {

@@ -14,5 +14,10 @@ namespace raydb::plan {
 void verify_columns_read(const LogicalQuery& q);
 // The stored bytes of those columns (rows x physical width), each counted once.
 uint64_t stored_bytes_read(const LogicalQuery& q);
+// Whether `q` reads a stored column of type `column_type`, or any of its expressions
+// (aggregates included) has type `expr_type` (kNull: no expression check). For
+// backends that decline types they do not run (the CUDA backend: BOOLEAN columns and
+// TIMESTAMP values).
+bool query_touches_type(const LogicalQuery& q, TypeId column_type, TypeId expr_type);
 
 }  // namespace raydb::plan

@@ -173,6 +173,12 @@ const char* scalar_func_name(ScalarFunc f) {
     case ScalarFunc::kTruncQuarter: return "trunc_quarter";
     case ScalarFunc::kTruncMonth: return "trunc_month";
     case ScalarFunc::kAddMonths: return "add_months";
+    case ScalarFunc::kHour: return "hour";
+    case ScalarFunc::kMinute: return "minute";
+    case ScalarFunc::kSecond: return "second";
+    case ScalarFunc::kTruncMicros: return "trunc_micros";
+    case ScalarFunc::kAddMicros: return "add_micros";
+    case ScalarFunc::kAddMonthsTs: return "add_months";
     case ScalarFunc::kSubstr: return "substr";
     case ScalarFunc::kLength: return "length";
     case ScalarFunc::kUpper: return "upper";

@@ -68,6 +68,10 @@ enum class ScalarFunc {
   kYear, kMonth, kDay, kQuarter, kDayOfWeek, kDayOfYear,  // (DATE) -> BIGINT; dow: Sunday = 0
   kTruncYear, kTruncQuarter, kTruncMonth,                 // date_trunc (DATE) -> DATE
   kAddMonths,  // (DATE, INTEGER months) -> DATE, clamped to the month's last day
+  kHour, kMinute, kSecond,  // (TIMESTAMP) -> BIGINT (second: whole seconds, as DuckDB's extract)
+  kTruncMicros,   // (TIMESTAMP, BIGINT unit in micros: hour, minute, second) -> TIMESTAMP, floored
+  kAddMicros,     // (TIMESTAMP, BIGINT micros) -> TIMESTAMP; overflow is an error
+  kAddMonthsTs,   // (TIMESTAMP, BIGINT months) -> TIMESTAMP, the day clamped like kAddMonths
   kSubstr,     // (s, start[, count]) character positions from 1, PostgreSQL's window rule
   kLength,     // (s) -> INTEGER, characters
   kUpper, kLower,

@@ -14,6 +14,7 @@ bool is_join_key_type(const Type& t) {
     case TypeId::kInteger:
     case TypeId::kBigint:
     case TypeId::kDate:
+    case TypeId::kTimestamp:
     case TypeId::kDecimal:
     case TypeId::kVarchar:
     case TypeId::kDouble: return true;

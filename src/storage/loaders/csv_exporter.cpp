@@ -103,6 +103,8 @@ void format_rows(const Table& table, const std::vector<std::vector<uint8_t>>& qu
         case TypeId::kBigint: append_int(out, col.data<int64_t>()[row]); break;
         case TypeId::kDecimal: append_decimal(out, col.data<int64_t>()[row], col.type().scale); break;
         case TypeId::kDate: append_date(out, col.data<int32_t>()[row]); break;
+        case TypeId::kBoolean: out += col.data<int32_t>()[row] ? "true" : "false"; break;
+        case TypeId::kTimestamp: out += format_timestamp(col.data<int64_t>()[row]); break;
         case TypeId::kDouble: append_double(out, col.data<double>()[row]); break;
         case TypeId::kVarchar: {
           uint32_t code = uint32_t(col.data<int32_t>()[row]);

@@ -155,12 +155,11 @@ struct ColumnGuess {
       if ((kinds & kDbl) || huge || precision > 18) return Type::float64();
       return Type::decimal(precision, frac_digits);
     }
-    if (notes) {
-      if ((kinds & ~unsigned(kDateK | kTimestamp)) == 0)
-        notes->push_back(fmt::format("column {}: TIMESTAMP values, which raydb does not store; loaded as VARCHAR", name));
-      else if (kinds == kBool)
-        notes->push_back(fmt::format("column {}: BOOLEAN values, which raydb does not store; loaded as VARCHAR", name));
-    }
+    // Dates and timestamps mixed: TIMESTAMP (a date is its midnight), as DuckDB.
+    if ((kinds & ~unsigned(kDateK | kTimestamp)) == 0) return Type::timestamp();
+    if (kinds == kBool) return Type::boolean();
+    (void)name;
+    (void)notes;
     return Type::varchar();
   }
 
@@ -222,7 +221,9 @@ struct ColumnGuess {
     std::string_view time = t.substr(11);
     if (time.size() < 8 || time[2] != ':' || time[5] != ':') return false;
     if (!digits(time.substr(0, 2)) || !digits(time.substr(3, 2)) || !digits(time.substr(6, 2))) return false;
-    return time.size() == 8 || (time[8] == '.' && digits(time.substr(9)));
+    if (!(time.size() == 8 || (time[8] == '.' && digits(time.substr(9))))) return false;
+    int64_t micros;
+    return parse_timestamp(t, micros);  // a real time of day, at most microseconds
   }
 };
 
@@ -261,6 +262,8 @@ bool fits(const std::string& text, const Type& type) {
       return t.id != TypeId::kDate && parse_decimal(text, type.precision, type.scale, v);
     }
     case TypeId::kDate: return t.id == TypeId::kDate;
+    case TypeId::kTimestamp: return t.id == TypeId::kDate || t.id == TypeId::kTimestamp;
+    case TypeId::kBoolean: return t.id == TypeId::kBoolean;
     default: return false;
   }
 }

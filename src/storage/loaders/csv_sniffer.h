@@ -5,9 +5,9 @@
 // the first record is a header, and each column's type.
 //
 // Types: the narrowest of INTEGER, BIGINT, DECIMAL(p,s) (plain decimals of at most 18
-// digits; exact, where DuckDB says DOUBLE), DOUBLE, DATE (YYYY-MM-DD) that holds every
-// sampled value, else VARCHAR. TIMESTAMP and BOOLEAN columns, which raydb cannot store,
-// are VARCHAR with a note saying so. An empty unquoted field (or the null string) is
+// digits; exact, where DuckDB says DOUBLE), DOUBLE, DATE (YYYY-MM-DD), TIMESTAMP
+// (YYYY-MM-DD[ T]HH:MM:SS[.ffffff], dates mixed in), BOOLEAN (true/false) that holds
+// every sampled value, else VARCHAR. An empty unquoted field (or the null string) is
 // NULL and says nothing about the type; a column of NULLs is VARCHAR.
 //
 // Header: as DuckDB decides it. When the records after the first give some column a
@@ -39,7 +39,7 @@ struct CsvSniff {
   char delimiter = ',';
   bool header = false;
   std::vector<ColumnDef> schema;   // all nullable
-  std::vector<std::string> notes;  // one line each: columns kept as VARCHAR and why
+  std::vector<std::string> notes;  // one line each: remarks on the guess (none today)
   size_t sampled_records = 0;
 };
 

@@ -73,7 +73,7 @@ class MappedFile {
 };
 
 // How a column's fields are parsed and stored.
-enum class FieldKind { kInt32, kInt64, kDouble, kDecimal, kDate, kVarchar };
+enum class FieldKind { kInt32, kInt64, kDouble, kDecimal, kDate, kVarchar, kBoolean, kTimestamp };
 
 FieldKind field_kind(const Type& t) {
   switch (t.id) {
@@ -83,6 +83,8 @@ FieldKind field_kind(const Type& t) {
     case TypeId::kDecimal: return FieldKind::kDecimal;
     case TypeId::kDate: return FieldKind::kDate;
     case TypeId::kVarchar: return FieldKind::kVarchar;
+    case TypeId::kBoolean: return FieldKind::kBoolean;
+    case TypeId::kTimestamp: return FieldKind::kTimestamp;
     default: fail(ErrorKind::kInvalidInput, "type {} cannot be loaded", t.to_string());
   }
 }
@@ -458,6 +460,18 @@ class ChunkParser {
         put<int32_t>(c, days);
         return true;
       }
+      case FieldKind::kBoolean: {
+        bool v = false;
+        if (!parse_boolean(std::string_view(b, size_t(e - b)), v)) return bad_value(c, b, e);
+        put<int32_t>(c, v ? 1 : 0);
+        return true;
+      }
+      case FieldKind::kTimestamp: {
+        int64_t micros = 0;
+        if (!parse_timestamp(std::string_view(b, size_t(e - b)), micros)) return bad_value(c, b, e);
+        put<int64_t>(c, micros);
+        return true;
+      }
       case FieldKind::kVarchar: break;
     }
     return true;
@@ -471,6 +485,8 @@ class ChunkParser {
       case FieldKind::kDecimal: return "a " + schema_[c].type.to_string();
       case FieldKind::kDate: return "a DATE (YYYY-MM-DD)";
       case FieldKind::kVarchar: return "text";
+      case FieldKind::kBoolean: return "a BOOLEAN (true or false)";
+      case FieldKind::kTimestamp: return "a TIMESTAMP (YYYY-MM-DD HH:MM:SS[.ffffff])";
     }
     return "?";
   }

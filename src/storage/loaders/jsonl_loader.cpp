@@ -31,10 +31,8 @@ json parse_line(const std::string& path, uint64_t line_no, const std::string& li
 }
 
 bool is_timestamp_text(const std::string& s) {
-  int32_t days;
-  if (s.size() < 19 || !parse_date(std::string_view(s).substr(0, 10), days) || (s[10] != ' ' && s[10] != 'T'))
-    return false;
-  return s[13] == ':' && s[16] == ':';
+  int64_t micros;
+  return s.size() >= 19 && parse_timestamp(s, micros);
 }
 
 // What a key's values have been so far.
@@ -72,9 +70,12 @@ struct KeyGuess {
     const int kinds = int(ints || floats) + int(dates) + int(strings) + int(bools) + int(nested) + int(timestamps);
     if (kinds == 1 && (ints || floats)) return floats ? Type::float64() : wide ? Type::bigint() : Type::integer();
     if (kinds == 1 && dates) return Type::date();
-    if (kinds == 1 && (bools || nested || timestamps))
-      notes.push_back(fmt::format("column {}: {} values, which raydb does not store; loaded as VARCHAR (their text)",
-                                  name, bools ? "BOOLEAN" : timestamps ? "TIMESTAMP" : "object or array"));
+    if (kinds == 1 && bools) return Type::boolean();
+    if (kinds == 1 && timestamps) return Type::timestamp();
+    if (kinds == 2 && dates && timestamps) return Type::timestamp();  // a date is its midnight
+    if (kinds == 1 && nested)
+      notes.push_back(fmt::format("column {}: object or array values, which raydb does not store; loaded as VARCHAR "
+                                  "(their text)", name));
     return Type::varchar();
   }
 };
@@ -112,6 +113,16 @@ bool append_json(ColumnBuilder& b, const Type& t, const json& v) {
     case TypeId::kVarchar:
       b.append_string(v.is_string() ? v.get_ref<const std::string&>() : v.dump());
       return true;
+    case TypeId::kBoolean:
+      if (!v.is_boolean()) return false;
+      b.append_int(v.get<bool>() ? 1 : 0);
+      return true;
+    case TypeId::kTimestamp: {
+      int64_t micros;
+      if (!v.is_string() || !parse_timestamp(v.get_ref<const std::string&>(), micros)) return false;
+      b.append_int(micros);
+      return true;
+    }
     default: return false;
   }
 }

@@ -357,7 +357,6 @@ std::variant<StarPlan, std::string> analyze(const plan::PhysicalPlan& plan) {
         return fmt::format("{} of anything but a fact-table column", a.name);
       if (!integer_physical(arg.type) && arg.type.id != TypeId::kVarchar)
         return fmt::format("{} over {}", a.name, arg.type.to_string());
-      if (a.order_stat.k_expr) return fmt::format("{}: k given by an expression", a.name);
       sa.order_stat = true;
       sa.os_col = fact_col(rt.column_ptr(size_t(arg.column_index)));
       sa.key_type = arg.type.id == TypeId::kVarchar ? orderstat::KeyType::kUInt64 : orderstat::KeyType::kInt64;

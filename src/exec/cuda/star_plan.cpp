@@ -318,7 +318,11 @@ std::variant<StarPlan, std::string> analyze(const plan::PhysicalPlan& plan) {
       if (!*holds) sp.always_false = true;
       continue;
     }
-    root_filters.push_back(std::get<plan::ExprPtr>(f));
+    // Checked here so that a reason quotes the residual, never its (long) key lists.
+    const plan::ExprPtr& x = std::get<plan::ExprPtr>(f);
+    if (!ColumnPredicate::compile(*x, q) && !FilterProgram::compile(*x, q))
+      return fmt::format("join condition {}", r->to_string());
+    root_filters.push_back(x);
   }
   if (auto why = compile_filters(root_filters, q, sp.fact_filters, sp.always_false, &sp.fact_trees)) return *why;
   if (sp.fact_filters.size() > size_t(kMaxFactPreds)) return fmt::format("more than {} fact-table filters", kMaxFactPreds);

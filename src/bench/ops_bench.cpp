@@ -18,11 +18,13 @@ namespace {
 
 namespace os = exec::orderstat;
 
+// radix-general: radix select with every GPU pass on the general pass kernel (on the
+// CPU the same as radix), to set the plain kernel's gain beside it.
 os::Algorithm parse_algorithm(const std::string& a) {
   if (a == "bitwise") return os::Algorithm::kBitwise;
-  if (a == "radix") return os::Algorithm::kRadix;
+  if (a == "radix" || a == "radix-general") return os::Algorithm::kRadix;
   if (a == "sort") return os::Algorithm::kSort;
-  fail(ErrorKind::kInvalidInput, "unknown algorithm '{}' (expected bitwise, radix or sort)", a);
+  fail(ErrorKind::kInvalidInput, "unknown algorithm '{}' (expected bitwise, radix, radix-general or sort)", a);
 }
 
 os::RankSpec parse_spec(const std::string& s) {
@@ -39,6 +41,7 @@ double run_one(const OpsBenchOptions& o, uint64_t n, int bits, double sel, const
   c.n = n;
   c.key_bits = bits;
   c.algorithm = parse_algorithm(algo);
+  c.gpu_plain_pass = algo != "radix-general";
   c.device = device;
   c.threads = o.threads;
   c.reps = o.reps;
@@ -49,7 +52,7 @@ double run_one(const OpsBenchOptions& o, uint64_t n, int bits, double sel, const
   const auto r = exec::cuda::ops::bench_order_statistics(c);
   // Bytes a pass reads: the keys, plus the mask when there is one.
   const double pass_bytes = double(n) * (bits / 8 + (sel < 1.0 ? 1 : 0));
-  std::printf("%-10llu %4d %6.3f %-8s %-5s %10.3f %10.3f %10.3f %8.2f  %.17g\n", (unsigned long long)n, bits, sel,
+  std::printf("%-10llu %4d %6.3f %-13s %-5s %10.3f %10.3f %10.3f %8.2f  %.17g\n", (unsigned long long)n, bits, sel,
               algo.c_str(), device.c_str(), r.median_ms, r.best_ms, r.upload_ms, pass_bytes / 1e6 / r.median_ms,
               r.answer);
   if (json.is_open()) {
@@ -85,7 +88,7 @@ void run_ops_bench(const OpsBenchOptions& o) {
   const MachineInfo machine = machine_info();
   std::string gpu;
   if (const SystemInfo sys = system_info(); !sys.gpus.empty()) gpu = sys.gpus[0].name;
-  std::printf("%-10s %4s %6s %-8s %-5s %10s %10s %10s %8s  %s\n", "n", "bits", "sel", "algo", "dev", "median_ms",
+  std::printf("%-10s %4s %6s %-13s %-5s %10s %10s %10s %8s  %s\n", "n", "bits", "sel", "algo", "dev", "median_ms",
               "min_ms", "upload_ms", "GB/s/pass", "answer");
   bool all_equal = true;
   for (uint64_t n : o.sizes)

@@ -26,7 +26,7 @@ void register_bench_ops(CLI::App& bench) {
   cmd->add_option("--db", a->db, "predicates: database directory (table ops generated when missing)");
   cmd->add_option("--n", a->n, "Comma-separated row counts (default 100000000; predicates: the first)");
   cmd->add_option("--key-bits", a->bits, "32 (INTEGER) and/or 64 (BIGINT) (default 32)");
-  cmd->add_option("--algorithms", a->algorithms, "bitwise, radix, sort (default all)");
+  cmd->add_option("--algorithms", a->algorithms, "bitwise, radix, radix-general (GPU: general pass kernel only), sort (default bitwise,radix,sort)");
   cmd->add_option("--devices", a->devices, "cpu and/or cuda (default cpu)");
   auto* sel_opt = cmd->add_option("--selectivity", a->sel,
                                   "Fractions of rows a WHERE mask keeps (default 1: no mask; predicates: "

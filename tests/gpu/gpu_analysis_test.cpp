@@ -80,5 +80,55 @@ TEST(CudaAnalysis, PredicateShapesOnTheStarKernels) {
   expect_star(c, kCsvPredicateCases);
 }
 
+std::variant<exec::cuda::StarPlan, std::string> star_analysis(OracleFixture& f, const char* sql) {
+  auto dir = DatabaseDirectory::open(f.path);
+  auto stmt = sql::parse_and_bind(sql, [&](std::string_view n) { return dir->table(n); });
+  auto q = std::make_shared<plan::LogicalQuery>(std::move(stmt.query));
+  return exec::cuda::analyze(plan::plan_query(q, {}));
+}
+
+// k of kth_smallest / kth_largest from other aggregates: the CUDA backend takes it
+// (star kernels for a fact column, the general path otherwise) instead of declining.
+TEST(CudaAnalysis, KFromAggregatesOnTheGpu) {
+  OracleFixture& f = ssb_fixture("0.01");
+  ASSERT_TRUE(f.db) << f.error;
+  const char* star = "select d_year, kth_smallest(lo_revenue, count(*) / 2) from lineorder, date "
+                     "where lo_orderdate = d_datekey group by d_year";
+  const char* general = "select d_year, kth_largest(distinct lo_discount, count(*) / 1000) from lineorder, date "
+                        "where lo_orderdate = d_datekey group by d_year";
+  EXPECT_FALSE(cuda_verdict(f, star)) << *cuda_verdict(f, star);
+  EXPECT_TRUE(std::holds_alternative<exec::cuda::StarPlan>(star_analysis(f, star)));
+  EXPECT_FALSE(cuda_verdict(f, general)) << *cuda_verdict(f, general);
+}
+
+// OR across dimensions: the dimension parts become membership sets on the foreign
+// keys (fact-table filters of the star plan); a part over two tables at once stays off
+// the star kernels with its reason.
+TEST(CudaAnalysis, OrAcrossDimensionsAsFactFilters) {
+  OracleFixture& f = ssb_fixture("0.01");
+  ASSERT_TRUE(f.db) << f.error;
+  auto r = star_analysis(f, "select count(*) from lineorder, date, supplier where lo_orderdate = d_datekey and "
+                            "lo_suppkey = s_suppkey and (d_year = 1993 or s_region = 'ASIA')");
+  ASSERT_TRUE(std::holds_alternative<exec::cuda::StarPlan>(r)) << std::get<std::string>(r);
+  const exec::cuda::StarPlan& sp = std::get<exec::cuda::StarPlan>(r);
+  ASSERT_EQ(sp.fact_trees.size(), 1u);  // lo_orderdate IN (...) OR lo_suppkey IN (...)
+  EXPECT_EQ(sp.fact_trees[0].program.ranges().size(), 2u);
+  EXPECT_FALSE(sp.always_false);
+  // Holds for every joined row: no filter at all; holds for none: nothing can pass.
+  auto all = star_analysis(f, "select count(*) from lineorder, date, supplier where lo_orderdate = d_datekey and "
+                              "lo_suppkey = s_suppkey and (d_year >= 1992 or s_region = 'ASIA')");
+  ASSERT_TRUE(std::holds_alternative<exec::cuda::StarPlan>(all));
+  EXPECT_TRUE(std::get<exec::cuda::StarPlan>(all).fact_trees.empty());
+  EXPECT_TRUE(std::get<exec::cuda::StarPlan>(all).fact_filters.empty());
+  auto none = star_analysis(f, "select count(*) from lineorder, date, supplier where lo_orderdate = d_datekey and "
+                               "lo_suppkey = s_suppkey and (d_year < 1900 or s_region = 'MARS')");
+  ASSERT_TRUE(std::holds_alternative<exec::cuda::StarPlan>(none));
+  EXPECT_TRUE(std::get<exec::cuda::StarPlan>(none).always_false);
+  auto across = star_analysis(f, "select count(*) from lineorder, date, supplier where lo_orderdate = d_datekey and "
+                                 "lo_suppkey = s_suppkey and d_year < s_suppkey + 1990");
+  ASSERT_TRUE(std::holds_alternative<std::string>(across));
+  EXPECT_NE(std::get<std::string>(across).find("across tables"), std::string::npos) << std::get<std::string>(across);
+}
+
 }  // namespace
 }  // namespace raydb::test

@@ -54,6 +54,26 @@ inline const Case kSsbPredicateCases[] = {
      "select count(*), sum(lo_tax) from lineorder where lo_quantity in (1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, "
      "25, 27, 29, 31, 33, 35, 37, 39) or lo_discount = 0"},
     {"linear_empty_result", "select count(*) from lineorder where lo_quantity + lo_discount > 1000 or lo_tax < 0"},
+    // OR across dimensions (join residuals): membership sets of each dimension on the
+    // fact table's foreign keys, the boolean tree in the fact kernel.
+    {"or_across_dimensions",
+     "select d_year, count(*), sum(lo_revenue) from lineorder, date, supplier where lo_orderdate = d_datekey and "
+     "lo_suppkey = s_suppkey and (d_year = 1993 or s_region = 'ASIA') group by d_year order by d_year"},
+    {"or_across_dimensions_and_fact",
+     "select s_region, count(*), sum(lo_quantity) from lineorder, date, supplier, customer where lo_orderdate = "
+     "d_datekey and lo_suppkey = s_suppkey and lo_custkey = c_custkey and ((d_year = 1997 and c_nation = 'CHINA') "
+     "or s_nation = 'PERU' or lo_quantity > 48) group by s_region order by s_region"},
+    {"not_of_or_across_dimensions",
+     "select count(*), sum(lo_extendedprice) from lineorder, date, part where lo_orderdate = d_datekey and "
+     "lo_partkey = p_partkey and not (d_yearmonthnum between 199401 and 199406 or p_mfgr = 'MFGR#1') and "
+     "lo_discount < 5"},
+    {"or_across_dimensions_mostly_true",  // a part holding for most rows: NOT IN the rest
+     "select c_region, count(*) from lineorder, customer, supplier where lo_custkey = c_custkey and "
+     "lo_suppkey = s_suppkey and (c_region <> 'AMERICA' or s_city in ('PERU     1', 'CANADA   4')) "
+     "group by c_region order by c_region"},
+    {"or_across_dimensions_always",  // a part holding for every row, one for none
+     "select count(*), sum(lo_revenue) from lineorder, date, supplier where lo_orderdate = d_datekey and "
+     "lo_suppkey = s_suppkey and (d_year >= 1992 or s_region = 'ASIA') and (d_year < 1900 or s_region = 'MARS')"},
 };
 
 // The hand-made CSV tables (support/fixtures.cpp): DECIMAL scales aligned, DATE and

@@ -54,6 +54,12 @@ class AggregateStates {
                        const Dictionary* dict);
   // The results of aggregate `a` for the given groups, typed as AggregateExpr::type.
   Vector finalize(size_t a, const std::vector<uint32_t>& gids) const;
+  // k of each group (indexed by group id, at least one entry) of a kth_smallest /
+  // kth_largest whose k is an expression over the other aggregates (OrderStatSpec::
+  // k_expr), evaluated as HAVING evaluates them over the groups `gids`; NULL becomes 0
+  // (no k-th value, so NULL). Those aggregates must be loaded or updated first; the
+  // CUDA backend calls it before its device selection.
+  std::vector<int64_t> k_of_groups(const plan::Expr& k_expr, const std::vector<uint32_t>& gids) const;
 
  private:
   struct DistinctEntry {
@@ -95,7 +101,6 @@ class AggregateStates {
     orderstat::KeyType os_key_type = orderstat::KeyType::kInt64;
   };
   Vector finalize_order_stat(size_t a, const std::vector<uint32_t>& gids) const;
-  std::vector<int64_t> k_of_groups(const plan::Expr& k_expr, const std::vector<uint32_t>& gids) const;
   Vector order_stat_vector(size_t a, orderstat::KeyType kt, const std::vector<uint32_t>& gids,
                            const std::function<const orderstat::OrderStat&(uint32_t)>& at) const;
   static ExactDoubleSum& acc(State& s, uint32_t g);

@@ -4,7 +4,8 @@
 // whether it passed; each aggregate's column becomes the CPU's int64 keys (value_of,
 // exact) and the device selection of exec/cuda/ops (radix select per group, no host
 // round trip between passes) picks the ranks. The keys and ranks are those the CPU
-// backend uses, so the answers are the same bit for bit.
+// backend uses, so the answers are the same bit for bit. A k given by an expression of
+// other aggregates is evaluated per group from the fused pass's results first.
 #include "common/timer.h"
 #include "exec/core/aggregate_states.h"
 #include "exec/cuda/ops/order_statistics_gpu.h"
@@ -69,7 +70,13 @@ void run_order_statistics(StarRun& r, const StarParams& fused) {
       }
     }
     in.values = keys.get();
-    r.order_stats[a] = ops::gpu_order_statistics(in, {order_stat_rank_spec(q_aggs[a].order_stat)}, {});
+    orderstat::RankSpec spec = order_stat_rank_spec(q_aggs[a].order_stat);
+    std::vector<int64_t> k_per_group;  // k from other aggregates, known once the fused pass is back
+    if (q_aggs[a].order_stat.k_expr) {
+      k_per_group = star_k_per_group(r, *q_aggs[a].order_stat.k_expr);
+      spec.k_per_group = k_per_group.data();
+    }
+    r.order_stats[a] = ops::gpu_order_statistics(in, {spec}, {});
   }
   r.order_stats_ms = timer.elapsed_ms();
 }

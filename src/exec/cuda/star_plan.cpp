@@ -13,6 +13,7 @@
 #include "exec/core/column_predicate.h"
 #include "exec/core/expression_evaluator.h"
 #include "exec/cuda/cuda_backend.h"
+#include "exec/cuda/star_cross_filters.h"
 #include "plan/physical/cost_model.h"
 
 namespace raydb::exec::cuda {
@@ -277,18 +278,13 @@ std::variant<StarPlan, std::string> analyze(const plan::PhysicalPlan& plan) {
     return i;
   };
 
-  // Root filters.
-  if (auto why = compile_filters(plan.table_filters[root], q, sp.fact_filters, sp.always_false, &sp.fact_trees))
-    return *why;
-  if (sp.fact_filters.size() > size_t(kMaxFactPreds)) return fmt::format("more than {} fact-table filters", kMaxFactPreds);
-  for (auto& f : sp.fact_filters) f.fact_col = fact_col(f.column);
-  if (auto why = bind_trees(sp, rt, fact_col)) return *why;
-
   // Joins: each a dimension joined to the root on one integer key.
   std::vector<int> dim_of_table(q.tables.size(), -1);
+  std::vector<StarDimKey> dim_keys;
+  std::vector<plan::ExprPtr> residuals;  // conditions across tables, applied below as fact filters
   for (auto& step : plan.joins) {
     if (step.build_keys.size() != 1) return std::string("joins on several keys or cross joins");
-    if (!step.residuals.empty()) return std::string("join conditions beyond key equality");
+    residuals.insert(residuals.end(), step.residuals.begin(), step.residuals.end());
     const Expr& pk = *step.probe_keys[0];
     const Expr& bk = *step.build_keys[0];
     if (pk.kind != ExprKind::kColumnRef || pk.table_index != int(root))
@@ -307,9 +303,31 @@ std::variant<StarPlan, std::string> analyze(const plan::PhysicalPlan& plan) {
     if (ks.min <= ks.max && uint64_t(ks.max - ks.min) >= (uint64_t(1) << 28))
       return fmt::format("join key {} spans more than 2^28 values (hash joins are not on the GPU yet)", d.key->name());
     dim_of_table[size_t(d.table)] = int(sp.dims.size());
+    dim_keys.push_back({d.table, bk.column_index, step.probe_keys[0]});
     sp.dims.push_back(std::move(d));
   }
   if (sp.dims.size() + 1 != q.tables.size()) return std::string("tables that are not joined to the fact table");
+
+  // Root filters, with the conditions across tables (an OR across dimensions) as
+  // membership sets on the foreign keys (star_cross_filters.h).
+  std::vector<plan::ExprPtr> root_filters = plan.table_filters[root];
+  for (auto& r : residuals) {
+    FactFilter f = fact_filter_of_residual(r, q, int(root), dim_keys);
+    if (auto* why = std::get_if<std::string>(&f)) return "join condition: " + *why;
+    if (auto* holds = std::get_if<bool>(&f)) {
+      if (!*holds) sp.always_false = true;
+      continue;
+    }
+    // Checked here so that a reason quotes the residual, never its (long) key lists.
+    const plan::ExprPtr& x = std::get<plan::ExprPtr>(f);
+    if (!ColumnPredicate::compile(*x, q) && !FilterProgram::compile(*x, q))
+      return fmt::format("join condition {}", r->to_string());
+    root_filters.push_back(x);
+  }
+  if (auto why = compile_filters(root_filters, q, sp.fact_filters, sp.always_false, &sp.fact_trees)) return *why;
+  if (sp.fact_filters.size() > size_t(kMaxFactPreds)) return fmt::format("more than {} fact-table filters", kMaxFactPreds);
+  for (auto& f : sp.fact_filters) f.fact_col = fact_col(f.column);
+  if (auto why = bind_trees(sp, rt, fact_col)) return *why;
 
   // Group keys: columns with known ranges, packed as the CPU packs them.
   int bits = 0;
@@ -357,7 +375,6 @@ std::variant<StarPlan, std::string> analyze(const plan::PhysicalPlan& plan) {
         return fmt::format("{} of anything but a fact-table column", a.name);
       if (!integer_physical(arg.type) && arg.type.id != TypeId::kVarchar)
         return fmt::format("{} over {}", a.name, arg.type.to_string());
-      if (a.order_stat.k_expr) return fmt::format("{}: k given by an expression", a.name);
       sa.order_stat = true;
       sa.os_col = fact_col(rt.column_ptr(size_t(arg.column_index)));
       sa.key_type = arg.type.id == TypeId::kVarchar ? orderstat::KeyType::kUInt64 : orderstat::KeyType::kInt64;

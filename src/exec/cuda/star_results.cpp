@@ -244,6 +244,19 @@ void finish_without_rows(StarRun& r) {
   r.fields.assign(size_t(r.nfields), {});
 }
 
+std::vector<int64_t> star_k_per_group(const StarRun& r, const plan::Expr& k_expr) {
+  std::vector<uint32_t> order(r.present.size());
+  std::iota(order.begin(), order.end(), 0);
+  StringInterner interner;
+  AggregateStates states(&r.q.aggregates, &interner);
+  states.resize(order.size());
+  load_star_aggregates(r, order, states);  // the order statistics not yet run load as NULL
+  const std::vector<int64_t> k = states.k_of_groups(k_expr, order);
+  std::vector<int64_t> out(std::max<uint64_t>(r.R, 1), 0);  // groups without rows: no k-th value
+  for (size_t i = 0; i < order.size(); i++) out[r.present[i]] = k[i];
+  return out;
+}
+
 void decode_star_result(StarRun& r, ResultTable& result) {
   std::vector<Vector> key_vectors, agg_vectors;
   const std::vector<uint32_t> order = order_groups(r, result, key_vectors);

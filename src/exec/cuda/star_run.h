@@ -116,6 +116,9 @@ void run_fact_pass(StarRun& r, StarParams& p, gpu::DeviceBuffer& acc);
 
 // star_results.cpp
 void copy_groups_back(StarRun& r, const StarParams& p, const gpu::DeviceBuffer& acc);
+// k per group id (R entries) of a k-th value whose k is an expression of the other
+// aggregates (count(*) / 2), evaluated over the groups with rows as HAVING would.
+std::vector<int64_t> star_k_per_group(const StarRun& r, const plan::Expr& k_expr);
 // star_order_stats: the order statistics' selections, after the groups are known.
 void run_order_statistics(StarRun& r, const StarParams& p);
 StarKnobs star_knobs(const Settings& settings);

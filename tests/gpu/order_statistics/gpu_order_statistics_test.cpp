@@ -27,9 +27,11 @@ struct Variant {
   Algorithm algorithm;
   GroupMode mode;
   const char* name;
+  bool plain = true;  // radix with histograms: the plain pass kernel where it applies
 };
 const Variant kVariants[] = {{Algorithm::kBitwise, GroupMode::kAuto, "bitwise"},
                              {Algorithm::kRadix, GroupMode::kHistograms, "radix/histograms"},
+                             {Algorithm::kRadix, GroupMode::kHistograms, "radix/histograms, general pass kernel", false},
                              {Algorithm::kRadix, GroupMode::kSegments, "radix/segments"},
                              {Algorithm::kSort, GroupMode::kAuto, "sort"}};
 
@@ -49,6 +51,7 @@ void check_gpu(const Data& d) {
     SelectOptions o;
     o.algorithm = v.algorithm;
     o.group_mode = v.mode;
+    o.gpu_plain_pass = v.plain;
     ops::GpuTimes times;
     const OrderStats gpu = ops::gpu_order_statistics_from_host(d.input(), specs, o, &times);
     EXPECT_EQ(check(d, specs, gpu), "") << v.name;
@@ -116,6 +119,56 @@ TEST(GpuOrderStatistics, LargeColumns) {
   check_gpu_key_range(decorate(ints64("2^21 int64", w), 0.5, 0.0, 3, false, 7));
 }
 
+// The plain pass kernel (16-byte key loads) with a WHERE mask, NULLs and a few groups
+// (per-group histograms in shared memory): the radix select takes it for every pass
+// where the shape allows, and its answers equal the general kernel's and the CPU's,
+// key for key. A median alone keeps one owner per group (the kernel's fast loop); all
+// specs at once give groups several owners (the kernel's general loop, or the global
+// kernel when the histograms outgrow shared memory).
+TEST(GpuOrderStatistics, PlainPassMasksNullsGroups) {
+  REQUIRE_GPU();
+  std::mt19937_64 rng(21);
+  const uint64_t n = (uint64_t(1) << 20) + 3;  // a tail beyond the vector loads
+  std::vector<int32_t> u(n), dup(n);
+  std::vector<int64_t> w(n / 2 + 1);
+  for (auto& v : u) v = int32_t(uint32_t(rng()));
+  for (auto& v : dup) v = int32_t(rng() % 1000) - 500;  // many duplicates, negative values
+  for (auto& v : w) v = int64_t(rng());
+  const Data bases[] = {ints32("uniform int32", u), ints32("duplicates int32", dup), ints64("uniform int64", w)};
+  struct Shape {
+    double keep, null;
+    uint32_t groups;
+    bool all_plain;  // a median takes the plain kernel in every pass
+  };
+  const Shape shapes[] = {{0.01, 0, 1, true}, {0.5, 0, 1, true},  {1, 0.2, 1, true},
+                          {0.5, 0.1, 7, true}, {1, 0, 7, true},   {0.01, 0, 7, true},
+                          {0.9, 0, 40, false}, {0.9, 0.1, 65, false}};
+  uint32_t seed = 100;
+  for (const Data& base : bases)
+    for (const Shape& sh : shapes) {
+      const Data d = decorate(base, sh.keep, sh.null, sh.groups, false, seed++);
+      for (bool median_only : {true, false}) {
+        const std::vector<RankSpec> specs = median_only ? std::vector<RankSpec>{RankSpec::median()} : all_specs(nullptr);
+        const OrderStats cpu = order_statistics(d.input(), specs);
+        ASSERT_EQ(check(d, specs, cpu), "") << d.name;
+        SelectOptions o;
+        o.algorithm = Algorithm::kRadix;
+        o.group_mode = GroupMode::kHistograms;
+        ops::GpuTimes plain, general;
+        const OrderStats a = ops::gpu_order_statistics_from_host(d.input(), specs, o, &plain);
+        o.gpu_plain_pass = false;
+        const OrderStats b = ops::gpu_order_statistics_from_host(d.input(), specs, o, &general);
+        EXPECT_EQ(keys_of(a), keys_of(cpu)) << d.name << " median_only=" << median_only << ": plain kernel";
+        EXPECT_EQ(keys_of(b), keys_of(cpu)) << d.name << " median_only=" << median_only << ": general kernel";
+        EXPECT_GT(plain.radix_passes, 0) << d.name;
+        EXPECT_EQ(general.radix_plain_passes, 0) << d.name;
+        if (median_only && sh.all_plain) EXPECT_EQ(plain.radix_plain_passes, plain.radix_passes) << d.name;
+        if (median_only && sh.groups == 40) EXPECT_GT(plain.radix_plain_passes, 0) << d.name;  // the first pass at least
+        if (sh.groups > 64) EXPECT_EQ(plain.radix_plain_passes, 0) << d.name;
+      }
+    }
+}
+
 TEST(GpuOrderStatistics, KeyRangeOnAdversarialSets) {
   REQUIRE_GPU();
   uint32_t seed = 11;
@@ -134,6 +187,7 @@ TEST(GpuOrderStatistics, DeviceResidentSelectKeys) {
     SelectOptions o;
     o.algorithm = v.algorithm;
     o.group_mode = v.mode;
+    o.gpu_plain_pass = v.plain;
     const std::vector<uint64_t> keys = ops::gpu_select_keys(copy.input(), {0, 1, 2, 3, 4, 5, kNoRank}, 7, o);
     std::vector<int64_t> got;
     for (size_t i = 0; i < 6; i++) got.push_back(int_from_key(KeyType::kInt64, keys[i]));

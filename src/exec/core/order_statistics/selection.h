@@ -37,6 +37,9 @@ struct SelectOptions {
   Algorithm algorithm = Algorithm::kRadix;
   GroupMode group_mode = GroupMode::kAuto;
   int threads = 0;  // 0: OpenMP's default
+  // GPU radix select only: false keeps every pass on the general pass kernel, so tests
+  // and `raydb bench ops` (algorithm radix-general) compare it with the plain one.
+  bool gpu_plain_pass = true;
 };
 
 constexpr uint64_t kNoRank = ~uint64_t(0);

@@ -78,7 +78,6 @@ std::variant<GeneralPlan, std::string> analyze_general(const plan::PhysicalPlan&
     for (auto& k : q.group_keys)
       if (!take(compiler.compile(*k), g.group_keys)) return why;
     for (auto& a : q.aggregates) {
-      if (a.func == AggFunc::kOrderStat && a.order_stat.k_expr) return fmt::format("{}: k given by an expression", a.name);
       GeneralAgg ga;
       ga.func = a.func;
       ga.distinct = a.distinct;

@@ -130,7 +130,8 @@ GroupAggregateResult aggregate_group_values(AggFunc func, bool distinct, VectorK
   return r;
 }
 
-GroupOrderStats order_stat_group_values(const plan::OrderStatSpec& spec, bool distinct, VectorKind kind,
+GroupOrderStats order_stat_group_values(const plan::OrderStatSpec& spec, const int64_t* k_per_group, bool distinct,
+                                        VectorKind kind,
                                         const GroupLayout& l, const __int128* values, const uint8_t* nulls,
                                         cudaStream_t s) {
   GroupOrderStats out;
@@ -161,7 +162,9 @@ GroupOrderStats order_stat_group_values(const plan::OrderStatSpec& spec, bool di
   in.nulls = nulls;
   in.group_ids = gid;
   in.groups = uint32_t(groups);
-  const orderstat::OrderStats r = ops::gpu_order_statistics(in, {order_stat_rank_spec(spec)}, {});
+  orderstat::RankSpec rank = order_stat_rank_spec(spec);
+  rank.k_per_group = k_per_group;
+  const orderstat::OrderStats r = ops::gpu_order_statistics(in, {rank}, {});
   out.values.resize(l.gid ? l.groups : 1);
   for (uint64_t g = 0; g < out.values.size(); g++) out.values[g] = r.at(uint32_t(g), 0);
   return out;

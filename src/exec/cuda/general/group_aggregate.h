@@ -44,13 +44,14 @@ GroupAggregateResult aggregate_group_values(plan::AggFunc func, bool distinct, V
 // An order statistic per group (exec/cuda/ops: the device radix select): the values'
 // low words are the CPU's 64-bit keys (int64 values, DOUBLE bits, dictionary codes),
 // DISTINCT goes through the deduplicated (group, value) pairs, so the selected keys
-// are the CPU's. For AggregateStates::load_order_stat.
+// are the CPU's. k_per_group (by group id; may be null) replaces the spec's constant k
+// of a k-th value. For AggregateStates::load_order_stat.
 struct GroupOrderStats {
   std::vector<orderstat::OrderStat> values;  // per group
   orderstat::KeyType key_type = orderstat::KeyType::kInt64;
 };
-GroupOrderStats order_stat_group_values(const plan::OrderStatSpec& spec, bool distinct, VectorKind kind,
-                                        const GroupLayout& l, const __int128* values, const uint8_t* nulls,
+GroupOrderStats order_stat_group_values(const plan::OrderStatSpec& spec, const int64_t* k_per_group, bool distinct,
+                                        VectorKind kind, const GroupLayout& l, const __int128* values, const uint8_t* nulls,
                                         cudaStream_t s);
 
 }  // namespace raydb::exec::cuda::general

@@ -67,30 +67,48 @@ std::vector<Vector> group_key_vectors(GeneralQuery& g, const std::vector<Column1
   return key_vectors;
 }
 
+// One aggregate's per-group results into `states`; k_per_group (indexed by group id)
+// replaces the constant k of a k-th value.
+void load_aggregate(GeneralQuery& g, const Tuples& cur, const GroupLayout& layout, size_t a,
+                    const int64_t* k_per_group, AggregateStates& states) {
+  const GeneralAgg& ga = g.gp.aggs[a];
+  if (!ga.has_arg) {
+    GroupAggregateResult r =
+        aggregate_group_values(AggFunc::kCountStar, false, VectorKind::kInt, layout, nullptr, nullptr, g.s);
+    states.load(a, std::move(r.count), {}, VectorKind::kInt, nullptr, Type::bigint());
+    return;
+  }
+  Column128 arg = g.programs.eval(ga.arg, cur);
+  if (ga.func == AggFunc::kOrderStat) {
+    GroupOrderStats os = order_stat_group_values(ga.order_stat, k_per_group, ga.distinct, ga.arg.kind, layout,
+                                                 arg.v(), arg.nl(), g.s);
+    states.load_order_stat(a, std::move(os.values), os.key_type, ga.arg.dict);
+    return;
+  }
+  GroupAggregateResult r = aggregate_group_values(ga.func, ga.distinct, ga.arg.kind, layout, arg.v(), arg.nl(), g.s);
+  if (r.is_double)
+    states.load_doubles(a, std::move(r.count), std::move(r.doubles), ga.arg.type);
+  else
+    states.load(a, std::move(r.count), std::move(r.value), ga.arg.kind, ga.arg.dict, ga.arg.type, std::move(r.wraps));
+}
+
 // Per aggregate: the rows in group order (each group's rows contiguous) where one
 // needs them (needs_group_order), per group results loaded into the CPU's
 // AggregateStates, which finalizes them as the CPU does.
+// A k-th value whose k is an expression of other aggregates (count(*) / 2) waits for
+// them: its k per group is evaluated like HAVING, then its ranks go to the device.
 void load_aggregates(GeneralQuery& g, const Tuples& cur, const GroupLayout& layout, AggregateStates& states) {
+  auto k_from_aggregates = [&](size_t a) {
+    return g.gp.aggs[a].func == AggFunc::kOrderStat && g.q.aggregates[a].order_stat.k_expr != nullptr;
+  };
+  for (size_t a = 0; a < g.gp.aggs.size(); a++)
+    if (!k_from_aggregates(a)) load_aggregate(g, cur, layout, a, nullptr, states);
+  std::vector<uint32_t> gids(g.gp.group_keys.empty() ? 1 : layout.groups);
+  std::iota(gids.begin(), gids.end(), 0);
   for (size_t a = 0; a < g.gp.aggs.size(); a++) {
-    const GeneralAgg& ga = g.gp.aggs[a];
-    if (!ga.has_arg) {
-      GroupAggregateResult r =
-          aggregate_group_values(AggFunc::kCountStar, false, VectorKind::kInt, layout, nullptr, nullptr, g.s);
-      states.load(a, std::move(r.count), {}, VectorKind::kInt, nullptr, Type::bigint());
-      continue;
-    }
-    Column128 arg = g.programs.eval(ga.arg, cur);
-    if (ga.func == AggFunc::kOrderStat) {
-      GroupOrderStats os =
-          order_stat_group_values(ga.order_stat, ga.distinct, ga.arg.kind, layout, arg.v(), arg.nl(), g.s);
-      states.load_order_stat(a, std::move(os.values), os.key_type, ga.arg.dict);
-      continue;
-    }
-    GroupAggregateResult r = aggregate_group_values(ga.func, ga.distinct, ga.arg.kind, layout, arg.v(), arg.nl(), g.s);
-    if (r.is_double)
-      states.load_doubles(a, std::move(r.count), std::move(r.doubles), ga.arg.type);
-    else
-      states.load(a, std::move(r.count), std::move(r.value), ga.arg.kind, ga.arg.dict, ga.arg.type, std::move(r.wraps));
+    if (!k_from_aggregates(a)) continue;
+    const std::vector<int64_t> k = states.k_of_groups(*g.q.aggregates[a].order_stat.k_expr, gids);
+    load_aggregate(g, cur, layout, a, k.data(), states);
   }
 }
 

@@ -65,6 +65,7 @@ OrderStatBenchResult bench_order_statistics(const OrderStatBenchConfig& c) {
   SelectOptions o;
   o.algorithm = c.algorithm;
   o.threads = c.threads;
+  o.gpu_plain_pass = c.gpu_plain_pass;
   OrderStats last;
   for (int i = 0; i < c.warmup + c.reps; i++) {
     const auto t0 = std::chrono::steady_clock::now();

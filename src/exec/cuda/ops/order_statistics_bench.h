@@ -14,6 +14,7 @@ struct OrderStatBenchConfig {
   uint64_t n = 100000000;
   int key_bits = 32;  // 32: INTEGER values, 64: BIGINT values
   orderstat::Algorithm algorithm = orderstat::Algorithm::kRadix;
+  bool gpu_plain_pass = true;  // kRadix on cuda: false forces the general pass kernel
   std::string device = "cpu";  // "cpu" or "cuda"
   int threads = 0;             // CPU threads (0: OpenMP's default)
   int reps = 10, warmup = 1;

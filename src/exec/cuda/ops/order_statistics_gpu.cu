@@ -184,6 +184,16 @@ std::vector<uint64_t> gpu_count_per_group(const ColumnInput& in) {
   return download(counts, in.groups);
 }
 
+namespace {
+std::vector<uint64_t> radix_with_stats(const ColumnInput& in, const std::vector<uint64_t>& ranks, uint32_t m,
+                                       const SelectOptions& options, GpuTimes* times) {
+  RadixStats stats;
+  std::vector<uint64_t> out = gpu_radix_select(in, ranks, m, &stats, options.gpu_plain_pass);
+  if (times) times->radix_passes = stats.passes, times->radix_plain_passes = stats.plain_passes;
+  return out;
+}
+}  // namespace
+
 std::vector<uint64_t> gpu_select_keys(const ColumnInput& in, const std::vector<uint64_t>& ranks, uint32_t m,
                                       const SelectOptions& options, GpuTimes* times) {
   if (ranks.size() != size_t(in.groups) * m)
@@ -198,7 +208,7 @@ std::vector<uint64_t> gpu_select_keys(const ColumnInput& in, const std::vector<u
   if (options.algorithm == Algorithm::kBitwise)
     out = bitwise(in, d_ranks, m, slots);
   else if (options.algorithm == Algorithm::kRadix && !segments)
-    out = gpu_radix_select(in, ranks, m);
+    out = radix_with_stats(in, ranks, m, options, times);
   else
     out = sorted_segments(in, d_ranks, m, slots, gpu_count_per_group(in));
   for (size_t s = 0; s < slots; s++)

@@ -34,6 +34,8 @@ struct GpuTimes {
   double upload_ms = 0;  // host -> device copy of the column, masks and group ids
   double count_ms = 0;   // counts per group (and their copy back)
   double select_ms = 0;  // the selection passes and the result copy back
+  int radix_passes = 0;        // kRadix with histograms: histogram passes launched
+  int radix_plain_passes = 0;  // of them, on the plain (16-byte-load) pass kernel
 };
 
 // A host column's copy on the device (values, masks, group ids), freed with it.

@@ -32,10 +32,37 @@ DeviceBuffer upload(const std::vector<T>& v, const char* what) {
   return d;
 }
 
+struct RadixPassArgs {
+  ColumnInput in;
+  uint32_t m;
+  RadixState st;
+  int shift, w;
+  bool check_prefix;
+  uint32_t counters;
+  size_t shared;  // bytes: the counters and the per-group table
+};
+
+template <typename KeyT, bool kMasked, bool kGrouped>
+void launch_plain(const RadixPassArgs& a, KeyT flip) {
+  auto* k = radix_pass_plain_kernel<true, KeyT, kMasked, kGrouped>;
+  k<<<resident_grid(k, a.shared, a.in.n), kThreads, a.shared>>>(a.in, a.m, a.st, a.shift, a.w, a.check_prefix,
+                                                                 a.counters, flip);
+}
+
+// The plain pass kernel compiled for the input's shape: a mask or NULLs, groups.
+template <typename KeyT>
+void launch_plain_pass(const RadixPassArgs& a, KeyT flip) {
+  const bool masked = a.in.select || a.in.nulls, grouped = a.in.groups > 1;
+  if (masked && grouped) launch_plain<KeyT, true, true>(a, flip);
+  else if (masked) launch_plain<KeyT, true, false>(a, flip);
+  else if (grouped) launch_plain<KeyT, false, true>(a, flip);
+  else launch_plain<KeyT, false, false>(a, flip);
+}
+
 }  // namespace
 
 std::vector<uint64_t> gpu_radix_select(const ColumnInput& in, const std::vector<uint64_t>& ranks, uint32_t m,
-                                       RadixStats* stats) {
+                                       RadixStats* stats, bool plain_allowed) {
   const uint32_t slots = uint32_t(ranks.size()), groups = in.groups;
   const int bits = key_bits(in.type);
   uint64_t lead_value = 0;
@@ -98,13 +125,17 @@ std::vector<uint64_t> gpu_radix_select(const ColumnInput& in, const std::vector<
     const int copy = kFullRowsAndCopy;
     check(cudaMemcpy(st.mode, &copy, sizeof copy, cudaMemcpyHostToDevice), "radix state");
   }
-  // One group of rows that all count, integer keys: the plain pass kernel.
-  const bool plain = groups == 1 && !in.select && !in.nulls && in.type != KeyType::kDouble &&
-                     reinterpret_cast<uintptr_t>(in.values) % 16 == 0;
+  // Integer keys and few groups, every array aligned for its vector loads: the plain
+  // pass kernel (radix_pass_plain_kernel), with or without a mask and groups.
+  auto aligned = [](const void* p, uintptr_t to) { return reinterpret_cast<uintptr_t>(p) % to == 0; };
+  const bool plain = plain_allowed && in.type != KeyType::kDouble && groups <= kPlainMaxGroups &&
+                     aligned(in.values, 16) && aligned(in.select, 4) && aligned(in.nulls, 4) &&
+                     (groups == 1 || (in.group_ids && aligned(in.group_ids, 16)));
+  const uint32_t table_words = plain_table_words(groups);
   const unsigned long long flip = in.type == KeyType::kInt32   ? 0x80000000ull
                                   : in.type == KeyType::kInt64 ? 0x8000000000000000ull
                                                                : 0ull;
-  int passes = 0;
+  int passes = 0, plain_passes = 0;
   for (int done = lead; done < bits;) {
     const uint32_t owners_bound = done == lead ? owners : valid;
     int w = done == lead ? first_width : kMaxDigit;
@@ -114,16 +145,13 @@ std::vector<uint64_t> gpu_radix_select(const ColumnInput& in, const std::vector<
     const uint32_t counters = owners_bound << w;
     check(cudaMemsetAsync(st.hist, 0, uint64_t(counters) * 8), "radix histograms");
     const bool check_prefix = done > 0;
-    if (plain && counters <= kMaxShared) {
-      const size_t shared = size_t(counters) * 4;
-      if (bits == 32) {
-        auto* k = radix_pass_plain_kernel<true, uint32_t>;
-        k<<<resident_grid(k, shared, in.n), kThreads, shared>>>(in, m, st, shift, w, check_prefix, counters,
-                                                                 uint32_t(flip));
-      } else {
-        auto* k = radix_pass_plain_kernel<true, unsigned long long>;
-        k<<<resident_grid(k, shared, in.n), kThreads, shared>>>(in, m, st, shift, w, check_prefix, counters, flip);
-      }
+    if (plain && counters + table_words <= kMaxShared) {
+      const RadixPassArgs args{in, m, st, shift, w, check_prefix, counters, (size_t(counters) + table_words) * 4};
+      if (bits == 32)
+        launch_plain_pass<uint32_t>(args, uint32_t(flip));
+      else
+        launch_plain_pass<unsigned long long>(args, flip);
+      plain_passes++;
     } else if (counters <= kMaxShared) {
       const size_t shared = size_t(counters) * 4;
       radix_pass_kernel<true><<<resident_grid(radix_pass_kernel<true>, shared, in.n), kThreads, shared>>>(
@@ -141,7 +169,7 @@ std::vector<uint64_t> gpu_radix_select(const ColumnInput& in, const std::vector<
   check(cudaMemcpy(out.data(), st.prefix, uint64_t(slots) * 8, cudaMemcpyDeviceToHost), "radix answers");
   for (uint32_t s = 0; s < slots; s++)
     if (ranks[s] == kNoRank) out[s] = 0;
-  if (stats) stats->passes = passes;
+  if (stats) stats->passes = passes, stats->plain_passes = plain_passes;
   return out;
 }
 

@@ -15,11 +15,15 @@ namespace raydb::exec::cuda::ops {
 struct RadixStats {
   int passes = 0;        // histogram passes launched
   int full_passes = -1;  // of them, over every row (-1: not measured)
+  int plain_passes = 0;  // of them, on the plain (16-byte-load) pass kernel
 };
 
 // ranks: groups * m entries (kNoRank for none), every one below its group's count.
-// Returns the key at each rank (0 for kNoRank). Device-resident input.
+// Returns the key at each rank (0 for kNoRank). Device-resident input. The plain pass
+// kernel serves integer keys with or without a WHERE mask, NULLs and up to 64 groups
+// when its histograms fit shared memory; plain_allowed = false keeps every pass on
+// the general kernel (tests and benchmarks compare the two).
 std::vector<uint64_t> gpu_radix_select(const orderstat::ColumnInput& in, const std::vector<uint64_t>& ranks, uint32_t m,
-                                       RadixStats* stats = nullptr);
+                                       RadixStats* stats = nullptr, bool plain_allowed = true);
 
 }  // namespace raydb::exec::cuda::ops

@@ -142,67 +142,123 @@ __global__ void radix_pass_kernel(ColumnInput in, uint32_t m, RadixState st, int
   }
 }
 
-// The same pass for the commonest input: one group, every row counting (no WHERE mask,
-// no NULLs), integer keys of KeyT (flip: the sign bit for signed types, else 0) and
-// one owner histogram (a median's two ranks share it). Keys come four to a 16-byte
-// load for 32-bit keys; per row a shift, a compare and a counter: the general kernel's
-// per-row group, owner and type dispatch made it compute-bound at a fifth of the
-// memory bandwidth (ncu: SM 63%, DRAM 18%). Several owners, or the copied-out
-// candidates, take the general loop.
-template <bool kShared, typename KeyT>
+// The plain pass kernel's per-group table in shared memory, after the counters: each
+// group's one owner histogram row (kNoHistogram for none) and that owner's prefix.
+// Groups beyond kPlainMaxGroups take the general kernel.
+constexpr uint32_t kPlainMaxGroups = 64;
+__host__ __device__ constexpr uint32_t plain_table_words(uint32_t groups) {
+  return (groups + 1) / 2 * 2 + 2 * groups;  // owners (padded to 8 bytes), then prefixes
+}
+
+// kPer mask bytes of rows q * kPer ... (one 4- or 2-byte load).
+template <int kPer>
+__device__ inline uint32_t plain_load_bytes(const uint8_t* p, uint64_t q) {
+  if constexpr (kPer == 4) return __ldg(reinterpret_cast<const unsigned int*>(p) + q);
+  else return __ldg(reinterpret_cast<const unsigned short*>(p) + q);
+}
+
+// kPer group ids of rows q * kPer ... (one 16- or 8-byte load).
+template <int kPer>
+__device__ inline void plain_load_groups(const uint32_t* p, uint64_t q, uint32_t (&g)[kPer]) {
+  if constexpr (kPer == 4) {
+    const uint4 v = __ldg(reinterpret_cast<const uint4*>(p) + q);
+    g[0] = v.x, g[1] = v.y, g[2] = v.z, g[3] = v.w;
+  } else {
+    const uint2 v = __ldg(reinterpret_cast<const uint2*>(p) + q);
+    g[0] = v.x, g[1] = v.y;
+  }
+}
+
+// The pass for the common inputs: integer keys of KeyT (flip: the sign bit for signed
+// types, else 0), optionally a WHERE mask and NULLs (kMasked: their bytes read one
+// 4- or 2-byte load per 16 bytes of keys) and a few groups (kGrouped: their ids read
+// with 16- or 8-byte loads, each group with its own histogram in shared memory), and
+// at most one owner histogram per group (a median's two ranks share it). Keys come
+// four (or two) to a 16-byte load; per row a shift, a compare and a counter. The
+// general kernel's per-row group, owner and type dispatch made it compute-bound at a
+// fifth of the memory bandwidth (ncu: SM 63%, DRAM 18%). A group with several owners,
+// or the copied-out candidates, take the general loop (decided per pass on the device).
+// Dynamic shared memory: counters, then plain_table_words(groups) words.
+template <bool kShared, typename KeyT, bool kMasked, bool kGrouped>
 __global__ void radix_pass_plain_kernel(ColumnInput in, uint32_t m, RadixState st, int shift, int w, bool check_prefix,
                                         uint32_t counters, KeyT flip) {
   extern __shared__ unsigned int shared_hist[];
-  __shared__ uint32_t owner_hidx;
-  __shared__ unsigned long long owner_prefix;
-  __shared__ int owners;
+  const uint32_t groups = kGrouped ? in.groups : 1;
+  uint32_t* group_h = shared_hist + counters;
+  auto* group_prefix = reinterpret_cast<unsigned long long*>(group_h + (groups + 1) / 2 * 2);
   if (kShared)
     for (uint32_t b = threadIdx.x; b < counters; b += blockDim.x) shared_hist[b] = 0;
-  if (threadIdx.x == 0) {
-    owners = 0;
+  bool several = false;
+  for (uint32_t g = threadIdx.x; g < groups; g += blockDim.x) {
+    uint32_t h = kNoHistogram, owners = 0;
+    unsigned long long prefix = 0;
     for (uint32_t j = 0; j < m; j++)
-      if (st.hidx[j] != kNoHistogram) {
-        if (owners++ == 0) owner_hidx = st.hidx[j], owner_prefix = st.prefix[j];
-      }
+      if (st.hidx[g * m + j] != kNoHistogram && owners++ == 0) h = st.hidx[g * m + j], prefix = st.prefix[g * m + j];
+    several = several || owners > 1;
+    group_h[g] = h;
+    group_prefix[g] = prefix;
   }
-  __syncthreads();
+  several = __syncthreads_or(several);
   RunCounter run;
   const int mode = *st.mode;
-  if (mode == kCandidates || owners != 1) {
+  if (mode == kCandidates || several) {
     const u64 n = mode == kCandidates ? min(*st.cand_n, st.cand_cap) : in.n;
     GRID_LOOP(i, n) {
-      const uint64_t key = mode == kCandidates ? st.cand_keys[i] : in.key(i);
-      const bool matched = radix_visit<kShared>(st, m, key, 0, shift, w, check_prefix, run, shared_hist);
-      if (mode == kFullRowsAndCopy) radix_append(st, matched, key, 0);
+      const bool cand = mode == kCandidates;
+      const uint64_t key = cand ? st.cand_keys[i] : in.key(i);
+      const uint32_t g = !kGrouped ? 0 : cand ? st.cand_groups[i] : in.group_ids[i];
+      const bool matched =
+          (cand || !kMasked || in.counts(i)) && radix_visit<kShared>(st, m, key, g, shift, w, check_prefix, run, shared_hist);
+      if (mode == kFullRowsAndCopy) radix_append(st, matched, key, g);
     }
   } else {
-    const uint32_t h = owner_hidx, mask = (1u << w) - 1;
-    const KeyT prefix = KeyT(owner_prefix);
+    const uint32_t mask = (1u << w) - 1, h0 = group_h[0];
+    const KeyT prefix0 = KeyT(group_prefix[0]);
     const int high = shift + w;  // < key bits whenever check_prefix
     const KeyT* keys = static_cast<const KeyT*>(in.values);
-    auto visit = [&](KeyT raw) {
+    auto visit = [&](KeyT raw, bool counts, uint32_t g) {
       const KeyT key = raw ^ flip;
-      const bool matched = !check_prefix || KeyT(key >> high) == prefix;
+      const uint32_t h = kGrouped ? group_h[g] : h0;
+      const bool matched = counts && h != kNoHistogram &&
+                           (!check_prefix || KeyT(key >> high) == (kGrouped ? KeyT(group_prefix[g]) : prefix0));
       if (matched) run.add<kShared>((h << w) | (uint32_t(key >> shift) & mask), shared_hist, st.hist);
-      if (mode == kFullRowsAndCopy) radix_append(st, matched, uint64_t(key), 0);
+      if (mode == kFullRowsAndCopy) radix_append(st, matched, uint64_t(key), g);
     };
     constexpr int kPer = 16 / int(sizeof(KeyT));  // keys per 16-byte load
     const uint64_t vectors = in.n / kPer, stride = uint64_t(gridDim.x) * blockDim.x;
-    const uint4* vec = reinterpret_cast<const uint4*>(keys);  // device buffers are 256-byte aligned
+    const uint4* vec = reinterpret_cast<const uint4*>(keys);  // the host checked the alignments
+    // Two vectors per thread per step, loaded before either is used.
     for (uint64_t q = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; q < vectors; q += 2 * stride) {
+      const bool second = q + stride < vectors;
       const uint4 a = __ldg(vec + q);
-      const uint4 b = q + stride < vectors ? __ldg(vec + q + stride) : make_uint4(0, 0, 0, 0);
+      const uint4 b = second ? __ldg(vec + q + stride) : make_uint4(0, 0, 0, 0);
+      uint32_t sel_a = ~0u, sel_b = ~0u, nul_a = 0, nul_b = 0;
+      uint32_t ga[kPer] = {}, gb[kPer] = {};
+      if (kMasked && in.select) {
+        sel_a = plain_load_bytes<kPer>(in.select, q);
+        if (second) sel_b = plain_load_bytes<kPer>(in.select, q + stride);
+      }
+      if (kMasked && in.nulls) {
+        nul_a = plain_load_bytes<kPer>(in.nulls, q);
+        if (second) nul_b = plain_load_bytes<kPer>(in.nulls, q + stride);
+      }
+      if (kGrouped) {
+        plain_load_groups<kPer>(in.group_ids, q, ga);
+        if (second) plain_load_groups<kPer>(in.group_ids, q + stride, gb);
+      }
       const KeyT* ka = reinterpret_cast<const KeyT*>(&a);
 #pragma unroll
-      for (int k = 0; k < kPer; k++) visit(ka[k]);
-      if (q + stride < vectors) {
+      for (int k = 0; k < kPer; k++)
+        visit(ka[k], !kMasked || (((sel_a >> (8 * k)) & 0xff) && !((nul_a >> (8 * k)) & 0xff)), ga[k]);
+      if (second) {
         const KeyT* kb = reinterpret_cast<const KeyT*>(&b);
 #pragma unroll
-        for (int k = 0; k < kPer; k++) visit(kb[k]);
+        for (int k = 0; k < kPer; k++)
+          visit(kb[k], !kMasked || (((sel_b >> (8 * k)) & 0xff) && !((nul_b >> (8 * k)) & 0xff)), gb[k]);
       }
     }
     for (uint64_t i = vectors * kPer + uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < in.n; i += stride)
-      visit(keys[i]);  // the last few rows
+      visit(keys[i], !kMasked || in.counts(i), kGrouped ? in.group_ids[i] : 0);  // the last few rows
   }
   run.flush<kShared>(shared_hist, st.hist);
   if (kShared) {

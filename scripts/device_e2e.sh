@@ -3,6 +3,7 @@
 # call (at most 8 minutes), with a bundle from scripts/device_bundle.sh:
 #   bash scripts/device_bundle.sh   # here, after the CUDA build
 #   then on the GPU machine:  bash .xfer/bundle/scripts/device_e2e.sh     (OUT=/tmp/out by default)
+# 0. test_gpu --gtest_filter='GpuFastLoad.*' (the fast load path's GPU tests, SF 0.01).
 # 1. SSB at SF $SF in /tmp/ssb$SF, generated when absent or written before narrowed
 #    files existed (no "narrowed" in its manifest), else reused.
 # 2. Bandwidths of this machine: `raydb calibrate --no-index` into $OUT/calibration.json
@@ -41,6 +42,10 @@ FAIL=0
 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | tee -a "$LOG"
 say "cores: $(nproc)"
+
+stamp "GPU tests of the fast load path"
+(cd "$T" && timeout 150 ./test_gpu --gtest_filter='GpuFastLoad.*' 2>&1) | tail -25 | tee -a "$LOG"
+[ "${PIPESTATUS[0]}" = 0 ] || { say "FAIL: test_gpu GpuFastLoad.*"; FAIL=1; }
 
 stamp gen
 if [ -f "$DB/manifest.json" ] && ! grep -q '"narrowed"' "$DB/manifest.json"; then

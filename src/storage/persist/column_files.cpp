@@ -119,7 +119,7 @@ ColumnPtr open_column(const std::string& dir, const ManifestTable& t, const Mani
     verify_column(data, rows, c, dict.get(), path, what);
   });
   column->set_stats_trusted(trusted);
-  if (trusted && c.narrowed) {
+  if (trusted && c.narrowed && c.narrowed->checksum) {
     auto n = std::make_shared<NarrowedFile>();
     n->path = join(dir, c.narrowed->file);
     n->what = what;
@@ -127,7 +127,7 @@ ColumnPtr open_column(const std::string& dir, const ManifestTable& t, const Mani
     n->width = c.narrowed->width;
     n->base = c.narrowed->base;
     n->distinct = c.narrowed->distinct;
-    n->checksum = c.narrowed->checksum;
+    n->checksum = *c.narrowed->checksum;
     if (::stat(n->path.c_str(), &st) != 0)
       fail(ErrorKind::kCatalog, "missing narrowed column file {} ({})", n->path, what);
     if (uint64_t(st.st_size) != n->bytes())

@@ -140,7 +140,8 @@ json double_json(double d) {
 }
 
 // A column's "narrowed" entry (manifest.h), checked for a shape that its readers can
-// trust: a known width, a base inside the statistics, bytes that add up.
+// trust: a known width, a base inside the statistics, bytes that add up. Without a
+// checksum (a manifest whose checksums were stripped) the file is kept but never read.
 ManifestNarrowed read_narrowed(const ManifestReader& r, const json& cj, const std::string& cw, const ManifestColumn& c,
                                uint64_t rows, std::set<std::string>& files) {
   const std::string nw = cw + ".narrowed";
@@ -154,9 +155,7 @@ ManifestNarrowed read_narrowed(const ManifestReader& r, const json& cj, const st
   n.width = int(width);
   n.base = r.signed_field(nj, "base", nw);
   n.distinct = r.unsigned_field(nj, "distinct", nw);
-  std::optional<uint64_t> sum = r.checksum_field(nj, nw);
-  if (!sum) r.corrupt(nw + " has no \"checksum\"");
-  n.checksum = *sum;
+  n.checksum = r.checksum_field(nj, nw);
   if (c.type.id == TypeId::kDouble || rows == 0) r.corrupt(nw + " is given for a DOUBLE or empty column");
   if (n.distinct > 65536 || (n.distinct > 0 && n.width != 2)) r.corrupt(nw + ".distinct does not fit its width");
   if (n.base != c.stats.min) r.corrupt(nw + ".base is not the column's minimum");
@@ -415,10 +414,11 @@ std::string Manifest::to_json() const {
         cj["validity"] = {{"file", c.validity->file}, {"bytes", c.validity->bytes}, {"nulls", c.validity->nulls}};
         if (c.validity->checksum) cj["validity"]["checksum"] = checksum_hex(*c.validity->checksum);
       }
-      if (c.narrowed)
-        cj["narrowed"] = {{"file", c.narrowed->file},         {"bytes", c.narrowed->bytes},
-                          {"width", c.narrowed->width},       {"base", c.narrowed->base},
-                          {"distinct", c.narrowed->distinct}, {"checksum", checksum_hex(c.narrowed->checksum)}};
+      if (c.narrowed) {
+        cj["narrowed"] = {{"file", c.narrowed->file},   {"bytes", c.narrowed->bytes},       {"width", c.narrowed->width},
+                          {"base", c.narrowed->base},   {"distinct", c.narrowed->distinct}};
+        if (c.narrowed->checksum) cj["narrowed"]["checksum"] = checksum_hex(*c.narrowed->checksum);
+      }
       cols.push_back(std::move(cj));
     }
     tj["columns"] = std::move(cols);

@@ -86,7 +86,7 @@ struct ManifestNarrowed {
   int width = 8;          // 1, 2, 4 or 8
   int64_t base = 0;       // offset mode: value = base + stored
   uint64_t distinct = 0;  // dictionary mode: decode values after the stored ones (width 2)
-  uint64_t checksum = 0;
+  std::optional<uint64_t> checksum;  // without it (checksums stripped) the file is never read
 };
 
 struct ManifestColumn {

@@ -36,6 +36,9 @@ const std::vector<SettingInfo> kSettings = {
     {"cuda_disable", "RAYDB_CUDA_DISABLE", "on or off", "hide CUDA devices (read once per process)"},
     {"transfer_cost", "RAYDB_TRANSFER_COST", "on or off",
      "auto backend: count moving columns to the GPU, so one-shot queries may run on the CPU (raydb serve: off)"},
+    {"fast_load", "RAYDB_FAST_LOAD", "on or off",
+     "CUDA backend: read columns' narrowed files into pinned buffers, verified while copied (off: map, verify, "
+     "narrow per process)"},
 };
 
 size_t slot(std::string_view name) {
@@ -247,6 +250,10 @@ bool Settings::cuda_blocked_layout() const {
 bool Settings::cuda_profile() const {
   const Entry& e = entry("cuda_profile");
   return switch_value(e.text, e.from_env, false);
+}
+bool Settings::fast_load() const {
+  const Entry& e = entry("fast_load");
+  return switch_value(e.text, e.from_env, true);
 }
 bool Settings::cuda_disabled() const {
   const Entry& e = entry("cuda_disable");

@@ -50,6 +50,7 @@ class Settings {
   bool cuda_blocked_layout() const;    // star kernels: blocked (else striped) tiles
   bool cuda_profile() const;           // star path: per-phase device times on stderr
   bool cuda_disabled() const;          // hide CUDA devices (tests of the CPU fallback)
+  bool fast_load() const;              // CUDA uploads from narrowed files, verified in the same pass
 
  private:
   struct Entry {

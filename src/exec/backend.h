@@ -62,6 +62,14 @@ class Backend {
     (void)threads;
     return std::nullopt;
   }
+  // Whether this backend checks column `c` itself in the pass that reads it for
+  // execution, before any answer is returned (the CUDA loader checksums a narrowed
+  // file while copying it), so the driver need not read and verify it first.
+  virtual bool verifies_while_loading(const Column& c, const Settings& settings) const {
+    (void)c;
+    (void)settings;
+    return false;
+  }
   // Sets plan.index_scans and the join steps' index joins. May throw
   // Error(kOutOfMemory / kNotImplemented) when an index cannot be built on its device.
   virtual void choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexOnTable>& indexes,

@@ -52,10 +52,20 @@ size_t QueryDriver::admit_from(size_t first, plan::PhysicalPlan& plan, const Exe
 
 size_t QueryDriver::prepare_from(size_t first, plan::PhysicalPlan& plan, const ExecutionRequest& request,
                                  const std::vector<IndexOnTable>& indexes, const Settings& settings) const {
-  // Before any backend, index build or worker thread reads a column (plan/logical/columns_read.h).
-  if (first == 0 && plan.query) plan::verify_columns_read(*plan.query);
+  // raydb query --timing: the stored bytes of the columns the query reads.
+  if (first == 0 && plan.query) StageTimes::instance().add_bytes(ByteCount::kNeeded, plan::stored_bytes_read(*plan.query));
   for (size_t i = first;; i++) {
+    // Planning reads no column: statistics come from the manifest (Column::stats).
     i = admit_from(i, plan, request, settings);
+    // Before the backend, an index build or a worker thread reads a column
+    // (plan/logical/columns_read.h); columns the backend checks while loading them
+    // are left to it, unless an index may read them on the host first.
+    if (plan.query) {
+      const Backend& b = *backends_[i];
+      plan::verify_columns_read(*plan.query, [&](const Column& c) {
+        return indexes.empty() && b.verifies_while_loading(c, settings);
+      });
+    }
     try {
       auto lock = device_lock(*backends_[i]);
       backends_[i]->choose_access_paths(plan, indexes, request.policy, settings);

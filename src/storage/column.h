@@ -15,6 +15,7 @@
 
 #include "storage/buffer.h"
 #include "storage/dictionary.h"
+#include "storage/narrowed_file.h"
 #include "raydb/types.h"
 #include "raydb/value.h"
 
@@ -36,11 +37,14 @@ class Column {
   const std::string& name() const { return name_; }
   const Type& type() const { return type_; }
   uint64_t size() const { return size_; }
-  // Verified like data() (stored statistics may come from a corrupted manifest).
+  // Verified like data() (stored statistics may come from a corrupted manifest),
+  // unless they are trusted: recorded at load in a manifest whose own checksum held,
+  // so planning reads no column file.
   const ColumnStats& stats() const {
-    verify();
+    if (!stats_trusted_) verify();
     return stats_;
   }
+  void set_stats_trusted(bool t) { stats_trusted_ = t; }  // set before the column is shared
   // The statistics as recorded, unverified: for listings (raydb describe) only.
   const ColumnStats& recorded_stats() const { return stats_; }
   const Dictionary* dictionary() const { return dict_.get(); }
@@ -64,6 +68,11 @@ class Column {
   // pays only for the columns it reads. Set before the column is shared.
   using Verifier = std::function<void(const void* data, uint64_t size)>;
   void set_verifier(Verifier v) { verifier_ = std::move(v); }
+  // The column's narrowed form on disk (narrowed_file.h), or nullptr (a database
+  // written before narrowed files, a DOUBLE or empty column). Only set when the
+  // manifest's checksum held, so its width, base and checksum are as load wrote them.
+  const std::shared_ptr<const NarrowedFile>& narrowed() const { return narrowed_; }
+  void set_narrowed(std::shared_ptr<const NarrowedFile> n) { narrowed_ = std::move(n); }  // before sharing
   // The value at `row` as a Value (VARCHAR decoded; NULL where the validity says
   // so). For results and tests, not hot loops.
   Value get(uint64_t row) const;
@@ -99,6 +108,8 @@ class Column {
   std::shared_ptr<const Dictionary> dict_;
   ColumnStats stats_;
   Verifier verifier_;
+  bool stats_trusted_ = false;
+  std::shared_ptr<const NarrowedFile> narrowed_;
   bool nullable_ = false;
   std::shared_ptr<Buffer> validity_;
   uint64_t null_count_ = 0;

@@ -1,13 +1,9 @@
 #pragma once
 // Columns resident on the device, uploaded once per process and kept until
-// clear(). Each column is stored in the narrowest exact form its statistics allow:
-//   offset:     stored = value - min as an unsigned 1-, 2-, 4- or 8-byte integer;
-//               exact because value - min lies in [0, max - min] and fits the type
-//               chosen from max - min, and value = min + stored is the inverse.
-//   dictionary: when the values need 4+ bytes as offsets but at most 65536 distinct
-//               values occur (dates in a fact table), stored = rank of the value
-//               among the sorted distinct values (2 bytes); decode[rank] = value
-//               is exact, and ranks order like values, so ranges stay ranges.
+// clear(). Each column is stored in the narrowest exact form its statistics allow
+// (offset or dictionary: storage/narrow_encoder.h), read from the narrowed file
+// written at load (exec/cuda/narrowed_upload.h) or, for older databases and with
+// fast_load off, narrowed here.
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -51,6 +47,8 @@ class ColumnCache {
 
  private:
   std::mutex mutex_;
+  // Narrows `c` here (no narrowed file, or fast_load off) and uploads it into `d`.
+  void upload_narrowing(const Column& c, DeviceColumn& d, cudaStream_t stream);
   std::unordered_map<const Column*, std::unique_ptr<DeviceColumn>> columns_;
   std::unordered_map<const Column*, std::pair<ColumnPtr, bool>> unique_;
   gpu::PinnedBuffer staging_[2];

@@ -144,7 +144,12 @@ void CudaBackend::choose_access_paths(plan::PhysicalPlan& plan, const std::vecto
   }
 }
 
+bool CudaBackend::verifies_while_loading(const Column& c, const Settings& settings) const {
+  return settings.fast_load() && c.narrowed() != nullptr;
+}
+
 ResultTable CudaBackend::execute(const plan::PhysicalPlan& plan, const ExecOptions& options) const {
+  use_fast_load(options.settings.fast_load());
   if (plan.view_scan) return run_view(plan, gpu_view_tracer());
   return CudaExecutor::execute(plan, options);
 }

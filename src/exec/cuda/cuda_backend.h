@@ -25,6 +25,8 @@ class CudaBackend final : public Backend {
   // Columns not on the device yet: hands a one-shot query to the CPU when moving them
   // costs more than the CPU's whole run (plan/physical/transfer_cost.h).
   std::optional<Rejection> defer(const plan::PhysicalPlan& plan, const Settings& settings, int threads) const override;
+  // fast_load: a column with a narrowed file is checksummed while it is copied up.
+  bool verifies_while_loading(const Column& c, const Settings& settings) const override;
   void choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexOnTable>& indexes, AccessPolicy policy,
                            const Settings& settings) const override;
   ResultTable execute(const plan::PhysicalPlan& plan, const ExecOptions& options) const override;

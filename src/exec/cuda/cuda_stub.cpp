@@ -15,6 +15,7 @@ bool device_in_use() { return false; }
 MemoryStats memory_stats() { return {}; }
 void set_memory_budget(uint64_t) {}
 void clear_column_cache() {}
+void use_fast_load(bool) {}
 void release_pooled_memory() {}
 uint64_t release_device_state() { return 0; }
 uint64_t device_sorted_queries() { return 0; }

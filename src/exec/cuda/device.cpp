@@ -88,7 +88,9 @@ uint64_t upload_bytes(const CudaPlanAnalysis& a, bool stored) {
   ColumnCache& cache = ColumnCache::instance();
   auto add = [&](const ColumnPtr& c) {
     if (!cache.resident(c.get()))
-      b += stored ? c->size() * uint64_t(c->type().physical_width()) : ColumnCache::estimate_bytes(*c);
+      // Host bytes: what the load reads (a narrowed file, else the column file it narrows).
+      b += stored ? (c->narrowed() ? c->narrowed()->bytes() : c->size() * uint64_t(c->type().physical_width()))
+                  : ColumnCache::estimate_bytes(*c);
   };
   if (const StarPlan* sp = a.star ? &*a.star : nullptr) {
     for (auto& c : sp->fact_columns) add(c);

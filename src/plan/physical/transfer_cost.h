@@ -14,7 +14,7 @@ namespace raydb::plan {
 
 struct TransferWork {
   uint64_t upload_bytes = 0;  // device bytes of the columns not resident yet
-  uint64_t upload_host_bytes = 0;  // their stored (host) bytes, read by the narrowing pass
+  uint64_t upload_host_bytes = 0;  // their host bytes read by the load (narrowed files, else stored bytes)
   uint64_t scan_bytes = 0;    // stored bytes of every column the query reads (the CPU's scan)
   double device_ms = 0;       // the GPU's own run with its data resident (kernels)
   bool device_ready = false;  // the device was already used in this process

@@ -95,7 +95,7 @@ void verify_column(const void* data, uint64_t rows, const ManifestColumn& c, con
          path, what, stats_text(c.type, c.stats), stats_text(c.type, scan.stats));
 }
 
-ColumnPtr open_column(const std::string& dir, const ManifestTable& t, const ManifestColumn& c) {
+ColumnPtr open_column(const std::string& dir, const ManifestTable& t, const ManifestColumn& c, bool trusted) {
   std::string what = t.name + "." + c.name;
   std::string path = join(dir, c.file);
   struct stat st;
@@ -118,6 +118,23 @@ ColumnPtr open_column(const std::string& dir, const ManifestTable& t, const Mani
   column->set_verifier([c, dict, path, what](const void* data, uint64_t rows) {
     verify_column(data, rows, c, dict.get(), path, what);
   });
+  column->set_stats_trusted(trusted);
+  if (trusted && c.narrowed && c.narrowed->checksum) {
+    auto n = std::make_shared<NarrowedFile>();
+    n->path = join(dir, c.narrowed->file);
+    n->what = what;
+    n->rows = t.rows;
+    n->width = c.narrowed->width;
+    n->base = c.narrowed->base;
+    n->distinct = c.narrowed->distinct;
+    n->checksum = *c.narrowed->checksum;
+    if (::stat(n->path.c_str(), &st) != 0)
+      fail(ErrorKind::kCatalog, "missing narrowed column file {} ({})", n->path, what);
+    if (uint64_t(st.st_size) != n->bytes())
+      fail(ErrorKind::kCatalog, "narrowed column file {} ({}) has {} bytes, the manifest says {}", n->path, what,
+           uint64_t(st.st_size), n->bytes());
+    column->set_narrowed(std::move(n));
+  }
   return column;
 }
 

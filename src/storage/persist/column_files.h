@@ -29,7 +29,9 @@ void verify_column(const void* data, uint64_t rows, const ManifestColumn& c, con
 
 // Maps column `c` of table `t` in directory `dir` (checks the file exists and has the
 // manifest's size, reads its dictionary) and sets verify_column as its verifier, run
-// the first time the column is read.
-ColumnPtr open_column(const std::string& dir, const ManifestTable& t, const ManifestColumn& c);
+// the first time the column is read. `trusted`: the manifest's own checksum held (or
+// this process wrote it), so its statistics serve the planner unread and its narrowed
+// file (checked to exist with the manifest's size) is handed to the GPU loader.
+ColumnPtr open_column(const std::string& dir, const ManifestTable& t, const ManifestColumn& c, bool trusted);
 
 }  // namespace raydb::persist

@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "storage/persist/column_files.h"
+#include "storage/persist/narrowed_reader.h"
 #include "storage/persist/file_io.h"
 #include "storage/persist/manifest.h"
 
@@ -16,10 +17,15 @@ void check_column(const std::string& dir, const ManifestTable& t, const Manifest
                   CheckReport& report) {
   const std::string what = t.name + "." + c.name;
   try {
-    ColumnPtr col = open_column(dir, t, c);  // presence, size, the dictionary file
-    col->verify();                            // codes, checksum, statistics
+    ColumnPtr col = open_column(dir, t, c, sealed);  // presence, size, the dictionary file
+    col->verify();                                    // codes, checksum, statistics
     report.files += (c.dictionary ? 2 : 1) + (c.validity ? 1 : 0);  // open_column verified the validity file
     report.bytes += c.bytes + (c.dictionary ? c.dictionary->bytes : 0) + (c.validity ? c.validity->bytes : 0);
+    if (col->narrowed()) {  // its checksum, and every value equal to the column's
+      verify_narrowed_file(*col->narrowed(), *col);
+      report.files++;
+      report.bytes += col->narrowed()->bytes();
+    }
   } catch (const Error& e) {
     report.problems.push_back(e.what());
   }

@@ -12,6 +12,7 @@
 
 #include "common/error.h"
 #include "storage/persist/checksum.h"
+#include "storage/narrow_encoder.h"
 #include "storage/persist/column_files.h"
 #include "storage/persist/file_io.h"
 #include "storage/persist/manifest.h"
@@ -57,7 +58,7 @@ std::vector<TablePtr> open_tables(const std::string& dir, const Manifest& manife
   std::vector<TablePtr> tables;
   for (auto& t : manifest.tables) {
     std::vector<ColumnPtr> cols;
-    for (auto& c : t.columns) cols.push_back(open_column(dir, t, c));
+    for (auto& c : t.columns) cols.push_back(open_column(dir, t, c, manifest.checksummed));
     tables.push_back(std::make_shared<const Table>(t.name, std::move(cols)));
   }
   return tables;
@@ -147,7 +148,27 @@ bool directory_is_free(const std::string& path) {
 struct FileJob {
   std::string name;
   std::vector<persist::FilePiece> pieces;
+  std::shared_ptr<const void> owned;  // bytes made for the file (a narrowed form), else null
 };
+
+// The narrowed form of an integer column with rows (narrow_encoder.h), as the GPU
+// loader reads it: stored values, then the decode values; planned into `jobs`.
+persist::ManifestNarrowed plan_narrowed(const Column& col, const void* bytes, const ColumnStats& stats,
+                                        const std::string& stem, std::vector<FileJob>& jobs) {
+  const NarrowEncoder enc(col.type(), bytes, col.size(), stats);
+  persist::ManifestNarrowed n;
+  n.file = stem + ".nar";
+  n.width = enc.width();
+  n.base = enc.base();
+  n.distinct = enc.decode().size();
+  n.bytes = enc.encoded_bytes() + n.distinct * 8;
+  auto image = std::make_shared<std::vector<char>>(n.bytes);
+  enc.encode(0, col.size(), image->data());
+  if (n.distinct) std::memcpy(image->data() + enc.encoded_bytes(), enc.decode().data(), n.distinct * 8);
+  n.checksum = persist::file_checksum(image->data(), image->size());
+  jobs.push_back({n.file, {{image->data(), image->size()}}, image});
+  return n;
+}
 
 // Plans one table's column and dictionary files for generation `gen` and returns its
 // manifest entry.
@@ -174,7 +195,7 @@ ManifestTable plan_table(const Table& table, uint64_t gen, size_t table_number, 
     persist::ColumnScan scan = persist::scan_column(col.type(), bytes, col.size());
     mc.stats = scan.stats;
     mc.checksum = scan.checksum;
-    jobs.push_back({mc.file, {{bytes, mc.bytes}}});
+    jobs.push_back({mc.file, {{bytes, mc.bytes}}, nullptr});
     if (col.type().id == TypeId::kVarchar) {
       const Dictionary* dict = col.dictionary();
       if (!dict) fail(ErrorKind::kInternal, "VARCHAR column {}.{} has no dictionary", table.name(), col.name());
@@ -186,7 +207,8 @@ ManifestTable plan_table(const Table& table, uint64_t gen, size_t table_number, 
       image += dict->chars();
       md.checksum = persist::file_checksum(image.data(), image.size());
       jobs.push_back({md.file,
-                      {{dict->offsets().data(), dict->offsets().size() * 8}, {dict->chars().data(), dict->chars().size()}}});
+                      {{dict->offsets().data(), dict->offsets().size() * 8}, {dict->chars().data(), dict->chars().size()}},
+                      nullptr});
       mc.dictionary = md;
     }
     mc.nullable = col.nullable();
@@ -197,11 +219,13 @@ ManifestTable plan_table(const Table& table, uint64_t gen, size_t table_number, 
       mv.nulls = col.null_count();
       const void* bits = col.validity()->data();
       mv.checksum = persist::file_checksum(bits, mv.bytes);
-      jobs.push_back({mv.file, {{bits, mv.bytes}}});
+      jobs.push_back({mv.file, {{bits, mv.bytes}}, nullptr});
       mc.validity = mv;
     }
+    if (col.type().id != TypeId::kDouble && col.size() > 0) mc.narrowed = plan_narrowed(col, bytes, mc.stats, stem, jobs);
     mt.columns.push_back(std::move(mc));
   }
+  mt.computed = true;
   return mt;
 }
 
@@ -300,7 +324,7 @@ void DatabaseDirectory::install_state(persist::Manifest manifest) {
       continue;
     }
     std::vector<ColumnPtr> cols;
-    for (auto& c : t.columns) cols.push_back(open_column(path_, t, c));
+    for (auto& c : t.columns) cols.push_back(open_column(path_, t, c, manifest.checksummed || t.computed));
     state->tables.push_back(std::make_shared<const Table>(t.name, std::move(cols)));
   }
   state->manifest = std::move(manifest);
@@ -416,7 +440,7 @@ uint64_t DatabaseDirectory::append_rows(const TablePtr& rows) {
          mt.name);
   // The table as the manifest on disk names it (another process may have appended).
   std::vector<ColumnPtr> cols;
-  for (auto& c : mt.columns) cols.push_back(open_column(path_, mt, c));
+  for (auto& c : mt.columns) cols.push_back(open_column(path_, mt, c, current.checksummed));
   const Table base(mt.name, std::move(cols));
   TablePtr merged = raydb::append_rows(base, *rows);
   write_tables(current, {merged}, true);

@@ -139,6 +139,32 @@ json double_json(double d) {
   return d;
 }
 
+// A column's "narrowed" entry (manifest.h), checked for a shape that its readers can
+// trust: a known width, a base inside the statistics, bytes that add up. Without a
+// checksum (a manifest whose checksums were stripped) the file is kept but never read.
+ManifestNarrowed read_narrowed(const ManifestReader& r, const json& cj, const std::string& cw, const ManifestColumn& c,
+                               uint64_t rows, std::set<std::string>& files) {
+  const std::string nw = cw + ".narrowed";
+  const json& nj = r.object_field(cj, "narrowed", cw);
+  ManifestNarrowed n;
+  n.file = r.file_field(nj, "file", nw);
+  if (!files.insert(n.file).second) r.corrupt(fmt::format("file '{}' is named twice", n.file));
+  n.bytes = r.unsigned_field(nj, "bytes", nw);
+  const uint64_t width = r.unsigned_field(nj, "width", nw);
+  if (width != 1 && width != 2 && width != 4 && width != 8) r.corrupt(fmt::format("{}.width is {}", nw, width));
+  n.width = int(width);
+  n.base = r.signed_field(nj, "base", nw);
+  n.distinct = r.unsigned_field(nj, "distinct", nw);
+  n.checksum = r.checksum_field(nj, nw);
+  if (c.type.id == TypeId::kDouble || rows == 0) r.corrupt(nw + " is given for a DOUBLE or empty column");
+  if (n.distinct > 65536 || (n.distinct > 0 && n.width != 2)) r.corrupt(nw + ".distinct does not fit its width");
+  if (n.base != c.stats.min) r.corrupt(nw + ".base is not the column's minimum");
+  if (n.bytes != rows * width + n.distinct * 8)
+    r.corrupt(fmt::format("{}.bytes is {}, but {} rows of width {} and {} decode values take {}", nw, n.bytes, rows,
+                          width, n.distinct, rows * width + n.distinct * 8));
+  return n;
+}
+
 }  // namespace
 
 Manifest Manifest::parse(const std::string& text, const std::string& path) {
@@ -235,8 +261,7 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
         if (version < 5) r.corrupt("format versions 1 to 4 have no \"validity\"");
         std::string vw = cw + ".validity";
         const json& vj = r.object_field(cj, "validity", cw);
-        ManifestValidity v;
-        v.file = r.file_field(vj, "file", vw);
+        ManifestValidity v{r.file_field(vj, "file", vw), 0, 0, std::nullopt};
         if (!files.insert(v.file).second) r.corrupt(fmt::format("file '{}' is named twice", v.file));
         v.bytes = r.unsigned_field(vj, "bytes", vw);
         v.nulls = r.unsigned_field(vj, "nulls", vw);
@@ -247,6 +272,7 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
         if (v.nulls == 0 || v.nulls > t.rows) r.corrupt(fmt::format("{}.nulls is {} for {} rows", vw, v.nulls, t.rows));
         c.validity = v;
       }
+      if (cj.contains("narrowed")) c.narrowed = read_narrowed(r, cj, cw, c, t.rows, files);
       t.columns.push_back(std::move(c));
     }
     m.tables.push_back(std::move(t));
@@ -388,6 +414,11 @@ std::string Manifest::to_json() const {
         cj["validity"] = {{"file", c.validity->file}, {"bytes", c.validity->bytes}, {"nulls", c.validity->nulls}};
         if (c.validity->checksum) cj["validity"]["checksum"] = checksum_hex(*c.validity->checksum);
       }
+      if (c.narrowed) {
+        cj["narrowed"] = {{"file", c.narrowed->file},   {"bytes", c.narrowed->bytes},       {"width", c.narrowed->width},
+                          {"base", c.narrowed->base},   {"distinct", c.narrowed->distinct}};
+        if (c.narrowed->checksum) cj["narrowed"]["checksum"] = checksum_hex(*c.narrowed->checksum);
+      }
       cols.push_back(std::move(cj));
     }
     tj["columns"] = std::move(cols);
@@ -476,6 +507,7 @@ std::set<std::string> Manifest::referenced_files() const {
       files.insert(c.file);
       if (c.dictionary) files.insert(c.dictionary->file);
       if (c.validity) files.insert(c.validity->file);
+      if (c.narrowed) files.insert(c.narrowed->file);
     }
   return files;
 }
@@ -486,7 +518,7 @@ bool is_database_data_file(std::string_view name) {
   size_t i = 1;
   while (i < name.size() && name[i] >= '0' && name[i] <= '9') i++;
   if (i >= name.size() || name[i] != '.') return false;
-  return name.ends_with(".col") || name.ends_with(".dict") || name.ends_with(".valid");
+  return name.ends_with(".col") || name.ends_with(".dict") || name.ends_with(".valid") || name.ends_with(".nar");
 }
 
 }  // namespace raydb::persist

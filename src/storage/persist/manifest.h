@@ -15,6 +15,8 @@
 //                      "nullable": true,                              // absent: NOT NULL
 //                      "validity": { "file": "...valid", "bytes": 3, "nulls": 2,
 //                                    "checksum": "..." }              // version 5; only with NULLs
+//                      "narrowed": { "file": "...nar", "bytes": 6001171, "width": 1,
+//                                    "base": 1, "distinct": 0, "checksum": "..." }
 //                    } ] } ],
 //     "indexes": [ { "name": "idx_lo_orderdate", "table": "lineorder",      // version 2
 //                    "column": "lo_orderdate", "kind": "rt",
@@ -41,6 +43,11 @@
 // that value written as 16 zeros. Manifests written before checksums existed have no
 // checksum fields (older builds ignore them, so the format version did not change):
 // they open as before, with statistics and dictionary codes still verified.
+//
+// "narrowed" (integer columns with rows, written since the fast load path) names the
+// column's narrowed form (storage/narrow_encoder.h, storage/narrowed_file.h): the GPU
+// reads it instead of narrowing the column per process. Older builds ignore the key
+// (the format version did not change); a manifest without it narrows on the fly.
 //
 // Indexes hold no files: they are rebuilt in memory from their column when used.
 // Integer-physical stats are JSON integers; DOUBLE stats are JSON numbers, or the
@@ -73,6 +80,15 @@ struct ManifestValidity {
   std::optional<uint64_t> checksum;
 };
 
+struct ManifestNarrowed {
+  std::string file;
+  uint64_t bytes = 0;     // rows * width + distinct * 8
+  int width = 8;          // 1, 2, 4 or 8
+  int64_t base = 0;       // offset mode: value = base + stored
+  uint64_t distinct = 0;  // dictionary mode: decode values after the stored ones (width 2)
+  std::optional<uint64_t> checksum;  // without it (checksums stripped) the file is never read
+};
+
 struct ManifestColumn {
   std::string name;
   Type type;
@@ -83,12 +99,16 @@ struct ManifestColumn {
   std::optional<ManifestDictionary> dictionary;
   bool nullable = false;                     // declared; absent in the manifest = NOT NULL
   std::optional<ManifestValidity> validity;  // only when the column holds a NULL
+  std::optional<ManifestNarrowed> narrowed;  // absent in older databases and for DOUBLE
 };
 
 struct ManifestTable {
   std::string name;
   uint64_t rows = 0;
   std::vector<ManifestColumn> columns;
+  // Not stored: the entry was computed from the data by this process (a commit), so
+  // its statistics are trusted even when the manifest it came with had no checksum.
+  bool computed = false;
 };
 
 struct Manifest {

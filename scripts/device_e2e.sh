@@ -63,7 +63,8 @@ say "narrowed files: $(ls "$DB" | grep -c '\.nar$'), $(cat "$DB"/*.nar | wc -c) 
 stamp calibrate
 export RAYDB_CALIBRATION=$OUT/calibration.json
 timeout 120 "$R" calibrate --no-index 2>&1 | tee -a "$LOG"
-H2D=$(grep -o '"host_to_device_gbs":[0-9.e+]*' "$RAYDB_CALIBRATION" | cut -d: -f2)
+# (json.dump writes a space after the colon, so read it as JSON rather than grep it)
+H2D=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["host_to_device_gbs"])' "$RAYDB_CALIBRATION" 2>/dev/null)
 say "host-to-device GB/s used for the floor: ${H2D:-unknown}"
 
 stamp warm-page-cache
@@ -85,7 +86,8 @@ one() {  # one MODE OUTFILE ERRFILE SQL
 e2e_of() { grep -o '^end-to-end: [0-9.]*' "$1" | awk '{print $2}'; }
 median() { sort -g | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]; else print "nan"}'; }
 stage_of() { awk -v s="$2" '$1 == "stage" && $2 == s {print $3}' "$1" 2>/dev/null; }
-bytes_of() { grep -o "$2 [0-9]*" "$1" 2>/dev/null | awk '{print $2}'; }
+# The "bytes" line's counter (not the stage "host_to_device", which also ends in to_device).
+bytes_of() { grep -oE "(^| )$2 [0-9]+" "$1" 2>/dev/null | head -1 | awk '{print $NF}'; }
 
 stamp one-shot
 TMP=$(mktemp -d)

@@ -45,7 +45,7 @@ TablePtr forms_table() {
     x ^= x << 13, x ^= x >> 7, x ^= x << 17;
     w1.append_int(-100 + int64_t(x % 200));
     w2.append_int(int64_t(1) << 40 | int64_t(x % 60000));
-    w4.append_int(int32_t(x % 4000000000ull) - 2000000000);
+    w4.append_int(int64_t(x % 4000000000ull) - 2000000000);  // [-2e9, 2e9): a 4-byte offset
     w8.append_int(i % 2 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min() + int64_t(i));
     dict.append_int(int64_t(x % 2406) * 100 + 8000);  // 2,406 distinct days over 240,501
     neg.append_int(-int64_t(x % 100000000));

@@ -12,33 +12,16 @@
 // min(ic), max(ic), and EXISTS = oc IS NOT NULL AND mn IS NOT NULL AND (mn <> oc OR
 // mx <> oc); NOT EXISTS its negation (never unknown).
 #include "common/error.h"
+#include "sql/ast_build.h"
 #include "sql/binder.h"
 
 namespace raydb::sql {
 
 namespace {
 
-AstPtr node(AstKind kind, const AstExpr& at) {
-  auto e = std::make_shared<AstExpr>();
-  e->kind = kind;
-  e->line = at.line, e->column = at.column;
-  return e;
-}
-
-AstPtr binary(const std::string& op, AstPtr l, AstPtr r) {
-  auto e = node(AstKind::kBinary, *l);
-  e->op = op;
-  e->children = {std::move(l), std::move(r)};
-  return e;
-}
-
-AstPtr col(const std::string& qualifier, const std::string& name, const AstExpr& at) {
-  auto e = node(AstKind::kColumn, at);
-  e->qualifier = qualifier;
-  e->name = name;
-  e->quoted = true;
-  return e;
-}
+using ast_build::binary;
+using ast_build::col;
+using ast_build::node;
 
 AstPtr not_null(AstPtr x) {
   auto e = node(AstKind::kIsNull, *x);

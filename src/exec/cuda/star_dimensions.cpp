@@ -6,6 +6,7 @@
 #include "common/error.h"
 #include "common/int_math.h"
 #include "exec/cuda/star_run.h"
+#include "gpu/stream_wait.h"
 
 namespace raydb::exec::cuda {
 
@@ -141,7 +142,7 @@ void build_dimensions(StarRun& r) {
   for (size_t i = 0; i < r.dims.size(); i++) build_dimension(r, i, range_buf.get<uint64_t>(), counts);
   gpu::check_cuda(cudaEventRecord(ctx.dims_done, s), "cudaEventRecord");
   gpu::check_cuda(cudaMemcpyAsync(ctx.host.get(), counts, r.dims.size() * 16, cudaMemcpyDeviceToHost, s), "copy");
-  gpu::check_cuda(cudaStreamSynchronize(s), "dimension kernels");
+  gpu::wait_cancellable(s, "dimension kernels");
   r.R = 1;
   for (size_t i = 0; i < r.dims.size(); i++) {
     DimRun& d = r.dims[i];

@@ -12,6 +12,7 @@
 #include "exec/core/aggregate_states.h"
 #include "exec/core/result_finisher.h"
 #include "exec/cuda/star_run.h"
+#include "gpu/stream_wait.h"
 
 namespace raydb::exec::cuda {
 
@@ -102,7 +103,7 @@ char* read_compacted(StarRun& r, const Compaction& c, char* inv_host, uint64_t i
 
 void read_all(StarRun& r) {
   gpu::check_cuda(cudaEventRecord(r.ctx.stop, r.ctx.stream), "cudaEventRecord");
-  gpu::check_cuda(cudaStreamSynchronize(r.ctx.stream), "fact kernel");
+  gpu::wait_cancellable(r.ctx.stream, "fact kernel");
   r.fields.assign(size_t(r.nfields), {});
   const u64* h = r.ctx.host.get<u64>();
   for (uint64_t g = 0; g < r.R; g++) {
@@ -238,7 +239,7 @@ void copy_groups_back(StarRun& r, const StarParams& p, const gpu::DeviceBuffer& 
 // No row can pass: only the events; no groups (one empty group without GROUP BY).
 void finish_without_rows(StarRun& r) {
   gpu::check_cuda(cudaEventRecord(r.ctx.stop, r.ctx.stream), "cudaEventRecord");
-  gpu::check_cuda(cudaStreamSynchronize(r.ctx.stream), "query");
+  gpu::wait_cancellable(r.ctx.stream, "query");
   gpu::check_cuda(cudaEventElapsedTime(&r.device_ms, r.ctx.start, r.ctx.stop), "cudaEventElapsedTime");
   r.present.clear();
   r.fields.assign(size_t(r.nfields), {});

@@ -16,6 +16,7 @@
 #include "gpu/current_device.h"
 #include "gpu/event.h"
 #include "gpu/stream.h"
+#include "gpu/stream_wait.h"
 
 namespace raydb::exec::cuda::general {
 
@@ -88,7 +89,7 @@ ResultTable GeneralExecutor::execute(const plan::PhysicalPlan& plan, const Gener
     project_rows(g, cur, result);
   detach_domains(gp, result);
   gpu::check_cuda(cudaEventRecord(st.stop, g.s), "cudaEventRecord");
-  gpu::check_cuda(cudaStreamSynchronize(g.s), "query");
+  gpu::wait_cancellable(g.s, "query");
   float ms = 0;
   gpu::check_cuda(cudaEventElapsedTime(&ms, st.start, st.stop), "cudaEventElapsedTime");
   result.device_ms = ms;

@@ -5,6 +5,7 @@
 #include "common/error.h"
 #include "exec/core/vector.h"
 #include "exec/cuda/general/general_kernels.h"
+#include "gpu/stream_wait.h"
 
 namespace raydb::exec::cuda::general {
 
@@ -17,7 +18,7 @@ void ProgramRunner::run(const BoundProgram& p, const Tuples& t, __int128* values
   launch_program(p.dev, t.dev(), t.n, values, nulls, keep, err_.get<DevError>(), s_);
   DevError e;
   gpu::check_cuda(cudaMemcpyAsync(&e, err_.get(), sizeof(e), cudaMemcpyDeviceToHost, s_), "copy");
-  gpu::check_cuda(cudaStreamSynchronize(s_), "GPU program");
+  gpu::wait_cancellable(s_, "GPU program");
   if (e.code == kErrNone) return;
   DevError report;
   report.report = 1;

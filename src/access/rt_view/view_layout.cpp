@@ -95,7 +95,7 @@ ViewLayout plan_layout(const ViewRows& v, const LayoutOptions& o) {
   ViewLayout L;
   place_z(v, o, L);
   L.primitives = v.rows;
-  const uint64_t most = o.merge == MergeMode::kAlways ? v.rows : v.rows / 2;
+  const uint64_t most = o.merge == MergeMode::kAlways ? v.rows : v.rows - v.rows / 4;  // kAuto: view_layout.h
   if (o.merge != MergeMode::kNever && v.rows != 0)
     if (const std::optional<uint64_t> k = count_primitives(v, most)) {
       L.merged = true;

@@ -71,8 +71,11 @@ std::optional<plan::Calibration::RtScanConstants> calibrate_rt_scan_gpu(int log2
   c.measured = true;
   const double fixed_ns = median_device_ms(*ix, ranges(1, n, 2.0), rs::ScanMethod::kGpuScan, words.get(), reps) * 1e6;
   c.fixed_ns = fixed_ns;
-  const double t_scan = median_device_ms(*ix, ranges(3, n, 0.5), rs::ScanMethod::kGpuScan, words.get(), reps) * 1e6;
-  c.scan_ns_per_row_predicate = std::max(1e-6, (t_scan - fixed_ns) / double(3 * n));
+  // Per full-column read: the later columns are read only where rows still match.
+  const rs::ScanExpr half = ranges(3, n, 0.5);
+  const double t_scan = median_device_ms(*ix, half, rs::ScanMethod::kGpuScan, words.get(), reps) * 1e6;
+  const double columns = std::max(1.0, ix->estimate(half).scan_columns);
+  c.scan_ns_per_row_predicate = std::max(1e-6, (t_scan - fixed_ns) / (columns * double(n)));
   double log_sieve = 0, log_rt = 0;
   int rt_points = 0;
   const double keeps[] = {0.05, 0.2, 0.6};

@@ -219,9 +219,17 @@ TEST(Calibration, RtScanConstants) {
   EXPECT_NEAR(rt_scan_cost_ms(gpu, RtScanMethod::kGpuScan, w), (45000 + 0.001 * 3e6) * 1e-6 + gpu_rows, 1e-9);
   EXPECT_NEAR(rt_scan_cost_ms(gpu, RtScanMethod::kGpuSieve, w), (45000 + 0.0002 * 6e6 + 0.1 * 5000) * 1e-6 + gpu_rows, 1e-9);
   EXPECT_NEAR(rt_scan_cost_ms(gpu, RtScanMethod::kRt, w), (45000 + 0.0002 * 6e6 + 2.0 * 5000 + 150000) * 1e-6 + gpu_rows, 1e-9);
+  // gpu-scan per full-column read: 1.2 columns (later ones only where rows still match).
+  w.scan_columns = 1.2;
+  EXPECT_NEAR(rt_scan_cost_ms(gpu, RtScanMethod::kGpuScan, w), (45000 + 0.001 * 1.2e6) * 1e-6 + gpu_rows, 1e-9);
+  EXPECT_NEAR(rt_scan_cost_ms(cpu, RtScanMethod::kCpuScan, w), 0.5 * 3e6 * 1e-6 + to_rows, 1e-9);  // CPU: per predicate
   // Nothing left to refine after sieving: no RT launch.
   w.residual_rows = 0;
   EXPECT_NEAR(rt_scan_cost_ms(gpu, RtScanMethod::kRt, w), rt_scan_cost_ms(gpu, RtScanMethod::kGpuSieve, w), 1e-12);
+  // A filter folded to a constant: every method is the same fill, the fixed part only.
+  w.predicates = 0;
+  for (RtScanMethod m : {RtScanMethod::kGpuScan, RtScanMethod::kGpuSieve, RtScanMethod::kRt})
+    EXPECT_NEAR(rt_scan_cost_ms(gpu, m, w), 45000 * 1e-6 + gpu_rows, 1e-9);
   use_calibration(nullptr);
   // A calibration file with a malformed rt_scan_cpu is rejected with the field's name.
   nlohmann::json j = nlohmann::json::parse(r->to_json().dump());

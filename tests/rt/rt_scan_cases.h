@@ -446,6 +446,15 @@ TEST_P(RtScanTest, EstimateMatchesTheEvaluation) {
     BitVector bits;
     ix->evaluate(one, ix->methods().back(), bits);
     EXPECT_NEAR(ix->estimate(one).match_fraction * double(t.rows()), double(bits.count()), 1e-6) << i;
+    EXPECT_DOUBLE_EQ(ix->estimate(one).scan_columns, ix->estimate(one).predicates > 0 ? 1.0 : 0.0) << i;
+    // Two terms: the plain scan reads the first column whole and the second where a
+    // row of a 32-byte sector (8 rows) passed the more selective one.
+    const ScanExpr other = random_predicate(t, uint32_t(i % 4 + 1) % 4, rng);
+    const ScanEstimate a = ix->estimate(one), b = ix->estimate(other);
+    if (a.predicates == 1 && b.predicates == 1) {
+      const double first = std::min(a.match_fraction, b.match_fraction);
+      EXPECT_NEAR(ix->estimate(ScanExpr::all_of({one, other})).scan_columns, 2 - std::pow(1 - first, 8), 1e-9) << i;
+    }
   }
   ix->set_sieve_mode(SieveMode::kNearest);
 }

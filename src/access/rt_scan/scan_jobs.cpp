@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 
 #include "access/rt_scan/scan_plan.h"
@@ -163,10 +164,16 @@ ScanEstimate ScanModel::estimate(const ScanExpr& e, SieveMode mode) const {
       for (const NormExpr& c : n.children) f += walk(c);
       return std::min(1.0, f);
     }
-    double f = 1;
+    std::vector<double> fractions;
     for (const Term& t : n.terms) {
       out.predicates++;
-      f *= rows ? double(ranks_in(t.set)) / double(rows) : 0.0;
+      fractions.push_back(rows ? double(ranks_in(t.set)) / double(rows) : 0.0);
+    }
+    std::sort(fractions.begin(), fractions.end());  // the plain GPU scan's order (by_selectivity)
+    double f = 1;
+    for (const double x : fractions) {
+      out.scan_columns += 1 - std::pow(1 - f, 8);  // ScanEstimate::scan_columns
+      f *= x;
     }
     for (const GroupJob& j : plan(n.terms, mode)) {
       out.jobs++;

@@ -17,9 +17,11 @@
 //    it they agree, so both hold; on the others the row is in A_e or in P_e). These
 //    disjoint slabs (RTScan's residual regions) are what the refine covers, as boxes of
 //    ranks; unconstrained columns of the group span all ranks, NULLs included.
+#include <algorithm>
 #include <array>
 #include <string>
 
+#include "access/rt_scan/rank_set.h"
 #include "access/rt_scan/sieve.h"
 
 namespace raydb::access::rt_scan {
@@ -28,6 +30,14 @@ struct Term {
   uint32_t column;
   RankSet set;  // ranks within [0, valid) of the column
 };
+
+// A conjunction's terms, fewest matching ranks first (stable): the plain GPU scan
+// reads a later column only where a row still matches (ScanEstimate::scan_columns).
+inline std::vector<Term> by_selectivity(std::vector<Term> terms) {
+  std::stable_sort(terms.begin(), terms.end(),
+                   [](const Term& a, const Term& b) { return ranks_in(a.set) < ranks_in(b.set); });
+  return terms;
+}
 
 struct NormExpr {
   enum class Kind { kAnd, kOr, kTrue, kFalse };

@@ -134,6 +134,11 @@ struct ScanEstimate {
   uint64_t residual_rows = 0;   // rows the sieve methods refine (exact)
   uint64_t slabs = 0;           // residual slabs the RT refine covers
   double match_fraction = 1;    // estimated fraction of the rows that match
+  // Full-column reads of the plain GPU scan: it takes a conjunction's terms most
+  // selective first and reads a later column only in the 32-byte sectors (8 rows of 4
+  // bytes) where a row still matches, so its k-th column costs 1 - (1 - p)^8 of a pass,
+  // p the fraction passing the terms before it (independent columns assumed).
+  double scan_columns = 0;
 };
 
 // What one evaluation did (EXPLAIN ANALYZE).

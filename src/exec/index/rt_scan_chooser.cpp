@@ -95,6 +95,7 @@ plan::RtScanWork rt_scan_work(const rs::ScanEstimate& est, uint64_t rows) {
   w.residual_rows = est.residual_rows;
   w.slabs = est.slabs;
   w.matches = est.match_fraction * double(rows);
+  w.scan_columns = est.scan_columns;
   return w;
 }
 

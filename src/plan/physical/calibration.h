@@ -107,7 +107,7 @@ class Calibration {
   // one (device time); measured = false: the compiled-in defaults apply.
   struct RtScanConstants {
     bool measured = false;
-    double scan_ns_per_row_predicate = 0;  // cpu-scan / gpu-scan
+    double scan_ns_per_row_predicate = 0;  // cpu-scan / gpu-scan (per full-column read: RtScanWork::scan_columns)
     double sieve_ns_per_row_vector = 0;    // one sieving vector read
     double sieve_refine_ns_per_row = 0;    // cpu-sieve / gpu-sieve: one residual row re-checked
     double rt_refine_ns_per_row = 0;       // rt: one residual row found by rays

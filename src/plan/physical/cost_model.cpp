@@ -309,9 +309,15 @@ double rt_scan_cost_ms(ExecDevice dev, RtScanMethod m, const RtScanWork& w) {
   const double sieve_ns = c.sieve_ns_per_row_vector * rows * std::max<uint32_t>(1, w.sieve_vectors);
   const bool refines = w.slabs > 0 || w.residual_rows > 0;
   double ns = c.fixed_ns;
+  // No term left (the filter folded to true or false): every method fills the bit
+  // vector with the same kernel (evaluate_tree's ones/zeros), so they cost the same.
+  if (w.predicates == 0) return (ns + to_rows_ns) * 1e-6;
   switch (m) {
-    case RtScanMethod::kCpuScan:
-    case RtScanMethod::kGpuScan: ns += c.scan_ns_per_row_predicate * rows * std::max<uint32_t>(1, w.predicates); break;
+    case RtScanMethod::kCpuScan: ns += c.scan_ns_per_row_predicate * rows * std::max<uint32_t>(1, w.predicates); break;
+    case RtScanMethod::kGpuScan:  // reads later columns only where rows still match
+      ns += c.scan_ns_per_row_predicate * rows *
+            (w.scan_columns > 0 ? w.scan_columns : double(std::max<uint32_t>(1, w.predicates)));
+      break;
     case RtScanMethod::kCpuSieve:
     case RtScanMethod::kGpuSieve: ns += sieve_ns + c.sieve_refine_ns_per_row * double(w.residual_rows); break;
     case RtScanMethod::kRt:

@@ -113,6 +113,7 @@ struct RtScanWork {
   uint64_t residual_rows = 0;  // rows refined after sieving
   uint64_t slabs = 0;          // residual slabs (RT ray boxes)
   double matches = 0;          // rows in the result
+  double scan_columns = 0;     // gpu-scan's full-column reads (ScanEstimate); 0: one per predicate
 };
 double rt_scan_cost_ms(ExecDevice dev, RtScanMethod m, const RtScanWork& w);
 // The constants it uses without a calibration (raydb calibrate replaces them).

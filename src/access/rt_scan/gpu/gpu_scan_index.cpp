@@ -255,7 +255,7 @@ void GpuScanIndexImpl::build_rt(rt::Tracer& tracer) {
 DeviceArray<uint64_t> GpuScanIndexImpl::scan(const std::vector<Term>& terms, ScanQueryStats& st) const {
   std::vector<DeviceArray<uint64_t>> long_lists;  // range lists too long for kernel parameters
   std::vector<gpu::ScanTermArgs> args;
-  for (const Term& t : terms) {
+  for (const Term& t : by_selectivity(terms)) {
     const DeviceColumn& d = dev_[t.column];
     std::vector<uint64_t> r;
     for (auto [lo, hi] : model_.value_ranges(t)) {

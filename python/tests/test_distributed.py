@@ -257,6 +257,13 @@ def test_queries_that_cannot_be_split_are_clear_errors(adhoc, sql, reason):
     assert isinstance(info.value, raydb.NotImplementedException)
 
 
+def test_only_queries_run(adhoc):
+    for sql in ["create table z (a int)", "insert into f select * from f", "drop table d", "set threads = 1"]:
+        with pytest.raises(rd.NotDistributableError, match="only SELECT statements"):
+            adhoc["rows3"].sql(sql)
+    assert adhoc["rows3"].sql("select count(*) from d").fetchall() == [(20,)]
+
+
 def test_engine_errors_are_the_engines(adhoc):
     for sql in ["select nope from f", "select k, sum(qty) from f", "selec 1"]:
         with pytest.raises(raydb.Error) as single:

@@ -7,6 +7,7 @@ Ray re-runs them on the restarted worker). The coordinator plans each statement
 twins), gathers the partials and merges them with the same engine.
 """
 import os
+import re
 import threading
 
 from raydb import _core
@@ -127,6 +128,11 @@ class DistributedConnection:
     def _prepare(self, query):
         """(plan, merge SQL) of `query`, planned once per text."""
         if query not in self._plans:
+            # Only queries: a statement that writes would run on the coordinator's twins.
+            if re.match(r"\s*(create|insert|update|delete|drop|copy|set|reset|show|explain|alter|load)\b", query,
+                        re.IGNORECASE):
+                raise not_distributable("only SELECT statements run on a sharded database (load and change "
+                                        "the shards, or the source before shard_database)")
             names, types, _ = self._merger.describe(query)  # the engine's own errors for bad statements
             plan = self._planner.plan(query, len(names))
             partials = self._merger.partial_schema(plan)

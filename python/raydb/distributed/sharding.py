@@ -13,7 +13,7 @@ import shutil
 import tempfile
 
 from raydb import _core
-from raydb.distributed.layout import LAYOUT_FILE, ShardLayout
+from raydb.distributed.layout import ShardLayout
 
 
 def _manifest_tables(source):
@@ -107,8 +107,10 @@ def shard_database(source, out_dir, n, *, fact="lineorder", by="rows"):
     if fact_name is None:
         raise _core.CatalogException(f"fact table {fact} not found in {source}")
     if by != "rows":
-        by = next((c for c, _, _ in tables[fact_name] if c.lower() == str(by).lower()), None) or \
-            _raise(_core.BinderException(f"column {by} not found in fact table {fact_name}"))
+        column = next((c for c, _, _ in tables[fact_name] if c.lower() == str(by).lower()), None)
+        if column is None:
+            raise _core.BinderException(f"column {by} not found in fact table {fact_name}")
+        by = column
     parent = os.path.dirname(out_dir)
     os.makedirs(parent, exist_ok=True)
     staging = tempfile.mkdtemp(prefix="." + os.path.basename(out_dir) + ".tmp-", dir=parent)
@@ -123,7 +125,3 @@ def shard_database(source, out_dir, n, *, fact="lineorder", by="rows"):
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return ShardLayout.read(out_dir)
-
-
-def _raise(error):
-    raise error

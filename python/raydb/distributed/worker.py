@@ -13,24 +13,27 @@ class ShardWorker:
     def __init__(self, path, backend="cpu", threads=0, settings=None):
         import raydb
 
+        if not os.path.isfile(os.path.join(path, "manifest.json")):  # connect() would create one
+            raise raydb.IOException(f"shard {path} is not a raydb database (no manifest.json)")
         self._path = path
         self._con = raydb.connect(path, backend=backend, threads=threads, **(settings or {}))
-        self._fault, self._fault_seconds = None, 0.0
+        self._fault, self._stall_seconds = None, 0.0
 
     def run(self, queries):
         """Runs each SQL text; returns [("ok", pyarrow.Table) | ("error", class name, message)]."""
         import raydb
 
-        if self._fault and self._fault[0] == "stall":
+        if self._fault == "stall":
             self._fault = None
-            time.sleep(self._fault_seconds)
+            time.sleep(self._stall_seconds)
         out = []
         for q in queries:
             try:
                 out.append(("ok", self._con.sql(q).arrow()))
             except raydb.Error as e:
                 out.append(("error", type(e).__name__, str(e)))
-        self._take_fault()
+        if self._fault == "exit":
+            os._exit(1)  # as a crash would: no reply, the process gone
         return out
 
     def schemas(self):
@@ -55,9 +58,5 @@ class ShardWorker:
         `seconds` first, so the actor can be killed while a query is in flight."""
         if kind not in ("exit", "stall"):
             raise ValueError(f"unknown fault {kind}")
-        self._fault, self._fault_seconds = (kind, None), float(seconds)
+        self._fault, self._stall_seconds = kind, float(seconds)
         return True
-
-    def _take_fault(self):
-        if self._fault and self._fault[0] == "exit":
-            os._exit(1)

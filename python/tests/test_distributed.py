@@ -85,6 +85,9 @@ def _adhoc_tables(rows=3000, seed=11):
         "ratio": pa.array([maybe(rng.uniform(-100, 100)) for _ in range(rows)], pa.float64()),
         "day": pa.array([start + datetime.timedelta(days=rng.randint(0, 1500)) for _ in range(rows)], pa.date32()),
         "s": pa.array([maybe(rng.choice(["ant", "bee", "cat", "dog", "eel", "fox", "Zürich"])) for _ in range(rows)]),
+        "flag": pa.array([maybe(rng.random() < 0.3) for _ in range(rows)], pa.bool_()),
+        "ts": pa.array([maybe(datetime.datetime(2020, 1, 1) + datetime.timedelta(microseconds=rng.randint(0, 10**13)))
+                        for _ in range(rows)], pa.timestamp("us")),
     })
     d = pa.table({"dkey": pa.array(range(20), pa.int32()),
                   "name": [f"name{i % 7}" for i in range(20)],
@@ -208,6 +211,9 @@ ADHOC = [
     ("select s, count(*) from f group by s having sum(qty) > 0 and max(k) > 30 order by count(*) desc, s", None),
     ("select k, count(*) as n from f where k < 5 group by k order by n desc, k", None),
     ("select count(*) from f", None),
+    ("select flag, count(*), min(ts), max(ts), count(distinct ts) from f group by flag order by flag", None),
+    ("select distinct k % 5 as m, s is null as nul, flag from f where k < 20 order by 1, 2, 3", None),
+    ("select id, ts from f where ts > timestamp '2020-03-01 00:00:00' and flag order by ts, id limit 6", None),
     ("select distinct s from f order by s desc", "select distinct s from f order by s desc nulls first"),
     ("select k, d.region, sum(price) from f, d where f.dkey = d.dkey and k between 3 and 6 "
      "group by k, d.region order by 3 desc limit 3", None),

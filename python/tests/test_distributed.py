@@ -374,3 +374,18 @@ def test_worker_killed_while_a_query_runs(adhoc):
         ray.kill(victim, no_restart=False)
         runner.join(60)
         assert out.get("rows") == want and time.monotonic() - start < 30
+
+
+def test_connect_to_shard_directories_by_hand(adhoc):
+    paths = rd.ShardLayout.read(str(adhoc["root"] / "rows3")).shard_paths()
+    sql = "select dkey, count(*), avg(price) from f group by dkey order by dkey"
+    with rd.connect(paths, fact="f", backend="cpu", threads=1, retries=0) as con:
+        # AVG of a DECIMAL: the exact sum over the count, which may differ in the last bit
+        assert _same_rows(con.sql(sql).fetchall(), adhoc["single"].sql(sql).fetchall(), 1e-15)
+        workers = con.workers()
+        assert [w["path"] for w in workers] == paths and len({w["pid"] for w in workers}) == 3
+        assert all(w["gpus"] == [] for w in workers)  # the CPU backend asks Ray for no GPU
+    with pytest.raises(raydb.InvalidInputException, match="give fact="):
+        rd.connect(paths)
+    with pytest.raises(raydb.IOException, match="is not a raydb database"):
+        rd.connect([str(adhoc["root"])], fact="f")

@@ -66,7 +66,7 @@ fi
 if [ "${RAYDB_NO_PIP:-0}" != 1 ]; then
   py_missing=()
   for m in scikit_build_core:scikit-build-core nanobind:nanobind pyarrow:pyarrow pandas:pandas polars:polars \
-           pytest:pytest psycopg:psycopg[binary]; do
+           pytest:pytest psycopg:psycopg[binary] ray:ray sqlglot:sqlglot; do  # ray, sqlglot: raydb.distributed
     python3 -c "import ${m%%:*}" >/dev/null 2>&1 || py_missing+=("${m#*:}")
   done
   if [ "${#py_missing[@]}" -gt 0 ]; then

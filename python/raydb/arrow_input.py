@@ -1,9 +1,9 @@
 """Python data (pyarrow, pandas, polars, any Arrow PyCapsule producer) as one Arrow
 record batch in the layouts raydb stores: int32, int64, float64, decimal128(p<=18),
-date32 and large_utf8. Anything else is an InvalidInputException naming the column."""
+date32, timestamp[us], bool and large_utf8. Anything else is an InvalidInputException naming the column."""
 from raydb._core import InvalidInputException
 
-STORABLE = "INTEGER, BIGINT, DOUBLE, DECIMAL(p<=18,s), DATE, VARCHAR"
+STORABLE = "INTEGER, BIGINT, DOUBLE, DECIMAL(p<=18,s), DATE, TIMESTAMP, BOOLEAN, VARCHAR"
 
 
 def to_arrow_table(data):
@@ -44,6 +44,13 @@ def _target_type(name, t):
         return pa.decimal128(min(t.precision, 18), t.scale) if 0 <= t.scale <= 18 else None
     if pt.is_date(t):
         return pa.date32()
+    if pt.is_boolean(t):
+        return pa.bool_()
+    if pt.is_timestamp(t):
+        # TIMESTAMP is microseconds: coarser units are multiplied (overflow is an error),
+        # nanoseconds must be whole microseconds (a safe cast refuses to drop digits). A
+        # zoned column keeps its UTC instants (the zone is dropped).
+        return pa.timestamp("us", tz=t.tz)
     if pt.is_string(t) or pt.is_large_string(t) or getattr(pt, "is_string_view", lambda _: False)(t):
         return pa.large_string()
     return None

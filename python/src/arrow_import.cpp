@@ -46,6 +46,15 @@ void import_strings(bool large, const ArrowArray& a, int64_t offset, int64_t row
   col.offsets = out.data();
 }
 
+// Arrow booleans are bits; the engine stores BOOLEAN as int32 0/1 (packed two to a scratch word).
+void import_booleans(const ArrowArray& a, int64_t offset, int64_t rows, ColumnInput& col, std::vector<int64_t>& out) {
+  col.type = Type::boolean();
+  out.assign(size_t(rows / 2 + 1), 0);
+  auto* v = reinterpret_cast<int32_t*>(out.data());
+  for (int64_t i = 0; i < rows; i++) v[i] = bit(a.buffers[1], offset + i) ? 1 : 0;
+  col.values = v;
+}
+
 ColumnInput import_column(const ArrowSchema& s, const ArrowArray& a, int64_t offset, int64_t rows,
                           std::vector<int64_t>& scratch) {
   ColumnInput col;
@@ -57,11 +66,19 @@ ColumnInput import_column(const ArrowSchema& s, const ArrowArray& a, int64_t off
     col.validity_offset = uint64_t(offset);
   }
   const bool strings = format == "u" || format == "U";
-  const bool fixed = format == "i" || format == "tdD" || format == "l" || format == "g" || format.rfind("d:", 0) == 0;
+  // Timestamps arrive in microseconds (arrow_input.py casts exactly); "tsu:<zone>" holds UTC instants.
+  const bool micros = format.rfind("tsu:", 0) == 0;
+  const bool fixed = format == "i" || format == "tdD" || format == "l" || format == "g" || format == "b" || micros ||
+                     format.rfind("d:", 0) == 0;
   if ((!strings && !fixed) || !a.buffers || a.n_buffers < (strings ? 3 : 2))
     fail(ErrorKind::kInvalidInput, "column {}: Arrow type '{}' cannot be stored (INTEGER, BIGINT, DOUBLE, DECIMAL, DATE, "
-         "VARCHAR)", col.name, format);
-  if (format == "i" || format == "tdD") {
+         "TIMESTAMP, BOOLEAN, VARCHAR)", col.name, format);
+  if (format == "b") {
+    import_booleans(a, offset, rows, col, scratch);
+  } else if (micros) {
+    col.type = Type::timestamp();
+    col.values = static_cast<const int64_t*>(a.buffers[1]) + offset;
+  } else if (format == "i" || format == "tdD") {
     col.type = format == "i" ? Type::integer() : Type::date();
     col.values = static_cast<const int32_t*>(a.buffers[1]) + offset;
   } else if (format == "l") {

@@ -99,8 +99,11 @@ def test_registered_and_stored_names_do_not_mix(tmp_path):
 
 
 BAD_INPUT = [
-    (pa.table({"flag": [True, False]}), "column flag: Arrow type bool cannot be stored"),
-    (pa.table({"ts": pa.array([datetime.datetime(2020, 1, 1)])}), "column ts: Arrow type timestamp"),
+    (pa.table({"t": pa.array([1], pa.time32("s"))}), "column t: Arrow type time32[s] cannot be stored"),
+    (pa.table({"b": pa.array([b"x"], pa.binary())}), "column b: Arrow type binary cannot be stored"),
+    (pa.table({"ts": pa.array([1_000_000_001], pa.timestamp("ns"))}),
+     "column ts: cannot convert timestamp[ns] to timestamp[us]"),   # not a whole microsecond
+    (pa.table({"ts": pa.array([2**62], pa.timestamp("s"))}), "column ts: cannot convert timestamp[s] to timestamp[us]"),
     (pa.table({"u": pa.array([2**64 - 1], pa.uint64())}), "column u: cannot convert uint64 to int64"),
     (pa.table({"d": pa.array([decimal.Decimal("1" * 25)], pa.decimal128(30, 0))}), "column d: cannot convert"),
     ([1, 2, 3], "expected a pyarrow Table, a pandas or polars DataFrame"),
@@ -151,3 +154,33 @@ def test_nulls_are_registered_and_stored(tmp_path):
         con.create_table("t", frame)  # pandas' missing values, written with validity bitmaps
         for sql in queries:
             assert con.sql(sql).fetchall() == lite.execute(sql).fetchall(), sql
+
+
+def test_booleans_and_timestamps(con):
+    """BOOLEAN and TIMESTAMP columns in, queried, and out again, against pyarrow's values and DuckDB."""
+    stamps = [datetime.datetime(1969, 12, 31, 23, 59, 59, 999999), None, datetime.datetime(2024, 2, 29, 12, 0, 0, 5),
+              datetime.datetime(1, 1, 1), datetime.datetime(9999, 12, 31, 23, 59, 59)]
+    flags = [True, None, False, True, False]
+    t = pa.table({"id": pa.array(range(5), pa.int32()), "b": pa.array(flags, pa.bool_()),
+                  "us": pa.array(stamps, pa.timestamp("us")), "s": pa.array(stamps, pa.timestamp("us")).cast(
+                      pa.timestamp("s"), safe=False),
+                  "ms": pa.array([0, 1, None, -1, 1700000000123], pa.timestamp("ms")),
+                  "ns": pa.array([0, 1000, None, -5000, 1700000000123456000], pa.timestamp("ns")),
+                  "tz": pa.array([0, 1, 2, 3, 4], pa.timestamp("us", tz="Europe/Zurich"))})
+    con.register("t", t)
+    r = con.sql("select * from t order by id")
+    assert r.types == ["INTEGER", "BOOLEAN", "TIMESTAMP", "TIMESTAMP", "TIMESTAMP", "TIMESTAMP", "TIMESTAMP"]
+    out = r.arrow()
+    for name in ["b", "us", "s", "ms", "ns"]:  # exact values, microseconds now
+        want = t.column(name) if name == "b" else t.column(name).cast(pa.timestamp("us"))
+        assert out.column(name).combine_chunks().equals(want.combine_chunks()), name
+    assert out.column("tz").cast(pa.int64()).to_pylist() == [0, 1, 2, 3, 4]  # zoned: the UTC instants, zone dropped
+    assert r.fetchall()[0][:3] == (0, True, stamps[0])
+    duck = pytest.importorskip("duckdb").connect()
+    duck.register("t", t.drop_columns(["tz"]))
+    for sql in ["select count(*), count(b), sum(case when b then 1 else 0 end) from t where b or us > timestamp '2000-01-01'",
+                "select id from t where not b order by id", "select min(us), max(us), min(ms), max(ns) from t",
+                "select id, ms from t where ms >= timestamp '1970-01-01 00:00:00' order by ms"]:
+        assert con.sql(sql).fetchall() == duck.sql(sql).fetchall(), sql
+    frame = r.df()
+    assert str(frame["us"].dtype).startswith("datetime64") and frame["b"].tolist()[0] is True

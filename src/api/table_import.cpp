@@ -31,6 +31,14 @@ ColumnPtr fixed_column(const ColumnInput& in) {
   const size_t width = size_t(in.type.physical_width());
   auto buf = Buffer::allocate(in.rows * width);
   if (in.rows > 0) std::memcpy(buf->mutable_data(), in.values, in.rows * width);
+  // BOOLEAN comes as int32 0/1 and TIMESTAMP as int64 microseconds (column_input.h lists
+  // the other types); a BOOLEAN holding anything else would compare wrongly.
+  if (in.type.id == TypeId::kBoolean) {
+    const auto* v = static_cast<const int32_t*>(buf->data());
+    for (uint64_t i = 0; i < in.rows; i++)
+      if (v[i] != 0 && v[i] != 1 && is_valid(in, i))
+        fail(ErrorKind::kInvalidInput, "column {}: value {} at row {} is not a BOOLEAN (0 or 1)", in.name, v[i], i);
+  }
   if (in.type.id == TypeId::kDecimal) {
     // A DECIMAL(p,s) column promises |value| < 10^p; the planner's exact range
     // arithmetic relies on it.
@@ -64,10 +72,9 @@ ColumnPtr varchar_column(const ColumnInput& in) {
 
 ColumnPtr import_column(const ColumnInput& in) {
   if (in.name.empty()) fail(ErrorKind::kInvalidInput, "a column without a name");
-  // BOOLEAN and TIMESTAMP are stored by SQL and the loaders; registered input does not
-  // take them yet (the Python side has no conversion for them).
-  if (!in.type.storable() || in.type.id == TypeId::kBoolean || in.type.id == TypeId::kTimestamp)
-    fail(ErrorKind::kInvalidInput, "column {}: type {} cannot be stored (INTEGER, BIGINT, DOUBLE, DECIMAL, DATE, VARCHAR)",
+  if (!in.type.storable())
+    fail(ErrorKind::kInvalidInput,
+         "column {}: type {} cannot be stored (INTEGER, BIGINT, DOUBLE, DECIMAL, DATE, TIMESTAMP, BOOLEAN, VARCHAR)",
          in.name, in.type.to_string());
   if (in.type.id == TypeId::kDecimal && (in.type.precision < 1 || in.type.precision > 18 || in.type.scale > in.type.precision))
     fail(ErrorKind::kInvalidInput, "column {}: {} cannot be stored (DECIMAL(p,s) with 1 <= p <= 18, s <= p)", in.name,

@@ -1,0 +1,216 @@
+"""DistributedConnection: `.sql(q)` over a sharded database, one Ray actor per shard.
+
+Ray places the workers (a GPU each with num_gpus_per_worker=1), moves their Arrow
+results and restarts a worker that dies (`retries` times: its queries are read-only, so
+Ray re-runs them on the restarted worker). The coordinator plans each statement
+(Planner), asks the engine in-process what the result looks like (Merger's empty
+twins), gathers the partials and merges them with the same engine.
+"""
+import os
+import re
+import threading
+
+from raydb import _core
+from raydb.distributed.errors import WorkerError, not_distributable
+from raydb.distributed.layout import LAYOUT_FILE, ShardLayout
+from raydb.distributed.merger import Merger
+from raydb.distributed.planner import Planner
+from raydb.distributed.worker import ShardWorker
+
+
+def _first_line(error):
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+def _castable(type_text):
+    if type_text == "HUGEINT":
+        return False
+    if type_text.startswith("DECIMAL("):
+        return int(type_text[len("DECIMAL("):].split(",")[0]) <= 18
+    return True
+
+
+def _ray():
+    try:
+        import ray
+    except ImportError:
+        raise _core.ConnectionException("raydb.distributed needs Ray (pip install ray)") from None
+    return ray
+
+
+def _layout(shards, fact, by):
+    if isinstance(shards, (str, os.PathLike)):
+        if os.path.isfile(os.path.join(shards, LAYOUT_FILE)) or fact is None:
+            return ShardLayout.read(os.fspath(shards))
+        shards = [shards]
+    if fact is None:
+        raise _core.InvalidInputException("give fact= (the sharded table) with a list of shard directories")
+    return ShardLayout.from_paths(list(shards), fact, by)
+
+
+class DistributedConnection:
+    def __init__(self, shards, *, fact=None, by="rows", backend="cpu", threads=0, num_gpus_per_worker=None,
+                 num_cpus_per_worker=None, retries=1, timeout_s=None, ray_init=None, **settings):
+        self.layout = _layout(shards, fact, by)
+        for path in self.layout.shard_paths():
+            if not os.path.isfile(os.path.join(path, "manifest.json")):
+                raise _core.IOException(f"shard {path} is not a raydb database (no manifest.json)")
+        self._ray = _ray()
+        if not self._ray.is_initialized():
+            self._ray.init(**{"include_dashboard": False, "logging_level": "ERROR", **(ray_init or {})})
+        gpus = num_gpus_per_worker if num_gpus_per_worker is not None else (1 if backend in ("cuda", "rt") else 0)
+        # CPUs are not reserved by default (a worker's threads are its own setting; reserving
+        # one each would leave a third worker unplaced on a 2-core machine); SPREAD puts
+        # the workers on different machines where a cluster has several.
+        options = {"num_gpus": gpus, "num_cpus": num_cpus_per_worker or 0, "scheduling_strategy": "SPREAD",
+                   "max_restarts": int(retries), "max_task_retries": int(retries)}
+        actor = self._ray.remote(ShardWorker).options(**options)
+        self._timeout = timeout_s
+        self._lock = threading.Lock()
+        self._plans = {}
+        self._next = 0
+        self._merger = None
+        self._actors = [actor.remote(p, backend, threads, settings) for p in self.layout.shard_paths()]
+        try:
+            self.schemas = self._shard_schemas()
+            self._merger = Merger(self.schemas)
+            self._planner = Planner(self.layout, self.schemas)
+        except BaseException:
+            self.close()
+            raise
+
+    # -- the shards ------------------------------------------------------------------------
+
+    def _call(self, actors, method, *args):
+        """Calls `method` on each actor; a dead or silent worker becomes a WorkerError naming its shard."""
+        refs = [getattr(a, method).remote(*args) for a in actors]
+        out = []
+        for ref, a in zip(refs, actors):
+            i = self._actors.index(a)
+            try:
+                out.append(self._ray.get(ref, timeout=self._timeout))
+            except self._ray.exceptions.GetTimeoutError:
+                raise WorkerError(f"shard {i} did not answer within {self._timeout} s") from None
+            except self._ray.exceptions.RayError as e:
+                raise WorkerError(f"shard {i} ({self.layout.shard_paths()[i]}): worker failed: "
+                                  f"{_first_line(e)}") from None
+        return out
+
+    def _shard_schemas(self):
+        schemas = self._call(self._actors, "schemas")
+        for i, s in enumerate(schemas[1:], start=1):
+            if {t: str(v) for t, v in s.items()} != {t: str(v) for t, v in schemas[0].items()}:
+                raise _core.InvalidInputException(f"shard {i} has other tables or columns than shard 0")
+        if not any(t.lower() == self.layout.fact.lower() for t in schemas[0]):
+            raise _core.CatalogException(f"fact table {self.layout.fact} not found in the shards")
+        return schemas[0]
+
+    def _gather(self, plan):
+        """The shard queries' results as one pyarrow Table of partials."""
+        import pyarrow as pa
+
+        if plan.one_shard:  # replicated tables only: any shard holds the whole answer
+            actors, self._next = [self._actors[self._next % len(self._actors)]], self._next + 1
+        else:
+            actors = self._actors
+        tables = []
+        for i, answers in zip((self._actors.index(a) for a in actors),
+                              self._call(actors, "run", [q.sql for q in plan.shard_queries])):
+            for q, answer in zip(plan.shard_queries, answers):
+                if answer[0] == "error":
+                    raise getattr(_core, answer[1], _core.Error)(f"shard {i}: {answer[2]}")
+                tables.append(answer[1].rename_columns(q.columns))
+        return pa.concat_tables(tables, promote_options="default")
+
+    # -- statements ------------------------------------------------------------------------
+
+    def _prepare(self, query):
+        """(plan, merge SQL) of `query`, planned once per text."""
+        if query not in self._plans:
+            # Only queries: a statement that writes would run on the coordinator's twins.
+            if re.match(r"\s*(create|insert|update|delete|drop|copy|set|reset|show|explain|alter|load)\b", query,
+                        re.IGNORECASE):
+                raise not_distributable("only SELECT statements run on a sharded database (load and change "
+                                        "the shards, or the source before shard_database)")
+            names, types, _ = self._merger.describe(query)  # the engine's own errors for bad statements
+            plan = self._planner.plan(query, len(names))
+            partials = self._merger.partial_schema(plan)
+            self._check_gathered_types(plan, partials)
+            merged = self._merger.merge_types(plan, names, partials)
+            # Where the merge types a column otherwise (a SUM over BIGINT partial sums of
+            # INTEGER is HUGEINT, the whole query's BIGINT), cast it back. SQL cannot name
+            # the 128-bit types (HUGEINT, DECIMAL(38,s)): a SUM merged from partial sums is
+            # 128-bit again, but a 128-bit column that shards computed whole ("rows",
+            # "key-local" plans) comes back 64-bit (values that do not fit are an error).
+            casts = [t if m != t and _castable(t) else None for t, m in zip(types, merged)]
+            self._plans[query] = (plan, plan.merge_sql(names, casts))
+        return self._plans[query]
+
+    @staticmethod
+    def _check_gathered_types(plan, partials):
+        import pyarrow.types as pt
+
+        for name in sorted(plan.order_stat_values):
+            t = partials.field(name).type
+            if pt.is_string(t) or pt.is_large_string(t):
+                # The engine selects strings by their stored dictionary codes; gathered
+                # strings (with the NULLs of the other partial rows) it cannot order yet.
+                raise not_distributable("an order statistic (median, quantile, kth) of VARCHAR values gathered "
+                                        "from the shards")
+
+    def sql(self, query):
+        """Runs one SELECT across the shards; returns a raydb Result (fetchall, arrow, df, pl)."""
+        with self._lock:
+            plan, merge_sql = self._prepare(str(query))
+            return self._merger.run(merge_sql, self._gather(plan))
+
+    query = sql
+
+    def explain(self, query):
+        """How `query` is split: its plan kind, the per-shard SQL and the merge SQL."""
+        with self._lock:
+            plan, merge_sql = self._prepare(str(query))
+        lines = [f"plan: {plan.kind} over {len(self._actors)} shards (fact table {self.layout.fact}, "
+                 f"by {self.layout.by})"]
+        lines += [f"shard query: {q.sql}" for q in plan.shard_queries]
+        lines.append(f"merge: {merge_sql}")
+        return "\n".join(lines)
+
+    def workers(self):
+        """Per shard: the worker's process id, host, GPUs and shard path."""
+        return self._call(self._actors, "info")
+
+    @property
+    def actors(self):
+        return list(self._actors)
+
+    def close(self):
+        for a in getattr(self, "_actors", []):
+            try:
+                self._ray.kill(a)
+            except Exception:
+                pass
+        self._actors = []
+        if self._merger is not None:
+            self._merger.close()
+            self._merger = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def connect(shards, **options):
+    """A DistributedConnection over `shards`: a directory written by shard_database (with
+    shards.json), or a list of shard database directories with fact= (and by=).
+
+    backend ("cpu", "cuda", ...), threads and further settings apply to every worker;
+    num_gpus_per_worker (default 1 for cuda/rt, else 0), num_cpus_per_worker (CPUs Ray
+    reserves per worker, default 0), retries
+    (restarts of a dead worker, its queries re-run; 0 = fail at once), timeout_s (per
+    shard answer), ray_init (keyword arguments for ray.init when Ray is not running).
+    """
+    return DistributedConnection(shards, **options)

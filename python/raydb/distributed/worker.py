@@ -1,0 +1,62 @@
+"""ShardWorker: the Ray actor that holds one raydb connection over one shard.
+
+The coordinator makes it remote (ray.remote(ShardWorker).options(num_gpus=...)), so Ray
+places it (with num_gpus=1 Ray also sets CUDA_VISIBLE_DEVICES, and the worker's CUDA
+backend sees its own GPU as device 0). Engine errors come back as values, not as
+raised exceptions, so the coordinator re-raises the engine's own class and message.
+"""
+import os
+import time
+
+
+class ShardWorker:
+    def __init__(self, path, backend="cpu", threads=0, settings=None):
+        import raydb
+
+        if not os.path.isfile(os.path.join(path, "manifest.json")):  # connect() would create one
+            raise raydb.IOException(f"shard {path} is not a raydb database (no manifest.json)")
+        self._path = path
+        self._con = raydb.connect(path, backend=backend, threads=threads, **(settings or {}))
+        self._fault, self._stall_seconds = None, 0.0
+
+    def run(self, queries):
+        """Runs each SQL text; returns [("ok", pyarrow.Table) | ("error", class name, message)]."""
+        import raydb
+
+        if self._fault == "stall":
+            self._fault = None
+            time.sleep(self._stall_seconds)
+        out = []
+        for q in queries:
+            try:
+                out.append(("ok", self._con.sql(q).arrow()))
+            except raydb.Error as e:
+                out.append(("error", type(e).__name__, str(e)))
+        if self._fault == "exit":
+            os._exit(1)  # as a crash would: no reply, the process gone
+        return out
+
+    def schemas(self):
+        """{table: pyarrow.Schema} of every stored table (an empty read of each)."""
+        return {t: self._con.sql(f'SELECT * FROM "{t}" LIMIT 0').arrow().schema for t in self._con.tables()}
+
+    def info(self):
+        """Where this worker runs: its process, host, the GPUs Ray gave it and its shard."""
+        import socket
+
+        try:
+            import ray
+            gpus = list(ray.get_gpu_ids())
+        except Exception:  # outside Ray (a worker used in-process)
+            gpus = []
+        return {"pid": os.getpid(), "host": socket.gethostname(), "gpus": gpus, "path": self._path,
+                "cuda_visible_devices": os.environ.get("CUDA_VISIBLE_DEVICES")}
+
+    def inject_fault(self, kind, seconds=0.0):
+        """For failure tests: "exit" ends this process (os._exit) inside the next run()
+        after its queries ran and before it replies; "stall" makes the next run() wait
+        `seconds` first, so the actor can be killed while a query is in flight."""
+        if kind not in ("exit", "stall"):
+            raise ValueError(f"unknown fault {kind}")
+        self._fault, self._stall_seconds = kind, float(seconds)
+        return True

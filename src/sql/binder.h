@@ -91,6 +91,12 @@ class Binder {
   // Correlations over the outer key's whole domain (binder_correlated_domain.cpp).
   AstPtr exists_with_inequality(const AstPtr& e, std::vector<AstPtr> rest, const AstPtr& inner_key,
                                 const AstPtr& outer_key, const AstPtr& inner_ne, const AstPtr& outer_ne);
+  // The same EXISTS as a conjunct of WHERE (not negated): an inner join with the per-key
+  // table suffices (a key without inner rows makes EXISTS false, which drops the row).
+  AstPtr exists_with_inequality_join(const AstPtr& e, std::vector<AstPtr> rest, const AstPtr& inner_key,
+                                     const AstPtr& outer_key, const AstPtr& inner_ne, const AstPtr& outer_ne);
+  std::shared_ptr<SelectStatement> min_max_per_key(const SelectStatement& sub, std::vector<AstPtr> rest,
+                                                   const AstPtr& inner_key, const AstPtr& inner_ne) const;
   // Binds `per_key` (a SELECT whose first column is the inner key, named k) over every
   // value of `outer_key` (a column of a stored outer table): a table with one row per
   // distinct value, joined to this block on outer_key = alias.k (domain_joins_), its

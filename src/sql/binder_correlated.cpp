@@ -244,7 +244,10 @@ AstPtr Binder::decorrelate_exists(const AstPtr& e, const Correlation& c, bool to
     t->subquery = nullptr;
     return t;
   }
-  if (!ne_inner.empty()) return exists_with_inequality(e, rest, inner[0], outer[0], ne_inner[0], ne_outer[0]);
+  if (!ne_inner.empty()) {
+    if (top && !e->negated) return exists_with_inequality_join(e, rest, inner[0], outer[0], ne_inner[0], ne_outer[0]);
+    return exists_with_inequality(e, rest, inner[0], outer[0], ne_inner[0], ne_outer[0]);
+  }
   if (inner.size() > 1) return semi_join(*e, sub, inner, outer, rest);  // distinct key tuples: no row repeats
   if (AstPtr r = key_reduction(inner[0], outer[0], sub)) rest.push_back(r);
   // SELECT DISTINCT inner FROM ... WHERE rest AND inner IS NOT NULL

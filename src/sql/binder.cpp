@@ -35,6 +35,7 @@ plan::LogicalQuery Binder::bind_inlined(const SelectStatement& in) {
   if (runner_) folded.select = decorrelate_select(folded);
   const SelectStatement& s = folded;
   // Correlated subqueries become joins with derived tables (binder_correlated.cpp).
+  set_where_terms(s.where);
   AstPtr where = s.where && runner_ ? decorrelate(s.where, true) : s.where;
   for (auto& j : domain_joins_) {  // joins the decorrelation added (binder_correlated_domain.cpp)
     if (!where) {

@@ -91,6 +91,12 @@ class Binder {
   // Correlations over the outer key's whole domain (binder_correlated_domain.cpp).
   AstPtr exists_with_inequality(const AstPtr& e, std::vector<AstPtr> rest, const AstPtr& inner_key,
                                 const AstPtr& outer_key, const AstPtr& inner_ne, const AstPtr& outer_ne);
+  // The same EXISTS as a conjunct of WHERE (not negated): an inner join with the per-key
+  // table suffices (a key without inner rows makes EXISTS false, which drops the row).
+  AstPtr exists_with_inequality_join(const AstPtr& e, std::vector<AstPtr> rest, const AstPtr& inner_key,
+                                     const AstPtr& outer_key, const AstPtr& inner_ne, const AstPtr& outer_ne);
+  std::shared_ptr<SelectStatement> min_max_per_key(const SelectStatement& sub, std::vector<AstPtr> rest,
+                                                   const AstPtr& inner_key, const AstPtr& inner_ne) const;
   // Binds `per_key` (a SELECT whose first column is the inner key, named k) over every
   // value of `outer_key` (a column of a stored outer table): a table with one row per
   // distinct value, joined to this block on outer_key = alias.k (domain_joins_), its
@@ -106,6 +112,15 @@ class Binder {
   AstPtr decorrelate_select_expr(const AstPtr& e);
   AstPtr scalar_over_key(const AstPtr& e, const Correlation& c);
   std::vector<AstPtr> domain_joins_;  // outer_key = alias.k conjuncts added to WHERE
+  // Key reduction (binder_key_reduction.cpp): `inner_key IN (SELECT outer_key FROM its
+  // table WHERE <this block's conjuncts over that table alone>)`, or null where there
+  // are none (the outer key is not a column of a stored FROM table, or no conjunct
+  // filters its table alone).
+  AstPtr key_reduction(const AstPtr& inner_key, const AstPtr& outer_key, const SelectStatement& sub) const;
+  void set_where_terms(const AstPtr& where);
+  int from_table_of(const AstExpr& column) const;
+  bool reads_only_table(const AstExpr& e, int table, bool& any) const;
+  std::vector<AstPtr> where_terms_;  // this block's WHERE conjuncts, before decorrelation
   // Any other correlation of a scalar aggregate subquery or EXISTS: per distinct tuple of
   // the outer columns it reads, as a grouped join (binder_correlated_general.cpp).
   struct OuterTuple;

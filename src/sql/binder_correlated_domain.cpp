@@ -92,9 +92,9 @@ std::string Binder::join_over_domain(const AstPtr& outer_key, std::shared_ptr<Se
   return alias;
 }
 
-AstPtr Binder::exists_with_inequality(const AstPtr& e, std::vector<AstPtr> rest, const AstPtr& inner_key,
-                                      const AstPtr& outer_key, const AstPtr& inner_ne, const AstPtr& outer_ne) {
-  const SelectStatement& sub = *e->subquery;
+// SELECT ik AS k, min(ic) AS mn, max(ic) AS mx ... WHERE rest AND ik, ic NOT NULL GROUP BY ik
+std::shared_ptr<SelectStatement> Binder::min_max_per_key(const SelectStatement& sub, std::vector<AstPtr> rest,
+                                                         const AstPtr& inner_key, const AstPtr& inner_ne) const {
   auto per_key = std::make_shared<SelectStatement>();
   per_key->with = sub.with;
   per_key->from = sub.from;
@@ -105,6 +105,27 @@ AstPtr Binder::exists_with_inequality(const AstPtr& e, std::vector<AstPtr> rest,
   rest.push_back(not_null(inner_key));
   rest.push_back(not_null(inner_ne));
   per_key->where = all_of(rest);
+  return per_key;
+}
+
+AstPtr Binder::exists_with_inequality_join(const AstPtr& e, std::vector<AstPtr> rest, const AstPtr& inner_key,
+                                           const AstPtr& outer_key, const AstPtr& inner_ne, const AstPtr& outer_ne) {
+  auto per_key = min_max_per_key(*e->subquery, std::move(rest), inner_key, inner_ne);
+  const std::string t = "__exists_" + std::to_string(q_.tables.size());
+  // Names no query writes, so the block's unqualified names stay unambiguous.
+  const std::string k = t + "_k", mn = t + "_mn", mx = t + "_mx";
+  add_table(materialize(*per_key, t, {k, mn, mx}, "subquery " + e->to_string().substr(0, 60)), t);
+  const AstExpr& at = *e;
+  // One row per key with inner rows: no outer row repeats; one without finds none,
+  // and EXISTS is false for it.
+  domain_joins_.push_back(binary("=", outer_key, col(t, k, at)));
+  AstPtr differs = binary("or", binary("<>", col(t, mn, at), outer_ne), binary("<>", col(t, mx, at), outer_ne));
+  return all_of({not_null(outer_ne), differs});
+}
+
+AstPtr Binder::exists_with_inequality(const AstPtr& e, std::vector<AstPtr> rest, const AstPtr& inner_key,
+                                      const AstPtr& outer_key, const AstPtr& inner_ne, const AstPtr& outer_ne) {
+  auto per_key = min_max_per_key(*e->subquery, std::move(rest), inner_key, inner_ne);
   const std::string t = join_over_domain(outer_key, per_key, "subquery " + e->to_string().substr(0, 60));
   const AstExpr& at = *e;
   AstPtr differs = binary("or", binary("<>", col(t, "mn", at), outer_ne), binary("<>", col(t, "mx", at), outer_ne));

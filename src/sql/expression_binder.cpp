@@ -1,5 +1,6 @@
 #include "sql/expression_binder.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <tuple>
@@ -397,6 +398,36 @@ ExprPtr ExpressionBinder::bind_subquery(const AstExpr& e) {
   return Expr::constant(t.rows() == 0 ? Value::null(t.type(0)) : t.value(0, 0));
 }
 
+namespace {
+
+// The distinct values of a result column stored as integers (keys, dates, decimals),
+// sorted: by sorting the stored words instead of hashing each value's byte key, so an
+// IN list of millions of keys (a decorrelated subquery's) binds in a fraction of the
+// time. False for other columns.
+bool distinct_int_values(const TempTable& t, std::vector<Value>& out, bool& has_null) {
+  const Type type = t.type(0);
+  const Column& col = t.table->column(0);
+  const bool ints = type.id == TypeId::kInteger || type.id == TypeId::kBigint || type.id == TypeId::kDate ||
+                    type.id == TypeId::kTimestamp || type.id == TypeId::kDecimal;
+  if (!ints || col.type().id != type.id || col.has_nulls()) return false;
+  const Column* flag = t.nullable(0) ? &t.table->column(size_t(t.null_flag[0])) : nullptr;
+  std::vector<std::pair<int64_t, uint64_t>> rows;  // stored word, a row holding it
+  rows.reserve(t.rows());
+  for (uint64_t r = 0; r < t.rows(); r++) {
+    if (flag && flag->get_int(r) != 0) {
+      has_null = true;
+      continue;
+    }
+    rows.emplace_back(col.get_int(r), r);
+  }
+  std::sort(rows.begin(), rows.end());
+  for (size_t i = 0; i < rows.size(); i++)
+    if (i == 0 || rows[i].first != rows[i - 1].first) out.push_back(t.value(rows[i].second, 0));
+  return true;
+}
+
+}  // namespace
+
 // x IN (SELECT ...) is x IN (its distinct values): a constant list, which the
 // executors test as a set (sorted ranges or a hash of the values), NULLs as SQL says.
 ExprPtr ExpressionBinder::bind_in_subquery(const AstExpr& e) {
@@ -406,7 +437,8 @@ ExprPtr ExpressionBinder::bind_in_subquery(const AstExpr& e) {
   std::vector<Value> seen;
   std::unordered_set<std::string> keys;
   bool has_null = false;
-  for (uint64_t r = 0; r < t.rows(); r++) {
+  const bool fast = distinct_int_values(t, seen, has_null);
+  for (uint64_t r = 0; !fast && r < t.rows(); r++) {
     Value v = t.value(r, 0);
     if (v.is_null()) {
       has_null = true;

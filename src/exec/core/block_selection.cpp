@@ -130,8 +130,11 @@ BlockSelection select_blocks(size_t t, const std::vector<ExprPtr>& conjuncts, co
   const uint64_t rows = q.tables[t].table->row_count();
   if (rows == 0) return s;
   const uint64_t nblocks = (rows + ZoneMap::kBlockRows - 1) / ZoneMap::kBlockRows;
+  bool any_map = false;  // heap tables (results, temporary tables) have none: no work
+  for (const ColumnPtr& c : q.tables[t].table->columns()) any_map = any_map || c->zone_map();
   std::vector<uint8_t> keep;
-  for (const ExprPtr& conjunct : conjuncts) {
+  for (size_t i = 0; any_map && i < conjuncts.size(); i++) {
+    const ExprPtr& conjunct = conjuncts[i];
     const ExprPtr e = strip_null_reads(conjunct);
     if (auto p = ColumnPredicate::compile(*e, q); p && size_t(p->table_index()) == t) {
       const ZoneMap* z = nullptr;

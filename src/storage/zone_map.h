@@ -9,6 +9,7 @@
 // DOUBLE blocks keep the min/max of their ordinary (non-NaN) values and a flag for a
 // NaN. raydb orders NaN above every value (PostgreSQL's rule), so a block with a NaN
 // is never skipped by a DOUBLE predicate: the rule is conservative and exact.
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>

@@ -29,6 +29,17 @@ ExprPtr strip_null_reads(const ExprPtr& e) {
   return copy;
 }
 
+// Whether `e` compares with a DOUBLE constant. ColumnPredicate maps such a constant
+// into a DECIMAL column's domain exactly, the generic evaluator (which filters nullable
+// columns) in double arithmetic; they agree below 2^53 but not for every huge value, so
+// a stripped (nullable) predicate with one is not used.
+bool has_double_constant(const Expr& e) {
+  if (e.kind == ExprKind::kConstant) return e.value.type().id == TypeId::kDouble;
+  for (auto& c : e.children)
+    if (has_double_constant(*c)) return true;
+  return false;
+}
+
 // A DOUBLE column's predicate as one interval lo <(=) x <(=) hi.
 struct DoubleBounds {
   int table = -1, column = -1;
@@ -136,7 +147,8 @@ BlockSelection select_blocks(size_t t, const std::vector<ExprPtr>& conjuncts, co
   for (size_t i = 0; any_map && i < conjuncts.size(); i++) {
     const ExprPtr& conjunct = conjuncts[i];
     const ExprPtr e = strip_null_reads(conjunct);
-    if (auto p = ColumnPredicate::compile(*e, q); p && size_t(p->table_index()) == t) {
+    const bool comparable = e == conjunct || !has_double_constant(*e);
+    if (auto p = comparable ? ColumnPredicate::compile(*e, q) : std::nullopt; p && size_t(p->table_index()) == t) {
       const ZoneMap* z = nullptr;
       for (size_t c = 0; c < q.tables[t].table->column_count() && !z; c++)
         if (&q.tables[t].table->column(c) == &p->column()) z = usable_zone_map(q, t, int(c), rows);

@@ -20,6 +20,7 @@ struct SsbGenOptions {
   uint64_t seed = 19920101;   // same seed, same data
   int threads = 0;            // 0: all cores; the data does not depend on it
   std::string tbl_dir;        // also write dbgen-style .tbl files here ("" for none)
+  std::string sort_by;        // "col[,col]": sort the tables that have these columns ("" for none)
 };
 
 struct SsbGenSummary {
@@ -50,11 +51,15 @@ struct TableRows {
 // Loads customer, supplier, part, date and lineorder from dbgen .tbl files in
 // `tbl_dir` (lineorder.tbl or lineorder.tbl.1 .. N), replacing those tables; returns
 // every table of the database afterwards, by name.
-std::vector<TableRows> load_ssb_tbl(const std::string& db_path, const std::string& tbl_dir);
+// `sort_by` ("col[,col]", "" for none): the tables with those columns are sorted by
+// them before writing, and the catalog records the key (data skipping).
+std::vector<TableRows> load_ssb_tbl(const std::string& db_path, const std::string& tbl_dir,
+                                    const std::string& sort_by = "");
 
 // Loads the eight TPC-H tables from dbgen .tbl files in `tbl_dir` (<table>.tbl or
 // <table>.tbl.1 .. N), replacing those tables; returns every table afterwards.
-std::vector<TableRows> load_tpch_tbl(const std::string& db_path, const std::string& tbl_dir);
+std::vector<TableRows> load_tpch_tbl(const std::string& db_path, const std::string& tbl_dir,
+                                     const std::string& sort_by = "");
 
 struct CsvLoadOptions {
   bool header = false;  // skip the first line of every file
@@ -67,6 +72,7 @@ struct CsvLoadOptions {
   bool delimiter_given = true;
   bool header_given = true;
   bool append = false;  // add the rows to the table if it exists (its schema)
+  std::string sort_by;  // "col[,col]": sort the rows by these columns (not with append)
 };
 
 // Loads one table from CSV files (rows of all files, in order) with the schema

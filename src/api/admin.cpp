@@ -17,6 +17,7 @@
 #include "storage/loaders/tpch_loader.h"
 #include "storage/persist/database_check.h"
 #include "storage/persist/database_directory.h"
+#include "storage/table_sort.h"
 #include "storage/value_assign.h"
 
 namespace raydb::admin {
@@ -34,8 +35,11 @@ SsbGenSummary generate_ssb(const std::string& db_path, const SsbGenOptions& opti
     db = DatabaseDirectory::open(db_path);
   else
     DatabaseDirectory::check_creatable(db_path);
+  const std::vector<std::string> sort_by =
+      options.sort_by.empty() ? std::vector<std::string>{} : parse_sort_key(options.sort_by);
   auto tables = ssb::generate(g);
   if (!options.tbl_dir.empty()) ssb::write_tbl(tables, options.tbl_dir, g.threads);
+  tables = sort_tables(tables, sort_by);
   if (!db) db = DatabaseDirectory::open_or_create(db_path);
   db->commit(tables, /*replace=*/true);
   SsbGenSummary s;
@@ -55,8 +59,11 @@ TpchGenSummary generate_tpch(const std::string& db_path, const TpchGenOptions& o
     db = DatabaseDirectory::open(db_path);
   else
     DatabaseDirectory::check_creatable(db_path);
+  const std::vector<std::string> sort_by =
+      options.sort_by.empty() ? std::vector<std::string>{} : parse_sort_key(options.sort_by);
   auto tables = tpch::generate(g);
   if (!options.tbl_dir.empty()) ssb::write_tbl(tables, options.tbl_dir, g.threads);  // any tables, not only SSB's
+  tables = sort_tables(tables, sort_by);
   if (!db) db = DatabaseDirectory::open_or_create(db_path);
   db->commit(tables, /*replace=*/true);
   TpchGenSummary s;
@@ -65,16 +72,18 @@ TpchGenSummary generate_tpch(const std::string& db_path, const TpchGenOptions& o
   return s;
 }
 
-std::vector<TableRows> load_tpch_tbl(const std::string& db_path, const std::string& tbl_dir) {
-  load_tpch(db_path, tbl_dir);
+std::vector<TableRows> load_tpch_tbl(const std::string& db_path, const std::string& tbl_dir,
+                                     const std::string& sort_by) {
+  load_tpch(db_path, tbl_dir, sort_by.empty() ? std::vector<std::string>{} : parse_sort_key(sort_by));
   auto db = DatabaseDirectory::open(db_path);
   std::vector<TableRows> out;
   for (auto& name : db->table_names()) out.push_back({name, db->table(name)->row_count()});
   return out;
 }
 
-std::vector<TableRows> load_ssb_tbl(const std::string& db_path, const std::string& tbl_dir) {
-  load_ssb(db_path, tbl_dir);
+std::vector<TableRows> load_ssb_tbl(const std::string& db_path, const std::string& tbl_dir,
+                                    const std::string& sort_by) {
+  load_ssb(db_path, tbl_dir, sort_by.empty() ? std::vector<std::string>{} : parse_sort_key(sort_by));
   auto db = DatabaseDirectory::open(db_path);
   std::vector<TableRows> out;
   for (auto& name : db->table_names()) out.push_back({name, db->table(name)->row_count()});
@@ -103,6 +112,7 @@ CsvLoadReport load_csv_report(const std::string& db_path, const std::string& tab
   o.delimiter_given = options.delimiter_given;
   o.header_given = options.header_given;
   o.append = options.append;
+  if (!options.sort_by.empty()) o.sort_by = parse_sort_key(options.sort_by);
   raydb::CsvLoadReport r = raydb::load_csv_report(db_path, table, schema, files, o);
   CsvLoadReport out;
   out.table = table;

@@ -19,6 +19,7 @@ struct GenSsbArgs {
   std::string seed;
   std::string tbl;
   std::string threads;
+  std::string sort_by;
 };
 
 // Flags arrive as text so that a malformed number is one clear kInvalidInput line.
@@ -41,6 +42,7 @@ admin::SsbGenOptions parse_options(const GenSsbArgs& a) {
     if (o.threads <= 0) fail(ErrorKind::kInvalidInput, "--threads must be a positive integer, got '{}'", a.threads);
   }
   o.tbl_dir = a.tbl;
+  o.sort_by = a.sort_by;
   return o;
 }
 
@@ -74,6 +76,8 @@ void register_gen(CLI::App& app) {
   ssb->add_option("--seed", args->seed, "Random seed (default 19920101); same seed, same data");
   ssb->add_option("--tbl", args->tbl, "Also write dbgen-style .tbl files into this directory");
   ssb->add_option("--threads", args->threads, "Worker threads (default: all cores); output does not depend on it");
+  ssb->add_option("--sort-by", args->sort_by, "Sort the tables that have these columns by them (\"col[,col]\", e.g. "
+                                             "lo_orderdate), so range predicates on them skip blocks");
   ssb->callback([args] { run_gen_ssb(*args); });
 
   auto targs = std::make_shared<GenSsbArgs>();
@@ -85,6 +89,7 @@ void register_gen(CLI::App& app) {
   tpch->add_option("--seed", targs->seed, "Random seed (default 19920101); same seed, same data");
   tpch->add_option("--tbl", targs->tbl, "Also write dbgen-style .tbl files into this directory");
   tpch->add_option("--threads", targs->threads, "Worker threads (default: all cores); output does not depend on it");
+  tpch->add_option("--sort-by", targs->sort_by, "Sort the tables that have these columns by them (\"col[,col]\")");
   tpch->callback([targs] { run_gen_tpch(*targs); });
 }
 

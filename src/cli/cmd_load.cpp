@@ -31,6 +31,7 @@ void run_load_csv(const Args& a, CLI::App* csv) {
   options.delimiter_given = csv->count("--delimiter") > 0 || !a.schema.empty();
   options.replace = a.replace;
   options.append = a.append;
+  options.sort_by = a.sort_by;
   options.null_string = a.null_string;
   options.null_string_given = csv->count("--null") > 0;
   if (options.null_string.find_first_of("\"\n\r") != std::string::npos ||
@@ -60,16 +61,19 @@ void register_load(CLI::App& app) {
   load->require_subcommand(1);
 
   struct SsbArgs {
-    std::string db, tbl;
+    std::string db, tbl, sort_by;
   };
+  const char* sort_help = "sort the tables that have these columns by them (\"col[,col]\"), so range predicates "
+                          "on them skip blocks";
   auto ssb_args = std::make_shared<SsbArgs>();
   CLI::App* ssb = load->add_subcommand("ssb", "Load the five SSB tables from dbgen .tbl files (replacing them)");
   ssb->add_option("--db", ssb_args->db, "database directory (created when missing or empty)")->required();
   ssb->add_option("--tbl", ssb_args->tbl, "directory with customer.tbl, supplier.tbl, part.tbl, date.tbl, "
                                           "lineorder.tbl (or lineorder.tbl.1 .. N)")
       ->required();
+  ssb->add_option("--sort-by", ssb_args->sort_by, sort_help);
   ssb->callback([ssb_args] {
-    for (const admin::TableRows& t : admin::load_ssb_tbl(ssb_args->db, ssb_args->tbl))
+    for (const admin::TableRows& t : admin::load_ssb_tbl(ssb_args->db, ssb_args->tbl, ssb_args->sort_by))
       std::printf("%s: %llu rows\n", t.name.c_str(), (unsigned long long)t.rows);
   });
 
@@ -79,8 +83,9 @@ void register_load(CLI::App& app) {
   tpch->add_option("--tbl", tpch_args->tbl, "directory with lineitem.tbl, orders.tbl, customer.tbl, part.tbl, "
                                             "partsupp.tbl, supplier.tbl, nation.tbl, region.tbl (or <table>.tbl.1 .. N)")
       ->required();
+  tpch->add_option("--sort-by", tpch_args->sort_by, sort_help);
   tpch->callback([tpch_args] {
-    for (const admin::TableRows& t : admin::load_tpch_tbl(tpch_args->db, tpch_args->tbl))
+    for (const admin::TableRows& t : admin::load_tpch_tbl(tpch_args->db, tpch_args->tbl, tpch_args->sort_by))
       std::printf("%s: %llu rows\n", t.name.c_str(), (unsigned long long)t.rows);
   });
 
@@ -129,7 +134,7 @@ void register_load(CLI::App& app) {
   });
 
   struct CsvArgs {
-    std::string db, table, schema, delimiter = ",", null_string;
+    std::string db, table, schema, delimiter = ",", null_string, sort_by;
     bool header = false, no_header = false, replace = false, append = false;
     std::vector<std::string> files;
   };
@@ -150,6 +155,8 @@ void register_load(CLI::App& app) {
                   "unquoted text read as NULL in nullable columns (default: an empty field)");
   csv->add_flag("--replace", csv_args->replace, "replace the table if it exists (otherwise that is an error)");
   csv->add_flag("--append", csv_args->append, "add the rows to the table if it exists (its columns)");
+  csv->add_option("--sort-by", csv_args->sort_by, "sort the rows by these columns (\"col[,col]\") before writing, so "
+                                                  "range predicates on them skip blocks");
   csv->add_option("files", csv_args->files, "CSV files")->required()->expected(1, -1);
   csv->callback([csv_args, csv] { run_load_csv(*csv_args, csv); });
 }

@@ -16,6 +16,7 @@
 #include "storage/buffer.h"
 #include "storage/dictionary.h"
 #include "storage/narrowed_file.h"
+#include "storage/zone_map.h"
 #include "raydb/types.h"
 #include "raydb/value.h"
 
@@ -73,6 +74,11 @@ class Column {
   // manifest's checksum held, so its width, base and checksum are as load wrote them.
   const std::shared_ptr<const NarrowedFile>& narrowed() const { return narrowed_; }
   void set_narrowed(std::shared_ptr<const NarrowedFile> n) { narrowed_ = std::move(n); }  // before sharing
+  // Per-block min/max (storage/zone_map.h) for skipping blocks, or nullptr (a heap
+  // column, a database written before zone maps). Set before the column is shared,
+  // only from a file whose checksum the trusted manifest vouched for.
+  const ZoneMapPtr& zone_map() const { return zone_map_; }
+  void set_zone_map(ZoneMapPtr z) { zone_map_ = std::move(z); }
   // The value at `row` as a Value (VARCHAR decoded; NULL where the validity says
   // so). For results and tests, not hot loops.
   Value get(uint64_t row) const;
@@ -110,6 +116,7 @@ class Column {
   Verifier verifier_;
   bool stats_trusted_ = false;
   std::shared_ptr<const NarrowedFile> narrowed_;
+  ZoneMapPtr zone_map_;
   bool nullable_ = false;
   std::shared_ptr<Buffer> validity_;
   uint64_t null_count_ = 0;

@@ -34,11 +34,17 @@ class Table {
   // Index of the column named `name` (case-insensitive), or -1.
   int find_column(std::string_view name) const;
   std::vector<ColumnDef> schema() const;
+  // The columns the rows are sorted by (ascending, NULLs first), as load's --sort-by
+  // ordered them and the catalog records; empty when no order is known. Set before
+  // the table is shared.
+  const std::vector<std::string>& sort_key() const { return sort_key_; }
+  void set_sort_key(std::vector<std::string> key) { sort_key_ = std::move(key); }
 
  private:
   std::string name_;
   std::vector<ColumnPtr> columns_;
   uint64_t rows_ = 0;
+  std::vector<std::string> sort_key_;
 };
 
 using TablePtr = std::shared_ptr<const Table>;

@@ -218,6 +218,7 @@ void expect_only_referenced_files(const std::string& dir) {
       named.insert(c["file"].get<std::string>());
       if (c.contains("dictionary")) named.insert(c["dictionary"]["file"].get<std::string>());
       if (c.contains("narrowed")) named.insert(c["narrowed"]["file"].get<std::string>());
+      if (c.contains("zonemap")) named.insert(c["zonemap"]["file"].get<std::string>());
     }
   std::set<std::string> present;
   for (auto& e : fs::directory_iterator(dir)) present.insert(e.path().filename().string());

@@ -528,6 +528,10 @@ void SqliteOracle::load_table(const Table& table) {
     for (size_t c = 0; c < table.column_count(); ++c) {
       const Column& col = table.column(c);
       int p = int(c) + 1;
+      if (col.is_null(row)) {  // the value slot holds a placeholder
+        sqlite3_bind_null(stmt, p);
+        continue;
+      }
       switch (col.type().id) {
         case TypeId::kInteger:
         case TypeId::kBigint: sqlite3_bind_int64(stmt, p, col.get_int(row)); break;

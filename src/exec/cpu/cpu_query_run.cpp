@@ -68,15 +68,25 @@ std::string CpuQueryRun::profile_text(double build_ms, double probe_ms, double f
     passed += w.passed;
     for (size_t k = 0; k < w.joined.size(); k++) joined[k] += w.joined[k];
   }
+  // Data skipping per scanned table: zone-map blocks read and skipped.
+  auto blocks_text = [&](size_t t, bool index_scan) -> std::string {
+    const auto& b = filters_[t].blocks;
+    if (!b || index_scan) return "";
+    return fmt::format(", blocks: {} scanned, {} skipped", b->blocks - b->skipped, b->skipped);
+  };
   std::string s;
   if (!no_tables_) {
-    s += fmt::format("scan {}: {} rows{}, {} passed filters\n", q_.tables[root_].alias, scanned,
-                     root_candidates_ ? " (index candidates)" : "", passed);
+    s += fmt::format("scan {}: {} rows{}, {} passed filters{}\n", q_.tables[root_].alias, scanned,
+                     root_candidates_ ? " (index candidates)" : "", passed,
+                     blocks_text(root_, root_candidates_.has_value()));
     uint64_t in = passed;
     for (size_t k = 0; k < order_.size(); k++) {
       const BuiltJoin& j = *order_[k];
-      s += fmt::format("join {}: {} build rows; {} -> {} rows\n", q_.tables[size_t(j.table)].alias,
-                       j.cross ? j.cross_rows.size() : j.build_rows, in, joined[k]);
+      const bool index_build = j.index_join ||
+                               (size_t(j.table) < plan_.index_scans.size() && plan_.index_scans[size_t(j.table)]);
+      s += fmt::format("join {}: {} build rows{}; {} -> {} rows\n", q_.tables[size_t(j.table)].alias,
+                       j.cross ? j.cross_rows.size() : j.build_rows, blocks_text(size_t(j.table), index_build), in,
+                       joined[k]);
       in = joined[k];
     }
     s += q_.is_aggregate ? fmt::format("aggregate: {} rows -> {} groups\n", in, groups)
@@ -90,7 +100,12 @@ std::string CpuQueryRun::profile_text(double build_ms, double probe_ms, double f
 void CpuQueryRun::build_sides() {
   // Constant conjuncts decide once whether anything can pass.
   empty_ = !constant_conjuncts_pass(plan_);
-  for (size_t t = 0; t < q_.tables.size(); t++) filters_.push_back(compile_filter(plan_.table_filters[t], q_));
+  for (size_t t = 0; t < q_.tables.size(); t++) {
+    filters_.push_back(compile_filter(plan_.table_filters[t], q_));
+    // Data skipping: the blocks whose zone maps leave a row that can pass.
+    BlockSelection blocks = select_blocks(t, plan_.table_filters[t], q_);
+    if (blocks.blocks > 0) filters_.back().blocks = std::move(blocks);
+  }
   if (!empty_)
     for (auto& step : plan_.joins) {
       const size_t bt = size_t(step.build_table);
@@ -99,6 +114,12 @@ void CpuQueryRun::build_sides() {
       joins_.push_back(build_join(step, filters_[bt], iscan, q_, threads_));
       budget_.charge(joins_.back().index.memory_bytes() + joins_.back().cross_rows.size() * 4, "a join table");
     }
+  // A join's build-key range bounds the probe column of the root: its blocks outside
+  // it find no match (SSB's date filters skip lineorder blocks by lo_orderdate).
+  for (const BuiltJoin& j : joins_)
+    if (j.has_key_range && j.probe_table == plan_.root_table)
+      restrict_blocks(filters_[size_t(j.probe_table)].blocks, size_t(j.probe_table), j.probe_column, j.key_min,
+                      j.key_max, q_);
   order_ = order_joins(joins_, plan_.root_table);
 }
 
@@ -130,9 +151,12 @@ void CpuQueryRun::run_pipeline() {
   if (!empty_ && !no_tables_ && root_ < plan_.index_scans.size() && plan_.index_scans[root_])
     root_candidates_ = index_scan_rows(*plan_.index_scans[root_], q_);
   stream_ = root_candidates_ ? root_candidates_->size() : total;
-  const size_t batches =
-      empty_ || filters_.empty() || !filters_[root_].always_false ? size_t((stream_ + kBatch - 1) / kBatch) : 0;
-  run_batches_ = empty_ ? 0 : batches;
+  static const TableFilter kEveryBlock;  // index candidates are row ids: no blocks apply
+  if (!empty_ && !no_tables_ && !filters_[root_].always_false)
+    batch_ids_ = scanned_batches(root_candidates_ ? kEveryBlock : filters_[root_], stream_);
+  else if (!empty_ && no_tables_)
+    batch_ids_ = {0};
+  run_batches_ = batch_ids_.size();
   const size_t units = (run_batches_ + kMorselBatches - 1) / kMorselBatches;
   workers_.resize(static_cast<size_t>(threads_));
   if (auto need = plan::scan_prefix_rows(q_)) prefix_.emplace(*need, units);
@@ -165,7 +189,8 @@ void CpuQueryRun::run_morsel(size_t u) {
       if (limit) limit->finished(unit, rows);
     }
   } finish{prefix_ ? &*prefix_ : nullptr, u, produced};
-  for (size_t b = u * kMorselBatches; b < std::min(run_batches_, (u + 1) * kMorselBatches); b++) {
+  for (size_t k = u * kMorselBatches; k < std::min(run_batches_, (u + 1) * kMorselBatches); k++) {
+    const size_t b = batch_ids_[k];
     if (prefix_ && produced >= prefix_->rows_needed()) break;  // this morsel alone has enough
     throw_if_cancelled(cancel_);
     std::fill(rows.bound.begin(), rows.bound.end(), 0);

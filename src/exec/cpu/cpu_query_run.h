@@ -63,6 +63,7 @@ class CpuQueryRun {
   std::optional<std::vector<uint32_t>> root_candidates_;
   uint64_t stream_ = 0;
   size_t run_batches_ = 0;
+  std::vector<uint32_t> batch_ids_;  // the root's batches to stream (zone maps drop the others)
   std::vector<PipelineWorker> workers_;
   // LIMIT pushed into the scan (plan/logical/limit_prefix.h): later morsels are skipped.
   std::optional<PrefixLimit> prefix_;

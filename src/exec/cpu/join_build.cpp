@@ -1,6 +1,7 @@
 #include "exec/cpu/join_build.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "common/error.h"
 #include "exec/core/expression_evaluator.h"
@@ -107,6 +108,35 @@ void build_join_table(BuiltJoin& j, const plan::JoinStep& step, const LogicalQue
   }
 }
 
+// Sets j's key range (join_build.h) when the step joins one probe column to one build
+// column of the same type (integer-physical, not VARCHAR: codes of two dictionaries
+// differ). A NULL build key's slot holds a placeholder inside the column's range, which
+// only widens the range.
+void note_key_range(BuiltJoin& j, const plan::JoinStep& step, const LogicalQuery& q, const std::vector<uint32_t>& rows) {
+  if (step.build_keys.size() != 1) return;
+  const Expr& pk = *step.probe_keys[0];
+  const Expr& bk = *step.build_keys[0];
+  if (pk.kind != ExprKind::kColumnRef || bk.kind != ExprKind::kColumnRef) return;
+  const Column& pc = q.tables[size_t(pk.table_index)].table->column(size_t(pk.column_index));
+  const Column& bc = q.tables[size_t(bk.table_index)].table->column(size_t(bk.column_index));
+  if (!(pc.type() == bc.type()) || bc.type().id == TypeId::kDouble || bc.type().id == TypeId::kVarchar ||
+      !pc.zone_map())
+    return;
+  int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
+  if (bc.type().physical_width() == 4) {
+    const int32_t* v = bc.data<int32_t>();
+    for (uint32_t r : rows) lo = std::min<int64_t>(lo, v[r]), hi = std::max<int64_t>(hi, v[r]);
+  } else {
+    const int64_t* v = bc.data<int64_t>();
+    for (uint32_t r : rows) lo = std::min(lo, v[r]), hi = std::max(hi, v[r]);
+  }
+  j.has_key_range = true;
+  j.key_min = rows.empty() ? 1 : lo;
+  j.key_max = rows.empty() ? 0 : hi;
+  j.probe_table = pk.table_index;
+  j.probe_column = pk.column_index;
+}
+
 }  // namespace
 
 BuiltJoin build_join(const plan::JoinStep& step, const TableFilter& filter, const plan::IndexScan* index_scan,
@@ -135,6 +165,7 @@ BuiltJoin build_join(const plan::JoinStep& step, const TableFilter& filter, cons
     j.selectivity = 2.0 + double(j.cross_rows.size());  // expands: run last
     return j;
   }
+  note_key_range(j, step, q, rows);
   build_join_table(j, step, q, std::move(rows));
   return j;
 }

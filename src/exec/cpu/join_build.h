@@ -34,6 +34,14 @@ struct BuiltJoin {
   // table's key column (no join table is built); matches pass build_filter.
   const BuiltIndex* index_join = nullptr;
   const TableFilter* build_filter = nullptr;
+  // The [min, max] of the build keys that passed the build side's filters (min > max:
+  // none), when one integer key column joins probe column `probe_column` of table
+  // `probe_table` in the same stored domain: probe rows outside it find no match, so
+  // the probe table's zone maps can skip their blocks (a star query's date filter
+  // becomes a lo_orderdate range).
+  bool has_key_range = false;
+  int64_t key_min = 1, key_max = 0;
+  int probe_table = -1, probe_column = -1;
 };
 
 // Builds one step. `index_scan`: the build table's index scan, when it has one.

@@ -78,11 +78,27 @@ void scan_batch(const TableFilter& f, size_t t, const LogicalQuery& q, const std
   }
 }
 
+std::vector<uint32_t> scanned_batches(const TableFilter& f, uint64_t total) {
+  std::vector<uint32_t> out;
+  if (!f.blocks) {
+    out.resize(size_t((total + kBatch - 1) / kBatch));
+    std::iota(out.begin(), out.end(), 0u);
+    return out;
+  }
+  static_assert(ZoneMap::kBlockRows % kBatch == 0, "zone-map blocks hold whole batches");
+  for (const RowRange& r : f.blocks->ranges)
+    for (uint64_t b = r.begin / kBatch; b * kBatch < std::min(r.end, total); b++) out.push_back(uint32_t(b));
+  return out;
+}
+
 std::vector<uint32_t> scan_table(size_t t, const TableFilter& f, const LogicalQuery& q, int threads,
                                  const std::vector<uint32_t>* candidates) {
   const uint64_t total = candidates ? candidates->size() : q.tables[t].table->row_count();
   if (f.always_false || total == 0) return {};
-  const size_t batches = size_t((total + kBatch - 1) / kBatch);
+  // Index candidates are row ids, not rows: the block ranges apply to a full scan only.
+  static const TableFilter kEveryBlock;
+  const std::vector<uint32_t> ids = scanned_batches(candidates ? kEveryBlock : f, total);
+  const size_t batches = ids.size();
   const size_t units = (batches + kMorselBatches - 1) / kMorselBatches;
   std::vector<std::vector<uint32_t>> parts(units);
   parallel_for(units, threads, [&](size_t u) {
@@ -94,7 +110,7 @@ std::vector<uint32_t> scan_table(size_t t, const TableFilter& f, const LogicalQu
     std::vector<uint8_t> keep;
     std::vector<uint32_t> sel;
     for (size_t b = u * kMorselBatches; b < std::min(batches, (u + 1) * kMorselBatches); b++) {
-      uint32_t begin = uint32_t(b * kBatch);
+      uint32_t begin = uint32_t(ids[b] * kBatch);
       size_t len = size_t(std::min<uint64_t>(kBatch, total - begin));
       scan_batch(f, t, q, candidates, begin, len, rows, keep, sel);
       parts[u].insert(parts[u].end(), rows.of[t].begin(), rows.of[t].begin() + long(rows.n));

@@ -4,8 +4,10 @@
 // then generic predicates through the vectorized evaluator; and the scans
 // that apply them, batch by batch or over a whole table.
 #include <cstdint>
+#include <optional>
 #include <vector>
 
+#include "exec/core/block_selection.h"
 #include "exec/core/column_predicate.h"
 #include "exec/core/filter_program.h"
 #include "exec/cpu/joined_rows.h"
@@ -18,7 +20,14 @@ struct TableFilter {
   std::vector<FilterProgram> programs;
   std::vector<plan::ExprPtr> generic;
   bool always_false = false;
+  // The zone-map blocks that may pass (exec/core/block_selection.h); unset: scan all.
+  std::optional<BlockSelection> blocks;
 };
+
+// The kBatch-row batches (by index) a scan of `total` rows reads: those inside
+// `f.blocks`' ranges, or all. Block ranges start at multiples of kBatch, so a batch
+// keeps the index and rows it has in a full scan.
+std::vector<uint32_t> scanned_batches(const TableFilter& f, uint64_t total);
 
 TableFilter compile_filter(const std::vector<plan::ExprPtr>& conjuncts, const plan::LogicalQuery& q);
 

@@ -4,6 +4,7 @@
 #include "storage/loaders/csv_sniffer.h"
 #include "storage/loaders/delimited_reader.h"
 #include "storage/persist/database_directory.h"
+#include "storage/table_sort.h"
 
 namespace raydb {
 
@@ -60,6 +61,8 @@ CsvLoadReport load_csv_report(const std::string& db_path, const std::string& tab
     fail(ErrorKind::kInvalidInput, "invalid table name '{}' (letters, digits and _, not starting with a digit)", table);
   if (files.empty()) fail(ErrorKind::kInvalidInput, "no input files for table {}", table);
   if (options.append && options.replace) fail(ErrorKind::kInvalidInput, "append and replace exclude each other");
+  if (options.append && !options.sort_by.empty())
+    fail(ErrorKind::kInvalidInput, "--sort-by cannot be used with --append (appended rows would not be sorted)");
   std::shared_ptr<DatabaseDirectory> db;
   TablePtr existing;
   if (DatabaseDirectory::exists(db_path)) {
@@ -86,6 +89,7 @@ CsvLoadReport load_csv_report(const std::string& db_path, const std::string& tab
     if (t->row_count() > 0) db->append_rows(t);
     return r;
   }
+  t = sort_table(t, options.sort_by);
   if (!db) db = DatabaseDirectory::open_or_create(db_path);
   db->commit({t}, options.replace);
   return r;

@@ -23,6 +23,8 @@ struct CsvLoadOptions {
   // Append the rows to the table when it exists (its schema; --schema must then be
   // empty); excludes `replace`.
   bool append = false;
+  // Sort the rows by these columns before writing (storage/table_sort.h); not with append.
+  std::vector<std::string> sort_by;
 };
 
 // What a load did, for the CLI to print.

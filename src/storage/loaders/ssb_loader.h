@@ -18,6 +18,7 @@ std::vector<TablePtr> read_ssb_tables(const std::string& tbl_dir);
 // Reads all five tables, then writes them into the database at `db_path` (created
 // when missing or empty) in one atomic commit that replaces existing SSB tables. A
 // failure at any point leaves the database as it was.
-void load_ssb(const std::string& db_path, const std::string& tbl_dir);
+// `sort_by`: the tables having those columns are sorted by them (storage/table_sort.h).
+void load_ssb(const std::string& db_path, const std::string& tbl_dir, const std::vector<std::string>& sort_by = {});
 
 }  // namespace raydb

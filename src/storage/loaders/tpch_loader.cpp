@@ -4,6 +4,7 @@
 #include "storage/loaders/ssb_loader.h"
 #include "storage/loaders/tpch_schema.h"
 #include "storage/persist/database_directory.h"
+#include "storage/table_sort.h"
 
 namespace raydb {
 
@@ -19,7 +20,7 @@ std::vector<TablePtr> read_tpch_tables(const std::string& tbl_dir) {
   return tables;
 }
 
-void load_tpch(const std::string& db_path, const std::string& tbl_dir) {
+void load_tpch(const std::string& db_path, const std::string& tbl_dir, const std::vector<std::string>& sort_by) {
   std::shared_ptr<DatabaseDirectory> db;
   if (DatabaseDirectory::exists(db_path))
     db = DatabaseDirectory::open(db_path);  // a corrupted database fails before the parse
@@ -27,6 +28,7 @@ void load_tpch(const std::string& db_path, const std::string& tbl_dir) {
     DatabaseDirectory::check_creatable(db_path);
   std::vector<TablePtr> tables = read_tpch_tables(tbl_dir);
   if (!db) db = DatabaseDirectory::open_or_create(db_path);
+  tables = sort_tables(tables, sort_by);
   db->commit(tables, /*replace=*/true);
 }
 

@@ -14,6 +14,7 @@ std::vector<TablePtr> read_tpch_tables(const std::string& tbl_dir);
 // Reads all eight tables, then writes them into the database at `db_path` (created
 // when missing or empty) in one atomic commit that replaces existing TPC-H tables.
 // A failure at any point leaves the database as it was.
-void load_tpch(const std::string& db_path, const std::string& tbl_dir);
+// `sort_by`: the tables having those columns are sorted by them (storage/table_sort.h).
+void load_tpch(const std::string& db_path, const std::string& tbl_dir, const std::vector<std::string>& sort_by = {});
 
 }  // namespace raydb

@@ -73,6 +73,20 @@ std::shared_ptr<Buffer> read_validity(const std::string& path, const ManifestVal
   return bits;
 }
 
+ZoneMapPtr read_zone_map(const std::string& path, const ManifestZoneMap& z, const Type& type, uint64_t rows,
+                         const std::string& what) {
+  if (!file_exists(path)) fail(ErrorKind::kCatalog, "missing zone map file {} ({})", path, what);
+  std::string bytes = read_small_file(path);
+  StageTimes::instance().add_bytes(ByteCount::kReadAtOpen, bytes.size());
+  if (bytes.size() != z.bytes)
+    fail(ErrorKind::kCatalog, "zone map file {} ({}) has {} bytes, the manifest says {}", path, what, bytes.size(),
+         z.bytes);
+  if (z.checksum && file_checksum(bytes.data(), bytes.size()) != *z.checksum)
+    fail(ErrorKind::kCatalog, "zone map file {} ({}) is corrupted: its checksum does not match the manifest's", path,
+         what);
+  return std::make_shared<const ZoneMap>(ZoneMap::parse(type, bytes, rows, z.block_rows, path + " (" + what + ")"));
+}
+
 // A column's stored values are checked once, the first time a query reads the column
 // (Column::set_verifier), in one parallel pass: every dictionary code of a VARCHAR
 // column names an entry (else MIN or GROUP BY would index outside the dictionary), the
@@ -135,6 +149,8 @@ ColumnPtr open_column(const std::string& dir, const ManifestTable& t, const Mani
            uint64_t(st.st_size), n->bytes());
     column->set_narrowed(std::move(n));
   }
+  if (trusted && c.zone_map && c.zone_map->checksum)
+    column->set_zone_map(read_zone_map(join(dir, c.zone_map->file), *c.zone_map, c.type, t.rows, what));
   return column;
 }
 

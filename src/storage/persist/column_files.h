@@ -22,6 +22,11 @@ std::shared_ptr<const Dictionary> read_dictionary(const std::string& path, const
 std::shared_ptr<Buffer> read_validity(const std::string& path, const ManifestValidity& v, uint64_t rows,
                                       const std::string& what);
 
+// Reads a zone map file (size, checksum, entries; 24 bytes per 64 Ki rows, read whole
+// at open). Throws kCatalog, one line naming the file.
+ZoneMapPtr read_zone_map(const std::string& path, const ManifestZoneMap& z, const Type& type, uint64_t rows,
+                         const std::string& what);
+
 // Checks a column's stored values against its manifest entry: dictionary codes in
 // range, checksum, min/max statistics. Throws kCatalog, one line naming the file.
 void verify_column(const void* data, uint64_t rows, const ManifestColumn& c, const Dictionary* dict,

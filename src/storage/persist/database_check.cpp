@@ -26,6 +26,17 @@ void check_column(const std::string& dir, const ManifestTable& t, const Manifest
       report.files++;
       report.bytes += col->narrowed()->bytes();
     }
+    if (col->zone_map()) {  // its checksum held at open; its blocks must be the data's
+      const uint8_t* bits = col->has_nulls() ? static_cast<const uint8_t*>(col->validity()->data()) : nullptr;
+      const ZoneMap& z = *col->zone_map();
+      const void* data = col->buffer()->data();
+      if (z.block_rows() != ZoneMap::kBlockRows ||
+          ZoneMap::build(c.type, data, col->size(), bits).bytes() != z.bytes())
+        report.problems.push_back(fmt::format("zone map file {}/{} ({}) does not describe the column's blocks", dir,
+                                              c.zone_map->file, what));
+      report.files++;
+      report.bytes += c.zone_map->bytes;
+    }
   } catch (const Error& e) {
     report.problems.push_back(e.what());
   }

@@ -59,7 +59,9 @@ std::vector<TablePtr> open_tables(const std::string& dir, const Manifest& manife
   for (auto& t : manifest.tables) {
     std::vector<ColumnPtr> cols;
     for (auto& c : t.columns) cols.push_back(open_column(dir, t, c, manifest.checksummed));
-    tables.push_back(std::make_shared<const Table>(t.name, std::move(cols)));
+    auto table = std::make_shared<Table>(t.name, std::move(cols));
+    table->set_sort_key(t.sort_key);
+    tables.push_back(std::move(table));
   }
   return tables;
 }
@@ -170,6 +172,22 @@ persist::ManifestNarrowed plan_narrowed(const Column& col, const void* bytes, co
   return n;
 }
 
+// The zone map of a column with rows (storage/zone_map.h), computed from the bytes
+// being written, so every writer (load, CREATE TABLE AS, INSERT, UPDATE, DELETE)
+// leaves zone maps that describe its rows; planned into `jobs`.
+persist::ManifestZoneMap plan_zone_map(const Column& col, const void* bytes, const std::string& stem,
+                                       std::vector<FileJob>& jobs) {
+  const uint8_t* bits = col.has_nulls() ? static_cast<const uint8_t*>(col.validity()->data()) : nullptr;
+  auto image = std::make_shared<std::string>(ZoneMap::build(col.type(), bytes, col.size(), bits).bytes());
+  persist::ManifestZoneMap z;
+  z.file = stem + ".zmp";
+  z.bytes = image->size();
+  z.block_rows = ZoneMap::kBlockRows;
+  z.checksum = persist::file_checksum(image->data(), image->size());
+  jobs.push_back({z.file, {{image->data(), image->size()}}, image});
+  return z;
+}
+
 // Plans one table's column and dictionary files for generation `gen` and returns its
 // manifest entry.
 ManifestTable plan_table(const Table& table, uint64_t gen, size_t table_number, std::vector<FileJob>& jobs) {
@@ -223,8 +241,10 @@ ManifestTable plan_table(const Table& table, uint64_t gen, size_t table_number, 
       mc.validity = mv;
     }
     if (col.type().id != TypeId::kDouble && col.size() > 0) mc.narrowed = plan_narrowed(col, bytes, mc.stats, stem, jobs);
+    if (col.size() > 0) mc.zone_map = plan_zone_map(col, bytes, stem, jobs);
     mt.columns.push_back(std::move(mc));
   }
+  mt.sort_key = table.sort_key();
   mt.computed = true;
   return mt;
 }
@@ -325,7 +345,9 @@ void DatabaseDirectory::install_state(persist::Manifest manifest) {
     }
     std::vector<ColumnPtr> cols;
     for (auto& c : t.columns) cols.push_back(open_column(path_, t, c, manifest.checksummed || t.computed));
-    state->tables.push_back(std::make_shared<const Table>(t.name, std::move(cols)));
+    auto table = std::make_shared<Table>(t.name, std::move(cols));
+    table->set_sort_key(t.sort_key);
+    state->tables.push_back(std::move(table));
   }
   state->manifest = std::move(manifest);
   std::lock_guard<std::mutex> g(mutex_);

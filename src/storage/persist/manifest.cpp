@@ -165,6 +165,61 @@ ManifestNarrowed read_narrowed(const ManifestReader& r, const json& cj, const st
   return n;
 }
 
+// A column's "validity" entry (format version 5): a bitmap of the table's rows with at
+// least one NULL, on a nullable column.
+ManifestValidity read_validity_entry(const ManifestReader& r, const json& cj, const std::string& cw,
+                                     const ManifestColumn& c, uint64_t rows, std::set<std::string>& files) {
+  std::string vw = cw + ".validity";
+  const json& vj = r.object_field(cj, "validity", cw);
+  ManifestValidity v{r.file_field(vj, "file", vw), 0, 0, std::nullopt};
+  if (!files.insert(v.file).second) r.corrupt(fmt::format("file '{}' is named twice", v.file));
+  v.bytes = r.unsigned_field(vj, "bytes", vw);
+  v.nulls = r.unsigned_field(vj, "nulls", vw);
+  v.checksum = r.checksum_field(vj, vw);
+  if (!c.nullable) r.corrupt(cw + " is NOT NULL but has a validity bitmap");
+  if (v.bytes != validity_bytes(rows))
+    r.corrupt(fmt::format("{}.bytes is {}, but {} rows take {}", vw, v.bytes, rows, validity_bytes(rows)));
+  if (v.nulls == 0 || v.nulls > rows) r.corrupt(fmt::format("{}.nulls is {} for {} rows", vw, v.nulls, rows));
+  return v;
+}
+
+// A column's "zonemap" entry (manifest.h): a block size and bytes that describe the
+// table's rows. Its entries are checked when the file is read (ZoneMap::parse).
+ManifestZoneMap read_zone_map(const ManifestReader& r, const json& cj, const std::string& cw, uint64_t rows,
+                              std::set<std::string>& files) {
+  const std::string zw = cw + ".zonemap";
+  const json& zj = r.object_field(cj, "zonemap", cw);
+  ManifestZoneMap z;
+  z.file = r.file_field(zj, "file", zw);
+  if (!files.insert(z.file).second) r.corrupt(fmt::format("file '{}' is named twice", z.file));
+  z.bytes = r.unsigned_field(zj, "bytes", zw);
+  z.block_rows = r.unsigned_field(zj, "block_rows", zw);
+  z.checksum = r.checksum_field(zj, zw);
+  if (rows == 0) r.corrupt(zw + " is given for an empty table");
+  if (z.block_rows == 0 || z.block_rows > (uint64_t(1) << 32)) r.corrupt(zw + ".block_rows is out of range");
+  const uint64_t blocks = (rows + z.block_rows - 1) / z.block_rows;
+  if (z.bytes != blocks * ZoneMap::kEntryBytes)
+    r.corrupt(fmt::format("{}.bytes is {}, but {} blocks take {}", zw, z.bytes, blocks, blocks * ZoneMap::kEntryBytes));
+  return z;
+}
+
+// A table's "sort_key": names of its columns, each once.
+std::vector<std::string> read_sort_key(const ManifestReader& r, const json& tj, const std::string& tw,
+                                       const std::vector<ManifestColumn>& columns) {
+  std::vector<std::string> key;
+  for (const json& k : r.array_field(tj, "sort_key", tw)) {
+    if (!k.is_string()) r.corrupt(tw + ".sort_key holds a non-string");
+    const std::string name = k.get<std::string>();
+    bool found = false;
+    for (auto& c : columns) found = found || c.name == name;
+    for (auto& seen : key)
+      if (seen == name) found = false;
+    if (!found) r.corrupt(fmt::format("{}.sort_key names '{}', which is not a column (or twice)", tw, name));
+    key.push_back(name);
+  }
+  return key;
+}
+
 }  // namespace
 
 Manifest Manifest::parse(const std::string& text, const std::string& path) {
@@ -259,22 +314,13 @@ Manifest Manifest::parse(const std::string& text, const std::string& path) {
       }
       if (cj.contains("validity")) {
         if (version < 5) r.corrupt("format versions 1 to 4 have no \"validity\"");
-        std::string vw = cw + ".validity";
-        const json& vj = r.object_field(cj, "validity", cw);
-        ManifestValidity v{r.file_field(vj, "file", vw), 0, 0, std::nullopt};
-        if (!files.insert(v.file).second) r.corrupt(fmt::format("file '{}' is named twice", v.file));
-        v.bytes = r.unsigned_field(vj, "bytes", vw);
-        v.nulls = r.unsigned_field(vj, "nulls", vw);
-        v.checksum = r.checksum_field(vj, vw);
-        if (!c.nullable) r.corrupt(cw + " is NOT NULL but has a validity bitmap");
-        if (v.bytes != validity_bytes(t.rows))
-          r.corrupt(fmt::format("{}.bytes is {}, but {} rows take {}", vw, v.bytes, t.rows, validity_bytes(t.rows)));
-        if (v.nulls == 0 || v.nulls > t.rows) r.corrupt(fmt::format("{}.nulls is {} for {} rows", vw, v.nulls, t.rows));
-        c.validity = v;
+        c.validity = read_validity_entry(r, cj, cw, c, t.rows, files);
       }
       if (cj.contains("narrowed")) c.narrowed = read_narrowed(r, cj, cw, c, t.rows, files);
+      if (cj.contains("zonemap")) c.zone_map = read_zone_map(r, cj, cw, t.rows, files);
       t.columns.push_back(std::move(c));
     }
+    if (tj.contains("sort_key")) t.sort_key = read_sort_key(r, tj, tw, t.columns);
     m.tables.push_back(std::move(t));
   }
   if (root.contains("indexes")) {
@@ -419,9 +465,14 @@ std::string Manifest::to_json() const {
                           {"base", c.narrowed->base},   {"distinct", c.narrowed->distinct}};
         if (c.narrowed->checksum) cj["narrowed"]["checksum"] = checksum_hex(*c.narrowed->checksum);
       }
+      if (c.zone_map) {
+        cj["zonemap"] = {{"file", c.zone_map->file}, {"bytes", c.zone_map->bytes}, {"block_rows", c.zone_map->block_rows}};
+        if (c.zone_map->checksum) cj["zonemap"]["checksum"] = checksum_hex(*c.zone_map->checksum);
+      }
       cols.push_back(std::move(cj));
     }
     tj["columns"] = std::move(cols);
+    if (!t.sort_key.empty()) tj["sort_key"] = t.sort_key;
     tables.push_back(std::move(tj));
   }
   root["tables"] = std::move(tables);
@@ -508,6 +559,7 @@ std::set<std::string> Manifest::referenced_files() const {
       if (c.dictionary) files.insert(c.dictionary->file);
       if (c.validity) files.insert(c.validity->file);
       if (c.narrowed) files.insert(c.narrowed->file);
+      if (c.zone_map) files.insert(c.zone_map->file);
     }
   return files;
 }
@@ -518,7 +570,8 @@ bool is_database_data_file(std::string_view name) {
   size_t i = 1;
   while (i < name.size() && name[i] >= '0' && name[i] <= '9') i++;
   if (i >= name.size() || name[i] != '.') return false;
-  return name.ends_with(".col") || name.ends_with(".dict") || name.ends_with(".valid") || name.ends_with(".nar");
+  return name.ends_with(".col") || name.ends_with(".dict") || name.ends_with(".valid") || name.ends_with(".nar") ||
+         name.ends_with(".zmp");
 }
 
 }  // namespace raydb::persist

@@ -49,6 +49,13 @@
 // reads it instead of narrowing the column per process. Older builds ignore the key
 // (the format version did not change); a manifest without it narrows on the fly.
 //
+// "zonemap" (columns with rows, written since data skipping) names the column's zone
+// map file: per block of "block_rows" rows its min, max and NULL count
+// (storage/zone_map.h), computed at every commit from the bytes written. Older builds
+// ignore the key (the format version did not change); a column without it, or whose
+// entry has no checksum, is scanned without skipping. "sort_key" on a table (an array
+// of column names) records the order load's --sort-by gave its rows.
+//
 // Indexes hold no files: they are rebuilt in memory from their column when used.
 // Integer-physical stats are JSON integers; DOUBLE stats are JSON numbers, or the
 // strings "nan", "inf", "-inf" (JSON has no such numbers).
@@ -89,6 +96,14 @@ struct ManifestNarrowed {
   std::optional<uint64_t> checksum;  // without it (checksums stripped) the file is never read
 };
 
+// Per-block min/max of the column (storage/zone_map.h), written since data skipping.
+struct ManifestZoneMap {
+  std::string file;
+  uint64_t bytes = 0;       // blocks * ZoneMap::kEntryBytes
+  uint64_t block_rows = 0;  // rows per block
+  std::optional<uint64_t> checksum;  // without it the file is never read (no skipping)
+};
+
 struct ManifestColumn {
   std::string name;
   Type type;
@@ -100,12 +115,16 @@ struct ManifestColumn {
   bool nullable = false;                     // declared; absent in the manifest = NOT NULL
   std::optional<ManifestValidity> validity;  // only when the column holds a NULL
   std::optional<ManifestNarrowed> narrowed;  // absent in older databases and for DOUBLE
+  std::optional<ManifestZoneMap> zone_map;   // absent in older databases and empty tables
 };
 
 struct ManifestTable {
   std::string name;
   uint64_t rows = 0;
   std::vector<ManifestColumn> columns;
+  // The columns the rows are sorted by (load's --sort-by), in order; empty: no known
+  // order. Writers that change rows (INSERT, UPDATE, DELETE) write a table without it.
+  std::vector<std::string> sort_key;
   // Not stored: the entry was computed from the data by this process (a commit), so
   // its statistics are trusted even when the manifest it came with had no checksum.
   bool computed = false;

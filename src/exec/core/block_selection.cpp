@@ -1,0 +1,214 @@
+#include "exec/core/block_selection.h"
+
+#include <cmath>
+#include <optional>
+
+#include "exec/core/column_predicate.h"
+
+namespace raydb::exec {
+
+using plan::CompareOp;
+using plan::Expr;
+using plan::ExprKind;
+using plan::ExprPtr;
+
+namespace {
+
+// `e` with every nullable-column read (CASE WHEN flag = 1 THEN NULL ELSE x END) replaced
+// by x. Kleene logic is monotone: a predicate TRUE with NULL in some places stays TRUE
+// with any value there, so rows passing `e` pass the result too and its ranges bound
+// the rows that can pass `e`.
+ExprPtr strip_null_reads(const ExprPtr& e) {
+  if (e->kind == ExprKind::kCase && e->has_else && e->children.size() == 3 &&
+      e->children[1]->kind == ExprKind::kConstant && e->children[1]->value.is_null() &&
+      e->children[2]->kind == ExprKind::kColumnRef)
+    return e->children[2];
+  if (e->children.empty()) return e;
+  auto copy = std::make_shared<Expr>(*e);
+  for (auto& c : copy->children) c = strip_null_reads(c);
+  return copy;
+}
+
+// Whether `e` compares with a DOUBLE constant. ColumnPredicate maps such a constant
+// into a DECIMAL column's domain exactly, the generic evaluator (which filters nullable
+// columns) in double arithmetic; they agree below 2^53 but not for every huge value, so
+// a stripped (nullable) predicate with one is not used.
+bool has_double_constant(const Expr& e) {
+  if (e.kind == ExprKind::kConstant) return e.value.type().id == TypeId::kDouble;
+  for (auto& c : e.children)
+    if (has_double_constant(*c)) return true;
+  return false;
+}
+
+// A DOUBLE column's predicate as one interval lo <(=) x <(=) hi.
+struct DoubleBounds {
+  int table = -1, column = -1;
+  double lo = -INFINITY, hi = INFINITY;
+  bool lo_open = false, hi_open = false;
+};
+
+std::optional<double> number(const Expr& k) {
+  if (k.kind != ExprKind::kConstant || k.value.is_null()) return std::nullopt;
+  switch (k.value.type().id) {
+    case TypeId::kInteger:
+    case TypeId::kBigint:
+    case TypeId::kHugeint:
+    case TypeId::kDecimal:
+    case TypeId::kDouble: break;  // compared as doubles, as the evaluator converts them (double_at)
+    default: return std::nullopt;
+  }
+  const double d = k.value.as_double();
+  if (std::isnan(d)) return std::nullopt;  // x = NaN holds on NaN rows: no bound
+  return d;
+}
+
+bool is_double_column(const Expr& c, const plan::LogicalQuery& q) {
+  return c.kind == ExprKind::kColumnRef &&
+         q.tables[size_t(c.table_index)].table->column(size_t(c.column_index)).type().id == TypeId::kDouble;
+}
+
+std::optional<DoubleBounds> double_bounds(const Expr& e, const plan::LogicalQuery& q) {
+  DoubleBounds b;
+  auto bind = [&](const Expr& c) {
+    b.table = c.table_index;
+    b.column = c.column_index;
+  };
+  if (e.kind == ExprKind::kCompare) {
+    const Expr *c = e.children[0].get(), *k = e.children[1].get();
+    CompareOp op = e.compare_op;
+    if (c->kind == ExprKind::kConstant) {
+      std::swap(c, k);
+      op = op == CompareOp::kLt ? CompareOp::kGt
+           : op == CompareOp::kLe ? CompareOp::kGe
+           : op == CompareOp::kGt ? CompareOp::kLt
+           : op == CompareOp::kGe ? CompareOp::kLe
+                                   : op;
+    }
+    auto v = number(*k);
+    if (!is_double_column(*c, q) || !v) return std::nullopt;
+    bind(*c);
+    switch (op) {
+      case CompareOp::kEq: b.lo = b.hi = *v; break;
+      case CompareOp::kLt: b.hi = *v, b.hi_open = true; break;
+      case CompareOp::kLe: b.hi = *v; break;
+      case CompareOp::kGt: b.lo = *v, b.lo_open = true; break;
+      case CompareOp::kGe: b.lo = *v; break;
+      default: return std::nullopt;
+    }
+    return b;
+  }
+  if (e.kind == ExprKind::kBetween && !e.negated) {
+    auto lo = number(*e.children[1]), hi = number(*e.children[2]);
+    if (!is_double_column(*e.children[0], q) || !lo || !hi) return std::nullopt;
+    bind(*e.children[0]);
+    b.lo = *lo;
+    b.hi = *hi;
+    return b;
+  }
+  if (e.kind == ExprKind::kInList && !e.negated && e.children.size() > 1) {
+    if (!is_double_column(*e.children[0], q)) return std::nullopt;
+    bind(*e.children[0]);
+    b.lo = INFINITY;
+    b.hi = -INFINITY;
+    for (size_t i = 1; i < e.children.size(); i++) {
+      auto v = number(*e.children[i]);
+      if (!v) return std::nullopt;
+      b.lo = std::min(b.lo, *v);
+      b.hi = std::max(b.hi, *v);
+    }
+    return b;
+  }
+  return std::nullopt;
+}
+
+// The zone map of column `c` of table `t` when its blocks line up with `blocks` of
+// `block_rows` rows (every zone map written so far uses ZoneMap::kBlockRows).
+const ZoneMap* usable_zone_map(const plan::LogicalQuery& q, size_t t, int c, uint64_t rows) {
+  const ZoneMapPtr& z = q.tables[t].table->column(size_t(c)).zone_map();
+  return z && z->rows() == rows && z->block_rows() == ZoneMap::kBlockRows ? z.get() : nullptr;
+}
+
+}  // namespace
+
+uint64_t BlockSelection::rows() const {
+  uint64_t n = 0;
+  for (auto& r : ranges) n += r.end - r.begin;
+  return n;
+}
+
+BlockSelection select_blocks(size_t t, const std::vector<ExprPtr>& conjuncts, const plan::LogicalQuery& q) {
+  BlockSelection s;
+  const uint64_t rows = q.tables[t].table->row_count();
+  if (rows == 0) return s;
+  const uint64_t nblocks = (rows + ZoneMap::kBlockRows - 1) / ZoneMap::kBlockRows;
+  bool any_map = false;  // heap tables (results, temporary tables) have none: no work
+  for (const ColumnPtr& c : q.tables[t].table->columns()) any_map = any_map || c->zone_map();
+  std::vector<uint8_t> keep;
+  for (size_t i = 0; any_map && i < conjuncts.size(); i++) {
+    const ExprPtr& conjunct = conjuncts[i];
+    const ExprPtr e = strip_null_reads(conjunct);
+    const bool comparable = e == conjunct || !has_double_constant(*e);
+    if (auto p = comparable ? ColumnPredicate::compile(*e, q) : std::nullopt; p && size_t(p->table_index()) == t) {
+      const ZoneMap* z = nullptr;
+      for (size_t c = 0; c < q.tables[t].table->column_count() && !z; c++)
+        if (&q.tables[t].table->column(c) == &p->column()) z = usable_zone_map(q, t, int(c), rows);
+      if (!z) continue;
+      if (keep.empty()) keep.assign(nblocks, 1);
+      for (size_t b = 0; b < nblocks; b++) keep[b] = keep[b] && z->may_match(b, p->ranges());
+    } else if (auto d = double_bounds(*e, q); d && size_t(d->table) == t) {
+      const ZoneMap* z = usable_zone_map(q, t, d->column, rows);
+      if (!z) continue;
+      if (keep.empty()) keep.assign(nblocks, 1);
+      for (size_t b = 0; b < nblocks; b++)
+        keep[b] = keep[b] && z->may_match_double(b, d->lo, d->lo_open, d->hi, d->hi_open);
+    }
+  }
+  if (keep.empty()) {
+    s.ranges.push_back({0, rows});
+    return s;
+  }
+  s.blocks = nblocks;
+  for (size_t b = 0; b < nblocks; b++) {
+    if (!keep[b]) {
+      s.skipped++;
+      continue;
+    }
+    const uint64_t begin = b * ZoneMap::kBlockRows, end = std::min(rows, begin + ZoneMap::kBlockRows);
+    if (!s.ranges.empty() && s.ranges.back().end == begin)
+      s.ranges.back().end = end;
+    else
+      s.ranges.push_back({begin, end});
+  }
+  return s;
+}
+
+void restrict_blocks(std::optional<BlockSelection>& s, size_t t, int c, int64_t lo, int64_t hi,
+                     const plan::LogicalQuery& q) {
+  const uint64_t rows = q.tables[t].table->row_count();
+  const ZoneMap* z = rows ? usable_zone_map(q, t, c, rows) : nullptr;
+  if (!z) return;
+  const std::vector<std::pair<int64_t, int64_t>> range =
+      lo <= hi ? std::vector<std::pair<int64_t, int64_t>>{{lo, hi}} : std::vector<std::pair<int64_t, int64_t>>{};
+  BlockSelection out;
+  out.blocks = z->block_count();
+  size_t next = 0;  // the first range of `s` that may still hold block b
+  for (size_t b = 0; b < z->block_count(); b++) {
+    const uint64_t begin = z->block_begin(b);
+    bool kept = true;
+    if (s) {
+      while (next < s->ranges.size() && s->ranges[next].end <= begin) next++;
+      kept = next < s->ranges.size() && s->ranges[next].begin <= begin;
+    }
+    if (!kept || !z->may_match(b, range)) {
+      out.skipped++;
+      continue;
+    }
+    if (!out.ranges.empty() && out.ranges.back().end == begin)
+      out.ranges.back().end = z->block_end(b);
+    else
+      out.ranges.push_back({begin, z->block_end(b)});
+  }
+  s = std::move(out);
+}
+
+}  // namespace raydb::exec

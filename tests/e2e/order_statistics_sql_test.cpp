@@ -224,5 +224,25 @@ TEST_F(OrderStatsSql, BadArgumentsAreOneLine) {
   }
 }
 
+// A nullable VARCHAR column is read through the NULL-aware wrapper as run-time strings,
+// which have no order-preserving key yet: DISTINCT or not, a clear one-line error (the
+// DISTINCT form once ranked interned ids and crashed building the result).
+TEST_F(OrderStatsSql, OrderStatisticsOverNullableStringsAreOneLineErrors) {
+  if (!db_) GTEST_SKIP() << "python3 with duckdb is not available";
+  db_->query("create table tn (s varchar)", QueryOptions{Backend::kCpu});
+  db_->query("insert into tn values ('a'), ('b'), (NULL), ('a')", QueryOptions{Backend::kCpu});
+  for (const char* sql : {"select kth_largest(distinct s, 1) from tn", "select kth_smallest(distinct s, 1) from tn",
+                          "select quantile_disc(distinct s, 0.5) from tn", "select kth_largest(s, 1) from tn"}) {
+    try {
+      db_->query(sql, QueryOptions{Backend::kCpu});
+      ADD_FAILURE() << "no error: " << sql;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::kNotImplemented) << e.what();
+      EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+    }
+  }
+  db_->query("drop table tn", QueryOptions{Backend::kCpu});
+}
+
 }  // namespace
 }  // namespace raydb::test

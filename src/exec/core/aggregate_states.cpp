@@ -86,6 +86,12 @@ void AggregateStates::update(size_t a, const uint32_t* gids, size_t n, const Vec
   if (v.kind != s.kind || (v.kind == VectorKind::kCode && v.dict != s.dict))
     fail(ErrorKind::kInternal, "aggregate {} saw arguments of different kinds", agg.name);
   auto gid = [&](size_t i) -> uint32_t { return gids ? gids[i] : 0; };
+  // Order statistics select over order-preserving keys: dictionary codes, integers,
+  // doubles. Strings computed at run time (or read through a NULL-aware wrapper) and
+  // 128-bit values have none yet; DISTINCT ones would rank interned ids (no order).
+  if (agg.func == AggFunc::kOrderStat && (v.kind == VectorKind::kHuge || v.kind == VectorKind::kString))
+    fail(ErrorKind::kNotImplemented, "{} over computed {} values is not supported yet", agg.name,
+         v.kind == VectorKind::kHuge ? "128-bit" : "string");
   if (agg.distinct) {
     for (size_t i = 0; i < n; i++) {
       if (v.is_null(i)) continue;
@@ -105,9 +111,6 @@ void AggregateStates::update(size_t a, const uint32_t* gids, size_t n, const Vec
     return;
   }
   if (agg.func == AggFunc::kOrderStat) {
-    if (v.kind == VectorKind::kHuge || v.kind == VectorKind::kString)
-      fail(ErrorKind::kNotImplemented, "{} over computed {} values is not supported yet", agg.name,
-           v.kind == VectorKind::kHuge ? "128-bit" : "string");
     for (size_t i = 0; i < n; i++) {
       if (v.is_null(i)) continue;
       s.os_gids.push_back(gid(i));

@@ -12,10 +12,11 @@ namespace raydb {
 
 struct ColumnInput {
   std::string name;
-  Type type;  // INTEGER, BIGINT, DOUBLE, DECIMAL(p<=18,s), DATE or VARCHAR
+  Type type;  // INTEGER, BIGINT, DOUBLE, DECIMAL(p<=18,s), DATE, BOOLEAN, TIMESTAMP or VARCHAR
   uint64_t rows = 0;
-  // INTEGER, DATE: int32 (days since 1970-01-01); BIGINT, DECIMAL: int64 (scaled by
-  // 10^s); DOUBLE: double. `rows` values.
+  // INTEGER, DATE: int32 (days since 1970-01-01); BOOLEAN: int32 0/1; BIGINT, DECIMAL:
+  // int64 (scaled by 10^s); TIMESTAMP: int64 microseconds since 1970-01-01 00:00:00;
+  // DOUBLE: double. `rows` values.
   const void* values = nullptr;
   // VARCHAR, Arrow's large_utf8 layout: string i is chars[offsets[i], offsets[i+1]).
   const int64_t* offsets = nullptr;

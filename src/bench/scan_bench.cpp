@@ -245,10 +245,10 @@ json build_line(const std::string& dataset, uint64_t rows, const Method& m, cons
   return j;
 }
 
-// The planner's cost of running `e` by `m` on `mi`'s index (plan::rt_scan_cost_ms over
+// The planner's cost of a query with estimate `e` by `m` on `mi`'s index (rt_scan_cost_ms over
 // the index's own estimate, on the index's device): what `auto` would compare.
-double model_ms(const MethodIndex& mi, const Method& m, const rs::ScanExpr& e) {
-  const plan::RtScanWork w = exec::rt_scan_work(mi.index->estimate(e), mi.index->rows());
+double model_ms(const MethodIndex& mi, const Method& m, const rs::ScanEstimate& e) {
+  const plan::RtScanWork w = exec::rt_scan_work(e, mi.index->rows());
   const plan::RtScanMethod pm = exec::plan_method(m.method);
   return plan::rt_scan_cost_ms(m.gpu ? plan::ExecDevice::kGpu : plan::ExecDevice::kCpu, pm, w);
 }
@@ -389,9 +389,10 @@ void run_dataset(const ScanData& d, std::vector<Query> queries, const ScanBenchO
       j["rows_refined"] = qt.stats.rows_refined;
       j["sieve_rows"] = qt.stats.sieve_rows;
       j["build_ms"] = mi.build_ms;
-      j["model_ms"] = model_ms(mi, m, q.expr());
+      const rs::ScanEstimate est = mi.index->estimate(q.expr());
+      j["model_ms"] = model_ms(mi, m, est);
       j["correct"] = ok;
-      picks[i].push_back({m.name, qt.device.median, j["model_ms"].get<double>(), work_of(m, mi.index->estimate(q.expr()))});
+      picks[i].push_back({m.name, qt.device.median, j["model_ms"].get<double>(), work_of(m, est)});
       add_run_context(j, machine, m.gpu ? gpu_name : "");
       if (out.is_open()) out << j.dump() << "\n";
       if (!ok) fail(ErrorKind::kExecution, "bench scan: {} on {} (sel {}, {} predicates) differs from brute force",

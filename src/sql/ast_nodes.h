@@ -1,6 +1,10 @@
 #pragma once
-// Small builders of AST nodes shared by the parser's files.
+// Small builders of AST nodes shared by the parser's and the binder's files (the
+// binder's rewrites pass the node they stand in for, so errors still point at the SQL),
+// and the split of an AND chain into its conjuncts.
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "sql/ast.h"
 #include "sql/token.h"
@@ -35,6 +39,25 @@ inline AstPtr literal(const Token& at, Value v, std::string text) {
   e->value = std::move(v);
   e->text = std::move(text);
   return e;
+}
+
+// A column reference by its exact (quoted) name.
+inline AstPtr col(const std::string& qualifier, const std::string& name, const AstExpr& at) {
+  auto e = node(AstKind::kColumn, at);
+  e->qualifier = qualifier;
+  e->name = name;
+  e->quoted = true;
+  return e;
+}
+
+// The conjuncts of an AND chain, left to right (one term when e is no AND; none for null).
+inline void split_and(const AstPtr& e, std::vector<AstPtr>& out) {
+  if (e && e->kind == AstKind::kBinary && e->op == "and") {
+    split_and(e->children[0], out);
+    split_and(e->children[1], out);
+  } else if (e) {
+    out.push_back(e);
+  }
 }
 
 }  // namespace raydb::sql

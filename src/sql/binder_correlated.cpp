@@ -12,6 +12,7 @@
 //    rows, so a correlated COUNT needs an outer join and is refused.
 // Every other correlated shape is refused with one line; nothing runs row by row.
 #include "common/error.h"
+#include "sql/ast_nodes.h"
 #include "sql/binder.h"
 #include "sql/binder_correlation.h"
 
@@ -34,15 +35,6 @@ AstPtr make_and(std::vector<AstPtr> terms) {
     out = e;
   }
   return out;
-}
-
-void split_and(const AstPtr& e, std::vector<AstPtr>& out) {
-  if (e && e->kind == AstKind::kBinary && e->op == "and") {
-    split_and(e->children[0], out);
-    split_and(e->children[1], out);
-  } else if (e) {
-    out.push_back(e);
-  }
 }
 
 AstPtr column(const std::string& qualifier, const std::string& name) {

@@ -12,16 +12,12 @@
 // min(ic), max(ic), and EXISTS = oc IS NOT NULL AND mn IS NOT NULL AND (mn <> oc OR
 // mx <> oc); NOT EXISTS its negation (never unknown).
 #include "common/error.h"
-#include "sql/ast_build.h"
+#include "sql/ast_nodes.h"
 #include "sql/binder.h"
 
 namespace raydb::sql {
 
 namespace {
-
-using ast_build::binary;
-using ast_build::col;
-using ast_build::node;
 
 AstPtr not_null(AstPtr x) {
   auto e = node(AstKind::kIsNull, *x);

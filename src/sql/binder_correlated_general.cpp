@@ -18,17 +18,13 @@
 #include <functional>
 
 #include "common/error.h"
-#include "sql/ast_build.h"
+#include "sql/ast_nodes.h"
 #include "sql/binder.h"
 #include "sql/binder_correlation.h"
 
 namespace raydb::sql {
 
 namespace {
-
-using ast_build::binary;
-using ast_build::col;
-using ast_build::node;
 
 AstPtr literal(Value v, const std::string& text, const AstExpr& at) {
   auto e = node(AstKind::kLiteral, at);

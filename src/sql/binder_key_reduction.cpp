@@ -8,28 +8,15 @@
 // Exact: an outer row passing WHERE passes each of its conjuncts, so its key is in the
 // set and the derived table's row (or the membership) for that key is unchanged; keys
 // outside the set belong to no row that passes WHERE.
-#include "sql/ast_build.h"
+#include "sql/ast_nodes.h"
 #include "sql/binder.h"
 #include "sql/binder_correlation.h"
 
 namespace raydb::sql {
 
-namespace {
-
-void split_terms(const AstPtr& e, std::vector<AstPtr>& out) {
-  if (e && e->kind == AstKind::kBinary && e->op == "and") {
-    split_terms(e->children[0], out);
-    split_terms(e->children[1], out);
-  } else if (e) {
-    out.push_back(e);
-  }
-}
-
-}  // namespace
-
 void Binder::set_where_terms(const AstPtr& where) {
   where_terms_.clear();
-  split_terms(where, where_terms_);
+  split_and(where, where_terms_);
 }
 
 // The FROM table (index) of this block a column reference names, or -1 when it names
@@ -84,9 +71,9 @@ AstPtr Binder::key_reduction(const AstPtr& inner_key, const AstPtr& outer_key, c
   key->qualifier = item.alias;
   keys->select.push_back({key, ""});
   AstPtr where;
-  for (auto& k : kept) where = where ? ast_build::binary("and", where, k) : k;
+  for (auto& k : kept) where = where ? binary("and", where, k) : k;
   keys->where = where;
-  auto in = ast_build::node(AstKind::kInList, at);
+  auto in = node(AstKind::kInList, at);
   in->children = {inner_key};
   in->subquery = keys;
   in->text = "(SELECT " + key->to_string() + " FROM " + name + " WHERE ...)";

@@ -14,6 +14,7 @@
 #include <set>
 
 #include "common/error.h"
+#include "sql/ast_nodes.h"
 #include "sql/binder.h"
 
 namespace raydb::sql {
@@ -40,15 +41,6 @@ AstPtr literal(Value v, const std::string& text) {
   e->value = std::move(v);
   e->text = text;
   return e;
-}
-
-void split_and(const AstPtr& e, std::vector<AstPtr>& out) {
-  if (e && e->kind == AstKind::kBinary && e->op == "and") {
-    split_and(e->children[0], out);
-    split_and(e->children[1], out);
-  } else if (e) {
-    out.push_back(e);
-  }
 }
 
 void names_in(const SelectStatement& s, std::set<std::string>& names, bool& star);

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "common/error.h"
@@ -18,6 +19,25 @@ bool file_exists(const std::string& path) {
   struct stat st;
   return ::lstat(path.c_str(), &st) == 0;
 }
+
+// A small file read whole (a dictionary, a zone map): missing or of another size than
+// the manifest's is a one-line error naming its `kind`.
+std::string read_sized_file(const std::string& path, const char* kind, uint64_t bytes, const std::string& what) {
+  if (!file_exists(path)) fail(ErrorKind::kCatalog, "missing {} file {} ({})", kind, path, what);
+  std::string data = read_small_file(path);
+  StageTimes::instance().add_bytes(ByteCount::kReadAtOpen, data.size());
+  if (data.size() != bytes)
+    fail(ErrorKind::kCatalog, "{} file {} ({}) has {} bytes, the manifest says {}", kind, path, what, data.size(),
+         bytes);
+  return data;
+}
+
+void check_checksum(const void* data, uint64_t bytes, const std::optional<uint64_t>& want, const char* kind,
+                    const std::string& path, const std::string& what) {
+  if (want && file_checksum(data, bytes) != *want)
+    fail(ErrorKind::kCatalog, "{} file {} ({}) is corrupted: its checksum does not match the manifest's", kind, path,
+         what);
+}
 }  // namespace
 
 // Dictionary file layout (little-endian): uint64 offsets[entries + 1] with offsets[0]
@@ -25,12 +45,7 @@ bool file_exists(const std::string& path) {
 // offsets[i+1]). Strings are strictly increasing (bytewise), as Dictionary requires.
 std::shared_ptr<const Dictionary> read_dictionary(const std::string& path, const ManifestDictionary& d,
                                                   const std::string& what) {
-  if (!file_exists(path)) fail(ErrorKind::kCatalog, "missing dictionary file {} ({})", path, what);
-  std::string bytes = read_small_file(path);
-  StageTimes::instance().add_bytes(ByteCount::kReadAtOpen, bytes.size());
-  if (bytes.size() != d.bytes)
-    fail(ErrorKind::kCatalog, "dictionary file {} ({}) has {} bytes, the manifest says {}", path, what, bytes.size(),
-         d.bytes);
+  const std::string bytes = read_sized_file(path, "dictionary", d.bytes, what);
   size_t header = 8 * (d.entries + 1);
   std::vector<uint64_t> offsets(d.entries + 1);
   std::memcpy(offsets.data(), bytes.data(), header);
@@ -46,9 +61,7 @@ std::shared_ptr<const Dictionary> read_dictionary(const std::string& path, const
       fail(ErrorKind::kCatalog, "dictionary file {} ({}) is corrupted: entries {} and {} are not in order", path, what,
            i - 1, i);
   // Last, so the structural checks above name what is wrong when they can.
-  if (d.checksum && file_checksum(bytes.data(), bytes.size()) != *d.checksum)
-    fail(ErrorKind::kCatalog, "dictionary file {} ({}) is corrupted: its checksum does not match the manifest's", path,
-         what);
+  check_checksum(bytes.data(), bytes.size(), d.checksum, "dictionary", path, what);
   return dict;
 }
 
@@ -62,9 +75,7 @@ std::shared_ptr<Buffer> read_validity(const std::string& path, const ManifestVal
   auto bits = Buffer::map_file(path, v.bytes);
   StageTimes::instance().add_bytes(ByteCount::kReadAtOpen, v.bytes);
   const auto* b = static_cast<const uint8_t*>(bits->data());
-  if (v.checksum && file_checksum(b, v.bytes) != *v.checksum)
-    fail(ErrorKind::kCatalog, "validity file {} ({}) is corrupted: its checksum does not match the manifest's", path,
-         what);
+  check_checksum(b, v.bytes, v.checksum, "validity", path, what);
   uint64_t valid = 0;
   for (uint64_t i = 0; i < rows; i++) valid += (b[i >> 3] >> (i & 7)) & 1;
   if (rows - valid != v.nulls)
@@ -75,15 +86,8 @@ std::shared_ptr<Buffer> read_validity(const std::string& path, const ManifestVal
 
 ZoneMapPtr read_zone_map(const std::string& path, const ManifestZoneMap& z, const Type& type, uint64_t rows,
                          const std::string& what) {
-  if (!file_exists(path)) fail(ErrorKind::kCatalog, "missing zone map file {} ({})", path, what);
-  std::string bytes = read_small_file(path);
-  StageTimes::instance().add_bytes(ByteCount::kReadAtOpen, bytes.size());
-  if (bytes.size() != z.bytes)
-    fail(ErrorKind::kCatalog, "zone map file {} ({}) has {} bytes, the manifest says {}", path, what, bytes.size(),
-         z.bytes);
-  if (z.checksum && file_checksum(bytes.data(), bytes.size()) != *z.checksum)
-    fail(ErrorKind::kCatalog, "zone map file {} ({}) is corrupted: its checksum does not match the manifest's", path,
-         what);
+  const std::string bytes = read_sized_file(path, "zone map", z.bytes, what);
+  check_checksum(bytes.data(), bytes.size(), z.checksum, "zone map", path, what);
   return std::make_shared<const ZoneMap>(ZoneMap::parse(type, bytes, rows, z.block_rows, path + " (" + what + ")"));
 }
 

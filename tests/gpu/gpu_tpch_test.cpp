@@ -21,8 +21,8 @@
 #include "sql/sql.h"
 #include "storage/persist/database_directory.h"
 #include "support/fixtures.h"
-#include "support/result_rows.h"
 #include "support/tpch_fixture.h"
+#include "support/tpch_gpu_case.h"
 #include "support/tpch_query_case.h"
 
 namespace raydb::test {
@@ -87,30 +87,10 @@ std::string param_name(const ::testing::TestParamInfo<std::string>& info) { retu
 
 INSTANTIATE_TEST_SUITE_P(CudaAnalysis, TpchAnalysis, ::testing::ValuesIn(tpch_query_names()), param_name);
 
-bool have_gpu() { return exec::cuda::device_count() > 0; }
-
-// `name` at `sf` on both backends, the CUDA one forced: equal rows (row for row, every
-// query orders them), and the CUDA backend ran the outer block.
-void expect_cuda_equals_cpu(const std::string& sf, const std::string& name) {
-  if (!have_gpu()) GTEST_SKIP() << "no CUDA device: " << exec::cuda::no_device_reason();
-  OracleFixture& f = tpch_fixture(sf, /*with_oracle=*/false);
-  ASSERT_TRUE(f.db) << f.error;
-  const std::string sql = tpch_sql(name);
-  QueryResult cpu = f.db->query(sql, QueryOptions{Backend::kCpu});
-  try {
-    QueryResult gpu = f.db->query(sql, QueryOptions{Backend::kCuda});
-    EXPECT_EQ(gpu.backend, "cuda");
-    EXPECT_GE(gpu.device_ms, 0);
-    EXPECT_TRUE(same(cpu, gpu, sql)) << name << " at SF " << sf;
-  } catch (const Error& e) {
-    ADD_FAILURE() << name << " at SF " << sf << " did not run on the CUDA backend: " << e.what();
-  }
-}
-
 class GpuTpch : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(GpuTpch, EqualsCpuAtSf001) { expect_cuda_equals_cpu("0.01", GetParam()); }
-TEST_P(GpuTpch, EqualsCpuAtSf01) { expect_cuda_equals_cpu("0.1", GetParam()); }
+TEST_P(GpuTpch, EqualsCpuAtSf001) { expect_tpch_cuda_equals_cpu("0.01", GetParam()); }
+TEST_P(GpuTpch, EqualsCpuAtSf01) { expect_tpch_cuda_equals_cpu("0.1", GetParam()); }
 
 INSTANTIATE_TEST_SUITE_P(Tpch, GpuTpch, ::testing::ValuesIn(tpch_query_names()), param_name);
 

@@ -261,8 +261,8 @@ std::optional<Operand> ExpressionEmitter::between(const Expr& e) {
 std::optional<Operand> ExpressionEmitter::in_list(const Expr& e) {
   if (auto t = column_table(e)) return t;
   if (!why().empty()) return std::nullopt;
-  // A subquery's values can make the list long; a program of one compare per value
-  // would be slower than the CPU's evaluator, so such lists stay on the CPU.
+  // A subquery's values can make the list long: one compare per value would cost the
+  // list's length per row, so such lists become one set instruction.
   if (e.children.size() > 65) return in_set(e);
   for (size_t k = 1; k < e.children.size(); k++) {
     if (!compare(e, CompareOp::kEq, *e.children[0], *e.children[k])) return std::nullopt;

@@ -77,6 +77,10 @@ std::vector<std::string> string_function_queries() {
       "select id, btrim(name, 'A') from emp where id > 2 and substr(name, 2, 3) < dept order by id",
       "select d.city, substr(e.name, 1, 1) as i, count(*) from emp e join dept d on e.dept = d.dept "
       "group by d.city, i order by 1, 2",
+      // Short string lists over an expression: one table over the domain (NULL item: not found is NULL).
+      "select id, case when substr(name, 1, 1) in ('A', 'B', NULL) then 'y' when substr(name, 1, 1) not in "
+      "('A', 'B', NULL) then 'n' else 'null' end from emp order by id",
+      "select id from emp where upper(name) not in ('ALICE', 'BOB') order by id",
   };
 }
 

@@ -61,7 +61,9 @@ class Connection:
         why = _core.arrow_device_unavailable(str(device))
         if why:
             raise _core.InvalidInputException(f"device='{device}': {why}")
-        return Result(native.query(str(query)), str(device))
+        # On CUDA the engine also keeps the final columns on the device where its executor
+        # has them there, so the export need not copy the host result back.
+        return Result(native.query(str(query), device == "cuda"), str(device))
 
     query = sql
 

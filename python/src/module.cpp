@@ -38,7 +38,7 @@ NB_MODULE(_core, m) {
   nb::class_<NativeConnection>(m, "NativeConnection")
       .def(nb::init<const std::string&, bool>(), nb::arg("path"), nb::arg("create"))
       .def("configure", &NativeConnection::configure)
-      .def("query", &NativeConnection::query)
+      .def("query", &NativeConnection::query, nb::arg("sql"), nb::arg("keep_on_device") = false)
       .def("register_arrow", &NativeConnection::register_arrow)
       .def("unregister", &NativeConnection::unregister)
       .def("create_table_arrow", &NativeConnection::create_table_arrow)

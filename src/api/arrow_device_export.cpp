@@ -1,11 +1,13 @@
 // A query result as an ArrowDeviceArray (raydb/arrow_export.h): the host export as is
-// for the CPU, or its buffers copied once into CUDA device memory that the exported
-// array owns.
+// for the CPU; for CUDA the columns the backend left on the device, or else the host
+// export's buffers copied once into CUDA device memory that the exported array owns.
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "exec/core/device_result_columns.h"
 #include "exec/cuda/cuda_device.h"
 #include "exec/cuda/device_copies.h"
 #include "raydb/arrow_export.h"
@@ -24,10 +26,11 @@ struct DeviceExport {
   }
 };
 
-// One ArrowArray of the device tree. Each node holds the shared export, so a child a
-// consumer moved out keeps the device memory alive after its parent is released.
+// One ArrowArray of the device tree. Each node holds what owns the device memory (the
+// shared DeviceExport, or the result holding its device columns), so a child a
+// consumer moved out keeps the memory alive after its parent is released.
 struct DeviceNode {
-  std::shared_ptr<DeviceExport> shared;
+  std::shared_ptr<const void> keep;
   std::vector<const void*> buffers;
   std::vector<ArrowArray> children;
   std::vector<ArrowArray*> child_ptrs;
@@ -74,30 +77,68 @@ void gather(const ArrowSchema& s, const ArrowArray& a, std::vector<exec::cuda::H
   for (int64_t i = 0; i < a.n_children; i++) gather(*s.children[i], *a.children[i], out);
 }
 
-// The device twin of `h`, taking the device copies in gather's order.
-void mirror(const ArrowArray& h, const std::shared_ptr<DeviceExport>& x, size_t& next, ArrowArray* d) {
-  auto node = std::make_unique<DeviceNode>();
-  node->shared = x;
-  for (int64_t b = 0; b < h.n_buffers; b++)
-    node->buffers.push_back(h.buffers[b] ? x->copies->device_pointer(next++) : nullptr);
-  node->children.resize(size_t(h.n_children));
-  for (int64_t i = 0; i < h.n_children; i++) {
-    mirror(*h.children[i], x, next, &node->children[size_t(i)]);
-    node->child_ptrs.push_back(&node->children[size_t(i)]);
-  }
+// Hands `node` (its buffers and children filled) to `d`, which releases it.
+void publish(std::unique_ptr<DeviceNode> node, int64_t length, int64_t null_count, ArrowArray* d) {
   *d = ArrowArray{};
-  d->length = h.length;
-  d->null_count = h.null_count;
-  d->offset = h.offset;
-  d->n_buffers = h.n_buffers;
-  d->n_children = h.n_children;
+  d->length = length;
+  d->null_count = null_count;
+  d->n_buffers = int64_t(node->buffers.size());
+  d->n_children = int64_t(node->children.size());
   d->buffers = node->buffers.empty() ? nullptr : node->buffers.data();
+  for (auto& c : node->children) node->child_ptrs.push_back(&c);
   d->children = node->child_ptrs.empty() ? nullptr : node->child_ptrs.data();
   d->release = release_device_node;
   d->private_data = node.release();
 }
 
+// The device twin of `h`, taking the device copies in gather's order.
+void mirror(const ArrowArray& h, const std::shared_ptr<DeviceExport>& x, size_t& next, ArrowArray* d) {
+  auto node = std::make_unique<DeviceNode>();
+  node->keep = x;
+  for (int64_t b = 0; b < h.n_buffers; b++)
+    node->buffers.push_back(h.buffers[b] ? x->copies->device_pointer(next++) : nullptr);
+  node->children.resize(size_t(h.n_children));
+  for (int64_t i = 0; i < h.n_children; i++) mirror(*h.children[i], x, next, &node->children[size_t(i)]);
+  publish(std::move(node), h.length, h.null_count, d);
+}
+
+// Whether the result's own device columns (QueryOptions::keep_result_on_device) cover it.
+bool has_device_columns(const QueryResult& r) {
+  const DeviceResultColumns* dc = r.device_columns.get();
+  if (!dc || dc->columns.size() != r.column_count() || dc->rows != int64_t(r.row_count())) return false;
+  for (size_t c = 0; c < r.column_count(); c++)
+    if (r.column_type(c).id == TypeId::kVarchar || r.column_type(c).id == TypeId::kNull) return false;
+  return true;
+}
+
+// The batch over the result's device columns: nothing is copied; the array holds the result.
+void export_device_columns(const std::shared_ptr<const QueryResult>& result, ArrowSchema* schema,
+                           ArrowDeviceArray* array) {
+  const DeviceResultColumns& dc = *result->device_columns;
+  auto root = std::make_unique<DeviceNode>();
+  root->keep = result;
+  root->buffers.push_back(nullptr);  // a struct's validity: none
+  root->children.resize(result->column_count());
+  for (size_t c = 0; c < result->column_count(); c++) {
+    const std::vector<uint8_t>& nulls = result->columns()[c].nulls;
+    const int64_t null_count = int64_t(std::count(nulls.begin(), nulls.end(), uint8_t(1)));
+    auto node = std::make_unique<DeviceNode>();
+    node->keep = result;
+    node->buffers = {null_count ? dc.columns[c].validity : nullptr, dc.columns[c].values};
+    publish(std::move(node), int64_t(result->row_count()), null_count, &root->children[c]);
+  }
+  ArrowSchema s;
+  export_arrow_schema(*result, &s);
+  *array = ArrowDeviceArray{};
+  publish(std::move(root), int64_t(result->row_count()), 0, &array->array);
+  array->device_id = dc.device_id;
+  array->device_type = ARROW_DEVICE_CUDA;
+  array->sync_event = dc.sync_event;
+  *schema = s;
+}
+
 void export_to_cuda(const std::shared_ptr<const QueryResult>& result, ArrowSchema* schema, ArrowDeviceArray* array) {
+  if (has_device_columns(*result)) return export_device_columns(result, schema, array);
   auto x = std::make_shared<DeviceExport>();
   ArrowSchema s;
   export_arrow(result, &s, &x->host);

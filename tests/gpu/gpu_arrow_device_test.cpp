@@ -16,6 +16,7 @@
 #include <cuda_runtime.h>
 #endif
 
+#include "exec/core/device_result_columns.h"
 #include "exec/cuda/cuda_backend.h"
 #include "raydb/arrow_export.h"
 #include "support/arrow_batch_check.h"
@@ -100,9 +101,11 @@ class HostCopy {
 };
 
 // The CUDA backend's result, or null when it turns the shape down (kNotImplemented).
-std::shared_ptr<const QueryResult> run_on_cuda(Database& db, const std::string& sql) {
+std::shared_ptr<const QueryResult> run_on_cuda(Database& db, const std::string& sql, bool keep_on_device = false) {
   try {
-    auto r = std::make_shared<const QueryResult>(db.query(sql, QueryOptions{Backend::kCuda}));
+    QueryOptions o{Backend::kCuda};
+    o.keep_result_on_device = keep_on_device;
+    auto r = std::make_shared<const QueryResult>(db.query(sql, o));
     EXPECT_EQ(r->backend, "cuda");
     return r;
   } catch (const Error& e) {
@@ -198,6 +201,57 @@ TEST(GpuArrowDevice, MovedChildAndStream) {
   }
   moved.release(&moved);
   schema.release(&schema);
+}
+
+// keep_result_on_device: projections the general path finishes on the device (no
+// ORDER BY, or ORDER BY over 65536 rows or more, sorted there) keep their columns in
+// Arrow's layout, and the export hands out exactly those buffers (no copy), equal to
+// the result's host copy row for row; elsewhere the result has none and the export copies.
+void expect_resident_export(Database& db, const std::string& sql, bool resident) {
+  SCOPED_TRACE(sql);
+  const QueryResult cpu = db.query(sql, QueryOptions{Backend::kCpu});
+  auto gpu = run_on_cuda(db, sql, true);
+  ASSERT_TRUE(gpu) << "the CUDA backend should run it";
+  ASSERT_TRUE(same(cpu, *gpu, sql));
+  ASSERT_EQ(bool(gpu->device_columns), resident);
+  ArrowSchema schema;
+  ArrowDeviceArray array;
+  export_arrow_device(gpu, ARROW_DEVICE_CUDA, &schema, &array);
+  EXPECT_EQ(array.device_id, 0);
+  ASSERT_NE(array.sync_event, nullptr);
+  ASSERT_EQ(cudaEventSynchronize(*static_cast<cudaEvent_t*>(array.sync_event)), cudaSuccess);
+  if (resident)
+    for (size_t c = 0; c < gpu->column_count(); c++)
+      EXPECT_EQ(array.array.children[c]->buffers[1], gpu->device_columns->columns[c].values) << "column " << c;
+  HostCopy host(schema, array.array);
+  expect_batch(*gpu, schema, host.root());
+  array.array.release(&array.array);
+  schema.release(&schema);
+}
+
+TEST(GpuArrowDevice, KeptResultColumnsAreExportedWithoutACopy) {
+  REQUIRE_GPU();
+  OracleFixture& f = ssb_fixture("0.01");
+  ASSERT_TRUE(f.db) << f.error;
+  expect_resident_export(*f.db,
+                         "select lo_orderkey, lo_linenumber, case when lo_discount > 5 then lo_revenue end as r, "
+                         "lo_extendedprice * lo_discount as x, lo_revenue * 0.25 - 400000 as d, "
+                         "cast(lo_discount - 5 as double) * 1.5 as g, lo_orderdate from lineorder "
+                         "where lo_orderkey < 3000",
+                         true);
+  // Finished on the host (ORDER BY under 65536 rows; strings): copied instead.
+  expect_resident_export(*f.db, "select lo_orderkey, lo_revenue from lineorder where lo_orderkey < 300 "
+                         "order by lo_orderkey, lo_linenumber", false);
+  expect_resident_export(*f.db, "select lo_orderkey, lo_shipmode from lineorder where lo_orderkey < 300", false);
+  std::string error;
+  const std::string path = shared_ssb_database("0.2", error);
+  ASSERT_FALSE(path.empty()) << error;
+  auto db = Database::open(path);
+  expect_resident_export(*db,
+                         "select lo_orderkey, lo_linenumber, case when lo_quantity > 40 then null else lo_quantity end "
+                         "as q, lo_revenue * 0.25 - 400000 as r, cast(lo_discount - 5 as double) * 1.5 as g "
+                         "from lineorder where lo_orderkey % 8 = 1 order by q, lo_tax desc limit 50000 offset 100",
+                         true);
 }
 
 #else

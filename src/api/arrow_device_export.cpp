@@ -121,7 +121,7 @@ void export_device_columns(const std::shared_ptr<const QueryResult>& result, Arr
   root->children.resize(result->column_count());
   for (size_t c = 0; c < result->column_count(); c++) {
     const std::vector<uint8_t>& nulls = result->columns()[c].nulls;
-    const int64_t null_count = int64_t(std::count(nulls.begin(), nulls.end(), uint8_t(1)));
+    const int64_t null_count = int64_t(std::count_if(nulls.begin(), nulls.end(), [](uint8_t x) { return x != 0; }));
     auto node = std::make_unique<DeviceNode>();
     node->keep = result;
     node->buffers = {null_count ? dc.columns[c].validity : nullptr, dc.columns[c].values};

@@ -25,7 +25,7 @@ __global__ void pack_bits_kernel(const __int128* v, const uint8_t* nulls, uint64
     for (uint64_t k = 0; k < 8; k++) {
       const uint64_t i = b * 8 + k;
       if (i >= n) break;
-      const bool set = v ? v[i] != 0 : nulls[i] == 0;
+      const bool set = v ? int64_t(v[i]) != 0 : nulls[i] == 0;  // the low word, as the host reads it
       byte |= uint8_t(set ? 1u << k : 0u);
     }
     out[b] = byte;

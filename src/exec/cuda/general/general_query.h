@@ -20,6 +20,7 @@ struct GeneralQuery {
   const Settings& settings;
   cudaStream_t s;
   size_t nt;  // tables bound by the query
+  bool keep_on_device = false;  // ExecOptions::keep_result_on_device
   ProgramRunner programs;
 };
 

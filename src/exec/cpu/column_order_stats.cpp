@@ -56,9 +56,9 @@ void promise_range(const Column& col, orderstat::ColumnInput& in, int threads) {
 
 }  // namespace
 
-ColumnOrderStats::ColumnOrderStats(const plan::LogicalQuery& q, int root, bool root_rows_once)
-    : q_(q), root_(root), in_place_(q.aggregates.size(), false) {
-  if (!root_rows_once) return;
+ColumnOrderStats::ColumnOrderStats(const plan::LogicalQuery& q, int root, bool root_rows_once, CpuOrderStats mode)
+    : q_(q), root_(root), mode_(mode), in_place_(q.aggregates.size(), false) {
+  if (!root_rows_once || mode == CpuOrderStats::kCollect) return;
   for (size_t a = 0; a < q.aggregates.size(); a++) {
     const plan::AggregateExpr& agg = q.aggregates[a];
     if (agg.func != plan::AggFunc::kOrderStat || agg.distinct || !agg.arg) continue;
@@ -106,8 +106,9 @@ std::string ColumnOrderStats::select_into(const RowGroups& rows, const std::vect
     orderstat::SelectOptions options;
     options.threads = threads;
     // Few groups: per-group histograms (2 ranks per spec); many: segments.
-    options.group_mode = present * 2 * specs.size() <= kMaxHistograms ? orderstat::GroupMode::kHistograms
-                                                                        : orderstat::GroupMode::kSegments;
+    const bool few = mode_ == CpuOrderStats::kAuto ? present * 2 * specs.size() <= kMaxHistograms
+                                                   : mode_ == CpuOrderStats::kHistograms;
+    options.group_mode = few ? orderstat::GroupMode::kHistograms : orderstat::GroupMode::kSegments;
     const orderstat::OrderStats r = orderstat::order_statistics(in, specs, counts, options);
     note += fmt::format("{}{} of column {} in place ({} groups, {})", note.empty() ? "order statistics: " : "; ",
                         aggs.size(), col.name(), present,

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "common/settings.h"
 #include "exec/core/aggregate_states.h"
 #include "exec/cpu/row_groups.h"
 #include "plan/logical/logical_query.h"
@@ -25,8 +26,9 @@ namespace raydb::exec::cpu {
 
 class ColumnOrderStats {
  public:
-  // Which aggregates of q read their root column in place; none unless root_rows_once.
-  ColumnOrderStats(const plan::LogicalQuery& q, int root, bool root_rows_once);
+  // Which aggregates of q read their root column in place; none unless root_rows_once
+  // (or with mode kCollect). kAuto picks histograms or segments by group count.
+  ColumnOrderStats(const plan::LogicalQuery& q, int root, bool root_rows_once, CpuOrderStats mode);
 
   bool any() const { return any_; }
   bool in_place(size_t a) const { return a < in_place_.size() && in_place_[a]; }
@@ -41,6 +43,7 @@ class ColumnOrderStats {
  private:
   const plan::LogicalQuery& q_;
   int root_;
+  CpuOrderStats mode_;
   bool any_ = false;
   std::vector<bool> in_place_;
 };

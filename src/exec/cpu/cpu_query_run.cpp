@@ -35,6 +35,7 @@ CpuQueryRun::CpuQueryRun(const plan::PhysicalPlan& plan, const ExecOptions& opti
       q_(*plan.query),
       threads_(options.threads > 0 ? options.threads : omp_get_max_threads()),
       budget_(options.settings.cpu_memory_limit()),
+      order_stats_mode_(options.settings.cpu_order_stats()),
       cancel_(current_cancel_flag()) {
   result_.interner = std::make_shared<StringInterner>();
   interner_ = result_.interner.get();
@@ -352,7 +353,7 @@ bool CpuQueryRun::root_rows_once() const {
 
 void CpuQueryRun::plan_column_order_stats(size_t units) {
   if (!q_.is_aggregate) return;
-  column_stats_.emplace(q_, int(root_), root_rows_once());
+  column_stats_.emplace(q_, int(root_), root_rows_once(), order_stats_mode_);
   if (!column_stats_->any()) {
     column_stats_.reset();
     return;

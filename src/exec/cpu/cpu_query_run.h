@@ -56,6 +56,7 @@ class CpuQueryRun {
   const plan::LogicalQuery& q_;
   const int threads_;
   mutable MemoryBudget budget_;  // cpu_memory_limit (thread-safe): join tables, groups, result rows
+  const CpuOrderStats order_stats_mode_;  // the cpu_order_stats setting
   ResultTable result_;
   StringInterner* interner_ = nullptr;
   bool empty_ = false;  // a constant conjunct is false: no row can pass

@@ -13,10 +13,12 @@ namespace {
 
 using orderstat::KeyType;
 
-// Grouped selection keeps one histogram per (group, rank) in a pass; up to this many
-// they stay in the L2 cache, beyond it the segmented select wins (measured: see
-// docs/benchmarks/order-statistics.md).
-constexpr uint64_t kMaxHistograms = 64;
+// Grouped selection keeps up to one 256-counter histogram per (group, rank) and thread
+// in a pass (a median's two ranks nearly always share one). Up to about 2,000 groups
+// of a median (4,096 pairs, 8 MiB per thread at worst) that beats scattering the rows
+// into per-group segments; at 5,000 groups and beyond the segments win (measured on
+// SSB SF 1, docs/benchmarks/order-statistics.md).
+constexpr uint64_t kMaxHistograms = 4096;
 
 // The key of a stored column's values (order_key.h), read in place; false for types
 // without one.

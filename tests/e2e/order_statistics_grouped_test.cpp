@@ -256,5 +256,21 @@ TEST_F(GroupedOrderStats, DistinctAndNulls) {
   db_->query("drop table tn", QueryOptions{Backend::kCpu});
 }
 
+// The setting takes auto, histograms, segments or collect; anything else is a one-line
+// error naming them, from SET and from the API alike.
+TEST(GroupedOrderStatsSetting, BadValueIsOneLineError) {
+  Settings s;
+  for (const char* good : {"auto", "histograms", "segments", "collect"}) EXPECT_NO_THROW(s.set("cpu_order_stats", good));
+  try {
+    s.set("cpu_order_stats", "sorted");
+    ADD_FAILURE() << "cpu_order_stats = sorted accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kInvalidInput);
+    const std::string m = e.what();
+    EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+    EXPECT_NE(m.find("auto, histograms, segments or collect"), std::string::npos) << m;
+  }
+}
+
 }  // namespace
 }  // namespace raydb::test

@@ -22,6 +22,9 @@ const std::vector<SettingInfo> kSettings = {
      "RT views: per-ray partials (default) or RTCUDB's atomic per hit (benchmarks of the contention fix)"},
     {"cuda_join", "RAYDB_CUDA_JOIN", "hash or sort", "CUDA general path: equi-joins through a hash table or sorted keys"},
     {"cuda_group", "RAYDB_CUDA_GROUP", "hash or sort", "CUDA general path: GROUP BY through a hash table or a sort"},
+    {"cpu_order_stats", "RAYDB_CPU_ORDER_STATS", "auto, histograms, segments or collect",
+     "CPU order statistics over a root column: read in place with per-group histograms or a segmented select "
+     "(auto: by group count), or collect (group, value) pairs (benchmarks and tests)"},
     {"gpu_memory_limit", "RAYDB_GPU_MEMORY_LIMIT", "a size such as 512M or 8G (0: 90% of free memory)",
      "device memory the CUDA backend may use"},
     {"cpu_memory_limit", "RAYDB_CPU_MEMORY_LIMIT", "a size such as 512M or 8G (0: half the memory available at query start)",
@@ -141,6 +144,8 @@ void Settings::set(std::string_view name, std::string_view value) {
     if (value != "per_ray" && value != "per_hit") bad();
   } else if (n == "cuda_join" || n == "cuda_group") {
     if (value != "hash" && value != "sort") bad();
+  } else if (n == "cpu_order_stats") {
+    if (value != "auto" && value != "histograms" && value != "segments" && value != "collect") bad();
   } else if (n == "cuda_layout") {
     if (value != "blocked" && value != "striped") bad();
   } else if (n == "gpu_memory_limit" || n == "cpu_memory_limit") {
@@ -186,6 +191,15 @@ CudaGroupAlgo Settings::cuda_group() const {
   if (v.empty() || v == "hash") return CudaGroupAlgo::kHash;
   if (v == "sort") return CudaGroupAlgo::kSort;
   fail(ErrorKind::kInvalidInput, "RAYDB_CUDA_GROUP='{}' (expected hash or sort)", v);
+}
+
+CpuOrderStats Settings::cpu_order_stats() const {
+  const std::string& v = entry("cpu_order_stats").text;
+  if (v.empty() || v == "auto") return CpuOrderStats::kAuto;
+  if (v == "histograms") return CpuOrderStats::kHistograms;
+  if (v == "segments") return CpuOrderStats::kSegments;
+  if (v == "collect") return CpuOrderStats::kCollect;
+  fail(ErrorKind::kInvalidInput, "RAYDB_CPU_ORDER_STATS='{}' (expected auto, histograms, segments or collect)", v);
 }
 
 uint64_t Settings::gpu_memory_limit() const {

@@ -15,6 +15,7 @@ namespace raydb {
 enum class IndexPathsMode { kCost, kForce, kOff };  // index_paths
 enum class CudaJoinAlgo { kHash, kSort };           // cuda_join
 enum class CudaGroupAlgo { kHash, kSort };          // cuda_group
+enum class CpuOrderStats { kAuto, kHistograms, kSegments, kCollect };  // cpu_order_stats
 
 struct SettingInfo {
   const char* name;         // as SET and --set spell it
@@ -42,6 +43,7 @@ class Settings {
   std::string rt_scan_method() const;  // RT scan paths: "" (cost model) or the one method allowed
   CudaJoinAlgo cuda_join() const;      // general-path equi-joins: hash table or sort
   CudaGroupAlgo cuda_group() const;    // general-path GROUP BY: hash table or sort
+  CpuOrderStats cpu_order_stats() const;  // CPU order statistics: in place (how) or collected
   uint64_t gpu_memory_limit() const;   // device memory budget in bytes; 0 = 90% of free
   uint64_t cpu_memory_limit() const;   // a CPU query's budget in bytes (default: half of MemAvailable)
   bool cuda_narrow_lookup() const;     // star kernels: 1-2 byte lookup arrays

@@ -310,7 +310,8 @@ orderstat::RankSpec order_stat_rank_spec(const plan::OrderStatSpec& s) {
 void AggregateStates::load_order_stat(size_t a, std::vector<orderstat::OrderStat> values, orderstat::KeyType kt,
                                       const Dictionary* dict) {
   State& s = states_[a];
-  s.kind = kt == orderstat::KeyType::kUInt64 ? VectorKind::kCode : VectorKind::kInt;
+  const bool codes = kt == orderstat::KeyType::kUInt64 || kt == orderstat::KeyType::kUInt32;
+  s.kind = codes ? VectorKind::kCode : VectorKind::kInt;
   s.kind_known = true;
   s.dict = dict;
   s.os_key_type = kt;

@@ -48,8 +48,9 @@ class AggregateStates {
   void load_doubles(size_t a, std::vector<int64_t> count, std::vector<double> value, const Type& arg_type);
   // Sets order statistic `a` (not DISTINCT) from a selection made elsewhere (the CUDA
   // backend, on the same keys the CPU collects: `kt` kInt64 for integers, DECIMAL and
-  // DATE, kUInt64 for dictionary codes): per group [0, values.size()) the OrderStat of
-  // the aggregate's spec; `dict` for VARCHAR codes.
+  // DATE, kUInt64 for dictionary codes; the CPU's in-place selection over a stored
+  // column, exec/cpu/column_order_stats.h: also kInt32 and kUInt32 codes): per group
+  // [0, values.size()) the OrderStat of the aggregate's spec; `dict` for VARCHAR codes.
   void load_order_stat(size_t a, std::vector<orderstat::OrderStat> values, orderstat::KeyType kt,
                        const Dictionary* dict);
   // The results of aggregate `a` for the given groups, typed as AggregateExpr::type.

@@ -35,6 +35,7 @@ CpuQueryRun::CpuQueryRun(const plan::PhysicalPlan& plan, const ExecOptions& opti
       q_(*plan.query),
       threads_(options.threads > 0 ? options.threads : omp_get_max_threads()),
       budget_(options.settings.cpu_memory_limit()),
+      order_stats_mode_(options.settings.cpu_order_stats()),
       cancel_(current_cancel_flag()) {
   result_.interner = std::make_shared<StringInterner>();
   interner_ = result_.interner.get();
@@ -91,6 +92,7 @@ std::string CpuQueryRun::profile_text(double build_ms, double probe_ms, double f
     }
     s += q_.is_aggregate ? fmt::format("aggregate: {} rows -> {} groups\n", in, groups)
                          : fmt::format("project: {} rows\n", in);
+    if (!column_stats_note_.empty()) s += column_stats_note_ + "\n";
   }
   s += fmt::format("cpu: build {:.3f} ms, scan/probe {:.3f} ms, finish {:.3f} ms, {} threads", build_ms, probe_ms,
                    finish_ms, threads_);
@@ -159,6 +161,7 @@ void CpuQueryRun::run_pipeline() {
   run_batches_ = batch_ids_.size();
   const size_t units = (run_batches_ + kMorselBatches - 1) / kMorselBatches;
   workers_.resize(static_cast<size_t>(threads_));
+  plan_column_order_stats(units);
   if (auto need = plan::scan_prefix_rows(q_)) prefix_.emplace(*need, units);
   parallel_for(units, threads_, [&](size_t u) { run_morsel(u); });
 }
@@ -179,6 +182,7 @@ void CpuQueryRun::run_morsel(size_t u) {
   if (prefix_ && !prefix_->needed(u)) return;  // earlier morsels hold the rows LIMIT keeps
   PipelineWorker& w = workers_[size_t(omp_get_thread_num())];
   if (w.rows.of.empty()) init_worker(w);
+  if (row_groups_) row_groups_->begin_unit(u, omp_get_thread_num());
   JoinedRows& rows = w.rows;
   uint64_t produced = 0;  // this morsel's rows, for the prefix limit
   struct Finish {  // also when a batch throws: the limit's bookkeeping never waits on it
@@ -253,7 +257,11 @@ void CpuQueryRun::aggregate_batch(PipelineWorker& w, const EvalContext& ctx) con
     if (!direct_) w.states->resize(w.groups->state_size());
     gids = w.gids.data();
   }
+  if (row_groups_)
+    row_groups_->record(int(&w - workers_.data()), ctx.batch->rows[root_], gids, n,
+                        gids ? w.groups->state_size() : 1);
   for (size_t a = 0; a < q_.aggregates.size(); a++) {
+    if (column_stats_ && column_stats_->in_place(a)) continue;  // selected from the column at the end
     if (q_.aggregates[a].func == AggFunc::kCountStar) {
       w.states->update(a, gids, n, nullptr);
     } else {
@@ -293,6 +301,7 @@ std::vector<Vector> CpuQueryRun::merged_single_group() {
   for (auto& w : workers_)
     if (w.states) total_states.merge(*w.states, &zero, &zero, 1);
   std::vector<uint32_t> g{0};
+  select_column_order_stats(total_states, {}, g, 1);
   std::vector<Vector> aggs;
   for (size_t a = 0; a < q_.aggregates.size(); a++) aggs.push_back(total_states.finalize(a, g));
   return aggs;
@@ -305,6 +314,9 @@ std::vector<Vector> CpuQueryRun::merged_groups(std::vector<Vector>& keys, size_t
   AggregateStates global_states(&q_.aggregates, interner_);
   if (direct_) global_states.resize(global.state_size());
   std::vector<int64_t> key(width);
+  // Per worker, its group ids as global ones (hash groups only: direct ids are the
+  // packed keys, the same in every worker), for the in-place order statistics.
+  std::vector<std::vector<uint32_t>> maps(workers_.size());
   for (auto& w : workers_) {
     if (!w.groups) continue;
     std::vector<uint32_t> src = w.groups->groups();
@@ -313,17 +325,50 @@ std::vector<Vector> CpuQueryRun::merged_groups(std::vector<Vector>& keys, size_t
       w.groups->key_words(src[i], key.data());
       dst[i] = global.find_or_insert_one(key.data());
     }
+    if (row_groups_ && !direct_) {
+      std::vector<uint32_t>& map = maps[size_t(&w - workers_.data())];
+      map.assign(w.groups->state_size(), 0);
+      for (size_t i = 0; i < src.size(); i++) map[src[i]] = dst[i];
+    }
     if (!direct_) global_states.resize(global.state_size());
     global_states.merge(*w.states, src.data(), dst.data(), src.size());
   }
   std::vector<uint32_t> gids = global.groups();
   n = gids.size();
+  select_column_order_stats(global_states, maps, gids, global.state_size());
   std::vector<int64_t> words(n * width);
   for (size_t i = 0; i < n; i++) global.key_words(gids[i], &words[i * width]);
   keys = encoder_->decode(words.data(), n);
   std::vector<Vector> aggs;
   for (size_t a = 0; a < q_.aggregates.size(); a++) aggs.push_back(global_states.finalize(a, gids));
   return aggs;
+}
+
+bool CpuQueryRun::root_rows_once() const {
+  if (no_tables_ || root_candidates_) return false;
+  for (const BuiltJoin* j : order_)
+    if (j->cross || j->index_join || !j->index.unique()) return false;
+  return true;
+}
+
+void CpuQueryRun::plan_column_order_stats(size_t units) {
+  if (!q_.is_aggregate) return;
+  column_stats_.emplace(q_, int(root_), root_rows_once(), order_stats_mode_);
+  if (!column_stats_->any()) {
+    column_stats_.reset();
+    return;
+  }
+  budget_.charge(RowGroups::bytes(stream_, encoder_.has_value()), "order statistics' row groups");
+  row_groups_.emplace(stream_, units, threads_, encoder_.has_value());
+}
+
+// The in-place order statistics, once `states` holds every other aggregate merged
+// over `groups` global groups.
+void CpuQueryRun::select_column_order_stats(AggregateStates& states, const std::vector<std::vector<uint32_t>>& maps,
+                                            const std::vector<uint32_t>& gids, size_t groups) {
+  if (!row_groups_) return;
+  row_groups_->to_global(maps, batch_ids_, kMorselBatches, kBatch, threads_);
+  column_stats_note_ = column_stats_->select_into(*row_groups_, row_groups_->counts(groups, maps), states, gids, threads_);
 }
 
 // The threads' projected chunks in scan order; hidden ORDER BY columns (or output

@@ -9,9 +9,11 @@
 #include "exec/core/memory_budget.h"
 #include "exec/core/key_encoder.h"
 #include "exec/core/result_table.h"
+#include "exec/cpu/column_order_stats.h"
 #include "exec/cpu/join_build.h"
 #include "exec/cpu/pipeline_worker.h"
 #include "exec/cpu/prefix_limit.h"
+#include "exec/cpu/row_groups.h"
 #include "exec/cpu/table_filter.h"
 #include "plan/physical/physical_plan.h"
 
@@ -43,11 +45,18 @@ class CpuQueryRun {
   std::vector<Vector> merged_single_group();
   std::vector<Vector> merged_groups(std::vector<Vector>& keys, size_t& n);
   std::vector<Vector> ordered_projection(size_t& n);
+  // Order statistics over a root column, read in place (column_order_stats.h): set up
+  // before the pipeline when some aggregate qualifies, selected once groups are merged.
+  void plan_column_order_stats(size_t units);
+  bool root_rows_once() const;
+  void select_column_order_stats(AggregateStates& states, const std::vector<std::vector<uint32_t>>& maps,
+                                 const std::vector<uint32_t>& gids, size_t groups);
 
   const plan::PhysicalPlan& plan_;
   const plan::LogicalQuery& q_;
   const int threads_;
   mutable MemoryBudget budget_;  // cpu_memory_limit (thread-safe): join tables, groups, result rows
+  const CpuOrderStats order_stats_mode_;  // the cpu_order_stats setting
   ResultTable result_;
   StringInterner* interner_ = nullptr;
   bool empty_ = false;  // a constant conjunct is false: no row can pass
@@ -67,6 +76,9 @@ class CpuQueryRun {
   std::vector<PipelineWorker> workers_;
   // LIMIT pushed into the scan (plan/logical/limit_prefix.h): later morsels are skipped.
   std::optional<PrefixLimit> prefix_;
+  std::optional<ColumnOrderStats> column_stats_;
+  mutable std::optional<RowGroups> row_groups_;
+  std::string column_stats_note_;  // EXPLAIN ANALYZE: how they were selected  // written by the workers, each its own rows
   // The statement's cancel flag (common/cancel.h), read on the calling thread: the
   // workers poll it between batches (a morsel of a wide cross join takes seconds).
   const std::atomic<bool>* cancel_ = nullptr;

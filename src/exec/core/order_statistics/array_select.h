@@ -16,13 +16,36 @@ struct RankRequest {
   uint64_t* out;
 };
 
+// Below this many keys a partial sort (nth_element) beats a digit pass: the pass
+// clears and walks 2^11 buckets whatever the count (a many-groups select over groups
+// of a few hundred rows spent most of its time there).
+constexpr size_t kPartialSortKeys = 4096;
+
+// The ranks of [begin, end) by nth_element, in place: ranks in ascending order, each
+// searched right of the one before (everything left of a placed rank is not larger).
+template <class K>
+void select_by_partial_sort(K* begin, K* end, std::vector<RankRequest> reqs) {
+  std::sort(reqs.begin(), reqs.end(), [](const RankRequest& a, const RankRequest& b) { return a.rank < b.rank; });
+  K* from = begin;
+  for (const RankRequest& r : reqs) {
+    K* nth = begin + r.rank;
+    if (nth == from) {  // the next rank right after a placed one (quantile_cont's pair): a minimum
+      std::iter_swap(from, std::min_element(from, end));
+      from = nth + 1;
+    } else if (nth > from) {
+      std::nth_element(from, nth, end);
+      from = nth + 1;
+    }
+    *r.out = *nth;
+  }
+}
+
 template <class K>
 void select_in_array(std::vector<K> keys, int shift, std::vector<RankRequest> reqs) {
   constexpr int kDigit = 11;
   while (!reqs.empty()) {
-    if (shift == 0 || keys.size() <= 64) {  // small or fully decided: finish by sorting
-      std::sort(keys.begin(), keys.end());
-      for (const RankRequest& r : reqs) *r.out = keys[r.rank];
+    if (shift == 0 || keys.size() <= kPartialSortKeys) {  // small or fully decided
+      select_by_partial_sort(keys.data(), keys.data() + keys.size(), std::move(reqs));
       return;
     }
     const int w = std::min(shift, kDigit), s = shift - w;

@@ -70,6 +70,8 @@ void segmented_select_t(const ColumnInput& in, const std::vector<uint64_t>& rank
     if (sort) {
       std::sort(seg, seg + size);
       for (const RankRequest& r : reqs) *r.out = seg[r.rank];
+    } else if (size <= kPartialSortKeys) {  // in place: no copy of a small segment
+      select_by_partial_sort(seg, seg + size, std::move(reqs));
     } else {
       select_in_array(std::vector<K>(seg, seg + size), bits, std::move(reqs));
     }

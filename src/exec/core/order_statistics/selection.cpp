@@ -1,5 +1,7 @@
 #include "exec/core/order_statistics/selection.h"
 
+#include <algorithm>
+
 #include "common/error.h"
 #include "exec/core/order_statistics/algorithms.h"
 #include "exec/core/order_statistics/scan.h"
@@ -47,6 +49,25 @@ std::vector<uint64_t> count_per_group(const ColumnInput& in, int threads) {
   for (const auto& c : local)
     for (uint32_t g = 0; g < in.groups && g < c.size(); g++) counts[g] += c[g];
   return counts;
+}
+
+void promise_key_range(ColumnInput& in, int threads) {
+  const int nparts = detail::parts(in.n, threads);
+  std::vector<uint64_t> lo(size_t(nparts), ~uint64_t(0)), hi(size_t(nparts), 0);
+  detail::parallel_ranges(in.n, threads, [&](int p, uint64_t b, uint64_t e) {
+    uint64_t l = ~uint64_t(0), h = 0;
+    auto f = [&](uint64_t, auto key, uint32_t) {
+      l = std::min<uint64_t>(l, key);
+      h = std::max<uint64_t>(h, key);
+    };
+    detail::scan_range(in, b, e, f);
+    lo[size_t(p)] = l;
+    hi[size_t(p)] = h;
+  });
+  const uint64_t l = *std::min_element(lo.begin(), lo.end()), h = *std::max_element(hi.begin(), hi.end());
+  if (l > h) return;  // no counting row
+  in.key_lo = l;
+  in.key_hi = h;
 }
 
 std::vector<uint64_t> select_keys(const ColumnInput& in, const std::vector<uint64_t>& ranks, uint32_t m,

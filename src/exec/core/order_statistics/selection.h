@@ -47,6 +47,11 @@ constexpr uint64_t kNoRank = ~uint64_t(0);
 // The number of counting rows of each group (in.groups entries).
 std::vector<uint64_t> count_per_group(const ColumnInput& in, int threads = 0);
 
+// Sets in.key_lo/key_hi to the smallest and largest key among the counting rows (one
+// parallel pass), so the selections decide the leading bits they share without a
+// pass of their own. Leaves them as they are when no row counts.
+void promise_key_range(ColumnInput& in, int threads = 0);
+
 // ranks holds in.groups * m entries: ranks[g * m + j] is the j-th rank wanted in group
 // g (< that group's count, or kNoRank for none). Returns the keys at those ranks in
 // the same layout (0 where kNoRank).

@@ -219,6 +219,40 @@ TEST(Like, Patterns) {
 
 namespace raydb::exec {
 namespace {
+// Patterns of literals and % take a find-based path: checked against a brute-force
+// matcher over every short text and pattern of a small alphabet.
+bool like_reference(std::string_view s, std::string_view p) {
+  if (p.empty()) return s.empty();
+  if (p[0] == '%') {
+    for (size_t k = 0; k <= s.size(); k++)
+      if (like_reference(s.substr(k), p.substr(1))) return true;
+    return false;
+  }
+  return !s.empty() && s[0] == p[0] && like_reference(s.substr(1), p.substr(1));
+}
+
+TEST(Like, PercentOnlyPatternsMatchBruteForce) {
+  auto all = [](std::string_view alphabet, size_t max_len) {
+    std::vector<std::string> out{""};
+    for (size_t i = 0; i < out.size(); i++)
+      if (out[i].size() < max_len)
+        for (char c : alphabet) out.push_back(out[i] + c);
+    return out;
+  };
+  const auto texts = all("ab", 6), patterns = all("ab%", 5);
+  size_t matches = 0;
+  for (auto& p : patterns)
+    for (auto& s : texts) {
+      const bool want = like_reference(s, p);
+      matches += want;
+      ASSERT_EQ(like_match(s, p), want) << "'" << s << "' LIKE '" << p << "'";
+    }
+  EXPECT_GT(matches, 1000u);
+  EXPECT_TRUE(like_match("xx special yy requests", "%special%requests%"));
+  EXPECT_FALSE(like_match("requests special", "%special%requests%"));
+  EXPECT_FALSE(like_match("ab", "a%%b%b"));  // pieces may not overlap the tail
+}
+
 TEST(Like, BackslashEscapesAsPostgres) {
   EXPECT_TRUE(like_match("bob_x", "%\\_%"));
   EXPECT_FALSE(like_match("bobx", "%\\_%"));

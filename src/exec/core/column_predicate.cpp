@@ -19,7 +19,7 @@ constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 
 Ranges normalize(Ranges r) {
-  std::sort(r.begin(), r.end());
+  if (!std::is_sorted(r.begin(), r.end())) std::sort(r.begin(), r.end());
   Ranges out;
   for (auto& [lo, hi] : r) {
     if (lo > hi) continue;
@@ -217,8 +217,13 @@ std::optional<Ranges> ColumnPredicate::compile_ranges(const Expr& e, const plan:
       const Dictionary& d = *col->dictionary();
       const std::string& pat = e.value.as_string();
       Ranges r;
-      for (uint32_t c = 0; c < d.size(); c++)
-        if (like_match(d.at(c), pat) != e.negated) r.push_back({c, c});
+      for (uint32_t c = 0; c < d.size(); c++) {
+        if (like_match(d.at(c), pat) == e.negated) continue;
+        if (!r.empty() && r.back().second + 1 == c)  // adjacent codes: one range
+          r.back().second = c;
+        else
+          r.push_back({c, c});
+      }
       return normalize(r);
     }
     case ExprKind::kAnd:

@@ -7,6 +7,7 @@
 
 #include "exec/core/column_predicate.h"
 #include "exec/core/expression_evaluator.h"
+#include "exec/core/like_pattern.h"
 #include "exec/cpu/join_table.h"
 #include "exec/core/key_encoder.h"
 
@@ -219,8 +220,9 @@ TEST(Like, Patterns) {
 
 namespace raydb::exec {
 namespace {
-// Patterns of literals and % take a find-based path: checked against a brute-force
-// matcher over every short text and pattern of a small alphabet.
+// LikePattern's path for patterns of literals and % (finding the pieces in order) and
+// the general matcher, against a brute-force matcher over every short text and pattern
+// of a small alphabet.
 bool like_reference(std::string_view s, std::string_view p) {
   if (p.empty()) return s.empty();
   if (p[0] == '%') {
@@ -245,12 +247,15 @@ TEST(Like, PercentOnlyPatternsMatchBruteForce) {
     for (auto& s : texts) {
       const bool want = like_reference(s, p);
       matches += want;
+      ASSERT_EQ(LikePattern(p).matches(s), want) << "'" << s << "' LIKE '" << p << "'";
       ASSERT_EQ(like_match(s, p), want) << "'" << s << "' LIKE '" << p << "'";
     }
   EXPECT_GT(matches, 1000u);
-  EXPECT_TRUE(like_match("xx special yy requests", "%special%requests%"));
-  EXPECT_FALSE(like_match("requests special", "%special%requests%"));
-  EXPECT_FALSE(like_match("ab", "a%%b%b"));  // pieces may not overlap the tail
+  EXPECT_TRUE(LikePattern("%special%requests%").matches("xx special yy requests"));
+  EXPECT_FALSE(LikePattern("%special%requests%").matches("requests special"));
+  EXPECT_FALSE(LikePattern("a%%b%b").matches("ab"));  // pieces may not overlap the tail
+  EXPECT_TRUE(LikePattern("h_llo").matches("héllo"));  // other patterns: the general matcher
+  EXPECT_TRUE(LikePattern("50\\%").matches("50%"));
 }
 
 TEST(Like, BackslashEscapesAsPostgres) {

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "exec/core/expression_evaluator.h"
+#include "exec/core/like_pattern.h"
 
 namespace raydb::exec {
 
@@ -215,10 +216,10 @@ std::optional<Ranges> ColumnPredicate::compile_ranges(const Expr& e, const plan:
       const Column* col = bind_column(*e.children[0]);
       if (!col || col->type().id != TypeId::kVarchar) return std::nullopt;
       const Dictionary& d = *col->dictionary();
-      const std::string& pat = e.value.as_string();
+      const LikePattern like(e.value.as_string());
       Ranges r;
       for (uint32_t c = 0; c < d.size(); c++) {
-        if (like_match(d.at(c), pat) == e.negated) continue;
+        if (like.matches(d.at(c)) == e.negated) continue;
         if (!r.empty() && r.back().second + 1 == c)  // adjacent codes: one range
           r.back().second = c;
         else

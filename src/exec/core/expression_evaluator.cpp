@@ -3,10 +3,10 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
-#include <optional>
 
 #include "common/expression_depth.h"
 #include "common/error.h"
+#include "exec/core/like_pattern.h"
 #include "exec/core/scalar_functions.h"
 
 namespace raydb::exec {
@@ -367,13 +367,14 @@ Vector eval_like(const Expr& e, const EvalContext& ctx) {
   const std::string& pattern = e.value.as_string();
   Vector r(Type::boolean(), ctx.n);
   r.nulls = x.nulls;
+  const LikePattern like(pattern);
   if (x.kind == VectorKind::kCode && x.dict->size() <= ctx.n) {
     // Match each dictionary entry once.
     std::vector<uint8_t> m(x.dict->size());
-    for (uint32_t c = 0; c < x.dict->size(); c++) m[c] = like_match(x.dict->at(c), pattern);
+    for (uint32_t c = 0; c < x.dict->size(); c++) m[c] = like.matches(x.dict->at(c));
     for (size_t i = 0; i < ctx.n; i++) r.ints[i] = m[size_t(x.ints[i])] != e.negated;
   } else {
-    for (size_t i = 0; i < ctx.n; i++) r.ints[i] = !x.is_null(i) && (like_match(x.string_at(i), pattern) != e.negated);
+    for (size_t i = 0; i < ctx.n; i++) r.ints[i] = !x.is_null(i) && (like.matches(x.string_at(i)) != e.negated);
   }
   return r;
 }
@@ -431,37 +432,7 @@ bool parse_decimal_rounded(std::string_view s, int precision, int scale, int64_t
 
 }  // namespace
 
-namespace {
-
-// A pattern of ASCII literals and % only (most LIKEs, e.g. '%special%requests%'): the
-// text starts with the piece before the first %, ends with the piece after the last,
-// and holds the pieces between them in order (the leftmost find of each is as good as
-// any later one). Nullopt for other patterns (_ , escapes, non-ASCII bytes).
-std::optional<bool> match_percent_only(std::string_view s, std::string_view p) {
-  for (char c : p)
-    if (c == '_' || c == '\\' || static_cast<unsigned char>(c) >= 0x80) return std::nullopt;
-  const size_t first = p.find('%');
-  if (first == std::string_view::npos) return s == p;
-  const size_t last = p.rfind('%');
-  const std::string_view head = p.substr(0, first), tail = p.substr(last + 1);
-  if (s.size() < head.size() + tail.size() || !s.starts_with(head) || !s.ends_with(tail)) return false;
-  std::string_view mid = s.substr(head.size(), s.size() - head.size() - tail.size());
-  for (size_t pi = first + 1; pi < last;) {
-    const size_t next = p.find('%', pi);
-    const std::string_view piece = p.substr(pi, next - pi);
-    pi = next + 1;
-    if (piece.empty()) continue;
-    const size_t at = mid.find(piece);
-    if (at == std::string_view::npos) return false;
-    mid.remove_prefix(at + piece.size());
-  }
-  return true;
-}
-
-}  // namespace
-
 bool like_match(std::string_view s, std::string_view p) {
-  if (std::optional<bool> fast = match_percent_only(s, p)) return *fast;
   // Iterative matcher with one backtrack point (the last %), linear in practice.
   // A backslash makes the next pattern character literal (PostgreSQL's default
   // ESCAPE); _ matches one UTF-8 character.

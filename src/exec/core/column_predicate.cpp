@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "exec/core/dictionary_like_cache.h"
 #include "exec/core/expression_evaluator.h"
 #include "exec/core/like_pattern.h"
 
@@ -216,7 +217,9 @@ std::optional<Ranges> ColumnPredicate::compile_ranges(const Expr& e, const plan:
       const Column* col = bind_column(*e.children[0]);
       if (!col || col->type().id != TypeId::kVarchar) return std::nullopt;
       const Dictionary& d = *col->dictionary();
-      const LikePattern like(e.value.as_string());
+      const std::string& pattern = e.value.as_string();
+      if (auto known = DictionaryLikeCache::find(col->dictionary_ptr(), pattern, e.negated)) return *known;
+      const LikePattern like(pattern);
       Ranges r;
       for (uint32_t c = 0; c < d.size(); c++) {
         if (like.matches(d.at(c)) == e.negated) continue;
@@ -225,7 +228,9 @@ std::optional<Ranges> ColumnPredicate::compile_ranges(const Expr& e, const plan:
         else
           r.push_back({c, c});
       }
-      return normalize(r);
+      r = normalize(r);
+      DictionaryLikeCache::store(col->dictionary_ptr(), pattern, e.negated, r);
+      return r;
     }
     case ExprKind::kAnd:
     case ExprKind::kOr: {

@@ -115,7 +115,7 @@ TEST(ColumnPredicate, MatchesGenericEvaluationOnRandomPredicates) {
 
 TEST(JoinTable, DenseHashedAndDuplicatesMatchBruteForce) {
   std::mt19937_64 rng(11);
-  for (int mode = 0; mode < 4; mode++) {
+  for (int mode = 0; mode < 6; mode++) {
     const size_t n = 5000;
     std::vector<int64_t> keys(n);
     std::vector<uint32_t> rows(n);
@@ -125,6 +125,8 @@ TEST(JoinTable, DenseHashedAndDuplicatesMatchBruteForce) {
         case 1: keys[i] = int64_t(rng() >> 1); break;                        // unique-ish, sparse
         case 2: keys[i] = int64_t(rng() % 300) - 150; break;                 // duplicates, dense
         case 3: keys[i] = int64_t(rng() % 300) * (int64_t(1) << 40); break;  // duplicates, sparse
+        case 4: keys[i] = int64_t(i) * 1000 + 5; break;                      // unique, hashed, presence bits
+        case 5: keys[i] = int64_t(rng() % 3000) * 5000 - 7; break;           // duplicates, hashed, presence bits
       }
       rows[i] = uint32_t(i * 7 + 1);
     }
@@ -134,6 +136,7 @@ TEST(JoinTable, DenseHashedAndDuplicatesMatchBruteForce) {
     jt.build(keys, 1, rows);
     for (int probe = 0; probe < 3000; probe++) {
       int64_t k = probe % 2 ? keys[rng() % n] : int64_t(rng() >> 1) - (int64_t(1) << 40);
+      if (mode >= 4 && probe % 4 == 0) k = int64_t(rng() % 16000000) - 1000;  // in and around the key range
       uint32_t b, e;
       jt.find(&k, b, e);
       std::vector<uint32_t> got(jt.rows() + b, jt.rows() + e), want;
@@ -145,8 +148,10 @@ TEST(JoinTable, DenseHashedAndDuplicatesMatchBruteForce) {
       if (jt.unique()) ASSERT_EQ(jt.find_unique(k), want.empty() ? JoinTable::kNone : want[0]);
       if (jt.has_presence_bits()) ASSERT_EQ(jt.find_unique_filtered(k), want.empty() ? JoinTable::kNone : want[0]);
     }
-    EXPECT_EQ(jt.unique(), mode < 2 ? truth.size() == n && jt.distinct_keys() == n : false);
+    const bool unique_mode = mode < 2 || mode == 4;
+    EXPECT_EQ(jt.unique(), unique_mode ? truth.size() == n && jt.distinct_keys() == n : false);
     if (mode == 0) EXPECT_TRUE(jt.has_presence_bits());  // 5000 keys over a range of 15000
+    if (mode >= 4) EXPECT_TRUE(jt.has_presence_bits() && !jt.dense());  // sparse in a 5 M / 15 M range
   }
   JoinTable empty;
   empty.build({}, 1, {});

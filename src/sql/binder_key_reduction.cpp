@@ -13,6 +13,7 @@
 // Exact: an outer row passing WHERE passes each of its conjuncts, so its key is in the
 // set and the derived table's row (or the membership) for that key is unchanged; keys
 // outside the set belong to no row that passes WHERE.
+#include <atomic>
 #include <bit>
 
 #include "sql/ast_nodes.h"
@@ -128,8 +129,10 @@ std::string Binder::reduced_keys(const AstExpr& outer_key) {
     keys->select.push_back({key, "k"});
     keys->distinct = true;
     keys->where = where;
-    // A name no query can write, so no WITH query of a subquery shadows it.
-    name = "\x01keys_" + std::to_string(reduced_keys_.size());
+    // A name no query can write, so no WITH query of a subquery shadows it; numbered
+    // across binders, so a nested block's own key tables never hide this one.
+    static std::atomic<uint64_t> next{0};
+    name = "\x01keys_" + std::to_string(next++);
     ctes_.emplace_back(name, materialize(*keys, "keys", {}, "key reduction of " + outer_key.to_string()));
   }
   reduced_keys_.emplace_back(id, name);

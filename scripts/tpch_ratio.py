@@ -7,19 +7,24 @@ RAYDB.jsonl comes from `raydb bench tpch ... --json`, DUCKDB.jsonl from
 `python3 tools/duckdb_tpch.py TBL_DIR --json` (same data, same threads). Prints a
 Markdown table (raydb ms, DuckDB ms, ratio; with --before also the earlier raydb ms)
 and whether the targets hold: the sum of the medians at most 0.7x DuckDB's, and no
-query slower than 1.5x DuckDB's.
+query slower than 1.5x DuckDB's. Each argument may name several files of repeated
+runs, comma-separated: each query then takes its lowest median among them (on a
+loaded machine, runs of the two engines interleaved and the least disturbed kept).
 """
 import argparse, json, re
 
 
-def medians(path):
+def medians(paths):
+    """Per query, the median of one file; of several (comma-separated), the lowest median."""
     out = {}
-    for line in open(path):
-        line = line.strip()
-        if line:
-            r = json.loads(line)
-            if r.get("status", "ok") == "ok":
-                out[r["query"]] = r["median_ms"]
+    for path in paths.split(","):
+        for line in open(path):
+            line = line.strip()
+            if line:
+                r = json.loads(line)
+                if r.get("status", "ok") == "ok":
+                    q = r["query"]
+                    out[q] = min(out.get(q, r["median_ms"]), r["median_ms"])
     return out
 
 

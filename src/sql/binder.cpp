@@ -31,11 +31,12 @@ plan::LogicalQuery Binder::bind_inlined(const SelectStatement& in) {
   SelectStatement folded = fold_outer_joins(in);
   bind_from(folded);
   from_tables_ = q_.tables.size();
+  // WHERE's conjuncts limit the keys decorrelated subqueries are computed for.
+  set_where_terms(folded.where);
   // Correlated scalar subqueries in the select list join tables before WHERE binds.
   if (runner_) folded.select = decorrelate_select(folded);
   const SelectStatement& s = folded;
   // Correlated subqueries become joins with derived tables (binder_correlated.cpp).
-  set_where_terms(s.where);
   AstPtr where = s.where && runner_ ? decorrelate(s.where, true) : s.where;
   for (auto& j : domain_joins_) {  // joins the decorrelation added (binder_correlated_domain.cpp)
     if (!where) {

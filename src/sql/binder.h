@@ -112,14 +112,18 @@ class Binder {
   AstPtr decorrelate_select_expr(const AstPtr& e);
   AstPtr scalar_over_key(const AstPtr& e, const Correlation& c);
   std::vector<AstPtr> domain_joins_;  // outer_key = alias.k conjuncts added to WHERE
-  // Key reduction (binder_key_reduction.cpp): `inner_key IN (SELECT outer_key FROM its
-  // table WHERE <this block's conjuncts over that table alone>)`, or null where there
-  // are none (the outer key is not a column of a stored FROM table, or no conjunct
-  // filters its table alone).
-  AstPtr key_reduction(const AstPtr& inner_key, const AstPtr& outer_key, const SelectStatement& sub) const;
+  // Key reduction (binder_key_reduction.cpp): `inner_key IN (SELECT k FROM <the
+  // distinct outer keys of the rows this block's other conjuncts keep>)`, or null where
+  // there are none (the outer key is not a column of a stored FROM table, or no
+  // conjunct over stored tables reaches its table).
+  AstPtr key_reduction(const AstPtr& inner_key, const AstPtr& outer_key);
+  // The hidden WITH query holding those keys (column k), made once per outer key
+  // column; "" where there is none.
+  std::string reduced_keys(const AstExpr& outer_key);
   void set_where_terms(const AstPtr& where);
   int from_table_of(const AstExpr& column) const;
-  bool reads_only_table(const AstExpr& e, int table, bool& any) const;
+  bool reads_stored_tables(const AstExpr& e, uint64_t& tables) const;
+  std::vector<std::pair<std::string, std::string>> reduced_keys_;  // table.column -> hidden WITH name
   std::vector<AstPtr> where_terms_;  // this block's WHERE conjuncts, before decorrelation
   // Any other correlation of a scalar aggregate subquery or EXISTS: per distinct tuple of
   // the outer columns it reads, as a grouped join (binder_correlated_general.cpp).

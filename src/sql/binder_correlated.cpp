@@ -241,7 +241,7 @@ AstPtr Binder::decorrelate_exists(const AstPtr& e, const Correlation& c, bool to
     return exists_with_inequality(e, rest, inner[0], outer[0], ne_inner[0], ne_outer[0]);
   }
   if (inner.size() > 1) return semi_join(*e, sub, inner, outer, rest);  // distinct key tuples: no row repeats
-  if (AstPtr r = key_reduction(inner[0], outer[0], sub)) rest.push_back(r);
+  if (AstPtr r = key_reduction(inner[0], outer[0])) rest.push_back(r);
   // SELECT DISTINCT inner FROM ... WHERE rest AND inner IS NOT NULL
   auto keys = std::make_shared<SelectStatement>();
   keys->with = sub.with;
@@ -285,7 +285,7 @@ AstPtr Binder::decorrelate_scalar(const AstPtr& conjunct, size_t side, const Cor
     return cmp;
   }
   for (size_t i = 0; i < inner.size(); i++)
-    if (AstPtr r = key_reduction(inner[i], outer[i], sub)) rest.push_back(r);
+    if (AstPtr r = key_reduction(inner[i], outer[i])) rest.push_back(r);
   const std::string alias = "__subquery_" + std::to_string(q_.tables.size());
   auto grouped = std::make_shared<SelectStatement>();
   grouped->with = sub.with;

@@ -65,9 +65,11 @@ std::string Binder::join_over_domain(const AstPtr& outer_key, std::shared_ptr<Se
   const AstExpr& at = *outer_key;
   auto domain = std::make_shared<SelectStatement>();
   domain->distinct = true;
-  domain->select.push_back({col("", outer_key->name, at), "k"});
   TableItem stored;
-  stored.name = q_.tables[size_t(table)].name;
+  // The keys the outer rows can hold (binder_key_reduction.cpp), else every value.
+  stored.name = reduced_keys(*outer_key);
+  domain->select.push_back({col("", stored.name.empty() ? outer_key->name : "k", at), "k"});
+  if (stored.name.empty()) stored.name = q_.tables[size_t(table)].name;
   domain->from.push_back(stored);
 
   SelectStatement full;
@@ -106,6 +108,7 @@ std::shared_ptr<SelectStatement> Binder::min_max_per_key(const SelectStatement& 
 
 AstPtr Binder::exists_with_inequality_join(const AstPtr& e, std::vector<AstPtr> rest, const AstPtr& inner_key,
                                            const AstPtr& outer_key, const AstPtr& inner_ne, const AstPtr& outer_ne) {
+  if (AstPtr r = key_reduction(inner_key, outer_key)) rest.push_back(r);
   auto per_key = min_max_per_key(*e->subquery, std::move(rest), inner_key, inner_ne);
   const std::string t = "__exists_" + std::to_string(q_.tables.size());
   // Names no query writes, so the block's unqualified names stay unambiguous.
@@ -121,6 +124,7 @@ AstPtr Binder::exists_with_inequality_join(const AstPtr& e, std::vector<AstPtr> 
 
 AstPtr Binder::exists_with_inequality(const AstPtr& e, std::vector<AstPtr> rest, const AstPtr& inner_key,
                                       const AstPtr& outer_key, const AstPtr& inner_ne, const AstPtr& outer_ne) {
+  if (AstPtr r = key_reduction(inner_key, outer_key)) rest.push_back(r);
   auto per_key = min_max_per_key(*e->subquery, std::move(rest), inner_key, inner_ne);
   const std::string t = join_over_domain(outer_key, per_key, "subquery " + e->to_string().substr(0, 60));
   const AstExpr& at = *e;
@@ -136,6 +140,7 @@ AstPtr Binder::exists_with_inequality(const AstPtr& e, std::vector<AstPtr> rest,
 AstPtr Binder::scalar_over_domain(const AstExpr& e, std::vector<AstPtr> rest, const AstPtr& inner_key,
                                   const AstPtr& outer_key) {
   const SelectStatement& sub = *e.subquery;
+  if (AstPtr r = key_reduction(inner_key, outer_key)) rest.push_back(r);
   auto per_key = std::make_shared<SelectStatement>();
   per_key->with = sub.with;
   per_key->from = sub.from;

@@ -7,6 +7,7 @@
 
 #include "exec/core/column_predicate.h"
 #include "exec/core/expression_evaluator.h"
+#include "exec/core/like_pattern.h"
 #include "exec/cpu/join_table.h"
 #include "exec/core/key_encoder.h"
 
@@ -114,7 +115,7 @@ TEST(ColumnPredicate, MatchesGenericEvaluationOnRandomPredicates) {
 
 TEST(JoinTable, DenseHashedAndDuplicatesMatchBruteForce) {
   std::mt19937_64 rng(11);
-  for (int mode = 0; mode < 4; mode++) {
+  for (int mode = 0; mode < 6; mode++) {
     const size_t n = 5000;
     std::vector<int64_t> keys(n);
     std::vector<uint32_t> rows(n);
@@ -124,6 +125,8 @@ TEST(JoinTable, DenseHashedAndDuplicatesMatchBruteForce) {
         case 1: keys[i] = int64_t(rng() >> 1); break;                        // unique-ish, sparse
         case 2: keys[i] = int64_t(rng() % 300) - 150; break;                 // duplicates, dense
         case 3: keys[i] = int64_t(rng() % 300) * (int64_t(1) << 40); break;  // duplicates, sparse
+        case 4: keys[i] = int64_t(i) * 1000 + 5; break;                      // unique, hashed, presence bits
+        case 5: keys[i] = int64_t(rng() % 3000) * 5000 - 7; break;           // duplicates, hashed, presence bits
       }
       rows[i] = uint32_t(i * 7 + 1);
     }
@@ -133,6 +136,7 @@ TEST(JoinTable, DenseHashedAndDuplicatesMatchBruteForce) {
     jt.build(keys, 1, rows);
     for (int probe = 0; probe < 3000; probe++) {
       int64_t k = probe % 2 ? keys[rng() % n] : int64_t(rng() >> 1) - (int64_t(1) << 40);
+      if (mode >= 4 && probe % 4 == 0) k = int64_t(rng() % 16000000) - 1000;  // in and around the key range
       uint32_t b, e;
       jt.find(&k, b, e);
       std::vector<uint32_t> got(jt.rows() + b, jt.rows() + e), want;
@@ -144,8 +148,10 @@ TEST(JoinTable, DenseHashedAndDuplicatesMatchBruteForce) {
       if (jt.unique()) ASSERT_EQ(jt.find_unique(k), want.empty() ? JoinTable::kNone : want[0]);
       if (jt.has_presence_bits()) ASSERT_EQ(jt.find_unique_filtered(k), want.empty() ? JoinTable::kNone : want[0]);
     }
-    EXPECT_EQ(jt.unique(), mode < 2 ? truth.size() == n && jt.distinct_keys() == n : false);
+    const bool unique_mode = mode < 2 || mode == 4;
+    EXPECT_EQ(jt.unique(), unique_mode ? truth.size() == n && jt.distinct_keys() == n : false);
     if (mode == 0) EXPECT_TRUE(jt.has_presence_bits());  // 5000 keys over a range of 15000
+    if (mode >= 4) EXPECT_TRUE(jt.has_presence_bits() && !jt.dense());  // sparse in a 5 M / 15 M range
   }
   JoinTable empty;
   empty.build({}, 1, {});
@@ -219,6 +225,44 @@ TEST(Like, Patterns) {
 
 namespace raydb::exec {
 namespace {
+// LikePattern's path for patterns of literals and % (finding the pieces in order) and
+// the general matcher, against a brute-force matcher over every short text and pattern
+// of a small alphabet.
+bool like_reference(std::string_view s, std::string_view p) {
+  if (p.empty()) return s.empty();
+  if (p[0] == '%') {
+    for (size_t k = 0; k <= s.size(); k++)
+      if (like_reference(s.substr(k), p.substr(1))) return true;
+    return false;
+  }
+  return !s.empty() && s[0] == p[0] && like_reference(s.substr(1), p.substr(1));
+}
+
+TEST(Like, PercentOnlyPatternsMatchBruteForce) {
+  auto all = [](std::string_view alphabet, size_t max_len) {
+    std::vector<std::string> out{""};
+    for (size_t i = 0; i < out.size(); i++)
+      if (out[i].size() < max_len)
+        for (char c : alphabet) out.push_back(out[i] + c);
+    return out;
+  };
+  const auto texts = all("ab", 6), patterns = all("ab%", 5);
+  size_t matches = 0;
+  for (auto& p : patterns)
+    for (auto& s : texts) {
+      const bool want = like_reference(s, p);
+      matches += want;
+      ASSERT_EQ(LikePattern(p).matches(s), want) << "'" << s << "' LIKE '" << p << "'";
+      ASSERT_EQ(like_match(s, p), want) << "'" << s << "' LIKE '" << p << "'";
+    }
+  EXPECT_GT(matches, 1000u);
+  EXPECT_TRUE(LikePattern("%special%requests%").matches("xx special yy requests"));
+  EXPECT_FALSE(LikePattern("%special%requests%").matches("requests special"));
+  EXPECT_FALSE(LikePattern("a%%b%b").matches("ab"));  // pieces may not overlap the tail
+  EXPECT_TRUE(LikePattern("h_llo").matches("héllo"));  // other patterns: the general matcher
+  EXPECT_TRUE(LikePattern("50\\%").matches("50%"));
+}
+
 TEST(Like, BackslashEscapesAsPostgres) {
   EXPECT_TRUE(like_match("bob_x", "%\\_%"));
   EXPECT_FALSE(like_match("bobx", "%\\_%"));

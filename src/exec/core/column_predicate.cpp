@@ -4,7 +4,9 @@
 #include <cmath>
 #include <limits>
 
+#include "exec/core/dictionary_like_cache.h"
 #include "exec/core/expression_evaluator.h"
+#include "exec/core/like_pattern.h"
 
 namespace raydb::exec {
 
@@ -19,7 +21,7 @@ constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 
 Ranges normalize(Ranges r) {
-  std::sort(r.begin(), r.end());
+  if (!std::is_sorted(r.begin(), r.end())) std::sort(r.begin(), r.end());
   Ranges out;
   for (auto& [lo, hi] : r) {
     if (lo > hi) continue;
@@ -215,11 +217,20 @@ std::optional<Ranges> ColumnPredicate::compile_ranges(const Expr& e, const plan:
       const Column* col = bind_column(*e.children[0]);
       if (!col || col->type().id != TypeId::kVarchar) return std::nullopt;
       const Dictionary& d = *col->dictionary();
-      const std::string& pat = e.value.as_string();
+      const std::string& pattern = e.value.as_string();
+      if (auto known = DictionaryLikeCache::find(col->dictionary_ptr(), pattern, e.negated)) return *known;
+      const LikePattern like(pattern);
       Ranges r;
-      for (uint32_t c = 0; c < d.size(); c++)
-        if (like_match(d.at(c), pat) != e.negated) r.push_back({c, c});
-      return normalize(r);
+      for (uint32_t c = 0; c < d.size(); c++) {
+        if (like.matches(d.at(c)) == e.negated) continue;
+        if (!r.empty() && r.back().second + 1 == c)  // adjacent codes: one range
+          r.back().second = c;
+        else
+          r.push_back({c, c});
+      }
+      r = normalize(r);
+      DictionaryLikeCache::store(col->dictionary_ptr(), pattern, e.negated, r);
+      return r;
     }
     case ExprKind::kAnd:
     case ExprKind::kOr: {

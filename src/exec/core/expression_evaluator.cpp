@@ -1,11 +1,13 @@
 #include "exec/core/expression_evaluator.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <limits>
 
 #include "common/expression_depth.h"
 #include "common/error.h"
+#include "exec/core/like_pattern.h"
 #include "exec/core/scalar_functions.h"
 
 namespace raydb::exec {
@@ -340,9 +342,51 @@ Vector eval_not(const Expr& e, const EvalContext& ctx) {
   return v;
 }
 
+// The items of `x IN (...)` when all are non-NULL VARCHAR constants, sorted; false otherwise.
+bool string_constant_items(const Expr& e, std::vector<std::string_view>& items) {
+  for (size_t k = 1; k < e.children.size(); k++) {
+    const Expr& c = *e.children[k];
+    if (c.kind != ExprKind::kConstant || c.value.is_null() || c.type.id != TypeId::kVarchar) return false;
+    items.push_back(c.value.as_string());
+  }
+  if (!std::is_sorted(items.begin(), items.end())) std::sort(items.begin(), items.end());
+  return true;
+}
+
+// The items' stored words when all are non-NULL constants that compare with x's words
+// directly (integer kinds of x's scale), sorted; false otherwise. Lists from IN
+// (subquery) come sorted, so this is one pass over them.
+bool int_constant_items(const Expr& e, const Vector& x, std::vector<int64_t>& items) {
+  if (x.kind != VectorKind::kInt) return false;
+  for (size_t k = 1; k < e.children.size(); k++) {
+    const Expr& c = *e.children[k];
+    if (c.kind != ExprKind::kConstant || c.value.is_null() || kind_of(c.type) != VectorKind::kInt ||
+        scale_of(c.type) != scale_of(x.type))
+      return false;
+    items.push_back(Vector::constant(c.value, c.type, 1).ints[0]);
+  }
+  if (!std::is_sorted(items.begin(), items.end())) std::sort(items.begin(), items.end());
+  return true;
+}
+
 Vector eval_in_list(const Expr& e, const EvalContext& ctx) {
   Vector x = evaluate(*e.children[0], ctx);
   Vector r(Type::boolean(), ctx.n);
+  std::vector<std::string_view> items;
+  if ((x.kind == VectorKind::kString || x.kind == VectorKind::kCode) && string_constant_items(e, items)) {
+    // One lookup per row in the sorted constants instead of a comparison vector per item.
+    for (size_t i = 0; i < ctx.n; i++)
+      r.ints[i] = !x.is_null(i) && std::binary_search(items.begin(), items.end(), x.string_at(i)) != e.negated;
+    r.nulls = x.nulls;
+    return r;
+  }
+  std::vector<int64_t> words;
+  if (int_constant_items(e, x, words)) {
+    for (size_t i = 0; i < ctx.n; i++)
+      r.ints[i] = !x.is_null(i) && std::binary_search(words.begin(), words.end(), x.ints[i]) != e.negated;
+    r.nulls = x.nulls;
+    return r;
+  }
   std::vector<uint8_t> unknown(ctx.n, 0);
   for (size_t k = 1; k < e.children.size(); k++) {
     Vector item = evaluate(*e.children[k], ctx);
@@ -366,13 +410,14 @@ Vector eval_like(const Expr& e, const EvalContext& ctx) {
   const std::string& pattern = e.value.as_string();
   Vector r(Type::boolean(), ctx.n);
   r.nulls = x.nulls;
+  const LikePattern like(pattern);
   if (x.kind == VectorKind::kCode && x.dict->size() <= ctx.n) {
     // Match each dictionary entry once.
     std::vector<uint8_t> m(x.dict->size());
-    for (uint32_t c = 0; c < x.dict->size(); c++) m[c] = like_match(x.dict->at(c), pattern);
+    for (uint32_t c = 0; c < x.dict->size(); c++) m[c] = like.matches(x.dict->at(c));
     for (size_t i = 0; i < ctx.n; i++) r.ints[i] = m[size_t(x.ints[i])] != e.negated;
   } else {
-    for (size_t i = 0; i < ctx.n; i++) r.ints[i] = !x.is_null(i) && (like_match(x.string_at(i), pattern) != e.negated);
+    for (size_t i = 0; i < ctx.n; i++) r.ints[i] = !x.is_null(i) && (like.matches(x.string_at(i)) != e.negated);
   }
   return r;
 }

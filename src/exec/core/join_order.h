@@ -2,7 +2,8 @@
 // The order in which a backend probes its join steps, shared by every backend so
 // that they produce the same rows in the same order (and so raise the same errors):
 // repeatedly the step with the smallest selectivity among those whose probe tables
-// are bound (the first in plan order on ties); each residual conjunct then runs at
+// are bound (the first in plan order on ties), a step's selectivity multiplied by
+// those below 1 of the steps it alone makes ready; each residual conjunct then runs at
 // the first step after which all of its tables are bound.
 #include <cstddef>
 #include <cstdint>

@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "common/cancel.h"
 #include "common/error.h"
@@ -108,14 +109,7 @@ void CpuQueryRun::build_sides() {
     BlockSelection blocks = select_blocks(t, plan_.table_filters[t], q_);
     if (blocks.blocks > 0) filters_.back().blocks = std::move(blocks);
   }
-  if (!empty_)
-    for (auto& step : plan_.joins) {
-      const size_t bt = size_t(step.build_table);
-      const plan::IndexScan* iscan =
-          bt < plan_.index_scans.size() && plan_.index_scans[bt] ? &*plan_.index_scans[bt] : nullptr;
-      joins_.push_back(build_join(step, filters_[bt], iscan, q_, threads_));
-      budget_.charge(joins_.back().index.memory_bytes() + joins_.back().cross_rows.size() * 4, "a join table");
-    }
+  if (!empty_) build_joins();
   // A join's build-key range bounds the probe column of the root: its blocks outside
   // it find no match (SSB's date filters skip lineorder blocks by lo_orderdate).
   for (const BuiltJoin& j : joins_)
@@ -123,6 +117,45 @@ void CpuQueryRun::build_sides() {
       restrict_blocks(filters_[size_t(j.probe_table)].blocks, size_t(j.probe_table), j.probe_column, j.key_min,
                       j.key_max, q_);
   order_ = order_joins(joins_, plan_.root_table);
+}
+
+// Builds every join step, each after the steps probed only from its table, so that
+// its build rows are first reduced by theirs (build_join's `semi`): lineitem ->
+// orders -> customer (filtered) builds customer, then only the orders of those
+// customers. Steps stay in plan order in joins_.
+void CpuQueryRun::build_joins() {
+  const size_t n = plan_.joins.size();
+  std::vector<std::optional<BuiltJoin>> built(n);
+  auto sole_dependents = [&](size_t i) {
+    std::vector<size_t> out;
+    const plan::JoinStep& s = plan_.joins[i];
+    if (s.index_join || s.build_keys.empty()) return out;  // no rows of its own to reduce
+    for (size_t k = 0; k < n; k++)
+      if (k != i && plan_.joins[k].depends_on == (uint64_t(1) << s.build_table)) out.push_back(k);
+    return out;
+  };
+  for (size_t done = 0; done < n;) {
+    const size_t before = done;
+    for (size_t i = 0; i < n; i++) {
+      if (built[i]) continue;
+      std::vector<const BuiltJoin*> semi;
+      bool ready = true;
+      for (size_t k : sole_dependents(i)) {
+        ready = ready && built[k].has_value();
+        if (ready && reduces_build(*built[k], q_)) semi.push_back(&*built[k]);
+      }
+      if (!ready) continue;
+      const plan::JoinStep& step = plan_.joins[i];
+      const size_t bt = size_t(step.build_table);
+      const plan::IndexScan* iscan =
+          bt < plan_.index_scans.size() && plan_.index_scans[bt] ? &*plan_.index_scans[bt] : nullptr;
+      built[i] = build_join(step, filters_[bt], iscan, q_, threads_, semi);
+      budget_.charge(built[i]->index.memory_bytes() + built[i]->cross_rows.size() * 4, "a join table");
+      done++;
+    }
+    if (done == before) fail(ErrorKind::kInternal, "join steps depend on each other in a cycle");
+  }
+  for (auto& b : built) joins_.push_back(std::move(*b));
 }
 
 void CpuQueryRun::plan_aggregation() {

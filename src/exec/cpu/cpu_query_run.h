@@ -27,6 +27,7 @@ class CpuQueryRun {
  private:
   // Filters per table, then the build side of every join step, in probe order.
   void build_sides();
+  void build_joins();  // every join step, each after those that reduce its build rows
   // GROUP BY keys: packed into direct arrays when their range is small, else hashed;
   // and the ORDER BY items a non-aggregate query evaluates per row.
   void plan_aggregation();

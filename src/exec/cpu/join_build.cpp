@@ -137,10 +137,55 @@ void note_key_range(BuiltJoin& j, const plan::JoinStep& step, const LogicalQuery
   j.probe_column = pk.column_index;
 }
 
+// Keeps the build rows that find a match in each join of `semi` (steps probed only
+// from this step's table, built already): the others would be dropped there anyway,
+// since every join step is an inner join. Orders whose customer fails the customer
+// filter leave the orders table before it is built and probed.
+void keep_rows_matching(std::vector<uint32_t>& rows, const std::vector<const BuiltJoin*>& semi, size_t t,
+                        const LogicalQuery& q) {
+  std::vector<int64_t> words;
+  std::vector<uint8_t> valid, keep(rows.size(), 1);
+  for (const BuiltJoin* d : semi) {
+    const size_t width = d->step->probe_keys.size();
+    for (size_t begin = 0; begin < rows.size(); begin += kBatch) {
+      const size_t n = std::min(kBatch, rows.size() - begin);
+      BatchRows view;
+      view.n = n;
+      view.rows.assign(q.tables.size(), nullptr);
+      view.rows[t] = rows.data() + begin;
+      EvalContext ctx;
+      ctx.query = &q;
+      ctx.batch = &view;
+      ctx.n = n;
+      words.assign(n * width, 0);
+      valid.assign(n, 1);
+      for (size_t k = 0; k < width; k++) {
+        Vector v = evaluate(*d->step->probe_keys[k], ctx);
+        if (d->codecs[k]->build_kind == VectorKind::kInt && v.kind == VectorKind::kHuge) return;  // probe's error
+        encode_join_key(v, *d->codecs[k], false, k, width, words.data(), valid.data());
+      }
+      for (size_t i = 0; i < n; i++) {
+        uint32_t b = 0, e = 0;
+        if (valid[i]) d->index.find(&words[i * width], b, e);
+        if (b == e) keep[begin + i] = 0;
+      }
+    }
+  }
+  size_t m = 0;
+  for (size_t i = 0; i < rows.size(); i++)
+    if (keep[i]) rows[m++] = rows[i];
+  rows.resize(m);
+}
+
 }  // namespace
 
+bool reduces_build(const BuiltJoin& d, const LogicalQuery& q) {
+  return !d.index_join && !d.cross && !d.step->build_keys.empty() &&
+         d.index.build_rows() < q.tables[size_t(d.table)].table->row_count();
+}
+
 BuiltJoin build_join(const plan::JoinStep& step, const TableFilter& filter, const plan::IndexScan* index_scan,
-                     const LogicalQuery& q, int threads) {
+                     const LogicalQuery& q, int threads, const std::vector<const BuiltJoin*>& semi) {
   BuiltJoin j;
   j.step = &step;
   j.table = step.build_table;
@@ -158,6 +203,7 @@ BuiltJoin build_join(const plan::JoinStep& step, const TableFilter& filter, cons
   } else {
     rows = scan_table(t, filter, q, threads);
   }
+  if (!semi.empty()) keep_rows_matching(rows, semi, t, q);
   j.build_rows = rows.size();
   if (step.build_keys.empty()) {
     j.cross = true;

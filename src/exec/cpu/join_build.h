@@ -45,8 +45,15 @@ struct BuiltJoin {
 };
 
 // Builds one step. `index_scan`: the build table's index scan, when it has one.
+// `semi`: built steps probed only from this step's table whose build side is filtered
+// (reduces_build); the build rows without a match in each are dropped (a semi-join
+// reduction: an inner join there would drop them).
 BuiltJoin build_join(const plan::JoinStep& step, const TableFilter& filter, const plan::IndexScan* index_scan,
-                     const plan::LogicalQuery& q, int threads);
+                     const plan::LogicalQuery& q, int threads, const std::vector<const BuiltJoin*>& semi = {});
+
+// Whether built step d drops rows of the table it is probed from: a join table (not an
+// index or cross join) holding fewer rows than its table.
+bool reduces_build(const BuiltJoin& d, const plan::LogicalQuery& q);
 
 // Orders built joins (exec/core/join_order.h, shared with the other backends) and
 // re-places each residual at the first step where all its tables are bound.

@@ -60,13 +60,18 @@ class JoinTable {
 
   // Presence bits over a dense unique key range, built when few keys survived and
   // the row array is larger than L1: a probe tests one bit (the bitmap is 32x
-  // smaller) before touching the row array. Empty otherwise.
+  // smaller) before touching the row array; also over the key range of a hashed
+  // one-word table whose keys are sparse in it (build_hashed_presence_bits). Empty
+  // otherwise.
   bool has_presence_bits() const { return !bits_.empty(); }
-  // Dense unique tables with presence bits: the build row of `key` or kNone.
+  // Unique tables with presence bits: the build row of `key` or kNone.
   uint32_t find_unique_filtered(int64_t key) const {
     uint64_t off = unsigned_span(min_key_, key);
     if (off >= range_ || !(bits_[off >> 6] >> (off & 63) & 1)) return kNone;
-    return first_[off];
+    if (dense_) return first_[off];
+    uint32_t b, e;
+    find_hashed(&key, b, e);
+    return b < e ? rows_[b] : kNone;
   }
 
  private:
@@ -79,6 +84,7 @@ class JoinTable {
   void build_dense_unique();
   void build_dense_offsets();
   void build_hashed();
+  void build_hashed_presence_bits();
   void find_hashed(const int64_t* key, uint32_t& begin, uint32_t& end) const;
   static uint64_t hash(const int64_t* key, int width);
 

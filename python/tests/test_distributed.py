@@ -217,6 +217,12 @@ ADHOC = [
     ("select distinct s from f order by s desc", "select distinct s from f order by s desc nulls first"),
     ("select k, d.region, sum(price) from f, d where f.dkey = d.dkey and k between 3 and 6 "
      "group by k, d.region order by 3 desc limit 3", None),
+    # NULLS FIRST|LAST: the shards' ORDER BY and the merge's keep the placement written
+    ("select id, qty, s from f where k < 10 order by s nulls first, qty desc nulls last, id limit 12", None),
+    ("select id, ratio from f where id % 13 = 0 order by ratio desc nulls last, id limit 8 offset 2", None),
+    ("select distinct s from f order by s nulls first", None),
+    ("select s, count(*), sum(qty) as t from f group by s order by s desc nulls last", None),
+    ("select k, max(qty) as m from f where id % 50 = 0 group by k order by m nulls first, k", None),
 ]
 
 

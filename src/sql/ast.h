@@ -127,7 +127,12 @@ enum class SetOp { kNone, kUnion, kIntersect, kExcept };
 struct OrderByItem {
   AstPtr expr;
   bool descending = false;
+  int nulls = 0;  // 0: default (last ascending, first descending), 1: NULLS FIRST, 2: NULLS LAST
 };
+
+// Whether an ORDER BY key (window or query) sorts NULLs first: as written, else
+// PostgreSQL's default (NULLs are larger than every value: last ascending, first descending).
+inline bool sorts_nulls_first(bool descending, int nulls) { return nulls == 0 ? descending : nulls == 1; }
 
 struct SelectStatement {
   std::vector<CommonTableExpr> with;  // WITH ... before this query; later ones see earlier ones

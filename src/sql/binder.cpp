@@ -251,6 +251,7 @@ void Binder::bind_order_by(const SelectStatement& s) {
   for (auto& o : s.order_by) {
     plan::OrderItem item;
     item.descending = o.descending;
+    item.nulls_first = sorts_nulls_first(o.descending, o.nulls);
     int pos = ordinal(*o.expr, "ORDER BY");
     if (pos < 0 && o.expr->kind == AstKind::kColumn && o.expr->qualifier.empty()) {
       // ORDER BY prefers output names (aliases and column names) over input columns.

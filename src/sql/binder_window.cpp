@@ -306,7 +306,7 @@ ExprPtr Binder::bind_window_call(const AstExpr& e) {
     plan::WindowOrderItem item;
     item.expr = eb.bind(*o.expr);
     item.descending = o.descending;
-    item.nulls_first = o.nulls == 0 ? o.descending : o.nulls == 1;
+    item.nulls_first = sorts_nulls_first(o.descending, o.nulls);
     w.order.push_back(std::move(item));
   }
   bind_frame(spec, w);

@@ -591,9 +591,16 @@ void Parser::parse_order_by(SelectStatement& s) {
     } else {
       accept_keyword("asc");
     }
-    if (peek().is_keyword("nulls")) not_supported_error(peek(), "NULLS FIRST/LAST");
+    item.nulls = accept_nulls_order();
     s.order_by.push_back(std::move(item));
   } while (accept_operator(","));
+}
+
+int Parser::accept_nulls_order() {
+  if (!accept_keyword("nulls")) return 0;
+  if (accept_keyword("first")) return 1;
+  expect_keyword("last", "FIRST or LAST");
+  return 2;
 }
 
 namespace {

@@ -62,6 +62,8 @@ class Parser {
   TableItem parse_table_item();
   std::vector<TableItem> parse_table_items();
   void parse_order_by(SelectStatement& s);
+  // [NULLS FIRST | NULLS LAST] after an ORDER BY key: 0 when absent, 1 FIRST, 2 LAST.
+  int accept_nulls_order();
   [[noreturn]] void unexpected_after_clause(int clause);
 
   // Expressions, loosest binding first.

@@ -57,14 +57,7 @@ WindowSpecAst Parser::parse_window_body() {
       o.expr = parse_expr();
       if (accept_keyword("desc")) o.descending = true;
       else accept_keyword("asc");
-      if (accept_keyword("nulls")) {
-        if (accept_keyword("first")) {
-          o.nulls = 1;
-        } else {
-          expect_keyword("last", "FIRST or LAST");
-          o.nulls = 2;
-        }
-      }
+      o.nulls = accept_nulls_order();
       w.order.push_back(std::move(o));
     } while (accept_operator(","));
   }

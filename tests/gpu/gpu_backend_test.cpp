@@ -526,6 +526,14 @@ TEST(GpuEdges, LargeOrderByOnTheDevice) {
       "from lineorder where lo_orderkey % 8 = 1 order by q desc limit 30000",
       "select lo_orderkey, case when lo_discount > 8 then null else lo_discount end as d from lineorder "
       "where lo_orderkey % 8 = 2 order by lo_tax, d offset 60000",
+      // NULLS FIRST|LAST as written (the NULL-flag pass follows the item, not its direction).
+      "select lo_orderkey, lo_linenumber, case when lo_quantity > 40 then null else lo_quantity end as q "
+      "from lineorder where lo_orderkey % 8 = 1 order by q nulls first, lo_tax desc limit 5000 offset 100",
+      "select lo_orderkey, lo_linenumber, case when lo_quantity > 40 then null else lo_quantity end as q "
+      "from lineorder where lo_orderkey % 8 = 1 order by q desc nulls last limit 30000",
+      "select lo_orderkey, case when lo_discount > 8 then null else lo_discount end as d, "
+      "case when lo_tax < 2 then null else cast(lo_tax as double) / 3 end as t from lineorder "
+      "where lo_orderkey % 8 = 2 order by t desc nulls last, d nulls first, lo_orderkey limit 70000",
       // DOUBLE: -0 and +0 compare equal (input order), negatives, DESC.
       "select lo_orderkey, lo_linenumber, cast(lo_discount - 5 as double) * 0.0 as z from lineorder "
       "where lo_orderkey % 10 = 3 order by z limit 40000",

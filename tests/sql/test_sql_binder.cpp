@@ -217,6 +217,27 @@ TEST_F(SqlBinder, OrderBy) {
   EXPECT_SQL_ERROR(cat, "select i from t order by nope", ErrorKind::kBinder, "unknown column 'nope'");
 }
 
+// NULLS FIRST|LAST as written, else PostgreSQL's default (last ascending, first
+// descending), also through DISTINCT, grouping and set operations' ORDER BY.
+TEST_F(SqlBinder, OrderByNulls) {
+  auto q = cat.bind("select i, s, b from t order by i, s desc, b nulls first, d desc nulls last, f asc nulls last");
+  ASSERT_EQ(q.order_by.size(), 5u);
+  const bool want[5] = {false, true, true, false, false};
+  for (size_t k = 0; k < 5; k++) EXPECT_EQ(q.order_by[k].nulls_first, want[k]) << k;
+  EXPECT_TRUE(q.order_by[0].default_nulls());
+  EXPECT_TRUE(q.order_by[1].default_nulls());
+  EXPECT_FALSE(q.order_by[2].default_nulls());
+  EXPECT_FALSE(q.order_by[3].default_nulls());
+  EXPECT_TRUE(q.order_by[4].default_nulls());
+  EXPECT_NE(q.to_string().find("ORDER BY i s DESC b NULLS FIRST d DESC NULLS LAST f\n"), std::string::npos)
+      << q.to_string();
+  q = cat.bind("select distinct s from t order by s desc nulls last");
+  EXPECT_FALSE(q.order_by[0].nulls_first);
+  q = cat.bind("select s, count(*) from t group by s order by count(*) nulls first, s");
+  EXPECT_TRUE(q.order_by[0].nulls_first);
+  EXPECT_FALSE(q.order_by[1].nulls_first);
+}
+
 TEST_F(SqlBinder, Distinct) {
   auto q = cat.bind("select distinct s, i + 1 from t order by s, i + 1 desc");
   EXPECT_TRUE(q.distinct);

@@ -225,7 +225,6 @@ TEST(SqlParser, UnsupportedFeaturesSaySo) {
   ns("select a from (t join u on t.a = u.a) x", "an alias for a parenthesized join");
   ns("(select a from t order by a) order by a", "ORDER BY or LIMIT after a parenthesized query");
   ns("select a from t where a similar to 'x'", "SIMILAR TO");
-  ns("select a from t order by a nulls first", "NULLS FIRST/LAST");
   ns("select distinct on (a) a from t", "DISTINCT ON");
   ns("select sum(a) over (order by a rows between 1 preceding and current row exclude ties) from t",
      "EXCLUDE in window frames");
@@ -237,6 +236,32 @@ TEST(SqlParser, UnsupportedFeaturesSaySo) {
 
 namespace raydb::sql {
 namespace {
+
+// NULLS FIRST|LAST per ORDER BY key (0: not written), in a query, a set operation and
+// a parenthesized subquery; NULLS needs FIRST or LAST.
+TEST(SqlParser, OrderByNullsFirstLast) {
+  auto st = parse("select a, b, c from t order by a nulls first, b desc nulls last, c desc, 1 asc nulls last");
+  const auto& o = st.select.order_by;
+  ASSERT_EQ(o.size(), 4u);
+  EXPECT_FALSE(o[0].descending);
+  EXPECT_EQ(o[0].nulls, 1);
+  EXPECT_TRUE(o[1].descending);
+  EXPECT_EQ(o[1].nulls, 2);
+  EXPECT_TRUE(o[2].descending);
+  EXPECT_EQ(o[2].nulls, 0);
+  EXPECT_EQ(o[3].nulls, 2);
+  st = parse("select a from t union select b from u order by 1 desc nulls first limit 2");
+  ASSERT_EQ(st.select.order_by.size(), 1u);
+  EXPECT_EQ(st.select.order_by[0].nulls, 1);
+  st = parse("select * from (select a from t order by a nulls first limit 3) x");
+  ASSERT_TRUE(st.select.from[0].subquery);
+  EXPECT_EQ(st.select.from[0].subquery->order_by[0].nulls, 1);
+  EXPECT_EQ(parse_error("select a from t order by a nulls").second,
+            "syntax error at line 1, column 33: expected FIRST or LAST, found end of input");
+  EXPECT_EQ(parse_error("select a from t order by a nulls middle").second,
+            "syntax error at line 1, column 34: expected FIRST or LAST, found 'middle'");
+  EXPECT_EQ(parse_error("select a from t order by a first").first, ErrorKind::kParse);
+}
 
 TEST(SqlParser, WindowFunctions) {
   auto st = parse(

@@ -205,11 +205,17 @@ std::string Gen::plain_query() {
   std::string q = "SELECT " + std::string(chance(0.2) ? "DISTINCT " : "") + select + " FROM " + from_.text + where();
   if (schema_.always_limit || chance(0.6)) {
     std::string order;
-    for (int i = 0; i < n; i++) order += (i ? ", " : "") + std::to_string(i + 1) + (chance(0.3) ? " DESC" : "");
+    for (int i = 0; i < n; i++)
+      order += (i ? ", " : "") + std::to_string(i + 1) + (chance(0.3) ? " DESC" : "") + nulls_order();
     q += " ORDER BY " + order;
     if (schema_.always_limit || chance(0.5)) q += " LIMIT " + std::to_string(1 + pick(5));
   }
   return q;
+}
+
+std::string Gen::nulls_order() {
+  const int r = std::uniform_int_distribution<int>(0, 4)(nulls_rng_);
+  return r == 0 ? " NULLS FIRST" : r == 1 ? " NULLS LAST" : "";
 }
 
 std::string Gen::aggregate() {
@@ -240,7 +246,7 @@ std::string Gen::aggregate_query() {
     if (chance(0.3)) q += " HAVING count(*) " + std::string(chance(0.5) ? ">" : "<=") + " " + std::to_string(pick(3));
     if (chance(0.6)) {
       std::string order;
-      for (int i = 0; i < groups; i++) order += (i ? ", " : "") + std::to_string(i + 1);
+      for (int i = 0; i < groups; i++) order += (i ? ", " : "") + std::to_string(i + 1) + nulls_order();
       q += " ORDER BY " + order;
       if (chance(0.4)) q += " LIMIT " + std::to_string(1 + pick(4));
     }

@@ -47,7 +47,7 @@ const Schema& ssb_schema();
 
 class Gen {
  public:
-  Gen(const Schema& schema, uint64_t seed) : schema_(schema), rng_(seed) {}
+  Gen(const Schema& schema, uint64_t seed) : schema_(schema), rng_(seed), nulls_rng_(seed ^ 0x9E3779B97F4A7C15ull) {}
   std::string query();
 
  private:
@@ -73,9 +73,13 @@ class Gen {
   std::string plain_query();
   std::string aggregate();
   std::string aggregate_query();
+  // "", " NULLS FIRST" or " NULLS LAST" after an ORDER BY key, drawn from a stream of
+  // its own so that a seed's queries stay what they were apart from this clause.
+  std::string nulls_order();
 
   const Schema& schema_;
   std::mt19937_64 rng_;
+  std::mt19937_64 nulls_rng_;
   From from_;
 };
 

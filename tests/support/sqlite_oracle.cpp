@@ -98,7 +98,8 @@ Cell canonical_cell(const Value& v) {
     case TypeId::kHugeint: return Cell::integer(v.as_hugeint());
     case TypeId::kDouble:
     case TypeId::kDecimal: return Cell::real(v.as_double());
-    case TypeId::kDate: return Cell::text(v.to_string());
+    case TypeId::kDate:
+    case TypeId::kTimestamp: return Cell::text(v.to_string());  // as SQLite's TEXT ('YYYY-MM-DD HH:MM:SS')
     case TypeId::kVarchar: return Cell::text(v.as_string());
   }
   return Cell::null();

@@ -13,6 +13,9 @@
 //                                       date literals behave as for DATE; date arithmetic
 //                                       does not (give such tests their own SQLite text)
 //   VARCHAR         -> TEXT             BINARY collation = raydb's bytewise order
+//   BOOLEAN         -> INTEGER 0/1      results only (SQLite's TRUE/FALSE are 1/0)
+//   TIMESTAMP       -> TEXT             results only, as 'YYYY-MM-DD HH:MM:SS[.ffffff]';
+//                                       whole seconds order as the timestamps do
 //
 // Where SQLite's semantics differ from PostgreSQL's (which raydb follows), the oracle
 // adjusts SQLite, not the test:

@@ -15,7 +15,8 @@ using plan::LogicalQuery;
 
 namespace {
 
-// Sorts row indices by ORDER BY keys: NULLs last in ASC, first in DESC (PostgreSQL).
+// Sorts row indices by ORDER BY keys: NULLs first or last per key as the item says
+// (the binder fills in PostgreSQL's default: last in ASC, first in DESC).
 std::vector<uint32_t> sort_rows(const std::vector<Vector>& keys, const std::vector<plan::OrderItem>& items, size_t n,
                                 int64_t limit) {
   std::vector<uint32_t> idx(n);
@@ -27,8 +28,8 @@ std::vector<uint32_t> sort_rows(const std::vector<Vector>& keys, const std::vect
       bool na = v.is_null(a), nb = v.is_null(b);
       if (na || nb) {
         if (na && nb) continue;
-        // ASC: NULL is larger (last); DESC: NULL first.
-        return desc ? na : nb;
+        // Independent of the direction: a NULL precedes a value exactly when NULLs go first.
+        return items[k].nulls_first ? na : nb;
       }
       int c = 0;
       switch (v.kind) {

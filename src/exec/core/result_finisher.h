@@ -1,7 +1,8 @@
 #pragma once
 // The end of every query, shared by all backends so that their results agree row
 // for row: after aggregation HAVING, SELECT and the ORDER BY keys; then DISTINCT,
-// ORDER BY (NULLs last ascending, first descending, as PostgreSQL), OFFSET/LIMIT.
+// ORDER BY (NULLS FIRST|LAST per key; by default last ascending, first descending, as
+// PostgreSQL), OFFSET/LIMIT.
 #include <vector>
 
 #include "exec/core/memory_budget.h"

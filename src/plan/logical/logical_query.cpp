@@ -23,7 +23,8 @@ std::string LogicalQuery::to_string() const {
   s += "\n";
   if (!order_by.empty()) {
     s += "  ORDER BY";
-    for (auto& o : order_by) s += " " + o.expr->to_string() + (o.descending ? " DESC" : "");
+    for (auto& o : order_by) s += " " + o.expr->to_string() + (o.descending ? " DESC" : "") +
+                                (o.default_nulls() ? "" : o.nulls_first ? " NULLS FIRST" : " NULLS LAST");
     s += "\n";
   }
   if (limit >= 0 || offset > 0) s += fmt::format("  LIMIT {} OFFSET {}\n", limit, offset);

@@ -58,7 +58,10 @@ struct AggregateExpr {
 struct OrderItem {
   ExprPtr expr;  // same domain as SELECT items (may be kOutputRef)
   bool descending = false;
-  // NULLs sort as PostgreSQL does by default: last in ASC, first in DESC.
+  // NULLS FIRST|LAST; the binder sets PostgreSQL's default when none is written (last
+  // in ASC, first in DESC).
+  bool nulls_first = false;
+  bool default_nulls() const { return nulls_first == descending; }
 };
 
 // Window functions (OVER): evaluated after the block's rows exist and before DISTINCT,

@@ -265,7 +265,8 @@ std::string PhysicalPlan::explain() const {
   s += "\n";
   if (!q.order_by.empty()) {
     s += "order by";
-    for (auto& o : q.order_by) s += " " + o.expr->to_string() + (o.descending ? " desc" : "");
+    for (auto& o : q.order_by) s += " " + o.expr->to_string() + (o.descending ? " desc" : "") +
+                                  (o.default_nulls() ? "" : o.nulls_first ? " nulls first" : " nulls last");
     s += "\n";
   }
   if (q.limit >= 0 || q.offset > 0) s += fmt::format("limit {} offset {}\n", q.limit, q.offset);

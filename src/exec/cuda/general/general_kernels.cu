@@ -232,9 +232,11 @@ __global__ void order_key_kernel(const i128* values, const uint8_t* nulls, const
   }
 }
 
-// The NULL flag of perm[i]'s key: NULLs last ascending (1), first descending (0).
-__global__ void order_null_kernel(const uint8_t* nulls, const uint32_t* perm, uint64_t n, bool desc, uint8_t* key) {
-  GRID_LOOP(i, n) key[i] = uint8_t((nulls[perm[i]] != 0) != desc);
+// The NULL flag of perm[i]'s key: 0 for the rows that come first (NULLs when
+// nulls_first, else values), 1 for the others.
+__global__ void order_null_kernel(const uint8_t* nulls, const uint32_t* perm, uint64_t n, bool nulls_first,
+                                  uint8_t* key) {
+  GRID_LOOP(i, n) key[i] = uint8_t((nulls[perm[i]] != 0) != nulls_first);
 }
 
 __global__ void any_nan_kernel(const i128* values, const uint8_t* nulls, uint64_t n, int* flag) {
@@ -306,8 +308,9 @@ void launch_order_key(const __int128* values, const uint8_t* nulls, const uint32
                       bool desc, unsigned long long* key, cudaStream_t s) {
   if (n) order_key_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(values, nulls, perm, n, mode, desc, key);
 }
-void launch_order_null(const uint8_t* nulls, const uint32_t* perm, uint64_t n, bool desc, uint8_t* key, cudaStream_t s) {
-  if (n) order_null_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(nulls, perm, n, desc, key);
+void launch_order_null(const uint8_t* nulls, const uint32_t* perm, uint64_t n, bool nulls_first, uint8_t* key,
+                       cudaStream_t s) {
+  if (n) order_null_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(nulls, perm, n, nulls_first, key);
 }
 void launch_any_nan(const __int128* values, const uint8_t* nulls, uint64_t n, int* flag, cudaStream_t s) {
   if (n) any_nan_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(values, nulls, n, flag);

@@ -100,8 +100,10 @@ void launch_distinct_count(const uint32_t* gid, const long long* value, uint64_t
 // (-0 as +0); 0 where NULL; complemented when desc.
 void launch_order_key(const __int128* values, const uint8_t* nulls, const uint32_t* perm, uint64_t n, int mode,
                       bool desc, unsigned long long* key, cudaStream_t s);
-// key[i] = (row perm[i] is NULL) != desc: NULLs last ascending, first descending.
-void launch_order_null(const uint8_t* nulls, const uint32_t* perm, uint64_t n, bool desc, uint8_t* key, cudaStream_t s);
+// key[i] = (row perm[i] is NULL) != nulls_first: the ORDER BY item's NULLS FIRST|LAST
+// (PostgreSQL's default, last ascending and first descending, set by the binder).
+void launch_order_null(const uint8_t* nulls, const uint32_t* perm, uint64_t n, bool nulls_first, uint8_t* key,
+                       cudaStream_t s);
 // *flag = 1 when some non-NULL DOUBLE value is a NaN (the CPU's comparator is no
 // order there, so such sorts stay on the host).
 void launch_any_nan(const __int128* values, const uint8_t* nulls, uint64_t n, int* flag, cudaStream_t s);

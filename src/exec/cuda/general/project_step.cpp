@@ -83,7 +83,7 @@ gpu::DeviceBuffer sort_permutation(GeneralQuery& g, const std::vector<Column128>
       case VectorKind::kDouble: pass64(c, 3, desc); break;
       default: pass64(c, 0, desc); break;
     }
-    launch_order_null(c.nl(), perm.get<uint32_t>(), n, desc, n1.get<uint8_t>(), g.s);
+    launch_order_null(c.nl(), perm.get<uint32_t>(), n, g.q.order_by[k].nulls_first, n1.get<uint8_t>(), g.s);
     sort_pairs_u8(n1.get<uint8_t>(), n2.get<uint8_t>(), perm.get<uint32_t>(), perm2.get<uint32_t>(), n, g.s);
     std::swap(perm, perm2);
   }

@@ -5,7 +5,8 @@
 // row range move every column by its width. On a device: forced CUDA answers equal the
 // CPU's for date-range, key-range (through the date dimension), two-range, empty and
 // full selections, order statistics, boolean filters and the 13 SSB queries, and
-// EXPLAIN ANALYZE on CUDA reports the blocks the CPU reports skipped.
+// EXPLAIN ANALYZE on CUDA reports the blocks the CPU reports skipped; the general path
+// (row results) scans only the selected blocks too.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -254,6 +255,32 @@ TEST(GpuDataSkipping, OtherShapesWithSkippingEqualTheCpu) {
     const std::string sql = read_file(source_dir() + "/ssb/queries/" + q + ".sql");
     EXPECT_TRUE(same(db->query(sql, cpu), db->query(sql, cuda), sql)) << q;
   }
+}
+
+// On a device: the general path (shapes outside the star kernels: row results) scans
+// only the selected blocks' row ids and reports them as the CPU does.
+TEST(GpuDataSkipping, GeneralPathScansEqualTheCpu) {
+  if (exec::cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device: " << exec::cuda::no_device_reason();
+  auto db = Database::open(sorted_ssb());
+  const QueryOptions cpu{Backend::kCpu}, cuda{Backend::kCuda};
+  const std::string one = "select lo_orderdate, lo_orderkey, lo_linenumber, lo_revenue from lineorder where "
+                          "lo_orderdate between 19970301 and 19970303 order by 1, 2, 3";
+  const std::string join = "select d_date, lo_orderkey, lo_linenumber from lineorder, date where lo_orderdate = "
+                           "d_datekey and lo_orderdate between 19960101 and 19960102 and lo_quantity = 7 order by 2, 3";
+  const std::string empty = "select lo_orderkey from lineorder where lo_orderdate > 20000101";
+  for (const std::string& sql : {one, join, empty}) {
+    const QueryResult want = db->query(sql, cpu), got = db->query(sql, cuda);
+    EXPECT_EQ(got.backend, "cuda") << sql;
+    EXPECT_TRUE(same(want, got, sql));
+    const std::string ge = db->query("explain analyze " + sql, cuda).explain;
+    EXPECT_NE(ge.find("general path"), std::string::npos) << ge;
+    EXPECT_GT(number_after(ge, "scan lineorder: blocks: \\d+ scanned, (\\d+) skipped"), 0) << ge;
+  }
+  const std::string ce = db->query("explain analyze " + one, cpu).explain;
+  const std::string ge = db->query("explain analyze " + one, cuda).explain;
+  EXPECT_EQ(number_after(ge, "scan lineorder: blocks: \\d+ scanned, (\\d+) skipped"),
+            number_after(ce, "scan lineorder: .*blocks: \\d+ scanned, (\\d+) skipped"))
+      << ge << "\n" << ce;
 }
 
 }  // namespace

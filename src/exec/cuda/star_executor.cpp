@@ -59,8 +59,9 @@ void run_on_device(StarRun& r) {
 // fact rows the kernel's launches covered.
 std::string blocks_text(const StarRun& r) {
   if (!r.blocks) return "";
-  return fmt::format(", blocks: {} scanned, {} skipped ({} rows in {} launches)", r.blocks->blocks - r.blocks->skipped,
-                     r.blocks->skipped, r.blocks->rows(), r.blocks->ranges.size());
+  const size_t launches = r.blocks->ranges.size();
+  return fmt::format(", blocks: {} scanned, {} skipped ({} rows in {} launch{})", r.blocks->blocks - r.blocks->skipped,
+                     r.blocks->skipped, r.blocks->rows(), launches, launches == 1 ? "" : "es");
 }
 
 // EXPLAIN ANALYZE: rows through each operator of the star plan, device phases.

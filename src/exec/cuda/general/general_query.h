@@ -4,6 +4,8 @@
 // settings, and the program runner every operator evaluates expressions with.
 #include <cuda_runtime.h>
 
+#include <string>
+
 #include "common/settings.h"
 #include "exec/cuda/general/general_plan.h"
 #include "exec/cuda/general/program_runner.h"
@@ -21,6 +23,7 @@ struct GeneralQuery {
   cudaStream_t s;
   size_t nt;  // tables bound by the query
   ProgramRunner programs;
+  std::string skipped;  // EXPLAIN ANALYZE: the scans' zone-map blocks (scan_step)
 };
 
 }  // namespace raydb::exec::cuda::general

@@ -40,6 +40,22 @@ void shift_row_arrays(P& s, uint64_t begin) {
   }
 }
 
+// Whether some block of `z` spans less than half of the column's [min, max]: only
+// then can a key range skip many blocks, and the dimension's host pass pay off (an
+// unsorted foreign key's blocks each span nearly everything).
+bool clustered(const ZoneMap& z) {
+  int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
+  for (size_t b = 0; b < z.block_count(); b++)
+    if (z.block(b).min <= z.block(b).max) lo = std::min(lo, z.block(b).min), hi = std::max(hi, z.block(b).max);
+  if (lo >= hi) return false;
+  const unsigned __int128 half = ((unsigned __int128)(__int128(hi) - __int128(lo))) / 2;
+  for (size_t b = 0; b < z.block_count(); b++) {
+    const ZoneMap::Block& k = z.block(b);
+    if (k.min <= k.max && (unsigned __int128)(__int128(k.max) - __int128(k.min)) < half) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::optional<std::pair<int64_t, int64_t>> passing_key_range(const StarDim& d, uint64_t row_limit) {
@@ -70,7 +86,7 @@ std::optional<BlockSelection> fact_blocks(const StarPlan& sp, const plan::Logica
   for (const StarDim& d : sp.dims) {
     const ColumnPtr& fk = sp.fact_columns[size_t(d.fact_col)];
     if (!(fk->type() == d.key->type()) || fk->type().id == TypeId::kDouble || fk->type().id == TypeId::kVarchar ||
-        !fk->zone_map())
+        !fk->zone_map() || !clustered(*fk->zone_map()))
       continue;
     const int c = root_column_index(q, sp.root, fk);
     if (c < 0) continue;

@@ -32,7 +32,9 @@ constexpr uint64_t kHostKeyRangeRows = uint64_t(1) << 17;
 std::optional<std::pair<int64_t, int64_t>> passing_key_range(const StarDim& d, uint64_t row_limit);
 
 // The fact blocks the star kernel must read, in at most kMaxFactLaunches ranges;
-// nullopt when no zone map is usable or every block is read anyway.
+// nullopt when no zone map is usable or every block is read anyway. A dimension's
+// keys are used only when the foreign key's blocks are clustered (some block spans
+// less than half of its values, as when the table is sorted by it).
 std::optional<BlockSelection> fact_blocks(const StarPlan& sp, const plan::LogicalQuery& q);
 
 // `p` for fact rows [r.begin, r.end): every fact column and per-row array starts at

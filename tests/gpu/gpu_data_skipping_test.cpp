@@ -43,6 +43,12 @@ const std::string& sorted_ssb() {
   return path;
 }
 
+QueryOptions on(Backend b) {
+  QueryOptions o;
+  o.backend = b;
+  return o;
+}
+
 int64_t number_after(const std::string& text, const std::string& pattern) {
   std::smatch m;
   if (!std::regex_search(text, m, std::regex(pattern))) return -1;
@@ -187,6 +193,17 @@ TEST(StarBlocks, PassingKeyRangeIsBruteForce) {
   }
 }
 
+// Per-row filter bits (bit r % 16 of chunk r / 16), where the parameters carry them,
+// move by begin / 16 chunks.
+template <typename P>
+void check_filter_bits(P p, RowRange r) {
+  if constexpr (requires { p.filter_bits; }) {
+    static const uint16_t bits[1] = {0};  // only addresses are compared
+    p.filter_bits = bits;
+    EXPECT_EQ(exec::cuda::params_for_rows(p, r).filter_bits, bits + r.begin / 16);
+  }
+}
+
 // Device-free: the parameters of rows [begin, end) move each column by begin rows of
 // its width, and the per-row outputs by begin entries.
 TEST(StarBlocks, ParamsForRowsMoveEveryColumn) {
@@ -210,6 +227,7 @@ TEST(StarBlocks, ParamsForRowsMoveEveryColumn) {
   p.os_select = nullptr;
   p.os_gids = nullptr;
   EXPECT_EQ(exec::cuda::params_for_rows(p, r).os_select, nullptr);
+  check_filter_bits(p, r);
   // A range not starting on a kernel tile, or past the rows: an internal error.
   EXPECT_THROW(exec::cuda::params_for_rows(p, RowRange{100, 200}), Error);
   EXPECT_THROW(exec::cuda::params_for_rows(p, RowRange{0, p.rows + 1}), Error);
@@ -219,7 +237,7 @@ TEST(StarBlocks, ParamsForRowsMoveEveryColumn) {
 TEST(GpuDataSkipping, SortedSsbAnswersAndBlocksEqualTheCpu) {
   if (exec::cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device: " << exec::cuda::no_device_reason();
   auto db = Database::open(sorted_ssb());
-  const QueryOptions cpu{Backend::kCpu}, cuda{Backend::kCuda};
+  const QueryOptions cpu = on(Backend::kCpu), cuda = on(Backend::kCuda);
   for (const SkipCase& c : kCases) {
     SCOPED_TRACE(c.name);
     const QueryResult want = db->query(c.sql, cpu), got = db->query(c.sql, cuda);
@@ -242,7 +260,7 @@ TEST(GpuDataSkipping, SortedSsbAnswersAndBlocksEqualTheCpu) {
 TEST(GpuDataSkipping, OtherShapesWithSkippingEqualTheCpu) {
   if (exec::cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device: " << exec::cuda::no_device_reason();
   auto db = Database::open(sorted_ssb());
-  const QueryOptions cpu{Backend::kCpu}, cuda{Backend::kCuda};
+  const QueryOptions cpu = on(Backend::kCpu), cuda = on(Backend::kCuda);
   for (const char* sql : kOtherShapes) {
     const QueryResult want = db->query(sql, cpu), got = db->query(sql, cuda);
     EXPECT_EQ(got.backend, "cuda") << sql;
@@ -262,7 +280,7 @@ TEST(GpuDataSkipping, OtherShapesWithSkippingEqualTheCpu) {
 TEST(GpuDataSkipping, GeneralPathScansEqualTheCpu) {
   if (exec::cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device: " << exec::cuda::no_device_reason();
   auto db = Database::open(sorted_ssb());
-  const QueryOptions cpu{Backend::kCpu}, cuda{Backend::kCuda};
+  const QueryOptions cpu = on(Backend::kCpu), cuda = on(Backend::kCuda);
   const std::string one = "select lo_orderdate, lo_orderkey, lo_linenumber, lo_revenue from lineorder where "
                           "lo_orderdate between 19970301 and 19970303 order by 1, 2, 3";
   const std::string join = "select d_date, lo_orderkey, lo_linenumber from lineorder, date where lo_orderdate = "

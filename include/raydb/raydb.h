@@ -18,6 +18,8 @@
 
 namespace raydb {
 
+struct DeviceResultColumns;  // result columns left on a GPU (raydb/arrow_export.h uses them)
+
 // Which backend runs a query. kAuto: the first that takes the plan, CUDA before the
 // CPU. kCpu / kCuda force one (an error names why it cannot). kRt is an access policy
 // rather than a backend: RT index paths wherever one applies, on the CUDA backend
@@ -35,6 +37,11 @@ struct QueryOptions {
   // (between CPU morsels, between GPU kernel launches). A statement that writes is
   // committed whole or not at all. The owner clears it before the next statement.
   std::shared_ptr<std::atomic<bool>> cancel;
+  // CUDA backend: where the executor holds the final result columns on the device
+  // (plain projections of non-string columns on the general path), keep a copy there in
+  // Arrow's layout (QueryResult::device_columns) for export_arrow_device, which then
+  // hands those out instead of copying the host result to the device.
+  bool keep_result_on_device = false;
 };
 
 // A materialized result, stored by column.
@@ -61,6 +68,9 @@ class QueryResult {
   double device_ms = -1;      // GPU backends: device time of the query (CUDA events); -1 otherwise
   uint64_t device_bytes = 0;  // GPU backends: bytes of fact columns read, as stored on the device
   std::string explain;        // EXPLAIN text, when the statement was EXPLAIN
+  // The columns a GPU backend left on the device (QueryOptions::keep_result_on_device);
+  // null when it did not. Opaque here: raydb/arrow_export.h reads it.
+  std::shared_ptr<const DeviceResultColumns> device_columns;
 
   // Construction (executors and api).
   std::vector<ColumnData>& columns() { return columns_; }

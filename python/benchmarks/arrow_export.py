@@ -32,7 +32,11 @@ def main():
     for cols in ["k, v", "i"]:
         r = con.sql(f"select {cols} from t")
         print(f"select {cols} ({n} rows): query {best_ms(lambda: con.sql(f'select {cols} from t')):.1f} ms, "
-              f".arrow() {best_ms(r.arrow):.2f} ms")
+              f".arrow() {best_ms(r.arrow):.2f} ms, "
+              f"device array (CPU) imported {best_ms(lambda: pa.record_batch(r)):.2f} ms")
+        if not raydb._core.arrow_device_unavailable("cuda"):  # the copy into CUDA memory
+            g = con.sql(f"select {cols} from t", device="cuda")
+            print(f"  device array (CUDA) {best_ms(g.__arrow_c_device_array__):.2f} ms")
     m = min(n, 1_000_000)
     r = con.sql(f"select k, v from t where k < {m}")
     print(f"fetchall of {m} rows x 2: {best_ms(lambda: r.fetchmany(m) if not r._pos else None, 1):.0f} ms")

@@ -53,9 +53,17 @@ class Connection:
     def path(self):
         return self._connected().path
 
-    def sql(self, query):
-        """Runs one statement and returns its Result."""
-        return Result(self._connected().query(str(query)))
+    def sql(self, query, *, device="cpu"):
+        """Runs one statement and returns its Result. device="cuda" makes the result's
+        Arrow C Device Data Interface export (__arrow_c_device_array__,
+        __arrow_c_device_stream__) hand out CUDA device memory; it needs a CUDA device."""
+        native = self._connected()
+        why = _core.arrow_device_unavailable(str(device))
+        if why:
+            raise _core.InvalidInputException(f"device='{device}': {why}")
+        # On CUDA the engine also keeps the final columns on the device where its executor
+        # has them there, so the export need not copy the host result back.
+        return Result(native.query(str(query), device == "cuda"), str(device))
 
     query = sql
 

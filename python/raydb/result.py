@@ -1,6 +1,13 @@
 """A query result: DB-API style fetches, and Arrow, pandas and polars conversions."""
 
 
+def _check_protocol_kwargs(kwargs):
+    # The PyCapsule protocol reserves keywords for later versions: None means "not asked".
+    for name, value in kwargs.items():
+        if value is not None:
+            raise NotImplementedError(f"keyword {name}={value!r} is not supported")
+
+
 class Result:
     """Rows of one statement, fully materialized by the engine.
 
@@ -10,9 +17,15 @@ class Result:
     not copied).
     """
 
-    def __init__(self, native):
+    def __init__(self, native, device="cpu"):
         self._native = native
+        self._device = device
         self._pos = 0
+
+    @property
+    def device(self):
+        """Where the Arrow C Device Data Interface exports this result: "cpu" or "cuda"."""
+        return self._device
 
     @property
     def columns(self):
@@ -58,6 +71,19 @@ class Result:
 
     def __arrow_c_stream__(self, requested_schema=None):
         return self.arrow().__arrow_c_stream__(requested_schema)
+
+    def __arrow_c_device_array__(self, requested_schema=None, **kwargs):
+        """The whole result as one record batch through the Arrow C Device Data Interface:
+        (schema capsule, "arrow_device_array" capsule) on this result's device. On "cuda"
+        the buffers are device memory of CUDA device 0 that the array owns (freed when the
+        consumer releases it), with a cudaEvent_t* as sync_event."""
+        _check_protocol_kwargs(kwargs)
+        return self._native.device_array(self._device)
+
+    def __arrow_c_device_stream__(self, requested_schema=None, **kwargs):
+        """An "arrow_device_array_stream" capsule of one batch, as __arrow_c_device_array__."""
+        _check_protocol_kwargs(kwargs)
+        return self._native.device_stream(self._device)
 
     def arrow(self):
         """A pyarrow.Table."""

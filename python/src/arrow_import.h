@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "arrow_abi.h"
+#include "raydb/arrow_abi.h"
 #include "raydb/column_input.h"
 
 namespace raydb::python {

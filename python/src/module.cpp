@@ -7,6 +7,7 @@
 #include "errors.h"
 #include "native_connection.h"
 #include "native_result.h"
+#include "raydb/arrow_export.h"
 #include "raydb/build_config.h"
 
 namespace nb = nanobind;
@@ -26,12 +27,18 @@ NB_MODULE(_core, m) {
       .def_prop_ro("elapsed_ms", &NativeResult::elapsed_ms)
       .def("rows", &NativeResult::rows, nb::arg("begin"), nb::arg("end"))
       .def("__arrow_c_array__", [](const NativeResult& r, nb::object) { return r.arrow_c_array(); },
-           nb::arg("requested_schema") = nb::none());
+           nb::arg("requested_schema") = nb::none())
+      .def("device_array", &NativeResult::device_array, nb::arg("device"))
+      .def("device_stream", &NativeResult::device_stream, nb::arg("device"));
+  // "" when results can be exported to `device` ("cpu" or "cuda") here, else why not.
+  m.def("arrow_device_unavailable", [](const std::string& device) {
+    return raydb::arrow_device_unavailable(raydb::python::device_type(device));
+  });
 
   nb::class_<NativeConnection>(m, "NativeConnection")
       .def(nb::init<const std::string&, bool>(), nb::arg("path"), nb::arg("create"))
       .def("configure", &NativeConnection::configure)
-      .def("query", &NativeConnection::query)
+      .def("query", &NativeConnection::query, nb::arg("sql"), nb::arg("keep_on_device") = false)
       .def("register_arrow", &NativeConnection::register_arrow)
       .def("unregister", &NativeConnection::unregister)
       .def("create_table_arrow", &NativeConnection::create_table_arrow)

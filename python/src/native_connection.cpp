@@ -53,11 +53,20 @@ void NativeConnection::configure(const std::string& backend, int threads,
   con_->options() = std::move(o);
 }
 
-NativeResult NativeConnection::query(const std::string& sql) {
+NativeResult NativeConnection::query(const std::string& sql, bool keep_on_device) {
   db();
   nb::gil_scoped_release release;
   std::lock_guard lock(mutex_);
-  return NativeResult(con_->query(sql));
+  // For this statement only: a SET inside it still persists in the options.
+  con_->options().keep_result_on_device = keep_on_device;
+  try {
+    QueryResult r = con_->query(sql);
+    con_->options().keep_result_on_device = false;
+    return NativeResult(std::move(r));
+  } catch (...) {
+    con_->options().keep_result_on_device = false;
+    throw;
+  }
 }
 
 void NativeConnection::register_arrow(const std::string& name, nb::tuple batch) {

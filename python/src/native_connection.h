@@ -24,7 +24,8 @@ class NativeConnection {
 
   // backend: auto|cpu|cuda|rt; threads: 0 = all; settings: name -> value as SET takes it.
   void configure(const std::string& backend, int threads, const std::vector<std::pair<std::string, std::string>>& settings);
-  NativeResult query(const std::string& sql);
+  // keep_on_device: QueryOptions::keep_result_on_device for this statement only.
+  NativeResult query(const std::string& sql, bool keep_on_device = false);
   // `batch` is a pair of PyCapsules (the `__arrow_c_array__` protocol) of a record batch.
   void register_arrow(const std::string& name, nanobind::tuple batch);
   bool unregister(const std::string& name);

@@ -2,7 +2,7 @@
 
 #include <nanobind/stl/string.h>
 
-#include "result_export.h"
+#include "raydb/arrow_export.h"
 
 namespace nb = nanobind;
 
@@ -67,7 +67,25 @@ void free_array(PyObject* capsule) {
   delete a;
 }
 
+void free_device_array(PyObject* capsule) {
+  auto* a = static_cast<ArrowDeviceArray*>(PyCapsule_GetPointer(capsule, "arrow_device_array"));
+  if (a && a->array.release) a->array.release(&a->array);
+  delete a;
+}
+
+void free_device_stream(PyObject* capsule) {
+  auto* s = static_cast<ArrowDeviceArrayStream*>(PyCapsule_GetPointer(capsule, "arrow_device_array_stream"));
+  if (s && s->release) s->release(s);
+  delete s;
+}
+
 }  // namespace
+
+ArrowDeviceType device_type(const std::string& device) {
+  if (device == "cpu") return ARROW_DEVICE_CPU;
+  if (device == "cuda") return ARROW_DEVICE_CUDA;
+  throw Error(ErrorKind::kInvalidInput, "device must be 'cpu' or 'cuda', not '" + device + "'");
+}
 
 std::vector<std::string> NativeResult::column_names() const {
   std::vector<std::string> out;
@@ -102,8 +120,34 @@ nb::tuple NativeResult::arrow_c_array() const {
   nb::object sc = nb::steal(PyCapsule_New(schema, "arrow_schema", free_schema));
   nb::object ac = nb::steal(PyCapsule_New(array, "arrow_array", free_array));
   if (!sc.is_valid() || !ac.is_valid()) throw nb::python_error();
-  export_result(result_, schema, array);
+  export_arrow(result_, schema, array);
   return nb::make_tuple(sc, ac);
+}
+
+nb::tuple NativeResult::device_array(const std::string& device) const {
+  const ArrowDeviceType type = device_type(device);
+  auto* schema = new ArrowSchema{};
+  auto* array = new ArrowDeviceArray{};
+  nb::object sc = nb::steal(PyCapsule_New(schema, "arrow_schema", free_schema));
+  nb::object ac = nb::steal(PyCapsule_New(array, "arrow_device_array", free_device_array));
+  if (!sc.is_valid() || !ac.is_valid()) throw nb::python_error();
+  {
+    nb::gil_scoped_release release;  // a CUDA export copies the result to the device
+    export_arrow_device(result_, type, schema, array);
+  }
+  return nb::make_tuple(sc, ac);
+}
+
+nb::object NativeResult::device_stream(const std::string& device) const {
+  const ArrowDeviceType type = device_type(device);
+  auto* stream = new ArrowDeviceArrayStream{};
+  nb::object capsule = nb::steal(PyCapsule_New(stream, "arrow_device_array_stream", free_device_stream));
+  if (!capsule.is_valid()) throw nb::python_error();
+  {
+    nb::gil_scoped_release release;
+    export_arrow_device_stream(result_, type, stream);
+  }
+  return capsule;
 }
 
 }  // namespace raydb::python

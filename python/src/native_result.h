@@ -1,16 +1,21 @@
 #pragma once
 // A materialized query result as the Python package sees it: rows as tuples of Python
 // values, and the whole result as an Arrow record batch (PyCapsules of the C Data
-// Interface, the `__arrow_c_array__` protocol).
+// Interface and the C Device Data Interface: the `__arrow_c_array__`,
+// `__arrow_c_device_array__` and `__arrow_c_device_stream__` protocols).
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <nanobind/nanobind.h>
 
+#include "raydb/arrow_abi.h"
 #include "raydb/raydb.h"
 
 namespace raydb::python {
+
+// "cpu" -> ARROW_DEVICE_CPU, "cuda" -> ARROW_DEVICE_CUDA; kInvalidInput otherwise.
+ArrowDeviceType device_type(const std::string& device);
 
 class NativeResult {
  public:
@@ -27,6 +32,10 @@ class NativeResult {
   nanobind::list rows(size_t begin, size_t end) const;
   // (schema capsule "arrow_schema", array capsule "arrow_array") of a struct array.
   nanobind::tuple arrow_c_array() const;
+  // (schema capsule, capsule "arrow_device_array") on `device`: "cpu" or "cuda".
+  nanobind::tuple device_array(const std::string& device) const;
+  // A capsule "arrow_device_array_stream" of one batch on `device`.
+  nanobind::object device_stream(const std::string& device) const;
 
  private:
   std::shared_ptr<const QueryResult> result_;

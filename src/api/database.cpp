@@ -390,8 +390,10 @@ QueryResult Database::Impl::run_query(plan::LogicalQuery query, QueryOptions& op
   exec::ExecOptions eopts;
   eopts.threads = options.threads;
   eopts.settings = options.settings;
+  eopts.keep_result_on_device = options.keep_result_on_device;
   exec::ResultTable table = driver.run(physical, request, indexes, eopts);
   QueryResult r = to_query_result(table);
+  r.device_columns = table.device_columns;
   r.backend = plan::backend_kind_name(physical.backend);
   r.elapsed_ms = timer.elapsed_ms();
   r.device_ms = table.device_ms;

@@ -1,5 +1,6 @@
 // `raydb calibrate` on the GPU: the GPU-resident RT scan index's methods (gpu-scan,
-// gpu-sieve, rt on OptiX where it runs) timed with the result left on the device,
+// gpu-sieve, rt on OptiX where it runs) timed with the result left on the device over
+// a grid of 1-4 predicates and four selectivities,
 // turned into plan::Calibration::rt_scan_gpu like the CPU measurement
 // (rt_scan_calibrator.cpp), so the CUDA backend's `auto` takes the cheapest method
 // on this card and prefers the RT one only where traversal is fast (RT cores).
@@ -13,11 +14,15 @@
 #include "bench/rt_scan_calibrator.h"
 #include "common/timer.h"
 #include "plan/physical/cost_model.h"
+#include "plan/physical/nonnegative_fit.h"
 #include "rt/tracer.h"
 
 namespace raydb::bench {
 
 namespace rs = access::rt_scan;
+using plan::FitPoint;
+using plan::nonnegative_fit;
+using plan::worst_relative_error;
 
 namespace {
 
@@ -40,12 +45,35 @@ rs::ScanExpr ranges(uint32_t columns, int64_t rows, double keep) {
   return rs::ScanExpr::all_of(std::move(p));
 }
 
+struct Measured {
+  rs::ScanEstimate est;
+  double scan_ns = 0, sieve_ns = 0, rt_ns = -1;  // rt_ns < 0: not run (no OptiX)
+};
+
+// Every method on 1-4 predicates at four per-column selectivities: the work the
+// planner chooses between, so that the fitted constants reproduce it.
+std::vector<Measured> measure_grid(const rs::GpuScanIndex& ix, int64_t n, bool rt, uint64_t* words, int reps) {
+  std::vector<Measured> out;
+  for (uint32_t preds = 1; preds <= 4; ++preds)
+    for (const double keep : {0.01, 0.1, 0.5, 0.9}) {
+      const rs::ScanExpr q = ranges(preds, n, keep);
+      Measured m;
+      m.est = ix.estimate(q);
+      m.scan_ns = median_device_ms(ix, q, rs::ScanMethod::kGpuScan, words, reps) * 1e6;
+      m.sieve_ns = median_device_ms(ix, q, rs::ScanMethod::kGpuSieve, words, reps) * 1e6;
+      if (rt) m.rt_ns = median_device_ms(ix, q, rs::ScanMethod::kRt, words, reps) * 1e6;
+      out.push_back(m);
+    }
+  return out;
+}
+
 }  // namespace
 
-// The fixed part is an evaluation with nothing to do (a predicate every row passes);
-// gpu-scan's per-row constant comes from three predicates over every row; sieve and
-// refine constants are the defaults scaled to reproduce the measured times over three
-// selectivities (geometric mean), the RT ones on what remains after the sieve.
+// Each method's constants are a non-negative least-squares fit (relative error) of the
+// cost model's terms (cost_model.cpp rt_scan_cost_ms) to the grid: gpu-scan gives the
+// fixed part and the per-column read; the sieve's vectors, refine launches and refined
+// rows come from gpu-sieve's time above that fixed part; the RT launch and per-row
+// refine from rt's time above its sieve part.
 std::optional<plan::Calibration::RtScanConstants> calibrate_rt_scan_gpu(int log2_rows, int reps) {
   std::string why;
   if (!rs::gpu_scan_available(&why)) {
@@ -54,11 +82,11 @@ std::optional<plan::Calibration::RtScanConstants> calibrate_rt_scan_gpu(int log2
   }
   const int64_t n = int64_t(1) << log2_rows;
   std::mt19937_64 rng(42);
-  std::vector<std::vector<int64_t>> data(3, std::vector<int64_t>(size_t(n)));
+  std::vector<std::vector<int64_t>> data(4, std::vector<int64_t>(size_t(n)));
   for (auto& col : data)
     for (auto& v : col) v = int64_t(rng() % uint64_t(n));
-  std::vector<rs::ScanColumn> cols(3);
-  for (int c = 0; c < 3; c++) cols[size_t(c)].values = data[size_t(c)];
+  std::vector<rs::ScanColumn> cols(data.size());
+  for (size_t c = 0; c < data.size(); c++) cols[c].values = data[c];
   std::unique_ptr<rt::Tracer> optix;
   const rt::OptixDeviceInfo& info = rt::optix_device_info();
   if (info.built && info.available) optix = rt::make_optix_tracer();
@@ -66,46 +94,44 @@ std::optional<plan::Calibration::RtScanConstants> calibrate_rt_scan_gpu(int log2
   o.build_rt = optix != nullptr;
   auto ix = rs::make_gpu_scan_index(cols, o, optix.get());
   auto words = rs::make_device_words((uint64_t(n) + 63) / 64);
-  const plan::Calibration::RtScanConstants d = plan::default_rt_scan_constants(plan::ExecDevice::kGpu);
-  plan::Calibration::RtScanConstants c;
+  const std::vector<Measured> grid = measure_grid(*ix, n, optix != nullptr, words.get(), reps);
+  const double rows = double(n);
+
+  std::vector<FitPoint> scan;
+  for (const Measured& m : grid) scan.push_back({{1.0, rows * m.est.scan_columns}, m.scan_ns});
+  const std::vector<double> fs = nonnegative_fit(scan, 2);
+  plan::Calibration::RtScanConstants c = plan::default_rt_scan_constants(plan::ExecDevice::kGpu);
   c.measured = true;
-  const double fixed_ns = median_device_ms(*ix, ranges(1, n, 2.0), rs::ScanMethod::kGpuScan, words.get(), reps) * 1e6;
-  c.fixed_ns = fixed_ns;
-  // Per full-column read: the later columns are read only where rows still match.
-  const rs::ScanExpr half = ranges(3, n, 0.5);
-  const double t_scan = median_device_ms(*ix, half, rs::ScanMethod::kGpuScan, words.get(), reps) * 1e6;
-  const double columns = std::max(1.0, ix->estimate(half).scan_columns);
-  c.scan_ns_per_row_predicate = std::max(1e-6, (t_scan - fixed_ns) / (columns * double(n)));
-  double log_sieve = 0, log_rt = 0;
-  int rt_points = 0;
-  const double keeps[] = {0.05, 0.2, 0.6};
-  for (double keep : keeps) {
-    const rs::ScanExpr q = ranges(3, n, keep);
-    const rs::ScanEstimate e = ix->estimate(q);
-    const double vec = double(n) * std::max<uint32_t>(1, e.sieve_vectors);
-    const double t_sieve = median_device_ms(*ix, q, rs::ScanMethod::kGpuSieve, words.get(), reps) * 1e6;
-    const double sieve_model = d.sieve_ns_per_row_vector * vec + d.sieve_refine_ns_per_row * double(e.residual_rows);
-    log_sieve += std::log(std::max(0.05 * t_sieve, t_sieve - fixed_ns) / sieve_model) / 3;
-    if (optix && e.residual_rows > 0) {
-      const double t_rt = median_device_ms(*ix, q, rs::ScanMethod::kRt, words.get(), reps) * 1e6;
-      const double rt_model = d.rt_refine_ns_per_row * double(e.residual_rows) + d.rt_ns_per_job * e.jobs;
-      const double rest = t_rt - fixed_ns - d.sieve_ns_per_row_vector * vec;
-      log_rt += std::log(std::max(0.05 * t_rt, rest) / rt_model);
-      rt_points++;
-    }
+  c.fixed_ns = fs[0];
+  c.scan_ns_per_row_predicate = std::max(1e-6, fs[1]);
+
+  std::vector<FitPoint> sieve;
+  for (const Measured& m : grid)
+    sieve.push_back({{rows * std::max<uint32_t>(1, m.est.sieve_vectors), double(m.est.refine_jobs), double(m.est.residual_rows)},
+                     std::max(0.05 * m.sieve_ns, m.sieve_ns - c.fixed_ns)});
+  const std::vector<double> fv = nonnegative_fit(sieve, 3);
+  c.sieve_ns_per_row_vector = std::max(1e-7, fv[0]);
+  c.sieve_refine_job_ns = fv[1];
+  c.sieve_refine_ns_per_row = fv[2];
+
+  std::vector<FitPoint> rt;
+  for (const Measured& m : grid) {
+    if (m.rt_ns < 0 || m.est.refine_jobs == 0) continue;
+    const double sieve_part = c.fixed_ns + c.sieve_ns_per_row_vector * rows * std::max<uint32_t>(1, m.est.sieve_vectors);
+    rt.push_back({{double(m.est.refine_jobs), double(m.est.residual_rows)}, std::max(0.05 * m.rt_ns, m.rt_ns - sieve_part)});
   }
-  const double sieve_scale = std::exp(log_sieve);
-  c.sieve_ns_per_row_vector = d.sieve_ns_per_row_vector * sieve_scale;
-  c.sieve_refine_ns_per_row = d.sieve_refine_ns_per_row * sieve_scale;
-  // Without OptiX the RT method is never offered; keep the defaults for the record.
-  const double rt_scale = rt_points ? std::exp(log_rt / rt_points) : 1.0;
-  c.rt_refine_ns_per_row = d.rt_refine_ns_per_row * rt_scale;
-  c.rt_ns_per_job = d.rt_ns_per_job * rt_scale;
-  std::printf("gpu rt scan, 2^%d rows x 3 columns: fixed %.1f us, gpu-scan %.5f ns/row/predicate, sieve x%.2f "
-              "(%.6f ns/row/vector, refine %.3f ns/row), rt x%.2f%s (refine %.3f ns/row, launch %.1f us)\n",
-              log2_rows, c.fixed_ns * 1e-3, c.scan_ns_per_row_predicate, sieve_scale, c.sieve_ns_per_row_vector,
-              c.sieve_refine_ns_per_row, rt_scale, optix ? "" : " (no OptiX: defaults)", c.rt_refine_ns_per_row,
-              c.rt_ns_per_job * 1e-3);
+  if (!rt.empty()) {  // without OptiX the RT method is never offered: keep the defaults
+    const std::vector<double> fr = nonnegative_fit(rt, 2);
+    c.rt_ns_per_job = fr[0];
+    c.rt_refine_ns_per_row = fr[1];
+  }
+  std::printf("gpu rt scan, 2^%d rows x 4 columns, %zu queries: fixed %.1f us, gpu-scan %.5f ns/row/column "
+              "(worst %.0f%%), sieve %.6f ns/row/vector + %.1f us/refine launch + %.3f ns/refined row (worst %.0f%%), "
+              "rt %.1f us/launch + %.3f ns/refined row%s\n",
+              log2_rows, grid.size(), c.fixed_ns * 1e-3, c.scan_ns_per_row_predicate, 100 * worst_relative_error(scan, fs),
+              c.sieve_ns_per_row_vector, c.sieve_refine_job_ns * 1e-3, c.sieve_refine_ns_per_row,
+              100 * worst_relative_error(sieve, fv), c.rt_ns_per_job * 1e-3, c.rt_refine_ns_per_row,
+              rt.empty() ? " (no OptiX: defaults)" : "");
   return c;
 }
 

@@ -32,6 +32,8 @@ const std::vector<SettingInfo> kSettings = {
     {"cuda_layout", "RAYDB_CUDA_LAYOUT", "blocked or striped", "star kernels: tile layout"},
     {"cuda_tile_aggregate", "RAYDB_CUDA_TILE_AGGREGATE", "on or off",
      "star kernels: one group's column aggregates folded per dense tile from vector loads"},
+    {"cuda_filter_passes", "RAYDB_CUDA_FILTER_PASSES", "on or off",
+     "star kernels: boolean trees and long IN sets evaluated by passes before the fused kernel (off: inside it)"},
     {"cuda_profile", "RAYDB_CUDA_PROFILE", "on or off", "star path: per-phase device times on stderr"},
     {"cuda_disable", "RAYDB_CUDA_DISABLE", "on or off", "hide CUDA devices (read once per process)"},
     {"transfer_cost", "RAYDB_TRANSFER_COST", "on or off",
@@ -233,6 +235,10 @@ bool switch_value(const std::string& v, bool from_env, bool dflt, char off = '0'
 
 bool Settings::cuda_narrow_lookup() const {
   const Entry& e = entry("cuda_narrow_lookup");
+  return switch_value(e.text, e.from_env, true);
+}
+bool Settings::cuda_filter_passes() const {
+  const Entry& e = entry("cuda_filter_passes");
   return switch_value(e.text, e.from_env, true);
 }
 bool Settings::cuda_smem_lookup() const {

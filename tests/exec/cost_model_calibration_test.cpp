@@ -223,6 +223,19 @@ TEST(Calibration, RtScanConstants) {
   w.scan_columns = 1.2;
   EXPECT_NEAR(rt_scan_cost_ms(gpu, RtScanMethod::kGpuScan, w), (45000 + 0.001 * 1.2e6) * 1e-6 + gpu_rows, 1e-9);
   EXPECT_NEAR(rt_scan_cost_ms(cpu, RtScanMethod::kCpuScan, w), 0.5 * 3e6 * 1e-6 + to_rows, 1e-9);  // CPU: per predicate
+  // A refine launch costs per job with rows left to refine (the estimate's refine_jobs).
+  c.rt_scan_gpu.sieve_refine_job_ns = 20000.0;
+  use_calibration(std::make_shared<const Calibration>(c));
+  w.jobs = 2;
+  w.refine_jobs = 1;
+  EXPECT_NEAR(rt_scan_cost_ms(gpu, RtScanMethod::kGpuSieve, w),
+              (45000 + 0.0002 * 6e6 + 0.1 * 5000 + 20000) * 1e-6 + gpu_rows, 1e-9);
+  EXPECT_NEAR(rt_scan_cost_ms(gpu, RtScanMethod::kRt, w), (45000 + 0.0002 * 6e6 + 2.0 * 5000 + 150000) * 1e-6 + gpu_rows,
+              1e-9);
+  w.refine_jobs = 0;  // not counted (work built by hand): every job refines when rows remain
+  EXPECT_NEAR(rt_scan_cost_ms(gpu, RtScanMethod::kRt, w), (45000 + 0.0002 * 6e6 + 2.0 * 5000 + 300000) * 1e-6 + gpu_rows,
+              1e-9);
+  w.jobs = 1;
   // Nothing left to refine after sieving: no RT launch.
   w.residual_rows = 0;
   EXPECT_NEAR(rt_scan_cost_ms(gpu, RtScanMethod::kRt, w), rt_scan_cost_ms(gpu, RtScanMethod::kGpuSieve, w), 1e-12);

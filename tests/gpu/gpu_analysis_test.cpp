@@ -130,5 +130,20 @@ TEST(CudaAnalysis, OrAcrossDimensionsAsFactFilters) {
   EXPECT_NE(std::get<std::string>(across).find("across tables"), std::string::npos) << std::get<std::string>(across);
 }
 
+// GROUP BY fact-table keys whose value combinations far outnumber the fact rows (TPC-H
+// q20's l_partkey, l_suppkey) would need that many dense accumulators in the star
+// kernel: the general path's hash grouping takes them instead; a small range stays.
+TEST(CudaAnalysis, SparseFactGroupKeysLeaveTheStarKernels) {
+  OracleFixture& f = ssb_fixture("0.01");
+  ASSERT_TRUE(f.db) << f.error;
+  const char* sparse = "select lo_orderkey, lo_partkey, sum(lo_revenue) from lineorder group by lo_orderkey, lo_partkey";
+  auto r = star_analysis(f, sparse);
+  ASSERT_TRUE(std::holds_alternative<std::string>(r));
+  EXPECT_NE(std::get<std::string>(r).find("dense GROUP BY slots"), std::string::npos) << std::get<std::string>(r);
+  EXPECT_FALSE(cuda_verdict(f, sparse)) << *cuda_verdict(f, sparse);
+  const char* dense = "select lo_discount, lo_quantity, sum(lo_revenue) from lineorder group by lo_discount, lo_quantity";
+  EXPECT_TRUE(std::holds_alternative<exec::cuda::StarPlan>(star_analysis(f, dense)));
+}
+
 }  // namespace
 }  // namespace raydb::test

@@ -108,6 +108,25 @@ TEST_P(GpuPredicates, StarKernelsEqualCpu) {
   std::string why;
   EXPECT_TRUE(run_both(*f.db, GetParam().sql, why)) << why;
 }
+// The same shapes with the boolean trees and sets inside the fused kernel (filter
+// passes off) and with the passes' bits read by striped tiles: equal to the CPU.
+TEST_P(GpuPredicates, FilterPassesOffAndStripedEqualCpu) {
+  REQUIRE_GPU();
+  const std::string name = GetParam().name;
+  const bool csv = std::any_of(std::begin(kCsvPredicateCases), std::end(kCsvPredicateCases),
+                               [&](const Case& c) { return name == c.name; });
+  OracleFixture& f = csv ? csv_fixture() : ssb_fixture("0.01");
+  ASSERT_TRUE(f.db) << f.error;
+  const std::string& sql = GetParam().sql;
+  QueryResult cpu = f.db->query(sql, QueryOptions{Backend::kCpu});
+  for (const auto& [key, value] : {std::pair{"cuda_filter_passes", "off"}, std::pair{"cuda_layout", "striped"}}) {
+    QueryOptions o{Backend::kCuda};
+    o.settings.set(key, value);
+    QueryResult gpu = f.db->query(sql, o);
+    EXPECT_EQ(gpu.backend, "cuda") << key;
+    EXPECT_TRUE(same(cpu, gpu, sql)) << key << "=" << value;
+  }
+}
 // EXPLAIN ANALYZE on the star kernels: the fact kernel's filtered-row counter and the
 // rows that passed the probes equal COUNT(*) of the same conditions.
 TEST(GpuExplainAnalyze, StarKernelsCountRows) {

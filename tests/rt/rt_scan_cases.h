@@ -439,6 +439,8 @@ TEST_P(RtScanTest, EstimateMatchesTheEvaluation) {
       ix->evaluate(e, sieve, bits, &st);
       EXPECT_EQ(est.residual_rows, st.sieve_rows) << i << "\n" << ix->explain(e);
       EXPECT_EQ(est.jobs, st.groups) << i << "\n" << ix->explain(e);
+      EXPECT_LE(est.refine_jobs, est.jobs) << i;
+      EXPECT_EQ(est.refine_jobs == 0, est.residual_rows == 0) << i << "\n" << ix->explain(e);
       EXPECT_GE(est.match_fraction, 0.0);
       EXPECT_LE(est.match_fraction, 1.0);
     }
@@ -448,12 +450,12 @@ TEST_P(RtScanTest, EstimateMatchesTheEvaluation) {
     EXPECT_NEAR(ix->estimate(one).match_fraction * double(t.rows()), double(bits.count()), 1e-6) << i;
     EXPECT_DOUBLE_EQ(ix->estimate(one).scan_columns, ix->estimate(one).predicates > 0 ? 1.0 : 0.0) << i;
     // Two terms: the plain scan reads the first column whole and the second where a
-    // row of a 32-byte sector (8 rows) passed the more selective one.
+    // row of a 128-byte line (32 rows) passed the more selective one.
     const ScanExpr other = random_predicate(t, uint32_t(i % 4 + 1) % 4, rng);
     const ScanEstimate a = ix->estimate(one), b = ix->estimate(other);
     if (a.predicates == 1 && b.predicates == 1) {
       const double first = std::min(a.match_fraction, b.match_fraction);
-      EXPECT_NEAR(ix->estimate(ScanExpr::all_of({one, other})).scan_columns, 2 - std::pow(1 - first, 8), 1e-9) << i;
+      EXPECT_NEAR(ix->estimate(ScanExpr::all_of({one, other})).scan_columns, 2 - std::pow(1 - first, 32), 1e-9) << i;
     }
   }
   ix->set_sieve_mode(SieveMode::kNearest);

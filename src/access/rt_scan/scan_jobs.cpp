@@ -172,13 +172,14 @@ ScanEstimate ScanModel::estimate(const ScanExpr& e, SieveMode mode) const {
     std::sort(fractions.begin(), fractions.end());  // the plain GPU scan's order (by_selectivity)
     double f = 1;
     for (const double x : fractions) {
-      out.scan_columns += 1 - std::pow(1 - f, 8);  // ScanEstimate::scan_columns
+      out.scan_columns += 1 - std::pow(1 - f, 32);  // ScanEstimate::scan_columns
       f *= x;
     }
     for (const GroupJob& j : plan(n.terms, mode)) {
       out.jobs++;
       out.slabs += j.slabs.size();
       out.residual_rows += j.residual_rows();
+      if (j.residual_rows() > 0) out.refine_jobs++;
       for (uint32_t d = 0; d < j.dims; ++d)
         if (j.dim[d].constrained) out.sieve_vectors += uint32_t(2 * j.dim[d].sieve.spans.size());
     }

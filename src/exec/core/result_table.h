@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/settings.h"
+#include "exec/core/device_result_columns.h"
 #include "exec/core/key_encoder.h"
 #include "exec/core/vector.h"
 
@@ -14,6 +15,7 @@ namespace raydb::exec {
 struct ExecOptions {
   int threads = 0;  // 0: all hardware threads
   Settings settings;  // the connection's knobs (common/settings.h)
+  bool keep_result_on_device = false;  // QueryOptions::keep_result_on_device
 };
 
 // The columns of a finished query. Vectors may view strings owned by `interner`
@@ -29,6 +31,9 @@ struct ResultTable {
   // columns the query reads as stored on the device. -1 / 0 elsewhere.
   double device_ms = -1;
   uint64_t device_bytes = 0;
+  // GPU backends, with ExecOptions::keep_result_on_device: the final columns, also on
+  // the device (null where the backend did not keep them).
+  std::shared_ptr<const DeviceResultColumns> device_columns;
 };
 
 }  // namespace raydb::exec

@@ -25,7 +25,7 @@ ResultTable CudaExecutor::execute(const plan::PhysicalPlan& plan, const ExecOpti
   auto run_general = [&]() {
     general::GeneralPlan gp = general_plan();
     if (device_count() == 0) fail(ErrorKind::kNotImplemented, "no CUDA device: {}", no_device_reason());
-    return general::GeneralExecutor::execute(plan, gp, options.settings);
+    return general::GeneralExecutor::execute(plan, gp, options.settings, options.keep_result_on_device);
   };
   // [gpuidx] Plans with index scans or index joins run on the general path (index_steps.h).
   if (plan.has_index_paths() || !a->star) return run_general();

@@ -1,6 +1,7 @@
 // The CUDA backend in a build without CUDA: no devices, clear errors.
 #include "common/error.h"
 #include "exec/cuda/cuda_backend.h"
+#include "exec/cuda/device_copies.h"
 #include "exec/cuda/gpu_index_catalog.h"
 
 namespace raydb::exec::cuda {
@@ -39,6 +40,10 @@ void clear_gpu_indexes() {}
 void release_gpu_indexes() {}
 rt::Tracer& gpu_view_tracer() { fail(ErrorKind::kNotImplemented, "RT views on the GPU: this raydb was built without CUDA"); }
 GpuIndexUse gpu_index_use() { return {}; }
+
+std::unique_ptr<DeviceCopies> copy_to_device(const std::vector<HostRange>&) {
+  fail(ErrorKind::kInvalidInput, "no CUDA device: {}", no_device_reason());
+}
 
 ResultTable CudaExecutor::execute(const plan::PhysicalPlan&, const ExecOptions&) {
   fail(ErrorKind::kNotImplemented, "no CUDA device: {}", no_device_reason());

@@ -20,6 +20,7 @@ constexpr int kMaxAggs = 8;
 constexpr int kMaxProgram = 12;
 constexpr int kMaxRootGroups = 4;
 constexpr int kProgramRegisters = 4;
+constexpr int kStarTileRows = 4096;  // rows per fact-kernel tile (block/load.cuh kTile)
 
 // A column as stored on the device. Offset mode: value = base + stored, with
 // stored an unsigned integer of `width` bytes. Dictionary mode (decode != null):
@@ -157,6 +158,10 @@ struct StarParams {
   DevColumn cols[kMaxFactColumns];
   DevPred preds[kMaxFactPreds];   // conjuncts applied one after another
   const DevTrees* trees = nullptr;  // boolean conjuncts applied after preds (device memory), or none
+  // Rows that passed the boolean trees and device-memory sets, when filter passes
+  // (filter_passes.cu) evaluated them before the kernel: bit r % 16 of chunk r / 16,
+  // padded to whole tiles. Those trees and sets are then no longer in trees / preds.
+  const uint16_t* filter_bits = nullptr;
   DevJoin joins[kMaxJoins];
   DevRootGroup root_groups[kMaxRootGroups];
   DevAgg aggs[kMaxAggs];
@@ -168,6 +173,23 @@ struct StarParams {
   // and its group id (0 when it did not); no aggregation.
   unsigned char* os_select = nullptr;
   uint32_t* os_gids = nullptr;
+};
+
+// Filter passes (filter_passes.cu): each leaf of the boolean trees and each
+// device-memory set predicate in a kernel of its own writing one bit per row, then
+// one pass combining them into StarParams::filter_bits. Host copies: the trees as
+// add_fact_trees built them (leaves, linears and steps), the set predicates, the
+// fact columns they read.
+struct FilterPassJob {
+  const DevTrees* trees = nullptr;  // host memory, or none
+  int32_t nleaves = 0, nlinears = 0;
+  DevPred sets[kMaxFactPreds] = {};
+  int32_t nsets = 0;
+  const DevColumn* cols = nullptr;  // host array of the fact columns (StarParams::cols)
+  uint64_t rows = 0;
+  uint64_t chunks = 0;    // 16-row chunks of every bit array (rows padded to whole tiles)
+  uint16_t* scratch = nullptr;  // device: (nleaves + nlinears + nsets) * chunks
+  uint16_t* out = nullptr;      // device: chunks
 };
 
 // Dimension side: one filter of a dimension table, ranges in the stored domain.

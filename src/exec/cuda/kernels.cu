@@ -171,6 +171,7 @@ __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constan
 #pragma unroll
     for (int i = 0; i < kItems; i++) gid[i] = 0;
     for (int k = 0; k < p.npreds && mask; k++) pred_tile<V, L, EXT>(p.preds[k], p.cols[p.preds[k].col], base, mask);
+    if (p.filter_bits && mask) mask &= tile_bits<L>(p.filter_bits, base);
     if constexpr (EXT) {
       const DevTrees* t = p.trees;
       for (int k = 0; t && k < t->ntrees && mask; k++)

@@ -33,6 +33,8 @@ struct StarKnobs {
   bool tile_aggregate = true;  // one group, column-shaped aggregates: dense tiles folded from vector loads
 };
 void launch_star(const StarParams& p, const StarKnobs& knobs, cudaStream_t stream);
+// The filter passes of one fact kernel (kernel_params.h FilterPassJob; filter_passes.cu).
+void launch_filter_passes(const FilterPassJob& job, cudaStream_t stream);
 // in: int32 codes (-1 = filtered out); out: n entries of `width` (1 or 2) bytes,
 // code + 1 (0 = filtered out). The caller checks that every code fits.
 void launch_narrow_lookup(const int32_t* in, uint64_t n, void* out, int width, cudaStream_t stream);

@@ -119,12 +119,11 @@ void fill_linear(const StarRun& r, DevLinear& dl, const LinearPredicate& l, cons
   dl.k_hi = int64_t(uint64_t(u >> 64));
 }
 
-// Boolean fact filters: their programs as DevTrees in device memory (star_kernel's
-// TREES instantiation reads them there).
-void add_fact_trees(StarRun& r, StarParams& p) {
-  if (r.sp.fact_trees.empty()) return;
-  DevTrees t;
-  int nleaves = 0, nlinears = 0;
+// Boolean fact filters: their programs as DevTrees (star_kernel's EXT instantiation
+// reads them in device memory; filter passes read the host copy). False when none.
+bool build_fact_trees(StarRun& r, DevTrees& t, int& nleaves, int& nlinears) {
+  if (r.sp.fact_trees.empty()) return false;
+  nleaves = nlinears = 0;
   for (auto& st : r.sp.fact_trees) {
     DevTree& dt = t.trees[t.ntrees++];
     const int first_leaf = nleaves, first_linear = nlinears;
@@ -144,6 +143,10 @@ void add_fact_trees(StarRun& r, StarParams& p) {
       dt.arg[dt.nsteps++] = arg;
     }
   }
+  return true;
+}
+
+void upload_fact_trees(StarRun& r, StarParams& p, const DevTrees& t) {
   gpu::DeviceBuffer buf(sizeof(DevTrees), "boolean filters");
   // Pageable source: the copy has left `t` when cudaMemcpyAsync returns.
   gpu::check_cuda(cudaMemcpyAsync(buf.get(), &t, sizeof(DevTrees), cudaMemcpyHostToDevice, r.ctx.stream), "cudaMemcpy");
@@ -151,10 +154,47 @@ void add_fact_trees(StarRun& r, StarParams& p) {
   r.pred_sets.push_back(std::move(buf));
 }
 
+bool is_device_set(const DevPred& d) { return d.ranges || d.bitmap || d.hash; }
+
+// The trees and device-memory sets as filter passes (filter_passes.cu): a bit per row
+// computed before the fact kernel, which then reads 2 bytes per 16 rows instead and
+// runs as the plain instantiation (4 blocks per SM, no tree calls).
+void add_filter_passes(StarRun& r, StarParams& p, const DevTrees* t, int nleaves, int nlinears) {
+  FilterPassJob job;
+  job.trees = t;
+  job.nleaves = t ? nleaves : 0;
+  job.nlinears = t ? nlinears : 0;
+  int kept = 0;
+  for (int k = 0; k < p.npreds; k++) {
+    if (is_device_set(p.preds[k]))
+      job.sets[job.nsets++] = p.preds[k];
+    else
+      p.preds[kept++] = p.preds[k];
+  }
+  p.npreds = kept;
+  job.cols = p.cols;
+  job.rows = p.rows;
+  job.chunks = (p.rows + uint64_t(kStarTileRows) - 1) / uint64_t(kStarTileRows) * (uint64_t(kStarTileRows) / 16);
+  const uint64_t arrays = uint64_t(job.nsets + job.nleaves + job.nlinears) + 1;
+  gpu::DeviceBuffer buf(arrays * job.chunks * sizeof(uint16_t), "filter pass bits");
+  job.scratch = buf.get<uint16_t>();
+  job.out = job.scratch + (arrays - 1) * job.chunks;
+  launch_filter_passes(job, r.ctx.stream);
+  p.filter_bits = job.out;
+  p.trees = nullptr;
+  r.pred_sets.push_back(std::move(buf));
+}
+
 void add_fact_predicates(StarRun& r, StarParams& p) {
   for (auto& f : r.sp.fact_filters)
     if (!fill_pred(r, p.preds[p.npreds++], f.fact_col, f.ranges)) r.nothing = true;
-  add_fact_trees(r, p);
+  DevTrees t;
+  int nleaves = 0, nlinears = 0;
+  const bool trees = build_fact_trees(r, t, nleaves, nlinears);
+  bool sets = false;
+  for (int k = 0; k < p.npreds; k++) sets = sets || is_device_set(p.preds[k]);
+  if ((trees || sets) && !r.nothing && r.settings.cuda_filter_passes()) return add_filter_passes(r, p, trees ? &t : nullptr, nleaves, nlinears);
+  if (trees) upload_fact_trees(r, p, t);
 }
 
 // Probe the most selective dimension first (exact counts from the dimension pass).

@@ -28,6 +28,9 @@ namespace {
 using i128 = __int128;
 constexpr i128 kI64Max = std::numeric_limits<int64_t>::max();
 constexpr i128 kI64Min = std::numeric_limits<int64_t>::min();
+// Dense GROUP BY slots over the fact table's keys always allowed (128 MiB per
+// accumulator field); beyond it, at most 4 per fact row.
+constexpr uint64_t kMaxDenseRootGroups = uint64_t(1) << 24;
 
 bool integer_physical(const Type& t) {
   return t.id == TypeId::kInteger || t.id == TypeId::kBigint || t.id == TypeId::kDate || t.id == TypeId::kDecimal;
@@ -363,6 +366,17 @@ std::variant<StarPlan, std::string> analyze(const plan::PhysicalPlan& plan) {
     }
   }
   if (bits > 62) return std::string("GROUP BY keys wider than 62 bits together");
+  // The fused kernel keeps one dense accumulator per value combination of the fact
+  // table's GROUP BY keys (star_fact_pass.cpp). Far more combinations than fact rows
+  // (TPC-H q20's GROUP BY l_partkey, l_suppkey: 2*10^9 slots, 15 GiB, for 6*10^6 rows
+  // at SF 1) leave it to the general path, whose hash grouping is sized by the rows.
+  uint64_t dense = 1;
+  for (int k : sp.root_group_keys) {
+    const KeySpec& s = sp.key_specs[size_t(k)];
+    if (__builtin_mul_overflow(dense, value_count(s.min, s.max), &dense)) dense = UINT64_MAX;
+  }
+  if (dense > std::max<uint64_t>(kMaxDenseRootGroups, 4 * sp.root_rows))
+    return fmt::format("{} dense GROUP BY slots for {} fact rows", dense, sp.root_rows);
 
   // Aggregates.
   if (q.aggregates.size() > size_t(kMaxAggs)) return fmt::format("more than {} aggregates", kMaxAggs);

@@ -91,6 +91,7 @@ plan::RtScanWork rt_scan_work(const rs::ScanEstimate& est, uint64_t rows) {
   w.rows = rows;
   w.predicates = est.predicates;
   w.jobs = est.jobs;
+  w.refine_jobs = est.refine_jobs;
   w.sieve_vectors = est.sieve_vectors;
   w.residual_rows = est.residual_rows;
   w.slabs = est.slabs;

@@ -178,6 +178,7 @@ nlohmann::ordered_json Calibration::to_json() const {
       j[key] = {{"scan_ns_per_row_predicate", r->scan_ns_per_row_predicate},
                 {"sieve_ns_per_row_vector", r->sieve_ns_per_row_vector},
                 {"sieve_refine_ns_per_row", r->sieve_refine_ns_per_row},
+                {"sieve_refine_job_ns", r->sieve_refine_job_ns},
                 {"rt_refine_ns_per_row", r->rt_refine_ns_per_row},
                 {"rt_ns_per_job", r->rt_ns_per_job},
                 {"fixed_ns", r->fixed_ns}};
@@ -232,7 +233,8 @@ Calibration Calibration::from_json(const nlohmann::json& j) {
       c.view_source = src->get<std::string>();
     }
   }
-  // Absent in files written before them (rt_scan_gpu and fixed_ns: before session 7).
+  // Absent in files written before them (rt_scan_gpu and fixed_ns: before session 7;
+  // sieve_refine_job_ns: before session 12).
   for (auto [key, r] : {std::pair{"rt_scan_cpu", &c.rt_scan_cpu}, std::pair{"rt_scan_gpu", &c.rt_scan_gpu}}) {
     auto rs = j.find(key);
     if (rs == j.end()) continue;
@@ -244,6 +246,7 @@ Calibration Calibration::from_json(const nlohmann::json& j) {
     r->rt_refine_ns_per_row = number(*rs, "rt_refine_ns_per_row", key, true);
     r->rt_ns_per_job = number(*rs, "rt_ns_per_job", key, true);
     if (rs->contains("fixed_ns")) r->fixed_ns = number(*rs, "fixed_ns", key, true);
+    if (rs->contains("sieve_refine_job_ns")) r->sieve_refine_job_ns = number(*rs, "sieve_refine_job_ns", key, true);
   }
   return c;
 }

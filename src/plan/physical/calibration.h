@@ -113,6 +113,7 @@ class Calibration {
     double rt_refine_ns_per_row = 0;       // rt: one residual row found by rays
     double rt_ns_per_job = 0;              // rt: one launch (ray boxes, traversal setup)
     double fixed_ns = 0;                   // GPU: per evaluation (result vector, launches)
+    double sieve_refine_job_ns = 0;        // gpu-sieve: one refine launch (a job with rows left to refine)
   };
   RtScanConstants rt_scan_cpu, rt_scan_gpu;
 

@@ -275,7 +275,7 @@ const char* rt_scan_method_name(RtScanMethod m) {
 // fused scan reads 4 bytes per row and predicate at ~3.6 TB/s; the sieve (bin codes
 // on the GPU, a byte per row and constrained column) is read at bandwidth; a CUDA-core refine costs ~0.12 ns per residual row; an OptiX
 // refine launch (software traversal on this card) ~0.15 ms plus ~1 ns per residual row;
-// ~45 us per evaluation for the result vector and launches. Replaced by this machine's
+// ~45 us per evaluation for the result vector and launches, ~30 us per CUDA refine launch. Replaced by this machine's
 // numbers after `raydb calibrate`.
 Calibration::RtScanConstants default_rt_scan_constants(ExecDevice dev) {
   Calibration::RtScanConstants c;
@@ -283,6 +283,7 @@ Calibration::RtScanConstants default_rt_scan_constants(ExecDevice dev) {
     c.scan_ns_per_row_predicate = 0.0011;
     c.sieve_ns_per_row_vector = 0.00015;  // bin codes: a byte per row and constrained column (2 "vectors")
     c.sieve_refine_ns_per_row = 0.12;
+    c.sieve_refine_job_ns = 30000.0;
     c.rt_refine_ns_per_row = 1.0;
     c.rt_ns_per_job = 150000.0;
     c.fixed_ns = 45000.0;
@@ -307,7 +308,10 @@ double rt_scan_cost_ms(ExecDevice dev, RtScanMethod m, const RtScanWork& w) {
   const double rows = double(w.rows);
   const double to_rows_ns = dev == ExecDevice::kGpu ? rows * 0.0002 + w.matches * 0.004 : rows * 0.02 + w.matches * 1.0;
   const double sieve_ns = c.sieve_ns_per_row_vector * rows * std::max<uint32_t>(1, w.sieve_vectors);
+  // Work built by hand (tests, older callers) may not count refine jobs: then every
+  // job refines when anything does.
   const bool refines = w.slabs > 0 || w.residual_rows > 0;
+  const double refine_jobs = w.refine_jobs > 0 ? double(w.refine_jobs) : refines ? double(w.jobs) : 0.0;
   double ns = c.fixed_ns;
   // No term left (the filter folded to true or false): every method fills the bit
   // vector with the same kernel (evaluate_tree's ones/zeros), so they cost the same.
@@ -319,10 +323,10 @@ double rt_scan_cost_ms(ExecDevice dev, RtScanMethod m, const RtScanWork& w) {
             (w.scan_columns > 0 ? w.scan_columns : double(std::max<uint32_t>(1, w.predicates)));
       break;
     case RtScanMethod::kCpuSieve:
-    case RtScanMethod::kGpuSieve: ns += sieve_ns + c.sieve_refine_ns_per_row * double(w.residual_rows); break;
-    case RtScanMethod::kRt:
-      ns += sieve_ns + c.rt_refine_ns_per_row * double(w.residual_rows) + (refines ? c.rt_ns_per_job * w.jobs : 0);
+    case RtScanMethod::kGpuSieve:
+      ns += sieve_ns + c.sieve_refine_ns_per_row * double(w.residual_rows) + c.sieve_refine_job_ns * refine_jobs;
       break;
+    case RtScanMethod::kRt: ns += sieve_ns + c.rt_refine_ns_per_row * double(w.residual_rows) + c.rt_ns_per_job * refine_jobs; break;
   }
   return (ns + to_rows_ns) * 1e-6;
 }

@@ -108,7 +108,8 @@ const char* rt_scan_method_name(RtScanMethod m);  // "rt", "cpu-scan", "cpu-siev
 struct RtScanWork {
   uint64_t rows = 0;
   uint32_t predicates = 0;     // column terms
-  uint32_t jobs = 0;           // conjunction jobs (RT launches)
+  uint32_t jobs = 0;           // conjunction jobs
+  uint32_t refine_jobs = 0;    // of those, the ones with rows left to refine (RT or CUDA refine launches)
   uint32_t sieve_vectors = 0;  // sieving bit vectors read
   uint64_t residual_rows = 0;  // rows refined after sieving
   uint64_t slabs = 0;          // residual slabs (RT ray boxes)

@@ -25,6 +25,7 @@ namespace raydb::exec::cuda::block {
 constexpr int kBlock = 256;
 constexpr int kItems = 16;
 constexpr int kTile = kBlock * kItems;
+static_assert(kTile == kStarTileRows, "the host sizes per-row bit arrays by kStarTileRows");
 constexpr int kGroup = 4;  // rows per striped load
 
 enum class Layout { kBlocked, kStriped };
@@ -58,6 +59,26 @@ __device__ __forceinline__ uint64_t item_row(uint64_t base, int i) {
   } else {
     const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     return base + warp * (32u * kItems) + unsigned(i / kGroup) * (32u * kGroup) + lane * kGroup + unsigned(i % kGroup);
+  }
+}
+
+// This thread's items of a bit per row (bit r % 16 of chunk r / 16, filter_passes.cu)
+// as a tile mask. Blocked: its 16 rows are one chunk. Striped: item 4g + j is row
+// base + 512 warp + 128 g + 4 lane + j, so group g's four bits are a nibble of chunk
+// (base + 512 warp + 128 g) / 16 + lane / 4.
+template <Layout L>
+__device__ __forceinline__ uint32_t tile_bits(const uint16_t* bits, uint64_t base) {
+  if constexpr (L == Layout::kBlocked) {
+    return __ldg(bits + (base >> 4) + threadIdx.x);
+  } else {
+    const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    uint32_t m = 0;
+#pragma unroll
+    for (int g = 0; g < kItems / kGroup; g++) {
+      const uint32_t chunk = __ldg(bits + ((base + warp * 512u + unsigned(g) * 128u) >> 4) + lane / 4);
+      m |= ((chunk >> ((lane & 3u) * 4u)) & 0xfu) << (g * kGroup);
+    }
+    return m;
   }
 }
 

@@ -40,7 +40,9 @@ __device__ __forceinline__ uint32_t inline_items(const DevPred& p, const V (&v)[
 // The same for a set in device memory (DevPred::ranges or bitmap): pairs compared in
 // order (one broadcast load per pair), a bitmap probe, or bisection; the bitmap and
 // bisection read only for selected items (L1/L2-resident: a few KB).
-template <typename V>
+// UNROLLED: the bisection unrolled over the items too (a standalone filter pass, whose
+// code size does not matter; a runtime item index would put v in local memory).
+template <typename V, bool UNROLLED = false>
 __device__ __forceinline__ uint32_t set_items(const DevPred& p, const V (&v)[kItems], uint32_t sel) {
   uint32_t ok = 0;
   if (p.hash) {  // two independent probes per item, no loop: loads overlap across items
@@ -67,6 +69,10 @@ __device__ __forceinline__ uint32_t set_items(const DevPred& p, const V (&v)[kIt
 #pragma unroll
       for (int i = 0; i < kItems; i++) ok |= uint32_t(uint64_t(v[i]) - lo <= span) << i;
     }
+  } else if constexpr (UNROLLED) {
+#pragma unroll
+    for (int i = 0; i < kItems; i++)
+      if ((sel >> i) & 1u) ok |= uint32_t(in_sorted_ranges(p.ranges, p.nranges, uint64_t(v[i]))) << i;
   } else {
 #pragma unroll 1
     for (int i = 0; i < kItems; i++)

@@ -50,6 +50,11 @@ enum ProgOp : uint8_t {
   // zero; flag: half to even, for INTEGER/BIGINT/HUGEINT targets); raises a cast error for NaN/Inf or a magnitude above fa (positive values)
   // or fb (negative values), the (long double) bounds as unsigned 128-bit magnitudes.
   kPCastDouble,
+  kPDatePart,  // pop x (DATE days); push date_part(int32(x), sub) (civil_date.h); NULL stays NULL
+  // pop x; x IN the set lookups[slot].values (sorted ascending, size entries), three-valued
+  // as the CPU's eval_in_list: NULL x gives NULL; not found gives NULL when flag (the
+  // list holds a NULL), else FALSE; sub = 1 negates (NOT IN), NULL staying NULL.
+  kPInSet,
 };
 
 // Error codes a program can raise (the first one wins; the host turns it into the CPU

@@ -6,8 +6,10 @@
 // What compiles: column references (integral, DECIMAL, DATE, DOUBLE, VARCHAR as
 // dictionary codes), constants, + - * / % and negation (exact, with the evaluator's
 // overflow bounds; DOUBLE one IEEE operation at a time), comparisons, AND/OR/NOT,
-// BETWEEN, IN lists, IS [NOT] NULL, LIKE, CAST between numeric types (from DOUBLE with
-// the CPU's 80-bit rounding), CASE.
+// BETWEEN, IN lists (over 64 constants: one set instruction, in_set.h), IS [NOT] NULL,
+// LIKE, CAST between numeric types (from DOUBLE with the CPU's 80-bit rounding), CASE,
+// the date fields and date_trunc (civil_date.h), and string functions of one VARCHAR
+// column and constants (mapped per dictionary code, dictionary_function.h).
 // A predicate over one VARCHAR column and constants (LIKE, string comparisons and
 // ranges, IN lists of strings, and/or/not of these) becomes a lookup table over the
 // column's dictionary codes, filled on the host by the CPU's own ColumnPredicate.

@@ -3,9 +3,13 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/error.h"
 #include "common/expression_depth.h"
 #include "exec/core/column_predicate.h"
 #include "exec/core/expression_evaluator.h"
+#include "exec/cuda/general/civil_date.h"
+#include "exec/cuda/general/dictionary_function.h"
+#include "exec/cuda/general/in_set.h"
 
 namespace raydb::exec::cuda::general {
 
@@ -74,8 +78,7 @@ std::optional<Operand> ExpressionEmitter::emit(const Expr& e) {
     case ExprKind::kIsNull: return is_null(e);
     case ExprKind::kCast: return cast(e);
     case ExprKind::kCase: return case_(e);
-    // Scalar functions run on the CPU only for now: declined, so `auto` falls back.
-    case ExprKind::kFunction: return b_.fail(std::string("the scalar function ") + plan::scalar_func_name(e.func));
+    case ExprKind::kFunction: return function(e);
     case ExprKind::kGroupRef:
     case ExprKind::kAggregateRef:
     case ExprKind::kOutputRef: return b_.fail("a post-aggregation reference in a row expression");
@@ -258,15 +261,113 @@ std::optional<Operand> ExpressionEmitter::between(const Expr& e) {
 std::optional<Operand> ExpressionEmitter::in_list(const Expr& e) {
   if (auto t = column_table(e)) return t;
   if (!why().empty()) return std::nullopt;
-  // A subquery's values can make the list long; a program of one compare per value
-  // would be slower than the CPU's evaluator, so such lists stay on the CPU.
-  if (e.children.size() > 65) return b_.fail("an IN list of more than 64 values over an expression");
+  // A subquery's values can make the list long: one compare per value would cost the
+  // list's length per row, so such lists become one set instruction. So do strings
+  // against constants (a table over the domain), which emits the value once instead of
+  // once per item (substr(c_phone, 1, 2) IN (7 codes) in TPC-H Q22).
+  if (e.children.size() > 65 || (e.children[0]->type.id == TypeId::kVarchar && InSet::strings(e))) return in_set(e);
   for (size_t k = 1; k < e.children.size(); k++) {
     if (!compare(e, CompareOp::kEq, *e.children[0], *e.children[k])) return std::nullopt;
     if (k > 1) b_.push_logic(e, kPOr, 2);
   }
   if (e.negated) b_.push_logic(e, kPNot, 1);
   return boolean_result();
+}
+
+// A long list of constants: one set instruction (integers: binary search of a sorted
+// array; strings: a table over the program's domain) instead of a compare per value.
+std::optional<Operand> ExpressionEmitter::in_set(const Expr& e) {
+  const char* why = "an IN list of more than 64 values that are not all constants of the value's kind";
+  auto x = emit(*e.children[0]);
+  if (!x) return std::nullopt;
+  CompiledProgram& p = b_.program();
+  ProgInstr in;
+  in.slot = int(p.lookups.size());
+  if (is_string(*x)) {
+    auto set = InSet::strings(e);
+    if (!set) return b_.fail(why);
+    in.op = kPLookup;
+    p.lookups.emplace_back();
+    strings_.add_in_set(in.slot, std::move(set->texts), e.negated, set->has_null);
+    b_.push(e, in, 1, 1);
+    return boolean_result();
+  }
+  // int64 values only (the set's type); HUGEINT and DOUBLE lists stay on the CPU.
+  if (x->kind != VectorKind::kInt || x->type.id == TypeId::kDouble) return b_.fail(why);
+  auto set = InSet::integers(e, x->type);
+  if (!set) return b_.fail(why);
+  in.op = kPInSet;
+  in.flag = set->has_null ? 1 : 0;
+  in.sub = e.negated ? 1 : 0;
+  HostLookup t;
+  t.values = std::move(set->values);
+  p.lookups.push_back(std::move(t));
+  b_.push(e, in, 1, 1);
+  return boolean_result();
+}
+
+std::optional<Operand> ExpressionEmitter::function(const Expr& e) {
+  switch (e.func) {
+    case plan::ScalarFunc::kYear: return date_part(e, kDateYear);
+    case plan::ScalarFunc::kMonth: return date_part(e, kDateMonth);
+    case plan::ScalarFunc::kDay: return date_part(e, kDateDay);
+    case plan::ScalarFunc::kQuarter: return date_part(e, kDateQuarter);
+    case plan::ScalarFunc::kDayOfWeek: return date_part(e, kDateDayOfWeek);
+    case plan::ScalarFunc::kDayOfYear: return date_part(e, kDateDayOfYear);
+    case plan::ScalarFunc::kTruncYear: return date_part(e, kDateTruncYear);
+    case plan::ScalarFunc::kTruncQuarter: return date_part(e, kDateTruncQuarter);
+    case plan::ScalarFunc::kTruncMonth: return date_part(e, kDateTruncMonth);
+    default: break;
+  }
+  if (auto o = dictionary_function(e)) return o;
+  if (!why().empty()) return std::nullopt;
+  // Other scalar functions run on the CPU only for now: declined, so `auto` falls back.
+  return b_.fail(std::string("the scalar function ") + plan::scalar_func_name(e.func));
+}
+
+// date_function over the DATE's day number, computed on the device (civil_date.h).
+std::optional<Operand> ExpressionEmitter::date_part(const Expr& e, uint8_t part) {
+  if (e.children.size() != 1 || e.children[0]->type.id != TypeId::kDate)
+    return b_.fail(std::string("the scalar function ") + plan::scalar_func_name(e.func) + " over a non-DATE value");
+  auto a = emit(*e.children[0]);
+  if (!a) return std::nullopt;
+  if (a->kind != VectorKind::kInt) return b_.fail("a DATE value of another kind: " + e.to_string());
+  ProgInstr in;
+  in.op = kPDatePart;
+  in.sub = part;
+  b_.push(e, in, 1, 1);
+  return Operand{e.type, kind_of(e.type), nullptr};
+}
+
+// A string function of one VARCHAR column and constants: the column's codes mapped
+// through a table the host computed per dictionary entry (dictionary_function.h).
+std::optional<Operand> ExpressionEmitter::dictionary_function(const Expr& e) {
+  std::optional<DictionaryFunction> f;
+  try {
+    f = DictionaryFunction::evaluate(e, b_.query());
+  } catch (const Error& err) {
+    // An entry raised the CPU's error (e.g. a negative substring length): the CPU
+    // reports it at run time, so the whole expression stays there.
+    return b_.fail(std::string("the scalar function ") + plan::scalar_func_name(e.func) + " (" + err.what() + ")");
+  }
+  if (!f) return std::nullopt;
+  if (!b_.check_depth()) return std::nullopt;
+  ProgInstr load;
+  load.op = kPLoad;
+  load.slot = b_.column_slot(*f->column);
+  b_.push(*f->column, load, 0, 1);
+  CompiledProgram& p = b_.program();
+  ProgInstr map;
+  map.op = kPLookup;
+  map.slot = int(p.lookups.size());
+  p.lookups.push_back(std::move(f->map));
+  if (e.type.id != TypeId::kVarchar) {
+    b_.push(e, map, 1, 1);
+    return Operand{e.type, kind_of(e.type), nullptr};
+  }
+  strings_.add_derived(p.ins.size(), f->results);  // the map's codes join the domain
+  b_.push(e, map, 1, 1);
+  return Operand{e.type, VectorKind::kCode, nullptr};
 }
 
 // eval_like: like_match per string, NULL stays NULL; a table over the domain.

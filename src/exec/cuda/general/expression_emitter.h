@@ -33,6 +33,10 @@ class ExpressionEmitter {
   std::optional<Operand> not_(const plan::Expr& e);
   std::optional<Operand> between(const plan::Expr& e);
   std::optional<Operand> in_list(const plan::Expr& e);
+  std::optional<Operand> in_set(const plan::Expr& e);
+  std::optional<Operand> function(const plan::Expr& e);
+  std::optional<Operand> date_part(const plan::Expr& e, uint8_t part);
+  std::optional<Operand> dictionary_function(const plan::Expr& e);
   std::optional<Operand> like(const plan::Expr& e);
   std::optional<Operand> is_null(const plan::Expr& e);
   std::optional<Operand> cast(const plan::Expr& e);

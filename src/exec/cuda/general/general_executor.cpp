@@ -73,9 +73,11 @@ Tuples join_rows(GeneralQuery& g) {
 
 }  // namespace
 
-ResultTable GeneralExecutor::execute(const plan::PhysicalPlan& plan, const GeneralPlan& gp, const Settings& settings) {
+ResultTable GeneralExecutor::execute(const plan::PhysicalPlan& plan, const GeneralPlan& gp, const Settings& settings,
+                                     bool keep_on_device) {
   Stream& st = stream();
   GeneralQuery g(plan, gp, settings, st.s);
+  g.keep_on_device = keep_on_device;
   ResultTable result;
   result.interner = std::make_shared<StringInterner>();
   result.names = g.q.output_names;

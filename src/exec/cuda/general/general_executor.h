@@ -11,8 +11,9 @@ namespace raydb::exec::cuda::general {
 class GeneralExecutor {
  public:
   // settings: the connection's (cuda_join, cuda_group); the default, the process's.
+  // keep_on_device: ExecOptions::keep_result_on_device (project_step keeps the columns).
   static ResultTable execute(const plan::PhysicalPlan& plan, const GeneralPlan& gp,
-                             const Settings& settings = Settings());
+                             const Settings& settings = Settings(), bool keep_on_device = false);
 };
 
 }  // namespace raydb::exec::cuda::general

@@ -22,6 +22,7 @@ struct GeneralQuery {
   const Settings& settings;
   cudaStream_t s;
   size_t nt;  // tables bound by the query
+  bool keep_on_device = false;  // ExecOptions::keep_result_on_device
   ProgramRunner programs;
   std::string skipped;  // EXPLAIN ANALYZE: the scans' zone-map blocks (scan_step)
 };

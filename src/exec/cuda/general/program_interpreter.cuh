@@ -6,6 +6,7 @@
 // every branch was evaluated, as the vectorized evaluator does).
 #include <cstdint>
 
+#include "exec/cuda/general/civil_date.h"
 #include "exec/cuda/general/device_program.h"
 
 namespace raydb::exec::cuda::general {
@@ -394,6 +395,33 @@ __device__ __forceinline__ int op_cast_double(ProgStack& s, int& sp, const ProgI
   return kErrNone;
 }
 
+__device__ __forceinline__ void op_date_part(ProgStack& s, int& sp, const ProgInstr& in) {
+  if (s.nl[sp - 1]) return;
+  s.v[sp - 1] = date_part(int32_t(int64_t(s.v[sp - 1])), in.sub);
+}
+
+// Binary search of the sorted set; values outside int64 are never in it (the compiler
+// keeps only int64 members and only int64-kind operands).
+__device__ __forceinline__ void op_in_set(ProgStack& s, int& sp, const ProgInstr& in, const ProgLookup& t) {
+  if (s.nl[sp - 1]) return;
+  const i128 x = s.v[sp - 1];
+  uint64_t lo = 0, hi = t.size;  // first index with values[i] >= x
+  while (lo < hi) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    if (i128(t.values[mid]) < x)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  const bool found = lo < t.size && i128(t.values[lo]) == x;
+  if (!found && in.flag) {
+    s.nl[sp - 1] = true;
+    s.v[sp - 1] = 0;
+    return;
+  }
+  s.v[sp - 1] = (found != (in.sub != 0)) ? 1 : 0;
+}
+
 // Runs `p` for row i of the joined rows (rows[t][i] is table t's row id). Returns
 // false after raising an error (a cast error carries the value it could not convert).
 __device__ inline bool run_program(const DevProgram& p, const uint32_t* const* rows, uint64_t i, i128& out,
@@ -440,6 +468,8 @@ __device__ inline bool run_program(const DevProgram& p, const uint32_t* const* r
         if (!s.nl[sp - 1]) s.v[sp - 1] = i128(__double_as_longlong(-__longlong_as_double((long long)s.v[sp - 1])));
         break;
       case kPCastDouble: e = op_cast_double(s, sp, in); break;
+      case kPDatePart: op_date_part(s, sp, in); break;
+      case kPInSet: op_in_set(s, sp, in, p.lookups[in.slot]); break;
       default: break;
     }
     if (e != kErrNone) {

@@ -14,18 +14,13 @@ const Dictionary* ProgramStrings::finish(CompiledProgram& p) const {
     if (l.dict && std::find(dicts.begin(), dicts.end(), l.dict) == dicts.end()) dicts.push_back(l.dict);
     if (!l.dict) constants.push_back(l.constant);
   }
-  const Dictionary* domain = dicts.size() == 1 && constants.empty() ? dicts[0] : nullptr;
+  // A derived dictionary lives only as long as this object: never the program's domain.
+  const Dictionary* domain = dicts.size() == 1 && constants.empty() && derived_.empty() ? dicts[0] : nullptr;
   if (!domain && !leaves_.empty()) {
     p.domain = StringDomain::merge(dicts, constants);
     domain = p.domain.get();
   }
-  for (auto& l : likes_) {
-    HostLookup& t = p.lookups[size_t(l.slot)];
-    const uint32_t n = domain ? domain->size() : 0;
-    t.values.resize(n);
-    t.nulls.assign(n, 0);
-    for (uint32_t c = 0; c < n; c++) t.values[c] = like_match(domain->at(c), l.pattern) != l.negated;
-  }
+  fill_tables(p, domain);
   if (!p.domain) return domain;
   std::vector<int> slot_of(dicts.size());
   for (size_t d = 0; d < dicts.size(); d++) {
@@ -44,6 +39,30 @@ const Dictionary* ProgramStrings::finish(CompiledProgram& p) const {
   }
   insert_translations(p, after);
   return domain;
+}
+
+void ProgramStrings::fill_tables(CompiledProgram& p, const Dictionary* domain) const {
+  const uint32_t n = domain ? domain->size() : 0;
+  for (auto& l : likes_) {
+    HostLookup& t = p.lookups[size_t(l.slot)];
+    t.values.resize(n);
+    t.nulls.assign(n, 0);
+    for (uint32_t c = 0; c < n; c++) t.values[c] = like_match(domain->at(c), l.pattern) != l.negated;
+  }
+  // As eval_in_list: found is TRUE; not found is NULL with a NULL item, else FALSE;
+  // NOT IN negates (NULL stays NULL). A NULL x stays NULL through the lookup.
+  for (auto& set : sets_) {
+    HostLookup& t = p.lookups[size_t(set.slot)];
+    t.values.assign(n, 0);
+    t.nulls.assign(n, 0);
+    std::vector<uint8_t> found(n, 0);
+    for (auto& s : set.texts)
+      if (auto c = domain ? domain->find(s) : std::nullopt) found[*c] = 1;
+    for (uint32_t c = 0; c < n; c++) {
+      if (!found[c] && set.has_null) t.nulls[c] = 1;
+      else t.values[c] = (found[c] != 0) != set.negated ? 1 : 0;
+    }
+  }
 }
 
 void ProgramStrings::insert_translations(CompiledProgram& p, const std::vector<int>& translation) {

@@ -4,6 +4,7 @@
 
 #include "exec/core/result_finisher.h"
 #include "exec/cuda/cuda_device.h"
+#include "exec/cuda/general/arrow_columns.h"
 #include "exec/cuda/general/general_kernels.h"
 #include "exec/cuda/general/host_values.h"
 
@@ -89,6 +90,28 @@ gpu::DeviceBuffer sort_permutation(GeneralQuery& g, const std::vector<Column128>
   return perm;
 }
 
+// With keep_result_on_device: whether the SELECT columns, as the device holds them, are
+// the final result (the host finisher would not reorder, drop or decode a row) and each
+// has an Arrow layout on the device. `sorted`: ORDER BY, OFFSET and LIMIT ran on the device.
+bool keeps_on_device(const GeneralQuery& g, bool sorted) {
+  if (!g.keep_on_device || g.q.distinct) return false;
+  if (!sorted && (!g.q.order_by.empty() || g.q.limit >= 0 || g.q.offset != 0 ||
+                  g.gp.outputs.size() != g.q.select.size()))
+    return false;
+  for (size_t i = 0; i < g.q.select.size(); i++)
+    if (!has_device_arrow_layout(g.gp.outputs[i])) return false;
+  return true;
+}
+
+// The SELECT columns `cols` (n rows) also in Arrow's layout on the device.
+void keep_on_device(GeneralQuery& g, const std::vector<const Column128*>& cols, uint64_t n, ResultTable& result) {
+  std::vector<const CompiledProgram*> programs;
+  for (size_t i = 0; i < cols.size(); i++) programs.push_back(&g.gp.outputs[i]);
+  result.device_columns = arrow_columns(programs, cols, n, g.s);
+  // The sources go back to the pool when the caller returns: the kernels must be done.
+  gpu::check_cuda(cudaStreamSynchronize(g.s), "result layout");
+}
+
 // Sorts on the device and copies back only rows [offset, offset + limit) of the
 // SELECT columns. False when a DOUBLE key holds a NaN (nothing copied back then).
 bool sort_on_device(GeneralQuery& g, const std::vector<Column128>& cols, uint64_t n, ResultTable& result) {
@@ -99,12 +122,20 @@ bool sort_on_device(GeneralQuery& g, const std::vector<Column128>& cols, uint64_
   const uint64_t to = g.q.limit >= 0 ? std::min<uint64_t>(n, from + uint64_t(g.q.limit)) : n;
   const uint64_t m = to - from;
   const uint32_t* window = perm.get<uint32_t>() + from;
+  const bool keep = keeps_on_device(g, true);
+  std::vector<Column128> sorted;  // kept until their Arrow copies are written
   for (size_t i = 0; i < g.q.select.size(); i++) {
     Column128 c;
     c.values = gpu::DeviceBuffer(std::max<uint64_t>(m, 1) * 16, "sorted output");
     c.nulls = gpu::DeviceBuffer(std::max<uint64_t>(m, 1), "sorted output");
     launch_gather_i128(cols[i].v(), cols[i].nl(), window, m, c.values.get<__int128>(), c.nulls.get<uint8_t>(), g.s);
     result.columns.push_back(host_vector(g.gp.outputs[i], c, m, *result.interner, g.s));
+    if (keep) sorted.push_back(std::move(c));
+  }
+  if (keep) {
+    std::vector<const Column128*> ptrs;
+    for (auto& c : sorted) ptrs.push_back(&c);
+    keep_on_device(g, ptrs, m, result);
   }
   result.rows = m;
   for (auto& c : result.columns) c.size = m;
@@ -124,6 +155,16 @@ void project_rows(GeneralQuery& g, const Tuples& cur, ResultTable& result) {
     if (sort_on_device(g, cols, n, result)) return;
     for (size_t i = 0; i < cols.size(); i++)
       outputs.push_back(host_vector(g.gp.outputs[i], cols[i], n, *result.interner, g.s));
+  } else if (keeps_on_device(g, false)) {
+    // A plain projection: the SELECT columns are the result as they are.
+    std::vector<Column128> cols;
+    std::vector<const Column128*> ptrs;
+    for (auto& p : g.gp.outputs) cols.push_back(g.programs.eval(p, cur));
+    for (size_t i = 0; i < cols.size(); i++) {
+      outputs.push_back(host_vector(g.gp.outputs[i], cols[i], n, *result.interner, g.s));
+      ptrs.push_back(&cols[i]);
+    }
+    keep_on_device(g, ptrs, n, result);
   } else {
     for (auto& p : g.gp.outputs) {
       Column128 c = g.programs.eval(p, cur);

@@ -1,11 +1,13 @@
-#include "result_export.h"
-
+// A query result as an Arrow record batch (raydb/arrow_export.h): one struct array,
+// a child per column.
 #include <climits>
 #include <cstring>
 #include <string>
 #include <vector>
 
-namespace raydb::python {
+#include "raydb/arrow_export.h"
+
+namespace raydb {
 
 namespace {
 
@@ -135,18 +137,20 @@ int64_t fill_values(const QueryResult::ColumnData& c, const std::string& format,
   return 0;
 }
 
-void export_column(const std::shared_ptr<const QueryResult>& result, const QueryResult::ColumnData& c,
-                   ArrowSchema* s, ArrowArray* a) {
-  const size_t rows = result->row_count();
+void export_column_schema(const QueryResult::ColumnData& c, ArrowSchema* s) {
   auto* sd = new SchemaData;
   sd->format = arrow_format(c);
   sd->name = c.name;
   fill_schema(s, sd, ARROW_FLAG_NULLABLE);
+}
+
+void export_column(const std::shared_ptr<const QueryResult>& result, const QueryResult::ColumnData& c, ArrowArray* a) {
+  const size_t rows = result->row_count();
   auto* d = new ArrayData;
   d->keep = result;
   *a = ArrowArray{};
   a->length = int64_t(rows);
-  a->n_buffers = fill_values(c, sd->format, rows, d);
+  a->n_buffers = fill_values(c, arrow_format(c), rows, d);
   if (c.type.id == TypeId::kNull) {
     a->null_count = int64_t(rows);
   } else if (!c.nulls.empty()) {
@@ -171,20 +175,27 @@ void export_column(const std::shared_ptr<const QueryResult>& result, const Query
 
 }  // namespace
 
-void export_result(const std::shared_ptr<const QueryResult>& result, ArrowSchema* schema, ArrowArray* array) {
-  const size_t n = result->column_count();
+void export_arrow_schema(const QueryResult& result, ArrowSchema* schema) {
+  const size_t n = result.column_count();
   auto* sd = new SchemaData;
   sd->format = "+s";
   sd->children.resize(n);
+  for (size_t c = 0; c < n; c++) {
+    export_column_schema(result.columns()[c], &sd->children[c]);
+    sd->child_ptrs.push_back(&sd->children[c]);
+  }
+  fill_schema(schema, sd, 0);
+}
+
+void export_arrow(const std::shared_ptr<const QueryResult>& result, ArrowSchema* schema, ArrowArray* array) {
+  const size_t n = result->column_count();
   auto* ad = new ArrayData;
   ad->keep = result;
   ad->children.resize(n);
   for (size_t c = 0; c < n; c++) {
-    export_column(result, result->columns()[c], &sd->children[c], &ad->children[c]);
-    sd->child_ptrs.push_back(&sd->children[c]);
+    export_column(result, result->columns()[c], &ad->children[c]);
     ad->child_ptrs.push_back(&ad->children[c]);
   }
-  fill_schema(schema, sd, 0);
   *array = ArrowArray{};
   array->length = int64_t(result->row_count());
   array->n_buffers = 1;  // a struct's only buffer is its (absent) validity bitmap
@@ -193,6 +204,7 @@ void export_result(const std::shared_ptr<const QueryResult>& result, ArrowSchema
   array->children = ad->child_ptrs.empty() ? nullptr : ad->child_ptrs.data();
   array->release = release_array;
   array->private_data = ad;
+  export_arrow_schema(*result, schema);
 }
 
-}  // namespace raydb::python
+}  // namespace raydb

@@ -1,0 +1,213 @@
+// The host-side pieces of the CUDA general path's newer instructions, against the CPU
+// executor's own functions (no device needed):
+//   - civil_date.h (kPDatePart's arithmetic, compiled for host and device) against
+//     exec::date_function for every field, over a wide sweep of days and both int32 ends;
+//   - InSet (kPInSet's sorted set) against the evaluator's `x IN (...)`;
+//   - DictionaryFunction (string functions mapped per dictionary code) against the
+//     evaluator row by row.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "exec/core/expression_evaluator.h"
+#include "exec/core/scalar_functions.h"
+#include "exec/cuda/general/civil_date.h"
+#include "exec/cuda/general/dictionary_function.h"
+#include "exec/cuda/general/in_set.h"
+#include "storage/column.h"
+
+namespace raydb::exec {
+namespace {
+
+using cuda::general::DatePart;
+using plan::Expr;
+using plan::ExprPtr;
+using plan::ScalarFunc;
+
+// The CPU's date_function for `f` over `days`.
+std::vector<int64_t> cpu_date_function(ScalarFunc f, const std::vector<int64_t>& days) {
+  const bool to_date = f == ScalarFunc::kTruncYear || f == ScalarFunc::kTruncQuarter || f == ScalarFunc::kTruncMonth;
+  ExprPtr e = Expr::function(f, {Expr::constant(Value::date(0))}, to_date ? Type::date() : Type::bigint());
+  std::vector<Vector> args;
+  args.emplace_back(Type::date(), days.size());
+  args[0].ints = days;
+  return date_function(*e, args, days.size()).ints;
+}
+
+TEST(CivilDate, EveryFieldEqualsTheCpuDateFunctions) {
+  std::vector<int64_t> days;
+  for (int64_t d = -500000; d <= 500000; d++) days.push_back(d);  // years 601 .. 3338, every day
+  for (int64_t d = 0; d < 2000; d++) {
+    days.push_back(int64_t(INT32_MIN) + d);
+    days.push_back(int64_t(INT32_MAX) - d);
+  }
+  const std::pair<ScalarFunc, DatePart> fields[] = {
+      {ScalarFunc::kYear, cuda::general::kDateYear},
+      {ScalarFunc::kMonth, cuda::general::kDateMonth},
+      {ScalarFunc::kDay, cuda::general::kDateDay},
+      {ScalarFunc::kQuarter, cuda::general::kDateQuarter},
+      {ScalarFunc::kDayOfWeek, cuda::general::kDateDayOfWeek},
+      {ScalarFunc::kDayOfYear, cuda::general::kDateDayOfYear},
+      {ScalarFunc::kTruncYear, cuda::general::kDateTruncYear},
+      {ScalarFunc::kTruncQuarter, cuda::general::kDateTruncQuarter},
+      {ScalarFunc::kTruncMonth, cuda::general::kDateTruncMonth},
+  };
+  for (auto [f, part] : fields) {
+    const std::vector<int64_t> want = cpu_date_function(f, days);
+    size_t wrong = 0;
+    for (size_t i = 0; i < days.size(); i++) {
+      const int64_t got = cuda::general::date_part(int32_t(days[i]), part);
+      if (got != want[i] && wrong++ < 5)
+        ADD_FAILURE() << plan::scalar_func_name(f) << " of day " << days[i] << ": " << got << " vs " << want[i];
+    }
+    EXPECT_EQ(wrong, 0u) << plan::scalar_func_name(f);
+  }
+}
+
+// x IN (items) evaluated by the CPU: 1, 0, or -1 for NULL.
+int cpu_in(const Value& x, const std::vector<ExprPtr>& items, bool negated) {
+  ExprPtr e = Expr::in_list(Expr::constant(x), items, negated);
+  EvalContext ctx;
+  ctx.n = 1;
+  Vector r = evaluate(*e, ctx);
+  return r.is_null(0) ? -1 : int(r.ints[0] != 0);
+}
+
+// The same through an InSet, as kPInSet answers (program_interpreter.cuh op_in_set).
+int set_in(const cuda::general::InSet& s, int64_t x, bool negated) {
+  const bool found = std::binary_search(s.values.begin(), s.values.end(), x);
+  if (!found && s.has_null) return -1;
+  return int(found != negated);
+}
+
+TEST(InSet, IntegersAnswerAsTheCpuComparesThem) {
+  std::mt19937_64 rng(12);
+  const Type x_types[] = {Type::integer(), Type::bigint(), Type::decimal(10, 2), Type::decimal(18, 4), Type::date()};
+  for (int round = 0; round < 30; round++) {
+    const Type xt = x_types[rng() % 5];
+    // Items of mixed exact types: integers, decimals of scales 0..5, some NULLs.
+    std::vector<ExprPtr> items;
+    const int count = 65 + int(rng() % 40);
+    for (int k = 0; k < count; k++) {
+      const int64_t v = int64_t(rng() % 4001) - 2000;
+      switch (rng() % 6) {
+        case 0: items.push_back(Expr::constant(Value::null(Type::integer()))); break;
+        case 1: items.push_back(Expr::constant(Value::bigint(v * 1000003))); break;
+        case 2: items.push_back(Expr::constant(Value::decimal(v, 12, int(rng() % 6)))); break;
+        default: items.push_back(Expr::constant(Value::integer(int32_t(v / 10)))); break;
+      }
+    }
+    if (xt.id == TypeId::kDate)  // DATE compares with DATE items only
+      for (auto& it : items)
+        if (!it->value.is_null()) it = Expr::constant(Value::date(int32_t(it->value.as_int() % 100000)));
+    ExprPtr e = Expr::in_list(Expr::constant(Value::null(xt)), items, false);
+    auto set = cuda::general::InSet::integers(*e, xt);
+    ASSERT_TRUE(set);
+    ASSERT_TRUE(std::is_sorted(set->values.begin(), set->values.end()));
+    const int sx = xt.id == TypeId::kDecimal ? xt.scale : 0;
+    for (int64_t stored = -2500; stored <= 2500; stored += 1 + int64_t(rng() % 5)) {
+      const Value x = xt.id == TypeId::kDecimal ? Value::decimal(stored, xt.precision, sx)
+                      : xt.id == TypeId::kDate  ? Value::date(int32_t(stored))
+                      : xt.id == TypeId::kBigint ? Value::bigint(stored)
+                                                 : Value::integer(int32_t(stored));
+      for (bool negated : {false, true})
+        ASSERT_EQ(set_in(*set, stored, negated), cpu_in(x, items, negated))
+            << x.to_string() << (negated ? " NOT IN" : " IN") << " of " << e->to_string();
+    }
+  }
+  // Not constants, or not exact numbers: no set.
+  ExprPtr x = Expr::constant(Value::integer(1));
+  EXPECT_FALSE(cuda::general::InSet::integers(*Expr::in_list(x, {Expr::constant(Value::float64(1.0))}, false),
+                                              Type::integer()));
+  EXPECT_FALSE(cuda::general::InSet::integers(*Expr::in_list(x, {Expr::column(0, 0, Type::integer(), "c")}, false),
+                                              Type::integer()));
+}
+
+TEST(InSet, StringsKeepTheirTextsAndNulls) {
+  ExprPtr x = Expr::constant(Value::varchar("a"));
+  auto s = cuda::general::InSet::strings(*Expr::in_list(
+      x, {Expr::constant(Value::varchar("b")), Expr::constant(Value::null(Type::varchar()))}, false));
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->texts, std::vector<std::string>{"b"});
+  EXPECT_TRUE(s->has_null);
+  EXPECT_FALSE(cuda::general::InSet::strings(*Expr::in_list(x, {Expr::constant(Value::integer(3))}, false)));
+}
+
+class DictionaryFunctionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ColumnBuilder b("s", Type::varchar());
+    for (const char* w : {"apple", "Zoë", "日本語", "", "a%b", "apple", "  pad  ", "Émile", "bob_x"}) b.append_string(w);
+    q.tables.push_back({"t", "t", std::make_shared<Table>("t", std::vector<ColumnPtr>{b.finish()})});
+    col = Expr::column(0, 0, Type::varchar(), "s");
+  }
+  // Row by row: the CPU evaluator's value vs the map's (through `results` for strings).
+  void expect_rows_equal(const ExprPtr& e) {
+    auto f = cuda::general::DictionaryFunction::evaluate(*e, q);
+    ASSERT_TRUE(f) << e->to_string();
+    const size_t n = q.tables[0].table->row_count();
+    std::vector<uint32_t> rows(n);
+    for (size_t i = 0; i < n; i++) rows[i] = uint32_t(i);
+    BatchRows batch;
+    batch.n = n;
+    batch.rows = {rows.data()};
+    EvalContext ctx;
+    ctx.query = &q;
+    ctx.batch = &batch;
+    ctx.n = n;
+    Vector want = evaluate(*e, ctx);
+    const Vector codes = evaluate(*col, ctx);  // the rows' dictionary codes
+    ASSERT_EQ(codes.kind, VectorKind::kCode);
+    for (size_t i = 0; i < n; i++) {
+      const size_t code = size_t(codes.ints[i]);
+      ASSERT_EQ(f->map.nulls[code] != 0, want.is_null(i)) << e->to_string() << " row " << i;
+      if (want.is_null(i)) continue;
+      if (e->type.id == TypeId::kVarchar)
+        EXPECT_EQ(f->results->at(uint32_t(f->map.values[code])), want.string_at(i)) << e->to_string() << " row " << i;
+      else
+        EXPECT_EQ(f->map.values[code], want.int_at(i)) << e->to_string() << " row " << i;
+    }
+  }
+
+  plan::LogicalQuery q;
+  ExprPtr col;
+};
+
+TEST_F(DictionaryFunctionTest, MapsEveryEntryAsTheCpu) {
+  auto i = [](int32_t v) { return Expr::constant(Value::integer(v)); };
+  auto s = [](const char* v) { return Expr::constant(Value::varchar(v)); };
+  expect_rows_equal(Expr::function(ScalarFunc::kSubstr, {col, i(1), i(2)}, Type::varchar()));
+  expect_rows_equal(Expr::function(ScalarFunc::kSubstr, {col, i(2)}, Type::varchar()));
+  expect_rows_equal(Expr::function(ScalarFunc::kSubstr, {col, i(-1), i(3)}, Type::varchar()));
+  expect_rows_equal(Expr::function(ScalarFunc::kUpper, {col}, Type::varchar()));
+  expect_rows_equal(Expr::function(ScalarFunc::kLength, {col}, Type::integer()));
+  expect_rows_equal(Expr::function(ScalarFunc::kStrpos, {col, s("p")}, Type::integer()));
+  expect_rows_equal(Expr::function(ScalarFunc::kBtrim, {col, s(" a")}, Type::varchar()));
+  expect_rows_equal(Expr::function(ScalarFunc::kReplace, {col, s("p"), s("PP")}, Type::varchar()));
+  expect_rows_equal(Expr::function(ScalarFunc::kConcat, {col, Expr::constant(Value::null(Type::varchar()))},
+                                   Type::varchar()));  // NULL for every row
+}
+
+TEST_F(DictionaryFunctionTest, OtherShapesAreNotMappedAndErrorsAreTheCpus) {
+  auto i = [](int32_t v) { return Expr::constant(Value::integer(v)); };
+  // Two columns, or a column under another expression: not one column and constants.
+  EXPECT_FALSE(cuda::general::DictionaryFunction::evaluate(
+      *Expr::function(ScalarFunc::kConcat, {col, col}, Type::varchar()), q));
+  auto inner = Expr::function(ScalarFunc::kUpper, {col}, Type::varchar());
+  EXPECT_FALSE(cuda::general::DictionaryFunction::evaluate(
+      *Expr::function(ScalarFunc::kLength, {inner}, Type::integer()), q));
+  // A date function is not a string function.
+  EXPECT_FALSE(cuda::general::DictionaryFunction::evaluate(
+      *Expr::function(ScalarFunc::kYear, {Expr::constant(Value::date(0))}, Type::bigint()), q));
+  // The CPU's error for a negative length, raised while mapping (the emitter declines).
+  EXPECT_THROW(cuda::general::DictionaryFunction::evaluate(
+                   *Expr::function(ScalarFunc::kSubstr, {col, i(1), i(-1)}, Type::varchar()), q),
+               Error);
+}
+
+}  // namespace
+}  // namespace raydb::exec

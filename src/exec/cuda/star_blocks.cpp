@@ -10,7 +10,7 @@ namespace raydb::exec::cuda {
 
 namespace {
 
-static_assert(ZoneMap::kBlockRows % kFactTileRows == 0,
+static_assert(ZoneMap::kBlockRows % uint64_t(kStarTileRows) == 0,
               "zone-map blocks hold whole fact-kernel tiles");
 
 // `v` in one of `ranges` (inclusive, sorted, disjoint: ColumnPredicate::ranges).
@@ -28,17 +28,6 @@ int root_column_index(const plan::LogicalQuery& q, int root, const ColumnPtr& c)
   return -1;
 }
 
-// Per-row arrays of StarParams other than the columns: each starts at row `begin`.
-// The per-row filter bits (bit r % 16 of 16-bit chunk r / 16), where the parameters
-// carry them, start at chunk begin / 16.
-template <typename P>
-void shift_row_arrays(P& s, uint64_t begin) {
-  if (s.os_select) s.os_select += begin;
-  if (s.os_gids) s.os_gids += begin;
-  if constexpr (requires { s.filter_bits; }) {
-    if (s.filter_bits) s.filter_bits += begin / 16;
-  }
-}
 
 // Whether some block of `z` spans less than half of the column's [min, max]: only
 // then can a key range skip many blocks, and the dimension's host pass pay off (an
@@ -97,13 +86,17 @@ std::optional<BlockSelection> fact_blocks(const StarPlan& sp, const plan::Logica
 }
 
 StarParams params_for_rows(const StarParams& p, RowRange r) {
-  if (r.begin % kFactTileRows != 0 || r.end < r.begin || r.end > p.rows)
+  if (r.begin % uint64_t(kStarTileRows) != 0 || r.end < r.begin || r.end > p.rows)
     fail(ErrorKind::kInternal, "fact rows [{}, {}) do not start on a kernel tile inside {} rows", r.begin, r.end, p.rows);
   StarParams s = p;
   s.rows = r.end - r.begin;
   for (int c = 0; c < s.ncols; c++)
     s.cols[c].data = static_cast<const char*>(p.cols[c].data) + r.begin * uint64_t(p.cols[c].width);
-  shift_row_arrays(s, r.begin);
+  // Per-row arrays: the order-statistics outputs by row, the filter passes' bits by
+  // 16-row chunk (bit r % 16 of chunk r / 16).
+  if (s.os_select) s.os_select += r.begin;
+  if (s.os_gids) s.os_gids += r.begin;
+  if (s.filter_bits) s.filter_bits += r.begin / 16;
   return s;
 }
 

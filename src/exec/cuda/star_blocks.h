@@ -19,9 +19,6 @@ namespace raydb::exec::cuda {
 // Most fact-kernel launches per pass: beyond, ranges merge over their shortest gaps
 // (coalesce_ranges), as a launch of a few blocks fills little of the GPU.
 constexpr size_t kMaxFactLaunches = 8;
-// Rows of a fact-kernel tile (block/load.cuh kTile): a range starting on a multiple
-// keeps every vector load aligned and every per-row bit chunk whole.
-constexpr uint64_t kFactTileRows = 4096;
 // Dimensions of at most this many rows have their filters evaluated on the host for
 // their passing-key range (SSB's date: 2,556 rows; a few hundred microseconds at most).
 constexpr uint64_t kHostKeyRangeRows = uint64_t(1) << 17;
@@ -38,7 +35,8 @@ std::optional<std::pair<int64_t, int64_t>> passing_key_range(const StarDim& d, u
 std::optional<BlockSelection> fact_blocks(const StarPlan& sp, const plan::LogicalQuery& q);
 
 // `p` for fact rows [r.begin, r.end): every fact column and per-row array starts at
-// r.begin, which must be a multiple of the kernel's tile (zone-map blocks are).
+// r.begin, which must be a multiple of the kernel's tile (kStarTileRows; zone-map
+// blocks are), so every vector load stays aligned and every per-row bit chunk whole.
 StarParams params_for_rows(const StarParams& p, RowRange r);
 
 }  // namespace raydb::exec::cuda

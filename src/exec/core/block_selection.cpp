@@ -1,6 +1,8 @@
 #include "exec/core/block_selection.h"
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <optional>
 
 #include "exec/core/column_predicate.h"
@@ -209,6 +211,32 @@ void restrict_blocks(std::optional<BlockSelection>& s, size_t t, int c, int64_t 
       out.ranges.push_back({begin, z->block_end(b)});
   }
   s = std::move(out);
+}
+
+BlockSelection coalesce_ranges(const BlockSelection& s, size_t max_ranges) {
+  max_ranges = std::max<size_t>(max_ranges, 1);
+  if (s.ranges.size() <= max_ranges) return s;
+  // Fill the ranges.size() - max_ranges shortest gaps (ties: the earlier gap first).
+  const size_t gaps = s.ranges.size() - 1, fill = s.ranges.size() - max_ranges;
+  std::vector<size_t> by_size(gaps);
+  std::iota(by_size.begin(), by_size.end(), 0);
+  auto gap = [&](size_t i) { return s.ranges[i + 1].begin - s.ranges[i].end; };
+  std::stable_sort(by_size.begin(), by_size.end(), [&](size_t a, size_t b) { return gap(a) < gap(b); });
+  std::vector<uint8_t> filled(gaps, 0);
+  for (size_t k = 0; k < fill; k++) filled[by_size[k]] = 1;
+  BlockSelection out;
+  out.blocks = s.blocks;
+  for (size_t i = 0; i < s.ranges.size(); i++) {
+    if (i > 0 && filled[i - 1])
+      out.ranges.back().end = s.ranges[i].end;
+    else
+      out.ranges.push_back(s.ranges[i]);
+  }
+  // Ranges start on block boundaries; only the table's last block may be partial.
+  uint64_t read = 0;
+  for (const RowRange& r : out.ranges) read += (r.end - r.begin + ZoneMap::kBlockRows - 1) / ZoneMap::kBlockRows;
+  out.skipped = s.blocks > read ? s.blocks - read : 0;
+  return out;
 }
 
 }  // namespace raydb::exec

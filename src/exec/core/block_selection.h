@@ -43,4 +43,10 @@ BlockSelection select_blocks(size_t t, const std::vector<plan::ExprPtr>& conjunc
 void restrict_blocks(std::optional<BlockSelection>& s, size_t t, int c, int64_t lo, int64_t hi,
                      const plan::LogicalQuery& q);
 
+// `s` in at most `max_ranges` ranges (at least 1): the shortest gaps between its
+// ranges are read as well, their blocks counted as scanned. For a backend that pays
+// per range (the CUDA star path launches its fact kernel once per range), reading a
+// few more blocks beats many small launches; reading more never drops a row.
+BlockSelection coalesce_ranges(const BlockSelection& s, size_t max_ranges);
+
 }  // namespace raydb::exec

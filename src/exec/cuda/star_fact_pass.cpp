@@ -309,7 +309,7 @@ void run_fact_pass(StarRun& r, StarParams& p, gpu::DeviceBuffer& acc) {
     if (f == kAggMax) launch_fill(p.acc.lo[a], R, u64(INT64_MIN), s);
   }
   gpu::check_cuda(cudaEventRecord(r.ctx.fact_start, s), "cudaEventRecord");
-  if (!r.nothing) launch_star(p, star_knobs(r.settings), s);
+  if (!r.nothing) launch_fact_kernel(r, p);
   gpu::check_cuda(cudaEventRecord(r.ctx.fact_done, s), "cudaEventRecord");
   // 8 bytes into pinned memory; read after the stream's sync in copy_groups_back.
   gpu::check_cuda(cudaMemcpyAsync(r.ctx.counter.get(), p.filtered, 8, cudaMemcpyDeviceToHost, s), "cudaMemcpy");

@@ -33,7 +33,12 @@ void run_order_statistics(StarRun& r, const StarParams& fused) {
   p.os_select = select.get<unsigned char>();
   p.os_gids = gids.get<uint32_t>();
   p.filtered = counter.get<unsigned long long>();
-  if (!r.nothing) launch_star(p, star_knobs(r.settings), s);
+  // Rows of skipped blocks are written by no launch: they read as not passed.
+  if (r.blocks) {
+    gpu::check_cuda(cudaMemsetAsync(select.get(), 0, select.bytes(), s), "cudaMemset");
+    gpu::check_cuda(cudaMemsetAsync(gids.get(), 0, gids.bytes(), s), "cudaMemset");
+  }
+  if (!r.nothing) launch_fact_kernel(r, p);
   gpu::check_cuda(cudaGetLastError(), "order statistics pass");
   orderstat::ColumnInput in;
   in.n = n;

@@ -328,6 +328,7 @@ std::variant<StarPlan, std::string> analyze(const plan::PhysicalPlan& plan) {
     root_filters.push_back(x);
   }
   if (auto why = compile_filters(root_filters, q, sp.fact_filters, sp.always_false, &sp.fact_trees)) return *why;
+  sp.fact_conjuncts = root_filters;
   if (sp.fact_filters.size() > size_t(kMaxFactPreds)) return fmt::format("more than {} fact-table filters", kMaxFactPreds);
   for (auto& f : sp.fact_filters) f.fact_col = fact_col(f.column);
   if (auto why = bind_trees(sp, rt, fact_col)) return *why;

@@ -75,6 +75,9 @@ struct StarPlan {
   uint64_t root_rows = 0;
   std::vector<ColumnPtr> fact_columns;  // distinct root columns the kernel reads
   std::vector<StarFilter> fact_filters;
+  // Every root conjunct (with the join conditions made fact filters), for data skipping
+  // (star_blocks.h).
+  std::vector<plan::ExprPtr> fact_conjuncts;
   std::vector<StarTree> fact_trees;     // applied after fact_filters
   std::vector<StarDim> dims;
   std::vector<int> root_group_keys;     // GROUP BY keys on root columns

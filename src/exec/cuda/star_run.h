@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "common/settings.h"
@@ -16,6 +17,7 @@
 #include "exec/cuda/column_cache.h"
 #include "exec/cuda/kernels.h"
 #include "exec/core/order_statistics/order_statistics.h"
+#include "exec/cuda/star_blocks.h"
 #include "exec/cuda/star_plan.h"
 #include "gpu/current_device.h"
 #include "gpu/device_buffer.h"
@@ -75,6 +77,8 @@ struct StarRun {
   std::vector<const DeviceColumn*> fact;
   std::vector<DimRun> dims;
   bool nothing = false;  // no row can pass: the device work is skipped
+  // The fact blocks the kernel reads (star_blocks.h), or unset: the whole table.
+  std::optional<BlockSelection> blocks;
 
   uint64_t fact_filtered = 0;  // fact rows that passed the fact filters (kernel counter)
   std::vector<orderstat::OrderStats> order_stats;  // per aggregate (order statistics only), by group id
@@ -113,6 +117,10 @@ void plan_root_groups(StarRun& r);
 void plan_accumulators(StarRun& r);
 StarParams fact_params(StarRun& r);
 void run_fact_pass(StarRun& r, StarParams& p, gpu::DeviceBuffer& acc);
+
+// star_fact_launch.cpp: the fact kernel over r.blocks' ranges, one launch each, or over
+// the whole table.
+void launch_fact_kernel(const StarRun& r, const StarParams& p);
 
 // star_results.cpp
 void copy_groups_back(StarRun& r, const StarParams& p, const gpu::DeviceBuffer& acc);

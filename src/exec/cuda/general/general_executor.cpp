@@ -96,8 +96,8 @@ ResultTable GeneralExecutor::execute(const plan::PhysicalPlan& plan, const Gener
   gpu::check_cuda(cudaEventElapsedTime(&ms, st.start, st.stop), "cudaEventElapsedTime");
   result.device_ms = ms;
   result.device_bytes = g.programs.bytes_read();
-  result.profile = fmt::format("cuda (general path): device {:.3f} ms, host wall {:.3f} ms, {} joined rows", ms,
-                               timer.elapsed_ms(), cur.n);
+  result.profile = fmt::format("cuda (general path): device {:.3f} ms, host wall {:.3f} ms, {} joined rows{}", ms,
+                               timer.elapsed_ms(), cur.n, g.skipped);
   return result;
 }
 

@@ -4,6 +4,8 @@
 // settings, and the program runner every operator evaluates expressions with.
 #include <cuda_runtime.h>
 
+#include <string>
+
 #include "common/settings.h"
 #include "exec/cuda/general/general_plan.h"
 #include "exec/cuda/general/program_runner.h"
@@ -22,6 +24,7 @@ struct GeneralQuery {
   size_t nt;  // tables bound by the query
   bool keep_on_device = false;  // ExecOptions::keep_result_on_device
   ProgramRunner programs;
+  std::string skipped;  // EXPLAIN ANALYZE: the scans' zone-map blocks (scan_step)
 };
 
 }  // namespace raydb::exec::cuda::general

@@ -238,11 +238,14 @@ uint64_t Settings::cpu_memory_limit() const {
 namespace {
 // Environment switches kept their old reading: off only when the value starts with
 // `off` ('0'); SET values are on/off words.
+// From the environment "on"/"off" (and true/false/1/0) mean what they say, as in SET;
+// any other value keeps the older rule (off only when it starts with `off`'s letter).
+// Before, RAYDB_CUDA_TILE_AGGREGATE=off read 'o' != '0' and left the switch on.
 bool switch_value(const std::string& v, bool from_env, bool dflt, char off = '0') {
   if (v.empty()) return dflt;
-  if (from_env) return v[0] != off;
   bool b = dflt;
-  parse_switch(v, &b);
+  if (parse_switch(v, &b)) return b;
+  if (from_env) return v[0] != off;
   return b;
 }
 }  // namespace

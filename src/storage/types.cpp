@@ -117,13 +117,16 @@ int64_t pow10_i64(int n) {
 }
 
 // Howard Hinnant's civil calendar algorithms (public domain formulas).
+// In 64 bits: a year near either end of the int32 day range (date_trunc of such a day)
+// gives a day number outside int32, which wraps to int32 here as two's complement (as
+// the 32-bit arithmetic did before, without its signed overflow).
 int32_t days_from_civil(int y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const int era = (y >= 0 ? y : y - 399) / 400;
-  const unsigned yoe = static_cast<unsigned>(y - era * 400);
+  const int64_t yy = int64_t(y) - (m <= 2 ? 1 : 0);
+  const int64_t era = (yy >= 0 ? yy : yy - 399) / 400;
+  const unsigned yoe = static_cast<unsigned>(yy - era * 400);
   const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
   const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<int>(doe) - 719468;
+  return static_cast<int32_t>(static_cast<uint32_t>(era * 146097 + int64_t(doe) - 719468));
 }
 
 void civil_from_days(int32_t z, int& y, unsigned& m, unsigned& d) {

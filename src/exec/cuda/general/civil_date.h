@@ -44,13 +44,15 @@ RAYDB_HOST_DEVICE CivilDate civil_of_days(int32_t z) {
   return c;
 }
 
+// As storage's days_from_civil: 64-bit steps, the result wrapped to int32 (a day
+// beyond int32 only arises from date_trunc near the ends of the range).
 RAYDB_HOST_DEVICE int64_t days_of_civil(int64_t year, uint32_t m, uint32_t d) {
-  const int32_t y = int32_t(year) - (m <= 2 ? 1 : 0);
-  const int32_t era = (y >= 0 ? y : y - 399) / 400;
+  const int64_t y = int64_t(int32_t(year)) - (m <= 2 ? 1 : 0);
+  const int64_t era = (y >= 0 ? y : y - 399) / 400;
   const uint32_t yoe = uint32_t(y - era * 400);
   const uint32_t doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
   const uint32_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return int64_t(int32_t(era * 146097 + int32_t(doe) - 719468));
+  return int64_t(int32_t(uint32_t(era * 146097 + int64_t(doe) - 719468)));
 }
 
 // `part` of the date `days` (the CPU casts the stored value to int32 first; so do we).

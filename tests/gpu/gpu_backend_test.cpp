@@ -96,12 +96,15 @@ INSTANTIATE_TEST_SUITE_P(Csv, GpuCsvAdhoc, ::testing::ValuesIn(kCsvCases),
 
 // Issue 10: the predicate shapes run on the star kernels (EXPLAIN says so) and equal the CPU.
 class GpuPredicates : public ::testing::TestWithParam<Case> {};
-TEST_P(GpuPredicates, StarKernelsEqualCpu) {
-  REQUIRE_GPU();
-  const std::string name = GetParam().name;
+// The CSV tables for the CSV cases, SSB SF 0.01 for the rest.
+OracleFixture& predicate_fixture(const std::string& name) {
   const bool csv = std::any_of(std::begin(kCsvPredicateCases), std::end(kCsvPredicateCases),
                                [&](const Case& c) { return name == c.name; });
-  OracleFixture& f = csv ? csv_fixture() : ssb_fixture("0.01");
+  return csv ? csv_fixture() : ssb_fixture("0.01");
+}
+TEST_P(GpuPredicates, StarKernelsEqualCpu) {
+  REQUIRE_GPU();
+  OracleFixture& f = predicate_fixture(GetParam().name);
   ASSERT_TRUE(f.db) << f.error;
   QueryResult e = f.db->query(std::string("explain ") + GetParam().sql, QueryOptions{Backend::kCuda});
   EXPECT_NE(e.explain.find("star kernels"), std::string::npos) << e.explain;
@@ -112,10 +115,7 @@ TEST_P(GpuPredicates, StarKernelsEqualCpu) {
 // passes off) and with the passes' bits read by striped tiles: equal to the CPU.
 TEST_P(GpuPredicates, FilterPassesOffAndStripedEqualCpu) {
   REQUIRE_GPU();
-  const std::string name = GetParam().name;
-  const bool csv = std::any_of(std::begin(kCsvPredicateCases), std::end(kCsvPredicateCases),
-                               [&](const Case& c) { return name == c.name; });
-  OracleFixture& f = csv ? csv_fixture() : ssb_fixture("0.01");
+  OracleFixture& f = predicate_fixture(GetParam().name);
   ASSERT_TRUE(f.db) << f.error;
   const std::string& sql = GetParam().sql;
   QueryResult cpu = f.db->query(sql, QueryOptions{Backend::kCpu});

@@ -40,6 +40,29 @@ TEST(CuckooSet, MembershipEqualsBruteForce) {
   check_set(strided, rng);
 }
 
+// The prefilter passes every key (no false negative: contains() would miss it) and,
+// at about 64 bits per key, rejects most other values (otherwise it saves nothing).
+TEST(CuckooSet, PrefilterPassesEveryKeyAndRejectsMostOthers) {
+  std::mt19937_64 rng(11);
+  for (size_t n : {size_t(6), size_t(64), size_t(1000)}) {
+    std::vector<uint64_t> keys(n);
+    for (auto& k : keys) k = rng() % (uint64_t(1) << 30);
+    const std::optional<exec::CuckooSet> s = exec::build_cuckoo_set(keys);
+    ASSERT_TRUE(s.has_value());
+    EXPECT_EQ(s->filter.size() * 32, size_t(1) << s->filter_bits);
+    for (uint64_t k : keys) EXPECT_TRUE(s->maybe(k)) << k;
+    const std::set<uint64_t> oracle(keys.begin(), keys.end());
+    int passed = 0, others = 0;
+    for (int i = 0; i < 100000; i++) {
+      const uint64_t x = rng() % (uint64_t(1) << 30);
+      if (oracle.count(x)) continue;
+      others++;
+      passed += s->maybe(x);
+    }
+    EXPECT_LT(passed, others / 20) << n << " keys: " << passed << " of " << others << " non-keys passed";
+  }
+}
+
 TEST(CuckooSet, EmptyInputHasNoSet) { EXPECT_FALSE(exec::build_cuckoo_set({}).has_value()); }
 
 }  // namespace

@@ -48,7 +48,15 @@ std::optional<CuckooSet> build_cuckoo_set(const std::vector<uint64_t>& input) {
     s.mul1 = fmix64(2 * attempt + 2) | 1;
     s.table.assign(size_t(2) << bits, keys.front());  // empty slots hold a member
     std::vector<uint8_t> used(s.table.size(), 0);
-    if (place_all(s, keys, used)) return s;
+    if (!place_all(s, keys, used)) continue;
+    s.filter_bits = 12;
+    while ((uint64_t(1) << s.filter_bits) < 64 * keys.size() && s.filter_bits < 16) s.filter_bits++;
+    s.filter.assign(size_t(1) << (s.filter_bits - 5), 0u);
+    for (uint64_t k : keys) {
+      const uint32_t f = cuckoo_filter_bit(k, s.mul0, s.filter_bits);
+      s.filter[f >> 5] |= 1u << (f & 31);
+    }
+    return s;
   }
   return std::nullopt;
 }

@@ -50,8 +50,9 @@ struct DevPred {
   const uint32_t* bitmap = nullptr;
   uint64_t bm_lo = 0, bm_bits = 0;
   const uint64_t* hash = nullptr;    // cuckoo table of 2 << hash_bits keys
+  const uint32_t* hash_filter = nullptr;  // its prefilter of 2^hash_filter_bits bits (exec/core/cuckoo_set.h)
   uint64_t hash_mul0 = 0, hash_mul1 = 0;
-  uint32_t hash_bits = 0, pad = 0;
+  uint32_t hash_bits = 0, hash_filter_bits = 0;
 };
 
 // A semi-linear predicate (exec/core/linear_predicate.h): sum coef[t] * value(col[t])
@@ -138,6 +139,9 @@ struct DevAgg {
   DevInstr ins[kMaxProgram];
   int32_t shape = kShapeProgram;  // filled by launch_star
   int32_t ca = 0, cb = 0;         // shape operands (fact column indices)
+  int32_t slot = 0;               // modes 0/1: shared accumulator at smem + slot * groups (hi: the next
+                                  // array when wide), filled by launch_star so the kernel keeps no
+                                  // per-aggregate pointer array (a runtime-indexed array is local memory)
 };
 
 // Per-group accumulators in device memory, each an array over the group range.

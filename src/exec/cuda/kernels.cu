@@ -102,7 +102,8 @@ __global__ void narrow_lookup_kernel(const int32_t* in, uint64_t n, W* out) {
 // The fused fact kernel: per tile, fact filters -> dimension probes -> fact GROUP BY
 // keys -> aggregates, every step skipping the vectors with no selected row left.
 // MODE 0: one group, per-thread registers; MODE 1: groups in shared memory;
-// MODE 2: groups in global memory. Modes 0 and 1 flush to global at the end.
+// MODE 2: groups in global memory; MODE 3: rows' groups out; MODE 4: mode 0 without
+// probes or GROUP BY keys. Modes 0, 1 and 4 flush to global at the end.
 // EXT: the query has boolean fact filters (p.trees) or sets in device memory (launched
 // at 2 blocks per SM, see launch_star_v); kernels without them never call tree_mask
 // nor carry the set code, so they keep the
@@ -110,22 +111,19 @@ __global__ void narrow_lookup_kernel(const int32_t* in, uint64_t n, W* out) {
 // (measured: with both always compiled in, SSB at SF 20 took 7.9 ms instead of 5.8).
 template <int MODE, typename V, int MINB, Layout L, bool EXT>
 __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constant__ StarParams p) {
+  // MODE 4: mode 0 for a scan with no probe and no GROUP BY key (launch_star_t): the
+  // per-item group ids and the probe code drop out, which frees the registers the
+  // 64-register cap otherwise spills to local memory on every tile.
+  constexpr int M = MODE == 4 ? 0 : MODE;
+  constexpr bool PLAIN = MODE == 4;
   constexpr uint64_t TILE = uint64_t(kBlock) * kItems;
   extern __shared__ __align__(128) unsigned long long smem[];
-  const uint64_t G = MODE == 0 ? 1 : (MODE == 1 ? p.groups : 0);
-  unsigned long long* s_lo[kMaxAggs];
-  unsigned long long* s_hi[kMaxAggs];
-  uint64_t off = G;
-  for (int a = 0; a < kMaxAggs; a++) {
-    s_lo[a] = s_hi[a] = nullptr;
-    if (MODE >= 2 || a >= p.naggs) continue;
-    s_lo[a] = smem + off;
-    off += G;
-    if (p.aggs[a].wide) {
-      s_hi[a] = smem + off;
-      off += G;
-    }
-  }
+  const uint64_t G = M == 0 ? 1 : (M == 1 ? p.groups : 0);
+  // Aggregate a's shared accumulators (modes 0 and 1), computed from its slot where
+  // used: an array of pointers indexed by a runtime aggregate number lived in local
+  // memory, and every thread's stack writes cost L2 traffic at kernel start.
+  const auto s_lo = [&](int a) { return smem + uint64_t(p.aggs[a].slot) * G; };
+  const auto s_hi = [&](int a) { return p.aggs[a].wide ? s_lo(a) + G : nullptr; };
   // Lookup arrays placed in shared memory by launch_star, copied in 4-byte words (the
   // device buffer is rounded up to 256 bytes, the shared area to 16).
   bool copied = false;
@@ -138,24 +136,31 @@ __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constan
     for (uint64_t i = threadIdx.x; i < words; i += kBlock) dst[i] = __ldg(src + i);
     copied = true;
   }
-  if (MODE >= 2 && copied) __syncthreads();
-  if (MODE < 2) {
+  if (M >= 2 && copied) __syncthreads();
+  if (M < 2) {
     for (uint64_t i = threadIdx.x; i < G; i += kBlock) smem[i] = 0;
     for (int a = 0; a < p.naggs; a++) {
       const unsigned long long init = init_of(p.aggs[a]);
+      unsigned long long* lo = s_lo(a);
+      unsigned long long* hi = s_hi(a);
       for (uint64_t i = threadIdx.x; i < G; i += kBlock) {
-        s_lo[a][i] = init;
-        if (s_hi[a]) s_hi[a][i] = 0;
+        lo[i] = init;
+        if (hi) hi[i] = 0;
       }
     }
     __syncthreads();
   }
+  // Mode 0's per-thread accumulators. Indexed by a runtime aggregate number they live
+  // in local memory (L1): only the naggs in use are touched, so a COUNT-only scan
+  // writes no stack at all.
   unsigned long long r_count = 0, r_lo[kMaxAggs], r_hi[kMaxAggs];
   uint32_t r_filtered = 0;  // < 2^32: fact tables have fewer rows (star_plan.cpp)
-#pragma unroll
-  for (int a = 0; a < kMaxAggs; a++) {
-    r_lo[a] = a < p.naggs ? init_of(p.aggs[a]) : 0;
-    r_hi[a] = 0;
+  if (M == 0) {
+#pragma unroll 1
+    for (int a = 0; a < p.naggs; a++) {
+      r_lo[a] = init_of(p.aggs[a]);
+      r_hi[a] = 0;
+    }
   }
 
   const uint64_t tiles = (p.rows + TILE - 1) / TILE;
@@ -178,15 +183,17 @@ __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constan
         mask = tree_mask<V, L>(t->trees[k], t->leaves, t->linears, p.cols, base, mask);
     }
     r_filtered += __popc(mask);
-    for (int k = 0; k < p.njoins && mask; k++) {
-      const void* lk = p.joins[k].shared_off >= 0 ? static_cast<const void*>(reinterpret_cast<const char*>(smem) +
-                                                                            p.joins[k].shared_off)
-                                                  : p.joins[k].lookup;
-      probe_tile<V, L>(p.joins[k], lk, p.cols[p.joins[k].col], base, mask, gid);
+    if constexpr (!PLAIN) {
+      for (int k = 0; k < p.njoins && mask; k++) {
+        const void* lk = p.joins[k].shared_off >= 0 ? static_cast<const void*>(reinterpret_cast<const char*>(smem) +
+                                                                              p.joins[k].shared_off)
+                                                    : p.joins[k].lookup;
+        probe_tile<V, L>(p.joins[k], lk, p.cols[p.joins[k].col], base, mask, gid);
+      }
+      for (int k = 0; k < p.nroot_groups && mask; k++)
+        group_tile<V, L>(p.root_groups[k], p.cols[p.root_groups[k].col], base, mask, gid);
     }
-    for (int k = 0; k < p.nroot_groups && mask; k++)
-      group_tile<V, L>(p.root_groups[k], p.cols[p.root_groups[k].col], base, mask, gid);
-    if constexpr (MODE == 3) {  // each row's group for the order statistics' selection
+    if constexpr (M == 3) {  // each row's group for the order statistics' selection
 #pragma unroll
       for (int i = 0; i < kItems; i++) {
         const uint64_t row = item_row<L>(base, i);
@@ -201,15 +208,20 @@ __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constan
     // run it once per selected row from a non-unrolled loop over a bit mask, so the
     // kernel's instruction footprint stays small (unrolling it per item thrashed the
     // instruction cache: measured 5.6 ms for q1.1 at SF 20 with 16 unrolled copies).
-    if (MODE == 0 && p.count_only) {  // COUNT only, one group: no per-row work
+    if (M == 0 && p.count_only) {  // COUNT only, one group: no per-row work
       r_count += __popc(mask);
       mask = 0;
     }
-    if (MODE == 0 && p.tile_aggs && __popc(mask) >= kDenseTile) {  // dense: fold from vector loads
+    if (M == 0 && p.tile_aggs && __popc(mask) >= kDenseTile) {  // dense: fold from vector loads
       r_count += __popc(mask);
 #pragma unroll 1
-      for (int a = 0; a < p.naggs; a++)
-        if (p.aggs[a].func != kAggCount) tile_fold<V, L>(p.aggs[a], p.cols, base, mask, r_lo[a], r_hi[a]);
+      for (int a = 0; a < p.naggs; a++) {
+        if (p.aggs[a].func == kAggCount) continue;
+        unsigned long long lo = r_lo[a], hi = r_hi[a];  // registers across the tile's 16 items
+        tile_fold<V, L>(p.aggs[a], p.cols, base, mask, lo, hi);
+        r_lo[a] = lo;
+        r_hi[a] = hi;
+      }
       mask = 0;
     }
 #pragma unroll 1
@@ -217,7 +229,7 @@ __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constan
       const int i = __ffs(int(mask)) - 1;
       mask &= mask - 1;
       const uint64_t row = item_row<L>(base, i);
-      if (MODE == 0) {
+      if (M == 0) {
         r_count++;
 #pragma unroll 1
         for (int a = 0; a < p.naggs; a++) {
@@ -239,15 +251,15 @@ __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constan
 #pragma unroll
         for (int k = 0; k < kItems; k++)
           if (k == i) g = gid[k];
-        unsigned long long* cnt = MODE == 1 ? smem : p.acc.count;
+        unsigned long long* cnt = M == 1 ? smem : p.acc.count;
         atomicAdd(cnt + g, 1ull);
 #pragma unroll 1
         for (int a = 0; a < p.naggs; a++) {
           const DevAgg& ag = p.aggs[a];
           if (ag.func == kAggCount) continue;
           const int64_t v = ag.shape != kShapeProgram ? eval_shaped(ag, p.cols, row) : eval_program(ag, p.cols, row);
-          if (MODE == 1)
-            fold(ag, s_lo[a] + g, s_hi[a] ? s_hi[a] + g : nullptr, v);
+          if (M == 1)
+            fold(ag, s_lo(a) + g, ag.wide ? s_hi(a) + g : nullptr, v);
           else
             fold(ag, p.acc.lo[a] + g, ag.wide ? p.acc.hi[a] + g : nullptr, v);
         }
@@ -256,8 +268,8 @@ __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constan
   }
   for (int o = 16; o > 0; o /= 2) r_filtered += __shfl_down_sync(0xffffffffu, r_filtered, o);
   if ((threadIdx.x & 31) == 0 && r_filtered) atomicAdd(p.filtered, (unsigned long long)r_filtered);
-  if (MODE >= 2) return;
-  if (MODE == 0) {
+  if (M >= 2) return;
+  if (M == 0) {
     if (r_count) {
       atomicAdd(smem, r_count);
 #pragma unroll
@@ -266,13 +278,13 @@ __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constan
         const DevAgg& ag = p.aggs[a];
         if (ag.func == kAggSum) {
           if (ag.wide)
-            add128(s_lo[a], s_hi[a], r_lo[a], r_hi[a]);
+            add128(s_lo(a), s_hi(a), r_lo[a], r_hi[a]);
           else
-            atomicAdd(s_lo[a], r_lo[a]);
+            atomicAdd(s_lo(a), r_lo[a]);
         } else if (ag.func == kAggMin) {
-          atomicMin(reinterpret_cast<long long*>(s_lo[a]), (long long)r_lo[a]);
+          atomicMin(reinterpret_cast<long long*>(s_lo(a)), (long long)r_lo[a]);
         } else if (ag.func == kAggMax) {
-          atomicMax(reinterpret_cast<long long*>(s_lo[a]), (long long)r_lo[a]);
+          atomicMax(reinterpret_cast<long long*>(s_lo(a)), (long long)r_lo[a]);
         }
       }
     }
@@ -286,13 +298,13 @@ __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constan
       const DevAgg& ag = p.aggs[a];
       if (ag.func == kAggSum) {
         if (ag.wide)
-          add128(p.acc.lo[a] + g, p.acc.hi[a] + g, s_lo[a][g], s_hi[a][g]);
+          add128(p.acc.lo[a] + g, p.acc.hi[a] + g, s_lo(a)[g], s_hi(a)[g]);
         else
-          atomicAdd(p.acc.lo[a] + g, s_lo[a][g]);
+          atomicAdd(p.acc.lo[a] + g, s_lo(a)[g]);
       } else if (ag.func == kAggMin) {
-        atomicMin(reinterpret_cast<long long*>(p.acc.lo[a] + g), (long long)s_lo[a][g]);
+        atomicMin(reinterpret_cast<long long*>(p.acc.lo[a] + g), (long long)s_lo(a)[g]);
       } else if (ag.func == kAggMax) {
-        atomicMax(reinterpret_cast<long long*>(p.acc.lo[a] + g), (long long)s_lo[a][g]);
+        atomicMax(reinterpret_cast<long long*>(p.acc.lo[a] + g), (long long)s_lo(a)[g]);
       }
     }
   }
@@ -432,11 +444,15 @@ void launch_star_t(const StarParams& p, size_t smem, uint64_t tiles, cudaStream_
     allow_shared(star_kernel<1, V, MINB, L, T>);
     allow_shared(star_kernel<2, V, MINB, L, T>);
     allow_shared(star_kernel<3, V, MINB, L, T>);
+    allow_shared(star_kernel<4, V, MINB, L, T>);
     return true;
   }();
   (void)allowed;
+  // Mode 0 with neither probes nor GROUP BY keys runs as mode 4 (the plain scan).
+  const int mode = p.mode == 0 && p.njoins == 0 && p.nroot_groups == 0 ? 4 : p.mode;
   int per_sm = 1;
-  switch (p.mode) {
+  switch (mode) {
+    case 4: cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, star_kernel<4, V, MINB, L, T>, kBlock, smem); break;
     case 0: cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, star_kernel<0, V, MINB, L, T>, kBlock, smem); break;
     case 1: cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, star_kernel<1, V, MINB, L, T>, kBlock, smem); break;
     case 2: cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, star_kernel<2, V, MINB, L, T>, kBlock, smem); break;
@@ -445,7 +461,8 @@ void launch_star_t(const StarParams& p, size_t smem, uint64_t tiles, cudaStream_
   // Persistent blocks: enough to fill the GPU, each striding over tiles, so the
   // per-block flush of shared accumulators is paid a few hundred times, not per tile.
   const uint64_t grid = std::min<uint64_t>(tiles, uint64_t(std::max(per_sm, 1)) * gpu::sm_count());
-  switch (p.mode) {
+  switch (mode) {
+    case 4: star_kernel<4, V, MINB, L, T><<<unsigned(grid), kBlock, smem, stream>>>(p); break;
     case 0: star_kernel<0, V, MINB, L, T><<<unsigned(grid), kBlock, smem, stream>>>(p); break;
     case 1: star_kernel<1, V, MINB, L, T><<<unsigned(grid), kBlock, smem, stream>>>(p); break;
     case 2: star_kernel<2, V, MINB, L, T><<<unsigned(grid), kBlock, smem, stream>>>(p); break;
@@ -500,9 +517,12 @@ void launch_star(const StarParams& params, const StarKnobs& knobs, cudaStream_t 
   // issued first (run 7: q1.1 0.948 -> 0.837 ms); knobs.rowshape off (cuda_rowshape)
   // sends every aggregate through the interpreter.
   const bool rowshape = knobs.rowshape;
+  int32_t slot = 1;  // word 0 (x G) holds the counts; the layout star_shared_bytes sizes
   for (int a = 0; a < p.naggs; a++) {
     classify(p.aggs[a]);
     if (!rowshape) p.aggs[a].shape = kShapeProgram;
+    p.aggs[a].slot = slot;
+    slot += p.aggs[a].wide ? 2 : 1;
   }
   // Dense tiles of a one-group query whose aggregates are all column shapes fold from
   // the columns' 16-byte vector loads instead of one scalar load per selected row (a

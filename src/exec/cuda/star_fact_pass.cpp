@@ -50,11 +50,18 @@ void device_set(StarRun& r, DevPred& dp, const StoredRanges& sr) {
     std::vector<uint64_t> keys;
     for (auto [a, b] : sr) keys.push_back(a);
     if (std::optional<CuckooSet> set = build_cuckoo_set(keys)) {
-      gpu::DeviceBuffer buf(set->table.size() * 8, "a predicate hash set");
-      // Pageable source: the copy has left the table when cudaMemcpyAsync returns.
-      gpu::check_cuda(cudaMemcpyAsync(buf.get(), set->table.data(), set->table.size() * 8, cudaMemcpyHostToDevice, s),
+      // The table, then its prefilter (4-byte words after 8-byte ones: aligned).
+      const uint64_t table_bytes = set->table.size() * 8, filter_bytes = set->filter.size() * 4;
+      gpu::DeviceBuffer buf(table_bytes + filter_bytes, "a predicate hash set");
+      // Pageable sources: the copies have left the vectors when cudaMemcpyAsync returns.
+      gpu::check_cuda(cudaMemcpyAsync(buf.get(), set->table.data(), table_bytes, cudaMemcpyHostToDevice, s),
+                      "cudaMemcpy");
+      gpu::check_cuda(cudaMemcpyAsync(buf.get<char>() + table_bytes, set->filter.data(), filter_bytes,
+                                      cudaMemcpyHostToDevice, s),
                       "cudaMemcpy");
       dp.hash = buf.get<uint64_t>();
+      dp.hash_filter = reinterpret_cast<const uint32_t*>(buf.get<char>() + table_bytes);
+      dp.hash_filter_bits = set->filter_bits;
       dp.hash_mul0 = set->mul0;
       dp.hash_mul1 = set->mul1;
       dp.hash_bits = set->bits;

@@ -45,10 +45,12 @@ __device__ __forceinline__ uint32_t inline_items(const DevPred& p, const V (&v)[
 template <typename V, bool UNROLLED = false>
 __device__ __forceinline__ uint32_t set_items(const DevPred& p, const V (&v)[kItems], uint32_t sel) {
   uint32_t ok = 0;
-  if (p.hash) {  // two independent probes per item, no loop: loads overlap across items
+  if (p.hash) {  // the prefilter's bit, then two independent probes for the items it lets through
 #pragma unroll
     for (int i = 0; i < kItems; i++) {
       const uint64_t x = uint64_t(v[i]);
+      const uint32_t f = cuckoo_filter_bit(x, p.hash_mul0, p.hash_filter_bits);
+      if (!((sel >> i) & 1u) || !((__ldg(p.hash_filter + (f >> 5)) >> (f & 31)) & 1u)) continue;
       const uint32_t shift = 64 - p.hash_bits;
       const uint64_t a = __ldg(p.hash + cuckoo_slot(x, p.hash_mul0, shift));
       const uint64_t b = __ldg(p.hash + (uint64_t(1) << p.hash_bits) + cuckoo_slot(x, p.hash_mul1, shift));

@@ -65,6 +65,21 @@ TEST(VarcharFromStrings, DictionaryIsTheSortedDistinctStrings) {
   omp_set_num_threads(default_threads);
 }
 
+// Long strings that tie on many 16-byte windows (equal up to byte 90, or equal but for
+// trailing zero bytes) are settled window after window.
+TEST(VarcharFromStrings, LongSharedPrefixes) {
+  std::vector<std::string> values;
+  const std::string stem(90, 'q');
+  for (int i = 0; i < 3000; i++) {
+    std::string s = stem;
+    s += char('a' + i % 7);
+    if (i % 3 == 0) s += std::string(size_t(i % 5), '\0');
+    if (i % 11 == 0) s = stem.substr(0, size_t(i % 97));
+    values.push_back(s);
+  }
+  expect_exact_encoding(values);
+}
+
 TEST(VarcharFromStrings, SmallAndEmptyInputs) {
   expect_exact_encoding({});
   expect_exact_encoding({""});

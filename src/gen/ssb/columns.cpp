@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
-#include <parallel/algorithm>
 
 #include "common/error.h"
+#include "gen/ssb/string_sort.h"
 
 namespace raydb::ssb {
 
@@ -51,64 +51,12 @@ std::vector<uint8_t> used_indices(const int32_t* idx, uint64_t rows, size_t doma
 }
 
 
-// A row and the first 16 bytes of its string, big-endian and zero-padded: when two
-// prefixes differ they order as the strings do (std::string compares bytes as
-// unsigned), so most comparisons of the sort touch no string memory (8 bytes left
-// about 90 rows per prefix in TPC-H comments; 16 leave few ties). Two strings of at
-// most 16 bytes with one prefix differ only in trailing zero bytes, so the shorter is
-// the smaller and equal lengths mean equal strings (duplicates cost no string reads).
-struct RowKey {
-  uint64_t high, low;
-  uint32_t row;
-  uint32_t length;  // the string's length, capped at 2^32 - 1
-};
-
-constexpr uint32_t kPrefixBytes = 16;
-
-// Orders two keys with equal prefixes: -1, 0 or 1 as a's string is less, equal, greater.
-int compare_tied(const std::vector<std::string>& values, const RowKey& a, const RowKey& b) {
-  if (a.length <= kPrefixBytes && b.length <= kPrefixBytes) return a.length < b.length ? -1 : a.length > b.length;
-  return values[a.row].compare(values[b.row]);
-}
-
-uint64_t big_endian_word(const std::string& s, size_t at) {
-  uint64_t p = 0;
-  for (size_t i = at; i < std::min(at + 8, s.size()); i++) p |= uint64_t(uint8_t(s[i])) << (56 - 8 * (i - at));
-  return p;
-}
-
-bool same_prefix(const RowKey& a, const RowKey& b) { return a.high == b.high && a.low == b.low; }
-
-// All rows in string order (equal strings adjacent, in no particular order: only the
-// distinct strings' order reaches the output). Parallel multiway mergesort (OpenMP).
-std::vector<RowKey> sorted_row_keys(const std::vector<std::string>& values) {
-  const int64_t rows = int64_t(values.size());
-  std::vector<RowKey> keys(values.size());
-#pragma omp parallel for schedule(static)
-  for (int64_t i = 0; i < rows; i++) {
-    const std::string& s = values[size_t(i)];
-    const uint32_t length = uint32_t(std::min<size_t>(s.size(), UINT32_MAX));
-    keys[size_t(i)] = {big_endian_word(s, 0), big_endian_word(s, 8), uint32_t(i), length};
-  }
-  __gnu_parallel::sort(keys.begin(), keys.end(), [&](const RowKey& a, const RowKey& b) {
-    if (a.high != b.high) return a.high < b.high;
-    if (a.low != b.low) return a.low < b.low;
-    return compare_tied(values, a, b) < 0;
-  });
-  return keys;
-}
-
-bool starts_value(const std::vector<std::string>& values, const std::vector<RowKey>& keys, uint64_t i) {
-  return i == 0 || !same_prefix(keys[i], keys[i - 1]) || compare_tied(values, keys[i], keys[i - 1]) != 0;
-}
-
 // Writes each row's code (rank of its string among the distinct ones) into `codes`
-// and returns, per code, the sorted position where its string first occurs. Each
-// thread takes one contiguous slice of the sorted keys; a count pass gives every
-// slice its first code.
-std::vector<uint32_t> assign_codes(const std::vector<std::string>& values, const std::vector<RowKey>& keys,
-                                   int32_t* codes) {
-  const uint64_t rows = keys.size();
+// and returns, per code, the row where its string first occurs in sorted order. Each
+// thread takes one contiguous slice of the sorted rows; a count pass gives every slice
+// its first code.
+std::vector<uint32_t> assign_codes(const StringOrder& order, int32_t* codes) {
+  const uint64_t rows = order.rows.size();
   const int threads = std::max(1, std::min<int>(omp_get_max_threads(), int(rows / 4096) + 1));
   std::vector<uint64_t> base(size_t(threads) + 1, 0);
   std::vector<uint32_t> first;
@@ -117,7 +65,7 @@ std::vector<uint32_t> assign_codes(const std::vector<std::string>& values, const
     const int t = omp_get_thread_num();
     const uint64_t lo = rows * uint64_t(t) / uint64_t(threads), hi = rows * uint64_t(t + 1) / uint64_t(threads);
     uint64_t count = 0;
-    for (uint64_t i = lo; i < hi; i++) count += starts_value(values, keys, i);
+    for (uint64_t i = lo; i < hi; i++) count += order.new_value[i];
     base[size_t(t) + 1] = count;
 #pragma omp barrier
 #pragma omp single
@@ -127,26 +75,26 @@ std::vector<uint32_t> assign_codes(const std::vector<std::string>& values, const
     }
     int64_t code = int64_t(base[size_t(t)]) - 1;
     for (uint64_t i = lo; i < hi; i++) {
-      if (starts_value(values, keys, i)) first[size_t(++code)] = uint32_t(i);
-      codes[keys[i].row] = int32_t(code);
+      if (order.new_value[i]) first[size_t(++code)] = order.rows[i];
+      codes[order.rows[i]] = int32_t(code);
     }
   }
   return first;
 }
 
-// The dictionary of the distinct strings, in code order: lengths in parallel, one
-// prefix sum, then the bytes copied in parallel.
+// The dictionary of the distinct strings, in code order (`first`: a row of each):
+// lengths in parallel, one prefix sum, then the bytes copied in parallel.
 std::shared_ptr<const Dictionary> dictionary_at(const std::vector<std::string>& values,
-                                                const std::vector<RowKey>& keys, const std::vector<uint32_t>& first) {
+                                                const std::vector<uint32_t>& first) {
   const int64_t n = int64_t(first.size());
   std::vector<uint64_t> offsets(first.size() + 1, 0);
 #pragma omp parallel for schedule(static)
-  for (int64_t d = 0; d < n; d++) offsets[size_t(d) + 1] = values[keys[first[size_t(d)]].row].size();
+  for (int64_t d = 0; d < n; d++) offsets[size_t(d) + 1] = values[first[size_t(d)]].size();
   for (size_t d = 0; d < first.size(); d++) offsets[d + 1] += offsets[d];
   std::string chars(offsets.back(), '\0');
 #pragma omp parallel for schedule(static)
   for (int64_t d = 0; d < n; d++) {
-    const std::string& s = values[keys[first[size_t(d)]].row];
+    const std::string& s = values[first[size_t(d)]];
     std::memcpy(chars.data() + offsets[size_t(d)], s.data(), s.size());
   }
   return std::make_shared<const Dictionary>(std::move(offsets), std::move(chars));
@@ -185,10 +133,10 @@ ColumnPtr varchar_from_domain(std::string name, const std::vector<std::string>& 
 ColumnPtr varchar_from_strings(std::string name, const std::vector<std::string>& values) {
   const uint64_t rows = values.size();
   if (rows > uint64_t(INT32_MAX)) fail(ErrorKind::kInvalidInput, "column {} has too many rows ({})", name, rows);
-  const std::vector<RowKey> keys = sorted_row_keys(values);
+  const StringOrder order = sort_strings(values);
   Int32Array codes(rows);
-  const std::vector<uint32_t> first = assign_codes(values, keys, codes.data());
-  return varchar_column(std::move(name), std::move(codes.buffer), rows, dictionary_at(values, keys, first));
+  const std::vector<uint32_t> first = assign_codes(order, codes.data());
+  return varchar_column(std::move(name), std::move(codes.buffer), rows, dictionary_at(values, first));
 }
 
 TablePtr assemble_table(const std::string& table, std::vector<ColumnPtr> columns) {

@@ -6,6 +6,7 @@
 #include "api/parquet/parquet_writer.h"
 #include "api/result_export.h"
 #include "common/error.h"
+#include "common/progress.h"
 #include "gen/ssb/generator.h"
 #include "gen/tpch/generator.h"
 #include "raydb/raydb.h"
@@ -64,10 +65,13 @@ TpchGenSummary generate_tpch(const std::string& db_path, const TpchGenOptions& o
   auto tables = tpch::generate(g);
   if (!options.tbl_dir.empty()) ssb::write_tbl(tables, options.tbl_dir, g.threads);  // any tables, not only SSB's
   tables = sort_tables(tables, sort_by);
-  if (!db) db = DatabaseDirectory::open_or_create(db_path);
-  db->commit(tables, /*replace=*/true);
   TpchGenSummary s;
   for (auto& t : tables) s.rows += t->row_count();
+  Progress progress("write database", s.rows);
+  if (!db) db = DatabaseDirectory::open_or_create(db_path);
+  db->commit(tables, /*replace=*/true);
+  progress.add(s.rows);
+  progress.finish();
   s.tables = tables.size();
   return s;
 }

@@ -76,6 +76,15 @@ nlohmann::ordered_json record(const TpchBenchOptions& o, const TpchOutcome& r, u
   return j;
 }
 
+// A database given with --sf must be of that scale factor: orders has exactly
+// 1,500,000 x SF rows, for raydb's generator and dbgen's alike.
+void check_scale_factor(const DatabaseDirectory& db, const std::string& dir, double sf) {
+  const uint64_t want = tpch::row_counts(sf).orders, have = db.table("orders")->row_count();
+  if (have != want)
+    fail(ErrorKind::kInvalidInput, "{} holds TPC-H with {} orders, SF {} has {}; leave out --sf to measure it as it is",
+         dir, have, sf, want);
+}
+
 }  // namespace
 
 std::shared_ptr<DatabaseDirectory> ensure_tpch_database(const std::string& dir, double sf, uint64_t seed, int threads) {
@@ -84,8 +93,14 @@ std::shared_ptr<DatabaseDirectory> ensure_tpch_database(const std::string& dir, 
     auto db = DatabaseDirectory::open(dir);
     bool complete = true;
     for (auto& t : tpch::schema()) complete &= db->table(t.name) != nullptr;
+    if (complete && sf > 0) check_scale_factor(*db, dir, sf);
     if (complete) return db;
   }
+  // Measuring data nobody asked for (a typo in --db) would look like a result.
+  if (!(sf > 0))
+    fail(ErrorKind::kInvalidInput,
+         "{} {}; generate it with `raydb gen tpch --sf SF --db {}`, or give --sf SF to generate it here", dir,
+         fs::exists(dir) ? "holds no complete TPC-H database" : "does not exist", dir);
   auto db = DatabaseDirectory::open_or_create(dir);
   std::fprintf(stderr, "generating TPC-H at SF %g into %s\n", sf, dir.c_str());
   tpch::GenOptions g;

@@ -13,8 +13,8 @@
 namespace raydb::bench {
 
 struct TpchBenchOptions {
-  std::string dir;              // the TPC-H database (generated there when absent)
-  double generate_sf = 1;       // scale factor of that generation
+  std::string dir;              // the TPC-H database (generated there when absent and generate_sf > 0)
+  double generate_sf = 0;       // scale factor of that generation; 0: dir must hold TPC-H
   uint64_t seed = 19920101;     // generator seed of that generation
   QueryOptions query;           // backend and threads
   int warmup = 1, reps = 10;
@@ -22,8 +22,10 @@ struct TpchBenchOptions {
   std::string json;               // JSON lines file ("" for none)
 };
 
-// Opens `dir` if it is a database holding the eight TPC-H tables; otherwise generates
-// TPC-H at `sf` into it (progress on stderr). Throws if `dir` is something else.
+// Opens `dir` if it is a database holding the eight TPC-H tables (of scale factor `sf`
+// when sf > 0: else Error(kInvalidInput)); otherwise generates TPC-H at `sf` into it
+// (progress on stderr), or, with sf <= 0, throws Error(kInvalidInput) saying how to
+// make one. Throws if `dir` is something else.
 std::shared_ptr<DatabaseDirectory> ensure_tpch_database(const std::string& dir, double sf, uint64_t seed, int threads);
 
 // Throws Error(kExecution) after printing when a repetition differed from the first or

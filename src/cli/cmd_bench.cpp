@@ -52,7 +52,8 @@ void register_suite_bench(CLI::App& bench, const char* suite, const char* descri
     uint64_t seed = 19920101;
   };
   auto a = std::make_shared<Args>();
-  cmd->add_option("--db", a->db, fmt::format("{} database directory (generated there at --sf when absent)", db_what));
+  cmd->add_option("--db", a->db, fmt::format("{} database directory (generated there at --sf when absent{})", db_what,
+                                             std::is_same_v<Options, bench::TpchBenchOptions> ? "; an error without --sf" : ""));
   cmd->add_option("--sf", a->sf, fmt::format("Scale factor (with no --db: data/{}-sf<SF>)", suite));
   cmd->add_option("--backend", a->backend, "auto | cpu | cuda | rt");
   cmd->add_option("--reps", a->reps, "Timed repetitions per query (default 10)");
@@ -75,7 +76,11 @@ void register_suite_bench(CLI::App& bench, const char* suite, const char* descri
     o.query.backend = parse_backend(a->backend);
     o.query.threads = a->threads;
     o.dir = a->db.empty() ? fmt::format("data/{}-sf{}", suite, a->sf) : a->db;
-    o.generate_sf = a->sf > 0 ? a->sf : 1.0;
+    // TPC-H generates into a missing --db only when --sf names the scale factor.
+    if constexpr (std::is_same_v<Options, bench::TpchBenchOptions>)
+      o.generate_sf = a->sf;
+    else
+      o.generate_sf = a->sf > 0 ? a->sf : 1.0;
     o.seed = a->seed;
     o.warmup = a->warmup;
     o.reps = a->reps;

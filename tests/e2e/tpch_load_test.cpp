@@ -87,6 +87,34 @@ TEST(TpchBench, ReportsEveryQueryTimedOrNotSupported) {
   EXPECT_NE(r.out.find("of 22 queries ran"), std::string::npos) << r.out;
 }
 
+// A missing or non-TPC-H --db is an error unless --sf says what to generate there, and
+// --sf with a database of another scale factor is one too: never a silent SF 1.
+TEST(TpchBench, MissingDatabaseNeedsAScaleFactor) {
+  TempDir dir;
+  const std::string db = dir.file("db");
+  CommandResult missing = run_raydb("bench tpch --db " + db + " --reps 1 --queries q6");
+  EXPECT_NE(missing.exit_code, 0);
+  EXPECT_EQ(split_lines(missing.err).size(), 1u) << missing.err;
+  EXPECT_NE(missing.err.find("error: " + db + " does not exist"), std::string::npos) << missing.err;
+  EXPECT_NE(missing.err.find("--sf"), std::string::npos) << missing.err;
+  EXPECT_FALSE(std::filesystem::exists(db)) << "nothing is created without --sf";
+
+  std::filesystem::create_directory(db);
+  CommandResult empty = run_raydb("bench tpch --db " + db + " --reps 1 --queries q6");
+  EXPECT_NE(empty.exit_code, 0);
+  EXPECT_NE(empty.err.find("holds no complete TPC-H database"), std::string::npos) << empty.err;
+
+  CommandResult made = run_raydb("bench tpch --sf 0.01 --db " + db + " --reps 1 --queries q6 --threads 2");
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  EXPECT_NE(made.err.find("generating TPC-H at SF 0.01"), std::string::npos) << made.err;
+  CommandResult again = run_raydb("bench tpch --db " + db + " --reps 1 --queries q6 --threads 2");
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(again.err.find("generating"), std::string::npos) << again.err;
+  CommandResult other = run_raydb("bench tpch --sf 0.02 --db " + db + " --reps 1 --queries q6");
+  EXPECT_NE(other.exit_code, 0);
+  EXPECT_NE(other.err.find("15000 orders, SF 0.02 has 30000"), std::string::npos) << other.err;
+}
+
 TEST(TpchLoad, GenRejectsBadScaleFactor) {
   TempDir dir;
   CommandResult r = run_raydb("gen tpch --sf 0 --db " + dir.file("x"));

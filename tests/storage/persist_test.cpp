@@ -429,6 +429,24 @@ TEST(PersistTest, MissingOrTruncatedDataFiles) {
       {"dictionary file", "not in order"});
 }
 
+// A dictionary large enough for the parallel order check names the first pair out of
+// order, as the sequential check does.
+TEST(PersistTest, LargeDictionaryOutOfOrderNamesTheEntries) {
+  TempDir tmp;
+  const std::string path = tmp.file("db");
+  std::vector<std::string> keys;
+  for (int i = 0; i < 100'000; i++) keys.push_back(fmt::format("k{:06d}", i));
+  DatabaseDirectory::open_or_create(path)->commit({string_table("s", keys)}, false);
+  const std::string f = dict_file(path, "s");
+  std::string d = read_file(f);
+  const size_t chars = 8 * (keys.size() + 1);
+  ASSERT_EQ(d.substr(chars + 7 * 70'000, 14), "k070000k070001");
+  d.replace(chars + 7 * 70'000, 14, "k070001k070000");  // same lengths, so the offsets still hold
+  write_file(f, d);
+  expect_error([&] { DatabaseDirectory::open(path); }, ErrorKind::kCatalog,
+               {"dictionary file", "not in order", "entries 70000 and 70001"});
+}
+
 TEST(PersistTest, OpenOrCreate) {
   TempDir tmp;
   // Missing path: created, with parents.

@@ -3,9 +3,11 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 
 #include "common/error.h"
+#include "gen/ssb/string_sort.h"
 
 namespace raydb::ssb {
 
@@ -48,6 +50,56 @@ std::vector<uint8_t> used_indices(const int32_t* idx, uint64_t rows, size_t doma
   return used;
 }
 
+
+// Writes each row's code (rank of its string among the distinct ones) into `codes`
+// and returns, per code, the row where its string first occurs in sorted order. Each
+// thread takes one contiguous slice of the sorted rows; a count pass gives every slice
+// its first code.
+std::vector<uint32_t> assign_codes(const StringOrder& order, int32_t* codes) {
+  const uint64_t rows = order.rows.size();
+  const int threads = std::max(1, std::min<int>(omp_get_max_threads(), int(rows / 4096) + 1));
+  std::vector<uint64_t> base(size_t(threads) + 1, 0);
+  std::vector<uint32_t> first;
+#pragma omp parallel num_threads(threads)
+  {
+    const int t = omp_get_thread_num();
+    const uint64_t lo = rows * uint64_t(t) / uint64_t(threads), hi = rows * uint64_t(t + 1) / uint64_t(threads);
+    uint64_t count = 0;
+    for (uint64_t i = lo; i < hi; i++) count += order.new_value[i];
+    base[size_t(t) + 1] = count;
+#pragma omp barrier
+#pragma omp single
+    {
+      for (int k = 0; k < threads; k++) base[size_t(k) + 1] += base[size_t(k)];
+      first.resize(base[size_t(threads)]);
+    }
+    int64_t code = int64_t(base[size_t(t)]) - 1;
+    for (uint64_t i = lo; i < hi; i++) {
+      if (order.new_value[i]) first[size_t(++code)] = order.rows[i];
+      codes[order.rows[i]] = int32_t(code);
+    }
+  }
+  return first;
+}
+
+// The dictionary of the distinct strings, in code order (`first`: a row of each):
+// lengths in parallel, one prefix sum, then the bytes copied in parallel.
+std::shared_ptr<const Dictionary> dictionary_at(const std::vector<std::string>& values,
+                                                const std::vector<uint32_t>& first) {
+  const int64_t n = int64_t(first.size());
+  std::vector<uint64_t> offsets(first.size() + 1, 0);
+#pragma omp parallel for schedule(static)
+  for (int64_t d = 0; d < n; d++) offsets[size_t(d) + 1] = values[first[size_t(d)]].size();
+  for (size_t d = 0; d < first.size(); d++) offsets[d + 1] += offsets[d];
+  std::string chars(offsets.back(), '\0');
+#pragma omp parallel for schedule(static)
+  for (int64_t d = 0; d < n; d++) {
+    const std::string& s = values[first[size_t(d)]];
+    std::memcpy(chars.data() + offsets[size_t(d)], s.data(), s.size());
+  }
+  return std::make_shared<const Dictionary>(std::move(offsets), std::move(chars));
+}
+
 }  // namespace
 
 ColumnPtr varchar_from_domain(std::string name, const std::vector<std::string>& domain, Int32Array indices,
@@ -80,17 +132,11 @@ ColumnPtr varchar_from_domain(std::string name, const std::vector<std::string>& 
 
 ColumnPtr varchar_from_strings(std::string name, const std::vector<std::string>& values) {
   const uint64_t rows = values.size();
-  std::vector<uint32_t> order(rows);
-  std::iota(order.begin(), order.end(), 0u);
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return values[a] < values[b]; });
-
+  if (rows > uint64_t(INT32_MAX)) fail(ErrorKind::kInvalidInput, "column {} has too many rows ({})", name, rows);
+  const StringOrder order = sort_strings(values);
   Int32Array codes(rows);
-  std::vector<const std::string*> sorted;
-  for (uint32_t r : order) {
-    if (sorted.empty() || *sorted.back() != values[r]) sorted.push_back(&values[r]);
-    codes[r] = int32_t(sorted.size() - 1);
-  }
-  return varchar_column(std::move(name), std::move(codes.buffer), rows, dictionary_of(sorted));
+  const std::vector<uint32_t> first = assign_codes(order, codes.data());
+  return varchar_column(std::move(name), std::move(codes.buffer), rows, dictionary_at(values, first));
 }
 
 TablePtr assemble_table(const std::string& table, std::vector<ColumnPtr> columns) {

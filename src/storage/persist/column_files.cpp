@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <vector>
@@ -56,10 +57,16 @@ std::shared_ptr<const Dictionary> read_dictionary(const std::string& path, const
     if (offsets[i] > offsets[i + 1])
       fail(ErrorKind::kCatalog, "dictionary file {} ({}) is corrupted: offsets decrease at entry {}", path, what, i);
   auto dict = std::make_shared<const Dictionary>(std::move(offsets), bytes.substr(header));
-  for (uint32_t i = 1; i < dict->size(); i++)
-    if (!(dict->at(i - 1) < dict->at(i)))
-      fail(ErrorKind::kCatalog, "dictionary file {} ({}) is corrupted: entries {} and {} are not in order", path, what,
-           i - 1, i);
+  // In parallel: a large dictionary (TPC-H l_comment at SF 20: 90M entries) is read
+  // right after every write of its table.
+  const int64_t entries = int64_t(dict->size());
+  int64_t first_bad = entries;
+#pragma omp parallel for schedule(static) reduction(min : first_bad) if (entries > (1 << 16))
+  for (int64_t i = 1; i < entries; i++)
+    if (!(dict->at(uint32_t(i - 1)) < dict->at(uint32_t(i)))) first_bad = std::min(first_bad, i);
+  if (first_bad < entries)
+    fail(ErrorKind::kCatalog, "dictionary file {} ({}) is corrupted: entries {} and {} are not in order", path, what,
+         first_bad - 1, first_bad);
   // Last, so the structural checks above name what is wrong when they can.
   check_checksum(bytes.data(), bytes.size(), d.checksum, "dictionary", path, what);
   return dict;

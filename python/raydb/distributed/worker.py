@@ -6,6 +6,7 @@ backend sees its own GPU as device 0). Engine errors come back as values, not as
 raised exceptions, so the coordinator re-raises the engine's own class and message.
 """
 import os
+import threading
 import time
 
 
@@ -18,6 +19,8 @@ class ShardWorker:
         self._path = path
         self._con = raydb.connect(path, backend=backend, threads=threads, **(settings or {}))
         self._fault, self._stall_seconds = None, 0.0
+        self._stats_lock = threading.Lock()  # run() may be called from several threads (max_concurrency)
+        self._stats = {"statements": 0, "engine_ms": 0.0, "run_ms": 0.0}
 
     def run(self, queries):
         """Runs each SQL text; returns [("ok", pyarrow.Table) | ("error", class name, message)]."""
@@ -26,14 +29,29 @@ class ShardWorker:
         if self._fault == "stall":
             self._fault = None
             time.sleep(self._stall_seconds)
+        start, engine_ms = time.perf_counter(), 0.0
         out = []
         for q in queries:
             try:
-                out.append(("ok", self._con.sql(q).arrow()))
+                r = self._con.sql(q)
+                engine_ms += r.elapsed_ms
+                out.append(("ok", r.arrow()))
             except raydb.Error as e:
                 out.append(("error", type(e).__name__, str(e)))
+        with self._stats_lock:
+            self._stats["statements"] += len(queries)
+            self._stats["engine_ms"] += engine_ms
+            self._stats["run_ms"] += (time.perf_counter() - start) * 1e3
         if self._fault == "exit":
             os._exit(1)  # as a crash would: no reply, the process gone
+        return out
+
+    def stats(self, reset=False):
+        """Statements run, the engine's own time in them and the time inside run() (ms)."""
+        with self._stats_lock:
+            out = dict(self._stats)
+            if reset:
+                self._stats = {"statements": 0, "engine_ms": 0.0, "run_ms": 0.0}
         return out
 
     def schemas(self):

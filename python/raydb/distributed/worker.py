@@ -47,7 +47,8 @@ class ShardWorker:
         return out
 
     def stats(self, reset=False):
-        """Statements run, the engine's own time in them and the time inside run() (ms)."""
+        """Statements run, the engine's own time in them and the time inside run() (ms; summed
+        over concurrent calls, so with several in flight it includes their waits)."""
         with self._stats_lock:
             out = dict(self._stats)
             if reset:

@@ -9,7 +9,7 @@
 #     wheels here, installed into a folder with pip --target), without what a Ray actor
 #     never loads (Java jars, the dashboard's source maps, RLlib/Tune/Train/Serve/LLM)
 #     and with the native binaries' symbols stripped;
-#   - python/benchmarks (distributed_ssb.py and its throughput module), ssb/queries and
+#   - python/benchmarks (distributed_ssb.py, its throughput module, ssb_inprocess.py), ssb/queries and
 #     device_scaleout_run.sh, the script to run there (it generates SSB with
 #     raydb.generate_ssb, so the raydb CLI and its Arrow/Parquet libraries stay here).
 # Then, on the device, from the checkout that holds .xfer/scaleout:
@@ -63,7 +63,8 @@ strip --strip-unneeded "$stage/site/ray/_raylet.so" "$stage/site/ray/core/src/ra
   "$stage/site/ray/core/src/ray/raylet/raylet"
 tar -C "$stage/site" -cf - . | xz -6 -T0 > "$P/site.tar.xz"
 
-cp python/benchmarks/distributed_ssb.py python/benchmarks/ssb_throughput.py "$P/python/benchmarks/"
+cp python/benchmarks/distributed_ssb.py python/benchmarks/ssb_throughput.py python/benchmarks/ssb_inprocess.py \
+  "$P/python/benchmarks/"
 cp -r ssb/queries "$P/ssb/"
 cp scripts/device_scaleout_run.sh "$P/"
 du -sh "$P"

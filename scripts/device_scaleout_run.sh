@@ -7,7 +7,9 @@
 # $ROUNDS passes over the 13 queries, first on 1 shard (the whole database, one worker,
 # one GPU), then on $SHARDS shards (one worker and one GPU each), answers checked equal
 # across phases and, with CHECK_CPU=1, to the CPU backend in-process. Every number goes
-# to JSON under $OUT (default $WORK/out).
+# to JSON under $OUT (default $WORK/out). First, without Ray, ssb_inprocess.py times
+# each query in one process on the whole database and on shard 0 (the most a row split
+# can gain per query).
 # Knobs: SF=40 BACKEND=cuda SHARDS=2 CONCURRENCY=8 ROUNDS=20 BATCH=both|0|1 CHECK_CPU=1
 #        THREADS=0 (host threads per worker, 0: all cores) BUDGET=420 (s; later runs skipped)
 #        LATENCY=1 (also the per-query latency mode, one process vs the shards)
@@ -87,6 +89,10 @@ bench() {  # bench NAME ARGS...: one distributed_ssb.py run, its JSON and log un
     --backend "$BACKEND" --threads "$THREADS" --gpus "$GPUS" --json "$OUT/$name.json" "$@" 2>&1 | tee "$OUT/$name.txt"
 }
 rc=0
+# The ceiling of a row split, without Ray: each query in-process on the whole and on one shard.
+stamp "ssb_inprocess.py: the whole database and shard 0 in one process"
+"$PY" "$P/python/benchmarks/ssb_inprocess.py" --backend "$BACKEND" --threads "$THREADS" --reps 10 \
+  --json "$OUT/inprocess.json" "$DB" "$SHARD_DIR/shard_0" 2>&1 | tee "$OUT/inprocess.txt" || rc=1
 cpu=()
 [ "$CHECK_CPU" = 1 ] && cpu=(--check-cpu)
 if [ "$BATCH" != 1 ]; then

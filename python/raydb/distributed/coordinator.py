@@ -52,7 +52,7 @@ def _layout(shards, fact, by):
 class DistributedConnection:
     def __init__(self, shards, *, fact=None, by="rows", backend="cpu", threads=0, num_gpus_per_worker=None,
                  num_cpus_per_worker=None, retries=1, timeout_s=None, ray_init=None, worker_concurrency=4,
-                 **settings):
+                 merge_threads=1, **settings):
         self.layout = _layout(shards, fact, by)
         for path in self.layout.shard_paths():
             if not os.path.isfile(os.path.join(path, "manifest.json")):
@@ -78,7 +78,7 @@ class DistributedConnection:
         self._actors = [actor.remote(p, backend, threads, settings) for p in self.layout.shard_paths()]
         try:
             self.schemas = self._shard_schemas()
-            self._merger = Merger(self.schemas)
+            self._merger = Merger(self.schemas, threads=merge_threads)
             self._planner = Planner(self.layout, self.schemas)
         except BaseException:
             self.close()
@@ -244,7 +244,8 @@ def connect(shards, **options):
     backend ("cpu", "cuda", ...), threads and further settings apply to every worker;
     num_gpus_per_worker (default 1 for cuda/rt, else 0), num_cpus_per_worker (CPUs Ray
     reserves per worker, default 0), worker_concurrency (calls a worker accepts at once,
-    default 4: transfers overlap the next statement), retries
+    default 4: transfers overlap the next statement), merge_threads (the coordinator's
+    merge, default 1), retries
     (restarts of a dead worker, its queries re-run; 0 = fail at once), timeout_s (per
     shard answer), ray_init (keyword arguments for ray.init when Ray is not running).
     """

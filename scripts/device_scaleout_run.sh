@@ -11,7 +11,8 @@
 # each query in one process on the whole database and on shard 0 (the most a row split
 # can gain per query).
 # Knobs: SF=40 BACKEND=cuda SHARDS=2 CONCURRENCY=8 ROUNDS=10 BATCH=both|0|1 CHECK_CPU=1
-#        THREADS=0 (host threads per worker, 0: all cores) BUDGET=420 (s; later runs skipped)
+#        THREADS=8 (host threads per worker, 0: all cores; 8 keeps two workers and the
+#        coordinator off each other's cores) BUDGET=420 (s; later runs skipped)
 #        LATENCY=1 (also the per-query latency mode, one process vs the shards)
 #        WORK=/tmp/raydb-scaleout PYTHON=python3.12
 # A dry run on a machine without GPUs: BACKEND=cpu SF=0.1 GPUS=0.
@@ -26,7 +27,7 @@ CONCURRENCY=${CONCURRENCY:-8}
 ROUNDS=${ROUNDS:-10}
 BATCH=${BATCH:-both}
 CHECK_CPU=${CHECK_CPU:-1}
-THREADS=${THREADS:-0}
+THREADS=${THREADS:-8}
 LATENCY=${LATENCY:-0}
 WORK=${WORK:-/tmp/raydb-scaleout}
 OUT=${OUT:-$WORK/out}

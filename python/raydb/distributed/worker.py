@@ -56,8 +56,16 @@ class ShardWorker:
         return out
 
     def schemas(self):
-        """{table: pyarrow.Schema} of every stored table (an empty read of each)."""
-        return {t: self._con.sql(f'SELECT * FROM "{t}" LIMIT 0').arrow().schema for t in self._con.tables()}
+        """{table: pyarrow.Schema} of every stored table (an empty read of each). Read through
+        a CPU connection of its own: the CUDA backend refuses LIMIT without ORDER BY, and
+        the schema is the stored one whichever backend reads it."""
+        import raydb
+
+        con = raydb.connect(self._path, backend="cpu", threads=1)
+        try:
+            return {t: con.sql(f'SELECT * FROM "{t}" LIMIT 0').arrow().schema for t in con.tables()}
+        finally:
+            con.close()
 
     def info(self):
         """Where this worker runs: its process, host, the GPUs Ray gave it and its shard."""

@@ -48,6 +48,16 @@ struct TableRows {
   uint64_t rows = 0;
 };
 
+// Splits table `fact` of the database at `source` into shard_paths.size() contiguous
+// row ranges (row r of R goes to shard r * n / R, the source's order kept) and writes
+// each into a new database at shard_paths[i] together with every other table of
+// `source` whole. Returns the fact rows per shard. Fails before writing anything
+// (kCatalog, kInvalidInput) when `fact` is missing, no shard is named or a shard path
+// cannot become a new database; the caller stages the shards if it needs them to
+// appear all at once.
+std::vector<uint64_t> split_by_rows(const std::string& source, const std::string& fact,
+                                    const std::vector<std::string>& shard_paths);
+
 // Loads customer, supplier, part, date and lineorder from dbgen .tbl files in
 // `tbl_dir` (lineorder.tbl or lineorder.tbl.1 .. N), replacing those tables; returns
 // every table of the database afterwards, by name.

@@ -5,6 +5,15 @@ against one raydb process over the whole database; every answer is checked equal
     PYTHONPATH=build-pysite python3 python/benchmarks/distributed_ssb.py --db data/ssb-sf1 \
         --shards 2 [--by rows|lo_orderkey] [--backend cpu|cuda] [--threads 1] [--reps 5] [--json out.json]
 
+Throughput (--concurrency N): N client threads each run --rounds passes over the 13
+queries through the coordinator, first with 1 shard (the whole database on one worker,
+so one GPU with --backend cuda), then with --shards workers; queries/second, per-query
+latency medians and the workers' busy share per phase, every phase's answers checked
+equal to the first's (and to one in-process CPU connection with --check-cpu):
+
+    PYTHONPATH=build-pysite python3 python/benchmarks/distributed_ssb.py --db data/ssb-sf1 \
+        --shards 2 --backend cuda --concurrency 8 --rounds 20 [--batch] --json tput.json
+
 With --backend cuda each worker asks Ray for one GPU (two shards on a 2-GPU machine use
 different GPUs). Times are wall-clock milliseconds per query from Python (medians of
 --reps runs after one warm-up), including, for the distributed side, planning (cached
@@ -45,7 +54,14 @@ def main():
     p.add_argument("--threads", type=int, default=0, help="threads per process (0: all cores)")
     p.add_argument("--reps", type=int, default=5)
     p.add_argument("--json", help="write the results here (JSON)")
+    p.add_argument("--concurrency", type=int, default=0, help="throughput mode: client threads (0: latency mode)")
+    p.add_argument("--rounds", type=int, default=10, help="throughput mode: passes over the queries per client")
+    p.add_argument("--batch", action="store_true", help="throughput mode: each pass as one sql_many batch")
+    p.add_argument("--check-cpu", action="store_true", help="throughput mode: also compare with the CPU backend")
+    p.add_argument("--gpus", type=int, help="GPUs Ray may use (default: what Ray detects)")
     args = p.parse_args()
+    if args.concurrency < 0 or args.rounds < 1 or args.shards < 1:
+        p.error("--concurrency must be >= 0, --rounds and --shards >= 1")
 
     tmp = None
     shard_dir = args.shard_dir
@@ -56,6 +72,8 @@ def main():
     if not os.path.exists(shard_dir):
         rd.shard_database(args.db, shard_dir, args.shards, fact="lineorder", by=args.by)
     shard_s = time.perf_counter() - start
+    if args.concurrency:
+        return throughput(args, shard_dir, shard_s, tmp)
     single = raydb.connect(args.db, backend=args.backend, threads=args.threads)
     dist = rd.connect(shard_dir, backend=args.backend, threads=args.threads)
     results = []
@@ -85,6 +103,42 @@ def main():
     if tmp is not None:
         tmp.cleanup()
     return 0 if all(r["equal"] for r in results) else 1
+
+
+def throughput(args, shard_dir, shard_s, tmp):
+    from ssb_throughput import run_throughput
+
+    queries = {name: open(os.path.join(QUERIES, name + ".sql")).read()
+               for name in sorted(f[:-4] for f in os.listdir(QUERIES) if f.endswith(".sql"))}
+    reference = None
+    if args.check_cpu:
+        start = time.perf_counter()
+        with raydb.connect(args.db, backend="cpu", threads=args.threads) as cpu:
+            reference = {n: cpu.sql(q).fetchall() for n, q in queries.items()}
+        print(f"CPU reference: {time.perf_counter() - start:.1f} s", flush=True)
+    ray_init = {"include_dashboard": False, "logging_level": "ERROR"}
+    if args.gpus is not None:
+        ray_init["num_gpus"] = args.gpus
+
+    def connect(shards):
+        return rd.connect(shards, fact="lineorder", backend=args.backend, threads=args.threads, ray_init=ray_init)
+
+    layouts = [("1 shard", [os.path.abspath(args.db)]), (f"{args.shards} shards", shard_dir)]
+    phases = run_throughput(connect, layouts, queries, concurrency=args.concurrency, rounds=args.rounds,
+                            batch=args.batch, reference=reference, log=lambda m: print(m, flush=True))
+    out = {"db": os.path.abspath(args.db), "shards": args.shards, "by": args.by, "backend": args.backend,
+           "threads": args.threads, "shard_seconds": round(shard_s, 2),
+           "fact_rows": rd.ShardLayout.read(shard_dir).fact_rows, "machine": platform.node(),
+           "cpus": os.cpu_count(), "load_average": os.getloadavg(), "phases": phases,
+           "speedup": phases[-1]["speedup_vs_first"]}
+    print(f"throughput {args.shards} shards / 1 shard: {out['speedup']}x")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(out, f, indent=1)
+    if tmp is not None:
+        tmp.cleanup()
+    ok = all(p["equal_to_first_phase"] and p.get("equal_to_reference", True) and not p["errors"] for p in phases)
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

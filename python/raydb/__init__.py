@@ -22,6 +22,7 @@ from raydb._core import (
     __version__,
 )
 from raydb.connection import Connection, connect
+from raydb.generate import generate_ssb
 from raydb.result import Result
 
 _default = None
@@ -44,7 +45,7 @@ def register(name, data):
     return default_connection().register(name, data)
 
 __all__ = [
-    "connect", "default_connection", "sql", "register", "Connection", "Result", "Error", "BinderException", "CatalogException", "ConnectionException",
+    "connect", "generate_ssb", "default_connection", "sql", "register", "Connection", "Result", "Error", "BinderException", "CatalogException", "ConnectionException",
     "ExecutionException", "InternalException", "InterruptException", "InvalidInputException", "IOException", "LoadException",
     "NotImplementedException", "OutOfMemoryException", "ParserException", "__version__",
 ]

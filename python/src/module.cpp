@@ -7,6 +7,7 @@
 #include "errors.h"
 #include "native_connection.h"
 #include "native_result.h"
+#include "raydb/admin.h"
 #include "raydb/arrow_export.h"
 #include "raydb/build_config.h"
 
@@ -46,4 +47,22 @@ NB_MODULE(_core, m) {
       .def("stored_tables", &NativeConnection::stored_tables)
       .def_prop_ro("path", &NativeConnection::path)
       .def("close", &NativeConnection::close);
+
+  // SSB data without the CLI (a machine that has only the Python package, e.g. a Ray
+  // worker image); returns the rows written over all five tables.
+  m.def("generate_ssb", [](const std::string& path, double sf, uint64_t seed, int threads, const std::string& sort_by) {
+    raydb::admin::SsbGenOptions o;
+    o.scale_factor = sf;
+    o.seed = seed;
+    o.threads = threads;
+    o.sort_by = sort_by;
+    nb::gil_scoped_release release;
+    return raydb::admin::generate_ssb(path, o).rows;
+  }, nb::arg("path"), nb::arg("sf"), nb::arg("seed"), nb::arg("threads"), nb::arg("sort_by"));
+  // The fact table split by contiguous row ranges into new shard databases (the other
+  // tables copied whole), in the engine: no SQL or Arrow round trip for large tables.
+  m.def("split_by_rows", [](const std::string& source, const std::string& fact, const std::vector<std::string>& shards) {
+    nb::gil_scoped_release release;
+    return raydb::admin::split_by_rows(source, fact, shards);
+  }, nb::arg("source"), nb::arg("fact"), nb::arg("shard_paths"));
 }

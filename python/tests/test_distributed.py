@@ -132,13 +132,9 @@ def adhoc(tmp_path_factory, cluster):
 
 @pytest.fixture(scope="module")
 def ssb(tmp_path_factory, cluster):
-    cli = _cli()
-    if cli is None:
-        pytest.skip("no raydb CLI binary (build/raydb) to generate SSB with")
     root = tmp_path_factory.mktemp("ssb")
     whole = str(root / "whole")
-    subprocess.run([cli, "gen", "ssb", "--db", whole, "--sf", "0.01", "--threads", "2"], check=True,
-                   capture_output=True)
+    raydb.generate_ssb(whole, 0.01, threads=2)
     rd.shard_database(whole, str(root / "rows3"), 3, fact="lineorder", by="rows")
     rd.shard_database(whole, str(root / "key2"), 2, fact="lineorder", by="lo_orderkey")
     single = raydb.connect(whole, backend="cpu")
@@ -341,6 +337,75 @@ def test_shard_database_bad_input_leaves_nothing(adhoc, tmp_path):
     assert sorted(os.listdir(adhoc["root"])) == before and os.listdir(tmp_path) == []
     with pytest.raises(raydb.IOException, match="not a sharded raydb database"):
         rd.connect(str(tmp_path))
+
+
+def test_generate_ssb_is_the_clis(tmp_path):
+    cli = _cli()
+    if cli is None:
+        pytest.skip("no raydb CLI binary (build/raydb) to compare with")
+    subprocess.run([cli, "gen", "ssb", "--db", str(tmp_path / "cli"), "--sf", "0.01", "--threads", "2"],
+                   check=True, capture_output=True)
+    rows = raydb.generate_ssb(tmp_path / "py", 0.01, threads=1)  # the data does not depend on threads
+    with raydb.connect(str(tmp_path / "cli")) as a, raydb.connect(str(tmp_path / "py")) as b:
+        assert sorted(a.tables()) == sorted(b.tables()) == ["customer", "date", "lineorder", "part", "supplier"]
+        assert rows == sum(b.sql(f'select count(*) from "{t}"').fetchall()[0][0] for t in b.tables())
+        for t in a.tables():
+            assert a.sql(f'select * from "{t}"').arrow().equals(b.sql(f'select * from "{t}"').arrow()), t
+
+
+def test_generate_ssb_bad_input_is_one_line(tmp_path):
+    for bad, kind in [(0, raydb.InvalidInputException), (-1, raydb.InvalidInputException)]:
+        with pytest.raises(kind) as info:
+            raydb.generate_ssb(tmp_path / "x", bad)
+        assert "\n" not in str(info.value)
+    with pytest.raises(raydb.InvalidInputException, match="threads"):
+        raydb.generate_ssb(tmp_path / "x", 0.01, threads=-2)
+    (tmp_path / "file").write_text("not a database")
+    with pytest.raises(raydb.Error):
+        raydb.generate_ssb(tmp_path / "file", 0.01)
+    assert sorted(os.listdir(tmp_path)) == ["file"]  # nothing half-written
+
+
+# -- concurrency and batches ------------------------------------------------------------------
+
+def test_concurrent_clients_get_their_own_answers(adhoc):
+    queries = [sql for sql, _ in ADHOC[:12]] + ["select region, count(*) from d group by region order by region"]
+    want = [adhoc["single"].sql(q).fetchall() for q in queries]
+    con = adhoc["rows3"]
+    failures = []
+
+    def client(offset):
+        for k in range(len(queries)):
+            i = (offset + k) % len(queries)
+            got = con.sql(queries[i]).fetchall()
+            if not _same_rows(got, want[i], 1e-12, _ordered(queries[i])):
+                failures.append(queries[i])
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert not failures and not any(t.is_alive() for t in threads)
+
+
+def test_a_batch_answers_like_single_statements(adhoc):
+    # one-shard (replicated tables only), rows, aggregate and order-statistic plans mixed
+    queries = ["select region, count(*) from d group by region order by region", ADHOC[0][0], ADHOC[3][0],
+               ADHOC[1][0], "select count(*) from f"]
+    con = adhoc["rows3"]
+    con.worker_stats(reset=True)
+    got = [r.fetchall() for r in con.sql_many(queries)]
+    stats = con.worker_stats()
+    assert [len(x) for x in got] == [len(con.sql(q).fetchall()) for q in queries]
+    for q, rows in zip(queries, got):
+        assert _same_rows(rows, adhoc["single"].sql(q).fetchall(), 1e-12, _ordered(q)), q
+    # each shard ran the four sharded statements' queries; one shard also the replicated one
+    assert sum(s["statements"] for s in stats) >= 3 * 4 + 1 and all(s["run_ms"] >= s["engine_ms"] >= 0 for s in stats)
+    con.worker_stats(reset=True)
+    assert all(s["statements"] == 0 for s in con.worker_stats())
+    with pytest.raises(raydb.BinderException, match="nope"):  # a bad statement fails the batch: the engine's error
+        con.sql_many([queries[0], "select * from nope"])
 
 
 # -- failures --------------------------------------------------------------------------------

@@ -18,6 +18,7 @@
 #include "storage/loaders/tpch_loader.h"
 #include "storage/persist/database_check.h"
 #include "storage/persist/database_directory.h"
+#include "storage/table_slice.h"
 #include "storage/table_sort.h"
 #include "storage/value_assign.h"
 
@@ -82,6 +83,32 @@ std::vector<TableRows> load_tpch_tbl(const std::string& db_path, const std::stri
   auto db = DatabaseDirectory::open(db_path);
   std::vector<TableRows> out;
   for (auto& name : db->table_names()) out.push_back({name, db->table(name)->row_count()});
+  return out;
+}
+
+std::vector<uint64_t> split_by_rows(const std::string& source, const std::string& fact,
+                                    const std::vector<std::string>& shard_paths) {
+  auto src = DatabaseDirectory::open(source);
+  TablePtr whole = src->table(fact);
+  if (!whole) fail(ErrorKind::kCatalog, "fact table {} not found in {}", fact, source);
+  if (shard_paths.empty()) fail(ErrorKind::kInvalidInput, "no shard paths given");
+  for (const auto& p : shard_paths) {
+    if (DatabaseDirectory::exists(p)) fail(ErrorKind::kCatalog, "{} is a database already (shards are new)", p);
+    DatabaseDirectory::check_creatable(p);
+  }
+  std::vector<TablePtr> others;
+  for (const auto& name : src->table_names())
+    if (!iequals(name, whole->name())) others.push_back(src->table(name));
+  const uint64_t rows = whole->row_count(), n = shard_paths.size();
+  std::vector<uint64_t> out;
+  for (uint64_t i = 0; i < n; i++) {
+    // The first row r with r * n / rows == i, so shard i holds rows [begin(i), begin(i+1)).
+    const uint64_t begin = (i * rows + n - 1) / n, end = ((i + 1) * rows + n - 1) / n;
+    std::vector<TablePtr> tables = others;
+    tables.push_back(slice_table(*whole, begin, end));
+    DatabaseDirectory::open_or_create(shard_paths[i])->commit(tables, /*replace=*/false);
+    out.push_back(end - begin);
+  }
   return out;
 }
 

@@ -51,7 +51,8 @@ def _layout(shards, fact, by):
 
 class DistributedConnection:
     def __init__(self, shards, *, fact=None, by="rows", backend="cpu", threads=0, num_gpus_per_worker=None,
-                 num_cpus_per_worker=None, retries=1, timeout_s=None, ray_init=None, **settings):
+                 num_cpus_per_worker=None, retries=1, timeout_s=None, ray_init=None, worker_concurrency=4,
+                 merge_threads=1, **settings):
         self.layout = _layout(shards, fact, by)
         for path in self.layout.shard_paths():
             if not os.path.isfile(os.path.join(path, "manifest.json")):
@@ -63,8 +64,11 @@ class DistributedConnection:
         # CPUs are not reserved by default (a worker's threads are its own setting; reserving
         # one each would leave a third worker unplaced on a 2-core machine); SPREAD puts
         # the workers on different machines where a cluster has several.
+        # max_concurrency > 1: a worker takes the next call while Ray still ships the last
+        # answer (its engine connection runs one statement at a time, the GIL released).
         options = {"num_gpus": gpus, "num_cpus": num_cpus_per_worker or 0, "scheduling_strategy": "SPREAD",
-                   "max_restarts": int(retries), "max_task_retries": int(retries)}
+                   "max_restarts": int(retries), "max_task_retries": int(retries),
+                   "max_concurrency": max(1, int(worker_concurrency))}
         actor = self._ray.remote(ShardWorker).options(**options)
         self._timeout = timeout_s
         self._lock = threading.Lock()
@@ -74,7 +78,7 @@ class DistributedConnection:
         self._actors = [actor.remote(p, backend, threads, settings) for p in self.layout.shard_paths()]
         try:
             self.schemas = self._shard_schemas()
-            self._merger = Merger(self.schemas)
+            self._merger = Merger(self.schemas, threads=merge_threads)
             self._planner = Planner(self.layout, self.schemas)
         except BaseException:
             self.close()
@@ -106,22 +110,30 @@ class DistributedConnection:
             raise _core.CatalogException(f"fact table {self.layout.fact} not found in the shards")
         return schemas[0]
 
-    def _gather(self, plan):
-        """The shard queries' results as one pyarrow Table of partials."""
+    def _targets(self, plan):
+        """The actors a plan's shard queries go to (call with the lock held)."""
+        if plan.one_shard:  # replicated tables only: any shard holds the whole answer
+            actor = self._actors[self._next % len(self._actors)]
+            self._next += 1
+            return [actor]
+        return list(self._actors)
+
+    def _gather(self, plans, actors):
+        """Each plan's shard query results as one pyarrow Table of partials. All plans'
+        shard queries travel in one call per worker (a batch pays one Ray round trip)."""
         import pyarrow as pa
 
-        if plan.one_shard:  # replicated tables only: any shard holds the whole answer
-            actors, self._next = [self._actors[self._next % len(self._actors)]], self._next + 1
-        else:
-            actors = self._actors
-        tables = []
-        for i, answers in zip((self._actors.index(a) for a in actors),
-                              self._call(actors, "run", [q.sql for q in plan.shard_queries])):
-            for q, answer in zip(plan.shard_queries, answers):
-                if answer[0] == "error":
-                    raise getattr(_core, answer[1], _core.Error)(f"shard {i}: {answer[2]}")
-                tables.append(answer[1].rename_columns(q.columns))
-        return pa.concat_tables(tables, promote_options="default")
+        texts = [q.sql for plan in plans for q in plan.shard_queries]
+        per_plan = [[] for _ in plans]
+        for i, answers in zip((self._actors.index(a) for a in actors), self._call(actors, "run", texts)):
+            answers = iter(answers)
+            for tables, plan in zip(per_plan, plans):
+                for q in plan.shard_queries:
+                    answer = next(answers)
+                    if answer[0] == "error":
+                        raise getattr(_core, answer[1], _core.Error)(f"shard {i}: {answer[2]}")
+                    tables.append(answer[1].rename_columns(q.columns))
+        return [pa.concat_tables(tables, promote_options="default") for tables in per_plan]
 
     # -- statements ------------------------------------------------------------------------
 
@@ -160,10 +172,27 @@ class DistributedConnection:
                                         "from the shards")
 
     def sql(self, query):
-        """Runs one SELECT across the shards; returns a raydb Result (fetchall, arrow, df, pl)."""
+        """Runs one SELECT across the shards; returns a raydb Result (fetchall, arrow, df, pl).
+        Threads may call it at once: planning and the merge take turns, the shards' work
+        and the transfers overlap."""
+        return self.sql_many([query])[0]
+
+    def sql_many(self, queries):
+        """Runs several SELECTs; returns their Results in order. Their shard queries go to
+        each worker in one call, so the batch pays the Ray round trip once."""
+        queries = [str(q) for q in queries]
+        with self._lock:  # the plan cache and the merger's connection are shared
+            prepared = [self._prepare(q) for q in queries]
+            groups = {}  # plans by the actors they go to: one call per worker and group
+            for k, (plan, _) in enumerate(prepared):
+                actors = self._targets(plan)
+                groups.setdefault(tuple(id(a) for a in actors), (actors, []))[1].append(k)
+        partials = [None] * len(queries)
+        for actors, ks in groups.values():
+            for k, table in zip(ks, self._gather([prepared[k][0] for k in ks], actors)):
+                partials[k] = table
         with self._lock:
-            plan, merge_sql = self._prepare(str(query))
-            return self._merger.run(merge_sql, self._gather(plan))
+            return [self._merger.run(merge_sql, table) for (_, merge_sql), table in zip(prepared, partials)]
 
     query = sql
 
@@ -180,6 +209,11 @@ class DistributedConnection:
     def workers(self):
         """Per shard: the worker's process id, host, GPUs and shard path."""
         return self._call(self._actors, "info")
+
+    def worker_stats(self, reset=False):
+        """Per shard: statements run, the engine's time in them and the time inside run()
+        (ms), since the start or the last reset."""
+        return self._call(self._actors, "stats", bool(reset))
 
     @property
     def actors(self):
@@ -209,7 +243,9 @@ def connect(shards, **options):
 
     backend ("cpu", "cuda", ...), threads and further settings apply to every worker;
     num_gpus_per_worker (default 1 for cuda/rt, else 0), num_cpus_per_worker (CPUs Ray
-    reserves per worker, default 0), retries
+    reserves per worker, default 0), worker_concurrency (calls a worker accepts at once,
+    default 4: transfers overlap the next statement), merge_threads (the coordinator's
+    merge, default 1), retries
     (restarts of a dead worker, its queries re-run; 0 = fail at once), timeout_s (per
     shard answer), ray_init (keyword arguments for ray.init when Ray is not running).
     """

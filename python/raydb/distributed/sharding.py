@@ -2,10 +2,12 @@
 
 The fact table is split by row ranges or by a key column (equal keys land in one
 shard); every other table is copied whole into each shard (replicated dimensions).
-Each shard is written with the engine's own SQL (CREATE TABLE with the source's column
-types and NOT NULL constraints, then INSERT ... SELECT from the registered rows), and
-the whole output directory appears at once: it is built under a temporary name beside
-the target and renamed when complete, so a failure leaves nothing behind.
+By rows, the engine slices the stored columns into the shard databases directly (no
+SQL or Arrow round trip: large fact tables split at write speed); by a key, each shard
+is written with the engine's own SQL (CREATE TABLE with the source's column types and
+NOT NULL constraints, then INSERT ... SELECT from the registered rows). Either way the
+whole output directory appears at once: it is built under a temporary name beside the
+target and renamed when complete, so a failure leaves nothing behind.
 """
 import json
 import os
@@ -36,14 +38,11 @@ def _create_sql(table, columns):
     return f"CREATE TABLE {_quote(table)} ({cols})"
 
 
-def _shard_ids(column, n, by):
+def _shard_ids(column, n):
     """Per row, the shard it goes to (a numpy int array)."""
     import numpy as np
     import pyarrow as pa
 
-    if by == "rows":  # contiguous ranges keep the source's order (and its zone maps) per shard
-        rows = len(column)
-        return (np.arange(rows, dtype=np.int64) * n) // max(rows, 1)
     # Equal keys -> one shard: distinct keys are dealt round-robin in order of first
     # appearance (NULL keys go to shard 0).
     codes = pa.chunked_array(column).combine_chunks().dictionary_encode().indices
@@ -63,7 +62,8 @@ def _write_table(con, table, columns, data):
 
 
 def _write_shards(src, tables, fact, by, n, staging):
-    """Writes shard_0..shard_{n-1} under staging; returns the fact rows per shard."""
+    """Writes shard_0..shard_{n-1} under staging, the fact table split by column `by`;
+    returns the fact rows per shard."""
     import raydb
 
     shard_cons = [raydb.connect(os.path.join(staging, f"shard_{i}"), backend="cpu") for i in range(n)]
@@ -74,7 +74,7 @@ def _write_shards(src, tables, fact, by, n, staging):
                 for con in shard_cons:
                     _write_table(con, table, columns, data)
                 continue
-            ids = _shard_ids(data.column(0) if by == "rows" else data.column(by), n, by)
+            ids = _shard_ids(data.column(by), n)
             fact_rows = []
             for i, con in enumerate(shard_cons):
                 part = data.filter(ids == i)
@@ -115,8 +115,12 @@ def shard_database(source, out_dir, n, *, fact="lineorder", by="rows"):
     os.makedirs(parent, exist_ok=True)
     staging = tempfile.mkdtemp(prefix="." + os.path.basename(out_dir) + ".tmp-", dir=parent)
     try:
-        with raydb.connect(source, backend="cpu") as src:
-            fact_rows = _write_shards(src, tables, fact_name, by, n, staging)
+        if by == "rows":  # contiguous ranges: the engine slices the stored columns directly
+            fact_rows = list(_core.split_by_rows(source, fact_name,
+                                                 [os.path.join(staging, f"shard_{i}") for i in range(n)]))
+        else:
+            with raydb.connect(source, backend="cpu") as src:
+                fact_rows = _write_shards(src, tables, fact_name, by, n, staging)
         layout = ShardLayout(fact=fact_name, by=by, shards=[f"shard_{i}" for i in range(n)], fact_rows=fact_rows,
                              tables=list(tables))
         layout.write(staging)

@@ -6,6 +6,7 @@ backend sees its own GPU as device 0). Engine errors come back as values, not as
 raised exceptions, so the coordinator re-raises the engine's own class and message.
 """
 import os
+import threading
 import time
 
 
@@ -18,6 +19,8 @@ class ShardWorker:
         self._path = path
         self._con = raydb.connect(path, backend=backend, threads=threads, **(settings or {}))
         self._fault, self._stall_seconds = None, 0.0
+        self._stats_lock = threading.Lock()  # run() may be called from several threads (max_concurrency)
+        self._stats = {"statements": 0, "engine_ms": 0.0, "run_ms": 0.0}
 
     def run(self, queries):
         """Runs each SQL text; returns [("ok", pyarrow.Table) | ("error", class name, message)]."""
@@ -26,19 +29,43 @@ class ShardWorker:
         if self._fault == "stall":
             self._fault = None
             time.sleep(self._stall_seconds)
+        start, engine_ms = time.perf_counter(), 0.0
         out = []
         for q in queries:
             try:
-                out.append(("ok", self._con.sql(q).arrow()))
+                r = self._con.sql(q)
+                engine_ms += r.elapsed_ms
+                out.append(("ok", r.arrow()))
             except raydb.Error as e:
                 out.append(("error", type(e).__name__, str(e)))
+        with self._stats_lock:
+            self._stats["statements"] += len(queries)
+            self._stats["engine_ms"] += engine_ms
+            self._stats["run_ms"] += (time.perf_counter() - start) * 1e3
         if self._fault == "exit":
             os._exit(1)  # as a crash would: no reply, the process gone
         return out
 
+    def stats(self, reset=False):
+        """Statements run, the engine's own time in them and the time inside run() (ms; summed
+        over concurrent calls, so with several in flight it includes their waits)."""
+        with self._stats_lock:
+            out = dict(self._stats)
+            if reset:
+                self._stats = {"statements": 0, "engine_ms": 0.0, "run_ms": 0.0}
+        return out
+
     def schemas(self):
-        """{table: pyarrow.Schema} of every stored table (an empty read of each)."""
-        return {t: self._con.sql(f'SELECT * FROM "{t}" LIMIT 0').arrow().schema for t in self._con.tables()}
+        """{table: pyarrow.Schema} of every stored table (an empty read of each). Read through
+        a CPU connection of its own: the CUDA backend refuses LIMIT without ORDER BY, and
+        the schema is the stored one whichever backend reads it."""
+        import raydb
+
+        con = raydb.connect(self._path, backend="cpu", threads=1)
+        try:
+            return {t: con.sql(f'SELECT * FROM "{t}" LIMIT 0').arrow().schema for t in con.tables()}
+        finally:
+            con.close()
 
     def info(self):
         """Where this worker runs: its process, host, the GPUs Ray gave it and its shard."""

@@ -20,7 +20,8 @@ when quoting it). --model old drops the terms added with the sieve pass and refi
 sector counts, which reproduces the formula of before.
 
 Usage:
-  scripts/rt_scan_pick_eval.py SWEEP.jsonl [--calibration FILE | --fit uniform] [--model old|new]
+  scripts/rt_scan_pick_eval.py SWEEP.jsonl [--calibration FILE | --fit uniform [--fit-from OTHER.jsonl]]
+                               [--model old|new] [--verbose]
 """
 import argparse
 import itertools
@@ -29,14 +30,17 @@ import re
 import sys
 from collections import defaultdict
 
-import numpy as np
 
 METHODS = ("rt-gpu", "gpu-scan", "gpu-sieve")
 
 
 def load(path):
     scans, picks = {}, {}
-    with open(path) as f:
+    try:
+        f = open(path)
+    except OSError as e:
+        sys.exit(f"error: {path}: {e.strerror}")
+    with f:
         for n, line in enumerate(f, 1):
             line = line.strip()
             if not line:
@@ -117,6 +121,7 @@ def terms(w, method, model):
     if model == "old":
         rt["rt_refine_ns_per_row"] = float(w["residual_rows"])
     else:  # rays cross the residual slabs: the rows inside them, not the residual rows alone
+        rt["rt_refine_ns_per_row"] = float(w["residual_rows"])
         rt["rt_slab_ns_per_row"] = float(w["slab_rows"])
     return {**sieve, **rt}
 
@@ -130,22 +135,48 @@ def cost_ns(w, method, model, c):
     return (0.0 if own else c["fixed_ns"]) + sum(c.get(k, 0.0) * x for k, x in terms(w, method, model).items())
 
 
+def solve(a, b):
+    """Gaussian elimination with partial pivoting; None when singular."""
+    n = len(b)
+    m = [row[:] + [b[i]] for i, row in enumerate(a)]
+    for i in range(n):
+        p = max(range(i, n), key=lambda r: abs(m[r][i]))
+        if abs(m[p][i]) < 1e-300:
+            return None
+        m[i], m[p] = m[p], m[i]
+        for r in range(i + 1, n):
+            f = m[r][i] / m[i][i]
+            for k in range(i, n + 1):
+                m[r][k] -= f * m[i][k]
+    x = [0.0] * n
+    for i in reversed(range(n)):
+        x[i] = (m[i][n] - sum(m[i][k] * x[k] for k in range(i + 1, n))) / m[i][i]
+    return x
+
+
 def nonnegative_fit(xs, ys):
-    """min sum ((x.c - y) / y)^2 over c >= 0, by every subset (few unknowns)."""
-    a = np.array(xs) / np.array(ys)[:, None]
-    b = np.ones(len(ys))
-    best = (np.inf, np.zeros(a.shape[1]))
-    for m in range(1, a.shape[1] + 1):
-        for sub in itertools.combinations(range(a.shape[1]), m):
-            c, *_ = np.linalg.lstsq(a[:, sub], b, rcond=None)
-            if (c < 0).any():
+    """min sum ((x.c - y) / y)^2 over c >= 0: the normal equations of every subset of
+    the few unknowns, the best non-negative one kept (as plan/physical/nonnegative_fit)."""
+    a = [[x / y for x in row] for row, y in zip(xs, ys)]
+    k = len(xs[0])
+    best, best_c = float("inf"), [0.0] * k
+    for m in range(1, k + 1):
+        for sub in itertools.combinations(range(k), m):
+            ata = [[sum(r[i] * r[j] for r in a) for j in sub] for i in sub]
+            atb = [sum(r[i] for r in a) for i in sub]
+            # Columns of very different scales (rows x passes against launches): scale them.
+            scale = [max(1e-300, ata[i][i]) ** 0.5 for i in range(m)]
+            c = solve([[ata[i][j] / (scale[i] * scale[j]) for j in range(m)] for i in range(m)],
+                      [atb[i] / scale[i] for i in range(m)])
+            if c is None or any(v < 0 for v in c):
                 continue
-            full = np.zeros(a.shape[1])
-            full[list(sub)] = c
-            e = float(np.sum((a @ full - b) ** 2))
-            if e < best[0]:
-                best = (e, full)
-    return best[1]
+            full = [0.0] * k
+            for i, j in enumerate(sub):
+                full[j] = c[i] / scale[i]
+            e = sum((sum(r[i] * full[i] for i in range(k)) - 1) ** 2 for r in a)
+            if e < best:
+                best, best_c = e, full
+    return best_c
 
 
 def fit(scans, keys, model):
@@ -275,6 +306,7 @@ def main():
     ap.add_argument("sweep", help="JSON lines of raydb bench scan with rt-gpu, gpu-scan and gpu-sieve")
     ap.add_argument("--calibration", help="raydb calibration JSON (its rt_scan_gpu member)")
     ap.add_argument("--fit", help="comma-separated datasets of the sweep to fit the constants on")
+    ap.add_argument("--fit-from", help="another sweep to fit on (default: the one evaluated): out of sample")
     ap.add_argument("--model", choices=("old", "new"), default="new")
     ap.add_argument("--verbose", action="store_true", help="every query's measured and modelled times")
     a = ap.parse_args()
@@ -286,11 +318,12 @@ def main():
         source = a.calibration
     else:
         fit_sets = set(a.fit.split(","))
-        keys = sorted({k[:3] for k in scans if k[0] in fit_sets and k[2] != "1"})
+        train = load(a.fit_from)[0] if a.fit_from else scans
+        keys = sorted({k[:3] for k in train if k[0] in fit_sets and k[2] != "1"})
         if not keys:
-            sys.exit(f"error: no queries of {a.fit} in {a.sweep}")
-        c = fit(scans, keys, a.model)
-        source = f"fit to {a.fit} ({len(keys)} queries of the sweep)"
+            sys.exit(f"error: no queries of {a.fit} in {a.fit_from or a.sweep}")
+        c = fit(train, keys, a.model)
+        source = f"fit to {a.fit} ({len(keys)} queries of {a.fit_from or 'the sweep'})"
     print(f"constants ({source}): " + ", ".join(f"{k} {v:.6g}" for k, v in sorted(c.items()) if isinstance(v, float)))
     errs = worst_errors(scans, c, a.model)
     print("worst relative error over the sweep: " + ", ".join(f"{m} {100 * e:.0f}%" for m, e in errs.items()))

@@ -236,11 +236,11 @@ def load_calibration(path):
     return j["rt_scan_gpu"]
 
 
-def evaluate(scans, picks, c, model, verbose):
+def evaluate(scans, picks, c, model, verbose, margin=0.0):
     by_query = defaultdict(dict)
     for (ds, p, sel, m) in scans:
         by_query[(ds, p, sel)][m] = scans[(ds, p, sel, m)]
-    total = same = near = agree_old = 0
+    total = same = near = agree_old = adaptive = 0
     misses = []
     for key in sorted(by_query, key=lambda k: (k[0], k[1], float(k[2]) if k[2].replace(".", "").isdigit() else 0)):
         ms = by_query[key]
@@ -252,15 +252,23 @@ def evaluate(scans, picks, c, model, verbose):
         total += 1
         model_ms = {m: cost_ns(w, m, model, c) * 1e-6 for m in ms}
         # As the planner breaks ties: not the RT method.
-        pick = min(ms, key=lambda m: (model_ms[m], m == "rt-gpu"))
-        fastest = min(ms, key=lambda m: ms[m]["device_ms"])
-
         def kernels(m):
             if w["predicates"] == 0:
                 return "constant"
             if m == "rt-gpu" and w["residual_rows"] == 0:
                 return "gpu-sieve"
             return m
+        ranked = sorted(ms, key=lambda m: (model_ms[m], m == "rt-gpu"))
+        ranked = [m for i, m in enumerate(ranked) if kernels(m) not in map(kernels, ranked[:i])]  # one per kernels
+        pick = ranked[0]
+        # A measured refinement: the runner-up within the margin of the pick's estimate is
+        # tried once and the faster kept (here: its median, the trial's cost not counted).
+        if margin > 0 and len(ranked) > 1 and model_ms[ranked[1]] <= model_ms[pick] * (1 + margin):
+            adaptive += 1
+            if ms[ranked[1]]["device_ms"] < ms[pick]["device_ms"]:
+                pick = ranked[1]
+        fastest = min(ms, key=lambda m: ms[m]["device_ms"])
+
         ok = kernels(pick) == kernels(fastest)
         t_pick, t_fast = ms[pick]["device_ms"], ms[fastest]["device_ms"]
         same += ok
@@ -270,7 +278,8 @@ def evaluate(scans, picks, c, model, verbose):
         if not ok:
             misses.append((key, pick, t_pick, model_ms[pick], fastest, t_fast, model_ms[fastest]))
     print(f"model {model}: the pick runs the fastest method's kernels in {same} of {total} queries, "
-          f"within 5% (+5 us) in {near}" + (f" (the sweep's own scan-pick lines: {agree_old})" if picks else ""))
+          f"within 5% (+5 us) in {near}" + (f" (the sweep's own scan-pick lines: {agree_old})" if picks else "") +
+          (f"; {adaptive} near-ties within {100 * margin:.0f}% settled by the measured times" if margin > 0 else ""))
     for (ds, p, sel), pick, tp, mp, fast, tf, mf in misses:
         print(f"  miss {ds} {p} predicates at {sel}: picked {pick} {tp:.3f} ms (model {mp:.3f}), "
               f"fastest {fast} {tf:.3f} ms (model {mf:.3f})")
@@ -309,6 +318,8 @@ def main():
     ap.add_argument("--fit-from", help="another sweep to fit on (default: the one evaluated): out of sample")
     ap.add_argument("--model", choices=("old", "new"), default="new")
     ap.add_argument("--verbose", action="store_true", help="every query's measured and modelled times")
+    ap.add_argument("--adaptive-margin", type=float, default=0.0,
+                    help="where the runner-up's estimate is within this share of the pick's, keep the faster measured")
     a = ap.parse_args()
     if bool(a.calibration) == bool(a.fit):
         sys.exit("error: give exactly one of --calibration FILE and --fit DATASETS")
@@ -327,7 +338,9 @@ def main():
     print(f"constants ({source}): " + ", ".join(f"{k} {v:.6g}" for k, v in sorted(c.items()) if isinstance(v, float)))
     errs = worst_errors(scans, c, a.model)
     print("worst relative error over the sweep: " + ", ".join(f"{m} {100 * e:.0f}%" for m, e in errs.items()))
-    evaluate(scans, picks, c, a.model, a.verbose)
+    if a.adaptive_margin < 0:
+        sys.exit("error: --adaptive-margin must be >= 0")
+    evaluate(scans, picks, c, a.model, a.verbose, a.adaptive_margin)
 
 
 if __name__ == "__main__":

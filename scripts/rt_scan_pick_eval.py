@@ -32,6 +32,7 @@ from collections import defaultdict
 
 
 METHODS = ("rt-gpu", "gpu-scan", "gpu-sieve")
+TIME = "device_ms"  # the median of the repetitions; --time min: device_ms_min
 
 
 def load(path):
@@ -185,7 +186,7 @@ def fit(scans, keys, model):
     c = {}
     pts = [(key, work_of(scans, *key)) for key in keys]
     pts = [(k, w) for k, w in pts if w and w["predicates"] > 0]
-    ys = [scans[k + ("gpu-scan",)]["device_ms"] * 1e6 for k, _ in pts]
+    ys = [scans[k + ("gpu-scan",)][TIME] * 1e6 for k, _ in pts]
     xs = [[1.0, terms(w, "gpu-scan", model)["scan_ns_per_row_predicate"]] for _, w in pts]
     c["fixed_ns"], c["scan_ns_per_row_predicate"] = nonnegative_fit(xs, ys)
     for method, skip in (("gpu-sieve", lambda w: False), ("rt-gpu", lambda w: w["refine_jobs"] == 0)):
@@ -200,7 +201,7 @@ def fit(scans, keys, model):
             else:
                 sieve_part = 0.0
             names = list(t)
-            y = scans[k + (method,)]["device_ms"] * 1e6
+            y = scans[k + (method,)][TIME] * 1e6
             xs.append(list(t.values()))
             own = "sieve_fixed_ns" in t or "sieve_fixed_ns" in c
             ys.append(max(0.05 * y, y - (0.0 if own else c["fixed_ns"]) - sieve_part))
@@ -265,12 +266,12 @@ def evaluate(scans, picks, c, model, verbose, margin=0.0):
         # tried once and the faster kept (here: its median, the trial's cost not counted).
         if margin > 0 and len(ranked) > 1 and model_ms[ranked[1]] <= model_ms[pick] * (1 + margin):
             adaptive += 1
-            if ms[ranked[1]]["device_ms"] < ms[pick]["device_ms"]:
+            if ms[ranked[1]][TIME] < ms[pick][TIME]:
                 pick = ranked[1]
-        fastest = min(ms, key=lambda m: ms[m]["device_ms"])
+        fastest = min(ms, key=lambda m: ms[m][TIME])
 
         ok = kernels(pick) == kernels(fastest)
-        t_pick, t_fast = ms[pick]["device_ms"], ms[fastest]["device_ms"]
+        t_pick, t_fast = ms[pick][TIME], ms[fastest][TIME]
         same += ok
         near += ok or t_pick <= t_fast * 1.05 + 0.005
         if key in picks:
@@ -304,7 +305,7 @@ def worst_errors(scans, c, model, datasets=None):
             w = work_of(scans, ds, p, sel)
             if not w or w["predicates"] == 0:
                 continue
-            errs.append(abs(cost_ns(w, m, model, c) * 1e-6 / j["device_ms"] - 1))
+            errs.append(abs(cost_ns(w, m, model, c) * 1e-6 / j[TIME] - 1))
         if errs:
             out[m] = max(errs)
     return out
@@ -318,11 +319,15 @@ def main():
     ap.add_argument("--fit-from", help="another sweep to fit on (default: the one evaluated): out of sample")
     ap.add_argument("--model", choices=("old", "new"), default="new")
     ap.add_argument("--verbose", action="store_true", help="every query's measured and modelled times")
+    ap.add_argument("--time", choices=("median", "min"), default="median",
+                    help="each method's time: the median of the repetitions or their minimum (less noise)")
     ap.add_argument("--adaptive-margin", type=float, default=0.0,
                     help="where the runner-up's estimate is within this share of the pick's, keep the faster measured")
     a = ap.parse_args()
     if bool(a.calibration) == bool(a.fit):
         sys.exit("error: give exactly one of --calibration FILE and --fit DATASETS")
+    global TIME
+    TIME = "device_ms_min" if a.time == "min" else "device_ms"
     scans, picks = load(a.sweep)
     if a.calibration:
         c = load_calibration(a.calibration)

@@ -67,13 +67,24 @@ std::vector<Measured> measure_grid(const rs::GpuScanIndex& ix, int64_t n, bool r
   return out;
 }
 
+// gpu-sieve's whole time (its own fixed part: other launches and allocations than
+// gpu-scan's) by the memory it touches: sieve passes over the bin codes, sieve
+// launches, refine launches and the refine's random sectors (ScanEstimate).
+std::vector<FitPoint> sieve_points(const std::vector<Measured>& grid, double rows) {
+  std::vector<FitPoint> out;
+  for (const Measured& m : grid)
+    out.push_back({{1.0, rows * m.est.sieve_passes, double(m.est.jobs), double(m.est.refine_jobs), m.est.refine_sectors},
+                   m.sieve_ns});
+  return out;
+}
+
 }  // namespace
 
 // Each method's constants are a non-negative least-squares fit (relative error) of the
 // cost model's terms (cost_model.cpp rt_scan_cost_ms) to the grid: gpu-scan gives the
-// fixed part and the per-column read; the sieve's vectors, refine launches and refined
-// rows come from gpu-sieve's time above that fixed part; the RT launch and per-row
-// refine from rt's time above its sieve part.
+// fixed part and the per-column read; gpu-sieve its own fixed part, sieve passes and
+// launches, refine launches and refine sectors (sieve_points); the RT launch, per-row
+// and per-slab-row refine come from rt's time above its sieve part.
 std::optional<plan::Calibration::RtScanConstants> calibrate_rt_scan_gpu(int log2_rows, int reps) {
   std::string why;
   if (!rs::gpu_scan_available(&why)) {
@@ -105,33 +116,37 @@ std::optional<plan::Calibration::RtScanConstants> calibrate_rt_scan_gpu(int log2
   c.fixed_ns = fs[0];
   c.scan_ns_per_row_predicate = std::max(1e-6, fs[1]);
 
-  std::vector<FitPoint> sieve;
-  for (const Measured& m : grid)
-    sieve.push_back({{rows * std::max<uint32_t>(1, m.est.sieve_vectors), double(m.est.refine_jobs), double(m.est.residual_rows)},
-                     std::max(0.05 * m.sieve_ns, m.sieve_ns - c.fixed_ns)});
-  const std::vector<double> fv = nonnegative_fit(sieve, 3);
-  c.sieve_ns_per_row_vector = std::max(1e-7, fv[0]);
-  c.sieve_refine_job_ns = fv[1];
-  c.sieve_refine_ns_per_row = fv[2];
+  std::vector<FitPoint> sieve = sieve_points(grid, rows);
+  const std::vector<double> fv = nonnegative_fit(sieve, 5);
+  c.sieve_fixed_ns = fv[0];
+  c.sieve_pass_ns_per_row = std::max(1e-7, fv[1]);
+  c.sieve_job_ns = fv[2];
+  c.sieve_refine_job_ns = fv[3];
+  c.sieve_refine_ns_per_sector = fv[4];
+  c.sieve_ns_per_row_vector = 0;  // the per-vector form's terms: unused with sieve_pass_ns_per_row
+  c.sieve_refine_ns_per_row = 0;
 
   std::vector<FitPoint> rt;
   for (const Measured& m : grid) {
     if (m.rt_ns < 0 || m.est.refine_jobs == 0) continue;
-    const double sieve_part = c.fixed_ns + c.sieve_ns_per_row_vector * rows * std::max<uint32_t>(1, m.est.sieve_vectors);
-    rt.push_back({{double(m.est.refine_jobs), double(m.est.residual_rows)}, std::max(0.05 * m.rt_ns, m.rt_ns - sieve_part)});
+    const double sieve_part = c.sieve_fixed_ns + c.sieve_pass_ns_per_row * rows * m.est.sieve_passes +
+                              c.sieve_job_ns * double(m.est.jobs);
+    rt.push_back({{double(m.est.refine_jobs), double(m.est.residual_rows), m.est.slab_rows},
+                  std::max(0.05 * m.rt_ns, m.rt_ns - sieve_part)});
   }
   if (!rt.empty()) {  // without OptiX the RT method is never offered: keep the defaults
-    const std::vector<double> fr = nonnegative_fit(rt, 2);
+    const std::vector<double> fr = nonnegative_fit(rt, 3);
     c.rt_ns_per_job = fr[0];
     c.rt_refine_ns_per_row = fr[1];
+    c.rt_slab_ns_per_row = fr[2];
   }
   std::printf("gpu rt scan, 2^%d rows x 4 columns, %zu queries: fixed %.1f us, gpu-scan %.5f ns/row/column "
-              "(worst %.0f%%), sieve %.6f ns/row/vector + %.1f us/refine launch + %.3f ns/refined row (worst %.0f%%), "
-              "rt %.1f us/launch + %.3f ns/refined row%s\n",
+              "(worst %.0f%%), sieve %.1f us + %.6f ns/row/pass + %.1f us/job + %.1f us/refine launch + %.4f "
+              "ns/refine sector (worst %.0f%%), rt %.1f us/launch + %.3f ns/refined row + %.3f ns/slab row%s\n",
               log2_rows, grid.size(), c.fixed_ns * 1e-3, c.scan_ns_per_row_predicate, 100 * worst_relative_error(scan, fs),
-              c.sieve_ns_per_row_vector, c.sieve_refine_job_ns * 1e-3, c.sieve_refine_ns_per_row,
-              100 * worst_relative_error(sieve, fv), c.rt_ns_per_job * 1e-3, c.rt_refine_ns_per_row,
-              rt.empty() ? " (no OptiX: defaults)" : "");
+              c.sieve_fixed_ns * 1e-3, c.sieve_pass_ns_per_row, c.sieve_job_ns * 1e-3, c.sieve_refine_job_ns * 1e-3,
+              c.sieve_refine_ns_per_sector, 100 * worst_relative_error(sieve, fv), c.rt_ns_per_job * 1e-3,
+              c.rt_refine_ns_per_row, c.rt_slab_ns_per_row, rt.empty() ? " (no OptiX: defaults)" : "");
   return c;
 }
 

@@ -253,6 +253,17 @@ double model_ms(const MethodIndex& mi, const Method& m, const rs::ScanEstimate& 
   return plan::rt_scan_cost_ms(m.gpu ? plan::ExecDevice::kGpu : plan::ExecDevice::kCpu, pm, w);
 }
 
+// The planner's inputs, so a sweep can be re-costed offline under another calibration
+// (scripts/rt_scan_pick_eval.py).
+json estimate_json(const rs::ScanEstimate& e) {
+  return {{"predicates", e.predicates},         {"jobs", e.jobs},
+          {"refine_jobs", e.refine_jobs},       {"sieve_vectors", e.sieve_vectors},
+          {"residual_rows", e.residual_rows},   {"slabs", e.slabs},
+          {"match_fraction", e.match_fraction}, {"scan_columns", e.scan_columns},
+          {"sieve_passes", e.sieve_passes},     {"refine_sectors", e.refine_sectors},
+          {"slab_rows", e.slab_rows}};
+}
+
 // Per query, each method's measured and modelled time: the model's pick against the
 // fastest measured (the planner's pick must be the fastest method).
 struct PickRow {
@@ -391,6 +402,7 @@ void run_dataset(const ScanData& d, std::vector<Query> queries, const ScanBenchO
       j["build_ms"] = mi.build_ms;
       const rs::ScanEstimate est = mi.index->estimate(q.expr());
       j["model_ms"] = model_ms(mi, m, est);
+      j["estimate"] = estimate_json(est);
       j["correct"] = ok;
       picks[i].push_back({m.name, qt.device.median, j["model_ms"].get<double>(), work_of(m, est)});
       add_run_context(j, machine, m.gpu ? gpu_name : "");

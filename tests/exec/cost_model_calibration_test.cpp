@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "access/rt_scan/scan_types.h"
 #include "common/error.h"
 #include "plan/physical/calibration.h"
 #include "plan/physical/cost_model.h"
@@ -252,6 +253,91 @@ TEST(Calibration, RtScanConstants) {
     ADD_FAILURE() << "no error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("rt_ns_per_job"), std::string::npos) << e.what();
+  }
+}
+
+// The sieve by the memory it touches (sieve_pass_ns_per_row and the members after it):
+// absent from files written before them (0: the per-vector form), a round trip when
+// set, and rt_scan_cost_ms then costs the sieve methods by passes, launches, refine
+// sectors and slab rows, in place of vectors and residual rows.
+TEST(Calibration, RtScanMemoryTerms) {
+  test::TempDir dir;
+  Calibration c = synthetic();
+  c.rt_scan_gpu = {true, 0.001, 0.0002, 0.1, 2.0, 150000.0, 45000.0, 20000.0};
+  nlohmann::json old = c.to_json();
+  for (const char* k : {"sieve_fixed_ns", "sieve_pass_ns_per_row", "sieve_job_ns", "sieve_refine_ns_per_sector",
+                        "rt_slab_ns_per_row"}) {
+    ASSERT_TRUE(old["rt_scan_gpu"].contains(k)) << k;
+    old["rt_scan_gpu"].erase(k);  // a file of session 12
+  }
+  const Calibration before = Calibration::from_json(old);
+  EXPECT_TRUE(before.rt_scan_gpu.measured);
+  EXPECT_EQ(before.rt_scan_gpu.sieve_refine_job_ns, 20000.0);
+  EXPECT_EQ(before.rt_scan_gpu.sieve_pass_ns_per_row, 0);
+  EXPECT_EQ(before.rt_scan_gpu.sieve_fixed_ns, 0);
+  EXPECT_EQ(before.rt_scan_gpu.rt_slab_ns_per_row, 0);
+
+  c.rt_scan_gpu.sieve_fixed_ns = 36000.0;
+  c.rt_scan_gpu.sieve_pass_ns_per_row = 0.0004;
+  c.rt_scan_gpu.sieve_job_ns = 22000.0;
+  c.rt_scan_gpu.sieve_refine_ns_per_sector = 0.02;
+  c.rt_scan_gpu.rt_slab_ns_per_row = 0.5;
+  c.save(dir.file("new.json"));
+  std::string error;
+  const auto r = Calibration::load(dir.file("new.json"), &error);
+  ASSERT_TRUE(r) << error;
+  EXPECT_EQ(r->rt_scan_gpu.sieve_fixed_ns, 36000.0);
+  EXPECT_EQ(r->rt_scan_gpu.sieve_pass_ns_per_row, 0.0004);
+  EXPECT_EQ(r->rt_scan_gpu.sieve_job_ns, 22000.0);
+  EXPECT_EQ(r->rt_scan_gpu.sieve_refine_ns_per_sector, 0.02);
+  EXPECT_EQ(r->rt_scan_gpu.rt_slab_ns_per_row, 0.5);
+  EXPECT_FALSE(r->rt_scan_cpu.measured);
+
+  RtScanWork w;
+  w.rows = 1000000;
+  w.predicates = 3;
+  w.jobs = 1;
+  w.refine_jobs = 1;
+  w.sieve_vectors = 6;
+  w.residual_rows = 5000;
+  w.matches = 100;
+  w.scan_columns = 1.28;
+  w.sieve_passes = 1.28;
+  w.refine_sectors = 3 * 125000 * access::rt_scan::touched_share(0.005, 8);
+  w.slab_rows = 400;
+  const auto gpu = ExecDevice::kGpu;
+  const double gpu_rows = (1e6 * 0.0002 + 100 * 0.004) * 1e-6;
+  use_calibration(std::make_shared<const Calibration>(before));  // per vector and residual row, as in session 12
+  EXPECT_NEAR(rt_scan_cost_ms(gpu, RtScanMethod::kGpuSieve, w), (45000 + 0.0002 * 6e6 + 0.1 * 5000 + 20000) * 1e-6 + gpu_rows,
+              1e-9);
+  use_calibration(std::make_shared<const Calibration>(*r));
+  const double sieve = 36000 + 0.0004 * 1.28e6 + 22000;
+  EXPECT_NEAR(rt_scan_cost_ms(gpu, RtScanMethod::kGpuSieve, w), (sieve + 20000 + 0.02 * w.refine_sectors) * 1e-6 + gpu_rows,
+              1e-9);
+  EXPECT_NEAR(rt_scan_cost_ms(gpu, RtScanMethod::kRt, w), (sieve + 150000 + 2.0 * 5000 + 0.5 * 400) * 1e-6 + gpu_rows, 1e-9);
+  EXPECT_NEAR(rt_scan_cost_ms(gpu, RtScanMethod::kGpuScan, w), (45000 + 0.001 * 1.28e6) * 1e-6 + gpu_rows, 1e-9);
+  // The refine's cost rises with the residual share and saturates: every sector of the
+  // group's columns read once at r = 1.
+  double last = 0;
+  for (double r : {0.0, 0.001, 0.01, 0.1, 0.5, 1.0}) {
+    w.residual_rows = uint64_t(r * 1e6);
+    w.refine_jobs = r > 0;
+    w.refine_sectors = 3 * 125000 * access::rt_scan::touched_share(r, 8);
+    const double ms = rt_scan_cost_ms(gpu, RtScanMethod::kGpuSieve, w);
+    EXPECT_GE(ms, last) << r;
+    last = ms;
+  }
+  EXPECT_NEAR(last, (sieve + 20000 + 0.02 * 375000) * 1e-6 + gpu_rows, 1e-9);
+  // The sieve alone (nothing to refine): rt costs what gpu-sieve costs.
+  w.residual_rows = 0, w.refine_jobs = 0, w.refine_sectors = 0, w.slab_rows = 0;
+  EXPECT_NEAR(rt_scan_cost_ms(gpu, RtScanMethod::kRt, w), rt_scan_cost_ms(gpu, RtScanMethod::kGpuSieve, w), 1e-12);
+  use_calibration(nullptr);
+  old["rt_scan_gpu"]["sieve_pass_ns_per_row"] = -1;  // present but bad: rejected by name
+  try {
+    Calibration::from_json(old);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("sieve_pass_ns_per_row"), std::string::npos) << e.what();
   }
 }
 

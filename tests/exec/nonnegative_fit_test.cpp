@@ -1,6 +1,8 @@
 // plan::nonnegative_fit: the calibration's least squares, against known coefficients.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 
 #include "plan/physical/nonnegative_fit.h"
@@ -32,6 +34,31 @@ TEST(NonnegativeFit, ClampsUnsupportedTermsToZero) {
   // Relative error: the fit of a constant lies between the smallest and largest times.
   EXPECT_GT(c[0], 3.0);
   EXPECT_LT(c[0], 5.0);
+}
+
+// Five unknowns at the scales of the GPU sieve's fit (calibrator's sieve_points): a
+// fixed part, rows x passes (~10^8), jobs, refine launches and refine sectors (~10^5),
+// times near 0.1-0.4 ms in ns. The normal equations span 16 orders of magnitude; the
+// coefficients must still come back.
+TEST(NonnegativeFit, RecoversFiveUnknownsOfVeryDifferentScales) {
+  const double rows = 67108864, truth[5] = {36000, 0.00043, 22000, 64000, 0.019};
+  std::vector<FitPoint> pts;
+  for (int preds = 1; preds <= 4; ++preds)
+    for (const double keep : {0.01, 0.1, 0.5, 0.9}) {
+      double passes = 0, q = 1;
+      for (int d = 0; d < std::min(preds, 3); ++d) passes += 1 - std::pow(1 - q, 32), q *= keep;
+      if (preds == 4) passes += 1;
+      const double jobs = preds == 4 ? 2 : 1, refine = keep == 0.5 ? 0 : jobs;
+      const double sectors = refine * std::min(preds, 3) * rows / 8 * (1 - std::pow(1 - 0.002 * preds, 8));
+      const std::vector<double> x = {1.0, rows * passes, jobs, refine, sectors};
+      double y = 0;
+      for (int j = 0; j < 5; ++j) y += truth[j] * x[j];
+      pts.push_back({x, y});
+    }
+  const std::vector<double> c = nonnegative_fit(pts, 5);
+  ASSERT_EQ(c.size(), 5u);
+  for (int j = 0; j < 5; ++j) EXPECT_NEAR(c[j], truth[j], 1e-6 * truth[j]) << j;
+  EXPECT_LT(worst_relative_error(pts, c), 1e-9);
 }
 
 }  // namespace

@@ -461,4 +461,33 @@ TEST_P(RtScanTest, EstimateMatchesTheEvaluation) {
   ix->set_sieve_mode(SieveMode::kNearest);
 }
 
+// The estimate's memory terms against what they count. One predicate: one sieve pass,
+// and its slabs are its residual rows (no other column narrows them). Conjunctions:
+// every job's first constrained column is one pass and each later one at most one; the
+// refine's sectors are none without residual rows and otherwise between one per
+// sector a residual row sits in (at least R / 8 per column) and one per residual row
+// and column.
+TEST_P(RtScanTest, EstimateMemoryTerms) {
+  const Table t = make_table({Dist::kUniform, Dist::kZipf13, Dist::kSmall, Dist::kUniform}, 5000, 71, {0, 0, 0.05, 0});
+  auto ix = make(t);
+  std::mt19937_64 rng(9);
+  const double sectors = std::ceil(double(t.rows()) / 8);
+  for (int i = 0; i < 40; ++i) {
+    const ScanExpr one = random_predicate(t, uint32_t(i % 4), rng);
+    const ScanEstimate a = ix->estimate(one);
+    EXPECT_DOUBLE_EQ(a.sieve_passes, a.predicates > 0 ? 1.0 : 0.0) << i;
+    EXPECT_NEAR(a.slab_rows, double(a.residual_rows), 1e-6 * double(t.rows())) << i << "\n" << ix->explain(one);
+    const ScanExpr e = random_conjunction(t, 1 + uint32_t(i % 4), rng);
+    const ScanEstimate est = ix->estimate(e);
+    EXPECT_GE(est.sieve_passes, double(est.jobs) - 1e-9) << i;
+    EXPECT_LE(est.sieve_passes, double(est.predicates) + 1e-9) << i;
+    EXPECT_EQ(est.refine_sectors == 0, est.residual_rows == 0) << i;
+    EXPECT_LE(est.refine_sectors, 3.0 * double(est.residual_rows) * (1 + 8.0 / double(t.rows()))) << i;
+    if (est.refine_jobs == 1) EXPECT_GE(est.refine_sectors, double(est.residual_rows) / 8 * (1 - 1e-9)) << i;
+    EXPECT_LE(est.refine_sectors, 3.0 * sectors * est.refine_jobs + 1e-9) << i;
+    EXPECT_GE(est.slab_rows, 0.0) << i;
+    EXPECT_LE(est.slab_rows, double(t.rows()) * est.slabs + 1e-6) << i;
+  }
+}
+
 }  // namespace raydb::rtscan_cases

@@ -53,6 +53,36 @@ void add_slabs(GroupJob& job, uint32_t d, uint64_t rows) {
   }
 }
 
+// Fraction of the rows in a rank set (one row per rank).
+double share(const RankSet& s, uint64_t rows) { return rows ? double(ranks_in(s)) / double(rows) : 0.0; }
+
+}  // namespace
+
+double touched_share(double r, double k) {
+  if (!(r > 0)) return 0;  // also NaN
+  if (r >= 1) return 1;
+  return -std::expm1(k * std::log1p(-r));  // 1 - (1 - r)^k without cancellation for tiny r
+}
+
+// ScanEstimate::sieve_passes, refine_sectors and slab_rows of one job.
+void ScanModel::add_memory_terms(const GroupJob& j, ScanEstimate& out) const {
+  double q = 1;  // the fraction of rows the job's earlier approximations pass
+  for (uint32_t d = 0; d < j.dims; ++d) {
+    if (!j.dim[d].constrained) continue;
+    out.sieve_passes += touched_share(q, 32);
+    q *= share(j.dim[d].sieve.approx, rows);
+  }
+  const double r = rows ? double(j.residual_rows()) / double(rows) : 0.0;
+  out.refine_sectors += double(j.dims) * std::ceil(double(rows) / 8) * touched_share(r, 8);
+  for (const RankBox& b : j.slabs) {
+    double v = double(rows);
+    for (uint32_t e = 0; e < j.dims; ++e) v *= rows ? double(b.hi[e] - b.lo[e]) / double(rows) : 0.0;
+    out.slab_rows += v;
+  }
+}
+
+namespace {
+
 std::string set_text(const RankSet& s) {
   std::string out;
   for (const RankRange& r : s) out += fmt::format("{}[{},{})", out.empty() ? "" : " ", r.lo, r.hi);
@@ -172,7 +202,7 @@ ScanEstimate ScanModel::estimate(const ScanExpr& e, SieveMode mode) const {
     std::sort(fractions.begin(), fractions.end());  // the plain GPU scan's order (by_selectivity)
     double f = 1;
     for (const double x : fractions) {
-      out.scan_columns += 1 - std::pow(1 - f, 32);  // ScanEstimate::scan_columns
+      out.scan_columns += touched_share(f, 32);  // ScanEstimate::scan_columns
       f *= x;
     }
     for (const GroupJob& j : plan(n.terms, mode)) {
@@ -182,6 +212,7 @@ ScanEstimate ScanModel::estimate(const ScanExpr& e, SieveMode mode) const {
       if (j.residual_rows() > 0) out.refine_jobs++;
       for (uint32_t d = 0; d < j.dims; ++d)
         if (j.dim[d].constrained) out.sieve_vectors += uint32_t(2 * j.dim[d].sieve.spans.size());
+      add_memory_terms(j, out);
     }
     for (const NormExpr& c : n.children) f *= walk(c);
     return f;

@@ -99,6 +99,8 @@ struct ScanModel {
   std::string explain(const ScanExpr& e, SieveMode mode) const;
   // The cost inputs of evaluating `e` (scan_types.h).
   ScanEstimate estimate(const ScanExpr& e, SieveMode mode) const;
+  // One job's memory terms of the estimate (sieve passes, refine sectors, slab rows).
+  void add_memory_terms(const GroupJob& job, ScanEstimate& out) const;
 };
 
 // Evaluates a normalized tree with an engine: Bits ones(), zeros(), conjunction(terms),

@@ -124,6 +124,12 @@ struct ScanBuildStats {
   uint64_t device_bytes() const;
 };
 
+// The share of memory blocks of k rows each that hold at least one of a fraction r of
+// the rows, the rows scattered at random: 1 - (1 - r)^k. 0 at r = 0, 1 at r = 1,
+// about k r while k r is small: the estimate's memory terms (32-row sectors of the
+// bin codes and 128-byte lines of 4-byte values; 8-row sectors of the refine's reads).
+double touched_share(double r, double k);
+
 // What evaluating an expression would take, from the mapping tables alone (no rows
 // touched): the planner's cost inputs. Exact except `match_fraction`, which treats
 // columns as independent.
@@ -142,6 +148,21 @@ struct ScanEstimate {
   // lines on a streaming read; on the H100 a second column at p = 0.01 cost 0.3 of a
   // pass (1 - 0.99^32 = 0.28), not the 0.08 that 32-byte sectors would predict.
   double scan_columns = 0;
+  // The GPU sieve kernel's full passes over the 1-byte bin codes: it takes a job's
+  // columns in order, 32 rows per thread, and loads a later column's 32 codes (one
+  // 32-byte sector) only where one of them still passes, so, like scan_columns, a
+  // later column costs 1 - (1 - q)^32 of a pass, q the fraction the job's earlier
+  // approximations pass. On the H100 3 predicates at 1% cost 1.28 passes, not 3.
+  double sieve_passes = 0;
+  // 32-byte sectors the sieve methods' refine reads at random: each residual row's
+  // ranks in every column of its group, rows scattered, so a column's sector (8 rows)
+  // is touched with probability 1 - (1 - r)^8, r the job's residual fraction: about
+  // 8r of the sectors for a few rows (one per row), all of them as r nears 1.
+  double refine_sectors = 0;
+  // Rows inside the RT refine's residual slabs (independent columns): the cubes its
+  // rays cross. A residual row of one column costs rays only inside the other columns'
+  // ranges, so at 90% per column the slabs hold 0.81 of three columns' residual.
+  double slab_rows = 0;
 };
 
 // What one evaluation did (EXPLAIN ANALYZE).

@@ -97,6 +97,9 @@ plan::RtScanWork rt_scan_work(const rs::ScanEstimate& est, uint64_t rows) {
   w.slabs = est.slabs;
   w.matches = est.match_fraction * double(rows);
   w.scan_columns = est.scan_columns;
+  w.sieve_passes = est.sieve_passes;
+  w.refine_sectors = est.refine_sectors;
+  w.slab_rows = est.slab_rows;
   return w;
 }
 

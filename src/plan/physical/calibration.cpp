@@ -181,7 +181,12 @@ nlohmann::ordered_json Calibration::to_json() const {
                 {"sieve_refine_job_ns", r->sieve_refine_job_ns},
                 {"rt_refine_ns_per_row", r->rt_refine_ns_per_row},
                 {"rt_ns_per_job", r->rt_ns_per_job},
-                {"fixed_ns", r->fixed_ns}};
+                {"fixed_ns", r->fixed_ns},
+                {"sieve_fixed_ns", r->sieve_fixed_ns},
+                {"sieve_pass_ns_per_row", r->sieve_pass_ns_per_row},
+                {"sieve_job_ns", r->sieve_job_ns},
+                {"sieve_refine_ns_per_sector", r->sieve_refine_ns_per_sector},
+                {"rt_slab_ns_per_row", r->rt_slab_ns_per_row}};
   return j;
 }
 
@@ -234,7 +239,7 @@ Calibration Calibration::from_json(const nlohmann::json& j) {
     }
   }
   // Absent in files written before them (rt_scan_gpu and fixed_ns: before session 7;
-  // sieve_refine_job_ns: before session 12).
+  // sieve_refine_job_ns: before session 12; the memory terms: after it).
   for (auto [key, r] : {std::pair{"rt_scan_cpu", &c.rt_scan_cpu}, std::pair{"rt_scan_gpu", &c.rt_scan_gpu}}) {
     auto rs = j.find(key);
     if (rs == j.end()) continue;
@@ -247,6 +252,13 @@ Calibration Calibration::from_json(const nlohmann::json& j) {
     r->rt_ns_per_job = number(*rs, "rt_ns_per_job", key, true);
     if (rs->contains("fixed_ns")) r->fixed_ns = number(*rs, "fixed_ns", key, true);
     if (rs->contains("sieve_refine_job_ns")) r->sieve_refine_job_ns = number(*rs, "sieve_refine_job_ns", key, true);
+    // The memory terms (after session 12): absent means 0, the per-vector model.
+    for (auto [name, field] : {std::pair{"sieve_fixed_ns", &r->sieve_fixed_ns},
+                               std::pair{"sieve_pass_ns_per_row", &r->sieve_pass_ns_per_row},
+                               std::pair{"sieve_job_ns", &r->sieve_job_ns},
+                               std::pair{"sieve_refine_ns_per_sector", &r->sieve_refine_ns_per_sector},
+                               std::pair{"rt_slab_ns_per_row", &r->rt_slab_ns_per_row}})
+      if (rs->contains(name)) *field = number(*rs, name, key, true);
   }
   return c;
 }

@@ -114,6 +114,14 @@ class Calibration {
     double rt_ns_per_job = 0;              // rt: one launch (ray boxes, traversal setup)
     double fixed_ns = 0;                   // GPU: per evaluation (result vector, launches)
     double sieve_refine_job_ns = 0;        // gpu-sieve: one refine launch (a job with rows left to refine)
+    // The sieve by the memory it touches (ScanEstimate::sieve_passes, refine_sectors,
+    // slab_rows); 0 in files written before them: then the per-vector and per-row
+    // terms above. Used where sieve_pass_ns_per_row > 0.
+    double sieve_fixed_ns = 0;             // sieve methods' per-evaluation part (in place of fixed_ns)
+    double sieve_pass_ns_per_row = 0;      // one pass of the sieve kernel over a column's bin codes
+    double sieve_job_ns = 0;               // one sieve launch (conjunction job: its vector, the AND of jobs)
+    double sieve_refine_ns_per_sector = 0; // gpu-sieve: one 32-byte sector its refine reads at random
+    double rt_slab_ns_per_row = 0;         // rt: one row inside the residual slabs its rays cross
   };
   RtScanConstants rt_scan_cpu, rt_scan_gpu;
 

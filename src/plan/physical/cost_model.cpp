@@ -297,6 +297,26 @@ Calibration::RtScanConstants default_rt_scan_constants(ExecDevice dev) {
   return c;
 }
 
+namespace {
+
+// The sieve methods by the memory they touch (calibrations with sieve_pass_ns_per_row):
+// their own fixed part, the sieve kernel's passes over the bin codes and its launches,
+// then the CUDA refine's random sectors or the RT refine's slab rows. Fitted to the
+// uniform rows of one session 12 H100 sweep and run on the other's 120 queries, the
+// per-vector form was within 35% of gpu-sieve and 48% of rt, this one within 23% and
+// 25% (scripts/rt_scan_pick_eval.py --fit uniform --fit-from).
+double sieve_by_memory_ns(const Calibration::RtScanConstants& c, RtScanMethod m, const RtScanWork& w, double refine_jobs) {
+  const double passes = w.sieve_passes > 0 ? w.sieve_passes : double(std::max<uint32_t>(1, w.predicates));
+  double ns = c.sieve_fixed_ns + c.sieve_pass_ns_per_row * double(w.rows) * passes +
+              c.sieve_job_ns * double(std::max<uint32_t>(1, w.jobs));
+  if (m == RtScanMethod::kRt)
+    return ns + c.rt_ns_per_job * refine_jobs + c.rt_refine_ns_per_row * double(w.residual_rows) +
+           c.rt_slab_ns_per_row * w.slab_rows;
+  return ns + c.sieve_refine_job_ns * refine_jobs + c.sieve_refine_ns_per_sector * w.refine_sectors;
+}
+
+}  // namespace
+
 // Each method writes the bit vector (a word per 64 rows) and the caller turns it into
 // row ids (a word read per 64 rows, a store per match), like the scan it replaces.
 // An RT job launches only where it has residual slabs; the sieve alone answers the rest.
@@ -316,6 +336,8 @@ double rt_scan_cost_ms(ExecDevice dev, RtScanMethod m, const RtScanWork& w) {
   // No term left (the filter folded to true or false): every method fills the bit
   // vector with the same kernel (evaluate_tree's ones/zeros), so they cost the same.
   if (w.predicates == 0) return (ns + to_rows_ns) * 1e-6;
+  if (c.sieve_pass_ns_per_row > 0 && m != RtScanMethod::kCpuScan && m != RtScanMethod::kGpuScan)
+    return (sieve_by_memory_ns(c, m, w, refine_jobs) + to_rows_ns) * 1e-6;
   switch (m) {
     case RtScanMethod::kCpuScan: ns += c.scan_ns_per_row_predicate * rows * std::max<uint32_t>(1, w.predicates); break;
     case RtScanMethod::kGpuScan:  // reads later columns only where rows still match

@@ -115,6 +115,9 @@ struct RtScanWork {
   uint64_t slabs = 0;          // residual slabs (RT ray boxes)
   double matches = 0;          // rows in the result
   double scan_columns = 0;     // gpu-scan's full-column reads (ScanEstimate); 0: one per predicate
+  double sieve_passes = 0;     // the GPU sieve kernel's passes over the bin codes (ScanEstimate)
+  double refine_sectors = 0;   // sectors the sieve methods' refine reads at random (ScanEstimate)
+  double slab_rows = 0;        // rows inside the RT refine's residual slabs (ScanEstimate)
 };
 double rt_scan_cost_ms(ExecDevice dev, RtScanMethod m, const RtScanWork& w);
 // The constants it uses without a calibration (raydb calibrate replaces them).

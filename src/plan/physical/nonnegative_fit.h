@@ -1,6 +1,6 @@
 // Non-negative weighted least squares for the few unknowns of a cost model (at most
-// 4: a fixed part and per-unit costs). Written here rather than taken from a linear
-// algebra library: with k <= 4 unknowns every subset of them can be solved by Gaussian
+// 5: a fixed part and per-unit costs). Written here rather than taken from a linear
+// algebra library: with k <= 5 unknowns every subset of them can be solved by Gaussian
 // elimination and the best non-negative one kept, which is exact and a few lines.
 #pragma once
 

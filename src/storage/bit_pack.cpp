@@ -9,21 +9,44 @@ namespace raydb {
 
 namespace {
 
-uint64_t stored_at(const void* data, int width, uint64_t row) {
-  switch (width) {
-    case 1: return static_cast<const uint8_t*>(data)[row];
-    case 2: return static_cast<const uint16_t*>(data)[row];
-    case 4: return static_cast<const uint32_t*>(data)[row];
-    default: return static_cast<const uint64_t*>(data)[row];
-  }
-}
-
 // ORs `v` (bits wide) into the lane stream at `row`'s slot; words start zeroed.
 void put(uint32_t* words, int bits, uint64_t row, uint32_t v) {
   uint32_t shift = 0;
   const uint64_t w = packed_word_of(row, bits, &shift);
   words[w] |= v << shift;
   if (packed_straddles(shift, bits)) words[w + kPackedLanes] |= v >> (32u - shift);
+}
+
+// One miniblock of stored values of type T, lane by lane: a lane's 32 values go into
+// a 64-bit buffer in stream order and leave it a word at a time (32 * bits bits are
+// `bits` whole words), so nothing is divided per value. Values are masked to `bits`.
+template <typename T>
+void pack_miniblock(const T* data, uint64_t rows, int bits, uint64_t m, uint32_t* words) {
+  uint32_t* out = words + packed_miniblock_word(m * kPackedMiniblockRows, bits);
+  const uint64_t mask = bits == 0 ? 0 : (uint64_t(1) << bits) - 1;
+  const uint64_t first = m * kPackedMiniblockRows;
+  for (uint32_t lane = 0; lane < kPackedLanes; lane++) {
+    uint64_t buf = 0;
+    int have = 0;
+    uint32_t k = 0;
+    for (uint32_t slot = 0; slot < 32; slot++) {
+      const uint64_t row = first + (slot / 16) * kPackedHalfRows + lane * 16 + slot % 16;
+      const uint64_t v = row < rows ? uint64_t(data[row]) & mask : 0;
+      buf |= v << have;
+      have += bits;
+      if (have >= 32) {
+        out[k++ * kPackedLanes + lane] = uint32_t(buf);
+        buf >>= 32;
+        have -= 32;
+      }
+    }
+  }
+}
+
+template <typename T>
+void pack_miniblocks(const void* data, uint64_t rows, int bits, uint64_t first, uint64_t last, uint32_t* words) {
+  const uint64_t end = std::min(last, (rows + kPackedMiniblockRows - 1) / kPackedMiniblockRows);
+  for (uint64_t m = first; m < end; m++) pack_miniblock(static_cast<const T*>(data), rows, bits, m, words);
 }
 
 }  // namespace
@@ -57,8 +80,12 @@ void unpack_values(const PackedColumn& p, int64_t* out) {
 
 void pack_stored(const void* data, int width, uint64_t rows, int bits, uint64_t first, uint64_t last,
                  uint32_t* words) {
-  const uint64_t end = std::min(rows, last * kPackedMiniblockRows);
-  for (uint64_t r = first * kPackedMiniblockRows; r < end; r++) put(words, bits, r, uint32_t(stored_at(data, width, r)));
+  switch (width) {
+    case 1: return pack_miniblocks<uint8_t>(data, rows, bits, first, last, words);
+    case 2: return pack_miniblocks<uint16_t>(data, rows, bits, first, last, words);
+    case 4: return pack_miniblocks<uint32_t>(data, rows, bits, first, last, words);
+    default: return pack_miniblocks<uint64_t>(data, rows, bits, first, last, words);
+  }
 }
 
 uint32_t unpack_stored(const uint32_t* words, int bits, uint64_t row) {

@@ -31,8 +31,9 @@ void unpack_values(const PackedColumn& p, int64_t* out);
 
 // Packs the miniblocks [first, last) of `rows` unsigned stored values of `width`
 // bytes (1, 2, 4 or 8: a narrowed column) at `bits` with reference 0 into `words`
-// (packed_words(rows, bits) words, zero on entry). Miniblocks write disjoint words,
-// so ranges may be packed in parallel. Every value must fit `bits`.
+// (packed_words(rows, bits) words; each word of those miniblocks is written whole).
+// Values are masked to `bits`. Miniblocks write disjoint words,
+// so ranges may be packed in parallel.
 void pack_stored(const void* data, int width, uint64_t rows, int bits, uint64_t first, uint64_t last,
                  uint32_t* words);
 // The packed value of one row.

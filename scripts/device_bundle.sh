@@ -7,6 +7,7 @@
 # XFER_DIR=/abs/path puts the bundle elsewhere (a helper's worktree: the device call
 # sends the main checkout, so the bundle must lie inside it, under .xfer/).
 set -euo pipefail
+shopt -s nullglob  # BUNDLE_TESTS=none: no test binary, and the globs below stay empty
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 B=${XFER_DIR:-.xfer/bundle}
 rm -rf "$B" && mkdir -p "$B/build/tests" "$B/lib" "$B/scripts" "$B/ssb"
@@ -15,7 +16,7 @@ cp build/raydb "$B/build/"
 # together with the checkout).
 for t in ${BUNDLE_TESTS:-test_gpu test_gpu_orderstat test_rt_optix} ${BUNDLE_E2E:+test_e2e}; do [ -f build/tests/$t ] && cp build/tests/$t "$B/build/tests/"; done
 cp -r ssb/queries "$B/ssb/"
-cp scripts/device_*.sh scripts/plot_bench_views.py scripts/ops_targets.py "$B/scripts/"
+cp scripts/device_*.sh scripts/plot_bench_views.py scripts/ops_targets.py scripts/rt_scan_pick_eval.py "$B/scripts/"
 for f in "$B"/build/raydb "$B"/build/tests/*; do ldd "$f"; done | awk '{print $3}' | grep '^/' | sort -u |
   grep -vE 'lib(c|m|stdc\+\+|gcc_s|pthread|dl|rt)\.so|ld-linux' | xargs -r -I{} cp -L {} "$B/lib/"
 # The 64 MiB transfer limit: Embree alone is 42 MB unpacked, and so are the binaries.

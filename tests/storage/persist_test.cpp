@@ -420,6 +420,7 @@ TEST(PersistTest, MissingOrTruncatedDataFiles) {
 // A dictionary's content is read and checked when first used, not at open
 // (storage/lazy_dictionary.h): the open succeeds, the other table reads, and every use
 // of the damaged dictionary (again and again) is the one-line error the open gave.
+template <typename Damage>
 void expect_first_use_fails(Damage damage, std::initializer_list<std::string> parts) {
   TempDir tmp;
   std::string path = tmp.file("db");

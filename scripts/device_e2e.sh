@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Issue 15, "End to end": the fast load path against today's, on the GPU machine in one
-# call (at most 8 minutes), with a bundle from scripts/device_bundle.sh:
+# Issue 15, "End to end": one-shot `raydb query` processes on the GPU machine in one call
+# (at most 8 minutes), with a bundle from scripts/device_bundle.sh:
 #   bash scripts/device_bundle.sh   # here, after the CUDA build
 #   then on the GPU machine:  bash .xfer/bundle/scripts/device_e2e.sh     (OUT=/tmp/out by default)
 # 0. test_gpu --gtest_filter='GpuFastLoad.*' (the fast load path's GPU tests, SF 0.01).
@@ -11,16 +11,19 @@
 # 3. Page cache warmed (every file of the database read once).
 # 4. Each of the 13 queries one-shot (a fresh `raydb query --timing` process), $RUNS
 #    runs each (median), in these ways:
-#      fast  --backend cuda, fast_load=on  (narrowed files, pread into pinned buffers,
-#            copies overlapped with reads, checksummed as they pass)
-#      today --backend cuda, fast_load=off (map, verify, narrow per process: the old path)
+#      cuda  --backend cuda (GPU context made on a background thread from the start,
+#            dictionaries read when first used, narrowed files into pinned buffers)
+#      cold  --backend cuda --set device_warmup=off (the context made when the query
+#            first needs it: what the warm-up hides)
 #      cpu   --backend cpu (the oracle; every other answer must equal it)
-#      auto  --backend auto, fast_load=on (what a user gets)
-#    A wrong answer prints MISMATCH and the script exits 1. Per query it prints the
-#    stage breakdown of the median fast and today runs, then a table: the medians,
+#      auto  --backend auto (what a user gets)
+#    A wrong answer prints MISMATCH and the script exits 1. Then two tables: the stage
+#    breakdown of each query's median cuda run (ms; "other" is time in no stage, warmup
+#    the background thread's own time, hidden behind the stages), and the medians with
 #    bytes copied to the device, the floor (those bytes / measured host-to-device
-#    bandwidth + the run's start-up), each path's ratio to the floor (issue target:
-#    <= 2), and the sums (issue target: fast < 0.25 x today).
+#    bandwidth + the run's start-up), cuda / floor (issue target: <= 2), and the sums
+#    against session 10's one-shot path before narrowed files (12921 ms; issue target:
+#    cuda sum < 0.25 x that = 3230 ms) and session 10's fast load (8674 ms).
 # 5. With BENCH=1: `raydb bench ssb --one-shot 3` on cuda and cpu ($OUT/bench_*.jsonl).
 # Files in $OUT: e2e.txt (everything printed), oneshot_raw.txt (every run's stderr),
 # calibration.json, bench_*.jsonl.
@@ -74,10 +77,10 @@ cat "$DB"/* > /dev/null
 one() {  # one MODE OUTFILE ERRFILE SQL
   local mode=$1 out=$2 err=$3 sql=$4
   case $mode in
-    fast) timeout 60 "$R" query --db "$DB" --format csv --timing --backend cuda --set fast_load=on "$sql" > "$out" 2> "$err" ;;
-    today) timeout 60 "$R" query --db "$DB" --format csv --timing --backend cuda --set fast_load=off "$sql" > "$out" 2> "$err" ;;
+    cuda) timeout 60 "$R" query --db "$DB" --format csv --timing --backend cuda "$sql" > "$out" 2> "$err" ;;
+    cold) timeout 60 "$R" query --db "$DB" --format csv --timing --backend cuda --set device_warmup=off "$sql" > "$out" 2> "$err" ;;
     cpu) timeout 60 "$R" query --db "$DB" --format csv --timing --backend cpu "$sql" > "$out" 2> "$err" ;;
-    auto) timeout 60 "$R" query --db "$DB" --format csv --timing --backend auto --set fast_load=on "$sql" > "$out" 2> "$err" ;;
+    auto) timeout 60 "$R" query --db "$DB" --format csv --timing --backend auto "$sql" > "$out" 2> "$err" ;;
   esac
   local rc=$?
   { echo "--- $mode rc=$rc"; cat "$err"; } >> "$RAW"
@@ -89,16 +92,26 @@ stage_of() { awk -v s="$2" '$1 == "stage" && $2 == s {print $3}' "$1" 2>/dev/nul
 # The "bytes" line's counter (not the stage "host_to_device", which also ends in to_device).
 bytes_of() { grep -oE "(^| )$2 [0-9]+" "$1" 2>/dev/null | head -1 | awk '{print $NF}'; }
 
+# Session 10's one-shot medians on the H100 at SF 20 (docs/benchmarks/e2e-sf20-h100-session10.md):
+# the path before narrowed files (fast_load=off) and its fast load path.
+declare -A S10_OFF=([q1.1]=987 [q1.2]=943 [q1.3]=910 [q2.1]=818 [q2.2]=876 [q2.3]=840 [q3.1]=1024 [q3.2]=864
+  [q3.3]=987 [q3.4]=911 [q4.1]=1217 [q4.2]=1090 [q4.3]=1456)
+declare -A S10_ON=([q1.1]=623 [q1.2]=615 [q1.3]=638 [q2.1]=638 [q2.2]=642 [q2.3]=621 [q3.1]=637 [q3.2]=666
+  [q3.3]=650 [q3.4]=662 [q4.1]=755 [q4.2]=723 [q4.3]=805)
+STAGES="startup open plan read+verify device_init narrow pinned_staging host_to_device execute format"
+
 stamp one-shot
 TMP=$(mktemp -d)
 TABLE=$TMP/table
+BREAK=$TMP/breakdown
 : > "$TABLE"
+: > "$BREAK"
 for f in "$Q"/q*.sql; do
   name=$(basename "$f" .sql)
   sql=$(cat "$f")
   one cpu "$TMP/want.csv" "$TMP/err" "$sql" || { say "FAIL: $name on the CPU: $(tail -1 "$TMP/err")"; FAIL=1; continue; }
   declare -A med=()
-  for mode in fast today cpu auto; do
+  for mode in cuda cold cpu auto; do
     : > "$TMP/times"
     for i in $(seq "$RUNS"); do
       if ! one "$mode" "$TMP/got.csv" "$TMP/err.$mode.$i" "$sql"; then
@@ -114,33 +127,45 @@ for f in "$Q"/q*.sql; do
     mi=$(awk -v m="$m" '$1 == m {print $2; exit}' "$TMP/times")
     [ -n "$mi" ] && cp "$TMP/err.$mode.$mi" "$TMP/best.$mode"
   done
-  for mode in fast today; do
-    say "-- $name: median CUDA one-shot breakdown, fast_load $([ $mode = fast ] && echo on || echo off)"
+  for mode in cuda cold; do
+    say "-- $name: median one-shot breakdown, $mode"
     [ -f "$TMP/best.$mode" ] && sed 's/^/   /' "$TMP/best.$mode" | tee -a "$LOG"
   done
   ran=$(grep -o 'backend [a-z]*' "$TMP/best.auto" 2>/dev/null | head -1 | awk '{print $2}')
-  echo "$name ${med[fast]} ${med[today]} ${med[cpu]} ${med[auto]} ${ran:-?} $(bytes_of "$TMP/best.fast" to_device) \
-$(bytes_of "$TMP/best.fast" needed) $(stage_of "$TMP/best.fast" startup)" >> "$TABLE"
+  echo "$name ${med[cuda]} ${med[cold]} ${med[cpu]} ${med[auto]} ${ran:-?} $(bytes_of "$TMP/best.cuda" to_device) \
+$(bytes_of "$TMP/best.cuda" needed) $(stage_of "$TMP/best.cuda" startup) ${S10_OFF[$name]:-0} ${S10_ON[$name]:-0}" >> "$TABLE"
+  row="$name"
+  for s in $STAGES; do v=$(stage_of "$TMP/best.cuda" "$s"); row="$row ${v:-0}"; done
+  other=$(grep -o 'other [0-9.]*' "$TMP/best.cuda" 2>/dev/null | awk '{print $2}')
+  warm=$(awk '$1 == "warmup" {print $2}' "$TMP/best.cuda" 2>/dev/null)
+  echo "$row ${other:-0} ${warm:--} ${med[cuda]}" >> "$BREAK"
   rm -f "$TMP"/best.*
 done
 say ""
+say "stage breakdown of the median cuda run (ms; other = in no stage; warmup = the background thread, hidden):"
+awk -v stages="$STAGES" '
+  BEGIN { n = split(stages, st, " "); printf "%-6s", "query"; for (i = 1; i <= n; i++) printf " %9.9s", st[i];
+          printf " %9s %9s %9s\n", "other", "warmup", "total" }
+  { printf "%-6s", $1; for (i = 2; i <= NF; i++) printf " %9s", $i; printf "\n" }' "$BREAK" | tee -a "$LOG"
+say ""
 say "one-shot medians (ms, $RUNS runs, page cache warm). floor = bytes copied to the device / ${H2D:-?} GB/s + start-up;"
-say "x_floor = fast / floor (issue target: <= 2); today = fast_load=off (the path before); needed_MB = stored bytes of the columns read"
+say "x_floor = cuda / floor (issue target: <= 2); s10_off / s10_fast = session 10 (before narrowed files / fast load)"
 awk -v h2d="${H2D:-0}" '
-  BEGIN { printf "%-6s %9s %9s %9s %9s %-5s %10s %10s %8s %8s %8s %s\n", "query", "fast", "today", "cpu", "auto", "ran",
-          "device_MB", "needed_MB", "floor", "x_floor", "x_today", "target" }
+  BEGIN { printf "%-6s %8s %8s %8s %8s %-5s %10s %10s %8s %8s %8s %8s %s\n", "query", "cuda", "cold", "cpu", "auto", "ran",
+          "device_MB", "needed_MB", "floor", "x_floor", "s10_off", "s10_fast", "target" }
   {
     floor = (h2d > 0 ? $7 / (h2d * 1e9) * 1e3 : 0) + $9
     x = floor > 0 ? $2 / floor : 0
-    xt = floor > 0 ? $3 / floor : 0
     ok = (x > 0 && x <= 2) ? "met" : "NOT met"
-    printf "%-6s %9.1f %9.1f %9.1f %9.1f %-5s %10.1f %10.1f %8.1f %8.2f %8.2f %s\n", $1, $2, $3, $4, $5, $6, $7 / 1e6,
-           $8 / 1e6, floor, x, xt, ok
-    sf += $2; st += $3; sc += $4; sa += $5; fl += floor
+    printf "%-6s %8.1f %8.1f %8.1f %8.1f %-5s %10.1f %10.1f %8.1f %8.2f %8d %8d %s\n", $1, $2, $3, $4, $5, $6, $7 / 1e6,
+           $8 / 1e6, floor, x, $10, $11, ok
+    sc += $2; sw += $3; sp += $4; sa += $5; fl += floor; so += $10; sf += $11
   }
   END {
-    printf "%-6s %9.1f %9.1f %9.1f %9.1f %-5s %10s %10s %8.1f\n", "sum", sf, st, sc, sa, "", "", "", fl
-    if (st > 0) printf "sum fast / today: %.3f (issue target: < 0.25); sum fast / floor: %.2f\n", sf / st, sf / fl
+    printf "%-6s %8.1f %8.1f %8.1f %8.1f %-5s %10s %10s %8.1f %8s %8d %8d\n", "sum", sc, sw, sp, sa, "", "", "", fl, "", so, sf
+    if (so > 0) printf "sum cuda / session 10 before: %.3f (issue target: < 0.25); / session 10 fast load: %.3f; cuda / floor: %.2f\n",
+                       sc / so, sc / sf, sc / fl
+    if (so > 0) printf "sum auto / session 10 before: %.3f; sum cpu: %.1f ms\n", sa / so, sp
   }' "$TABLE" | tee -a "$LOG"
 rm -rf "$TMP"
 

@@ -46,4 +46,14 @@ void drop_gpu_resident_columns();
 // Returns the device bytes still held by live objects (0 without CUDA).
 uint64_t release_gpu_memory();
 
+// Starts the GPU's driver and context on a background thread, so a query that goes to
+// the GPU later finds them made (raydb query and shell, setting device_warmup); does
+// nothing without CUDA or when started already. Errors are not reported here: the
+// query's first device call reports them as before. gpu_warmup_running: started and
+// not finished (a process that exits meanwhile leaves without waiting for it);
+// gpu_warmup_ms: how long it took, -1 unless it finished.
+void start_gpu_warmup();
+bool gpu_warmup_running();
+double gpu_warmup_ms();
+
 }  // namespace raydb

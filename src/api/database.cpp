@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 
 #include "access/rt_index/index_config.h"
@@ -337,6 +338,8 @@ QueryResult Database::Impl::run(const std::string& sql, QueryOptions& options) {
   // never do, so a write is either whole or absent.
   CancelScope cancel_scope(options.cancel.get());
   throw_if_cancelled();
+  // --timing: parse and bind (subqueries run meanwhile add their own stages).
+  std::optional<StageScope> plan_stage(std::in_place, Stage::kPlan);
   sql::Statement parsed = sql::parse(sql);
   const bool reads = parsed.type == sql::StatementType::kSelect || parsed.type == sql::StatementType::kSet ||
                      parsed.type == sql::StatementType::kReset || parsed.type == sql::StatementType::kShow;
@@ -353,6 +356,7 @@ QueryResult Database::Impl::run(const std::string& sql, QueryOptions& options) {
       std::move(parsed), [this, &options](std::string_view name) { return resolve(name, options); }, view_sql(),
       &runner);
   check.done();
+  plan_stage.reset();
   switch (stmt.kind) {
     case sql::StatementKind::kCreateIndex: return create_index(std::move(stmt.index));
     case sql::StatementKind::kDropIndex: return drop_index(stmt.index.name, stmt.if_exists);
@@ -373,11 +377,13 @@ QueryResult Database::Impl::run(const std::string& sql, QueryOptions& options) {
 QueryResult Database::Impl::run_query(plan::LogicalQuery query, QueryOptions& options, bool explain, bool analyze) {
   Timer timer;
   api::refresh_rt_views(*dir, *views);  // a view whose base table was replaced is rebuilt first
+  std::optional<StageScope> plan_stage(std::in_place, Stage::kPlan);
   auto logical = std::make_shared<plan::LogicalQuery>(std::move(query));
   plan::PhysicalPlan physical = plan::plan_query(logical, {});
   exec::ExecutionRequest request = request_for(options.backend);
   request.threads = options.threads;
   const std::vector<exec::IndexOnTable> indexes = indexes_on(*logical, *dir);
+  plan_stage.reset();
   if (explain && analyze) return explain_analyze(physical, request, indexes, options);
   if (explain) {
     driver.prepare(physical, request, indexes, options.settings);

@@ -5,6 +5,8 @@
 #include <iostream>
 #include <sstream>
 
+#include "raydb/system.h"
+
 namespace raydb::cli {
 
 std::string read_sql(const std::string& positional, const std::string& file) {
@@ -32,6 +34,10 @@ void print_result(const QueryResult& r, OutputFormat f) {
   std::string s = format_result(r, f);
   std::fwrite(s.data(), 1, s.size(), stdout);
   std::fflush(stdout);
+}
+
+void start_gpu_warmup_for(const QueryOptions& options) {
+  if (options.backend != Backend::kCpu && options.settings.device_warmup()) start_gpu_warmup();
 }
 
 void apply_settings(const std::vector<std::string>& pairs, QueryOptions& options) {

@@ -18,6 +18,9 @@ std::unique_ptr<Database> open_database(const std::string& dir, bool create = fa
 // Applies --set name=value options to the connection's settings (kInvalidInput for a
 // malformed pair, an unknown name or a bad value).
 void apply_settings(const std::vector<std::string>& pairs, QueryOptions& options);
+// Starts the GPU warm-up (raydb/system.h) when the backend may use the GPU and the
+// setting device_warmup is on: as soon as the command knows, before the open.
+void start_gpu_warmup_for(const QueryOptions& options);
 // Prints a result in the chosen format to stdout.
 void print_result(const QueryResult& r, OutputFormat f);
 

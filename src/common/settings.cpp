@@ -44,6 +44,9 @@ const std::vector<SettingInfo> kSettings = {
     {"cuda_disable", "RAYDB_CUDA_DISABLE", "on or off", "hide CUDA devices (read once per process)"},
     {"transfer_cost", "RAYDB_TRANSFER_COST", "on or off",
      "auto backend: count moving columns to the GPU, so one-shot queries may run on the CPU (raydb serve: off)"},
+    {"device_warmup", "RAYDB_DEVICE_WARMUP", "on or off",
+     "raydb query and shell: start the GPU's driver and context on a background thread at start when the "
+     "backend may use the GPU (off: when the first query needs them)"},
     {"fast_load", "RAYDB_FAST_LOAD", "on or off",
      "CUDA backend: read columns' narrowed files into pinned buffers, verified while copied (off: map, verify, "
      "narrow per process)"},
@@ -281,6 +284,10 @@ bool Settings::cuda_profile() const {
 }
 bool Settings::fast_load() const {
   const Entry& e = entry("fast_load");
+  return switch_value(e.text, e.from_env, true);
+}
+bool Settings::device_warmup() const {
+  const Entry& e = entry("device_warmup");
   return switch_value(e.text, e.from_env, true);
 }
 bool Settings::cuda_disabled() const {

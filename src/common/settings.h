@@ -54,6 +54,7 @@ class Settings {
   bool cuda_profile() const;           // star path: per-phase device times on stderr
   bool cuda_disabled() const;          // hide CUDA devices (tests of the CPU fallback)
   bool fast_load() const;              // CUDA uploads from narrowed files, verified in the same pass
+  bool device_warmup() const;          // the CLI makes the GPU context on a background thread at start
 
  private:
   struct Entry {

@@ -13,6 +13,7 @@ namespace raydb {
 namespace {
 
 thread_local StageScope* current_scope = nullptr;
+thread_local bool stages_muted = false;  // mute_stages_on_this_thread
 
 void faults(int64_t& minflt, int64_t& majflt) {
   rusage u{};
@@ -27,6 +28,7 @@ const char* stage_name(Stage s) {
   switch (s) {
     case Stage::kStartup: return "startup";
     case Stage::kOpen: return "open";
+    case Stage::kPlan: return "plan";
     case Stage::kReadVerify: return "read+verify";
     case Stage::kDeviceInit: return "device_init";
     case Stage::kNarrow: return "narrow";
@@ -83,13 +85,17 @@ void StageTimes::reset() {
   totals_ = StageTotals{};
 }
 
-StageScope::StageScope(Stage s) : stage_(s), parent_(current_scope) {
+void mute_stages_on_this_thread() { stages_muted = true; }
+
+StageScope::StageScope(Stage s) : stage_(s), muted_(stages_muted), parent_(current_scope) {
+  if (muted_) return;
   if (parent_) parent_->pause();
   current_scope = this;
   resume();
 }
 
 StageScope::~StageScope() {
+  if (muted_) return;
   pause();
   current_scope = parent_;
   if (parent_) parent_->resume();

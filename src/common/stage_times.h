@@ -14,6 +14,7 @@ namespace raydb {
 enum class Stage {
   kStartup,        // process start (exec) to the database open
   kOpen,           // manifest, dictionaries, validity bitmaps, column files mapped
+  kPlan,           // parse, bind, plan, and the backends' admission and access paths
   kReadVerify,     // first read of each column file (page faults) with its checksum
   kDeviceInit,     // CUDA driver and context
   kNarrow,         // columns narrowed and encoded for the device (host passes, allocation)
@@ -26,7 +27,7 @@ enum class Stage {
 const char* stage_name(Stage s);
 
 enum class ByteCount {
-  kReadAtOpen,      // manifest, dictionary and validity files read whole at open
+  kReadAtOpen,      // manifest, validity and zone map files read whole at open, dictionaries at first use
   kColumnFileRead,  // column file bytes read for the first time in this process
   kNeeded,          // stored bytes of the columns the query reads
   kToDevice,        // bytes copied host to device
@@ -68,10 +69,16 @@ class StageScope {
   void pause();
   void resume();
   Stage stage_;
+  bool muted_ = false;
   StageScope* parent_;
   double start_ms_ = 0;
   int64_t start_minflt_ = 0, start_majflt_ = 0;
 };
+
+// Scopes on the calling thread record nothing from now on: for a background thread
+// whose work overlaps the query (the GPU warm-up), where the thread that waits for it
+// records the wait, so the stages still never sum past the wall time.
+void mute_stages_on_this_thread();
 
 // Milliseconds on the monotonic clock (the scopes' clock).
 double monotonic_ms();

@@ -86,7 +86,14 @@ void QueryDriver::prepare(plan::PhysicalPlan& plan, const ExecutionRequest& requ
 
 ResultTable QueryDriver::run(plan::PhysicalPlan& plan, const ExecutionRequest& request,
                              const std::vector<IndexOnTable>& indexes, const ExecOptions& options) const {
-  for (size_t i = prepare_from(0, plan, request, indexes, options.settings);;) {
+  size_t first = 0;
+  {
+    // --timing: the backends' admission and access paths (their device and verify
+    // work nested inside counts as those stages).
+    StageScope stage(Stage::kPlan);
+    first = prepare_from(0, plan, request, indexes, options.settings);
+  }
+  for (size_t i = first;;) {
     try {
       // EXPLAIN ANALYZE: what the plan's RT scan paths did, before the executor's lines.
       reset_rt_scan_stats();

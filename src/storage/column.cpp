@@ -39,7 +39,7 @@ Value Column::get(uint64_t row) const {
     case TypeId::kDate: return Value::date(data<int32_t>()[row]);
     case TypeId::kBoolean: return Value::boolean(data<int32_t>()[row] != 0);
     case TypeId::kTimestamp: return Value::timestamp(data<int64_t>()[row]);
-    case TypeId::kVarchar: return Value::varchar(std::string(dict_->at(uint32_t(data<int32_t>()[row]))));
+    case TypeId::kVarchar: return Value::varchar(std::string(dictionary()->at(uint32_t(data<int32_t>()[row]))));
     default: fail(ErrorKind::kInternal, "column {} has unstorable type {}", name_, type_.to_string());
   }
 }

@@ -15,6 +15,7 @@
 
 #include "storage/buffer.h"
 #include "storage/dictionary.h"
+#include "storage/lazy_dictionary.h"
 #include "storage/narrowed_file.h"
 #include "storage/zone_map.h"
 #include "raydb/types.h"
@@ -48,8 +49,13 @@ class Column {
   void set_stats_trusted(bool t) { stats_trusted_ = t; }  // set before the column is shared
   // The statistics as recorded, unverified: for listings (raydb describe) only.
   const ColumnStats& recorded_stats() const { return stats_; }
-  const Dictionary* dictionary() const { return dict_.get(); }
-  const std::shared_ptr<const Dictionary>& dictionary_ptr() const { return dict_; }
+  // A stored column's dictionary is read on the first of these calls (lazy_dictionary.h)
+  // and may throw its file's one-line error there.
+  const Dictionary* dictionary() const { return dictionary_ptr().get(); }
+  const std::shared_ptr<const Dictionary>& dictionary_ptr() const { return lazy_dict_ ? lazy_dict_->get() : dict_; }
+  // A dictionary read when first used instead of the one given to the constructor
+  // (which must be nullptr). Set before the column is shared.
+  void set_lazy_dictionary(std::shared_ptr<const LazyDictionary> d) { lazy_dict_ = std::move(d); }
   const std::shared_ptr<Buffer>& buffer() const { return data_; }
 
   template <typename T>
@@ -112,6 +118,7 @@ class Column {
   std::shared_ptr<Buffer> data_;
   uint64_t size_;
   std::shared_ptr<const Dictionary> dict_;
+  std::shared_ptr<const LazyDictionary> lazy_dict_;
   ColumnStats stats_;
   Verifier verifier_;
   bool stats_trusted_ = false;

@@ -415,9 +415,32 @@ TEST(PersistTest, MissingOrTruncatedDataFiles) {
   expect_open_fails([](const std::string& p) { fs::remove(dict_file(p, "s")); }, {"missing dictionary file", "s.s"});
   expect_open_fails([](const std::string& p) { fs::resize_file(dict_file(p, "s"), 5); },
                     {"dictionary file", "has 5 bytes"});
-  expect_open_fails(
+}
+
+// A dictionary's content is read and checked when first used, not at open
+// (storage/lazy_dictionary.h): the open succeeds, the other table reads, and every use
+// of the damaged dictionary (again and again) is the one-line error the open gave.
+template <typename Damage>
+void expect_first_use_fails(Damage damage, std::initializer_list<std::string> parts) {
+  TempDir tmp;
+  std::string path = tmp.file("db");
+  DatabaseDirectory::open_or_create(path)->commit({int_table("t", {1, 2, 3}), string_table("s", {"a", "bb"})}, false);
+  damage(path);
+  auto before = snapshot_dir(path);
+  auto db = DatabaseDirectory::open(path);
+  EXPECT_EQ(db->table("t")->column(0).get_int(2), 3);
+  const Column& s = db->table("s")->column(0);
+  for (int i = 0; i < 2; i++) {
+    expect_error([&] { s.dictionary(); }, ErrorKind::kCatalog, parts);
+    expect_error([&] { s.get(0); }, ErrorKind::kCatalog, parts);
+  }
+  EXPECT_EQ(snapshot_dir(path), before);
+}
+
+TEST(PersistTest, DamagedDictionaryFailsAtFirstUse) {
+  // Same size, but the two entries swapped: no longer sorted.
+  expect_first_use_fails(
       [](const std::string& p) {
-        // Same size, but the two entries swapped: no longer sorted.
         std::string f = dict_file(p, "s");
         std::string d = read_file(f);
         ASSERT_EQ(d.substr(24), "abb");
@@ -426,7 +449,49 @@ TEST(PersistTest, MissingOrTruncatedDataFiles) {
         d.replace(24, 3, "bba");
         write_file(f, d);
       },
-      {"dictionary file", "not in order"});
+      {"dictionary file", "s.s", "not in order"});
+  // A flipped byte (still sorted): the checksum.
+  expect_first_use_fails(
+      [](const std::string& p) {
+        std::string f = dict_file(p, "s");
+        std::string d = read_file(f);
+        d[24] = '0';
+        write_file(f, d);
+      },
+      {"dictionary file", "s.s", "is corrupted: its checksum does not match the manifest's"});
+  // Replaced by a file of the same size after the open: still caught, at first use.
+  TempDir tmp;
+  std::string path = tmp.file("db");
+  DatabaseDirectory::open_or_create(path)->commit({string_table("s", {"a", "bb"})}, false);
+  auto db = DatabaseDirectory::open(path);
+  std::string f = dict_file(path, "s");
+  std::string d = read_file(f);
+  d[25] = 'c';  // "abb" -> "acb": still sorted, another string
+  write_file(f, d);
+  expect_error([&] { db->table("s")->column(0).dictionary(); }, ErrorKind::kCatalog,
+               {"dictionary file", "s.s", "checksum does not match"});
+}
+
+// Lazy loading changes when a dictionary is read, never what it holds: the reopened
+// table decodes every value as written, from any thread first.
+TEST(PersistTest, LazyDictionaryAnswersAsWritten) {
+  TempDir tmp;
+  std::vector<std::string> values;
+  for (int i = 0; i < 5000; i++) values.push_back("v" + std::to_string((i * 7919) % 3001));
+  DatabaseDirectory::open_or_create(tmp.path())->commit({string_table("s", values)}, false);
+  auto t = DatabaseDirectory::open(tmp.path())->table("s");
+  const Column& c = t->column(0);
+  std::vector<std::thread> threads;
+  std::atomic<int> wrong{0};
+  for (int k = 0; k < 4; k++)
+    threads.emplace_back([&, k] {
+      for (size_t i = size_t(k); i < values.size(); i += 4)
+        if (c.get(i).as_string() != values[i]) wrong++;
+    });
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_EQ(c.dictionary()->size(), 3001u);
+  EXPECT_EQ(c.dictionary(), c.dictionary_ptr().get());
 }
 
 // A dictionary large enough for the parallel order check names the first pair out of

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "common/stage_times.h"
 #include "exec/cuda/cuda_plan_analysis.h"
 #include "exec/cuda/gpu_index_catalog.h"
 #include "exec/index/view_path.h"
@@ -116,6 +117,12 @@ void CudaBackend::choose_access_paths(plan::PhysicalPlan& plan, const std::vecto
                                       AccessPolicy policy, const Settings& settings) const {
   // An RT view answers the whole query in one OptiX launch (where OptiX is built;
   // elsewhere --backend rt goes to the CPU backend and Embree, see honours()).
+  {
+    // The context made on the warm-up thread (device_warmup.h): joined before this
+    // query's first device call; what was not hidden shows as device_init.
+    StageScope stage(Stage::kDeviceInit);
+    wait_device_warmup();
+  }
   if (auto a = std::dynamic_pointer_cast<const CudaPlanAnalysis>(plan.analysis)) check_budget(*a);
   if (views_ && gpu_index_supported(plan::IndexKind::kRt, nullptr)) {
     choose_view(plan, *views_, policy, plan::ExecDevice::kGpu, rt_view_per_hit(settings));

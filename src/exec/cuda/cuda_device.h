@@ -23,6 +23,13 @@ struct DeviceInfo {
 };
 
 bool built();                           // compiled with CUDA
+// The driver and device 0's context made on a background thread (device_warmup.h);
+// no-ops without CUDA. wait: until it finished; running: started and not finished;
+// ms: how long it took (-1 unless finished).
+void start_device_warmup();
+void wait_device_warmup();
+bool device_warmup_running();
+double device_warmup_ms();
 int device_count();                     // 0 without CUDA, driver or device
 std::string no_device_reason();         // why device_count() is 0 ("" otherwise)
 std::vector<DeviceInfo> devices();

@@ -33,6 +33,15 @@ std::string read_sized_file(const std::string& path, const char* kind, uint64_t 
   return data;
 }
 
+// The same checks on the file's size without reading it (open time).
+void check_file_size(const std::string& path, const char* kind, uint64_t bytes, const std::string& what) {
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0) fail(ErrorKind::kCatalog, "missing {} file {} ({})", kind, path, what);
+  if (uint64_t(st.st_size) != bytes)
+    fail(ErrorKind::kCatalog, "{} file {} ({}) has {} bytes, the manifest says {}", kind, path, what,
+         uint64_t(st.st_size), bytes);
+}
+
 void check_checksum(const void* data, uint64_t bytes, const std::optional<uint64_t>& want, const char* kind,
                     const std::string& path, const std::string& what) {
   if (want && file_checksum(data, bytes) != *want)
@@ -130,18 +139,24 @@ ColumnPtr open_column(const std::string& dir, const ManifestTable& t, const Mani
     fail(ErrorKind::kCatalog, "column file {} ({}) has {} bytes, the manifest says {} (truncated or foreign file)",
          path, what, uint64_t(st.st_size), c.bytes);
   auto buffer = Buffer::map_file(path, c.bytes);
-  std::shared_ptr<const Dictionary> dict;
+  auto column = std::make_shared<Column>(c.name, c.type, std::move(buffer), t.rows, nullptr, c.stats);
+  // The dictionary: a missing or resized file fails the open as before (a stat), its
+  // content is read and checked when a query first uses it (lazy_dictionary.h).
+  std::shared_ptr<const LazyDictionary> dict;
   if (c.dictionary) {
-    dict = read_dictionary(join(dir, c.dictionary->file), *c.dictionary, what);
+    const std::string dict_path = join(dir, c.dictionary->file);
+    check_file_size(dict_path, "dictionary", c.dictionary->bytes, what);
+    dict = std::make_shared<const LazyDictionary>(
+        [dict_path, d = *c.dictionary, what] { return read_dictionary(dict_path, d, what); });
+    column->set_lazy_dictionary(dict);
   }
-  auto column = std::make_shared<Column>(c.name, c.type, std::move(buffer), t.rows, dict, c.stats);
   column->set_nullable(c.nullable);
   if (c.validity) {
     auto bits = read_validity(join(dir, c.validity->file), *c.validity, t.rows, what);
     column->set_validity(std::move(bits), c.validity->nulls);
   }
   column->set_verifier([c, dict, path, what](const void* data, uint64_t rows) {
-    verify_column(data, rows, c, dict.get(), path, what);
+    verify_column(data, rows, c, dict ? dict->get().get() : nullptr, path, what);
   });
   column->set_stats_trusted(trusted);
   if (trusted && c.narrowed && c.narrowed->checksum) {

@@ -32,11 +32,12 @@ ZoneMapPtr read_zone_map(const std::string& path, const ManifestZoneMap& z, cons
 void verify_column(const void* data, uint64_t rows, const ManifestColumn& c, const Dictionary* dict,
                    const std::string& path, const std::string& what);
 
-// Maps column `c` of table `t` in directory `dir` (checks the file exists and has the
-// manifest's size, reads its dictionary) and sets verify_column as its verifier, run
-// the first time the column is read. `trusted`: the manifest's own checksum held (or
-// this process wrote it), so its statistics serve the planner unread and its narrowed
-// file (checked to exist with the manifest's size) is handed to the GPU loader.
+// Maps column `c` of table `t` in directory `dir` (checks the file and its dictionary's
+// exist with the manifest's sizes; the dictionary is read when first used) and sets
+// verify_column as its verifier, run the first time the column is read. `trusted`: the
+// manifest's own checksum held (or this process wrote it), so its statistics serve the
+// planner unread and its narrowed file (checked to exist with the manifest's size) is
+// handed to the GPU loader.
 ColumnPtr open_column(const std::string& dir, const ManifestTable& t, const ManifestColumn& c, bool trusted);
 
 }  // namespace raydb::persist

@@ -17,7 +17,8 @@ void check_column(const std::string& dir, const ManifestTable& t, const Manifest
                   CheckReport& report) {
   const std::string what = t.name + "." + c.name;
   try {
-    ColumnPtr col = open_column(dir, t, c, sealed);  // presence, size, the dictionary file
+    ColumnPtr col = open_column(dir, t, c, sealed);  // presence and size of its files
+    col->dictionary();                                // the dictionary's order and checksum
     col->verify();                                    // codes, checksum, statistics
     report.files += (c.dictionary ? 2 : 1) + (c.validity ? 1 : 0);  // open_column verified the validity file
     report.bytes += c.bytes + (c.dictionary ? c.dictionary->bytes : 0) + (c.validity ? c.validity->bytes : 0);

@@ -1,0 +1,66 @@
+#include "exec/cuda/device_warmup.h"
+
+#include <cuda_runtime.h>
+
+#include <cstdlib>
+#include <thread>
+
+#include "common/stage_times.h"
+#include "exec/cuda/cuda_device.h"
+
+namespace raydb::exec::cuda {
+
+DeviceWarmup& DeviceWarmup::instance() {
+  static DeviceWarmup* w = new DeviceWarmup();  // never destroyed: the thread may outlive main
+  return *w;
+}
+
+void DeviceWarmup::start() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (started_) return;
+    started_ = true;
+  }
+  // Kernels are loaded when first launched, not all at context creation (the default
+  // since CUDA 12.2; set for older runtimes). The driver reads it at its start-up, and
+  // setenv here, on the main thread before the first CUDA call, races no reader.
+  setenv("CUDA_MODULE_LOADING", "LAZY", 0);
+  std::thread(&DeviceWarmup::run, this).detach();
+}
+
+void DeviceWarmup::run() {
+  mute_stages_on_this_thread();  // hidden work; the query's thread records its wait
+  const double t0 = monotonic_ms();
+  // The device count first (the process's probe, which the backend's availability check
+  // then reads without waiting for the driver again), then the primary context.
+  if (device_count() > 0) {
+    if (cudaSetDevice(0) == cudaSuccess) cudaFree(nullptr);
+    cudaGetLastError();  // this thread's error only; the query's thread sees its own
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  ms_ = monotonic_ms() - t0;
+  done_ = true;
+  done_cv_.notify_all();
+}
+
+void DeviceWarmup::wait() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  done_cv_.wait(lock, [this] { return !started_ || done_; });
+}
+
+bool DeviceWarmup::running() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return started_ && !done_;
+}
+
+double DeviceWarmup::ms() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return done_ ? ms_ : -1;
+}
+
+void start_device_warmup() { DeviceWarmup::instance().start(); }
+void wait_device_warmup() { DeviceWarmup::instance().wait(); }
+bool device_warmup_running() { return DeviceWarmup::instance().running(); }
+double device_warmup_ms() { return DeviceWarmup::instance().ms(); }
+
+}  // namespace raydb::exec::cuda

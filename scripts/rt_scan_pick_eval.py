@@ -242,6 +242,11 @@ def evaluate(scans, picks, c, model, verbose, margin=0.0):
     for (ds, p, sel, m) in scans:
         by_query[(ds, p, sel)][m] = scans[(ds, p, sel, m)]
     total = same = near = agree_old = adaptive = 0
+    # Sweeps since the engine's measured refinement carry both picks: "model_pick*" the
+    # cost model's alone, "pick*" with the refinement (pick_source model / explore /
+    # measured); older sweeps only the model's, as "pick*".
+    engine_adaptive = engine_measured = 0
+    has_adaptive = any("pick_source" in j for j in picks.values())
     misses = []
     for key in sorted(by_query, key=lambda k: (k[0], k[1], float(k[2]) if k[2].replace(".", "").isdigit() else 0)):
         ms = by_query[key]
@@ -275,12 +280,20 @@ def evaluate(scans, picks, c, model, verbose, margin=0.0):
         same += ok
         near += ok or t_pick <= t_fast * 1.05 + 0.005
         if key in picks:
-            agree_old += picks[key].get("pick_same_work", False)
+            pj = picks[key]
+            agree_old += pj.get("model_pick_same_work" if "pick_source" in pj else "pick_same_work", False)
+            if "pick_source" in pj:
+                engine_adaptive += pj.get("pick_same_work", False)
+                engine_measured += pj["pick_source"] == "measured"
         if not ok:
             misses.append((key, pick, t_pick, model_ms[pick], fastest, t_fast, model_ms[fastest]))
     print(f"model {model}: the pick runs the fastest method's kernels in {same} of {total} queries, "
           f"within 5% (+5 us) in {near}" + (f" (the sweep's own scan-pick lines: {agree_old})" if picks else "") +
           (f"; {adaptive} near-ties within {100 * margin:.0f}% settled by the measured times" if margin > 0 else ""))
+    if has_adaptive:
+        margins = sorted({j.get("adaptive_margin", 0) for j in picks.values()})
+        print(f"the sweep's own picks with the measured refinement (margin {', '.join(f'{100 * m:.0f}%' for m in margins)}): "
+              f"the fastest method's kernels in {engine_adaptive}, {engine_measured} settled by measurement")
     for (ds, p, sel), pick, tp, mp, fast, tf, mf in misses:
         print(f"  miss {ds} {p} predicates at {sel}: picked {pick} {tp:.3f} ms (model {mp:.3f}), "
               f"fastest {fast} {tf:.3f} ms (model {mf:.3f})")

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -21,6 +22,7 @@
 #include "common/timer.h"
 #include "exec/cuda/cuda_device.h"
 #include "exec/index/rt_scan_chooser.h"
+#include "exec/index/scan_method_timings.h"
 #include "plan/physical/cost_model.h"
 
 namespace raydb::bench {
@@ -274,6 +276,7 @@ struct PickRow {
   // sieve's name here, and a filter that folded to a constant is one fill for every
   // method; a pick of one where its twin measured faster is no miss.
   std::string work;
+  std::vector<double> times;  // each timed repetition's measured time, in order
 };
 
 std::string work_of(const Method& m, const rs::ScanEstimate& e) {
@@ -285,6 +288,7 @@ std::string work_of(const Method& m, const rs::ScanEstimate& e) {
 
 struct QueryTiming {
   TimingStats device, host;
+  std::vector<double> device_times;  // per timed repetition (host times for CPU methods)
   rs::ScanQueryStats stats;
   rs::BitVector result;
 };
@@ -304,18 +308,57 @@ QueryTiming time_query(const MethodIndex& mi, const Method& m, const rs::ScanExp
   }
   qt.host = summarize(host);
   qt.device = mi.gpu ? summarize(dev) : qt.host;
+  qt.device_times = mi.gpu ? dev : host;
   rs::BitVector counted;
   mi.index->evaluate(e, m.method, counted, &qt.stats);  // rays and refined rows (counting costs atomics)
   return qt;
 }
 
+// The planner's measured refinement (exec::ScanMethodTimings) replayed on one query's
+// repetitions: at repetition k it takes the method the store chooses and that method's
+// k-th measured time, as the engine would run it k times in a row. The first
+// repetition may explore the runner-up and the second then times the model's pick, so
+// the pick's time is the median over the repetitions after the first.
+struct AdaptivePick {
+  std::string method;
+  exec::ChoiceSource source = exec::ChoiceSource::kModel;
+  double ms = 0;
+  std::string work;
+};
+
+AdaptivePick replay_adaptive(const std::vector<PickRow>& rows, double margin) {
+  std::vector<const PickRow*> ranked;
+  for (const PickRow& r : rows) ranked.push_back(&r);
+  // As the planner ranks them: the estimate, on a tie not the RT method.
+  std::stable_sort(ranked.begin(), ranked.end(), [](const PickRow* a, const PickRow* b) {
+    return std::pair(a->model_ms, a->method.rfind("rt", 0) == 0) < std::pair(b->model_ms, b->method.rfind("rt", 0) == 0);
+  });
+  const exec::CostedMethod pick{ranked[0]->method, ranked[0]->model_ms};
+  std::optional<exec::CostedMethod> runner_up;
+  if (ranked.size() > 1) runner_up = exec::CostedMethod{ranked[1]->method, ranked[1]->model_ms};
+  exec::ScanMethodTimings store;
+  std::vector<double> after_first;
+  AdaptivePick out;
+  const size_t reps = ranked[0]->times.size();
+  for (size_t k = 0; k < reps; ++k) {
+    const exec::MethodChoice c = store.choose("query", pick, runner_up, margin);
+    const PickRow& ran = **std::find_if(ranked.begin(), ranked.end(), [&](const PickRow* r) { return r->method == c.method; });
+    const double ms = k < ran.times.size() ? ran.times[k] : ran.measured_ms;
+    if (c.adaptive) store.record("query", c.method, ms);
+    if (k > 0 || reps == 1) after_first.push_back(ms);
+    out = {c.method, c.source, 0, ran.work};
+  }
+  out.ms = summarize(after_first).median;
+  return out;
+}
+
 // One "scan-pick" line per query (several methods run): the model's pick, the fastest
 // measured, and the pick's time over the fastest's.
 void write_picks(const ScanData& d, const std::vector<Query>& queries, const std::vector<std::vector<PickRow>>& picks,
-                 std::ofstream& out, const MachineInfo& machine, const std::string& gpu_name) {
+                 double margin, std::ofstream& out, const MachineInfo& machine, const std::string& gpu_name) {
   // `same`: the pick runs the fastest method's kernels (PickRow::work). Other methods
   // within 5% (+5 us) of the fastest are counted apart, as near-ties.
-  int agree = 0, same = 0, near = 0, total = 0;
+  int agree = 0, same = 0, near = 0, total = 0, adaptive_agree = 0, adaptive_same = 0, measured = 0;
   double worst = 1;
   for (size_t i = 0; i < queries.size(); ++i) {
     const auto& r = picks[i];
@@ -334,19 +377,30 @@ void write_picks(const ScanData& d, const std::vector<Query>& queries, const std
     const bool within = same_work || pick.measured_ms <= fastest.measured_ms * 1.05 + 0.005;
     near += within;
     worst = std::max(worst, ratio);
+    const AdaptivePick ad = replay_adaptive(r, margin);
+    adaptive_agree += ad.method == fastest.method;
+    adaptive_same += ad.work == fastest.work;
+    measured += ad.source == exec::ChoiceSource::kMeasured;
     json j;
     j["suite"] = "scan-pick";
     j["dataset"] = d.name;
     j["rows"] = d.rows();
     j["predicates"] = queries[i].predicates;
     j["selectivity"] = queries[i].asked;
-    j["pick"] = pick.method;
+    // "pick": the planner's choice with the measured refinement (margin 0: the model's);
+    // "model_pick": the cost model's alone.
+    j["pick"] = ad.method;
+    j["pick_source"] = exec::choice_source_name(ad.source);
+    j["pick_ms"] = ad.ms;  // median over the repetitions after the first
+    j["pick_same_work"] = ad.work == fastest.work;
+    j["adaptive_margin"] = margin;
     j["fastest"] = fastest.method;
-    j["pick_ms"] = pick.measured_ms;
     j["fastest_ms"] = fastest.measured_ms;
-    j["pick_over_fastest"] = ratio;
-    j["pick_same_work"] = same_work;
-    j["pick_within_noise"] = within;
+    j["model_pick"] = pick.method;
+    j["model_pick_ms"] = pick.measured_ms;
+    j["model_pick_over_fastest"] = ratio;
+    j["model_pick_same_work"] = same_work;
+    j["model_pick_within_noise"] = within;
     add_run_context(j, machine, gpu_name);
     if (out.is_open()) out << j.dump() << "\n";
   }
@@ -354,6 +408,10 @@ void write_picks(const ScanData& d, const std::vector<Query>& queries, const std
     std::fprintf(stderr, "[scan] %s: the model picked the fastest method in %d of %d queries, its kernels in %d, "
                  "within 5%% of it in %d (worst pick %.2fx the fastest)\n", d.name.c_str(), agree, total, same, near,
                  worst);
+  if (total > 0 && margin > 0)
+    std::fprintf(stderr, "[scan] %s: with the measured refinement (margin %.0f%%) the pick was the fastest method in %d "
+                 "of %d queries, its kernels in %d (%d settled by measurement)\n", d.name.c_str(), 100 * margin,
+                 adaptive_agree, total, adaptive_same, measured);
 }
 
 void run_dataset(const ScanData& d, std::vector<Query> queries, const ScanBenchOptions& o,
@@ -404,14 +462,14 @@ void run_dataset(const ScanData& d, std::vector<Query> queries, const ScanBenchO
       j["model_ms"] = model_ms(mi, m, est);
       j["estimate"] = estimate_json(est);
       j["correct"] = ok;
-      picks[i].push_back({m.name, qt.device.median, j["model_ms"].get<double>(), work_of(m, est)});
+      picks[i].push_back({m.name, qt.device.median, j["model_ms"].get<double>(), work_of(m, est), qt.device_times});
       add_run_context(j, machine, m.gpu ? gpu_name : "");
       if (out.is_open()) out << j.dump() << "\n";
       if (!ok) fail(ErrorKind::kExecution, "bench scan: {} on {} (sel {}, {} predicates) differs from brute force",
                     m.name, d.name, q.asked, q.predicates);
     }
   }
-  write_picks(d, queries, picks, out, machine, gpu_name);
+  write_picks(d, queries, picks, o.adaptive_margin, out, machine, gpu_name);
 }
 
 }  // namespace

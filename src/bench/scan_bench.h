@@ -28,6 +28,9 @@ struct ScanBenchOptions {
   int cell_shift = -1;  // RtScanOptions::cell_shift (-1: the default layout)
   uint32_t segment_cells = 0;  // RtScanOptions::segment_cells (cells per ray segment; 0: the tracer's)
   int reps = 3, warmup = 1;
+  // The measured refinement the planner applies (the rt_scan_adaptive_margin setting),
+  // replayed on each query's repetitions for its scan-pick line; 0: the model alone.
+  double adaptive_margin = 0.15;
   uint64_t seed = 42;
   bool check = true;  // brute-force every answer
   std::string json;   // JSON lines file ("" for none)

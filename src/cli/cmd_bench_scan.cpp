@@ -3,6 +3,7 @@
 #include "bench/scan_bench.h"
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "common/settings.h"
 
 namespace raydb::cli {
 
@@ -17,6 +18,7 @@ void register_bench_scan(CLI::App& bench) {
     int cell_shift = -1;
     uint32_t segment_cells = 0;
     int reps = 3, warmup = 1;
+    double adaptive_margin = Settings().rt_scan_adaptive_margin();
     uint64_t seed = 42;
     bool no_check = false;
   };
@@ -37,6 +39,11 @@ void register_bench_scan(CLI::App& bench) {
   cmd->add_option("--groups", a->groups, "Column groups of the RT structures, e.g. \"0,1;2,3\" (default triples)");
   cmd->add_option("--reps", a->reps, "Timed repetitions (default 3)");
   cmd->add_option("--warmup", a->warmup, "Untimed runs first (default 1)");
+  cmd->add_option("--adaptive-margin", a->adaptive_margin,
+                  "The pick per query: the runner-up within this fraction of the model's pick is tried on the "
+                  "first repetition, the faster measured kept (default: the rt_scan_adaptive_margin setting, 0.15; "
+                  "0: the model alone)")
+      ->check(CLI::Range(0.0, 10.0));
   cmd->add_option("--seed", a->seed, "Generator seed (default 42)");
   cmd->add_flag("--no-check", a->no_check, "Skip the brute-force check");
   cmd->add_option("--json", a->json, "Append JSON lines to FILE");
@@ -56,6 +63,7 @@ void register_bench_scan(CLI::App& bench) {
     o.segment_cells = a->segment_cells;
     o.reps = a->reps;
     o.warmup = a->warmup;
+    o.adaptive_margin = a->adaptive_margin;
     o.seed = a->seed;
     o.check = !a->no_check;
     o.json = a->json;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <optional>
 
 #include "common/error.h"
 
@@ -18,6 +19,9 @@ const std::vector<SettingInfo> kSettings = {
      "index scans and index joins: chosen by the cost model, wherever an index applies, or never"},
     {"rt_scan_method", "RAYDB_RT_SCAN_METHOD", "auto, rt, cpu-scan, cpu-sieve, gpu-scan or gpu-sieve",
      "RT scan index paths: the method by the cost model, or only this one (benchmarks and tests)"},
+    {"rt_scan_adaptive_margin", "RAYDB_RT_SCAN_ADAPTIVE_MARGIN", "a fraction from 0 to 10 (default 0.15; 0: off)",
+     "RT scan index paths: where the runner-up's estimate is within this fraction of the pick's, time both "
+     "once and keep the faster measured method"},
     {"rt_view_accumulate", "RAYDB_RT_VIEW_ACCUMULATE", "per_ray or per_hit",
      "RT views: per-ray partials (default) or RTCUDB's atomic per hit (benchmarks of the contention fix)"},
     {"cuda_join", "RAYDB_CUDA_JOIN", "hash or sort", "CUDA general path: equi-joins through a hash table or sorted keys"},
@@ -51,6 +55,15 @@ const std::vector<SettingInfo> kSettings = {
      "CUDA backend: read columns' narrowed files into pinned buffers, verified while copied (off: map, verify, "
      "narrow per process)"},
 };
+
+// A fraction in [0, 10], the whole text a number.
+std::optional<double> parse_margin(std::string_view v) {
+  const std::string text(v);
+  char* end = nullptr;
+  const double x = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !(x >= 0 && x <= 10)) return std::nullopt;
+  return x;
+}
 
 size_t slot(std::string_view name) {
   for (size_t i = 0; i < kSettings.size(); i++)
@@ -146,6 +159,8 @@ void Settings::set(std::string_view name, std::string_view value) {
     if (value != "auto" && value != "rt" && value != "cpu-scan" && value != "cpu-sieve" && value != "gpu-scan" &&
         value != "gpu-sieve")
       bad();
+  } else if (n == "rt_scan_adaptive_margin") {
+    if (!parse_margin(value)) bad();
   } else if (n == "rt_view_accumulate") {
     if (value != "per_ray" && value != "per_hit") bad();
   } else if (n == "cuda_join" || n == "cuda_group") {
@@ -187,6 +202,13 @@ std::string Settings::rt_scan_method() const {
   for (const char* m : {"rt", "cpu-scan", "cpu-sieve", "gpu-scan", "gpu-sieve"})
     if (v == m) return v;
   fail(ErrorKind::kInvalidInput, "RAYDB_RT_SCAN_METHOD='{}' (expected auto, rt, cpu-scan, cpu-sieve, gpu-scan or gpu-sieve)", v);
+}
+
+double Settings::rt_scan_adaptive_margin() const {
+  const std::string& v = entry("rt_scan_adaptive_margin").text;
+  if (v.empty()) return 0.15;
+  if (auto m = parse_margin(v)) return *m;
+  fail(ErrorKind::kInvalidInput, "RAYDB_RT_SCAN_ADAPTIVE_MARGIN='{}' (expected a fraction from 0 to 10)", v);
 }
 
 // Any value but "sort" keeps the hash join (the variable's meaning before settings).

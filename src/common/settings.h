@@ -41,6 +41,7 @@ class Settings {
 
   IndexPathsMode index_paths() const;  // access paths: cost model, force indexes, or none
   std::string rt_scan_method() const;  // RT scan paths: "" (cost model) or the one method allowed
+  double rt_scan_adaptive_margin() const;  // RT scan paths: near-tie margin for measured choice (0: off)
   CudaJoinAlgo cuda_join() const;      // general-path equi-joins: hash table or sort
   CudaGroupAlgo cuda_group() const;    // general-path GROUP BY: hash table or sort
   CpuOrderStats cpu_order_stats() const;  // CPU order statistics: in place (how) or collected

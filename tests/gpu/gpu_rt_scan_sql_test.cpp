@@ -6,9 +6,12 @@
 // the rt cases also need OptiX.
 #include <gtest/gtest.h>
 
+#include <regex>
+
 #include "exec/cuda/cuda_backend.h"
 #include "exec/cuda/cuda_device.h"
 #include "exec/cuda/gpu_index_catalog.h"
+#include "exec/index/scan_method_timings.h"
 #include "raydb/raydb.h"
 #include "storage/persist/database_directory.h"
 #include "support/rt_scan_sql_cases.h"
@@ -89,6 +92,37 @@ TEST(GpuRtScanSql, ExplainAnalyzeShowsTheScan) {
     EXPECT_NE(text.find("rt scan via t_rs (" + std::string(method) + "): "), std::string::npos) << text;
     EXPECT_NE(text.find(" rows refined; device "), std::string::npos) << text;
     if (std::string(method) == "rt") EXPECT_EQ(text.find(" 0 rays,"), std::string::npos) << text;
+  }
+}
+
+// The measured refinement on the GPU methods: with a margin that makes any pair a
+// near-tie, the first run explores the runner-up, the second times the model's pick,
+// later runs take the faster measured; every run matches SQLite.
+TEST(GpuRtScanSql, NearTieSettledByMeasurement) {
+  REQUIRE_GPU();
+  GpuScanDb& f = gpu_scan_db();
+  exec::ScanMethodTimings::shared().clear();
+  const std::string sql = "select count(*), sum(id) from t where a between 10 and 500 and b <= 0 and d < 20000";
+  QueryOptions o;
+  o.backend = Backend::kCuda;
+  o.settings.set("index_paths", "force");
+  o.settings.set("rt_scan_adaptive_margin", "10");
+  const std::regex re("rt scan t via t_rs \\(rtscan-gpu, ([a-z-]+);.*; method \\1 \\(([a-z]+)");
+  std::vector<std::string> methods, sources;
+  for (int i = 0; i < 5; i++) {
+    const std::string plan = f.db->query("explain " + sql, o).explain;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(plan, m, re)) << plan;
+    methods.push_back(m[1].str());
+    sources.push_back(m[2].str());
+    EXPECT_TRUE(matches_sqlite(*f.db, f.oracle, sql, o));
+  }
+  EXPECT_EQ(sources[0], "explore");
+  EXPECT_EQ(sources[1], "model");
+  EXPECT_NE(methods[0], methods[1]);
+  for (int i = 2; i < 5; i++) {
+    EXPECT_EQ(sources[size_t(i)], "measured");
+    EXPECT_TRUE(methods[size_t(i)] == methods[0] || methods[size_t(i)] == methods[1]) << methods[size_t(i)];
   }
 }
 

@@ -30,6 +30,7 @@ void CpuBackend::choose_access_paths(plan::PhysicalPlan& plan, const std::vector
   o.policy = policy;
   o.paths = settings.index_paths();
   o.rt_scan_method = settings.rt_scan_method();
+  o.rt_scan_adaptive_margin = settings.rt_scan_adaptive_margin();
   exec::choose_access_paths(plan, candidates, o);
 }
 

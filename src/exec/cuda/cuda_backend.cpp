@@ -136,6 +136,7 @@ void CudaBackend::choose_access_paths(plan::PhysicalPlan& plan, const std::vecto
   o.policy = policy;
   o.paths = settings.index_paths();
   o.rt_scan_method = settings.rt_scan_method();
+  o.rt_scan_adaptive_margin = settings.rt_scan_adaptive_margin();
   o.device = plan::ExecDevice::kGpu;
   o.fused_pass_ms = a->fused_pass_ms;
   exec::choose_access_paths(plan, gpu_candidates(indexes), o);

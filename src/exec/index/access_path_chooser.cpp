@@ -162,7 +162,7 @@ std::string scan_mode(const plan::Expr& e, const std::vector<access::KeyRange>& 
 std::optional<plan::IndexScan> choose_index_scan(const plan::PhysicalPlan& plan, int t,
                                                  const std::vector<IndexCandidate>& candidates, AccessPolicy policy,
                                                  const PathCosts& costs, bool force, const std::string& rt_scan_method,
-                                                 std::vector<std::string>& notes) {
+                                                 double adaptive_margin, std::vector<std::string>& notes) {
   const plan::LogicalQuery& q = *plan.query;
   const auto& filters = plan.table_filters[size_t(t)];
   const Table& table = *q.tables[size_t(t)].table;
@@ -208,7 +208,7 @@ std::optional<plan::IndexScan> choose_index_scan(const plan::PhysicalPlan& plan,
   };
   if (auto rs = choose_rt_scan(plan, t, candidates, policy, force, scan_ms,
                                best ? best->cost_ms : std::numeric_limits<double>::infinity(), after_ms,
-                               rt_scan_method, notes)) {
+                               rt_scan_method, adaptive_margin, notes)) {
     const bool forced_rt = policy == AccessPolicy::kForceRt && rs->scan_method == "rt";
     if (forced_rt || !force || !best || rs->cost_ms <= best->cost_ms) return rs;
   }
@@ -232,7 +232,8 @@ void choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexCandid
   const bool force = options.paths == IndexPathsMode::kForce;
   for (size_t t = 0; t < nt; t++)
     plan.index_scans[t] =
-        choose_index_scan(plan, int(t), candidates, policy, costs, force, options.rt_scan_method, plan.access_notes);
+        choose_index_scan(plan, int(t), candidates, policy, costs, force, options.rt_scan_method,
+                          options.rt_scan_adaptive_margin, plan.access_notes);
 
   // Rows the root streams, an upper bound for the probes of every join step.
   const int root = plan.root_table;

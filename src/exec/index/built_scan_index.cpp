@@ -1,6 +1,7 @@
 #include "exec/index/built_scan_index.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include "common/error.h"
 #include "common/timer.h"
@@ -28,6 +29,8 @@ BuiltScanIndex::BuiltScanIndex(std::string index_name, const rs::RtScanOptions& 
 }
 
 void BuiltScanIndex::build(const rs::RtScanOptions& options, const Factory& make) {
+  static std::atomic<uint64_t> next_serial{1};
+  serial_ = next_serial.fetch_add(1);
   kind = plan::IndexKind::kRtScan;
   column = columns_.empty() ? -1 : columns_[0];
   rows = table_->row_count();

@@ -40,6 +40,9 @@ class BuiltScanIndex final : public plan::IndexHandle {
   uint64_t host_bytes() const;
   // Position of table column `column` in the index, or -1.
   int position(int column) const;
+  // Unique per build in this process: measured method times (ScanMethodTimings) are
+  // kept per index, and a rebuilt index under the same name starts afresh.
+  uint64_t serial() const { return serial_; }
 
  private:
   void build(const access::rt_scan::RtScanOptions& options, const Factory& make);
@@ -49,6 +52,7 @@ class BuiltScanIndex final : public plan::IndexHandle {
   std::vector<std::vector<int64_t>> widened_;  // 4-byte columns as int64
   std::unique_ptr<access::rt_scan::ScanIndex> index_;
   double build_ms_ = 0;
+  uint64_t serial_ = 0;
 };
 
 }  // namespace raydb::exec

@@ -3,8 +3,10 @@
 #include <algorithm>
 
 #include "common/error.h"
+#include "common/timer.h"
 #include "exec/index/rt_scan_chooser.h"
 #include "exec/index/rt_scan_stats.h"
+#include "exec/index/scan_method_timings.h"
 
 namespace raydb::exec {
 
@@ -38,7 +40,10 @@ std::vector<uint32_t> rt_scan_rows(const plan::IndexScan& scan, const plan::Logi
   const RtScanQuery rq = rt_scan_query(scan, q);
   access::rt_scan::BitVector bits;
   access::rt_scan::ScanQueryStats st;
+  Timer timer;
   rq.index->index().evaluate(rq.expr, rq.method, bits, &st);
+  // A near-tie between two methods' estimates: this run's time settles the choice.
+  if (!scan.timing_key.empty()) ScanMethodTimings::shared().record(scan.timing_key, scan.scan_method, timer.elapsed_ms());
   record_rt_scan(rq.index->name, access::rt_scan::scan_method_name(rq.method), st);
   std::vector<uint32_t> rows;
   rows.reserve(bits.count());

@@ -3,11 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <limits>
+#include <utility>
 
 #include "common/error.h"
 #include "exec/index/scan_filter.h"
+#include "exec/index/scan_method_timings.h"
 #include "plan/physical/cost_model.h"
 
 namespace raydb::exec {
@@ -36,19 +39,66 @@ int table_of(const plan::Expr& e) {
   return -1;
 }
 
-double best_cost(const std::optional<plan::IndexScan>& s) {
-  return s ? s->cost_ms : std::numeric_limits<double>::infinity();
+// The predicate shape without its constants: columns, operators and the boolean tree.
+void append_shape(const rs::ScanExpr& e, std::string& out) {
+  using K = rs::ScanExpr::Kind;
+  switch (e.kind) {
+    case K::kPredicate: out += fmt::format("c{}o{}", e.predicate.column, int(e.predicate.op)); return;
+    case K::kTrue: out += "T"; return;
+    case K::kFalse: out += "F"; return;
+    case K::kAnd: out += "&("; break;
+    case K::kOr: out += "|("; break;
+    case K::kNot: out += "!("; break;
+  }
+  for (const rs::ScanExpr& c : e.children) {
+    append_shape(c, out);
+    out += ',';
+  }
+  out += ')';
 }
 
-// One index's path for table t: the method the policy allows at the lowest cost, on
-// the device the index lives on. `after_ms(rows)`: every filter of the table applied
-// to the rows it yields (as for any index scan), by the executor that runs the plan.
+// Where measured method times are shared: one index build, one predicate shape, the
+// estimate's match fraction in half-octave buckets (the methods' relative speed moves
+// with it), one device.
+std::string timing_key(const BuiltScanIndex& index, const rs::ScanExpr& e, const rs::ScanEstimate& est) {
+  std::string key = fmt::format("{}#{}|", index.name, index.serial());
+  append_shape(e, key);
+  const int bucket = est.match_fraction > 0 ? int(std::floor(2 * std::log2(est.match_fraction))) : -1000;
+  return key + fmt::format("|{}|{}", bucket, index.device() == plan::ExecDevice::kGpu ? "gpu" : "cpu");
+}
+
+// The method one index's path runs: --backend rt takes the RT method whatever it
+// costs (else the first the index offers); else the cheapest estimate, on a tie not
+// the RT one (with nothing to refine it is the sieve method's work plus a tracer),
+// refined by measurement where the runner-up is within `margin` (ScanMethodTimings).
+// Every method returns the same bit vector, so the refinement never changes a result.
+MethodChoice choose_method(const std::vector<CostedMethod>& costed, AccessPolicy policy, bool one_method,
+                           const std::string& key, double margin) {
+  if (policy == AccessPolicy::kForceRt) {
+    for (const CostedMethod& c : costed)
+      if (c.method == "rt") return {c.method, ChoiceSource::kModel, false, ""};
+    return {costed[0].method, ChoiceSource::kModel, false, ""};
+  }
+  std::vector<CostedMethod> ranked = costed;
+  std::stable_sort(ranked.begin(), ranked.end(), [](const CostedMethod& a, const CostedMethod& b) {
+    return std::pair(a.model_ms, a.method == "rt") < std::pair(b.model_ms, b.method == "rt");
+  });
+  if (one_method) return {ranked[0].method, ChoiceSource::kModel, false, ""};
+  std::optional<CostedMethod> runner_up;
+  if (ranked.size() > 1) runner_up = ranked[1];
+  return ScanMethodTimings::shared().choose(key, ranked[0], runner_up, margin);
+}
+
+// One index's path for table t, on the device the index lives on. `after_ms(rows)`:
+// every filter of the table applied to the rows it yields (as for any index scan), by
+// the executor that runs the plan.
 std::optional<plan::IndexScan> path_for(const BuiltScanIndex& index, const ScanFilter& f, AccessPolicy policy,
                                         const std::function<double(double)>& after_ms, double scan_ms,
-                                        const std::string& only_method) {
-  const plan::RtScanWork w = rt_scan_work(index.index().estimate(f.expr), index.rows);
+                                        const std::string& only_method, double margin) {
+  const rs::ScanEstimate est = index.index().estimate(f.expr);
+  const plan::RtScanWork w = rt_scan_work(est, index.rows);
   const double after = after_ms(w.matches);
-  std::optional<plan::IndexScan> best;
+  std::vector<CostedMethod> costed;
   std::string costs;
   for (rs::ScanMethod am : index.index().methods()) {
     const RtScanMethod m = plan_method(am);
@@ -56,21 +106,25 @@ std::optional<plan::IndexScan> path_for(const BuiltScanIndex& index, const ScanF
     if (!only_method.empty() && only_method != plan::rt_scan_method_name(m)) continue;
     const double ms = plan::rt_scan_cost_ms(index.device(), m, w) + after;
     costs += fmt::format("{}{} {:.3f} ms", costs.empty() ? "" : ", ", plan::rt_scan_method_name(m), ms);
-    // --backend rt takes the RT method whatever it costs; else the cheapest, and on a
-    // tie not the RT one (with nothing to refine it is the sieve method's work plus a tracer).
-    const bool cheaper = ms < best_cost(best) || (ms == best_cost(best) && best->scan_method == "rt");
-    const bool take = !best || (policy == AccessPolicy::kForceRt ? m == RtScanMethod::kRt : cheaper);
-    if (!take || (best && policy == AccessPolicy::kForceRt && best->scan_method == "rt")) continue;
-    plan::IndexScan s;
-    s.mode = "rt scan";
-    s.candidates = uint64_t(w.matches);
-    s.cost_ms = ms;
-    s.scan_cost_ms = scan_ms;
-    s.scan_method = plan::rt_scan_method_name(m);
-    best = std::move(s);
+    costed.push_back({plan::rt_scan_method_name(m), ms});
   }
-  if (best) best->method_costs = "methods: " + costs;
-  return best;
+  if (costed.empty()) return std::nullopt;
+  const std::string key = timing_key(index, f.expr, est);
+  const MethodChoice choice = choose_method(costed, policy, !only_method.empty(), key, margin);
+  plan::IndexScan s;
+  s.mode = "rt scan";
+  s.candidates = uint64_t(w.matches);
+  // A near-tie is costed at the lower estimate whichever of the two runs: trying the
+  // runner-up must not turn the path against the scan it beat.
+  s.cost_ms = std::numeric_limits<double>::infinity();
+  for (const CostedMethod& c : costed)
+    if (c.method == choice.method || choice.adaptive) s.cost_ms = std::min(s.cost_ms, c.model_ms);
+  s.scan_cost_ms = scan_ms;
+  s.scan_method = choice.method;
+  s.method_costs = "methods: " + costs;
+  s.method_note = choice.note;
+  if (choice.adaptive) s.timing_key = key;
+  return s;
 }
 
 }  // namespace
@@ -107,7 +161,8 @@ std::optional<plan::IndexScan> choose_rt_scan(const plan::PhysicalPlan& plan, in
                                               const std::vector<IndexCandidate>& candidates, AccessPolicy policy,
                                               bool force, double scan_ms, double other_ms,
                                               const std::function<double(double)>& after_ms,
-                                              const std::string& only_method, std::vector<std::string>& notes) {
+                                              const std::string& only_method, double adaptive_margin,
+                                              std::vector<std::string>& notes) {
   const plan::LogicalQuery& q = *plan.query;
   const auto& filters = plan.table_filters[size_t(t)];
   if (filters.empty()) return std::nullopt;
@@ -117,7 +172,7 @@ std::optional<plan::IndexScan> choose_rt_scan(const plan::PhysicalPlan& plan, in
     auto f = scan_filter_for(filters, q, t, c.columns);
     if (!f) continue;
     std::shared_ptr<const BuiltScanIndex> index = c.build_scan();
-    auto s = path_for(*index, *f, policy, after_ms, scan_ms, only_method);
+    auto s = path_for(*index, *f, policy, after_ms, scan_ms, only_method, adaptive_margin);
     if (!s) continue;
     s->index = index;
     s->covered = f->covered;

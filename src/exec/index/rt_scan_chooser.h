@@ -24,13 +24,16 @@ plan::RtScanWork rt_scan_work(const access::rt_scan::ScanEstimate& est, uint64_t
 // The best RT scan path for table t, or nullopt. `scan_ms`: the plain scan's cost;
 // `other_ms`: the best other index path's cost (or infinity); `after_ms(rows)`: the
 // table's filters applied to that many rows the index yields; `only_method`: the one
-// method allowed ("": any). When a path applies
+// method allowed ("": any); `adaptive_margin`: where the runner-up's estimate is
+// within this fraction of the pick's, measured times settle the method
+// (ScanMethodTimings; 0: the estimates alone). When a path applies
 // but is not taken, a line saying why goes to `notes`.
 std::optional<plan::IndexScan> choose_rt_scan(const plan::PhysicalPlan& plan, int t,
                                               const std::vector<IndexCandidate>& candidates, AccessPolicy policy,
                                               bool force, double scan_ms, double other_ms,
                                               const std::function<double(double)>& after_ms,
-                                              const std::string& only_method, std::vector<std::string>& notes);
+                                              const std::string& only_method, double adaptive_margin,
+                                              std::vector<std::string>& notes);
 
 // The filters of an RT scan path as the index's query and the method it runs
 // (execution re-derives them from the plan's path).

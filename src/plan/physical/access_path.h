@@ -50,6 +50,11 @@ struct IndexScan {
   std::vector<ExprPtr> covered;
   std::string scan_method;  // "rt", "cpu-sieve", "cpu-scan"
   std::string method_costs;
+  // How the method was chosen ("model", "explore: ...", "measured 0.214 ms vs gpu-scan
+  // 0.245 ms"; empty when one method was forced), and where the runner-up was within
+  // the adaptive margin the key the executor records the evaluation's time under.
+  std::string method_note;
+  std::string timing_key;
   std::string detail;
 };
 

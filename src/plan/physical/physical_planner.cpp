@@ -181,10 +181,13 @@ namespace {
 // EXPLAIN's line for an RT scan path, then the index's own plan (groups, sieving
 // vectors, refine slabs), indented.
 std::string rt_scan_line(const IndexScan& ix, const std::string& alias, uint64_t rows, const char* role) {
-  std::string line = fmt::format("{}rt scan {} via {} ({}, {}; ~{} of {} rows; cost {:.3f} ms vs scan {:.3f} ms; {})",
+  std::string line = fmt::format("{}rt scan {} via {} ({}, {}; ~{} of {} rows; cost {:.3f} ms vs scan {:.3f} ms; {}{})",
                                  std::string_view(role) == "scan" ? "" : std::string(role) + " ", alias,
                                  ix.index->name, ix.index->describe(), ix.scan_method, ix.candidates, rows, ix.cost_ms,
-                                 ix.scan_cost_ms, ix.method_costs);
+                                 ix.scan_cost_ms, ix.method_costs,
+                                 ix.method_note.empty()
+                                     ? std::string()
+                                     : fmt::format("; method {} ({})", ix.scan_method, ix.method_note));
   for (auto& c : ix.covered) line += "\n    index answers " + c->to_string();
   size_t start = 0;
   while (start < ix.detail.size()) {

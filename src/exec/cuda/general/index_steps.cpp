@@ -4,6 +4,7 @@
 
 #include "access/gpu/gpu_indexes.h"
 #include "common/error.h"
+#include "common/timer.h"
 #include "exec/core/column_predicate.h"
 #include "exec/cuda/general/general_kernels.h"
 #include "exec/cuda/general/index_kernels.h"
@@ -14,6 +15,7 @@
 #include "exec/index/index_access.h"
 #include "exec/index/rt_scan_chooser.h"
 #include "exec/index/rt_scan_stats.h"
+#include "exec/index/scan_method_timings.h"
 
 namespace raydb::exec::cuda {
 
@@ -106,7 +108,10 @@ DeviceRowIds rt_scan_rows(const plan::IndexScan& scan, const plan::LogicalQuery&
   gpu::DeviceBuffer words(std::max<uint64_t>(n_words, 1) * 8, "rt scan bits");
   access::rt_scan::ScanQueryStats st;
   // Completes before it returns (it synchronizes the device), so `s` sees the bits.
+  Timer timer;
   gpu->evaluate_device(rq.expr, rq.method, words.get<uint64_t>(), &st);
+  // A near-tie between two methods' estimates: this run's time settles the choice.
+  if (!scan.timing_key.empty()) ScanMethodTimings::shared().record(scan.timing_key, scan.scan_method, timer.elapsed_ms());
   record_rt_scan(rq.index->name, access::rt_scan::scan_method_name(rq.method), st);
   const uint64_t n1 = std::max<uint64_t>(n_words, 1);
   gpu::DeviceBuffer counts(n1 * 8, "rt scan word counts"), offsets(n1 * 8, "rt scan word offsets");

@@ -1,0 +1,104 @@
+// The measured refinement of the RT scan method through SQL on the CPU methods
+// (cpu-scan, cpu-sieve): with a margin that makes every pair a near-tie, the first run
+// explores the runner-up, the second times the model's pick, and later runs take the
+// faster measured one; EXPLAIN says which. Every run matches SQLite whichever method
+// ran. Margin 0 keeps the model's pick and records nothing.
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "exec/index/scan_method_timings.h"
+#include "raydb/raydb.h"
+#include "storage/persist/database_directory.h"
+#include "support/rt_scan_sql_cases.h"
+#include "support/sqlite_oracle.h"
+#include "support/test_support.h"
+
+namespace raydb::test {
+namespace {
+
+const char* const kSql = "select count(*), sum(id) from t where a between 10 and 500 and b <= 0 and d < 20000";
+
+struct Fixture {
+  TempDir dir;
+  std::unique_ptr<Database> db;
+  SqliteOracle oracle;
+  Fixture() {
+    auto d = DatabaseDirectory::open_or_create(dir.file("db"));
+    d->commit(rt_scan_sql::make_tables(5, 20000), false);
+    db = std::make_unique<Database>(d);
+    oracle.load_database(*d);
+    db->query("create index t_rs on t (a, b, c, d, s, e) using rtscan");
+  }
+};
+
+QueryOptions cpu_with_margin(const char* margin) {
+  QueryOptions o;
+  o.backend = Backend::kCpu;
+  o.settings.set("index_paths", "force");
+  o.settings.set("rt_scan_adaptive_margin", margin);
+  return o;
+}
+
+// "; method M (NOTE)" of the EXPLAIN line.
+std::pair<std::string, std::string> method_of(Database& db, const QueryOptions& o) {
+  const std::string plan = db.query(std::string("explain ") + kSql, o).explain;
+  std::smatch m;
+  static const std::regex re("; method ([a-z-]+) \\(([^)]*)\\)\\)");
+  EXPECT_TRUE(std::regex_search(plan, m, re)) << plan;
+  EXPECT_NE(plan.find("rt scan t via t_rs (rtscan, "), std::string::npos) << plan;
+  return m.size() == 3 ? std::pair(m[1].str(), m[2].str()) : std::pair(std::string(), std::string());
+}
+
+TEST(RtScanAdaptiveSql, NearTieExploredThenFasterMeasuredKept) {
+  Fixture f;
+  exec::ScanMethodTimings::shared().clear();
+  const QueryOptions o = cpu_with_margin("10");
+  auto [first, note1] = method_of(*f.db, o);
+  EXPECT_EQ(note1.rfind("explore: ", 0), 0u) << note1;
+  EXPECT_TRUE(matches_sqlite(*f.db, f.oracle, kSql, o));  // runs and times the runner-up
+  auto [second, note2] = method_of(*f.db, o);
+  EXPECT_NE(second, first);
+  EXPECT_EQ(note2.rfind("model; " + first + " measured ", 0), 0u) << note2;
+  EXPECT_TRUE(matches_sqlite(*f.db, f.oracle, kSql, o));  // runs and times the model's pick
+  for (int i = 0; i < 3; i++) {
+    auto [m, note] = method_of(*f.db, o);
+    EXPECT_TRUE(m == first || m == second) << m;
+    std::smatch x;
+    ASSERT_TRUE(std::regex_match(note, x, std::regex("measured ([0-9.]+) ms vs ([a-z-]+) ([0-9.]+) ms"))) << note;
+    EXPECT_LE(std::stod(x[1].str()), std::stod(x[3].str())) << note;  // the faster one is taken
+    EXPECT_NE(x[2].str(), m);
+    EXPECT_TRUE(matches_sqlite(*f.db, f.oracle, kSql, o));
+  }
+}
+
+TEST(RtScanAdaptiveSql, MarginZeroKeepsTheModel) {
+  Fixture f;
+  exec::ScanMethodTimings::shared().clear();
+  const QueryOptions o = cpu_with_margin("0");
+  auto [m0, note0] = method_of(*f.db, o);
+  EXPECT_EQ(note0, "model");
+  for (int i = 0; i < 3; i++) {
+    EXPECT_TRUE(matches_sqlite(*f.db, f.oracle, kSql, o));
+    auto [m, note] = method_of(*f.db, o);
+    EXPECT_EQ(m, m0);
+    EXPECT_EQ(note, "model");
+  }
+  QueryOptions bad;
+  EXPECT_THROW(bad.settings.set("rt_scan_adaptive_margin", "-1"), Error);
+  EXPECT_THROW(bad.settings.set("rt_scan_adaptive_margin", "0.1x"), Error);
+}
+
+// One method forced: no choice to refine, no note.
+TEST(RtScanAdaptiveSql, OneMethodHasNoNote) {
+  Fixture f;
+  QueryOptions o = cpu_with_margin("10");
+  o.settings.set("rt_scan_method", "cpu-sieve");
+  const std::string plan = f.db->query(std::string("explain ") + kSql, o).explain;
+  EXPECT_NE(plan.find("(rtscan, cpu-sieve;"), std::string::npos) << plan;
+  EXPECT_EQ(plan.find("; method "), std::string::npos) << plan;
+  EXPECT_TRUE(matches_sqlite(*f.db, f.oracle, kSql, o));
+}
+
+}  // namespace
+}  // namespace raydb::test

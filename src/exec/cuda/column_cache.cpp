@@ -285,19 +285,14 @@ std::unique_ptr<DeviceColumn> ColumnCache::pack(const DeviceColumn& d, int bits,
   p->dev.bits = bits;
   p->host_decode = d.host_decode;
   p->data = gpu::DeviceBuffer(words.size() * 4, "a packed column");
-  // On the query's (non-blocking) stream, then waited for: the kernels that follow on
-  // that stream see the words, and the host vectors may go.
-  gpu::check_cuda(cudaMemcpyAsync(p->data.get(), words.data(), words.size() * 4, cudaMemcpyHostToDevice, stream),
-                  "column upload");
+  gpu::check_cuda(cudaMemcpy(p->data.get(), words.data(), words.size() * 4, cudaMemcpyHostToDevice), "column upload");
   p->dev.data = p->data.get();
   if (!p->host_decode.empty()) {
     p->decode = gpu::DeviceBuffer(p->host_decode.size() * 8, "a column dictionary");
-    gpu::check_cuda(cudaMemcpyAsync(p->decode.get(), p->host_decode.data(), p->host_decode.size() * 8,
-                                    cudaMemcpyHostToDevice, stream),
+    gpu::check_cuda(cudaMemcpy(p->decode.get(), p->host_decode.data(), p->host_decode.size() * 8, cudaMemcpyHostToDevice),
                     "dictionary upload");
     p->dev.decode = p->decode.get<int64_t>();
   }
-  gpu::check_cuda(cudaStreamSynchronize(stream), "column upload");
   StageTimes::instance().add_bytes(ByteCount::kToDevice, words.size() * 4);
   return p;
 }

@@ -300,6 +300,13 @@ bool Settings::cuda_blocked_layout() const {
   const std::string& v = entry("cuda_layout").text;
   return v.empty() || v[0] != 's';
 }
+CudaCompression Settings::cuda_compression() const {
+  const std::string& v = entry("cuda_compression").text;
+  if (v.empty() || v == "off") return CudaCompression::kOff;  // off by default until measured on a device
+  if (v == "auto") return CudaCompression::kAuto;
+  if (v == "on") return CudaCompression::kOn;
+  fail(ErrorKind::kInvalidInput, "RAYDB_CUDA_COMPRESSION='{}' (expected auto, on or off)", v);
+}
 bool Settings::cuda_profile() const {
   const Entry& e = entry("cuda_profile");
   return switch_value(e.text, e.from_env, false);

@@ -4,7 +4,6 @@
 
 #include <cstdlib>
 
-#include "common/error.h"
 #include "common/settings.h"
 
 namespace raydb {
@@ -37,15 +36,6 @@ TEST(SettingsSwitch, EnvironmentOnAndOffMeanWhatTheySay) {
   unsetenv("RAYDB_CUDA_PROFILE");
   Settings::reset_default("cuda_profile");
   EXPECT_FALSE(Settings().cuda_profile());
-}
-
-TEST(SettingsSwitch, CudaCompressionTakesAutoOnOrOff) {
-  Settings s;
-  for (const char* v : {"auto", "on", "off"}) {
-    s.set("cuda_compression", v);
-    EXPECT_EQ(s.get("cuda_compression"), v);
-  }
-  EXPECT_THROW(s.set("cuda_compression", "yes"), Error);
 }
 
 }  // namespace

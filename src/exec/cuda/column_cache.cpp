@@ -39,14 +39,6 @@ const NarrowedFile* fast_source(const Column& c) {
 
 void use_fast_load(bool on) { g_fast_load.store(on); }
 
-CudaCompression cuda_compression(const Settings& settings) {
-  const std::string v = settings.get("cuda_compression");
-  if (v.empty() || v == "off") return CudaCompression::kOff;
-  if (v == "auto") return CudaCompression::kAuto;
-  if (v == "on") return CudaCompression::kOn;
-  fail(ErrorKind::kInvalidInput, "RAYDB_CUDA_COMPRESSION='{}' (expected auto, on or off)", v);
-}
-
 std::vector<std::pair<uint64_t, uint64_t>> DeviceColumn::stored_ranges(
     const std::vector<std::pair<int64_t, int64_t>>& ranges) const {
   std::vector<std::pair<uint64_t, uint64_t>> out;

@@ -19,11 +19,6 @@
 
 namespace raydb::exec::cuda {
 
-// Setting cuda_compression: bit-packed star fact columns where they save bytes
-// (auto), wherever they fit (on), never (off, the default until measured on a device).
-enum class CudaCompression { kAuto, kOn, kOff };
-CudaCompression cuda_compression(const Settings& settings);
-
 struct DeviceColumn {
   ColumnPtr owner;  // keeps the Column (and so its address, the cache key) alive
   DevColumn dev;

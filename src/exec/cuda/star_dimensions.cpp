@@ -95,7 +95,7 @@ void build_dimension(StarRun& r, size_t i, const uint64_t* range_dev, u64* count
 void upload_star_columns(StarRun& r) {
   const StarPlan& sp = r.sp;
   cudaStream_t s = r.ctx.stream;
-  const CudaCompression packing = cuda_compression(r.settings);
+  const CudaCompression packing = r.settings.cuda_compression();
   for (auto& c : sp.fact_columns) r.fact.push_back(&r.cache.get_for_star(c, packing, s));
   r.nothing = sp.always_false || sp.root_rows == 0;
   r.dims.resize(sp.dims.size());

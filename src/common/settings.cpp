@@ -42,9 +42,6 @@ const std::vector<SettingInfo> kSettings = {
     {"cuda_filter_passes", "RAYDB_CUDA_FILTER_PASSES", "on or off",
      "star kernels: boolean trees and long IN sets evaluated by passes before the fused kernel (off: inside it)"},
     {"cuda_profile", "RAYDB_CUDA_PROFILE", "on or off", "star path: per-phase device times on stderr"},
-    {"cuda_compression", "RAYDB_CUDA_COMPRESSION", "auto, on or off",
-     "star kernels: fact columns bit-packed on the device (auto: where it saves bytes; on: every column that "
-     "fits 32 bits; off: narrowed only)"},
     {"cuda_disable", "RAYDB_CUDA_DISABLE", "on or off", "hide CUDA devices (read once per process)"},
     {"transfer_cost", "RAYDB_TRANSFER_COST", "on or off",
      "auto backend: count moving columns to the GPU, so one-shot queries may run on the CPU (raydb serve: off)"},
@@ -167,8 +164,6 @@ void Settings::set(std::string_view name, std::string_view value) {
     if (value != "hash" && value != "sort") bad();
   } else if (n == "cpu_order_stats") {
     if (value != "auto" && value != "histograms" && value != "segments" && value != "collect") bad();
-  } else if (n == "cuda_compression") {
-    if (value != "auto" && value != "on" && value != "off") bad();
   } else if (n == "cuda_layout") {
     if (value != "blocked" && value != "striped") bad();
   } else if (n == "gpu_memory_limit" || n == "cpu_memory_limit") {
@@ -299,13 +294,6 @@ bool Settings::cuda_rowshape() const {
 bool Settings::cuda_blocked_layout() const {
   const std::string& v = entry("cuda_layout").text;
   return v.empty() || v[0] != 's';
-}
-CudaCompression Settings::cuda_compression() const {
-  const std::string& v = entry("cuda_compression").text;
-  if (v.empty() || v == "off") return CudaCompression::kOff;  // off by default until measured on a device
-  if (v == "auto") return CudaCompression::kAuto;
-  if (v == "on") return CudaCompression::kOn;
-  fail(ErrorKind::kInvalidInput, "RAYDB_CUDA_COMPRESSION='{}' (expected auto, on or off)", v);
 }
 bool Settings::cuda_profile() const {
   const Entry& e = entry("cuda_profile");

@@ -15,7 +15,6 @@ namespace raydb {
 enum class IndexPathsMode { kCost, kForce, kOff };  // index_paths
 enum class CudaJoinAlgo { kHash, kSort };           // cuda_join
 enum class CudaGroupAlgo { kHash, kSort };          // cuda_group
-enum class CudaCompression { kAuto, kOn, kOff };  // cuda_compression
 enum class CpuOrderStats { kAuto, kHistograms, kSegments, kCollect };  // cpu_order_stats
 
 struct SettingInfo {
@@ -53,7 +52,6 @@ class Settings {
   bool cuda_smem_lookup() const;       // star kernels: lookups in shared memory
   bool cuda_rowshape() const;          // star kernels: row-shaped tiles
   bool cuda_blocked_layout() const;    // star kernels: blocked (else striped) tiles
-  CudaCompression cuda_compression() const;  // star kernels: bit-packed fact columns where they save bytes, always, never
   bool cuda_profile() const;           // star path: per-phase device times on stderr
   bool cuda_disabled() const;          // hide CUDA devices (tests of the CPU fallback)
   bool fast_load() const;              // CUDA uploads from narrowed files, verified in the same pass

@@ -6,16 +6,13 @@
 #include <algorithm>
 #include <bit>
 #include <atomic>
-#include <cstring>
 #include <optional>
 
 #include "common/error.h"
 #include "common/stage_times.h"
 #include "exec/cuda/cuda_device.h"
 #include "exec/cuda/narrowed_upload.h"
-#include "storage/bit_pack.h"
 #include "storage/narrow_encoder.h"
-#include "storage/packed_layout.h"
 
 namespace raydb::exec::cuda {
 
@@ -66,16 +63,6 @@ uint64_t DeviceColumn::stored_range() const {
   return dev.decode ? host_decode.size() : value_count(s.min, s.max);
 }
 
-uint64_t DeviceColumn::bytes_read(uint64_t n) const {
-  if (dev.width) return n * uint64_t(dev.width);
-  return (n + kPackedMiniblockRows - 1) / kPackedMiniblockRows * kPackedLanes * uint64_t(dev.bits) * 4;
-}
-
-std::string DeviceColumn::form() const {
-  if (dev.width == 0) return fmt::format("packed {} bit{}", dev.bits, dev.bits == 1 ? "" : "s");
-  return fmt::format("{} {} byte{}", dev.decode ? "dictionary" : "narrowed", dev.width, dev.width == 1 ? "" : "s");
-}
-
 ColumnCache& ColumnCache::instance() {
   static ColumnCache* cache = new ColumnCache();
   return *cache;
@@ -90,18 +77,17 @@ uint64_t ColumnCache::estimate_bytes(const Column& c) {
 
 bool ColumnCache::resident(const Column* c) {
   std::lock_guard<std::mutex> lock(mutex_);
-  return columns_.count(c) > 0 || packed_.count(c) > 0;
+  return columns_.count(c) > 0;
 }
 
 bool ColumnCache::empty() {
   std::lock_guard<std::mutex> lock(mutex_);
-  return columns_.empty() && packed_.empty();
+  return columns_.empty();
 }
 
 void ColumnCache::clear() {
   std::lock_guard<std::mutex> lock(mutex_);
   columns_.clear();
-  packed_.clear();
   gpu::MemoryPool::instance().trim();
 }
 
@@ -211,82 +197,6 @@ void ColumnCache::upload_narrowing(const Column& c, DeviceColumn& d, cudaStream_
   StageTimes::instance().add_bytes(ByteCount::kToDevice, n * width);
   cudaEventDestroy(done[0]);
   cudaEventDestroy(done[1]);
-}
-
-}  // namespace raydb::exec::cuda
-
-namespace raydb::exec::cuda {
-
-const DeviceColumn& ColumnCache::get_for_star(const ColumnPtr& cp, CudaCompression mode, cudaStream_t stream) {
-  if (mode == CudaCompression::kOff) return get(cp, stream);
-  bool was_resident = false;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (auto it = packed_.find(cp.get()); it != packed_.end()) return *it->second;
-    was_resident = columns_.count(cp.get()) > 0;
-  }
-  const DeviceColumn& d = get(cp, stream);
-  // The stored domain starts at 0 (offset from the minimum, or dictionary ranks), so
-  // its largest value sets the width: frame of reference = the column's minimum.
-  const int bits = packed_bits_for(d.stored_range() - 1);
-  if (bits < 0 || d.rows == 0) return d;
-  if (mode == CudaCompression::kAuto && packed_words(d.rows, bits) * 4 >= d.bytes()) return d;
-  std::unique_ptr<DeviceColumn> p = pack(d, bits, stream);
-  if (!p) return d;
-  std::lock_guard<std::mutex> lock(mutex_);
-  auto& ref = *p;
-  packed_.emplace(cp.get(), std::move(p));
-  if (!was_resident) {
-    columns_.erase(cp.get());  // only the packed copy stays: memory counts packed bytes
-    gpu::MemoryPool::instance().trim();
-  }
-  return ref;
-}
-
-// The narrowed values come back to pinned host memory, are packed there by the CPU
-// codec (miniblocks in parallel) and go up again: once per process and column, and
-// the device's packed words are exactly the words the tests check on the host.
-std::unique_ptr<DeviceColumn> ColumnCache::pack(const DeviceColumn& d, int bits, cudaStream_t stream) {
-  StageScope stage(Stage::kNarrow);
-  const int width = d.dev.width;
-  const uint64_t n = d.rows;
-  std::vector<unsigned char> host(n * uint64_t(width));
-  gpu::check_cuda(cudaMemcpyAsync(host.data(), d.data.get(), host.size(), cudaMemcpyDeviceToHost, stream),
-                  "column download");
-  gpu::check_cuda(cudaStreamSynchronize(stream), "column download");
-  const uint64_t limit = bits == 32 ? uint64_t(UINT32_MAX) : (uint64_t(1) << bits) - 1;
-  std::atomic<bool> fits{true};
-  const int64_t miniblocks = int64_t((n + kPackedMiniblockRows - 1) / kPackedMiniblockRows);
-  std::vector<uint32_t> words(packed_words(n, bits), 0);
-#pragma omp parallel for schedule(static)
-  for (int64_t m = 0; m < miniblocks; m++) {
-    const uint64_t end = std::min(n, uint64_t(m + 1) * kPackedMiniblockRows);
-    for (uint64_t r = uint64_t(m) * kPackedMiniblockRows; r < end; r++) {
-      uint64_t v = 0;
-      std::memcpy(&v, host.data() + r * uint64_t(width), size_t(width));  // little-endian
-      if (v > limit) fits.store(false, std::memory_order_relaxed);
-    }
-    pack_stored(host.data(), width, n, bits, uint64_t(m), uint64_t(m) + 1, words.data());
-  }
-  if (!fits.load()) return nullptr;
-  auto p = std::make_unique<DeviceColumn>();
-  p->owner = d.owner;
-  p->rows = n;
-  p->dev.base = d.dev.base;
-  p->dev.width = 0;
-  p->dev.bits = bits;
-  p->host_decode = d.host_decode;
-  p->data = gpu::DeviceBuffer(words.size() * 4, "a packed column");
-  gpu::check_cuda(cudaMemcpy(p->data.get(), words.data(), words.size() * 4, cudaMemcpyHostToDevice), "column upload");
-  p->dev.data = p->data.get();
-  if (!p->host_decode.empty()) {
-    p->decode = gpu::DeviceBuffer(p->host_decode.size() * 8, "a column dictionary");
-    gpu::check_cuda(cudaMemcpy(p->decode.get(), p->host_decode.data(), p->host_decode.size() * 8, cudaMemcpyHostToDevice),
-                    "dictionary upload");
-    p->dev.decode = p->decode.get<int64_t>();
-  }
-  StageTimes::instance().add_bytes(ByteCount::kToDevice, words.size() * 4);
-  return p;
 }
 
 }  // namespace raydb::exec::cuda

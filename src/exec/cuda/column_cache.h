@@ -6,7 +6,6 @@
 // fast_load off, narrowed here.
 #include <memory>
 #include <mutex>
-#include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -14,7 +13,6 @@
 #include "gpu/device_buffer.h"
 #include "gpu/pinned_buffer.h"
 #include "exec/cuda/kernel_params.h"
-#include "common/settings.h"
 #include "storage/column.h"
 
 namespace raydb::exec::cuda {
@@ -25,12 +23,7 @@ struct DeviceColumn {
   gpu::DeviceBuffer data, decode;
   std::vector<int64_t> host_decode;  // dictionary mode: sorted distinct values
   uint64_t rows = 0;
-  // Device bytes of the values: rows x width, or the packed words (dev.width 0).
-  uint64_t bytes() const { return dev.width ? rows * uint64_t(dev.width) : data.bytes(); }
-  // Bytes a kernel reads for the first `n` rows (whole miniblocks when packed).
-  uint64_t bytes_read(uint64_t n) const;
-  // "narrowed 4 bytes", "dictionary 2 bytes", "packed 12 bits" (EXPLAIN ANALYZE).
-  std::string form() const;
+  uint64_t bytes() const { return rows * uint64_t(dev.width); }
   // Maps inclusive value ranges to inclusive stored ranges (empty ones dropped).
   std::vector<std::pair<uint64_t, uint64_t>> stored_ranges(const std::vector<std::pair<int64_t, int64_t>>& r) const;
   // Largest stored value + 1 (the stored domain's size).
@@ -43,12 +36,6 @@ class ColumnCache {
   static ColumnCache& instance();
   // The device copy of `c`, uploaded on first use (through pinned staging buffers).
   const DeviceColumn& get(const ColumnPtr& c, cudaStream_t stream);
-  // The star kernels' copy of fact column `c`: bit-packed (storage/packed_layout.h)
-  // when `mode` asks for it and the stored values fit 32 bits (auto: only when that
-  // takes fewer bytes than the narrowed form), else get(c). Packed from the narrowed
-  // device copy, which is then dropped unless it was resident before (the general
-  // path keeps using narrowed copies and uploads one again when it needs it).
-  const DeviceColumn& get_for_star(const ColumnPtr& c, CudaCompression mode, cudaStream_t stream);
   bool resident(const Column* c);
   bool empty();  // no column uploaded (or all dropped)
   // Device bytes `c` would take (its narrowed width; dictionary mode not predicted).
@@ -62,11 +49,7 @@ class ColumnCache {
   std::mutex mutex_;
   // Narrows `c` here (no narrowed file, or fast_load off) and uploads it into `d`.
   void upload_narrowing(const Column& c, DeviceColumn& d, cudaStream_t stream);
-  // Packs `d` (narrowed, on the device) into a new column at `bits`, or null when the
-  // values turn out not to fit (stale statistics).
-  std::unique_ptr<DeviceColumn> pack(const DeviceColumn& d, int bits, cudaStream_t stream);
   std::unordered_map<const Column*, std::unique_ptr<DeviceColumn>> columns_;
-  std::unordered_map<const Column*, std::unique_ptr<DeviceColumn>> packed_;
   std::unordered_map<const Column*, std::pair<ColumnPtr, bool>> unique_;
   gpu::PinnedBuffer staging_[2];
 };

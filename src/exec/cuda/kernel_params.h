@@ -25,14 +25,12 @@ constexpr int kStarTileRows = 4096;  // rows per fact-kernel tile (block/load.cu
 // A column as stored on the device. Offset mode: value = base + stored, with
 // stored an unsigned integer of `width` bytes. Dictionary mode (decode != null):
 // value = decode[stored], decode sorted ascending, so stored order is value order.
-// Packed (width 0): the stored values bit-packed at `bits` (storage/packed_layout.h,
-// reference 0: the stored domain already starts at 0), unpacked by the block loads.
 struct DevColumn {
   const void* data = nullptr;
   const int64_t* decode = nullptr;
   int64_t base = 0;
-  int32_t width = 4;  // 1, 2, 4 or 8; 0: packed
-  int32_t bits = 0;   // packed only: bits per stored value, 0..32
+  int32_t width = 4;  // 1, 2, 4 or 8
+  int32_t pad = 0;
 };
 
 // A fact-table predicate: stored value in one of the inclusive ranges. Up to

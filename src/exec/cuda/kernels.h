@@ -49,9 +49,6 @@ void launch_compact(const unsigned long long* const* fields, int nfields, uint64
 // int32 (bytes = 4: the caller proved every value fits) or int64 (bytes = 8).
 void launch_order_keys(const DevColumn& c, uint64_t n, void* out, int bytes, cudaStream_t stream);
 void launch_fill(unsigned long long* p, uint64_t n, unsigned long long value, cudaStream_t stream);
-// out[row] = the stored value of each of the first `rows` rows of c, read tile by
-// tile with the fact kernels' block loads, blocked or striped (decode_kernels.cu).
-void launch_decode_tiles(const DevColumn& c, uint64_t rows, bool blocked, unsigned long long* out, cudaStream_t stream);
 
 // Calibration: reads `bytes` of device memory once per call (a reduction).
 void launch_read_bandwidth(const void* data, uint64_t bytes, unsigned long long* sink, cudaStream_t stream);

@@ -4,7 +4,6 @@
 #include <limits>
 
 #include "common/error.h"
-#include "storage/packed_layout.h"
 #include "storage/zone_map.h"
 
 namespace raydb::exec::cuda {
@@ -91,12 +90,8 @@ StarParams params_for_rows(const StarParams& p, RowRange r) {
     fail(ErrorKind::kInternal, "fact rows [{}, {}) do not start on a kernel tile inside {} rows", r.begin, r.end, p.rows);
   StarParams s = p;
   s.rows = r.end - r.begin;
-  for (int c = 0; c < s.ncols; c++) {
-    const DevColumn& col = p.cols[c];
-    // Packed: a tile starts a miniblock, so its words start at a computable word.
-    const uint64_t skip = col.width ? r.begin * uint64_t(col.width) : packed_miniblock_word(r.begin, col.bits) * 4;
-    s.cols[c].data = static_cast<const char*>(col.data) + skip;
-  }
+  for (int c = 0; c < s.ncols; c++)
+    s.cols[c].data = static_cast<const char*>(p.cols[c].data) + r.begin * uint64_t(p.cols[c].width);
   // Per-row arrays: the order-statistics outputs by row, the filter passes' bits by
   // 16-row chunk (bit r % 16 of chunk r / 16).
   if (s.os_select) s.os_select += r.begin;

@@ -95,8 +95,7 @@ void build_dimension(StarRun& r, size_t i, const uint64_t* range_dev, u64* count
 void upload_star_columns(StarRun& r) {
   const StarPlan& sp = r.sp;
   cudaStream_t s = r.ctx.stream;
-  const CudaCompression packing = r.settings.cuda_compression();
-  for (auto& c : sp.fact_columns) r.fact.push_back(&r.cache.get_for_star(c, packing, s));
+  for (auto& c : sp.fact_columns) r.fact.push_back(&r.cache.get(c, s));
   r.nothing = sp.always_false || sp.root_rows == 0;
   r.dims.resize(sp.dims.size());
   for (size_t i = 0; i < sp.dims.size(); i++) {

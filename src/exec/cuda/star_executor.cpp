@@ -77,10 +77,6 @@ std::string profile_text(const StarRun& r, double upload_ms, double gpu_wall_ms,
   s += fmt::format("fact {}: {} rows, {} passed fact filters, {} passed probes, {} groups{}\n",
                    q.tables[size_t(r.sp.root)].alias, r.sp.root_rows, r.nothing ? 0 : r.fact_filtered, aggregated,
                    r.present.empty() ? 0 : r.present.size(), blocks_text(r));
-  s += "fact columns:";
-  for (size_t c = 0; c < r.fact.size(); c++)
-    s += fmt::format("{} {} {}", c ? "," : "", r.sp.fact_columns[c]->name(), r.fact[c]->form());
-  s += "\n";
   s += fmt::format("cuda star kernels: upload {:.2f} ms, device {:.3f} ms (host wall {:.3f} ms), fact bytes {}\n",
                    upload_ms, r.device_ms, gpu_wall_ms, fact_bytes);
   if (!r.phases.empty()) s += "device phases: " + r.phases;
@@ -109,7 +105,7 @@ ResultTable execute_star(const plan::PhysicalPlan& plan, const StarPlan& sp, con
   // The fact bytes the kernel's launches cover (the bandwidth floor `raydb bench` prints).
   const uint64_t read_rows = r.blocks ? r.blocks->rows() : sp.root_rows;
   uint64_t fact_bytes = 0;
-  for (auto* c : r.fact) fact_bytes += c->bytes_read(read_rows);
+  for (auto* c : r.fact) fact_bytes += read_rows * uint64_t(c->dev.width);
   collect_filter_ranges(r);
   plan_accumulators(r);
   run_on_device(r);

@@ -19,7 +19,6 @@
 #include <cstdint>
 
 #include "exec/cuda/kernel_params.h"
-#include "storage/packed_layout.h"
 
 namespace raydb::exec::cuda::block {
 
@@ -36,22 +35,9 @@ __device__ __forceinline__ uint64_t ldg(const void* p, uint64_t i) {
   return uint64_t(__ldg(static_cast<const T*>(p) + i));
 }
 
-// A bit-packed column's stored value at `row` (storage/packed_layout.h): the word
-// holding its low bit and, only when the value straddles two, the lane's next word.
-__device__ __forceinline__ uint32_t load_packed(const DevColumn& c, uint64_t row) {
-  if (c.bits == 0) return 0u;  // an all-equal column: every stored value is 0
-  const uint32_t* w = static_cast<const uint32_t*>(c.data);
-  uint32_t shift = 0;
-  const uint64_t at = packed_word_of(row, c.bits, &shift);
-  const uint32_t lo = __ldg(w + at);
-  const uint32_t hi = packed_straddles(shift, c.bits) ? __ldg(w + at + kPackedLanes) : 0u;
-  return packed_extract(lo, hi, shift, c.bits);
-}
-
 // Stored (narrow, unsigned) value of one row.
 __device__ __forceinline__ uint64_t load_stored(const DevColumn& c, uint64_t row) {
   switch (c.width) {
-    case 0: return load_packed(c, row);
     case 1: return ldg<unsigned char>(c.data, row);
     case 2: return ldg<unsigned short>(c.data, row);
     case 4: return ldg<unsigned int>(c.data, row);
@@ -163,49 +149,11 @@ __device__ __forceinline__ void load_tile(const void* data, uint64_t base, uint3
   }
 }
 
-// The selected items of a tile of a bit-packed column. A tile starts on a miniblock
-// (4096 = 4 x 1024 rows), so warp w's 512 rows are half w % 2 of one miniblock and
-// the lane and slot of each item follow from the layout alone: blocked, lane l's item
-// i is its own slot 16 h + i (a warp's load of one slot is 32 consecutive words);
-// striped, item 4 g + j is row 128 g + 4 l + j of the half, slot 16 h + 4 (l % 4) + j
-// of lane 8 g + l / 4 (a load touches eight lanes' words at up to four slots: four
-// 32-byte sectors, the rest of those lines served from L1 by the other items). Every value is one or
-// two cached 32-bit loads and a funnel shift: no per-value branching on the data.
-template <typename V, Layout L>
-__device__ __forceinline__ void load_packed_tile(const DevColumn& c, uint64_t base, uint32_t sel, V (&out)[kItems]) {
-  const int bits = c.bits;
-  const uint32_t* w = static_cast<const uint32_t*>(c.data);
-  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const uint64_t mini = packed_miniblock_word(base + warp * kPackedHalfRows, bits);
-  const unsigned half_slot = (warp & 1u) * 16u;
-#pragma unroll
-  for (int i = 0; i < kItems; i++) {
-    uint32_t v = 0;
-    if (((sel >> i) & 1u) && bits != 0) {
-      unsigned owner, slot;
-      if constexpr (L == Layout::kBlocked) {
-        owner = lane;
-        slot = half_slot + unsigned(i);
-      } else {
-        owner = unsigned(i / kGroup) * 8u + lane / 4u;
-        slot = half_slot + (lane % 4u) * 4u + unsigned(i % kGroup);
-      }
-      const unsigned bit = slot * unsigned(bits);
-      const uint64_t at = mini + uint64_t(bit / 32u) * kPackedLanes + owner;
-      const uint32_t lo = __ldg(w + at);
-      const uint32_t hi = packed_straddles(bit % 32u, bits) ? __ldg(w + at + kPackedLanes) : 0u;
-      v = __funnelshift_r(lo, hi, bit % 32u) & (bits >= 32 ? 0xffffffffu : (1u << bits) - 1u);
-    }
-    out[i] = V(v);
-  }
-}
-
 // Dispatches on the stored width once per tile, not per row. V is uint32_t when the
 // host proved every fact column is at most 4 bytes wide (launch_star), else uint64_t.
 template <typename V, Layout L>
 __device__ __forceinline__ void with_width(const DevColumn& c, uint64_t base, uint32_t sel, V (&out)[kItems]) {
   switch (c.width) {
-    case 0: load_packed_tile<V, L>(c, base, sel, out); break;
     case 1: load_tile<unsigned char, V, L>(c.data, base, sel, out); break;
     case 2: load_tile<unsigned short, V, L>(c.data, base, sel, out); break;
     case 4: load_tile<unsigned int, V, L>(c.data, base, sel, out); break;

@@ -111,9 +111,8 @@ __global__ void narrow_lookup_kernel(const int32_t* in, uint64_t n, W* out) {
 // (measured: with both always compiled in, SSB at SF 20 took 7.9 ms instead of 5.8).
 template <int MODE, typename V, int MINB, Layout L, bool EXT>
 __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constant__ StarParams p) {
-  // MODE 4: mode 0 for a scan with no probe and no GROUP BY key (launch_star_t): the
-  // per-item group ids and the probe code drop out, which frees the registers the
-  // 64-register cap otherwise spills to local memory on every tile.
+  // MODE 4: mode 0 without probes or GROUP BY keys (launch_star_t): no per-item group
+  // ids or probe code, so it fits the 64-register cap without spilling on every tile.
   constexpr int M = MODE == 4 ? 0 : MODE;
   constexpr bool PLAIN = MODE == 4;
   constexpr uint64_t TILE = uint64_t(kBlock) * kItems;

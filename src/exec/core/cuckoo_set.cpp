@@ -53,10 +53,8 @@ std::optional<CuckooSet> build_cuckoo_set(const std::vector<uint64_t>& input) {
     while ((uint64_t(1) << s.filter_bits) < 64 * keys.size() && s.filter_bits < 16) s.filter_bits++;
     s.filter.assign(size_t(1) << (s.filter_bits - 5), 0u);
     for (uint64_t k : keys) {
-      for (uint64_t mul : {s.mul0, s.mul1}) {
-        const uint32_t f = cuckoo_filter_bit(k, mul, s.filter_bits);
-        s.filter[f >> 5] |= 1u << (f & 31);
-      }
+      const uint32_t f = cuckoo_filter_bit(k, s.mul0, s.filter_bits);
+      s.filter[f >> 5] |= 1u << (f & 31);
     }
     return s;
   }

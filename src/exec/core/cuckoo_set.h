@@ -23,16 +23,13 @@ RAYDB_HOST_DEVICE bool cuckoo_contains(const uint64_t* table, uint64_t mul0, uin
   return table[cuckoo_slot(x, mul0, shift)] == x || table[(uint64_t(1) << bits) + cuckoo_slot(x, mul1, shift)] == x;
 }
 
-// A prefilter in front of the table (a Bloom filter with two bits per key): bits
-// (x * mul0) >> (64 - filter_bits) and (x * mul1) >> (64 - filter_bits) of a
-// 2^filter_bits-bit array are set for every key, so a clear bit proves x is not a
+// A prefilter in front of the table: bit (x * mul0) >> (64 - filter_bits) of a
+// 2^filter_bits-bit array is set for every key, so a clear bit proves x is not a
 // member and only the rest probe the table. Small (512 B for up to 64 keys): on the GPU
-// a warp's filter loads touch a few cache lines where its 64 table probes touch dozens
-// (the L1 wavefronts, not DRAM, bounded IN lists of 6-64 keys). With one bit per key
-// about 1 in 64 others passed, and at 64 keys a lane of most warps took the probe
-// branch for most items; with two, about 1 in 1000.
-RAYDB_HOST_DEVICE uint32_t cuckoo_filter_bit(uint64_t x, uint64_t mul, uint32_t filter_bits) {
-  return uint32_t((x * mul) >> (64 - filter_bits));
+// a warp's 32 filter loads touch a few cache lines where its 64 table probes touch
+// dozens (the L1 wavefronts, not DRAM, bounded IN lists of 6-64 keys).
+RAYDB_HOST_DEVICE uint32_t cuckoo_filter_bit(uint64_t x, uint64_t mul0, uint32_t filter_bits) {
+  return uint32_t((x * mul0) >> (64 - filter_bits));
 }
 
 struct CuckooSet {
@@ -42,8 +39,8 @@ struct CuckooSet {
   std::vector<uint32_t> filter;  // 2^filter_bits bits
   uint32_t filter_bits = 0;
   bool maybe(uint64_t x) const {
-    const uint32_t f = cuckoo_filter_bit(x, mul0, filter_bits), g = cuckoo_filter_bit(x, mul1, filter_bits);
-    return (filter[f >> 5] >> (f & 31)) & (filter[g >> 5] >> (g & 31)) & 1u;
+    const uint32_t f = cuckoo_filter_bit(x, mul0, filter_bits);
+    return (filter[f >> 5] >> (f & 31)) & 1u;
   }
   bool contains(uint64_t x) const { return maybe(x) && cuckoo_contains(table.data(), mul0, mul1, bits, x); }
 };

@@ -50,9 +50,7 @@ __device__ __forceinline__ uint32_t set_items(const DevPred& p, const V (&v)[kIt
     for (int i = 0; i < kItems; i++) {
       const uint64_t x = uint64_t(v[i]);
       const uint32_t f = cuckoo_filter_bit(x, p.hash_mul0, p.hash_filter_bits);
-      const uint32_t g = cuckoo_filter_bit(x, p.hash_mul1, p.hash_filter_bits);
-      const uint32_t bits = (__ldg(p.hash_filter + (f >> 5)) >> (f & 31)) & (__ldg(p.hash_filter + (g >> 5)) >> (g & 31));
-      if (!((sel >> i) & 1u) || !(bits & 1u)) continue;
+      if (!((sel >> i) & 1u) || !((__ldg(p.hash_filter + (f >> 5)) >> (f & 31)) & 1u)) continue;
       const uint32_t shift = 64 - p.hash_bits;
       const uint64_t a = __ldg(p.hash + cuckoo_slot(x, p.hash_mul0, shift));
       const uint64_t b = __ldg(p.hash + (uint64_t(1) << p.hash_bits) + cuckoo_slot(x, p.hash_mul1, shift));

@@ -57,7 +57,9 @@ class FaultInjectionTest : public ::testing::Test {
     // OMP_WAIT_POLICY set: raydb re-executes itself without it. ASan (the sanitizer
     // pass) insists on coming first unless told otherwise.
     const char* asan = std::getenv("ASAN_OPTIONS");
-    std::string cmd = "env RAYDB_QUIET=1 OMP_WAIT_POLICY=passive ASAN_OPTIONS=" +
+    // RAYDB_DEVICE_WARMUP=off: a process whose GPU warm-up is still running when its
+    // command ends leaves by _Exit (cli/main.cpp), which skips the shim's report at exit.
+    std::string cmd = "env RAYDB_QUIET=1 RAYDB_DEVICE_WARMUP=off OMP_WAIT_POLICY=passive ASAN_OPTIONS=" +
                       shell_quote((asan && *asan ? std::string(asan) + ":" : std::string()) + "verify_asan_link_order=0") +
                       " LD_PRELOAD=" + shell_quote(RAYDB_FAULT_SHIM) + " RAYDB_FAULT_REPORT=" + shell_quote(report) +
                       " " + fault_env + " " + RAYDB_BINARY + " " + args + " >" + tmp_.file("out") + " 2>" +

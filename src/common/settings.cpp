@@ -41,6 +41,8 @@ const std::vector<SettingInfo> kSettings = {
      "star kernels: one group's column aggregates folded per dense tile from vector loads"},
     {"cuda_filter_passes", "RAYDB_CUDA_FILTER_PASSES", "on or off",
      "star kernels: boolean trees and long IN sets evaluated by passes before the fused kernel (off: inside it)"},
+    {"cuda_perfect_set_min", "RAYDB_CUDA_PERFECT_SET_MIN", "a key count from 0 to 128 (0: never)",
+     "star kernels: IN lists of at least this many keys (default 4) looked up by a perfect hash in shared memory"},
     {"cuda_profile", "RAYDB_CUDA_PROFILE", "on or off", "star path: per-phase device times on stderr"},
     {"cuda_disable", "RAYDB_CUDA_DISABLE", "on or off", "hide CUDA devices (read once per process)"},
     {"transfer_cost", "RAYDB_TRANSFER_COST", "on or off",
@@ -166,6 +168,10 @@ void Settings::set(std::string_view name, std::string_view value) {
     if (value != "auto" && value != "histograms" && value != "segments" && value != "collect") bad();
   } else if (n == "cuda_layout") {
     if (value != "blocked" && value != "striped") bad();
+  } else if (n == "cuda_perfect_set_min") {
+    const std::string t(value);
+    if (t.empty() || t.size() > 3 || t.find_first_not_of("0123456789") != std::string::npos || std::stoi(t) > 128)
+      bad();
   } else if (n == "gpu_memory_limit" || n == "cpu_memory_limit") {
     parse_byte_size(value, fmt::format("setting {}", n));
   } else if (!parse_switch(value, &b)) {

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 
+#include "common/error.h"
 #include "common/settings.h"
 
 namespace raydb {
@@ -39,4 +40,14 @@ TEST(SettingsSwitch, EnvironmentOnAndOffMeanWhatTheySay) {
 }
 
 }  // namespace
+// cuda_perfect_set_min: a key count from 0 to 128, nothing else.
+TEST(SettingsSwitch, PerfectSetMinIsAKeyCount) {
+  Settings s;
+  for (const char* ok : {"0", "4", "128"}) {
+    s.set("cuda_perfect_set_min", ok);
+    EXPECT_EQ(s.get("cuda_perfect_set_min"), ok);
+  }
+  for (const char* bad : {"129", "-1", "4x", "", "1000"}) EXPECT_THROW(s.set("cuda_perfect_set_min", bad), Error) << bad;
+}
+
 }  // namespace raydb

@@ -119,7 +119,8 @@ TEST_P(GpuPredicates, FilterPassesOffAndStripedEqualCpu) {
   ASSERT_TRUE(f.db) << f.error;
   const std::string& sql = GetParam().sql;
   QueryResult cpu = f.db->query(sql, QueryOptions{Backend::kCpu});
-  for (const auto& [key, value] : {std::pair{"cuda_filter_passes", "off"}, std::pair{"cuda_layout", "striped"}}) {
+  for (const auto& [key, value] : {std::pair{"cuda_filter_passes", "off"}, std::pair{"cuda_layout", "striped"},
+                                   std::pair{"cuda_perfect_set_min", "0"}}) {
     QueryOptions o{Backend::kCuda};
     o.settings.set(key, value);
     QueryResult gpu = f.db->query(sql, o);
@@ -127,6 +128,50 @@ TEST_P(GpuPredicates, FilterPassesOffAndStripedEqualCpu) {
     EXPECT_TRUE(same(cpu, gpu, sql)) << key << "=" << value;
   }
 }
+// IN lists as perfect sets in shared memory (cuda_perfect_set_min): lists of 4 to 128
+// keys, keys outside the column's domain and negative ones, duplicates, a list of 129
+// (the cuckoo set again), beside dimension lookups and GROUP BY accumulators in shared
+// memory, and with the sets off: every answer equals the CPU backend's.
+TEST(GpuPerfectSet, InListsEqualCpu) {
+  REQUIRE_GPU();
+  OracleFixture& f = ssb_fixture("0.01");
+  ASSERT_TRUE(f.db) << f.error;
+  uint64_t x = 12345;
+  auto next = [&]() { return x = x * 6364136223846793005ull + 1442695040888963407ull, x >> 33; };
+  auto list = [&](int n, int64_t lo, int64_t span) {
+    std::string s;
+    for (int i = 0; i < n; i++) s += (i ? ", " : "") + std::to_string(lo + int64_t(next() % uint64_t(span)));
+    return s;
+  };
+  std::vector<std::string> sqls;
+  for (int n : {4, 5, 9, 17, 64, 100, 128, 129}) {
+    sqls.push_back("select count(*), sum(lo_revenue) from lineorder where lo_quantity in (" + list(n, -5, 60) + ")");
+    sqls.push_back("select count(*) from lineorder where lo_orderkey in (" + list(n, 0, 60000) + ")");
+    sqls.push_back("select lo_discount, count(*), max(lo_tax) from lineorder where lo_revenue in (" +
+                   list(n, 0, 8000000) + ") or lo_orderkey < 0 group by lo_discount order by 1");
+    sqls.push_back("select d_year, sum(lo_revenue) from lineorder, date where lo_orderdate = d_datekey and "
+                   "lo_quantity in (" + list(n, 1, 50) + ") and lo_discount in (" + list(n, 0, 11) +
+                   ") group by d_year order by 1");
+    sqls.push_back("select lo_shipmode, count(*) from lineorder where lo_orderdate in (" + list(n, 19920101, 70000) +
+                   ") group by lo_shipmode order by 1");
+  }
+  sqls.push_back("select count(*) from lineorder where lo_quantity in (-1, -2, -3, -4, 1000, 2000)");  // none
+  sqls.push_back("select count(*) from lineorder where lo_quantity in (7, 7, 7, 7, 8, 8, 8, 8)");      // duplicates
+  int matched = 0;
+  for (const std::string& sql : sqls) {
+    QueryResult cpu = f.db->query(sql, QueryOptions{Backend::kCpu});
+    for (const char* min : {"4", "0", "128"}) {
+      QueryOptions o{Backend::kCuda};
+      o.settings.set("cuda_perfect_set_min", min);
+      QueryResult gpu = f.db->query(sql, o);
+      EXPECT_EQ(gpu.backend, "cuda") << sql;
+      EXPECT_TRUE(same(cpu, gpu, sql)) << "cuda_perfect_set_min=" << min;
+    }
+    if (cpu.row_count() > 0 && !cpu.get(0, cpu.column_count() - 1).is_null()) matched++;
+  }
+  EXPECT_GT(matched, 20) << "most lists select rows: the test would pass vacuously otherwise";
+}
+
 // EXPLAIN ANALYZE on the star kernels: the fact kernel's filtered-row counter and the
 // rows that passed the probes equal COUNT(*) of the same conditions.
 TEST(GpuExplainAnalyze, StarKernelsCountRows) {

@@ -40,7 +40,7 @@ struct DevColumn {
 // kScanRangesLimit of them; beyond, a bitmap over [bm_lo, bm_lo + bm_bits) when the
 // span is small, a cuckoo table (exec/core/cuckoo_set.h) when every range is one
 // value (an IN list of far-apart keys), else the pairs searched by bisection (set by
-// the host).
+// the host). A point set of at most 128 keys may instead be a perfect hash (pset).
 struct DevPred {
   int32_t col = 0;
   int32_t nranges = 0;
@@ -53,6 +53,13 @@ struct DevPred {
   const uint32_t* hash_filter = nullptr;  // its prefilter of 2^hash_filter_bits bits (exec/core/cuckoo_set.h)
   uint64_t hash_mul0 = 0, hash_mul1 = 0;
   uint32_t hash_bits = 0, hash_filter_bits = 0;
+  // A point set of at most 128 keys as a perfect hash (exec/core/perfect_set.h): 2^pset_bits
+  // 32-bit entries, copied into shared memory at pset_shared_off by the star kernel
+  // (launch_star; -1: read from device memory). Only the star kernel's own predicates
+  // carry one, never tree leaves or filter passes.
+  const uint32_t* pset = nullptr;
+  uint32_t pset_mul = 0, pset_bits = 0;
+  int32_t pset_shared_off = -1, pad = 0;
 };
 
 // A semi-linear predicate (exec/core/linear_predicate.h): sum coef[t] * value(col[t])

@@ -126,6 +126,13 @@ __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constan
   // Lookup arrays placed in shared memory by launch_star, copied in 4-byte words (the
   // device buffer is rounded up to 256 bytes, the shared area to 16).
   bool copied = false;
+  for (int k = 0; k < p.npreds; k++) {  // perfect-hash point sets likewise
+    const DevPred& d = p.preds[k];
+    if (!d.pset_bits || d.pset_shared_off < 0) continue;
+    uint32_t* dst = reinterpret_cast<uint32_t*>(reinterpret_cast<char*>(smem) + d.pset_shared_off);
+    for (uint32_t i = threadIdx.x; i < (1u << d.pset_bits); i += kBlock) dst[i] = __ldg(d.pset + i);
+    copied = true;
+  }
   for (int k = 0; k < p.njoins; k++) {
     const DevJoin& j = p.joins[k];
     if (j.shared_off < 0) continue;
@@ -174,7 +181,7 @@ __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constan
     }
 #pragma unroll
     for (int i = 0; i < kItems; i++) gid[i] = 0;
-    for (int k = 0; k < p.npreds && mask; k++) pred_tile<V, L, EXT>(p.preds[k], p.cols[p.preds[k].col], base, mask);
+    for (int k = 0; k < p.npreds && mask; k++) pred_tile<V, L, EXT>(p.preds[k], p.cols[p.preds[k].col], base, mask, smem);
     if (p.filter_bits && mask) mask &= tile_bits<L>(p.filter_bits, base);
     if constexpr (EXT) {
       const DevTrees* t = p.trees;
@@ -500,6 +507,16 @@ void launch_star(const StarParams& params, const StarKnobs& knobs, cudaStream_t 
     p.joins[k].shared_off = -1;
     by_size[k] = k;
   }
+  // Perfect-hash point sets first: every row of every tile looks one up.
+  for (int k = 0; k < p.npreds; k++) {
+    DevPred& d = p.preds[k];
+    d.pset_shared_off = -1;
+    if (!d.pset_bits) continue;
+    const uint64_t bytes = (uint64_t(4) << d.pset_bits), off = (smem + 15) / 16 * 16;
+    if (off + bytes > budget) continue;
+    d.pset_shared_off = int32_t(off);
+    smem = size_t(off + bytes);
+  }
   std::stable_sort(by_size, by_size + p.njoins,
                    [&](int a, int b) { return p.joins[a].size * p.joins[a].width < p.joins[b].size * p.joins[b].width; });
   for (int n = 0; n < p.njoins && smem_lookup; n++) {
@@ -549,7 +566,7 @@ void launch_star(const StarParams& params, const StarKnobs& knobs, cudaStream_t 
   // stored_ranges, inside the column's stored domain).
   for (int k = 0; k < p.npreds; k++) {
     DevPred& d = p.preds[k];
-    if (d.ranges || d.bitmap || d.hash) continue;
+    if (d.ranges || d.bitmap || d.hash || d.pset_bits) continue;
     int n = 0;
     for (int r = 0; r < d.nranges; r++) {
       if (d.lo[r] > 0xffffffffull) continue;

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "exec/core/cuckoo_set.h"
+#include "exec/core/perfect_set.h"
 
 #include "exec/cuda/star_run.h"
 
@@ -77,12 +78,50 @@ void device_set(StarRun& r, DevPred& dp, const StoredRanges& sr) {
   r.pred_sets.push_back(std::move(buf));
 }
 
+// The smallest point set the star kernel looks up by perfect hash (setting
+// cuda_perfect_set_min, 0: never): below it the inline compares cost less.
+size_t perfect_set_min(const StarRun& r) {
+  const std::string v = r.settings.get("cuda_perfect_set_min");  // validated by set(); from the environment not
+  if (v.empty()) return 4;
+  if (v.size() > 3 || v.find_first_not_of("0123456789") != std::string::npos)
+    fail(ErrorKind::kInvalidInput, "invalid value '{}' for setting cuda_perfect_set_min (expected a key count)", v);
+  return size_t(std::stoul(v));
+}
+
+// A point set (an IN list) of the star kernel's own predicates as a perfect hash in
+// shared memory (kernel_params.h DevPred::pset); false when it does not qualify.
+bool perfect_set(StarRun& r, DevPred& dp, const StoredRanges& sr) {
+  const size_t min = perfect_set_min(r);
+  if (min == 0 || sr.size() < min || sr.size() > kMaxPerfectKeys) return false;
+  std::vector<uint64_t> keys;
+  for (auto [a, b] : sr) {
+    if (a != b) return false;
+    keys.push_back(a);
+  }
+  const std::optional<PerfectSet> set = build_perfect_set(keys);
+  if (!set) return false;
+  gpu::DeviceBuffer buf(set->table.size() * 4, "a predicate perfect set");
+  // Pageable source: the copy has left the table when cudaMemcpyAsync returns.
+  gpu::check_cuda(cudaMemcpyAsync(buf.get(), set->table.data(), set->table.size() * 4, cudaMemcpyHostToDevice,
+                                  r.ctx.stream),
+                  "cudaMemcpy");
+  dp.pset = buf.get<uint32_t>();
+  dp.pset_mul = set->mul;
+  dp.pset_bits = set->bits;
+  dp.nranges = 0;
+  r.pred_sets.push_back(std::move(buf));
+  return true;
+}
+
 // A range predicate on fact column `col` in the kernel's stored domain; false when
-// no stored value can pass.
-bool fill_pred(StarRun& r, DevPred& dp, int col, const std::vector<std::pair<int64_t, int64_t>>& ranges) {
+// no stored value can pass. `top`: one of the star kernel's own predicates (which may
+// take a perfect set), not a tree leaf.
+bool fill_pred(StarRun& r, DevPred& dp, int col, const std::vector<std::pair<int64_t, int64_t>>& ranges,
+               bool top = false) {
   const StoredRanges sr = merged(r.fact[size_t(col)]->stored_ranges(ranges));
   dp.col = col;
   dp.nranges = int(sr.size());
+  if (top && perfect_set(r, dp, sr)) return true;
   if (sr.size() > size_t(kMaxPredRanges)) {
     device_set(r, dp, sr);
   } else {
@@ -194,7 +233,7 @@ void add_filter_passes(StarRun& r, StarParams& p, const DevTrees* t, int nleaves
 
 void add_fact_predicates(StarRun& r, StarParams& p) {
   for (auto& f : r.sp.fact_filters)
-    if (!fill_pred(r, p.preds[p.npreds++], f.fact_col, f.ranges)) r.nothing = true;
+    if (!fill_pred(r, p.preds[p.npreds++], f.fact_col, f.ranges, true)) r.nothing = true;
   DevTrees t;
   int nleaves = 0, nlinears = 0;
   const bool trees = build_fact_trees(r, t, nleaves, nlinears);

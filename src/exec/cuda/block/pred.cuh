@@ -5,6 +5,7 @@
 //   tree_tile   a boolean combination of range and semi-linear leaves (postfix,
 //               exec/core/filter_program.h), each leaf a bit mask over the tile.
 #include "exec/core/cuckoo_set.h"
+#include "exec/core/perfect_set.h"
 #include "exec/cuda/block/load.cuh"
 
 namespace raydb::exec::cuda::block {
@@ -83,22 +84,45 @@ __device__ __forceinline__ uint32_t set_items(const DevPred& p, const V (&v)[kIt
   return ok;
 }
 
+// Items of v in a perfect-hash point set (table in shared memory): one multiply, one
+// load and one compare per item whatever the set's length; every item is looked up
+// (no branch on sel: its unselected bits are don't-cares), and a 32-bit entry equals
+// only a value below 2^32.
+template <typename V>
+__device__ __forceinline__ uint32_t perfect_items(const DevPred& p, const uint32_t* table, const V (&v)[kItems]) {
+  uint32_t ok = 0;
+#pragma unroll
+  for (int i = 0; i < kItems; i++)
+    ok |= uint32_t(uint64_t(table[perfect_slot(uint64_t(v[i]), p.pset_mul, p.pset_bits)]) == uint64_t(v[i])) << i;
+  return ok;
+}
+
 // EXT: the kernel was instantiated for long sets and boolean trees (star_kernel's
 // EXT); without it only inline ranges exist, and the kernel's code stays as small as
 // before sets existed (its instruction footprint is what the SSB queries feel).
+// pset: the perfect-hash table of p (star kernel predicates only; tree leaves pass none).
 template <typename V, bool EXT>
-__device__ __forceinline__ uint32_t pred_items(const DevPred& p, const V (&v)[kItems], uint32_t sel) {
+__device__ __forceinline__ uint32_t pred_items(const DevPred& p, const V (&v)[kItems], uint32_t sel,
+                                               const uint32_t* pset = nullptr) {
+  if (pset) return perfect_items<V>(p, pset, v);
   if constexpr (EXT) {
     if (p.bitmap || p.ranges || p.hash) return set_items<V>(p, v, sel);
   }
   return inline_items<V>(p, v);
 }
 
+// smem: the kernel's dynamic shared memory, where launch_star placed p's perfect set.
 template <typename V, Layout L, bool EXT>
-__device__ __forceinline__ void pred_tile(const DevPred& p, const DevColumn& c, uint64_t base, uint32_t& sel) {
+__device__ __forceinline__ void pred_tile(const DevPred& p, const DevColumn& c, uint64_t base, uint32_t& sel,
+                                          const void* smem) {
   V v[kItems];
   with_width<V, L>(c, base, sel, v);
-  sel &= pred_items<V, EXT>(p, v, sel);
+  const uint32_t* pset = nullptr;
+  if (p.pset_bits)
+    pset = p.pset_shared_off >= 0
+               ? reinterpret_cast<const uint32_t*>(static_cast<const char*>(smem) + p.pset_shared_off)
+               : p.pset;
+  sel &= pred_items<V, EXT>(p, v, sel, pset);
 }
 
 template <typename S>

@@ -129,6 +129,11 @@ void collect_filter_ranges(StarRun& r) {
 void build_dimensions(StarRun& r) {
   cudaStream_t s = r.ctx.stream;
   StarContext& ctx = r.ctx;
+  if (r.dims.empty()) {  // a plain scan: no counts to read back, so no wait before the fact pass
+    gpu::check_cuda(cudaEventRecord(ctx.dims_done, s), "cudaEventRecord");
+    r.R = 1;
+    return;
+  }
   gpu::DeviceBuffer range_buf(std::max<uint64_t>(r.ranges.size() * 8, 8), "filter ranges");
   gpu::DeviceBuffer stats_buf(std::max<uint64_t>(r.dims.size() * 16, 16), "dimension counts");
   gpu::check_cuda(cudaMemsetAsync(stats_buf.get(), 0, stats_buf.bytes(), s), "cudaMemset");

@@ -105,6 +105,7 @@ class GpuScanIndexImpl final : public GpuScanIndex {
   SieveMode mode() const { return model_.options.build_sieve ? model_.options.sieve : SieveMode::kOff; }
   uint64_t words() const { return (model_.rows + 63) / 64; }
   DeviceArray<uint64_t> scan(const std::vector<Term>& terms, ScanQueryStats& st) const;
+  void scan_into(const std::vector<Term>& terms, uint64_t* out, ScanQueryStats& st) const;
   DeviceArray<uint64_t> group_job(const GroupJob& job, ScanMethod method, ScanQueryStats& st) const;
   const ScanModel& model() const { return model_; }
 
@@ -253,6 +254,13 @@ void GpuScanIndexImpl::build_rt(rt::Tracer& tracer) {
 }
 
 DeviceArray<uint64_t> GpuScanIndexImpl::scan(const std::vector<Term>& terms, ScanQueryStats& st) const {
+  DeviceArray<uint64_t> out(words());
+  scan_into(terms, out.data(), st);
+  return out;
+}
+
+// The fused scan writing words() result words at `out`.
+void GpuScanIndexImpl::scan_into(const std::vector<Term>& terms, uint64_t* out, ScanQueryStats& st) const {
   std::vector<DeviceArray<uint64_t>> long_lists;  // range lists too long for kernel parameters
   std::vector<gpu::ScanTermArgs> args;
   for (const Term& t : by_selectivity(terms)) {
@@ -271,13 +279,11 @@ DeviceArray<uint64_t> GpuScanIndexImpl::scan(const std::vector<Term>& terms, Sca
     }
     args.push_back(a);
   }
-  DeviceArray<uint64_t> out(words());
   if (args.empty()) {  // no term: every row (the planner folds this case away; be exact anyway)
-    gpu::fill_words(out.data(), out.size(), model_.rows, true);
-    return out;
+    gpu::fill_words(out, words(), model_.rows, true);
+    return;
   }
-  st.device_ms += gpu::fused_scan(args.data(), static_cast<int>(args.size()), model_.rows, out.data());
-  return out;
+  st.device_ms += gpu::fused_scan(args.data(), static_cast<int>(args.size()), model_.rows, out);
 }
 
 DeviceArray<uint64_t> GpuScanIndexImpl::group_job(const GroupJob& job, ScanMethod method, ScanQueryStats& st) const {
@@ -381,9 +387,18 @@ void GpuScanIndexImpl::evaluate_device(const ScanExpr& e, ScanMethod method, uin
   ScanQueryStats st;
   st.count_rays = stats != nullptr;
   GpuEngine engine{*this, method, st};
-  DeviceArray<uint64_t> r = evaluate_tree(engine, model_.normalize(e));
-  if (r.size() > 0)
-    DeviceArray<uint64_t>::cuda_ok(cudaMemcpy(out_words, r.data(), r.bytes(), cudaMemcpyDeviceToDevice), "result copy");
+  const NormExpr n = model_.normalize(e);
+  if (method == ScanMethod::kGpuScan && n.kind == NormExpr::Kind::kAnd && n.children.empty() && !n.terms.empty()) {
+    // A plain conjunction: the scan writes the caller's words itself (no temporary
+    // vector, no device-to-device copy of it).
+    st.groups += 1;
+    scan_into(n.terms, out_words, st);
+  } else {
+    DeviceArray<uint64_t> r = evaluate_tree(engine, n);
+    if (r.size() > 0)
+      DeviceArray<uint64_t>::cuda_ok(cudaMemcpy(out_words, r.data(), r.bytes(), cudaMemcpyDeviceToDevice),
+                                     "result copy");
+  }
   // A device-to-device cudaMemcpy may return before it completes: wait, so the result
   // is complete on return (as the interface says) and total_ms is the whole job.
   DeviceArray<uint64_t>::cuda_ok(cudaDeviceSynchronize(), "result copy");

@@ -10,6 +10,7 @@
 #include "common/error.h"
 #include "common/int_math.h"
 #include "exec/core/aggregate_states.h"
+#include "exec/core/radix_order.h"
 #include "exec/core/result_finisher.h"
 #include "exec/cuda/star_run.h"
 #include "gpu/stream_wait.h"
@@ -163,9 +164,7 @@ std::vector<uint32_t> order_groups(StarRun& r, ResultTable& result, std::vector<
   if (!enc.packed()) fail(ErrorKind::kInternal, "CUDA backend: group keys did not pack");
   std::vector<int64_t> packed(r.present.size(), 0);
   for (size_t i = 0; i < r.present.size(); i++) packed[i] = packed_key(r, r.present[i]);
-  order.resize(r.present.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return packed[a] < packed[b]; });
+  order = ascending_order(packed);  // radix: millions of groups (Q18's orders) sort in passes
   std::vector<int64_t> words;
   for (uint32_t i : order) words.push_back(packed[i]);
   key_vectors = enc.decode(words.data(), order.size());

@@ -2,17 +2,20 @@
 // below the join (TPC-H Q13's group-join):
 //
 //   SELECT g..., count(r.x) FROM L LEFT JOIN R r ON lkey = r.k AND <R-only> GROUP BY g...
-// becomes
-//   SELECT g..., CAST(coalesce(sum(p.n), 0) AS BIGINT)
-//   FROM L LEFT JOIN (SELECT r.k AS k, count(r.x) AS n FROM R r WHERE <R-only>
-//                     GROUP BY r.k) p ON lkey = p.k GROUP BY g...
+// becomes, with p = (SELECT r.k AS k, count(r.x) AS n FROM R r WHERE <R-only> GROUP BY r.k),
+//   SELECT g..., CAST(sum(n) AS BIGINT)
+//   FROM (SELECT L.*, p.n FROM L, p WHERE lkey = p.k      -- L rows with matches: their count
+//         UNION ALL SELECT L.*, 0 FROM L)                 -- every L row once: 0
+//   GROUP BY g...
 //
 // Why it is exact: the original join repeats each L row once per matching R row (once,
 // R's columns NULL, when none match), so count(r.x) of a group is the sum over its L
-// rows of how many matching R rows have a non-NULL x; p holds exactly that per key (one
-// row per key, so the new join keeps each L row once), an L row without a match adds
-// nothing, and a group whose rows all lack one counts 0 (coalesce), never NULL. A NULL
-// k forms a group of p that matches nothing, as NULL keys match nothing in ON.
+// rows of how many matching R rows have a non-NULL x, which p holds per key (one row per
+// key, so the first part holds each L row at most once). The second part holds every L
+// row once with 0, so every group of the original exists and a group without matches
+// sums to 0, never NULL. A NULL lkey matches no p row (as it matches nothing in ON). No
+// anti join is needed: the outer join's unmatched rows were `NOT lkey IN (<every key of
+// p>)`, a list of 2 M constants at SF 20.
 //
 // Only then: two FROM items, the second a stored table LEFT JOINed on one equality of
 // an L expression with an R column plus conditions on R alone; GROUP BY present; no
@@ -20,10 +23,12 @@
 // and nothing else reads R. Other aggregates would see the L rows repeated, so they keep
 // the plain outer join. Why: the outer join materializes one row per matching pair
 // (Q13 at SF 20: 30 M orders) and the grouped R has one row per key (2 M customers).
+// The parts are concatenated into one hidden table as the outer join's are.
 #include "common/error.h"
 #include "sql/ast_nodes.h"
 #include "sql/binder.h"
 #include "sql/expression_binder.h"
+#include "sql/join_parts.h"
 
 namespace raydb::sql {
 
@@ -108,9 +113,10 @@ class GroupJoinShape {
 
   const AstPtr& lkey() const { return lkey_; }
   bool counted() const { return !counts_.empty(); }
+  size_t counts() const { return counts_.size(); }
+  static std::string count_name(size_t i) { return "\x01n" + std::to_string(i); }
 
  private:
-  static std::string count_name(size_t i) { return "\x01n" + std::to_string(i); }
 
   bool reads_r(const AstExpr& c) const {
     if (!c.qualifier.empty()) return iequals(c.qualifier, ralias_);
@@ -127,18 +133,14 @@ class GroupJoinShape {
     return true;
   }
 
-  // CAST(coalesce(sum(p.n_i), 0) AS BIGINT) for count(r.x); one n_i per distinct count.
+  // CAST(sum(p.n_i) AS BIGINT) for count(r.x); one n_i per distinct count.
   AstPtr count_of(const AstExpr& e) {
     size_t i = 0;
     while (i < counts_.size() && counts_[i]->to_string() != e.to_string()) i++;
     if (i == counts_.size()) counts_.push_back(std::make_shared<AstExpr>(e));
-    auto zero = node(AstKind::kLiteral, e);
-    zero->value = Value::bigint(0);
-    zero->text = "0";
-    AstPtr sum = function("sum", {col(kAlias, count_name(i), e)}, e);
     auto cast = node(AstKind::kCast, e);
     cast->cast_type = Type::bigint();
-    cast->children = {function("coalesce", {sum, zero}, e)};
+    cast->children = {function("sum", {col(kAlias, count_name(i), e)}, e)};
     return cast;
   }
 
@@ -177,14 +179,87 @@ SelectStatement Binder::pre_aggregate_outer_join(const SelectStatement& s) {
     if (!(o.expr = shape.replace(o.expr))) return s;
   if (!shape.counted()) return s;
 
+  out.from = {group_join_rows(s, shape.per_key(), shape.lkey(), shape.counts(), out)};
+  return out;
+}
+
+// The hidden table of both parts (the header's UNION ALL), read as out's one FROM item.
+TableItem Binder::group_join_rows(const SelectStatement& s, std::shared_ptr<SelectStatement> per_key,
+                                  const AstPtr& lkey, size_t counts, const SelectStatement& out) {
+  const TableItem& r = s.from[1];
+  const std::string what = "LEFT JOIN";
+  std::set<std::string> names;  // the L columns the rewritten statement reads
+  bool star = false;
+  statement_names(out, names, star);
+  std::vector<TableItem> left = {s.from[0]};
+  const auto lsrc = join_sources(left);  // a derived L runs once
   TableItem p;
   p.alias = kAlias;
-  p.subquery = shape.per_key();
-  p.join = TableItem::Join::kLeft;
-  p.line = r.line, p.column = r.column;
-  p.on = binary("=", shape.lkey(), col(kAlias, kKey, *shape.lkey()));
-  out.from[1] = p;
-  return out;
+  p.subquery = std::move(per_key);
+  std::vector<TableItem> pitems = {p};
+  join_sources(pitems);
+
+  struct Kept {
+    std::string qualifier, name;
+    Type type;
+  };
+  std::vector<Kept> kept;
+  for (auto& [alias, t] : lsrc)
+    for (size_t c = 0; c < t.columns(); c++)
+      if (star || names.count(to_lower(t.name(c))))
+        kept.push_back({t.qualifiers.empty() ? alias : t.qualifiers[c], t.name(c), t.type(c)});
+  auto part = [&](bool matched) {
+    SelectStatement q;
+    q.from = left;
+    if (matched) {
+      q.from.push_back(pitems[0]);
+      q.where = binary("=", lkey, col(kAlias, kKey, *lkey));
+    }
+    size_t n = 0;
+    for (auto& k : kept) q.select.push_back({col(k.qualifier, k.name, *lkey), "c" + std::to_string(++n)});
+    for (size_t i = 0; i < counts; i++) {
+      AstPtr v = col(kAlias, GroupJoinShape::count_name(i), *lkey);
+      if (!matched) {
+        v = node(AstKind::kCast, *lkey);
+        v->cast_type = Type::bigint();
+        auto zero = node(AstKind::kLiteral, *lkey);
+        zero->value = Value::bigint(0);
+        zero->text = "0";
+        v->children = {zero};
+      }
+      q.select.push_back({v, "c" + std::to_string(++n)});
+    }
+    return materialize(q, "joined", {}, what);
+  };
+  const TempTable parts[2] = {part(true), part(false)};
+
+  std::vector<std::string> internal, qualifiers, plain;
+  std::vector<Type> types;
+  for (auto& k : kept) {
+    internal.push_back(k.qualifier + "." + k.name);
+    qualifiers.push_back(k.qualifier);
+    plain.push_back(k.name);
+    types.push_back(k.type);
+  }
+  for (size_t i = 0; i < counts; i++) {
+    internal.push_back(std::string(kAlias) + "." + GroupJoinShape::count_name(i));
+    qualifiers.push_back(kAlias);
+    plain.push_back(GroupJoinShape::count_name(i));
+    types.push_back(Type::bigint());
+  }
+  TempTableBuilder b("joined", internal, types, what);
+  for (const TempTable& t : parts)
+    for (size_t c = 0; c < internal.size(); c++) append_part_column(b, t, c);
+  TempTable joined = b.finish();
+  joined.qualifiers = std::move(qualifiers);
+  joined.plain = std::move(plain);
+  const std::string hidden = "\x01join" + std::to_string(ctes_.size());
+  ctes_.emplace_back(hidden, std::move(joined));
+  TableItem item;
+  item.name = hidden;
+  item.alias = "unnamed_join";
+  item.line = r.line, item.column = r.column;
+  return item;
 }
 
 }  // namespace raydb::sql

@@ -44,10 +44,12 @@ AstPtr function(const std::string& name, std::vector<AstPtr> args, const AstExpr
   return e;
 }
 
-// The pieces of the statement the rewrite reads; valid once `fits` is true.
+// The pieces of the statement the rewrite reads; valid once split_on() is true.
 class GroupJoinShape {
  public:
-  GroupJoinShape(const SelectStatement& s, const Table& right) : s_(s), right_(right) {
+  // `left`: L when it is a stored table, else null.
+  GroupJoinShape(const SelectStatement& s, const Table& right, const Table* left)
+      : s_(s), right_(right), left_(left) {
     ralias_ = s.from[1].alias.empty() ? s.from[1].name : s.from[1].alias;
   }
 
@@ -113,19 +115,23 @@ class GroupJoinShape {
 
   const AstPtr& lkey() const { return lkey_; }
   bool counted() const { return !counts_.empty(); }
+  // An unqualified name R has that L may have too: ambiguous in the plain outer join,
+  // which reports it, so the rewrite is not taken.
+  bool ambiguous() const { return ambiguous_; }
   size_t counts() const { return counts_.size(); }
   static std::string count_name(size_t i) { return "\x01n" + std::to_string(i); }
 
  private:
-
-  bool reads_r(const AstExpr& c) const {
+  bool reads_r(const AstExpr& c) {
     if (!c.qualifier.empty()) return iequals(c.qualifier, ralias_);
-    return right_.find_column(c.name) >= 0;
+    if (right_.find_column(c.name) < 0) return false;
+    if (!left_ || left_->find_column(c.name) >= 0) ambiguous_ = true;
+    return true;
   }
 
   // Whether e is plain (no subquery, window or *); any_r / any_other: it reads R's
   // columns / other columns.
-  bool sides(const AstExpr& e, bool& any_r, bool& any_other) const {
+  bool sides(const AstExpr& e, bool& any_r, bool& any_other) {
     if (e.subquery || e.over || e.kind == AstKind::kStar) return false;
     if (e.kind == AstKind::kColumn) (reads_r(e) ? any_r : any_other) = true;
     for (auto& c : e.children)
@@ -146,7 +152,9 @@ class GroupJoinShape {
 
   const SelectStatement& s_;
   const Table& right_;
+  const Table* left_;
   std::string ralias_;
+  bool ambiguous_ = false;
   AstPtr lkey_, rkey_;
   std::vector<AstPtr> ronly_, counts_;
 };
@@ -162,7 +170,9 @@ SelectStatement Binder::pre_aggregate_outer_join(const SelectStatement& s) {
   if (views_ && views_(r.name)) return s;
   const TablePtr right = resolve_(r.name);
   if (!right) return s;
-  GroupJoinShape shape(s, *right);
+  TablePtr left;  // L when it is a stored table
+  if (!l.subquery && !l.function && !find_cte(l.name) && !(views_ && views_(l.name))) left = resolve_(l.name);
+  GroupJoinShape shape(s, *right, left.get());
   if (!shape.split_on()) return s;
 
   SelectStatement out = s;
@@ -177,7 +187,7 @@ SelectStatement Binder::pre_aggregate_outer_join(const SelectStatement& s) {
   if (out.having && !(out.having = shape.replace(out.having))) return s;
   for (auto& o : out.order_by)
     if (!(o.expr = shape.replace(o.expr))) return s;
-  if (!shape.counted()) return s;
+  if (!shape.counted() || shape.ambiguous()) return s;
 
   out.from = {group_join_rows(s, shape.per_key(), shape.lkey(), shape.counts(), out)};
   return out;

@@ -28,7 +28,7 @@ plan::LogicalQuery Binder::bind(const SelectStatement& s) {
 
 plan::LogicalQuery Binder::bind_inlined(const SelectStatement& in) {
   // Outer joins become the joined rows, one FROM item (binder_outer_join.cpp).
-  SelectStatement folded = fold_outer_joins(in);
+  SelectStatement folded = fold_outer_joins(pre_aggregate_outer_join(in));
   bind_from(folded);
   from_tables_ = q_.tables.size();
   // WHERE's conjuncts limit the keys decorrelated subqueries are computed for.

@@ -145,6 +145,11 @@ class Binder {
   // Outer joins (binder_outer_join.cpp): s with each LEFT/RIGHT/FULL JOIN and the items
   // before it replaced by one item holding the joined rows.
   SelectStatement fold_outer_joins(const SelectStatement& s);
+  // A grouped LEFT JOIN whose only aggregates count the right side's rows, with the
+  // count grouped per join key below the join (binder_group_join.cpp); s where not.
+  SelectStatement pre_aggregate_outer_join(const SelectStatement& s);
+  TableItem group_join_rows(const SelectStatement& s, std::shared_ptr<SelectStatement> per_key, const AstPtr& lkey,
+                            size_t counts, const SelectStatement& out);
   TempTable outer_join(std::vector<TableItem> left, TableItem right, const std::set<std::string>& names, bool star);
   std::vector<std::pair<std::string, TempTable>> join_sources(std::vector<TableItem>& items);
 

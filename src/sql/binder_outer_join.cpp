@@ -16,6 +16,7 @@
 #include "common/error.h"
 #include "sql/ast_nodes.h"
 #include "sql/binder.h"
+#include "sql/join_parts.h"
 
 namespace raydb::sql {
 
@@ -41,33 +42,6 @@ AstPtr literal(Value v, const std::string& text) {
   e->value = std::move(v);
   e->text = text;
   return e;
-}
-
-void names_in(const SelectStatement& s, std::set<std::string>& names, bool& star);
-
-void names_in(const AstPtr& e, std::set<std::string>& names, bool& star) {
-  if (!e) return;
-  if (e->kind == AstKind::kColumn) names.insert(to_lower(e->name));
-  if (e->kind == AstKind::kStar) star = true;
-  if (e->subquery) names_in(*e->subquery, names, star);
-  for (auto& c : e->children) names_in(c, names, star);
-}
-
-// Every column name a statement writes, inner queries included (a superset of what
-// an outer join's rows must keep); star: it selects * somewhere.
-void names_in(const SelectStatement& s, std::set<std::string>& names, bool& star) {
-  for (auto& w : s.with) names_in(*w.select, names, star);
-  if (s.left) names_in(*s.left, names, star);
-  if (s.right) names_in(*s.right, names, star);
-  for (auto& i : s.select) names_in(i.expr, names, star);
-  for (auto& t : s.from) {
-    names_in(t.on, names, star);
-    if (t.subquery) names_in(*t.subquery, names, star);
-  }
-  names_in(s.where, names, star);
-  names_in(s.having, names, star);
-  for (auto& g : s.group_by) names_in(g, names, star);
-  for (auto& o : s.order_by) names_in(o.expr, names, star);
 }
 
 // One column of a joined side: the item it comes from and its name.
@@ -105,29 +79,6 @@ bool may_be_null(const AstExpr& e, const Sources& l, const Sources& r) {
   return false;
 }
 
-// Appends column c of a part's rows to the joined table: integer-stored types as one
-// array (a part may hold millions of rows: TPC-H Q13's matched orders), others value
-// by value.
-void append_part_column(TempTableBuilder& b, const TempTable& part, size_t c) {
-  const Column& col = part.table->column(c);
-  const uint64_t n = part.rows();
-  const Type t = part.type(c);
-  const bool ints = !col.has_nulls() && t.id != TypeId::kVarchar && t.id != TypeId::kDouble &&
-                    t.id != TypeId::kHugeint && col.type().id != TypeId::kVarchar && col.type().id != TypeId::kDouble;
-  if (ints) {
-    std::vector<int64_t> values(n);
-    std::vector<uint8_t> nulls;
-    for (uint64_t r = 0; r < n; r++) values[r] = col.get_int(r);
-    if (part.nullable(c)) {
-      const Column& flag = part.table->column(size_t(part.null_flag[c]));
-      nulls.resize(n);
-      for (uint64_t r = 0; r < n; r++) nulls[r] = flag.get_int(r) != 0;
-    }
-    if (b.append_ints(c, values.data(), nulls, n)) return;
-  }
-  for (uint64_t row = 0; row < n; row++) b.append(c, part.value(row, c));
-}
-
 }  // namespace
 
 SelectStatement Binder::fold_outer_joins(const SelectStatement& s) {
@@ -144,7 +95,7 @@ SelectStatement Binder::fold_outer_joins(const SelectStatement& s) {
     {
       SelectStatement rest = out;
       rest.from[i].on = nullptr;
-      names_in(rest, names, star);
+      statement_names(rest, names, star);
     }
     std::vector<TableItem> left(out.from.begin(), out.from.begin() + long(i));
     TempTable joined = outer_join(left, out.from[i], names, star);

@@ -209,5 +209,29 @@ TEST_F(DictionaryFunctionTest, OtherShapesAreNotMappedAndErrorsAreTheCpus) {
                Error);
 }
 
+// A second evaluation (another compile of the same block, or another block of the
+// statement) reads the cached tables: the same per-code values and result strings, and
+// still the CPU's row by row; other constants or another dictionary are not confused.
+TEST_F(DictionaryFunctionTest, RepeatedEvaluationReadsTheSameTables) {
+  auto i = [](int32_t v) { return Expr::constant(Value::integer(v)); };
+  auto e = Expr::function(ScalarFunc::kSubstr, {col, i(1), i(2)}, Type::varchar());
+  auto first = cuda::general::DictionaryFunction::evaluate(*e, q);
+  auto second = cuda::general::DictionaryFunction::evaluate(*e, q);
+  ASSERT_TRUE(first && second);
+  EXPECT_EQ(first->map.values, second->map.values);
+  EXPECT_EQ(first->map.nulls, second->map.nulls);
+  ASSERT_EQ(first->results->size(), second->results->size());
+  for (uint32_t c = 0; c < first->results->size(); c++) EXPECT_EQ(first->results->at(c), second->results->at(c));
+  // Distinct results, sorted: codes order like the strings ("apple" twice gives one "ap").
+  for (uint32_t c = 1; c < first->results->size(); c++) EXPECT_LT(first->results->at(c - 1), first->results->at(c));
+  expect_rows_equal(e);
+  expect_rows_equal(Expr::function(ScalarFunc::kSubstr, {col, i(1), i(3)}, Type::varchar()));
+  // The same expression over another table's dictionary maps that dictionary.
+  ColumnBuilder b("s", Type::varchar());
+  for (const char* w : {"zz", "yy", "zz"}) b.append_string(w);
+  q.tables[0].table = std::make_shared<Table>("t", std::vector<ColumnPtr>{b.finish()});
+  expect_rows_equal(e);
+}
+
 }  // namespace
 }  // namespace raydb::exec

@@ -24,6 +24,20 @@ TEST_P(TpchAnalysis, EveryBlockAdmittedAtSf001) {
   EXPECT_TRUE(all.empty()) << GetParam() << " is refused by the CUDA backend:" << all;
 }
 
+// TPC-H Q13 as a group-join (sql/binder_group_join.cpp): the orders are counted per
+// customer key on the star kernels (one fact-table pass), no longer joined row by row
+// with the customers on the general path before grouping.
+TEST(CudaAnalysis, Q13CountsOrdersPerCustomerOnTheStarKernels) {
+  const std::vector<std::string> paths = tpch_cuda_paths("0.01", "q13");
+  std::string all;
+  bool per_key_on_star = false;
+  for (auto& p : paths) {
+    all += "\n  " + p;
+    per_key_on_star = per_key_on_star || (p.find("groupjoin: star kernels") != std::string::npos);
+  }
+  EXPECT_TRUE(per_key_on_star) << "q13's per-key count is not on the star kernels:" << all;
+}
+
 std::string param_name(const ::testing::TestParamInfo<std::string>& info) { return info.param; }
 
 INSTANTIATE_TEST_SUITE_P(CudaAnalysis, TpchAnalysis, ::testing::ValuesIn(tpch_query_names()), param_name);

@@ -7,6 +7,7 @@
 #include "exec/cpu/cpu_backend.h"
 #include "exec/cuda/cuda_backend.h"
 #include "exec/cuda/cuda_device.h"
+#include "exec/cuda/cuda_plan_analysis.h"
 #include "exec/index/index_catalog.h"
 #include "exec/query_driver.h"
 #include "plan/physical/physical_planner.h"
@@ -26,15 +27,19 @@ class AdmittingRunner : public sql::QueryRunner {
  public:
   AdmittingRunner() : cpu_({std::make_shared<exec::CpuBackend>(std::make_shared<exec::IndexCatalog>())}) {}
 
-  // The CUDA backend's refusal of `q` ("" when admitted).
-  std::string refusal(plan::LogicalQuery q) {
+  // The CUDA backend's refusal of `q` ("" when admitted); `path` names the admitted
+  // plan's path (the analysis's describe(): star kernels or general path).
+  std::string refusal(plan::LogicalQuery q, std::string* path = nullptr) {
     plan::PhysicalPlan p = plan::plan_query(std::make_shared<plan::LogicalQuery>(std::move(q)), {});
     auto r = exec::cuda::CudaBackend().admit(p, Settings{});
+    if (path) *path = r ? "refused" : exec::cuda::analysis_of(p)->describe();
     return r ? r->reason : "";
   }
 
   sql::TempTable materialize(plan::LogicalQuery q, const std::string& name, const std::string& what) override {
-    if (std::string why = refusal(q); !why.empty()) refusals.push_back(what + ": " + why);
+    std::string path;
+    if (std::string why = refusal(q, &path); !why.empty()) refusals.push_back(what + ": " + why);
+    paths.push_back(what + ": " + path);
     std::vector<Type> types;
     for (auto& e : q.select) types.push_back(e->type);
     const std::vector<std::string> names = q.output_names;
@@ -53,6 +58,7 @@ class AdmittingRunner : public sql::QueryRunner {
   }
 
   std::vector<std::string> refusals;
+  std::vector<std::string> paths;  // per block run: "what: path"
 
  private:
   exec::QueryDriver cpu_;
@@ -71,6 +77,19 @@ std::vector<std::string> tpch_cuda_refusals(const std::string& sf, const std::st
       tpch_sql(name), [&](std::string_view n) { return dir->table(n); }, {}, &runner);
   if (std::string why = runner.refusal(std::move(stmt.query)); !why.empty()) runner.refusals.push_back("outer block: " + why);
   return runner.refusals;
+}
+
+std::vector<std::string> tpch_cuda_paths(const std::string& sf, const std::string& name) {
+  OracleFixture& f = tpch_fixture(sf, /*with_oracle=*/false);
+  if (!f.db) return {"no database: " + f.error};
+  auto dir = DatabaseDirectory::open(f.path);
+  AdmittingRunner runner;
+  auto stmt = sql::parse_and_bind(
+      tpch_sql(name), [&](std::string_view n) { return dir->table(n); }, {}, &runner);
+  std::string path;
+  runner.refusal(std::move(stmt.query), &path);
+  runner.paths.push_back("outer block: " + path);
+  return runner.paths;
 }
 
 void expect_tpch_cuda_equals_cpu(const std::string& sf, const std::string& name) {

@@ -19,4 +19,9 @@ void expect_tpch_cuda_equals_cpu(const std::string& sf, const std::string& name)
 // for the outer block), and the outer block. Empty when every block is admitted.
 std::vector<std::string> tpch_cuda_refusals(const std::string& sf, const std::string& name);
 
+// The CUDA backend's path for each block of `name` at `sf` (as tpch_cuda_refusals runs
+// them), in the order they run: "<block>: star kernels", "<block>: general path" or
+// "<block>: refused"; the outer block last.
+std::vector<std::string> tpch_cuda_paths(const std::string& sf, const std::string& name);
+
 }  // namespace raydb::test

@@ -31,6 +31,18 @@ FactBytes streamed_fact_bytes(const StarPlan& sp) {
   return f;
 }
 
+// The dimension side's transient device memory: per dimension a 4-byte lookup entry
+// per key value and its 1-2 byte narrowed copy (star_dimensions.cpp).
+uint64_t lookup_bytes(const StarPlan& sp) {
+  uint64_t b = 0;
+  for (const StarDim& d : sp.dims) {
+    const ColumnStats& s = d.key->stats();
+    // Spans past 2^32 never run (size_lookup turns them down); capped against overflow.
+    if (s.min <= s.max) b += std::min<uint64_t>(uint64_t(s.max) - uint64_t(s.min), uint64_t(1) << 32) * 6;
+  }
+  return b;
+}
+
 uint64_t free_bytes() {
   const MemoryStats m = memory_stats();
   return m.budget > m.in_use ? m.budget - m.in_use : 0;
@@ -73,7 +85,7 @@ std::optional<StreamPlan> plan_streaming(const CudaPlanAnalysis& a, const plan::
     refuse("order statistics (median, quantiles, k-th values) read the fact table a second time");
   StreamBudget b;
   b.free_bytes = free;
-  b.other_bytes = a.bytes_to_upload > fact.total ? a.bytes_to_upload - fact.total : 0;
+  b.other_bytes = (a.bytes_to_upload > fact.total ? a.bytes_to_upload - fact.total : 0) + lookup_bytes(sp);
   b.row_bytes = fact.row;
   b.setting_rows = stream_chunk_setting(settings);
   const std::variant<uint64_t, std::string> rows = stream_chunk_rows(b);

@@ -47,6 +47,7 @@ struct StreamPlan {
 struct StreamBudget {
   uint64_t free_bytes = 0;     // budget - in use
   uint64_t other_bytes = 0;    // device bytes of the non-streamed columns not resident yet
+                               // and of the dimensions' lookup arrays
   uint64_t row_bytes = 0;      // streamed bytes per fact row
   uint64_t setting_rows = 0;   // cuda_stream_chunk_rows (0: from the budget)
 };

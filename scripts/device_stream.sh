@@ -15,7 +15,8 @@
 #    bandwidth measured in the same run; issue target >= 70%), answers checked against
 #    the resident run and the CPU backend (a difference fails the script).
 # 4. `auto` under the same limits in fresh `raydb query` processes: EXPLAIN's backend
-#    line (streamed on the GPU, or the CPU and why) for each query.
+#    line (streamed on the GPU, or the CPU and why) for each query; EXPLAIN ANALYZE's
+#    streamed line (chunks, bytes copied, copy/kernel overlap) for q1.1, q2.1, q4.1.
 # Files in $OUT: stream.txt (everything printed), stream.jsonl, calibration.json.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/device_unpack.sh"  # B, SRC, R, T
@@ -68,6 +69,11 @@ PY
            | grep -m1 -A2 '^backend' | tr '\n' ' ')
     say "$q: $line"
   done < "$OUT/limits.txt"
+  stamp "EXPLAIN ANALYZE streamed (forced cuda, fresh processes)"
+  grep -E '^(q1.1|q2.1|q4.1) ' "$OUT/limits.txt" | while read -r q limit; do
+    say "$q: $(timeout 60 "$R" query --db "$DB" --backend cuda --set "gpu_memory_limit=$limit" \
+               "explain analyze $(cat "$Q/$q.sql")" 2>&1 | grep -E 'backend|streamed|cuda star' | tr '\n' ' ')"
+  done
 fi
 
 stamp done

@@ -241,7 +241,8 @@ void add_fact_predicates(StarRun& r, StarParams& p) {
   bool sets = false;
   for (int k = 0; k < p.npreds; k++) sets = sets || is_device_set(p.preds[k]);
   // Streamed, the fact columns are never whole on the device: the kernel evaluates
-  // trees and sets itself (its EXT instantiation), chunk by chunk.
+  // trees and sets itself (its EXT instantiation), chunk by chunk. Its slower compute
+  // does not show there: a streamed pass runs at the host link's speed, tens of GB/s.
   if ((trees || sets) && !r.nothing && r.settings.cuda_filter_passes() && !r.stream)
     return add_filter_passes(r, p, trees ? &t : nullptr, nleaves, nlinears);
   if (trees) upload_fact_trees(r, p, t);

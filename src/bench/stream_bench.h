@@ -17,7 +17,8 @@ struct StreamBenchOptions {
   std::string json;
 };
 
-// Throws Error(kExecution) after printing when an answer differed.
+// Throws Error(kExecution) after printing when a query failed or an answer differed
+// (a failing query is reported on its row; the others still run).
 void run_stream_bench(const StreamBenchOptions& options);
 
 }  // namespace raydb::bench

@@ -57,9 +57,8 @@ void launch_fact_streamed(StarRun& r, const StarParams& p) {
   run->events.reset(new StreamChunkEvents[chunks.size()]);
   // The first copy after everything queued before on the compute stream (the chunk
   // buffers may be pool blocks its earlier work used).
-  gpu::Event ready;
-  gpu::check_cuda(cudaEventRecord(ready, compute), "cudaEventRecord");
-  gpu::check_cuda(cudaStreamWaitEvent(copy, ready, 0), "cudaStreamWaitEvent");
+  gpu::check_cuda(cudaEventRecord(run->ready, compute), "cudaEventRecord");
+  gpu::check_cuda(cudaStreamWaitEvent(copy, run->ready, 0), "cudaStreamWaitEvent");
   for (size_t i = 0; i < chunks.size(); i++) {
     StreamChunkEvents& e = run->events[i];
     std::vector<gpu::DeviceBuffer>& slot = run->slots[i % nslots];

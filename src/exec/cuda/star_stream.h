@@ -22,6 +22,7 @@ struct StreamChunkEvents {
 // until the kernels that read them have finished) and each chunk's events.
 struct StreamRun {
   std::vector<std::vector<gpu::DeviceBuffer>> slots;  // per slot, per fact column (empty: resident)
+  gpu::Event ready;  // the compute stream's work before the pass; the first copy waits for it
   std::unique_ptr<StreamChunkEvents[]> events;
   size_t chunks = 0;
   uint64_t bytes = 0;  // copied to the device

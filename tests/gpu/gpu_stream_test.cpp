@@ -5,8 +5,9 @@
 // budget; the settings reject bad values; a streamed query's estimate overlaps copy and
 // kernels. On a device: forced streaming with small chunks (inside zone-map blocks, a
 // last chunk of one row, chunks skipped by data skipping) answers as the CPU does, and
-// so do the 13 SSB queries with gpu_memory_limit at a quarter of their columns under
-// `auto`; order statistics are refused with one line when forced.
+// so do the 13 SSB queries with gpu_memory_limit at a quarter of their fact columns
+// under `auto`; order statistics are refused with one line when forced; `auto` weighs
+// streaming against the CPU by the calibration.
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -16,8 +17,11 @@
 #include "exec/cuda/cuda_device.h"
 #include "exec/cuda/kernel_params.h"
 #include "exec/cuda/stream_plan.h"
+#include "plan/physical/calibration.h"
+#include "plan/physical/cost_model.h"
 #include "plan/physical/transfer_cost.h"
 #include "storage/zone_map.h"
+#include "support/fixtures.h"
 #include "support/result_rows.h"
 #include "support/test_support.h"
 
@@ -250,6 +254,57 @@ TEST(GpuStream, OrderStatisticsAreRefusedWithOneLine) {
   const QueryResult got = db->query(sql, a);
   EXPECT_EQ(got.backend, "cpu");
   EXPECT_TRUE(same(db->query(sql, cpu), got, sql));
+}
+
+// Restores the cost model's calibration (the file's, when there is one) at the end.
+struct CalibrationOverride {
+  explicit CalibrationOverride(plan::Calibration c) {
+    plan::use_calibration(std::make_shared<const plan::Calibration>(std::move(c)));
+  }
+  ~CalibrationOverride() { plan::reload_calibration(); }
+};
+
+// `auto` weighs a streamed query against the CPU on every run (streamed columns never
+// become resident): a 1 MB/s link sends it to the CPU, saying it would stream; a CPU
+// of 1 MB/s keeps it streamed on the GPU. Answers equal the CPU's either way.
+TEST(GpuStream, AutoWeighsStreamingAgainstTheCpu) {
+  if (exec::cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device: " << exec::cuda::no_device_reason();
+  OracleFixture& f = ssb_fixture("0.01");
+  ASSERT_TRUE(f.db) << f.error;
+  auto db = Database::open(f.path);
+  exec::cuda::clear_column_cache();
+  const std::string sql = read_file(source_dir() + "/ssb/queries/q2.1.sql");
+  QueryOptions cpu;
+  cpu.backend = Backend::kCpu;
+  const QueryResult want = db->query(sql, cpu);
+  QueryOptions a;
+  a.settings.set("cuda_stream", "on");
+  plan::Calibration c;
+  c.cpu_threads = 1;
+  c.gpu_read_gbs = 3000;
+  c.gpu_first_use_ms = 100;
+  {
+    c.cpu_read_gbs = 10;
+    c.host_to_device_gbs = 0.001;
+    CalibrationOverride use(c);
+    for (int run = 0; run < 2; run++) {
+      const std::string e = db->query("explain " + sql, a).explain;
+      EXPECT_NE(e.find("the CPU answers sooner end to end: streaming"), std::string::npos) << e;
+      const QueryResult got = db->query(sql, a);
+      EXPECT_EQ(got.backend, "cpu");
+      EXPECT_TRUE(same(want, got, sql));
+    }
+  }
+  {
+    c.cpu_read_gbs = 0.001;
+    c.host_to_device_gbs = 25;
+    CalibrationOverride use(c);
+    const std::string e = db->query("explain " + sql, a).explain;
+    EXPECT_NE(e.find("streamed ("), std::string::npos) << e;
+    const QueryResult got = db->query(sql, a);
+    EXPECT_EQ(got.backend, "cuda");
+    EXPECT_TRUE(same(want, got, sql));
+  }
 }
 
 // The 13 SSB queries with the budget at the dimension side, a quarter of each one's

@@ -45,6 +45,8 @@ void drop_gpu_resident_columns();
 // memory pool's blocks to the device, as before process exit under a leak checker.
 // Returns the device bytes still held by live objects (0 without CUDA).
 uint64_t release_gpu_memory();
+// Device bytes held now by resident columns and live query buffers (0 without CUDA).
+uint64_t gpu_memory_in_use();
 
 // Starts the GPU's driver and context on a background thread, so a query that goes to
 // the GPU later finds them made (raydb query and shell, setting device_warmup); does

@@ -33,6 +33,8 @@ void drop_gpu_resident_columns() { exec::cuda::clear_column_cache(); }
 
 uint64_t release_gpu_memory() { return exec::cuda::release_device_state(); }
 
+uint64_t gpu_memory_in_use() { return exec::cuda::memory_stats().in_use; }
+
 void start_gpu_warmup() { exec::cuda::start_device_warmup(); }
 bool gpu_warmup_running() { return exec::cuda::device_warmup_running(); }
 double gpu_warmup_ms() { return exec::cuda::device_warmup_ms(); }

@@ -35,6 +35,7 @@ void register_bench(CLI::App& app) {
   register_bench_ops(*bench);    // cmd_bench_ops.cpp
   register_bench_scan(*bench);   // cmd_bench_scan.cpp
   register_bench_views(*bench);  // cmd_bench_views.cpp
+  register_bench_stream(*bench);  // cmd_bench_stream.cpp
 }
 
 namespace {

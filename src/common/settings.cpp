@@ -43,6 +43,11 @@ const std::vector<SettingInfo> kSettings = {
      "star kernels: boolean trees and long IN sets evaluated by passes before the fused kernel (off: inside it)"},
     {"cuda_perfect_set_min", "RAYDB_CUDA_PERFECT_SET_MIN", "a key count from 0 to 128 (0: never)",
      "star kernels: IN lists of at least this many keys (default 4) looked up by a perfect hash in shared memory"},
+    {"cuda_stream", "RAYDB_CUDA_STREAM", "auto, on or off",
+     "star kernels: stream the fact columns through the GPU in chunks when they do not fit the memory budget "
+     "(on: always, for tests and benchmarks; off: never, the query is refused)"},
+    {"cuda_stream_chunk_rows", "RAYDB_CUDA_STREAM_CHUNK_ROWS", "a row count (0: sized from the memory budget)",
+     "star kernels: fact rows per streamed chunk, rounded up to the kernel's 4096-row tile"},
     {"cuda_profile", "RAYDB_CUDA_PROFILE", "on or off", "star path: per-phase device times on stderr"},
     {"cuda_disable", "RAYDB_CUDA_DISABLE", "on or off", "hide CUDA devices (read once per process)"},
     {"transfer_cost", "RAYDB_TRANSFER_COST", "on or off",
@@ -62,6 +67,12 @@ std::optional<double> parse_margin(std::string_view v) {
   const double x = std::strtod(text.c_str(), &end);
   if (text.empty() || end != text.c_str() + text.size() || !(x >= 0 && x <= 10)) return std::nullopt;
   return x;
+}
+
+// A whole non-negative number of rows, the whole text digits.
+std::optional<uint64_t> parse_count(std::string_view v) {
+  if (v.empty() || v.size() > 18 || v.find_first_not_of("0123456789") != std::string_view::npos) return std::nullopt;
+  return std::stoull(std::string(v));
 }
 
 size_t slot(std::string_view name) {
@@ -172,6 +183,10 @@ void Settings::set(std::string_view name, std::string_view value) {
     const std::string t(value);
     if (t.empty() || t.size() > 3 || t.find_first_not_of("0123456789") != std::string::npos || std::stoi(t) > 128)
       bad();
+  } else if (n == "cuda_stream") {
+    if (value != "auto" && value != "on" && value != "off") bad();
+  } else if (n == "cuda_stream_chunk_rows") {
+    if (!parse_count(value)) bad();
   } else if (n == "gpu_memory_limit" || n == "cpu_memory_limit") {
     parse_byte_size(value, fmt::format("setting {}", n));
   } else if (!parse_switch(value, &b)) {

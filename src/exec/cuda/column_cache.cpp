@@ -26,13 +26,12 @@ int64_t get_int(const Column& c, uint64_t i) {
 
 std::atomic<bool> g_fast_load{true};
 
-// The column's narrowed file, when the fast path may read it.
+}  // namespace
+
 const NarrowedFile* fast_source(const Column& c) {
   const NarrowedFile* f = c.narrowed().get();
   return g_fast_load.load() && f && f->rows == c.size() ? f : nullptr;
 }
-
-}  // namespace
 
 void use_fast_load(bool on) { g_fast_load.store(on); }
 

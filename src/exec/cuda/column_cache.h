@@ -31,6 +31,9 @@ struct DeviceColumn {
   int64_t value_of_stored(uint64_t s) const { return dev.decode ? host_decode[s] : int64_t(uint64_t(dev.base) + s); }
 };
 
+// The column's narrowed file, when the fast load path may read it (setting fast_load).
+const NarrowedFile* fast_source(const Column& c);
+
 class ColumnCache {
  public:
   static ColumnCache& instance();

@@ -59,12 +59,14 @@ std::optional<Rejection> CudaBackend::defer(const plan::PhysicalPlan& plan, cons
   w.device_ms = a->fused_pass_ms.value_or(0.0);
   w.device_ready = device_in_use();
   w.threads = threads;
+  w.streamed = may_stream(*a, settings);
   const plan::TransferEstimate e = plan::estimate_transfer(w);
   if (!e.cpu_sooner()) return std::nullopt;
   return Rejection{ErrorKind::kNotImplemented,
-                   fmt::format("the CPU answers sooner end to end: moving {:.1f} MB to the GPU first ({:.1f} ms "
-                               "estimated, {:.1f} ms on the CPU; transfer_cost=off keeps the GPU)",
-                               double(w.upload_bytes) / 1e6, e.gpu_ms, e.cpu_ms)};
+                   fmt::format("the CPU answers sooner end to end: {} {:.1f} MB {} ({:.1f} ms estimated, {:.1f} ms on "
+                               "the CPU; transfer_cost=off keeps the GPU)",
+                               w.streamed ? "streaming" : "moving", double(w.upload_bytes) / 1e6,
+                               w.streamed ? "through the GPU" : "to the GPU first", e.gpu_ms, e.cpu_ms)};
 }
 
 namespace {
@@ -123,7 +125,17 @@ void CudaBackend::choose_access_paths(plan::PhysicalPlan& plan, const std::vecto
     StageScope stage(Stage::kDeviceInit);
     wait_device_warmup();
   }
-  if (auto a = std::dynamic_pointer_cast<const CudaPlanAnalysis>(plan.analysis)) check_budget(*a);
+  if (auto a = std::dynamic_pointer_cast<const CudaPlanAnalysis>(plan.analysis)) {
+    // Larger than the GPU: a star plan whose fact columns do not fit streams them.
+    if (std::optional<StreamPlan> s = plan_streaming(*a, *plan.query, settings)) {
+      auto streamed = std::make_shared<CudaPlanAnalysis>(*a);
+      streamed->stream = s;
+      streamed->label = "star kernels, " + s->describe();
+      plan.analysis = std::move(streamed);
+    } else {
+      check_budget(*a);
+    }
+  }
   if (views_ && gpu_index_supported(plan::IndexKind::kRt, nullptr)) {
     choose_view(plan, *views_, policy, plan::ExecDevice::kGpu, rt_view_per_hit(settings));
     if (plan.view_scan) {

@@ -9,7 +9,12 @@
 #include <vector>
 
 #include "exec/core/result_table.h"
+#include "exec/cuda/stream_plan.h"
 #include "plan/physical/physical_plan.h"
+
+namespace raydb {
+class Settings;
+}
 
 namespace raydb::exec::cuda {
 
@@ -45,6 +50,17 @@ uint64_t bytes_to_upload(const CudaPlanAnalysis& analysis);
 uint64_t host_bytes_to_upload(const CudaPlanAnalysis& analysis);
 // Whether this process has put columns on the device already (its context exists).
 bool device_in_use();
+// Larger than the GPU (stream_plan.h): whether the analysed star plan streams its fact
+// columns under `settings` and the budget now. nullopt when it is no star plan, when
+// cuda_stream is off, or (auto) when its columns fit; throws with a one-line reason when
+// they do not fit and cannot stream (kOutOfMemory, so `auto` runs the CPU) or when
+// cuda_stream=on cannot stream (kNotImplemented).
+std::optional<StreamPlan> plan_streaming(const CudaPlanAnalysis& analysis, const plan::LogicalQuery& q,
+                                         const Settings& settings);
+// Whether plan_streaming would stream, judged without making a device context (for
+// `auto`'s cost before the access paths): cuda_stream=on, or the budget is known (a
+// gpu_memory_limit, or a device in use) and the columns exceed what is free.
+bool may_stream(const CudaPlanAnalysis& analysis, const Settings& settings);
 
 class CudaExecutor {
  public:

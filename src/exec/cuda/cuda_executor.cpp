@@ -30,7 +30,7 @@ ResultTable CudaExecutor::execute(const plan::PhysicalPlan& plan, const ExecOpti
   // [gpuidx] Plans with index scans or index joins run on the general path (index_steps.h).
   if (plan.has_index_paths() || !a->star) return run_general();
   try {
-    return execute_star(plan, *a->star, options);
+    return execute_star(plan, *a->star, options, a->stream ? &*a->stream : nullptr);
   } catch (const Error& e) {
     if (e.kind() != ErrorKind::kNotImplemented || device_count() == 0) throw;
     if (!a->general && std::holds_alternative<std::string>(general::analyze_general(plan))) throw;

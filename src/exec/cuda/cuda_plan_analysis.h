@@ -12,6 +12,7 @@
 
 #include "exec/cuda/general/general_plan.h"
 #include "exec/cuda/star_plan.h"
+#include "exec/cuda/stream_plan.h"
 #include "plan/physical/physical_plan.h"
 
 namespace raydb::exec::cuda {
@@ -28,8 +29,15 @@ struct CudaPlanAnalysis final : plan::BackendAnalysis {
   std::optional<double> fused_pass_ms;
   uint64_t bytes_to_upload = 0;  // device bytes the plan's columns need beyond what is resident
   uint64_t host_bytes_to_upload = 0;  // the stored bytes of those columns
+  // Set when the star kernels stream the fact columns (they do not fit the budget, or
+  // cuda_stream=on); chosen with the access paths, when the budget is known.
+  std::optional<StreamPlan> stream;
+  std::string label;  // describe()'s text for a streamed plan
 
-  const char* describe() const override { return star ? "star kernels" : "general path"; }
+  const char* describe() const override {
+    if (!label.empty()) return label.c_str();
+    return star ? "star kernels" : "general path";
+  }
 };
 
 // Analyses `plan` (its index paths ignored, as at admission) for the CUDA backend, or

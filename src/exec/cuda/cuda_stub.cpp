@@ -17,6 +17,10 @@ std::vector<DeviceInfo> devices() { return {}; }
 uint64_t bytes_to_upload(const CudaPlanAnalysis&) { return 0; }
 uint64_t host_bytes_to_upload(const CudaPlanAnalysis&) { return 0; }
 bool device_in_use() { return false; }
+std::optional<StreamPlan> plan_streaming(const CudaPlanAnalysis&, const plan::LogicalQuery&, const Settings&) {
+  return std::nullopt;
+}
+bool may_stream(const CudaPlanAnalysis&, const Settings&) { return false; }
 MemoryStats memory_stats() { return {}; }
 void set_memory_budget(uint64_t) {}
 void clear_column_cache() {}

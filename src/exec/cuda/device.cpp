@@ -10,6 +10,7 @@
 #include "exec/cuda/cuda_plan_analysis.h"
 #include "exec/cuda/general/bound_program.h"
 #include "exec/cuda/gpu_index_catalog.h"
+#include "exec/cuda/host_column_cache.h"
 #include "exec/cuda/star_run.h"
 #include "gpu/device_buffer.h"
 #include "gpu/event.h"
@@ -86,11 +87,14 @@ namespace {
 uint64_t upload_bytes(const CudaPlanAnalysis& a, bool stored) {
   uint64_t b = 0;
   ColumnCache& cache = ColumnCache::instance();
+  HostColumnCache& host = HostColumnCache::instance();
   auto add = [&](const ColumnPtr& c) {
-    if (!cache.resident(c.get()))
-      // Host bytes: what the load reads (a narrowed file, else the column file it narrows).
-      b += stored ? (c->narrowed() ? c->narrowed()->bytes() : c->size() * uint64_t(c->type().physical_width()))
-                  : ColumnCache::estimate_bytes(*c);
+    if (cache.resident(c.get())) return;
+    // Host bytes: what the load reads (a narrowed file, else the column file it narrows);
+    // none for a streamed column already in pinned host memory.
+    if (stored && host.holds(c.get())) return;
+    b += stored ? (c->narrowed() ? c->narrowed()->bytes() : c->size() * uint64_t(c->type().physical_width()))
+                : ColumnCache::estimate_bytes(*c);
   };
   if (const StarPlan* sp = a.star ? &*a.star : nullptr) {
     for (auto& c : sp->fact_columns) add(c);
@@ -120,6 +124,7 @@ void clear_column_cache() {
   if (device_count() == 0) return;
   general::clear_double_columns();
   ColumnCache::instance().clear();
+  HostColumnCache::instance().clear();
 }
 
 void release_pooled_memory() {
@@ -130,6 +135,7 @@ uint64_t release_device_state() {
   if (device_count() == 0) return 0;
   release_gpu_indexes();
   general::clear_double_columns();
+  HostColumnCache::instance().clear();
   ColumnCache::instance().clear();  // trims the pool too
   ColumnCache::instance().release_staging();
   StarContext::release();

@@ -5,6 +5,7 @@
 
 #include "common/error.h"
 #include "common/int_math.h"
+#include "exec/cuda/host_column_cache.h"
 #include "exec/cuda/star_run.h"
 #include "gpu/stream_wait.h"
 
@@ -95,7 +96,12 @@ void build_dimension(StarRun& r, size_t i, const uint64_t* range_dev, u64* count
 void upload_star_columns(StarRun& r) {
   const StarPlan& sp = r.sp;
   cudaStream_t s = r.ctx.stream;
-  for (auto& c : sp.fact_columns) r.fact.push_back(&r.cache.get(c, s));
+  // Streamed: fact columns not resident are read into pinned host memory instead.
+  for (auto& c : sp.fact_columns) {
+    const HostColumn* h = r.stream && !r.cache.resident(c.get()) ? &HostColumnCache::instance().get(c, s) : nullptr;
+    r.host_fact.push_back(h);
+    r.fact.push_back(h ? &h->meta : &r.cache.get(c, s));
+  }
   r.nothing = sp.always_false || sp.root_rows == 0;
   r.dims.resize(sp.dims.size());
   for (size_t i = 0; i < sp.dims.size(); i++) {

@@ -7,6 +7,7 @@
 #include "common/timer.h"
 #include "exec/cuda/cuda_device.h"
 #include "exec/cuda/star_run.h"
+#include "exec/cuda/star_stream.h"
 
 namespace raydb::exec::cuda {
 
@@ -79,6 +80,7 @@ std::string profile_text(const StarRun& r, double upload_ms, double gpu_wall_ms,
                    r.present.empty() ? 0 : r.present.size(), blocks_text(r));
   s += fmt::format("cuda star kernels: upload {:.2f} ms, device {:.3f} ms (host wall {:.3f} ms), fact bytes {}\n",
                    upload_ms, r.device_ms, gpu_wall_ms, fact_bytes);
+  s += stream_profile(r);
   if (!r.phases.empty()) s += "device phases: " + r.phases;
   if (r.order_stats_ms > 0) s += fmt::format("\norder statistics: group pass and selection {:.3f} ms", r.order_stats_ms);
   return s;
@@ -86,9 +88,10 @@ std::string profile_text(const StarRun& r, double upload_ms, double gpu_wall_ms,
 
 }  // namespace
 
-ResultTable execute_star(const plan::PhysicalPlan& plan, const StarPlan& sp, const ExecOptions& options) {
+ResultTable execute_star(const plan::PhysicalPlan& plan, const StarPlan& sp, const ExecOptions& options,
+                         const StreamPlan* stream) {
   if (device_count() == 0) fail(ErrorKind::kNotImplemented, "no CUDA device: {}", no_device_reason());
-  StarRun r(sp, *plan.query, options.settings);
+  StarRun r(sp, *plan.query, options.settings, stream);
   Timer timer;
   ResultTable result;
   result.interner = std::make_shared<StringInterner>();

@@ -8,6 +8,7 @@
 #include "exec/core/perfect_set.h"
 
 #include "exec/cuda/star_run.h"
+#include "exec/cuda/star_stream.h"
 
 namespace raydb::exec::cuda {
 
@@ -239,7 +240,11 @@ void add_fact_predicates(StarRun& r, StarParams& p) {
   const bool trees = build_fact_trees(r, t, nleaves, nlinears);
   bool sets = false;
   for (int k = 0; k < p.npreds; k++) sets = sets || is_device_set(p.preds[k]);
-  if ((trees || sets) && !r.nothing && r.settings.cuda_filter_passes()) return add_filter_passes(r, p, trees ? &t : nullptr, nleaves, nlinears);
+  // Streamed, the fact columns are never whole on the device: the kernel evaluates
+  // trees and sets itself (its EXT instantiation), chunk by chunk. Its slower compute
+  // does not show there: a streamed pass runs at the host link's speed, tens of GB/s.
+  if ((trees || sets) && !r.nothing && r.settings.cuda_filter_passes() && !r.stream)
+    return add_filter_passes(r, p, trees ? &t : nullptr, nleaves, nlinears);
   if (trees) upload_fact_trees(r, p, t);
 }
 
@@ -355,7 +360,7 @@ void run_fact_pass(StarRun& r, StarParams& p, gpu::DeviceBuffer& acc) {
     if (f == kAggMax) launch_fill(p.acc.lo[a], R, u64(INT64_MIN), s);
   }
   gpu::check_cuda(cudaEventRecord(r.ctx.fact_start, s), "cudaEventRecord");
-  if (!r.nothing) launch_fact_kernel(r, p);
+  if (!r.nothing) r.stream ? launch_fact_streamed(r, p) : launch_fact_kernel(r, p);
   gpu::check_cuda(cudaEventRecord(r.ctx.fact_done, s), "cudaEventRecord");
   // 8 bytes into pinned memory; read after the stream's sync in copy_groups_back.
   gpu::check_cuda(cudaMemcpyAsync(r.ctx.counter.get(), p.filtered, 8, cudaMemcpyDeviceToHost, s), "cudaMemcpy");

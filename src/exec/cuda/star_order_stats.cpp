@@ -6,6 +6,7 @@
 // round trip between passes) picks the ranks. The keys and ranks are those the CPU
 // backend uses, so the answers are the same bit for bit. A k given by an expression of
 // other aggregates is evaluated per group from the fused pass's results first.
+#include "common/error.h"
 #include "common/timer.h"
 #include "exec/core/aggregate_states.h"
 #include "exec/cuda/ops/order_statistics_gpu.h"
@@ -18,6 +19,9 @@ void run_order_statistics(StarRun& r, const StarParams& fused) {
   bool any = false;
   for (auto& a : aggs) any = any || a.order_stat;
   if (!any) return;
+  // Their second pass reads the whole fact table on the device: streamed plans are
+  // refused when planned (stream_choice.cpp).
+  if (r.stream) fail(ErrorKind::kInternal, "order statistics in a streamed star pass");
   Timer timer;
   r.order_stats.assign(aggs.size(), {});
   r.os_key_types.assign(aggs.size(), orderstat::KeyType::kInt64);

@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include "exec/core/order_statistics/order_statistics.h"
 #include "exec/cuda/star_blocks.h"
 #include "exec/cuda/star_plan.h"
+#include "exec/cuda/stream_plan.h"
 #include "gpu/current_device.h"
 #include "gpu/device_buffer.h"
 #include "gpu/event.h"
@@ -37,6 +39,7 @@ constexpr size_t kSharedLimit = 48 * 1024;              // shared accumulators p
 struct StarContext {
   gpu::CurrentDevice device;  // first: what follows belongs to device 0
   gpu::Stream stream;
+  gpu::Stream copy;  // streamed fact chunks' copies (star_stream.h), beside the kernels on `stream`
   gpu::Event start, stop;
   gpu::Event dims_done, fact_start, fact_done;  // cuda_profile phases
   gpu::PinnedBuffer host;                       // staging for small uploads and results
@@ -64,15 +67,23 @@ struct DimRun {
   std::vector<int32_t> inv_host;
 };
 
+struct HostColumn;
+struct StreamRun;
+
 struct StarRun {
-  StarRun(const StarPlan& sp, const plan::LogicalQuery& q, const Settings& settings)
-      : sp(sp), q(q), settings(settings), ctx(StarContext::instance()), cache(ColumnCache::instance()) {}
+  StarRun(const StarPlan& sp, const plan::LogicalQuery& q, const Settings& settings, const StreamPlan* stream)
+      : sp(sp), q(q), settings(settings), ctx(StarContext::instance()), cache(ColumnCache::instance()), stream(stream) {}
 
   const StarPlan& sp;
   const plan::LogicalQuery& q;
   const Settings& settings;
   StarContext& ctx;
   ColumnCache& cache;
+  // Set when the fact columns stream through in chunks (stream_plan.h); then per fact
+  // column its pinned host source, or null where it is resident on the device.
+  const StreamPlan* stream = nullptr;
+  std::vector<const HostColumn*> host_fact;
+  std::shared_ptr<StreamRun> stream_run;  // the streamed pass's buffers and events (star_stream.h)
 
   std::vector<const DeviceColumn*> fact;
   std::vector<DimRun> dims;

@@ -19,6 +19,9 @@ struct TransferWork {
   double device_ms = 0;       // the GPU's own run with its data resident (kernels)
   bool device_ready = false;  // the device was already used in this process
   int threads = 0;            // CPU threads of the query (0: all the calibration's)
+  // The fact columns stream through the GPU in chunks (exec/cuda/stream_plan.h): their
+  // copy is paid by every run, overlapped with the kernels rather than before them.
+  bool streamed = false;
 };
 
 struct TransferEstimate {
@@ -40,9 +43,12 @@ struct TransferConstants {
 };
 TransferConstants transfer_constants(const Calibration* calibration);
 
+inline constexpr double kDefaultStreamH2DGbs = 20.0;
+
 // The estimate from `calibration` (null: the active one, cost_model.h). Without a
 // measured CPU read bandwidth and host-to-device bandwidth it is not calibrated and
-// advises nothing (auto keeps the GPU, as before this model).
+// advises nothing (auto keeps the GPU, as before this model); a streamed query without
+// a measured host-to-device bandwidth takes kDefaultStreamH2DGbs.
 TransferEstimate estimate_transfer(const TransferWork& w, const Calibration* calibration = nullptr);
 
 }  // namespace raydb::plan

@@ -172,6 +172,40 @@ TEST(GpuPerfectSet, InListsEqualCpu) {
   EXPECT_GT(matched, 20) << "most lists select rows: the test would pass vacuously otherwise";
 }
 
+// Few groups in shared memory (the lanes of a warp mostly in the same group): the
+// warp-aggregated folds (block/aggregate.cuh fold_peers) give the CPU's sums (64- and
+// 128-bit, negative terms), minima, maxima and counts, with and without a WHERE mask
+// and a dimension, on the star kernels.
+TEST(GpuFewGroups, WarpAggregatedFoldsEqualCpu) {
+  REQUIRE_GPU();
+  OracleFixture& f = ssb_fixture("0.01");
+  ASSERT_TRUE(f.db) << f.error;
+  const char* sqls[] = {
+      "select lo_shipmode, count(*), sum(lo_revenue), min(lo_tax), max(lo_extendedprice) from lineorder "
+      "group by lo_shipmode order by 1",
+      "select lo_tax, sum(lo_discount - 5), min(lo_quantity - 30), max(lo_quantity - 30), count(*) from lineorder "
+      "group by lo_tax order by 1",
+      "select lo_discount, sum(lo_revenue * lo_extendedprice), sum(lo_revenue - lo_supplycost * 100) from lineorder "
+      "where lo_quantity < 40 group by lo_discount order by 1",
+      "select lo_orderpriority, count(*), avg(lo_quantity) from lineorder where lo_quantity between 10 and 20 "
+      "group by lo_orderpriority order by 1",
+      "select d_year, lo_shipmode, sum(lo_revenue), max(lo_supplycost) from lineorder, date "
+      "where lo_orderdate = d_datekey group by d_year, lo_shipmode order by 1, 2",
+  };
+  for (const char* sql : sqls) {
+    QueryResult e = f.db->query(std::string("explain ") + sql, QueryOptions{Backend::kCuda});
+    EXPECT_NE(e.explain.find("star kernels"), std::string::npos) << sql << "\n" << e.explain;
+    std::string why;
+    EXPECT_TRUE(run_both(*f.db, sql, why)) << sql << ": " << why;
+    QueryResult cpu = f.db->query(sql, QueryOptions{Backend::kCpu});
+    for (const char* groups : {"0", "65536"}) {  // never / always warp-aggregated
+      QueryOptions o{Backend::kCuda};
+      o.settings.set("cuda_warp_groups", groups);
+      EXPECT_TRUE(same(cpu, f.db->query(sql, o), sql)) << "cuda_warp_groups=" << groups;
+    }
+  }
+}
+
 // EXPLAIN ANALYZE on the star kernels: the fact kernel's filtered-row counter and the
 // rows that passed the probes equal COUNT(*) of the same conditions.
 TEST(GpuExplainAnalyze, StarKernelsCountRows) {
@@ -221,6 +255,12 @@ TEST(GpuOrderStatistics, StarKernelsEqualCpu) {
     EXPECT_NE(e.explain.find("star kernels"), std::string::npos) << sql << "\n" << e.explain;
     std::string why;
     EXPECT_TRUE(run_both(*f.db, sql, why)) << sql << ": " << why;
+    QueryResult cpu = f.db->query(sql, QueryOptions{Backend::kCpu});
+    for (const char* groups : {"0", "65536"}) {  // never / always warp-aggregated
+      QueryOptions o{Backend::kCuda};
+      o.settings.set("cuda_warp_groups", groups);
+      EXPECT_TRUE(same(cpu, f.db->query(sql, o), sql)) << "cuda_warp_groups=" << groups;
+    }
   }
 }
 

@@ -31,6 +31,7 @@ struct StarKnobs {
   bool rowshape = true;     // col, col op col aggregates evaluated per row, loads first
   bool blocked = true;      // blocked (else striped) tiles
   bool tile_aggregate = true;  // one group, column-shaped aggregates: dense tiles folded from vector loads
+  uint64_t warp_groups = 32;   // shared-memory GROUP BY of at most this many groups: warp-aggregated folds
 };
 void launch_star(const StarParams& p, const StarKnobs& knobs, cudaStream_t stream);
 // The filter passes of one fact kernel (kernel_params.h FilterPassJob; filter_passes.cu).

@@ -115,8 +115,6 @@ std::vector<IndexCandidate> gpu_candidates(const std::vector<IndexOnTable>& inde
 
 void CudaBackend::choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexOnTable>& indexes,
                                       AccessPolicy policy, const Settings& settings) const {
-  // An RT view answers the whole query in one OptiX launch (where OptiX is built;
-  // elsewhere --backend rt goes to the CPU backend and Embree, see honours()).
   {
     // The context made on the warm-up thread (device_warmup.h): joined before this
     // query's first device call; what was not hidden shows as device_init.
@@ -124,7 +122,12 @@ void CudaBackend::choose_access_paths(plan::PhysicalPlan& plan, const std::vecto
     wait_device_warmup();
   }
   if (auto a = std::dynamic_pointer_cast<const CudaPlanAnalysis>(plan.analysis)) check_budget(*a);
-  if (views_ && gpu_index_supported(plan::IndexKind::kRt, nullptr)) {
+  // An RT view answers the whole query in one OptiX launch (where OptiX is built;
+  // elsewhere --backend rt goes to the CPU backend and Embree, see honours()). OptiX is
+  // probed only when the database has a view: its probe loads the OptiX library and
+  // makes an OptiX context, likely most of the 140-155 ms `plan` stage of session 13's
+  // one-shot CUDA runs without warm-up (under 1 ms on the CPU backend).
+  if (views_ && !views_->views().empty() && gpu_index_supported(plan::IndexKind::kRt, nullptr)) {
     choose_view(plan, *views_, policy, plan::ExecDevice::kGpu, rt_view_per_hit(settings));
     if (plan.view_scan) {
       plan.clear_index_paths();

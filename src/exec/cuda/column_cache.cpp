@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "common/error.h"
+#include "common/settings.h"
 #include "common/stage_times.h"
 #include "exec/cuda/cuda_device.h"
 #include "exec/cuda/narrowed_upload.h"
@@ -138,7 +139,7 @@ const DeviceColumn& ColumnCache::get(const ColumnPtr& cp, cudaStream_t stream) {
     d->dev.base = f->base;
     d->dev.width = f->width;
     d->data = gpu::DeviceBuffer(std::max<uint64_t>(f->value_bytes(), 8), "a column");
-    upload_narrowed(*f, d->data.get(), d->host_decode, staging_, stream);
+    upload_narrowed(*f, d->data.get(), d->host_decode, staging_, stream, Settings().upload_chunk());
   } else {
     upload_narrowing(c, *d, stream);
   }

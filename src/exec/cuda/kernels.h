@@ -33,6 +33,10 @@ struct StarKnobs {
   bool tile_aggregate = true;  // one group, column-shaped aggregates: dense tiles folded from vector loads
 };
 void launch_star(const StarParams& p, const StarKnobs& knobs, cudaStream_t stream);
+// Loads the fused fact kernels of the default shapes and the dimension kernels ahead of
+// their first launch (the GPU warm-up, once the context exists); errors are left to the
+// launches, which make the same calls.
+void preload_star_kernels();
 // The filter passes of one fact kernel (kernel_params.h FilterPassJob; filter_passes.cu).
 void launch_filter_passes(const FilterPassJob& job, cudaStream_t stream);
 // in: int32 codes (-1 = filtered out); out: n entries of `width` (1 or 2) bytes,

@@ -20,7 +20,12 @@
 namespace raydb::exec::cuda {
 
 std::optional<Rejection> CudaBackend::unavailable() const {
-  if (device_count() > 0) return std::nullopt;
+  {
+    // --timing: the device probe (the CUDA driver's start-up), or the wait for the
+    // warm-up thread making it, is device time, not planning.
+    StageScope stage(Stage::kDeviceInit);
+    if (device_count() > 0) return std::nullopt;
+  }
   return Rejection{ErrorKind::kNotImplemented, "no CUDA device: " + no_device_reason()};
 }
 

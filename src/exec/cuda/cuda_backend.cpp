@@ -165,7 +165,7 @@ bool CudaBackend::verifies_while_loading(const Column& c, const Settings& settin
 }
 
 ResultTable CudaBackend::execute(const plan::PhysicalPlan& plan, const ExecOptions& options) const {
-  use_fast_load(options.settings.fast_load());
+  use_fast_load(options.settings.fast_load(), options.settings.upload_chunk());
   if (plan.view_scan) return run_view(plan, gpu_view_tracer());
   return CudaExecutor::execute(plan, options);
 }

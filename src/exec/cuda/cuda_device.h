@@ -30,6 +30,7 @@ void start_device_warmup();
 void wait_device_warmup();
 bool device_warmup_running();
 double device_warmup_ms();
+bool settle_device_warmup();  // before exit: see raydb/system.h settle_gpu_warmup
 int device_count();                     // 0 without CUDA, driver or device
 std::string no_device_reason();         // why device_count() is 0 ("" otherwise)
 std::vector<DeviceInfo> devices();

@@ -11,6 +11,7 @@ void start_device_warmup() {}
 void wait_device_warmup() {}
 bool device_warmup_running() { return false; }
 double device_warmup_ms() { return -1; }
+bool settle_device_warmup() { return true; }
 int device_count() { return 0; }
 std::string no_device_reason() { return "this raydb was built without CUDA (RAYDB_CUDA=OFF or no nvcc)"; }
 std::vector<DeviceInfo> devices() { return {}; }

@@ -49,7 +49,7 @@ void DeviceWarmup::run() {
   // The query's thread runs on meanwhile: a launch of a kernel being loaded here waits
   // for it (function-local statics in kernels.cu).
   if (ready && kernels_) {
-    preload_star_kernels();
+    preload_star_kernels(stop_);
     cudaGetLastError();
   }
   finish_step(&done_);
@@ -66,6 +66,14 @@ void DeviceWarmup::wait() {
   done_cv_.wait(lock, [this] { return !started_ || context_; });
 }
 
+bool DeviceWarmup::settle() {
+  stop_.store(true);
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (started_ && !context_) return false;
+  done_cv_.wait(lock, [this] { return !started_ || done_; });
+  return true;
+}
+
 bool DeviceWarmup::running() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return started_ && !done_;
@@ -80,5 +88,6 @@ void start_device_warmup() { DeviceWarmup::instance().start(); }
 void wait_device_warmup() { DeviceWarmup::instance().wait(); }
 bool device_warmup_running() { return DeviceWarmup::instance().running(); }
 double device_warmup_ms() { return DeviceWarmup::instance().ms(); }
+bool settle_device_warmup() { return DeviceWarmup::instance().settle(); }
 
 }  // namespace raydb::exec::cuda

@@ -10,6 +10,7 @@
 // Once the context exists the thread goes on to load the fused fact kernels (setting
 // warmup_kernels; about 40 ms inside the first launch otherwise) while the query's
 // thread, no longer waiting, reads and copies its columns.
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 
@@ -22,6 +23,9 @@ class DeviceWarmup {
   void wait();           // until the context is made (returns at once if never started)
   bool running() const;  // started and not finished (kernels may still be loading)
   double ms() const;     // how long making the context took; -1 when not started or not made
+  // Stops the kernel loading at its next kernel and waits for the thread; false (and
+  // no wait) while the context is still being made.
+  bool settle();
 
  private:
   void run();
@@ -31,6 +35,7 @@ class DeviceWarmup {
   bool started_ = false, context_ = false, done_ = false;
   bool kernels_ = true;  // setting warmup_kernels, read on the starting thread
   double ms_ = -1;
+  std::atomic<bool> stop_{false};  // settle(): the kernel loading ends at its next kernel
 };
 
 }  // namespace raydb::exec::cuda

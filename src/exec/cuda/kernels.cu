@@ -580,18 +580,21 @@ void launch_star(const StarParams& params, const StarKnobs& knobs, cudaStream_t 
   launch_star_v<uint32_t, kStarMinBlocks, Layout::kStriped>(p, smem, tiles, stream);
 }
 
-void preload_star_kernels() {
+void preload_star_kernels(const std::atomic<bool>& stop) {
   // In the order a star query launches them: the dimension side, then the fact kernel
   // in the default layout with 32-bit stored values (SSB's columns), plain and EXT.
   cudaFuncAttributes a;
-  cudaFuncGetAttributes(&a, dim_build_kernel);
-  cudaFuncGetAttributes(&a, dim_rank_kernel);
-  cudaFuncGetAttributes(&a, dim_remap_kernel);
-  cudaFuncGetAttributes(&a, narrow_lookup_kernel<uint8_t>);
-  cudaFuncGetAttributes(&a, narrow_lookup_kernel<uint16_t>);
-  prepare_star_t<uint32_t, kStarMinBlocks, Layout::kBlocked, false>();
-  prepare_star_t<uint32_t, 2, Layout::kBlocked, true>();
-  cudaFuncGetAttributes(&a, compact_kernel);
+  const auto load = [&](auto kernel) {
+    if (!stop.load()) cudaFuncGetAttributes(&a, kernel);
+  };
+  load(dim_build_kernel);
+  load(dim_rank_kernel);
+  load(dim_remap_kernel);
+  load(narrow_lookup_kernel<uint8_t>);
+  load(narrow_lookup_kernel<uint16_t>);
+  if (!stop.load()) prepare_star_t<uint32_t, kStarMinBlocks, Layout::kBlocked, false>();
+  if (!stop.load()) prepare_star_t<uint32_t, 2, Layout::kBlocked, true>();
+  load(compact_kernel);
 }
 
 void launch_compact(const unsigned long long* const* fields, int nfields, uint64_t groups, uint64_t capacity,

@@ -16,7 +16,12 @@
 #      cold  --backend cuda --set device_warmup=off (the context made when the query
 #            first needs it: what the warm-up hides)
 #      cpu   --backend cpu (the oracle; every other answer must equal it)
-#      auto  --backend auto (what a user gets)
+#      auto  --backend auto (what a user gets; since session 14 it starts no warm-up and
+#            decides before probing the device, so a CPU run pays nothing for the GPU)
+#      chunk64   as cuda with RAYDB_UPLOAD_CHUNK=64M (session 13's staging buffers; the
+#                default is now 16M)
+#      nokernels as cuda with RAYDB_WARMUP_KERNELS=off (kernels loaded at first launch,
+#                not on the warm-up thread after the context)
 #    A wrong answer prints MISMATCH and the script exits 1. Then two tables: the stage
 #    breakdown of each query's median cuda run (ms; "other" is time in no stage, warmup
 #    the background thread's own time, hidden behind the stages), and the medians with
@@ -81,6 +86,10 @@ one() {  # one MODE OUTFILE ERRFILE SQL
     cold) timeout 60 "$R" query --db "$DB" --format csv --timing --backend cuda --set device_warmup=off "$sql" > "$out" 2> "$err" ;;
     cpu) timeout 60 "$R" query --db "$DB" --format csv --timing --backend cpu "$sql" > "$out" 2> "$err" ;;
     auto) timeout 60 "$R" query --db "$DB" --format csv --timing --backend auto "$sql" > "$out" 2> "$err" ;;
+    chunk64) RAYDB_UPLOAD_CHUNK=64M timeout 60 "$R" query --db "$DB" --format csv --timing --backend cuda "$sql" \
+      > "$out" 2> "$err" ;;
+    nokernels) RAYDB_WARMUP_KERNELS=off timeout 60 "$R" query --db "$DB" --format csv --timing --backend cuda "$sql" \
+      > "$out" 2> "$err" ;;
   esac
   local rc=$?
   { echo "--- $mode rc=$rc"; cat "$err"; } >> "$RAW"
@@ -111,7 +120,7 @@ for f in "$Q"/q*.sql; do
   sql=$(cat "$f")
   one cpu "$TMP/want.csv" "$TMP/err" "$sql" || { say "FAIL: $name on the CPU: $(tail -1 "$TMP/err")"; FAIL=1; continue; }
   declare -A med=()
-  for mode in cuda cold cpu auto; do
+  for mode in cuda cold cpu auto chunk64 nokernels; do
     : > "$TMP/times"
     for i in $(seq "$RUNS"); do
       if ! one "$mode" "$TMP/got.csv" "$TMP/err.$mode.$i" "$sql"; then
@@ -139,6 +148,7 @@ $(bytes_of "$TMP/best.cuda" needed) $(stage_of "$TMP/best.cuda" startup) ${S10_O
   other=$(grep -o 'other [0-9.]*' "$TMP/best.cuda" 2>/dev/null | awk '{print $2}')
   warm=$(awk '$1 == "warmup" {print $2}' "$TMP/best.cuda" 2>/dev/null)
   echo "$row ${other:-0} ${warm:--} ${med[cuda]}" >> "$BREAK"
+  echo "$name ${med[cuda]} ${med[chunk64]} ${med[nokernels]}" >> "$TMP/variants"
   rm -f "$TMP"/best.*
 done
 say ""
@@ -167,6 +177,12 @@ awk -v h2d="${H2D:-0}" '
                        sc / so, sc / sf, sc / fl
     if (so > 0) printf "sum auto / session 10 before: %.3f; sum cpu: %.1f ms\n", sa / so, sp
   }' "$TABLE" | tee -a "$LOG"
+say ""
+say "switches of session 14 (medians, ms): cuda as above; chunk64 = RAYDB_UPLOAD_CHUNK=64M; nokernels = RAYDB_WARMUP_KERNELS=off"
+awk 'BEGIN { printf "%-6s %9s %9s %9s\n", "query", "cuda", "chunk64", "nokernels" }
+  { printf "%-6s %9.1f %9.1f %9.1f\n", $1, $2, $3, $4; a += $2; b += $3; c += $4 }
+  END { printf "%-6s %9.1f %9.1f %9.1f\n", "sum", a, b, c }' "$TMP/variants" | tee -a "$LOG"
+say "session 13 (call F2): cuda sum 7666.9 ms, auto 3791.7, cpu 2227.7"
 rm -rf "$TMP"
 
 if [ "${BENCH:-0}" = 1 ]; then

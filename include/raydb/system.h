@@ -52,10 +52,14 @@ uint64_t gpu_memory_in_use();
 // the GPU later finds them made (raydb query and shell, setting device_warmup); does
 // nothing without CUDA or when started already. Errors are not reported here: the
 // query's first device call reports them as before. gpu_warmup_running: started and
-// not finished (a process that exits meanwhile leaves without waiting for it);
+// not finished (see settle_gpu_warmup for a process that exits meanwhile);
 // gpu_warmup_ms: how long it took, -1 unless it finished.
 void start_gpu_warmup();
 bool gpu_warmup_running();
 double gpu_warmup_ms();
+// Before the process exits: stops the warm-up's kernel loading at its next kernel and
+// waits for it; false while the driver or context is still being made (that cannot be
+// cut short, and exit's CUDA teardown must not run beside it).
+bool settle_gpu_warmup();
 
 }  // namespace raydb

@@ -38,5 +38,6 @@ uint64_t gpu_memory_in_use() { return exec::cuda::memory_stats().in_use; }
 void start_gpu_warmup() { exec::cuda::start_device_warmup(); }
 bool gpu_warmup_running() { return exec::cuda::device_warmup_running(); }
 double gpu_warmup_ms() { return exec::cuda::device_warmup_ms(); }
+bool settle_gpu_warmup() { return exec::cuda::settle_device_warmup(); }
 
 }  // namespace raydb

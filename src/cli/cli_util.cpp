@@ -36,8 +36,10 @@ void print_result(const QueryResult& r, OutputFormat f) {
   std::fflush(stdout);
 }
 
-void start_gpu_warmup_for(const QueryOptions& options) {
-  if (options.backend != Backend::kCpu && options.settings.device_warmup()) start_gpu_warmup();
+void start_gpu_warmup_for(const QueryOptions& options, bool one_shot) {
+  if (options.backend == Backend::kCpu || !options.settings.device_warmup()) return;
+  if (one_shot && options.backend == Backend::kAuto) return;
+  start_gpu_warmup();
 }
 
 void apply_settings(const std::vector<std::string>& pairs, QueryOptions& options) {

@@ -20,7 +20,11 @@ std::unique_ptr<Database> open_database(const std::string& dir, bool create = fa
 void apply_settings(const std::vector<std::string>& pairs, QueryOptions& options);
 // Starts the GPU warm-up (raydb/system.h) when the backend may use the GPU and the
 // setting device_warmup is on: as soon as the command knows, before the open.
-void start_gpu_warmup_for(const QueryOptions& options);
+// `one_shot` (raydb query): only for a GPU backend the user named. Under `auto` the
+// plan picks the backend a few milliseconds later, before the warm-up could have
+// hidden anything, and a query that goes to the CPU must not pay for a device (a
+// thread taking a core, an exit that cannot wait for it).
+void start_gpu_warmup_for(const QueryOptions& options, bool one_shot);
 // Prints a result in the chosen format to stdout.
 void print_result(const QueryResult& r, OutputFormat f);
 

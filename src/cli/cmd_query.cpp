@@ -39,7 +39,7 @@ void register_query(CLI::App& app) {
     apply_settings(a->settings, opts);
     OutputFormat fmt = parse_output_format(a->format);
     if (a->threads < 0) fail(ErrorKind::kInvalidInput, "--threads must be >= 0");
-    start_gpu_warmup_for(opts);
+    start_gpu_warmup_for(opts, /*one_shot=*/true);
     // `raydb query DIR "sql"` as `raydb query --db DIR "sql"` (as `duckdb file.db` takes it).
     std::vector<std::string> args = a->positional;
     if (a->db.empty()) {

@@ -56,7 +56,7 @@ void register_shell(CLI::App& app) {
     opts.threads = a->threads;
     apply_settings(a->settings, opts);
     opts.cancel = shell::Interrupt::statement_flag();  // Ctrl-C cancels the running statement
-    if (a->server.empty()) start_gpu_warmup_for(opts);
+    if (a->server.empty()) start_gpu_warmup_for(opts, /*one_shot=*/false);
     if (!a->dir.empty()) {
       if (!a->db.empty()) fail(ErrorKind::kInvalidInput, "give the database once: as DIR or with --db, not both");
       a->db = a->dir;

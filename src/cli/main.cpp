@@ -18,10 +18,14 @@ int run(int argc, char** argv);
 
 int main(int argc, char** argv) {
   const int code = run(argc, argv);
-  // The GPU warm-up (raydb/system.h) still making a context that this process no longer
-  // needs (its query ran on the CPU): leave without waiting for it. exit()'s teardown
-  // of the CUDA runtime would race the thread inside it, so flush and end here.
-  if (raydb::gpu_warmup_running()) {
+  // The GPU warm-up (raydb/system.h) still at work when the command ends: its kernel
+  // loading stops at the next kernel and exit runs as usual (atexit handlers too). While
+  // it still makes the driver or the context, that cannot be cut short and exit()'s
+  // teardown of the CUDA runtime would race the thread inside it: flush and end here
+  // (atexit handlers do not run). `raydb query` starts the warm-up only for a GPU
+  // backend the user named (not under auto), and a query that ran on the GPU waited for
+  // the context, so this is left for commands that failed early and the shell.
+  if (!raydb::settle_gpu_warmup()) {
     std::fflush(nullptr);
     std::_Exit(code);
   }

@@ -61,6 +61,11 @@ const std::vector<SettingInfo> kSettings = {
     {"fast_load", "RAYDB_FAST_LOAD", "on or off",
      "CUDA backend: read columns' narrowed files into pinned buffers, verified while copied (off: map, verify, "
      "narrow per process)"},
+    {"warmup_kernels", "RAYDB_WARMUP_KERNELS", "on or off",
+     "GPU warm-up: once the context exists, load the fused fact kernels on the warm-up thread while the query "
+     "reads its columns (off: loaded at their first launch)"},
+    {"upload_chunk", "RAYDB_UPLOAD_CHUNK", "a size such as 16M (whole MiB, 1M to 1G)",
+     "CUDA backend: bytes per pinned staging buffer of the fast load path (two are pinned per process)"},
 };
 
 // A fraction in [0, 10], the whole text a number.
@@ -130,6 +135,18 @@ uint64_t parse_byte_size(std::string_view text, std::string_view what) {
   return uint64_t(v);
 }
 
+namespace {
+
+// Staging buffers hold whole checksum blocks (1 MiB) of a narrowed file.
+uint64_t checked_upload_chunk(uint64_t bytes, std::string_view what) {
+  constexpr uint64_t kMiB = uint64_t(1) << 20;
+  if (bytes < kMiB || bytes > (kMiB << 10) || bytes % kMiB != 0)
+    fail(ErrorKind::kInvalidInput, "{}: {} bytes is not a whole number of MiB from 1M to 1G", what, bytes);
+  return bytes;
+}
+
+}  // namespace
+
 Settings::Settings() {
   Defaults& d = defaults();
   std::lock_guard<std::mutex> g(d.mutex);
@@ -196,6 +213,8 @@ void Settings::set(std::string_view name, std::string_view value) {
     if (!parse_count(value)) bad();
   } else if (n == "gpu_memory_limit" || n == "cpu_memory_limit") {
     parse_byte_size(value, fmt::format("setting {}", n));
+  } else if (n == "upload_chunk") {
+    checked_upload_chunk(parse_byte_size(value, "setting upload_chunk"), "setting upload_chunk");
   } else if (!parse_switch(value, &b)) {
     bad();
   }
@@ -334,6 +353,16 @@ bool Settings::fast_load() const {
 bool Settings::device_warmup() const {
   const Entry& e = entry("device_warmup");
   return switch_value(e.text, e.from_env, true);
+}
+bool Settings::warmup_kernels() const {
+  const Entry& e = entry("warmup_kernels");
+  return switch_value(e.text, e.from_env, true);
+}
+uint64_t Settings::upload_chunk() const {
+  const Entry& e = entry("upload_chunk");
+  if (e.text.empty()) return uint64_t(16) << 20;
+  const char* what = e.from_env ? "RAYDB_UPLOAD_CHUNK" : "setting upload_chunk";
+  return checked_upload_chunk(parse_byte_size(e.text, what), what);
 }
 bool Settings::cuda_disabled() const {
   const Entry& e = entry("cuda_disable");

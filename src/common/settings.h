@@ -56,6 +56,8 @@ class Settings {
   bool cuda_disabled() const;          // hide CUDA devices (tests of the CPU fallback)
   bool fast_load() const;              // CUDA uploads from narrowed files, verified in the same pass
   bool device_warmup() const;          // the CLI makes the GPU context on a background thread at start
+  bool warmup_kernels() const;         // the warm-up also loads the fused fact kernels once the context exists
+  uint64_t upload_chunk() const;       // bytes per pinned staging buffer of the fast load path (default 16 MiB)
 
  private:
   struct Entry {

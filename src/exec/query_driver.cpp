@@ -33,13 +33,19 @@ size_t QueryDriver::admit_from(size_t first, plan::PhysicalPlan& plan, const Exe
     if (request.backend && b.kind() != *request.backend) continue;
     plan.analysis.reset();
     auto lock = device_lock(b);
-    std::optional<Rejection> why = b.unavailable();
+    // A forced backend says first that it has no device. Under `auto` the plan-only
+    // checks come first: a plan handed on (unsupported, or sooner on the next backend)
+    // never waits for the device probe (the CUDA driver's start-up, 100-140 ms).
+    const bool probe_first = request.backend.has_value();
+    std::optional<Rejection> why;
+    if (probe_first) why = b.unavailable();
     if (!why && !b.honours(request.policy)) why = Rejection{ErrorKind::kNotImplemented, "no RT indexes on this backend here"};
     if (!why) why = b.admit(plan, settings);
     // `auto` alone: a backend that could run the plan may still hand it on when the
     // next one answers sooner end to end (e.g. the data is not on the GPU yet).
     if (!why && !request.backend && request.policy == AccessPolicy::kCost && i + 1 < backends_.size())
       why = b.defer(plan, settings, request.threads);
+    if (!why && !probe_first) why = b.unavailable();
     if (!why) {
       plan.backend = b.kind();
       return i;

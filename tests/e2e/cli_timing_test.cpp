@@ -179,6 +179,37 @@ TEST(CliTiming, NoGpuWarmupLineWithoutTheGpu) {
   }
 }
 
+// A one-shot query under auto starts no GPU warm-up, with or without a GPU: the plan
+// picks its backend before a warm-up could hide anything, and a CPU run must not pay
+// for a device. The GPU backend named keeps it (the line shows only where a GPU is).
+TEST(CliTiming, AutoStartsNoGpuWarmupInAOneShotQuery) {
+  auto& f = ssb_fixture("0.01");
+  ASSERT_TRUE(f.db) << f.error;
+  const std::string sql = " 'select count(*) from lineorder where lo_quantity < 10'";
+  CommandResult cpu = run_raydb("query --backend cpu --format csv --db " + shell_quote(f.path) + sql);
+  ASSERT_EQ(cpu.exit_code, 0) << cpu.err;
+  CommandResult aut = run_raydb("query --timing --backend auto --format csv --db " + shell_quote(f.path) + sql);
+  ASSERT_EQ(aut.exit_code, 0) << aut.err;
+  EXPECT_EQ(aut.out, cpu.out);
+  EXPECT_EQ(aut.err.find("warmup"), std::string::npos) << aut.err;
+}
+
+// The staging size of the CUDA fast load path: whole MiB from 1M to 1G, else one line.
+TEST(CliTiming, UploadChunkTakesWholeMebibytes) {
+  auto& f = ssb_fixture("0.01");
+  ASSERT_TRUE(f.db) << f.error;
+  const std::string db = " --format csv --db " + shell_quote(f.path) + " 'select count(*) from date'";
+  CommandResult ok = run_raydb("query --set upload_chunk=4M" + db);
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_EQ(ok.out, "count(*)\n2556\n");
+  for (const char* bad : {"1500K", "0", "2G", "lots"}) {
+    CommandResult r = run_raydb(std::string("query --set upload_chunk=") + bad + db);
+    EXPECT_EQ(r.exit_code, 1) << bad;
+    EXPECT_EQ(r.err.rfind("error: setting upload_chunk", 0), 0u) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
 TEST(CliTiming, WithoutTheFlagNothingIsPrinted) {
   auto& f = ssb_fixture("0.01");
   ASSERT_TRUE(f.db) << f.error;

@@ -109,9 +109,14 @@ namespace {
 // A backend that admits everything, may defer under auto, and names itself in results.
 class FakeBackend final : public Backend {
  public:
-  FakeBackend(plan::BackendKind kind, bool defers) : kind_(kind), defers_(defers) {}
+  FakeBackend(plan::BackendKind kind, bool defers, bool has_device = true)
+      : kind_(kind), defers_(defers), has_device_(has_device) {}
   plan::BackendKind kind() const override { return kind_; }
-  std::optional<Rejection> unavailable() const override { return std::nullopt; }
+  std::optional<Rejection> unavailable() const override {
+    probes++;
+    if (has_device_) return std::nullopt;
+    return Rejection{ErrorKind::kNotImplemented, "no device here"};
+  }
   bool honours(AccessPolicy) const override { return true; }
   std::optional<Rejection> admit(plan::PhysicalPlan&, const Settings&) const override { return std::nullopt; }
   std::optional<Rejection> defer(const plan::PhysicalPlan&, const Settings&, int threads) const override {
@@ -127,10 +132,11 @@ class FakeBackend final : public Backend {
     return r;
   }
   mutable int last_threads = -1;
+  mutable int probes = 0;  // unavailable() calls: the device probe a real backend waits for
 
  private:
   plan::BackendKind kind_;
-  bool defers_;
+  bool defers_, has_device_;
 };
 
 TEST(TransferCost, DriverHandsADeferredPlanOnUnderAutoOnly) {
@@ -159,6 +165,41 @@ TEST(TransferCost, DriverHandsADeferredPlanOnUnderAutoOnly) {
   plan::PhysicalPlan q;
   EXPECT_EQ(keeping.run(q, automatic, {}, options).profile, "cuda");
   EXPECT_TRUE(q.rejected_backends.empty());
+}
+
+// Under auto, a plan the GPU backend hands on never waits for its device probe (the
+// CUDA driver's start-up); a forced backend still says first that it has no device.
+TEST(TransferCost, AutoAsksForTheDeviceOnlyWhenThePlanStaysOnIt) {
+  auto gpu = std::make_shared<FakeBackend>(plan::BackendKind::kCuda, true);
+  auto cpu = std::make_shared<FakeBackend>(plan::BackendKind::kCpu, false);
+  QueryDriver driver({gpu, cpu});
+  ExecOptions options;
+  plan::PhysicalPlan p;
+  EXPECT_EQ(driver.run(p, ExecutionRequest{}, {}, options).profile, "cpu");
+  EXPECT_EQ(gpu->probes, 0);
+
+  auto keeps = std::make_shared<FakeBackend>(plan::BackendKind::kCuda, false);
+  QueryDriver keeping({keeps, cpu});
+  plan::PhysicalPlan q;
+  EXPECT_EQ(keeping.run(q, ExecutionRequest{}, {}, options).profile, "cuda");
+  EXPECT_EQ(keeps->probes, 1);
+
+  // No device: auto moves on with the device's reason; forced fails with it.
+  auto absent = std::make_shared<FakeBackend>(plan::BackendKind::kCuda, false, false);
+  QueryDriver missing({absent, cpu});
+  plan::PhysicalPlan r;
+  EXPECT_EQ(missing.run(r, ExecutionRequest{}, {}, options).profile, "cpu");
+  ASSERT_EQ(r.rejected_backends.size(), 1u);
+  EXPECT_NE(r.rejected_backends[0].find("cuda: no device here"), std::string::npos);
+  plan::PhysicalPlan f;
+  ExecutionRequest forced;
+  forced.backend = plan::BackendKind::kCuda;
+  try {
+    missing.run(f, forced, {}, options);
+    ADD_FAILURE() << "a forced backend without a device ran the plan";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no device here"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

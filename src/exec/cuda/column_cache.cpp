@@ -25,6 +25,7 @@ int64_t get_int(const Column& c, uint64_t i) {
 }
 
 std::atomic<bool> g_fast_load{true};
+std::atomic<uint64_t> g_upload_chunk{uint64_t(16) << 20};
 
 }  // namespace
 
@@ -33,7 +34,10 @@ const NarrowedFile* fast_source(const Column& c) {
   return g_fast_load.load() && f && f->rows == c.size() ? f : nullptr;
 }
 
-void use_fast_load(bool on) { g_fast_load.store(on); }
+void use_fast_load(bool on, uint64_t chunk_bytes) {
+  g_fast_load.store(on);
+  g_upload_chunk.store(chunk_bytes);
+}
 
 std::vector<std::pair<uint64_t, uint64_t>> DeviceColumn::stored_ranges(
     const std::vector<std::pair<int64_t, int64_t>>& ranges) const {
@@ -137,7 +141,7 @@ const DeviceColumn& ColumnCache::get(const ColumnPtr& cp, cudaStream_t stream) {
     d->dev.base = f->base;
     d->dev.width = f->width;
     d->data = gpu::DeviceBuffer(std::max<uint64_t>(f->value_bytes(), 8), "a column");
-    upload_narrowed(*f, d->data.get(), d->host_decode, staging_, stream);
+    upload_narrowed(*f, d->data.get(), d->host_decode, staging_, stream, g_upload_chunk.load());
   } else {
     upload_narrowing(c, *d, stream);
   }

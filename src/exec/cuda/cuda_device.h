@@ -35,6 +35,7 @@ void start_device_warmup();
 void wait_device_warmup();
 bool device_warmup_running();
 double device_warmup_ms();
+bool settle_device_warmup();  // before exit: see raydb/system.h settle_gpu_warmup
 int device_count();                     // 0 without CUDA, driver or device
 std::string no_device_reason();         // why device_count() is 0 ("" otherwise)
 std::vector<DeviceInfo> devices();
@@ -80,8 +81,9 @@ MemoryStats memory_stats();
 void set_memory_budget(uint64_t bytes);  // 0: back to the default
 void clear_column_cache();                // drop resident columns (end-to-end timing)
 // Setting fast_load: columns with a narrowed file are read from it into pinned
-// buffers and checksummed as they are copied (off: mapped, verified, narrowed here).
-void use_fast_load(bool on);
+// buffers and checksummed as they are copied (off: mapped, verified, narrowed here),
+// `chunk_bytes` at a time (setting upload_chunk).
+void use_fast_load(bool on, uint64_t chunk_bytes);
 void release_pooled_memory();             // return the pool's free blocks to the device (memory measurements)
 // Drops every cached device object (resident columns, GPU indexes) and returns the
 // pool's blocks to the device; what queries still hold stays. Called before exit by

@@ -11,6 +11,7 @@ void start_device_warmup() {}
 void wait_device_warmup() {}
 bool device_warmup_running() { return false; }
 double device_warmup_ms() { return -1; }
+bool settle_device_warmup() { return true; }
 int device_count() { return 0; }
 std::string no_device_reason() { return "this raydb was built without CUDA (RAYDB_CUDA=OFF or no nvcc)"; }
 std::vector<DeviceInfo> devices() { return {}; }
@@ -24,7 +25,7 @@ bool may_stream(const CudaPlanAnalysis&, const Settings&) { return false; }
 MemoryStats memory_stats() { return {}; }
 void set_memory_budget(uint64_t) {}
 void clear_column_cache() {}
-void use_fast_load(bool) {}
+void use_fast_load(bool, uint64_t) {}
 void release_pooled_memory() {}
 uint64_t release_device_state() { return 0; }
 uint64_t device_sorted_queries() { return 0; }

@@ -5,8 +5,10 @@
 #include <cstdlib>
 #include <thread>
 
+#include "common/settings.h"
 #include "common/stage_times.h"
 #include "exec/cuda/cuda_device.h"
+#include "exec/cuda/kernels.h"
 
 namespace raydb::exec::cuda {
 
@@ -21,6 +23,7 @@ void DeviceWarmup::start() {
     if (started_) return;
     started_ = true;
   }
+  kernels_ = Settings().warmup_kernels();
   // Kernels are loaded when first launched, not all at context creation (the default
   // since CUDA 12.2; set for older runtimes). The driver reads it at its start-up, and
   // setenv here, on the main thread before the first CUDA call, races no reader.
@@ -33,19 +36,42 @@ void DeviceWarmup::run() {
   const double t0 = monotonic_ms();
   // The device count first (the process's probe, which the backend's availability check
   // then reads without waiting for the driver again), then the primary context.
+  bool ready = false;
   if (device_count() > 0) {
-    if (cudaSetDevice(0) == cudaSuccess) cudaFree(nullptr);
+    ready = cudaSetDevice(0) == cudaSuccess && cudaFree(nullptr) == cudaSuccess;
     cudaGetLastError();  // this thread's error only; the query's thread sees its own
   }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ms_ = monotonic_ms() - t0;
+  }
+  finish_step(&context_);
+  // The query's thread runs on meanwhile: a launch of a kernel being loaded here waits
+  // for it (function-local statics in kernels.cu).
+  if (ready && kernels_) {
+    preload_star_kernels(stop_);
+    cudaGetLastError();
+  }
+  finish_step(&done_);
+}
+
+void DeviceWarmup::finish_step(bool* flag) {
   std::lock_guard<std::mutex> lock(mutex_);
-  ms_ = monotonic_ms() - t0;
-  done_ = true;
+  *flag = true;
   done_cv_.notify_all();
 }
 
 void DeviceWarmup::wait() {
   std::unique_lock<std::mutex> lock(mutex_);
+  done_cv_.wait(lock, [this] { return !started_ || context_; });
+}
+
+bool DeviceWarmup::settle() {
+  stop_.store(true);
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (started_ && !context_) return false;
   done_cv_.wait(lock, [this] { return !started_ || done_; });
+  return true;
 }
 
 bool DeviceWarmup::running() const {
@@ -55,12 +81,13 @@ bool DeviceWarmup::running() const {
 
 double DeviceWarmup::ms() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return done_ ? ms_ : -1;
+  return context_ ? ms_ : -1;
 }
 
 void start_device_warmup() { DeviceWarmup::instance().start(); }
 void wait_device_warmup() { DeviceWarmup::instance().wait(); }
 bool device_warmup_running() { return DeviceWarmup::instance().running(); }
 double device_warmup_ms() { return DeviceWarmup::instance().ms(); }
+bool settle_device_warmup() { return DeviceWarmup::instance().settle(); }
 
 }  // namespace raydb::exec::cuda

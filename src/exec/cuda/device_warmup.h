@@ -7,6 +7,10 @@
 // Nothing is reported from the thread: the first device call on the query's thread
 // makes the same call again (the runtime waits for the context being made, or fails
 // with the one-line error it always gave), so errors stay where they were.
+// Once the context exists the thread goes on to load the fused fact kernels (setting
+// warmup_kernels; about 40 ms inside the first launch otherwise) while the query's
+// thread, no longer waiting, reads and copies its columns.
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 
@@ -16,16 +20,22 @@ class DeviceWarmup {
  public:
   static DeviceWarmup& instance();
   void start();          // once per process; later calls do nothing
-  void wait();           // until the thread finished (returns at once if never started)
-  bool running() const;  // started and not finished
-  double ms() const;     // how long the warm-up took; -1 when not started or not finished
+  void wait();           // until the context is made (returns at once if never started)
+  bool running() const;  // started and not finished (kernels may still be loading)
+  double ms() const;     // how long making the context took; -1 when not started or not made
+  // Stops the kernel loading at its next kernel and waits for the thread; false (and
+  // no wait) while the context is still being made.
+  bool settle();
 
  private:
   void run();
+  void finish_step(bool* flag);  // sets *flag under the lock and wakes the waiters
   mutable std::mutex mutex_;
   std::condition_variable done_cv_;
-  bool started_ = false, done_ = false;
+  bool started_ = false, context_ = false, done_ = false;
+  bool kernels_ = true;  // setting warmup_kernels, read on the starting thread
   double ms_ = -1;
+  std::atomic<bool> stop_{false};  // settle(): the kernel loading ends at its next kernel
 };
 
 }  // namespace raydb::exec::cuda

@@ -3,6 +3,8 @@
 // `stream`; errors surface through check_cuda at the next synchronizing call.
 #include <cuda_runtime.h>
 
+#include <atomic>
+
 #include "exec/cuda/kernel_params.h"
 
 namespace raydb::exec::cuda {
@@ -34,6 +36,10 @@ struct StarKnobs {
   uint64_t warp_groups = 32;   // shared-memory GROUP BY of at most this many groups: warp-aggregated folds
 };
 void launch_star(const StarParams& p, const StarKnobs& knobs, cudaStream_t stream);
+// Loads the fused fact kernels of the default shapes and the dimension kernels ahead of
+// their first launch (the GPU warm-up, once the context exists), until `stop` is set;
+// errors are left to the launches, which make the same calls.
+void preload_star_kernels(const std::atomic<bool>& stop);
 // The filter passes of one fact kernel (kernel_params.h FilterPassJob; filter_passes.cu).
 void launch_filter_passes(const FilterPassJob& job, cudaStream_t stream);
 // in: int32 codes (-1 = filtered out); out: n entries of `width` (1 or 2) bytes,

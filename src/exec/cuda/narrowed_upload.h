@@ -14,13 +14,12 @@
 
 namespace raydb::exec::cuda {
 
-// Bytes per chunk (a whole number of checksum blocks); each staging buffer holds one.
-inline constexpr uint64_t kUploadChunkBytes = uint64_t(64) << 20;
-
 // Copies the stored values of `f` to `device_dst` (f.value_bytes() bytes) and its
-// decode values into `decode`. Returns with the copies complete; throws kCatalog when
-// the file's checksum is not the manifest's (the caller discards `device_dst`).
+// decode values into `decode`, in chunks of `chunk_bytes` (setting upload_chunk: whole
+// checksum blocks; each staging buffer holds one). Returns with the copies complete;
+// throws kCatalog when the file's checksum is not the manifest's (the caller discards
+// `device_dst`).
 void upload_narrowed(const NarrowedFile& f, void* device_dst, std::vector<int64_t>& decode,
-                     gpu::PinnedBuffer (&staging)[2], cudaStream_t stream);
+                     gpu::PinnedBuffer (&staging)[2], cudaStream_t stream, uint64_t chunk_bytes);
 
 }  // namespace raydb::exec::cuda

@@ -86,9 +86,9 @@ std::string CpuQueryRun::profile_text(double build_ms, double probe_ms, double f
       const BuiltJoin& j = *order_[k];
       const bool index_build = j.index_join ||
                                (size_t(j.table) < plan_.index_scans.size() && plan_.index_scans[size_t(j.table)]);
-      s += fmt::format("join {}: {} build rows{}; {} -> {} rows\n", q_.tables[size_t(j.table)].alias,
-                       j.cross ? j.cross_rows.size() : j.build_rows, blocks_text(size_t(j.table), index_build), in,
-                       joined[k]);
+      s += fmt::format("join {}: {} build rows{} in {:.1f} ms; {} -> {} rows\n", q_.tables[size_t(j.table)].alias,
+                       j.cross ? j.cross_rows.size() : j.build_rows, blocks_text(size_t(j.table), index_build),
+                       j.build_ms, in, joined[k]);
       in = joined[k];
     }
     s += q_.is_aggregate ? fmt::format("aggregate: {} rows -> {} groups\n", in, groups)
@@ -149,7 +149,9 @@ void CpuQueryRun::build_joins() {
       const size_t bt = size_t(step.build_table);
       const plan::IndexScan* iscan =
           bt < plan_.index_scans.size() && plan_.index_scans[bt] ? &*plan_.index_scans[bt] : nullptr;
+      Timer build_timer;
       built[i] = build_join(step, filters_[bt], iscan, q_, threads_, semi);
+      built[i]->build_ms = build_timer.elapsed_ms();
       budget_.charge(built[i]->index.memory_bytes() + built[i]->cross_rows.size() * 4, "a join table");
       done++;
     }

@@ -24,6 +24,7 @@ struct BuiltJoin {
   std::vector<plan::ExprPtr> residuals;
   double selectivity = 1;
   uint64_t build_rows = 0;  // build-table rows that passed its filters (EXPLAIN ANALYZE)
+  double build_ms = 0;      // time to scan, reduce and index the build side (EXPLAIN ANALYZE)
   uint64_t depends_on = 0;
   bool cross = false;  // no keys: every probe row matches every build row
   std::vector<uint32_t> cross_rows;

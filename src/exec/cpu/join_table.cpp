@@ -31,7 +31,10 @@ void JoinTable::build(std::vector<int64_t> keys, int width, std::vector<uint32_t
   // Radix-sorted when the rows come in ascending order (a scan's: equal keys then keep
   // ascending rows, as the comparison sort's tie-break) and the keys pack into 64 bits.
   PackedKeySort sorter;
-  if (std::is_sorted(rows.begin(), rows.end()) && sorter.sort(keys.data(), n, width)) {
+  const bool rows_ascending = std::is_sorted(rows.begin(), rows.end());
+  if (rows_ascending && take_increasing_keys(keys, rows)) {
+    // one group per row, already in key order
+  } else if (rows_ascending && sorter.sort(keys.data(), n, width)) {
     const std::vector<uint32_t>& order = sorter.order();
     rows_.resize(n);
     for (size_t i = 0; i < n; i++) rows_[i] = rows[order[i]];
@@ -50,8 +53,27 @@ void JoinTable::build(std::vector<int64_t> keys, int width, std::vector<uint32_t
     first_.clear();
     return;
   }
+  if (group_begin_.size() != distinct_ + 1) {  // take_increasing_keys' groups: one row each
+    group_begin_.resize(distinct_ + 1);
+    std::iota(group_begin_.begin(), group_begin_.end(), 0u);
+  }
   build_hashed();
   if (width == 1) build_hashed_presence_bits();
+}
+
+// One strictly increasing key word per row (a primary key scanned in stored order:
+// orders by o_orderkey): the rows are sorted, unique and their own groups as they come,
+// so nothing is sorted or copied.
+bool JoinTable::take_increasing_keys(std::vector<int64_t>& keys, std::vector<uint32_t>& rows) {
+  if (width_ != 1) return false;
+  for (size_t i = 1; i < keys.size(); i++)
+    if (keys[i] <= keys[i - 1]) return false;
+  unique_ = true;
+  distinct_ = keys.size();
+  rows_ = std::move(rows);
+  group_keys_ = std::move(keys);
+  group_begin_.clear();  // group g is row g: filled only if the table is hashed
+  return true;
 }
 
 std::vector<uint32_t> JoinTable::sort_rows(const std::vector<int64_t>& keys, const std::vector<uint32_t>& rows) {
@@ -136,7 +158,7 @@ bool JoinTable::build_dense() {
 void JoinTable::build_dense_unique() {
   const int64_t lo = min_key_;
   first_.assign(range_, kNone);
-  for (size_t i = 0; i < distinct_; i++) first_[uint64_t(group_keys_[i] - lo)] = rows_[group_begin_[i]];
+  for (size_t i = 0; i < distinct_; i++) first_[uint64_t(group_keys_[i] - lo)] = rows_[i];  // unique: group i is row i
   rows_.clear();
   rows_.shrink_to_fit();
   group_begin_.clear();

@@ -83,6 +83,7 @@ class JoinTable {
   std::vector<uint32_t> sort_rows(const std::vector<int64_t>& keys, const std::vector<uint32_t>& rows);
   void group_keys(const std::vector<int64_t>& keys, const std::vector<uint32_t>& order);
   void group_packed_keys(const PackedKeySort& sorter);
+  bool take_increasing_keys(std::vector<int64_t>& keys, std::vector<uint32_t>& rows);
   bool build_dense();
   void build_dense_unique();
   void build_dense_offsets();

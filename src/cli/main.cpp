@@ -40,10 +40,27 @@ int run(int argc, char** argv) {
   // cores at load 7: 745 ms spinning, 236 ms passive; on an idle machine passive
   // costs nothing: 75 vs 79 ms). libgomp reads the policy when it loads, before
   // main, so set it and start again once, unless the user chose a policy.
+  //
+  // glibc's malloc likewise reads its tunables before main. By default every
+  // allocation over 128 KiB (a join table, a group table, a batch's vectors) is a
+  // fresh mmap whose pages fault in one 4 KiB page at a time and are unmapped on
+  // free, so each query faults its working set in again: TPC-H SF 1 queries spent
+  // more system time in page faults than user time. Transparent huge pages for the
+  // heap (a fault per 2 MiB), blocks up to 32 MiB served from the heap, and freed
+  // memory kept up to 1 GiB cut the CPU time of three runs of a lineitem-orders join
+  // 2.2x (464 -> 211 ms, page faults 82 k -> 4 k; docs/benchmarks/tpch-sf1-cpu.md,
+  // session 14).
+  bool restart = false;
   if (!std::getenv("OMP_WAIT_POLICY")) {
     setenv("OMP_WAIT_POLICY", "passive", 1);
-    execv("/proc/self/exe", argv);  // returns only on failure: run on as we are
+    restart = true;
   }
+  if (!std::getenv("GLIBC_TUNABLES")) {
+    setenv("GLIBC_TUNABLES",
+           "glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=1073741824", 1);
+    restart = true;
+  }
+  if (restart) execv("/proc/self/exe", argv);  // returns only on failure: run on as we are
   CLI::App app{"raydb: a database engine that uses GPU ray tracing beside CUDA cores and CPUs"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "raydb " RAYDB_VERSION);

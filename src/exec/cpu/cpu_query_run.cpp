@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <numeric>
 #include <optional>
 
 #include "common/cancel.h"
@@ -86,9 +87,9 @@ std::string CpuQueryRun::profile_text(double build_ms, double probe_ms, double f
       const BuiltJoin& j = *order_[k];
       const bool index_build = j.index_join ||
                                (size_t(j.table) < plan_.index_scans.size() && plan_.index_scans[size_t(j.table)]);
-      s += fmt::format("join {}: {} build rows{}; {} -> {} rows\n", q_.tables[size_t(j.table)].alias,
-                       j.cross ? j.cross_rows.size() : j.build_rows, blocks_text(size_t(j.table), index_build), in,
-                       joined[k]);
+      s += fmt::format("join {}: {} build rows{} in {:.1f} ms; {} -> {} rows\n", q_.tables[size_t(j.table)].alias,
+                       j.cross ? j.cross_rows.size() : j.build_rows, blocks_text(size_t(j.table), index_build),
+                       j.build_ms, in, joined[k]);
       in = joined[k];
     }
     s += q_.is_aggregate ? fmt::format("aggregate: {} rows -> {} groups\n", in, groups)
@@ -134,22 +135,42 @@ void CpuQueryRun::build_joins() {
       if (k != i && plan_.joins[k].depends_on == (uint64_t(1) << s.build_table)) out.push_back(k);
     return out;
   };
+  // Steps whose build table is filtered go first in each round, so that they can
+  // reduce the steps that share a probe key with them (key_equivalent_reducers).
+  std::vector<size_t> visit(n);
+  std::iota(visit.begin(), visit.end(), size_t(0));
+  std::stable_partition(visit.begin(), visit.end(), [&](size_t i) {
+    const TableFilter& f = filters_[size_t(plan_.joins[i].build_table)];
+    return !f.columns.empty() || !f.programs.empty() || !f.generic.empty();
+  });
   for (size_t done = 0; done < n;) {
     const size_t before = done;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i : visit) {
       if (built[i]) continue;
-      std::vector<const BuiltJoin*> semi;
+      std::vector<SemiReducer> semi;
       bool ready = true;
       for (size_t k : sole_dependents(i)) {
         ready = ready && built[k].has_value();
-        if (ready && reduces_build(*built[k], q_)) semi.push_back(&*built[k]);
+        if (ready && reduces_build(*built[k], q_)) semi.push_back({&*built[k], {}});
       }
       if (!ready) continue;
+      for (SemiReducer& r : semi)
+        for (auto& key : r.join->step->probe_keys) r.keys.push_back(key.get());
+      std::vector<const BuiltJoin*> ready_steps(n, nullptr);
+      for (size_t k = 0; k < n; k++)
+        if (built[k]) ready_steps[k] = &*built[k];
+      for (SemiReducer& r : key_equivalent_reducers(plan_.joins, i, ready_steps, q_)) {
+        bool seen = false;  // already a sole dependent
+        for (auto& have : semi) seen = seen || have.join == r.join;
+        if (!seen) semi.push_back(std::move(r));
+      }
       const plan::JoinStep& step = plan_.joins[i];
       const size_t bt = size_t(step.build_table);
       const plan::IndexScan* iscan =
           bt < plan_.index_scans.size() && plan_.index_scans[bt] ? &*plan_.index_scans[bt] : nullptr;
+      Timer build_timer;
       built[i] = build_join(step, filters_[bt], iscan, q_, threads_, semi);
+      built[i]->build_ms = build_timer.elapsed_ms();
       budget_.charge(built[i]->index.memory_bytes() + built[i]->cross_rows.size() * 4, "a join table");
       done++;
     }

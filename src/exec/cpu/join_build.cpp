@@ -141,12 +141,13 @@ void note_key_range(BuiltJoin& j, const plan::JoinStep& step, const LogicalQuery
 // from this step's table, built already): the others would be dropped there anyway,
 // since every join step is an inner join. Orders whose customer fails the customer
 // filter leave the orders table before it is built and probed.
-void keep_rows_matching(std::vector<uint32_t>& rows, const std::vector<const BuiltJoin*>& semi, size_t t,
+void keep_rows_matching(std::vector<uint32_t>& rows, const std::vector<SemiReducer>& semi, size_t t,
                         const LogicalQuery& q) {
   std::vector<int64_t> words;
   std::vector<uint8_t> valid, keep(rows.size(), 1);
-  for (const BuiltJoin* d : semi) {
-    const size_t width = d->step->probe_keys.size();
+  for (const SemiReducer& reducer : semi) {
+    const BuiltJoin* d = reducer.join;
+    const size_t width = reducer.keys.size();
     for (size_t begin = 0; begin < rows.size(); begin += kBatch) {
       const size_t n = std::min(kBatch, rows.size() - begin);
       BatchRows view;
@@ -160,7 +161,7 @@ void keep_rows_matching(std::vector<uint32_t>& rows, const std::vector<const Bui
       words.assign(n * width, 0);
       valid.assign(n, 1);
       for (size_t k = 0; k < width; k++) {
-        Vector v = evaluate(*d->step->probe_keys[k], ctx);
+        Vector v = evaluate(*reducer.keys[k], ctx);
         if (d->codecs[k]->build_kind == VectorKind::kInt && v.kind == VectorKind::kHuge) return;  // probe's error
         encode_join_key(v, *d->codecs[k], false, k, width, words.data(), valid.data());
       }
@@ -184,8 +185,28 @@ bool reduces_build(const BuiltJoin& d, const LogicalQuery& q) {
          d.index.build_rows() < q.tables[size_t(d.table)].table->row_count();
 }
 
+std::vector<SemiReducer> key_equivalent_reducers(const std::vector<plan::JoinStep>& steps, size_t i,
+                                                 const std::vector<const BuiltJoin*>& built, const LogicalQuery& q) {
+  std::vector<SemiReducer> out;
+  const plan::JoinStep& s = steps[i];
+  if (s.index_join || s.build_keys.empty()) return out;
+  for (size_t k = 0; k < steps.size(); k++) {
+    const BuiltJoin* d = built[k];
+    if (k == i || !d || d->step->probe_keys.size() != 1 || !reduces_build(*d, q)) continue;
+    const Expr& shared = *d->step->probe_keys[0];
+    for (size_t m = 0; m < s.probe_keys.size(); m++)
+      // Same expression probes both, so this build key equals d's probe key in every
+      // joined row; the same type makes it encode as d's probe key does.
+      if (plan::same_expr(*s.probe_keys[m], shared) && s.build_keys[m]->type == shared.type) {
+        out.push_back({d, {s.build_keys[m].get()}});
+        break;
+      }
+  }
+  return out;
+}
+
 BuiltJoin build_join(const plan::JoinStep& step, const TableFilter& filter, const plan::IndexScan* index_scan,
-                     const LogicalQuery& q, int threads, const std::vector<const BuiltJoin*>& semi) {
+                     const LogicalQuery& q, int threads, const std::vector<SemiReducer>& semi) {
   BuiltJoin j;
   j.step = &step;
   j.table = step.build_table;

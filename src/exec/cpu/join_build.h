@@ -24,6 +24,7 @@ struct BuiltJoin {
   std::vector<plan::ExprPtr> residuals;
   double selectivity = 1;
   uint64_t build_rows = 0;  // build-table rows that passed its filters (EXPLAIN ANALYZE)
+  double build_ms = 0;      // time to scan, reduce and index the build side (EXPLAIN ANALYZE)
   uint64_t depends_on = 0;
   bool cross = false;  // no keys: every probe row matches every build row
   std::vector<uint32_t> cross_rows;
@@ -44,12 +45,28 @@ struct BuiltJoin {
   int probe_table = -1, probe_column = -1;
 };
 
+// A built step that reduces another step's build rows: rows whose `keys` (over the
+// reduced step's build table) find no match in `join` are dropped.
+struct SemiReducer {
+  const BuiltJoin* join = nullptr;
+  std::vector<const plan::Expr*> keys;
+};
+
 // Builds one step. `index_scan`: the build table's index scan, when it has one.
-// `semi`: built steps probed only from this step's table whose build side is filtered
-// (reduces_build); the build rows without a match in each are dropped (a semi-join
-// reduction: an inner join there would drop them).
+// `semi`: built steps whose build side is filtered (reduces_build) and that every
+// joined row must also match with these build rows' keys: steps probed only from this
+// step's table (keys: their probe keys), or a one-key step probed by the same
+// expression as one of this step's probe keys (keys: this step's build key there,
+// equal to that expression in every joined row); the build rows without a match in
+// each are dropped (a semi-join reduction: an inner join there would drop them).
 BuiltJoin build_join(const plan::JoinStep& step, const TableFilter& filter, const plan::IndexScan* index_scan,
-                     const plan::LogicalQuery& q, int threads, const std::vector<const BuiltJoin*>& semi = {});
+                     const plan::LogicalQuery& q, int threads, const std::vector<SemiReducer>& semi = {});
+
+// The step of `built` (indices into plan steps, built already) that reduce step i by a
+// shared probe key (see build_join's `semi`).
+std::vector<SemiReducer> key_equivalent_reducers(const std::vector<plan::JoinStep>& steps, size_t i,
+                                                 const std::vector<const BuiltJoin*>& built,
+                                                 const plan::LogicalQuery& q);
 
 // Whether built step d drops rows of the table it is probed from: a join table (not an
 // index or cross join) holding fewer rows than its table.

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "common/error.h"
+#include "exec/cpu/packed_key_sort.h"
 
 namespace raydb::exec {
 
@@ -23,8 +24,25 @@ void JoinTable::build(std::vector<int64_t> keys, int width, std::vector<uint32_t
   bits_.clear();
   const size_t n = rows.size();
   if (n >= kNone) fail(ErrorKind::kNotImplemented, "join build side has {} rows; at most 2^32-2 are supported", n);
-  const std::vector<uint32_t> order = sort_rows(keys, rows);
-  group_keys(keys, order);
+  build_rows_ = n;
+  offsets_.clear();
+  first_.clear();
+  slots_.clear();
+  // Radix-sorted when the rows come in ascending order (a scan's: equal keys then keep
+  // ascending rows, as the comparison sort's tie-break) and the keys pack into 64 bits.
+  PackedKeySort sorter;
+  const bool rows_ascending = std::is_sorted(rows.begin(), rows.end());
+  if (rows_ascending && take_increasing_keys(keys, rows)) {
+    // one group per row, already in key order
+  } else if (rows_ascending && sorter.sort(keys.data(), n, width)) {
+    const std::vector<uint32_t>& order = sorter.order();
+    rows_.resize(n);
+    for (size_t i = 0; i < n; i++) rows_[i] = rows[order[i]];
+    group_packed_keys(sorter);
+  } else {
+    const std::vector<uint32_t> order = sort_rows(keys, rows);
+    group_keys(keys, order);
+  }
   // Dense index when one key word spans a small range (a few slots per key at most).
   dense_ = false;
   if (width == 1 && distinct_ > 0 && build_dense()) return;
@@ -35,8 +53,27 @@ void JoinTable::build(std::vector<int64_t> keys, int width, std::vector<uint32_t
     first_.clear();
     return;
   }
+  if (group_begin_.size() != distinct_ + 1) {  // take_increasing_keys' groups: one row each
+    group_begin_.resize(distinct_ + 1);
+    std::iota(group_begin_.begin(), group_begin_.end(), 0u);
+  }
   build_hashed();
   if (width == 1) build_hashed_presence_bits();
+}
+
+// One strictly increasing key word per row (a primary key scanned in stored order:
+// orders by o_orderkey): the rows are sorted, unique and their own groups as they come,
+// so nothing is sorted or copied.
+bool JoinTable::take_increasing_keys(std::vector<int64_t>& keys, std::vector<uint32_t>& rows) {
+  if (width_ != 1) return false;
+  for (size_t i = 1; i < keys.size(); i++)
+    if (keys[i] <= keys[i - 1]) return false;
+  unique_ = true;
+  distinct_ = keys.size();
+  rows_ = std::move(rows);
+  group_keys_ = std::move(keys);
+  group_begin_.clear();  // group g is row g: filled only if the table is hashed
+  return true;
 }
 
 std::vector<uint32_t> JoinTable::sort_rows(const std::vector<int64_t>& keys, const std::vector<uint32_t>& rows) {
@@ -58,6 +95,25 @@ std::vector<uint32_t> JoinTable::sort_rows(const std::vector<int64_t>& keys, con
   rows_.resize(n);
   for (size_t i = 0; i < n; i++) rows_[i] = rows[order[i]];
   return order;
+}
+
+void JoinTable::group_packed_keys(const PackedKeySort& sorter) {
+  const std::vector<uint64_t>& p = sorter.packed();
+  const size_t n = p.size();
+  group_begin_.clear();
+  group_keys_.clear();
+  unique_ = true;
+  for (size_t i = 0; i < n; i++) {
+    if (i == 0 || p[i] != p[i - 1]) {
+      group_begin_.push_back(uint32_t(i));
+      group_keys_.resize(group_keys_.size() + size_t(width_));
+      sorter.unpack(p[i], &group_keys_[group_keys_.size() - size_t(width_)]);
+    } else {
+      unique_ = false;
+    }
+  }
+  distinct_ = group_begin_.size();
+  group_begin_.push_back(uint32_t(n));
 }
 
 void JoinTable::group_keys(const std::vector<int64_t>& keys, const std::vector<uint32_t>& order) {
@@ -97,14 +153,16 @@ bool JoinTable::build_dense() {
   return true;
 }
 
+// first_ is the key-indexed row array; find() returns positions into it, so rows_
+// (the same rows in key order) is dropped.
 void JoinTable::build_dense_unique() {
   const int64_t lo = min_key_;
   first_.assign(range_, kNone);
-  sorted_pos_.assign(range_, 0);
-  for (size_t i = 0; i < distinct_; i++) {
-    first_[uint64_t(group_keys_[i] - lo)] = rows_[group_begin_[i]];
-    sorted_pos_[uint64_t(group_keys_[i] - lo)] = group_begin_[i];
-  }
+  for (size_t i = 0; i < distinct_; i++) first_[uint64_t(group_keys_[i] - lo)] = rows_[i];  // unique: group i is row i
+  rows_.clear();
+  rows_.shrink_to_fit();
+  group_begin_.clear();
+  group_begin_.shrink_to_fit();
   // Presence bits pay when most probes miss and first_ does not fit L1.
   if (range_ * sizeof(uint32_t) > (32u << 10) && distinct_ * 2 < range_) {
     bits_.assign((range_ + 63) / 64, 0);
@@ -179,7 +237,7 @@ void JoinTable::find_hashed(const int64_t* key, uint32_t& begin, uint32_t& end) 
 }
 
 size_t JoinTable::memory_bytes() const {
-  return rows_.size() * 4 + offsets_.size() * 4 + first_.size() * 4 + sorted_pos_.size() * 4 + bits_.size() * 8 +
+  return rows_.size() * 4 + offsets_.size() * 4 + first_.size() * 4 + bits_.size() * 8 +
          slots_.size() * 4 + group_keys_.size() * 8 + group_begin_.size() * 4;
 }
 

@@ -11,6 +11,8 @@
 
 namespace raydb::exec {
 
+class PackedKeySort;
+
 class JoinTable {
  public:
   static constexpr uint32_t kNone = UINT32_MAX;
@@ -19,7 +21,7 @@ class JoinTable {
   void build(std::vector<int64_t> keys, int width, std::vector<uint32_t> rows);
 
   int width() const { return width_; }
-  uint64_t build_rows() const { return rows_.size(); }
+  uint64_t build_rows() const { return build_rows_; }
   uint64_t distinct_keys() const { return distinct_; }
   bool unique() const { return unique_; }  // every key has at most one build row
   bool dense() const { return dense_; }
@@ -27,10 +29,10 @@ class JoinTable {
 
   // Matching build rows of `key`: [begin, end) into rows(). Empty range when none.
   void find(const int64_t* key, uint32_t& begin, uint32_t& end) const {
-    if (dense_ && unique_) {
+    if (dense_ && unique_) {  // positions into first_ (rows())
       uint64_t off = unsigned_span(min_key_, key[0]);
       uint32_t r = off < range_ ? first_[off] : kNone;
-      begin = r == kNone ? 0 : sorted_pos_[off];
+      begin = r == kNone ? 0 : uint32_t(off);
       end = r == kNone ? 0 : begin + 1;
       return;
     }
@@ -56,7 +58,7 @@ class JoinTable {
     find_hashed(&key, b, e);
     return b < e ? rows_[b] : kNone;
   }
-  const uint32_t* rows() const { return rows_.data(); }
+  const uint32_t* rows() const { return dense_ && unique_ ? first_.data() : rows_.data(); }
 
   // Presence bits over a dense unique key range, built when few keys survived and
   // the row array is larger than L1: a probe tests one bit (the bitmap is 32x
@@ -80,6 +82,8 @@ class JoinTable {
   // wide) or the hash index.
   std::vector<uint32_t> sort_rows(const std::vector<int64_t>& keys, const std::vector<uint32_t>& rows);
   void group_keys(const std::vector<int64_t>& keys, const std::vector<uint32_t>& order);
+  void group_packed_keys(const PackedKeySort& sorter);
+  bool take_increasing_keys(std::vector<int64_t>& keys, std::vector<uint32_t>& rows);
   bool build_dense();
   void build_dense_unique();
   void build_dense_offsets();
@@ -92,13 +96,13 @@ class JoinTable {
   bool unique_ = true;
   bool dense_ = false;
   uint64_t distinct_ = 0;
-  std::vector<uint32_t> rows_;  // build rows sorted by key
+  uint64_t build_rows_ = 0;
+  std::vector<uint32_t> rows_;  // build rows sorted by key (empty for dense unique tables: first_)
   // Dense: offsets_[k - min_key_] .. offsets_[k - min_key_ + 1]; first_ for unique.
   int64_t min_key_ = 0;
   uint64_t range_ = 0;
   std::vector<uint32_t> offsets_;     // non-unique dense tables
   std::vector<uint32_t> first_;       // unique dense tables: build row per key
-  std::vector<uint32_t> sorted_pos_;  // unique dense tables: position in rows_ per key
   std::vector<uint64_t> bits_;
   // Hashed: slots hold group index + 1 (0 = empty); groups hold key words and ranges.
   std::vector<uint32_t> slots_;

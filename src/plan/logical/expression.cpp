@@ -338,13 +338,82 @@ bool factor_disjunction(const ExprPtr& e, std::vector<ExprPtr>& out) {
   return true;
 }
 
+// Whether e tests columns against constants in a way that cannot raise an error
+// (comparisons, BETWEEN, IN lists, LIKE, IS NULL and AND/OR/NOT of them): such a test
+// may run on rows the statement would not have evaluated it on.
+bool is_plain_test(const Expr& e) {
+  ExpressionDepthGuard depth_guard;
+  switch (e.kind) {
+    case ExprKind::kColumnRef:
+    case ExprKind::kConstant: return true;
+    case ExprKind::kCompare:
+    case ExprKind::kBetween:
+    case ExprKind::kInList:
+    case ExprKind::kLike:
+    case ExprKind::kIsNull:
+    case ExprKind::kAnd:
+    case ExprKind::kOr:
+    case ExprKind::kNot:
+      for (auto& c : e.children)
+        if (!is_plain_test(*c)) return false;
+      return true;
+    default: return false;
+  }
+}
+
+void flatten_and(const ExprPtr& e, std::vector<ExprPtr>& out) {
+  ExpressionDepthGuard depth_guard;
+  if (e->kind == ExprKind::kAnd) {
+    for (auto& c : e->children) flatten_and(c, out);
+  } else {
+    out.push_back(e);
+  }
+}
+
+// An OR across tables implies, per table t whose columns every branch tests on their
+// own, the OR of those tests: (n1 = 'FRANCE' and n2 = 'GERMANY') or (n1 = 'GERMANY'
+// and n2 = 'FRANCE') implies n1 in ('FRANCE', 'GERMANY') and the same of n2 (TPC-H
+// Q7). A row for which the OR is true makes some branch true, so that branch's tests
+// of t and the implied filter are true too: appended as conjuncts beside the OR, they
+// drop no row the OR keeps, and become table filters that the joins' semi-join
+// reduction carries to the tables joined to t.
+void append_implied_table_filters(const ExprPtr& e, std::vector<ExprPtr>& out) {
+  const uint64_t tables = tables_used(*e);
+  if (__builtin_popcountll(tables) < 2) return;  // a one-table OR is a table filter already
+  std::vector<ExprPtr> branches;
+  split_disjuncts(e, branches);
+  std::vector<std::vector<ExprPtr>> terms(branches.size());
+  for (size_t i = 0; i < branches.size(); i++) flatten_and(branches[i], terms[i]);
+  for (int t = 0; t < 64; t++) {
+    const uint64_t bit = uint64_t(1) << t;
+    if (!(tables & bit)) continue;
+    std::vector<ExprPtr> per_branch;
+    for (auto& branch : terms) {
+      std::vector<ExprPtr> own;
+      for (auto& c : branch)
+        if (tables_used(*c) == bit && is_plain_test(*c)) own.push_back(c);
+      if (own.empty()) break;  // a branch that does not test t alone: nothing implied
+      per_branch.push_back(Expr::conjunction(true, std::move(own)));
+    }
+    if (per_branch.size() == terms.size()) out.push_back(Expr::conjunction(false, std::move(per_branch)));
+  }
+}
+
 }  // namespace
 
 void split_conjuncts(const ExprPtr& e, std::vector<ExprPtr>& out) {
   ExpressionDepthGuard depth_guard;
   if (e->kind == ExprKind::kAnd) {
     for (auto& c : e->children) split_conjuncts(c, out);
-  } else if (e->kind != ExprKind::kOr || !factor_disjunction(e, out)) {
+  } else if (e->kind == ExprKind::kOr) {
+    const size_t first = out.size();
+    if (!factor_disjunction(e, out)) out.push_back(e);
+    const size_t last = out.size();
+    for (size_t i = first; i < last; i++) {
+      const ExprPtr disjunction = out[i];  // out grows below
+      if (disjunction->kind == ExprKind::kOr) append_implied_table_filters(disjunction, out);
+    }
+  } else {
     out.push_back(e);
   }
 }

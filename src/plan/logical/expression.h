@@ -141,7 +141,9 @@ uint64_t tables_used(const Expr& e);  // bit mask; at most 64 tables per query
 // Structural equality: same kind, type, references, constants, operators and
 // children; display names are ignored. The binder matches GROUP BY keys with it.
 bool same_expr(const Expr& a, const Expr& b);
-// Splits nested ANDs into conjuncts.
+// Splits nested ANDs into conjuncts. An OR's conjuncts common to every branch become
+// conjuncts, and an OR across tables adds the one-table filters it implies (the OR
+// stays); for WHERE and inner-join ON, where only true keeps a row.
 void split_conjuncts(const ExprPtr& e, std::vector<ExprPtr>& out);
 
 }  // namespace raydb::plan

@@ -14,6 +14,7 @@ namespace raydb::exec::cuda {
 namespace {
 
 constexpr uint64_t kEncodeRows = uint64_t(1) << 23;  // rows per narrowing call (each runs on every thread)
+constexpr uint64_t kReadBytes = uint64_t(16) << 20;   // one read of a narrowed file into the pinned copy
 
 // The narrowed file read whole into pinned memory, checksummed on the way.
 void read_narrowed(const NarrowedFile& f, HostColumn& h) {
@@ -22,7 +23,7 @@ void read_narrowed(const NarrowedFile& f, HostColumn& h) {
   h.meta.dev.width = f.width;
   h.values.ensure(std::max<uint64_t>(f.bytes(), 8));
   persist::NarrowedReader reader(f);
-  while (reader.remaining() > 0) reader.read(h.values.get<char>() + reader.offset(), kUploadChunkBytes);
+  while (reader.remaining() > 0) reader.read(h.values.get<char>() + reader.offset(), kReadBytes);
   StageTimes::instance().add_bytes(ByteCount::kColumnFileRead, f.bytes());
   reader.verify();
   h.meta.host_decode.assign(f.distinct, 0);

@@ -127,8 +127,7 @@ __device__ __forceinline__ bool copy_to_shared(const StarParams& p, unsigned lon
 }
 
 // MODE 2: groups in global memory; MODE 3: rows' groups out; MODE 4: mode 0 without
-// probes or GROUP BY keys; MODE 5: mode 1 with few groups, its folds warp-aggregated
-// (launch_star_t). Modes 0, 1, 4 and 5 flush to global at the end.
+// probes or GROUP BY keys. Modes 0, 1 and 4 flush to global at the end.
 // EXT: the query has boolean fact filters (p.trees) or sets in device memory (launched
 // at 2 blocks per SM, see launch_star_v); kernels without them never call tree_mask
 // nor carry the set code, so they keep the
@@ -138,9 +137,8 @@ template <int MODE, typename V, int MINB, Layout L, bool EXT>
 __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constant__ StarParams p) {
   // MODE 4: mode 0 without probes or GROUP BY keys (launch_star_t): no per-item group
   // ids or probe code, so it fits the 64-register cap without spilling on every tile.
-  constexpr int M = MODE == 4 ? 0 : MODE == 5 ? 1 : MODE;
+  constexpr int M = MODE == 4 ? 0 : MODE;
   constexpr bool PLAIN = MODE == 4;
-  constexpr bool PEERS = MODE == 5;
   constexpr uint64_t TILE = uint64_t(kBlock) * kItems;
   extern __shared__ __align__(128) unsigned long long smem[];
   const uint64_t G = M == 0 ? 1 : (M == 1 ? p.groups : 0);
@@ -265,19 +263,14 @@ __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constan
 #pragma unroll
         for (int k = 0; k < kItems; k++)
           if (k == i) g = gid[k];
-        // Mode 5: through the warp's lanes of the same group (block/aggregate.cuh fold_peers).
-        Peers pr;
-        if constexpr (PEERS) pr = peers_of(g);
-        if (!PEERS) atomicAdd((M == 1 ? smem : p.acc.count) + g, 1ull);
-        else if (pr.lead) atomicAdd(smem + g, (unsigned long long)__popc(pr.peers));
+        unsigned long long* cnt = M == 1 ? smem : p.acc.count;
+        atomicAdd(cnt + g, 1ull);
 #pragma unroll 1
         for (int a = 0; a < p.naggs; a++) {
           const DevAgg& ag = p.aggs[a];
           if (ag.func == kAggCount) continue;
           const int64_t v = ag.shape != kShapeProgram ? eval_shaped(ag, p.cols, row) : eval_program(ag, p.cols, row);
-          if (PEERS)
-            fold_peers(pr, ag, s_lo(a) + g, ag.wide ? s_hi(a) + g : nullptr, v);
-          else if (M == 1)
+          if (M == 1)
             fold(ag, s_lo(a) + g, ag.wide ? s_hi(a) + g : nullptr, v);
           else
             fold(ag, p.acc.lo[a] + g, ag.wide ? p.acc.hi[a] + g : nullptr, v);
@@ -456,7 +449,7 @@ void allow_shared(K kernel) {
     cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared_budget()));
 }
 
-// Loads the six modes of one fact-kernel shape (lazy module loading loads a kernel
+// Loads the five modes of one fact-kernel shape (lazy module loading loads a kernel
 // at its first use) and opts them into the shared-memory budget, once per process;
 // a second thread asking meanwhile waits for the first.
 template <typename V, int MINB, Layout L, bool T>
@@ -467,14 +460,12 @@ void prepare_star_t() {
     allow_shared(star_kernel<2, V, MINB, L, T>);
     allow_shared(star_kernel<3, V, MINB, L, T>);
     allow_shared(star_kernel<4, V, MINB, L, T>);
-    allow_shared(star_kernel<5, V, MINB, L, T>);
     cudaFuncAttributes a;  // loads the kernel when allow_shared had nothing to set
     cudaFuncGetAttributes(&a, star_kernel<0, V, MINB, L, T>);
     cudaFuncGetAttributes(&a, star_kernel<1, V, MINB, L, T>);
     cudaFuncGetAttributes(&a, star_kernel<2, V, MINB, L, T>);
     cudaFuncGetAttributes(&a, star_kernel<3, V, MINB, L, T>);
     cudaFuncGetAttributes(&a, star_kernel<4, V, MINB, L, T>);
-    cudaFuncGetAttributes(&a, star_kernel<5, V, MINB, L, T>);
     return true;
   }();
   (void)allowed;
@@ -483,15 +474,11 @@ void prepare_star_t() {
 template <typename V, int MINB, Layout L, bool T>
 void launch_star_t(const StarParams& p, size_t smem, uint64_t tiles, cudaStream_t stream) {
   prepare_star_t<V, MINB, L, T>();
-  // Mode 0 with neither probes nor GROUP BY keys runs as mode 4 (the plain scan); mode 1
-  // with few groups as mode 5 (a warp's lanes then share groups, and a 64-bit shared
-  // atomic is a compare-and-swap loop: TPC-H Q1 at SF 20 took 546 ms with mode 1).
-  // (launch_star sets mode 5 from StarKnobs::warp_groups).
+  // Mode 0 with neither probes nor GROUP BY keys runs as mode 4 (the plain scan).
   const int mode = p.mode == 0 && p.njoins == 0 && p.nroot_groups == 0 ? 4 : p.mode;
   int per_sm = 1;
   switch (mode) {
     case 4: cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, star_kernel<4, V, MINB, L, T>, kBlock, smem); break;
-    case 5: cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, star_kernel<5, V, MINB, L, T>, kBlock, smem); break;
     case 0: cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, star_kernel<0, V, MINB, L, T>, kBlock, smem); break;
     case 1: cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, star_kernel<1, V, MINB, L, T>, kBlock, smem); break;
     case 2: cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, star_kernel<2, V, MINB, L, T>, kBlock, smem); break;
@@ -502,7 +489,6 @@ void launch_star_t(const StarParams& p, size_t smem, uint64_t tiles, cudaStream_
   const uint64_t grid = std::min<uint64_t>(tiles, uint64_t(std::max(per_sm, 1)) * gpu::sm_count());
   switch (mode) {
     case 4: star_kernel<4, V, MINB, L, T><<<unsigned(grid), kBlock, smem, stream>>>(p); break;
-    case 5: star_kernel<5, V, MINB, L, T><<<unsigned(grid), kBlock, smem, stream>>>(p); break;
     case 0: star_kernel<0, V, MINB, L, T><<<unsigned(grid), kBlock, smem, stream>>>(p); break;
     case 1: star_kernel<1, V, MINB, L, T><<<unsigned(grid), kBlock, smem, stream>>>(p); break;
     case 2: star_kernel<2, V, MINB, L, T><<<unsigned(grid), kBlock, smem, stream>>>(p); break;
@@ -578,10 +564,6 @@ void launch_star(const StarParams& params, const StarKnobs& knobs, cudaStream_t 
   // the columns' 16-byte vector loads instead of one scalar load per selected row (a
   // warp's row loads lie 64 bytes apart in the blocked layout).
   p.tile_aggs = 0;
-  // Few shared-memory groups: mode 5, the folds warp-aggregated (after star_shared_bytes,
-  // which reads mode 1). With more groups a warp's lanes rarely share one, and mode 1
-  // spills fewer registers (ptxas: 12 against 140 bytes in the blocked instantiation).
-  if (p.mode == 1 && p.groups <= knobs.warp_groups) p.mode = 5;
   if (knobs.tile_aggregate && p.mode == 0 && !p.count_only) {
     p.tile_aggs = 1;
     for (int a = 0; a < p.naggs; a++)

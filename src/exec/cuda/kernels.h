@@ -33,7 +33,6 @@ struct StarKnobs {
   bool rowshape = true;     // col, col op col aggregates evaluated per row, loads first
   bool blocked = true;      // blocked (else striped) tiles
   bool tile_aggregate = true;  // one group, column-shaped aggregates: dense tiles folded from vector loads
-  uint64_t warp_groups = 32;   // shared-memory GROUP BY of at most this many groups: warp-aggregated folds
 };
 void launch_star(const StarParams& p, const StarKnobs& knobs, cudaStream_t stream);
 // Loads the fused fact kernels of the default shapes and the dimension kernels ahead of

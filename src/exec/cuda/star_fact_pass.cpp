@@ -338,12 +338,6 @@ StarKnobs star_knobs(const Settings& settings) {
   knobs.blocked = settings.cuda_blocked_layout();
   const std::string tile = settings.get("cuda_tile_aggregate");  // "" = on
   knobs.tile_aggregate = !(tile == "off" || tile == "false" || tile == "0");
-  const std::string warp = settings.get("cuda_warp_groups");  // "" = 32; validated by set()
-  if (!warp.empty()) {
-    if (warp.size() > 5 || warp.find_first_not_of("0123456789") != std::string::npos)
-      fail(ErrorKind::kInvalidInput, "invalid value '{}' for setting cuda_warp_groups (expected a group count)", warp);
-    knobs.warp_groups = std::stoull(warp);
-  }
   return knobs;
 }
 

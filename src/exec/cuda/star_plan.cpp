@@ -303,7 +303,8 @@ std::variant<StarPlan, std::string> analyze(const plan::PhysicalPlan& plan) {
     if (auto why = compile_filters(plan.table_filters[size_t(d.table)], q, d.filters, d.always_false)) return *why;
     if (d.filters.size() > size_t(kMaxDimFilters)) return std::string("too many filters on one dimension");
     const ColumnStats& ks = d.key->stats();
-    if (ks.min <= ks.max && uint64_t(ks.max - ks.min) >= (uint64_t(1) << 28))
+    // The span in unsigned arithmetic: max - min of two int64 may not fit int64 (exact mod 2^64 when max >= min).
+    if (ks.min <= ks.max && uint64_t(ks.max) - uint64_t(ks.min) >= (uint64_t(1) << 28))
       return fmt::format("join key {} spans more than 2^28 values (hash joins are not on the GPU yet)", d.key->name());
     dim_of_table[size_t(d.table)] = int(sp.dims.size());
     dim_keys.push_back({d.table, bk.column_index, step.probe_keys[0]});

@@ -68,27 +68,34 @@ std::string tpch_sql(const std::string& name) { return read_file(source_dir() + 
 
 }  // namespace
 
-std::vector<std::string> tpch_cuda_refusals(const std::string& sf, const std::string& name) {
+namespace {
+
+// Binds TPC-H query `name` at `sf` through `runner` (each block it runs is admitted and
+// its path recorded) and admits the outer block too; "" or why there is no database.
+std::string admit_blocks(const std::string& sf, const std::string& name, AdmittingRunner& runner) {
   OracleFixture& f = tpch_fixture(sf, /*with_oracle=*/false);
-  if (!f.db) return {"no database: " + f.error};
+  if (!f.db) return "no database: " + f.error;
   auto dir = DatabaseDirectory::open(f.path);
-  AdmittingRunner runner;
   auto stmt = sql::parse_and_bind(
       tpch_sql(name), [&](std::string_view n) { return dir->table(n); }, {}, &runner);
-  if (std::string why = runner.refusal(std::move(stmt.query)); !why.empty()) runner.refusals.push_back("outer block: " + why);
+  std::string path;
+  if (std::string why = runner.refusal(std::move(stmt.query), &path); !why.empty())
+    runner.refusals.push_back("outer block: " + why);
+  runner.paths.push_back("outer block: " + path);
+  return "";
+}
+
+}  // namespace
+
+std::vector<std::string> tpch_cuda_refusals(const std::string& sf, const std::string& name) {
+  AdmittingRunner runner;
+  if (std::string error = admit_blocks(sf, name, runner); !error.empty()) return {error};
   return runner.refusals;
 }
 
 std::vector<std::string> tpch_cuda_paths(const std::string& sf, const std::string& name) {
-  OracleFixture& f = tpch_fixture(sf, /*with_oracle=*/false);
-  if (!f.db) return {"no database: " + f.error};
-  auto dir = DatabaseDirectory::open(f.path);
   AdmittingRunner runner;
-  auto stmt = sql::parse_and_bind(
-      tpch_sql(name), [&](std::string_view n) { return dir->table(n); }, {}, &runner);
-  std::string path;
-  runner.refusal(std::move(stmt.query), &path);
-  runner.paths.push_back("outer block: " + path);
+  if (std::string error = admit_blocks(sf, name, runner); !error.empty()) return {error};
   return runner.paths;
 }
 

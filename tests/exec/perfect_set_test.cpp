@@ -58,7 +58,7 @@ TEST(PerfectSet, RefusesWhatItCannotHold) {
   EXPECT_TRUE(exec::build_perfect_set(many).has_value()) << "exactly the maximum";
 }
 
-// The table stays small: the first size tried is about n^2 / 8 slots.
+// The table stays small: the first size tried is about n^2 / 4 slots.
 TEST(PerfectSet, TableSizeFollowsTheBirthdayBound) {
   std::mt19937_64 rng(5);
   std::vector<uint64_t> keys(64);

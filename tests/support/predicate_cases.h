@@ -54,6 +54,10 @@ inline const Case kSsbPredicateCases[] = {
      "select count(*), sum(lo_tax) from lineorder where lo_quantity in (1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, "
      "25, 27, 29, 31, 33, 35, 37, 39) or lo_discount = 0"},
     {"linear_empty_result", "select count(*) from lineorder where lo_quantity + lo_discount > 1000 or lo_tax < 0"},
+    // COUNT(*) counted by the filter passes themselves (no fact kernel): one two-term
+    // leaf with coefficients and a constant, and a count of a column that has no NULLs.
+    {"two_term_count", "select count(*) from lineorder where 3 * lo_quantity - 7 * lo_discount > 4"},
+    {"two_term_count_column", "select count(lo_tax) from lineorder where lo_quantity * 2 < lo_discount + 30"},
     // OR across dimensions (join residuals): membership sets of each dimension on the
     // fact table's foreign keys, the boolean tree in the fact kernel.
     {"or_across_dimensions",

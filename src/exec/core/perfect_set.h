@@ -34,8 +34,8 @@ struct PerfectSet {
 
 // The set of `keys` (duplicates allowed): nullopt when there are none, more than
 // kMaxPerfectKeys distinct ones, one at or above 2^32, or no multiplier from a fixed
-// sequence separates them within kMaxPerfectBits (the table starts at about n^2 / 8
-// slots, where a random odd multiplier succeeds with probability about e^-4).
+// sequence separates them within kMaxPerfectBits (the table starts at about n^2 / 4
+// slots, where a random odd multiplier succeeds with probability about e^-2).
 std::optional<PerfectSet> build_perfect_set(const std::vector<uint64_t>& keys);
 
 }  // namespace raydb::exec

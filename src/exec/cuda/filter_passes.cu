@@ -24,7 +24,24 @@ struct LeafParams {
   DevLinear linear;  // kind 1
   uint64_t rows = 0;
   uint16_t* out = nullptr;
+  unsigned long long* count = nullptr;  // FilterPassJob::count, or none
 };
+
+// Adds every thread's n to *count with one atomic per block (warp sums, then the
+// block's in shared memory): atomics per warp or per chunk would queue on one
+// address. Every thread of the block must call it (it synchronizes the block).
+__device__ __forceinline__ void add_count(unsigned long long* count, unsigned n) {
+  __shared__ unsigned long long warp_sum[32];
+  unsigned long long v = n;  // a block's sum may pass 2^32
+  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);
+  if ((threadIdx.x & 31) == 0) warp_sum[threadIdx.x / 32] = v;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned long long t = 0;
+    for (unsigned w = 0; w < (blockDim.x + 31) / 32; w++) t += warp_sum[w];
+    if (t) atomicAdd(count, t);
+  }
+}
 
 // The rows of a blocked tile that exist (the last tile may be partial).
 __device__ __forceinline__ uint32_t valid_items(uint64_t first, uint64_t rows) {
@@ -35,10 +52,12 @@ __device__ __forceinline__ uint32_t valid_items(uint64_t first, uint64_t rows) {
 // One leaf over every row, blocked tiles: thread t of the tile at `base` holds rows
 // base + 16 t .. + 15, so its mask is chunk base / 16 + t of the bit array (a warp
 // writes 64 contiguous bytes). KIND 0: a range or set predicate; 1: a semi-linear
-// sum in int64; 2: the same in 128 bits (exactness as in the fused kernel).
+// sum in int64; 2: the same in 128 bits (exactness as in the fused kernel); 3: a
+// two-term sum of stored words (pair_items).
 template <typename V, int KIND>
 __global__ void __launch_bounds__(kBlock) leaf_kernel(const __grid_constant__ LeafParams p) {
   const uint64_t tiles = (p.rows + kTile - 1) / kTile;
+  unsigned passed = 0;  // < 2^32: a thread sees at most rows / gridDim.x rows
   for (uint64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     const uint64_t base = tile * kTile;
     const uint32_t sel = valid_items(item_row<Layout::kBlocked>(base, 0), p.rows);
@@ -50,11 +69,15 @@ __global__ void __launch_bounds__(kBlock) leaf_kernel(const __grid_constant__ Le
       m = d.ranges || d.bitmap || d.hash ? set_items<V, true>(d, v, sel) : inline_items<V>(d, v);
     } else if constexpr (KIND == 1) {
       m = linear_items<long long, V, Layout::kBlocked>(p.linear, p.cols, base, sel);
+    } else if constexpr (KIND == 3) {
+      m = pair_items<V, Layout::kBlocked>(p.linear, p.cols, base, sel);
     } else {
       m = linear_items<__int128, V, Layout::kBlocked>(p.linear, p.cols, base, sel);
     }
     p.out[(base >> 4) + threadIdx.x] = uint16_t(m & sel);
+    passed += __popc(m & sel);
   }
+  if (p.count) add_count(p.count, passed);
 }
 
 struct CombineParams {
@@ -65,6 +88,7 @@ struct CombineParams {
   const uint16_t* sets[kMaxFactPreds] = {};
   uint64_t rows = 0, chunks = 0;
   uint16_t* out = nullptr;
+  unsigned long long* count = nullptr;  // FilterPassJob::count, or none
 };
 
 // 128 rows (8 chunks, one 16-byte load per bit array) per thread: the sets ANDed,
@@ -82,9 +106,8 @@ __device__ __forceinline__ Mask128 load128(const uint16_t* bits, uint64_t g) {
   return {v.x, v.y};
 }
 
-__global__ void combine_kernel(const __grid_constant__ CombineParams p) {
-  const uint64_t g = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;  // rows 128 g .. + 127
-  if (g * 8 >= p.chunks) return;
+// Rows 128 g .. + 127: their bits written, the number that pass returned.
+__device__ __forceinline__ unsigned combine_group(const CombineParams& p, uint64_t g) {
   Mask128 m;
   const uint64_t first = g * 128;
   const uint64_t n = first >= p.rows ? 0 : p.rows - first;  // valid rows in the group
@@ -119,6 +142,13 @@ __global__ void combine_kernel(const __grid_constant__ CombineParams p) {
     m.lo &= st[0].lo, m.hi &= st[0].hi;
   }
   reinterpret_cast<ulonglong2*>(p.out)[g] = make_ulonglong2(m.lo, m.hi);
+  return unsigned(__popcll(m.lo) + __popcll(m.hi));
+}
+
+__global__ void combine_kernel(const __grid_constant__ CombineParams p) {
+  const uint64_t g = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const unsigned passed = g * 8 < p.chunks ? combine_group(p, g) : 0u;
+  if (p.count) add_count(p.count, passed);  // every thread of the block takes part
 }
 
 template <typename K>
@@ -151,7 +181,15 @@ void launch_filter_passes(const FilterPassJob& job, cudaStream_t stream) {
   lp.rows = job.rows;
   CombineParams cp;
   uint16_t* next = job.scratch;
+  // One leaf and nothing to combine it with (a single set, or a tree that is one
+  // leaf): the leaf writes the kernel's bits itself, one launch and a pass over the
+  // bit arrays fewer. Its bits past the last row are 0 as combine_kernel's would be
+  // (leaf_kernel masks them with the valid rows, and covers every chunk).
+  const bool alone = job.nsets + (job.trees ? job.nleaves + job.nlinears : 0) == 1 &&
+                     (!job.trees || (job.trees->ntrees == 1 && job.trees->trees[0].nsteps == 1));
+  lp.count = alone ? job.count : nullptr;
   auto take = [&] {
+    if (alone) return job.out;
     uint16_t* b = next;
     next += job.chunks;
     return b;
@@ -177,14 +215,17 @@ void launch_filter_passes(const FilterPassJob& job, cudaStream_t stream) {
       bool narrow = true;
       for (int i = 0; i < lp.linear.nterms; i++) narrow = narrow && job.cols[lp.linear.col[i]].width <= 4;
       if (lp.linear.wide) launch_leaf_any<2>(lp, narrow, stream);
+      else if (lp.linear.stored && lp.linear.nterms == 2) launch_leaf_any<3>(lp, narrow, stream);
       else launch_leaf_any<1>(lp, narrow, stream);
     }
     cp.ntrees = t.ntrees;
     for (int k = 0; k < t.ntrees; k++) cp.trees[k] = t.trees[k];
   }
+  if (alone) return;
   cp.rows = job.rows;
   cp.chunks = job.chunks;
   cp.out = job.out;
+  cp.count = job.count;
   combine_kernel<<<gpu::item_blocks(job.chunks / 8), gpu::kThreads, 0, stream>>>(cp);
 }
 

@@ -201,6 +201,10 @@ struct FilterPassJob {
   uint64_t chunks = 0;    // 16-row chunks of every bit array (rows padded to whole tiles)
   uint16_t* scratch = nullptr;  // device: (nleaves + nlinears + nsets) * chunks
   uint16_t* out = nullptr;      // device: chunks
+  // Device, or none: the number of rows that pass, added by the last pass. Set when
+  // the fact kernel would only count them (COUNT(*) of one fact table, no other
+  // filter): the pass counts them and the kernel is not launched.
+  unsigned long long* count = nullptr;
 };
 
 // Dimension side: one filter of a dimension table, ranges in the stored domain.

@@ -44,9 +44,13 @@ void run_on_device(StarRun& r) {
       throw_if_cancelled();
     }
     if (!r.nothing) {
+      Timer host;
       StarParams p = fact_params(r);
+      r.params_host_ms = host.elapsed_ms();
+      host.reset();
       gpu::DeviceBuffer acc;
       run_fact_pass(r, p, acc);
+      r.enqueue_host_ms = host.elapsed_ms();
       copy_groups_back(r, p, acc);
       run_order_statistics(r, p);
     }

@@ -25,9 +25,11 @@ namespace {
 uint64_t key_range(const KeySpec& s) { return value_count(s.min, s.max); }
 
 // Few groups: every accumulator comes back and the host keeps the groups with rows.
-// Staging holds the accumulators, then the inverse maps.
+// Staging holds the accumulators and the filtered-row count after them (run_fact_pass
+// puts it there on the device too: one copy instead of two, each ~4 us of the device
+// time), then the inverse maps.
 char* copy_all_groups(StarRun& r, const u64* base, uint64_t inv_words) {
-  const uint64_t bytes = r.R * uint64_t(r.nfields) * 8;
+  const uint64_t bytes = r.R * uint64_t(r.nfields) * 8 + 8;
   r.ctx.host.ensure(bytes + inv_words * 4 + 64);
   gpu::check_cuda(cudaMemcpyAsync(r.ctx.host.get(), base, bytes, cudaMemcpyDeviceToHost, r.ctx.stream), "copy");
   return r.ctx.host.get<char>() + bytes;
@@ -123,8 +125,8 @@ std::string phase_times(const StarRun& r, const StarParams& p) {
   cudaEventElapsedTime(&k, ctx.fact_start, ctx.fact_done);
   cudaEventElapsedTime(&rest, ctx.fact_done, ctx.stop);
   return fmt::format("dims {:.3f} ms, sync+setup {:.3f} ms, fact kernel {:.3f} ms (mode {}, {} groups), result {:.3f} ms, "
-                     "total {:.3f} ms",
-                     d, gap, k, p.mode, r.R, rest, r.device_ms);
+                     "total {:.3f} ms; host: params {:.3f} ms, enqueue {:.3f} ms",
+                     d, gap, k, p.mode, r.R, rest, r.device_ms, r.params_host_ms, r.enqueue_host_ms);
 }
 
 // Group ids -> packed key words (the CPU's KeyEncoder layout).
@@ -272,9 +274,16 @@ void copy_groups_back(StarRun& r, const StarParams& p, const gpu::DeviceBuffer& 
   uint64_t inv_words = 0;
   for (auto& d : r.dims) inv_words += d.codes;
   Compaction c;
-  char* inv_host = r.R <= kCopyAllGroups ? copy_all_groups(r, base, inv_words) : compact_groups(r, base, inv_words, c);
+  const bool all = r.R <= kCopyAllGroups;
+  // The filtered-row count (StarParams::filtered, the word after the accumulators)
+  // comes back with them when they all do; before compaction, on its own.
+  if (!all)
+    gpu::check_cuda(cudaMemcpyAsync(r.ctx.counter.get(), p.filtered, 8, cudaMemcpyDeviceToHost, r.ctx.stream),
+                    "cudaMemcpy");
+  char* inv_host = all ? copy_all_groups(r, base, inv_words) : compact_groups(r, base, inv_words, c);
+  const u64* filtered = all ? reinterpret_cast<const u64*>(inv_host) - 1 : r.ctx.counter.get<u64>();
   copy_inverse_maps(r, inv_host);
-  if (r.R > kCopyAllGroups)
+  if (!all)
     inv_host = read_compacted(r, c, inv_host, inv_words);
   else
     read_all(r);
@@ -284,7 +293,7 @@ void copy_groups_back(StarRun& r, const StarParams& p, const gpu::DeviceBuffer& 
     off += d.codes;
   }
   gpu::check_cuda(cudaEventElapsedTime(&r.device_ms, r.ctx.start, r.ctx.stop), "cudaEventElapsedTime");
-  r.fact_filtered = *r.ctx.counter.get<uint64_t>();
+  r.fact_filtered = *filtered;
   r.phases = phase_times(r, p);
   if (r.settings.cuda_profile()) std::fprintf(stderr, "cuda profile: %s\n", r.phases.c_str());
 }

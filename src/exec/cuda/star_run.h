@@ -44,9 +44,14 @@ struct StarContext {
   gpu::Event dims_done, fact_start, fact_done;  // cuda_profile phases
   gpu::PinnedBuffer host;                       // staging for small uploads and results
   gpu::PinnedBuffer counter;                    // the fact kernel's filtered-row count
+  // The fact pass's small uploads (sets, trees), each at its own offset within one
+  // query (StarRun::upload_at): from pageable memory a copy is staged by the driver
+  // first, ~7 us inside the device time of a query with an IN list (H200).
+  gpu::PinnedBuffer uploads;
   StarContext() {
     host.ensure(1 << 20);
     counter.ensure(8);
+    uploads.ensure(256 << 10);
   }
   static StarContext& instance();
   // Destroys the process's context (its stream, events and pinned buffers); the next
@@ -95,10 +100,17 @@ struct StarRun {
   std::vector<orderstat::OrderStats> order_stats;  // per aggregate (order statistics only), by group id
   std::vector<orderstat::KeyType> os_key_types;     // the keys each was selected on
   double order_stats_ms = 0;                       // their second pass and selection (host-timed)
+  // Host time inside the device window (cuda_profile): the fact kernel's parameters
+  // (sets, trees, filter passes) and the enqueueing of its pass.
+  double params_host_ms = 0, enqueue_host_ms = 0;
   std::string phases;          // device phase times (EXPLAIN ANALYZE, cuda_profile)
 
   // Long range sets of fact predicates (bitmaps or sorted pairs), alive for the launch.
   std::vector<gpu::DeviceBuffer> pred_sets;
+  // Set when the filter passes count the rows that pass and the fact kernel, which
+  // would only count them, is not launched (add_filter_passes).
+  const unsigned long long* pass_count = nullptr;
+  uint64_t upload_at = 0;  // bytes of StarContext::uploads this query has taken
 
   // Ranges of all dimension filters, uploaded in one copy: per dimension and filter,
   // where its ranges start and how many.

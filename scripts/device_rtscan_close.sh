@@ -34,7 +34,11 @@ T0=$(date +%s)
 log() { echo "[close $(( $(date +%s) - T0 ))s] $*" >&2; }
 # The seconds a step may take: its own limit, or what is left of TOTAL_S less a reserve
 # for the steps after it and the summary.
-limit() { local left=$(( TOTAL_S - ($(date +%s) - T0) - $2 )); [ "$left" -lt "$1" ] && echo "$left" || echo "$1"; }
+limit() {
+  local left=$(( TOTAL_S - ($(date +%s) - T0) - $2 ))
+  [ "$left" -lt 10 ] && left=10
+  [ "$left" -lt "$1" ] && echo "$left" || echo "$1"
+}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$OUT/gpu.txt" 2>&1
 log "gpu: $(cat "$OUT/gpu.txt"); part $PART"
 MARGIN_ARG=()

@@ -34,10 +34,10 @@ ScanMethodTimings& ScanMethodTimings::shared() {
 
 namespace {
 
-// One candidate as the choice sees it: its estimate's rank, and its kept times.
+// One candidate as the choice sees it (in the order of the estimates): its kept times.
 struct Candidate {
   const CostedMethod* method;
-  size_t rank, runs;
+  size_t runs;
   std::optional<double> ms;
 };
 
@@ -78,7 +78,7 @@ MethodChoice ScanMethodTimings::choose(const std::string& key, const std::vector
   std::vector<Candidate> cands;
   for (size_t i = 0; i < ranked.size() && margin > 0; i++)
     if (ranked[i].model_ms <= pick.model_ms * (1 + margin))
-      cands.push_back({&ranked[i], i, runs(key, ranked[i].method), measured(key, ranked[i].method)});
+      cands.push_back({&ranked[i], runs(key, ranked[i].method), measured(key, ranked[i].method)});
   if (cands.size() < 2) return c;
   c.adaptive = true;
   // Each runner-up once, in the order of the estimates, then the pick.

@@ -13,6 +13,14 @@ exact residual rows per job (sieve_rows of the 1..4 predicate queries: the thres
 are per column, so 4 predicates = job (c0, c1, c2) + job (c3)), and every column
 taken to pass the 1-predicate query's fraction (same distribution per column).
 
+"Fastest" is judged two ways, both printed: strictly (the pick runs the kernels of the
+method with the lowest median over the repetitions; --time min: the lowest minimum) and
+within run-to-run noise (the pick's time is at most the larger of the two methods'
+noise above the fastest's, a method's noise being its median minus its minimum over the
+sweep's repetitions). The sweep's own refined picks (scan-pick lines) are counted the
+same way. The cost formula is the engine's (rt_scan_cost_ms), checked against the
+sweep's own model_ms when it ran under the same calibration.
+
 Constants: --calibration FILE (raydb's calibration JSON, member rt_scan_gpu), or
 --fit DATASETS, a non-negative least-squares fit on relative error (as `raydb
 calibrate` does) to the sweep's own rows of those datasets (in-sample for them: say so

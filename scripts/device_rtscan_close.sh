@@ -16,10 +16,10 @@
 # One call of PART=all: about 2.5 min for the kit (build while the data are generated,
 # then two artifact runs of 40-50 s), 1 min for raydb on its files, 2 min for the
 # calibration and the sweep. Each step has its own time limit and the whole stays under
-# TOTAL_S (520 s), so the summary is always written; if the kit runs long, run
+# TOTAL_S (500 s), so the summary is always written; if the kit runs long, run
 # PART=kit and PART=pick as two calls (the summary of the second call then lacks the
 # artifact rows: run rtscan_targets.py on both outputs).
-# Environment: PART (all), TOTAL_S (520), KITDIR (the kit; default .xfer/kit/rtscan beside
+# Environment: PART (all), TOTAL_S (500), KITDIR (the kit; default .xfer/kit/rtscan beside
 # the bundle), KIT_DEADLINE (s, 210), KIT_REPS (11), REPS (sweep repetitions, 11: enough
 # for every near-tie to settle), MARGIN (default: the rt_scan_adaptive_margin setting),
 # ROWS (1e8), DATASETS (the sweep's), KIT_WORK (/tmp/kit).
@@ -27,7 +27,7 @@ set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/device_unpack.sh"  # B, SRC, R, T
 OUT=${OUT:-/tmp/out}
 PART=${PART:-all}
-TOTAL_S=${TOTAL_S:-520}
+TOTAL_S=${TOTAL_S:-500}
 KIT_WORK=${KIT_WORK:-/tmp/kit}
 mkdir -p "$OUT"
 T0=$(date +%s)

@@ -16,7 +16,7 @@ cp build/raydb "$B/build/"
 # together with the checkout).
 for t in ${BUNDLE_TESTS:-test_gpu test_gpu_orderstat test_rt_optix} ${BUNDLE_E2E:+test_e2e}; do [ -f build/tests/$t ] && cp build/tests/$t "$B/build/tests/"; done
 cp -r ssb/queries "$B/ssb/"
-cp scripts/device_*.sh scripts/plot_bench_views.py scripts/ops_targets.py scripts/rt_scan_pick_eval.py "$B/scripts/"
+cp scripts/device_*.sh scripts/plot_bench_views.py scripts/ops_targets.py scripts/rt_scan_pick_eval.py scripts/rtscan_targets.py "$B/scripts/"
 for f in "$B"/build/raydb "$B"/build/tests/*; do ldd "$f"; done | awk '{print $3}' | grep '^/' | sort -u |
   grep -vE 'lib(c|m|stdc\+\+|gcc_s|pthread|dl|rt)\.so|ld-linux' | xargs -r -I{} cp -L {} "$B/lib/"
 # The 64 MiB transfer limit: Embree alone is 42 MB unpacked, and so are the binaries.

@@ -13,6 +13,14 @@ exact residual rows per job (sieve_rows of the 1..4 predicate queries: the thres
 are per column, so 4 predicates = job (c0, c1, c2) + job (c3)), and every column
 taken to pass the 1-predicate query's fraction (same distribution per column).
 
+"Fastest" is judged two ways, both printed: strictly (the pick runs the kernels of the
+method with the lowest median over the repetitions; --time min: the lowest minimum) and
+within run-to-run noise (the pick's time is at most the larger of the two methods'
+noise above the fastest's, a method's noise being its median minus its minimum over the
+sweep's repetitions). The sweep's own refined picks (scan-pick lines) are counted the
+same way. The cost formula is the engine's (rt_scan_cost_ms), checked against the
+sweep's own model_ms when it ran under the same calibration.
+
 Constants: --calibration FILE (raydb's calibration JSON, member rt_scan_gpu), or
 --fit DATASETS, a non-negative least-squares fit on relative error (as `raydb
 calibrate` does) to the sweep's own rows of those datasets (in-sample for them: say so
@@ -127,13 +135,30 @@ def terms(w, method, model):
     return {**sieve, **rt}
 
 
-# Without the bit vector's turning into row ids (the same for every method, so it never
-# moves the pick; the sweep's device times do not include it).
-def cost_ns(w, method, model, c):
+# The engine's formula (rt_scan_cost_ms on the GPU): with a calibration of the memory
+# model (sieve_pass_ns_per_row > 0) the sieve methods pay their own fixed part, not the
+# scan's, even where the fit made it 0; every method pays the bit vector's turning into
+# row ids. That part is the same for every method, so it never moves the pick, but it
+# does move the margin test of the measured refinement, so it is counted here as the
+# engine counts it. `with_rows=False` leaves it out (the sweep's device times exclude it).
+def to_rows_ns(w):
+    return float(w["rows"]) * 0.0002 + w["match_fraction"] * float(w["rows"]) * 0.004
+
+
+def cost_ns(w, method, model, c, with_rows=True):
+    rows = to_rows_ns(w) if with_rows else 0.0
     if w["predicates"] == 0:
-        return c["fixed_ns"]
-    own = method != "gpu-scan" and model == "new" and c.get("sieve_fixed_ns", 0) > 0
-    return (0.0 if own else c["fixed_ns"]) + sum(c.get(k, 0.0) * x for k, x in terms(w, method, model).items())
+        return c["fixed_ns"] + rows
+    if method != "gpu-scan" and model == "new" and not c.get("sieve_pass_ns_per_row", 0) > 0:
+        model = "old"  # the engine's per-vector form, as for a calibration of before
+    own = method != "gpu-scan" and model == "new"
+    t = terms(w, method, model)
+    if own:
+        if "sieve_job_ns" in t:
+            t["sieve_job_ns"] = float(max(1, w["jobs"]))
+        if "sieve_pass_ns_per_row" in t and not w["sieve_passes"]:
+            t["sieve_pass_ns_per_row"] = float(w["rows"]) * max(1, w["predicates"])
+    return (0.0 if own else c["fixed_ns"]) + sum(c.get(k, 0.0) * x for k, x in t.items()) + rows
 
 
 def solve(a, b):
@@ -207,6 +232,8 @@ def fit(scans, keys, model):
             ys.append(max(0.05 * y, y - (0.0 if own else c["fixed_ns"]) - sieve_part))
         if names:
             c.update(zip(names, nonnegative_fit(xs, ys)))
+    if model == "new":  # as raydb calibrate keeps it, so the engine takes the memory form
+        c["sieve_pass_ns_per_row"] = max(1e-7, c.get("sieve_pass_ns_per_row", 0.0))
     return c
 
 
@@ -237,17 +264,51 @@ def load_calibration(path):
     return j["rt_scan_gpu"]
 
 
+# Run-to-run noise of one method on one query: its median minus its minimum over the
+# sweep's repetitions (every sweep line has both). Two methods are within noise of each
+# other when their times differ by no more than the larger of their two noises: which
+# of them is "the fastest" is then not settled by the sweep itself (on the H100 the
+# winner of such pairs flipped between two calls of the same sweep).
+def noise_ms(j):
+    return max(0.0, j["device_ms"] - j["device_ms_min"])
+
+
+def within_noise(ms, pick, fastest):
+    gap = ms[pick][TIME] - ms[fastest][TIME]
+    return gap <= max(noise_ms(ms[pick]), noise_ms(ms[fastest])), gap
+
+
+def kernels_of(w):
+    """The kernels a method runs (as scan-pick lines count them): rt with nothing left
+    to refine runs the sieve's; a filter folded to a constant is one fill for all."""
+    def kernels(m):
+        if w["predicates"] == 0:
+            return "constant"
+        if m == "rt-gpu" and w["residual_rows"] == 0:
+            return "gpu-sieve"
+        return m
+    return kernels
+
+
+def refine_pick(ms, ranked, model_ms, margin):
+    """The measured refinement on the medians: every method (one per kernels) whose
+    estimate is within the margin of the pick's is tried, the fastest measured kept
+    (the trials' own cost not counted). Returns the pick and whether it was a near-tie."""
+    near = [m for m in ranked if model_ms[m] <= model_ms[ranked[0]] * (1 + margin)] if margin > 0 else ranked[:1]
+    return min(near, key=lambda m: (ms[m][TIME], ranked.index(m))), len(near) > 1
+
+
 def evaluate(scans, picks, c, model, verbose, margin=0.0):
     by_query = defaultdict(dict)
     for (ds, p, sel, m) in scans:
         by_query[(ds, p, sel)][m] = scans[(ds, p, sel, m)]
-    total = same = near = agree_old = adaptive = 0
+    total = same = near = agree_old = adaptive = tied = 0
     # Sweeps since the engine's measured refinement carry both picks: "model_pick*" the
     # cost model's alone, "pick*" with the refinement (pick_source model / explore /
     # measured); older sweeps only the model's, as "pick*".
-    engine_adaptive = engine_measured = 0
+    engine_adaptive = engine_measured = engine_tied = engine_total = 0
     has_adaptive = any("pick_source" in j for j in picks.values())
-    misses = []
+    misses, engine_misses, noises, deviation = [], [], [], 0.0
     for key in sorted(by_query, key=lambda k: (k[0], k[1], float(k[2]) if k[2].replace(".", "").isdigit() else 0)):
         ms = by_query[key]
         if len(ms) < 2:
@@ -257,52 +318,70 @@ def evaluate(scans, picks, c, model, verbose, margin=0.0):
             continue
         total += 1
         model_ms = {m: cost_ns(w, m, model, c) * 1e-6 for m in ms}
+        for m in ms:  # how far this formula is from the engine's own estimate in the sweep
+            if ms[m].get("model_ms"):
+                deviation = max(deviation, abs(model_ms[m] / ms[m]["model_ms"] - 1))
+        kernels = kernels_of(w)
         # As the planner breaks ties: not the RT method.
-        def kernels(m):
-            if w["predicates"] == 0:
-                return "constant"
-            if m == "rt-gpu" and w["residual_rows"] == 0:
-                return "gpu-sieve"
-            return m
         ranked = sorted(ms, key=lambda m: (model_ms[m], m == "rt-gpu"))
         ranked = [m for i, m in enumerate(ranked) if kernels(m) not in map(kernels, ranked[:i])]  # one per kernels
-        pick = ranked[0]
-        # A measured refinement: the runner-up within the margin of the pick's estimate is
-        # tried once and the faster kept (here: its median, the trial's cost not counted).
-        if margin > 0 and len(ranked) > 1 and model_ms[ranked[1]] <= model_ms[pick] * (1 + margin):
-            adaptive += 1
-            if ms[ranked[1]][TIME] < ms[pick][TIME]:
-                pick = ranked[1]
+        pick, was_near = refine_pick(ms, ranked, model_ms, margin)
+        adaptive += was_near
         fastest = min(ms, key=lambda m: ms[m][TIME])
+        noises.append(max(noise_ms(ms[m]) / ms[m][TIME] for m in ms))
 
         ok = kernels(pick) == kernels(fastest)
         t_pick, t_fast = ms[pick][TIME], ms[fastest][TIME]
         same += ok
         near += ok or t_pick <= t_fast * 1.05 + 0.005
+        in_noise, gap = within_noise(ms, pick, fastest)
+        tied += ok or in_noise
         if key in picks:
             pj = picks[key]
             agree_old += pj.get("model_pick_same_work" if "pick_source" in pj else "pick_same_work", False)
-            if "pick_source" in pj:
-                engine_adaptive += pj.get("pick_same_work", False)
+            if "pick_source" in pj and pj["pick"] in ms:
+                engine_total += 1
+                e_ok = pj.get("pick_same_work", False)
+                e_noise, e_gap = within_noise(ms, pj["pick"], fastest)
+                engine_adaptive += e_ok
+                engine_tied += e_ok or e_noise
                 engine_measured += pj["pick_source"] == "measured"
+                if not e_ok:
+                    engine_misses.append((key, pj["pick"], ms[pj["pick"]][TIME], fastest, t_fast, e_gap,
+                                          max(noise_ms(ms[pj["pick"]]), noise_ms(ms[fastest])), e_noise))
         if not ok:
-            misses.append((key, pick, t_pick, model_ms[pick], fastest, t_fast, model_ms[fastest]))
+            misses.append((key, pick, t_pick, model_ms[pick], fastest, t_fast, model_ms[fastest], gap,
+                           max(noise_ms(ms[pick]), noise_ms(ms[fastest])), in_noise))
+    noises.sort()
+    stat = "median" if TIME == "device_ms" else "minimum"
     print(f"model {model}: the pick runs the fastest method's kernels in {same} of {total} queries, "
           f"within 5% (+5 us) in {near}" + (f" (the sweep's own scan-pick lines: {agree_old})" if picks else "") +
           (f"; {adaptive} near-ties within {100 * margin:.0f}% settled by the measured times" if margin > 0 else ""))
+    print(f"  fastest judged by each method's {stat} over the repetitions: strict {same} of {total} (the pick runs "
+          f"the fastest method's kernels), within noise {tied} of {total} (its time at most the larger of the two "
+          f"methods' noise above the fastest's; noise = median - minimum of a method's repetitions, over the sweep "
+          f"median {100 * noises[len(noises) // 2]:.1f}%, worst {100 * noises[-1]:.1f}% of the time)")
+    if deviation > 0:
+        print(f"  this formula against the sweep's own model_ms: worst deviation {100 * deviation:.1f}%"
+              + (" (the sweep ran under this calibration)" if deviation < 0.005 else " (another calibration)"))
     if has_adaptive:
         margins = sorted({j.get("adaptive_margin", 0) for j in picks.values()})
         print(f"the sweep's own picks with the measured refinement (margin {', '.join(f'{100 * m:.0f}%' for m in margins)}): "
-              f"the fastest method's kernels in {engine_adaptive}, {engine_measured} settled by measurement")
-    for (ds, p, sel), pick, tp, mp, fast, tf, mf in misses:
+              f"the fastest method's kernels in {engine_adaptive}, {engine_measured} settled by measurement; "
+              f"strict {engine_adaptive} of {engine_total}, within noise {engine_tied} of {engine_total}")
+        for (ds, p, sel), pick, tp, fast, tf, gap, noise, in_noise in engine_misses:
+            print(f"  engine miss {ds} {p} predicates at {sel}: picked {pick} {tp:.3f} ms, fastest {fast} {tf:.3f} ms: "
+                  f"{1e3 * gap:.1f} us apart, noise {1e3 * noise:.1f} us ({'within' if in_noise else 'beyond'} noise)")
+    for (ds, p, sel), pick, tp, mp, fast, tf, mf, gap, noise, in_noise in misses:
         print(f"  miss {ds} {p} predicates at {sel}: picked {pick} {tp:.3f} ms (model {mp:.3f}), "
-              f"fastest {fast} {tf:.3f} ms (model {mf:.3f})")
+              f"fastest {fast} {tf:.3f} ms (model {mf:.3f}): {1e3 * gap:.1f} us apart, noise {1e3 * noise:.1f} us "
+              f"({'within' if in_noise else 'beyond'} noise)")
     if verbose:
         for key in sorted(by_query):
             w = work_of(scans, *key)
             if not w:
                 continue
-            cells = " ".join(f"{m} {by_query[key][m]['device_ms']:.3f}/{cost_ns(w, m, model, c) * 1e-6:.3f}"
+            cells = " ".join(f"{m} {by_query[key][m]['device_ms']:.3f}/{cost_ns(w, m, model, c, with_rows=False) * 1e-6:.3f}"
                              for m in METHODS if m in by_query[key])
             print(f"  {key[0]} {key[1]} {key[2]}: measured/model {cells}")
     return same, total
@@ -318,7 +397,7 @@ def worst_errors(scans, c, model, datasets=None):
             w = work_of(scans, ds, p, sel)
             if not w or w["predicates"] == 0:
                 continue
-            errs.append(abs(cost_ns(w, m, model, c) * 1e-6 / j[TIME] - 1))
+            errs.append(abs(cost_ns(w, m, model, c, with_rows=False) * 1e-6 / j[TIME] - 1))
         if errs:
             out[m] = max(errs)
     return out

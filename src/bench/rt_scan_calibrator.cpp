@@ -42,11 +42,11 @@ rs::ScanExpr three_ranges(int64_t rows, double keep) {
 
 }  // namespace
 
-// Each method is timed on three selectivities with the index's default (nearest)
+// Each method is timed on four selectivities with the index's default (nearest)
 // sieving, and each constant is the compiled-in default scaled so that the model
 // reproduces the measured times (geometric mean of measured / modelled): cpu-scan
 // fixes its per-row constant, cpu-sieve scales the sieve and refine constants, rt
-// scales its refine and launch constants on what remains after the sieve.
+// scales its refine, launch and slab constants on what remains after the sieve.
 plan::Calibration::RtScanConstants calibrate_rt_scan(int log2_rows, int reps) {
   const int64_t n = int64_t(1) << log2_rows;
   std::mt19937_64 rng(42);
@@ -61,7 +61,9 @@ plan::Calibration::RtScanConstants calibrate_rt_scan(int log2_rows, int reps) {
   omp_set_num_threads(1);  // the cost model's milliseconds are single-thread ones
   const plan::Calibration::RtScanConstants d = plan::default_rt_scan_constants();
   double scan_ns = 0, log_sieve = 0, log_rt = 0;
-  const double keeps[] = {0.05, 0.2, 0.6};
+  // 0.9 puts most rows of the residual slabs in reach of the rays (rt's slab term).
+  const double keeps[] = {0.05, 0.2, 0.6, 0.9};
+  const double k = double(std::size(keeps));
   std::vector<std::array<double, 3>> times;
   for (double keep : keeps) {
     const rs::ScanExpr q = three_ranges(n, keep);
@@ -69,10 +71,11 @@ plan::Calibration::RtScanConstants calibrate_rt_scan(int log2_rows, int reps) {
     const double t_scan = median_ms(*ix, q, rs::ScanMethod::kCpuScan, reps) * 1e6;
     const double t_sieve = median_ms(*ix, q, rs::ScanMethod::kCpuSieve, reps) * 1e6;
     const double t_rt = median_ms(*ix, q, rs::ScanMethod::kRt, reps) * 1e6;
-    scan_ns += t_scan / double(n * e.predicates) / 3;
+    scan_ns += t_scan / double(n * e.predicates) / k;
     const double vec = double(n) * std::max<uint32_t>(1, e.sieve_vectors);
-    log_sieve += std::log(t_sieve / (d.sieve_ns_per_row_vector * vec + d.sieve_refine_ns_per_row * double(e.residual_rows))) / 3;
-    times.push_back({t_rt, vec, double(e.residual_rows) * d.rt_refine_ns_per_row + d.rt_ns_per_job * e.jobs});
+    log_sieve += std::log(t_sieve / (d.sieve_ns_per_row_vector * vec + d.sieve_refine_ns_per_row * double(e.residual_rows))) / k;
+    times.push_back({t_rt, vec, double(e.residual_rows) * d.rt_refine_ns_per_row + d.rt_ns_per_job * e.jobs +
+                               d.rt_slab_ns_per_row * e.slab_rows});
   }
   plan::Calibration::RtScanConstants c;
   c.measured = true;
@@ -80,15 +83,16 @@ plan::Calibration::RtScanConstants calibrate_rt_scan(int log2_rows, int reps) {
   const double sieve_scale = std::exp(log_sieve);
   c.sieve_ns_per_row_vector = d.sieve_ns_per_row_vector * sieve_scale;
   c.sieve_refine_ns_per_row = d.sieve_refine_ns_per_row * sieve_scale;
-  for (auto& [t_rt, vec, model] : times) log_rt += std::log(std::max(0.05 * t_rt, t_rt - c.sieve_ns_per_row_vector * vec) / model) / 3;
+  for (auto& [t_rt, vec, model] : times) log_rt += std::log(std::max(0.05 * t_rt, t_rt - c.sieve_ns_per_row_vector * vec) / model) / k;
   const double rt_scale = std::exp(log_rt);
   c.rt_refine_ns_per_row = d.rt_refine_ns_per_row * rt_scale;
   c.rt_ns_per_job = d.rt_ns_per_job * rt_scale;
+  c.rt_slab_ns_per_row = d.rt_slab_ns_per_row * rt_scale;
   omp_set_num_threads(threads);
   std::printf("cpu rt scan, 2^%d rows x 3 columns, one thread: cpu-scan %.3f ns/row/predicate, sieve x%.2f (%.4f ns/row/vector, "
-              "refine %.2f ns/row), rt x%.2f (refine %.2f ns/row, launch %.1f us)\n",
+              "refine %.2f ns/row), rt x%.2f (refine %.2f ns/row, launch %.1f us, %.0f ns/slab row)\n",
               log2_rows, c.scan_ns_per_row_predicate, sieve_scale, c.sieve_ns_per_row_vector, c.sieve_refine_ns_per_row,
-              rt_scale, c.rt_refine_ns_per_row, c.rt_ns_per_job * 1e-3);
+              rt_scale, c.rt_refine_ns_per_row, c.rt_ns_per_job * 1e-3, c.rt_slab_ns_per_row);
   return c;
 }
 

@@ -317,39 +317,49 @@ QueryTiming time_query(const MethodIndex& mi, const Method& m, const rs::ScanExp
 // The planner's measured refinement (exec::ScanMethodTimings) replayed on one query's
 // repetitions: at repetition k it takes the method the store chooses and that method's
 // k-th measured time, as the engine would run it k times in a row. The first
-// repetition may explore the runner-up and the second then times the model's pick, so
-// the pick's time is the median over the repetitions after the first.
+// repetitions explore (every method within the margin once, near-ties until each has
+// kSettleRuns times); the pick reported is the one the store takes after the last
+// repetition (`settled` false when it would still explore), and its time the median
+// over the repetitions after the first, exploration included.
 struct AdaptivePick {
   std::string method;
   exec::ChoiceSource source = exec::ChoiceSource::kModel;
   double ms = 0;
   std::string work;
+  bool settled = true;
 };
 
 AdaptivePick replay_adaptive(const std::vector<PickRow>& rows, double margin) {
   std::vector<const PickRow*> ranked;
   for (const PickRow& r : rows) ranked.push_back(&r);
-  // As the planner ranks them: the estimate, on a tie not the RT method.
+  // As the planner ranks them: the estimate, on a tie not the RT method; one method per
+  // kernels (the RT method with nothing to refine is the sieve's work: no candidate).
   std::stable_sort(ranked.begin(), ranked.end(), [](const PickRow* a, const PickRow* b) {
     return std::pair(a->model_ms, a->method.rfind("rt", 0) == 0) < std::pair(b->model_ms, b->method.rfind("rt", 0) == 0);
   });
-  const exec::CostedMethod pick{ranked[0]->method, ranked[0]->model_ms};
-  std::optional<exec::CostedMethod> runner_up;
-  if (ranked.size() > 1) runner_up = exec::CostedMethod{ranked[1]->method, ranked[1]->model_ms};
+  std::vector<const PickRow*> distinct;
+  for (const PickRow* r : ranked)
+    if (std::none_of(distinct.begin(), distinct.end(), [&](const PickRow* d) { return d->work == r->work; }))
+      distinct.push_back(r);
+  std::vector<exec::CostedMethod> costed;
+  for (const PickRow* r : distinct) costed.push_back({r->method, r->model_ms});
+  auto row_of = [&](const std::string& m) {
+    return *std::find_if(distinct.begin(), distinct.end(), [&](const PickRow* r) { return r->method == m; });
+  };
   exec::ScanMethodTimings store;
   std::vector<double> after_first;
-  AdaptivePick out;
-  const size_t reps = ranked[0]->times.size();
+  const size_t reps = distinct[0]->times.size();
   for (size_t k = 0; k < reps; ++k) {
-    const exec::MethodChoice c = store.choose("query", pick, runner_up, margin);
-    const PickRow& ran = **std::find_if(ranked.begin(), ranked.end(), [&](const PickRow* r) { return r->method == c.method; });
+    const exec::MethodChoice c = store.choose("query", costed, margin);
+    const PickRow& ran = *row_of(c.method);
     const double ms = k < ran.times.size() ? ran.times[k] : ran.measured_ms;
     if (c.adaptive) store.record("query", c.method, ms);
     if (k > 0 || reps == 1) after_first.push_back(ms);
-    out = {c.method, c.source, 0, ran.work};
   }
-  out.ms = summarize(after_first).median;
-  return out;
+  const exec::MethodChoice last = store.choose("query", costed, margin);
+  const PickRow& picked = *row_of(last.method);
+  return {last.method, last.source, summarize(after_first).median, picked.work,
+          last.source != exec::ChoiceSource::kExplore};
 }
 
 // One "scan-pick" line per query (several methods run): the model's pick, the fastest
@@ -358,7 +368,7 @@ void write_picks(const ScanData& d, const std::vector<Query>& queries, const std
                  double margin, std::ofstream& out, const MachineInfo& machine, const std::string& gpu_name) {
   // `same`: the pick runs the fastest method's kernels (PickRow::work). Other methods
   // within 5% (+5 us) of the fastest are counted apart, as near-ties.
-  int agree = 0, same = 0, near = 0, total = 0, adaptive_agree = 0, adaptive_same = 0, measured = 0;
+  int agree = 0, same = 0, near = 0, total = 0, adaptive_agree = 0, adaptive_same = 0, measured = 0, unsettled = 0;
   double worst = 1;
   for (size_t i = 0; i < queries.size(); ++i) {
     const auto& r = picks[i];
@@ -381,6 +391,7 @@ void write_picks(const ScanData& d, const std::vector<Query>& queries, const std
     adaptive_agree += ad.method == fastest.method;
     adaptive_same += ad.work == fastest.work;
     measured += ad.source == exec::ChoiceSource::kMeasured;
+    unsettled += !ad.settled;
     json j;
     j["suite"] = "scan-pick";
     j["dataset"] = d.name;
@@ -393,6 +404,7 @@ void write_picks(const ScanData& d, const std::vector<Query>& queries, const std
     j["pick_source"] = exec::choice_source_name(ad.source);
     j["pick_ms"] = ad.ms;  // median over the repetitions after the first
     j["pick_same_work"] = ad.work == fastest.work;
+    j["pick_settled"] = ad.settled;  // false: the repetitions ran out while it still explored
     j["adaptive_margin"] = margin;
     j["fastest"] = fastest.method;
     j["fastest_ms"] = fastest.measured_ms;
@@ -410,8 +422,8 @@ void write_picks(const ScanData& d, const std::vector<Query>& queries, const std
                  worst);
   if (total > 0 && margin > 0)
     std::fprintf(stderr, "[scan] %s: with the measured refinement (margin %.0f%%) the pick was the fastest method in %d "
-                 "of %d queries, its kernels in %d (%d settled by measurement)\n", d.name.c_str(), 100 * margin,
-                 adaptive_agree, total, adaptive_same, measured);
+                 "of %d queries, its kernels in %d (%d settled by measurement, %d still exploring after the "
+                 "repetitions)\n", d.name.c_str(), 100 * margin, adaptive_agree, total, adaptive_same, measured, unsettled);
 }
 
 void run_dataset(const ScanData& d, std::vector<Query> queries, const ScanBenchOptions& o,
@@ -451,6 +463,7 @@ void run_dataset(const ScanData& d, std::vector<Query> queries, const ScanBenchO
       j["method"] = m.name;
       j["device_ms"] = qt.device.median;  // result bit vector where the method computes it
       j["device_ms_min"] = qt.device.min;
+      j["device_times"] = qt.device_times;  // each timed repetition, in order (the run-to-run noise)
       j["host_ms"] = qt.host.median;  // result bit vector in host memory
       j["host_ms_min"] = qt.host.min;
       j["kernel_ms"] = qt.stats.device_ms;  // GPU time of the kernels and launches (one counted run)

@@ -40,9 +40,9 @@ void register_bench_scan(CLI::App& bench) {
   cmd->add_option("--reps", a->reps, "Timed repetitions (default 3)");
   cmd->add_option("--warmup", a->warmup, "Untimed runs first (default 1)");
   cmd->add_option("--adaptive-margin", a->adaptive_margin,
-                  "The pick per query: the runner-up within this fraction of the model's pick is tried on the "
-                  "first repetition, the faster measured kept (default: the rt_scan_adaptive_margin setting, 0.15; "
-                  "0: the model alone)")
+                  "The pick per query, replayed over the repetitions as the planner refines it: every method "
+                  "within this fraction of the model's pick is timed, near-ties until settled, the fastest measured "
+                  "kept (default: the rt_scan_adaptive_margin setting, 0.25; 0: the model alone)")
       ->check(CLI::Range(0.0, 10.0));
   cmd->add_option("--seed", a->seed, "Generator seed (default 42)");
   cmd->add_flag("--no-check", a->no_check, "Skip the brute-force check");

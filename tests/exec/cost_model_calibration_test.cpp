@@ -224,6 +224,23 @@ TEST(Calibration, RtScanConstants) {
   w.scan_columns = 1.2;
   EXPECT_NEAR(rt_scan_cost_ms(gpu, RtScanMethod::kGpuScan, w), (45000 + 0.001 * 1.2e6) * 1e-6 + gpu_rows, 1e-9);
   EXPECT_NEAR(rt_scan_cost_ms(cpu, RtScanMethod::kCpuScan, w), 0.5 * 3e6 * 1e-6 + to_rows, 1e-9);  // CPU: per predicate
+  // Embree's refine by the rows inside the residual slabs its rays cross (CPU, per-row form).
+  w.slab_rows = 2000;
+  EXPECT_NEAR(rt_scan_cost_ms(cpu, RtScanMethod::kRt, w), (0.02 * 6e6 + 30.0 * 5000 + 40000) * 1e-6 + to_rows, 1e-9);
+  c.rt_scan_cpu.rt_slab_ns_per_row = 800.0;
+  use_calibration(std::make_shared<const Calibration>(c));
+  EXPECT_NEAR(rt_scan_cost_ms(cpu, RtScanMethod::kRt, w),
+              (0.02 * 6e6 + 30.0 * 5000 + 40000 + 800.0 * 2000) * 1e-6 + to_rows, 1e-9);
+  EXPECT_NEAR(rt_scan_cost_ms(cpu, RtScanMethod::kCpuSieve, w), (0.02 * 6e6 + 7.0 * 5000) * 1e-6 + to_rows, 1e-9);
+  // Uncalibrated, the compiled-in CPU constants charge it too.
+  use_calibration(nullptr);
+  const double with_slabs = rt_scan_cost_ms(cpu, RtScanMethod::kRt, w);
+  w.slab_rows = 0;
+  EXPECT_GT(default_rt_scan_constants(cpu).rt_slab_ns_per_row, 0.0);
+  EXPECT_NEAR(with_slabs - rt_scan_cost_ms(cpu, RtScanMethod::kRt, w),
+              2000 * default_rt_scan_constants(cpu).rt_slab_ns_per_row * 1e-6, 1e-9);
+  c.rt_scan_cpu.rt_slab_ns_per_row = 0.0;
+  use_calibration(std::make_shared<const Calibration>(*r));
   // A refine launch costs per job with rows left to refine (the estimate's refine_jobs).
   c.rt_scan_gpu.sieve_refine_job_ns = 20000.0;
   use_calibration(std::make_shared<const Calibration>(c));

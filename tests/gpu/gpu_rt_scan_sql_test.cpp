@@ -6,7 +6,10 @@
 // the rt cases also need OptiX.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <regex>
+#include <set>
+#include <tuple>
 
 #include "exec/cuda/cuda_backend.h"
 #include "exec/cuda/cuda_device.h"
@@ -95,9 +98,10 @@ TEST(GpuRtScanSql, ExplainAnalyzeShowsTheScan) {
   }
 }
 
-// The measured refinement on the GPU methods: with a margin that makes any pair a
-// near-tie, the first run explores the runner-up, the second times the model's pick,
-// later runs take the faster measured; every run matches SQLite.
+// The measured refinement on the GPU methods: with a margin that makes every method a
+// candidate, the first runs explore the runners-up, one times the model's pick, near-ties
+// run until settled (ScanMethodTimings::kSettleRuns each), then every run takes the
+// fastest measured; every run matches SQLite.
 TEST(GpuRtScanSql, NearTieSettledByMeasurement) {
   REQUIRE_GPU();
   GpuScanDb& f = gpu_scan_db();
@@ -108,21 +112,29 @@ TEST(GpuRtScanSql, NearTieSettledByMeasurement) {
   o.settings.set("index_paths", "force");
   o.settings.set("rt_scan_adaptive_margin", "10");
   const std::regex re("rt scan t via t_rs \\(rtscan-gpu, ([a-z-]+);.*; method \\1 \\(([a-z]+)");
-  std::vector<std::string> methods, sources;
-  for (int i = 0; i < 5; i++) {
+  auto run = [&]() {
     const std::string plan = f.db->query("explain " + sql, o).explain;
     std::smatch m;
-    ASSERT_TRUE(std::regex_search(plan, m, re)) << plan;
-    methods.push_back(m[1].str());
-    sources.push_back(m[2].str());
+    EXPECT_TRUE(std::regex_search(plan, m, re)) << plan;
     EXPECT_TRUE(matches_sqlite(*f.db, f.oracle, sql, o));
+    return m.size() == 3 ? std::pair(m[1].str(), m[2].str()) : std::pair(std::string(), std::string());
+  };
+  std::vector<std::string> sources;
+  std::set<std::string> tried;
+  auto [method, source] = run();
+  for (int i = 0; i < 14 && source != "measured"; i++) {
+    sources.push_back(source);
+    tried.insert(method);
+    std::tie(method, source) = run();
   }
+  ASSERT_GE(sources.size(), 2u);
   EXPECT_EQ(sources[0], "explore");
-  EXPECT_EQ(sources[1], "model");
-  EXPECT_NE(methods[0], methods[1]);
-  for (int i = 2; i < 5; i++) {
-    EXPECT_EQ(sources[size_t(i)], "measured");
-    EXPECT_TRUE(methods[size_t(i)] == methods[0] || methods[size_t(i)] == methods[1]) << methods[size_t(i)];
+  EXPECT_EQ(std::count(sources.begin(), sources.end(), "model"), 1);  // the pick, timed once before settling
+  EXPECT_GE(tried.size(), 2u);
+  for (int i = 0; i < 3; i++) {
+    EXPECT_EQ(source, "measured");
+    EXPECT_TRUE(tried.count(method)) << method;
+    std::tie(method, source) = run();
   }
 }
 

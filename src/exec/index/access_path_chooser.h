@@ -60,7 +60,7 @@ struct AccessOptions {
   // RT scan paths: the runner-up within this fraction of the pick's estimate is timed
   // once and the faster measured method kept (the rt_scan_adaptive_margin setting;
   // 0: the estimates alone).
-  double rt_scan_adaptive_margin = 0.15;
+  double rt_scan_adaptive_margin = 0.25;
 };
 
 // Sets plan.index_scans and every step's index_join (clearing earlier choices).

@@ -70,10 +70,12 @@ std::string timing_key(const BuiltScanIndex& index, const rs::ScanExpr& e, const
 // The method one index's path runs: --backend rt takes the RT method whatever it
 // costs (else the first the index offers); else the cheapest estimate, on a tie not
 // the RT one (with nothing to refine it is the sieve method's work plus a tracer),
-// refined by measurement where the runner-up is within `margin` (ScanMethodTimings).
-// Every method returns the same bit vector, so the refinement never changes a result.
+// refined by measurement among the methods within `margin` (ScanMethodTimings). With
+// nothing to refine the RT method runs the sieve method's kernels, so it is no
+// candidate of its own then. Every method returns the same bit vector, so the
+// refinement never changes a result.
 MethodChoice choose_method(const std::vector<CostedMethod>& costed, AccessPolicy policy, bool one_method,
-                           const std::string& key, double margin) {
+                           const std::string& key, double margin, bool rt_is_sieve) {
   if (policy == AccessPolicy::kForceRt) {
     for (const CostedMethod& c : costed)
       if (c.method == "rt") return {c.method, ChoiceSource::kModel, false, ""};
@@ -84,9 +86,13 @@ MethodChoice choose_method(const std::vector<CostedMethod>& costed, AccessPolicy
     return std::pair(a.model_ms, a.method == "rt") < std::pair(b.model_ms, b.method == "rt");
   });
   if (one_method) return {ranked[0].method, ChoiceSource::kModel, false, ""};
-  std::optional<CostedMethod> runner_up;
-  if (ranked.size() > 1) runner_up = ranked[1];
-  return ScanMethodTimings::shared().choose(key, ranked[0], runner_up, margin);
+  const bool has_sieve = std::any_of(ranked.begin(), ranked.end(), [](const CostedMethod& c) {
+    return c.method == "cpu-sieve" || c.method == "gpu-sieve";
+  });
+  if (rt_is_sieve && has_sieve && ranked[0].method != "rt")
+    ranked.erase(std::remove_if(ranked.begin(), ranked.end(), [](const CostedMethod& c) { return c.method == "rt"; }),
+                 ranked.end());
+  return ScanMethodTimings::shared().choose(key, ranked, margin);
 }
 
 // One index's path for table t, on the device the index lives on. `after_ms(rows)`:
@@ -110,7 +116,8 @@ std::optional<plan::IndexScan> path_for(const BuiltScanIndex& index, const ScanF
   }
   if (costed.empty()) return std::nullopt;
   const std::string key = timing_key(index, f.expr, est);
-  const MethodChoice choice = choose_method(costed, policy, !only_method.empty(), key, margin);
+  const bool rt_is_sieve = est.slabs == 0 && est.residual_rows == 0;
+  const MethodChoice choice = choose_method(costed, policy, !only_method.empty(), key, margin, rt_is_sieve);
   plan::IndexScan s;
   s.mode = "rt scan";
   s.candidates = uint64_t(w.matches);

@@ -7,6 +7,7 @@
 
 #include "common/expression_depth.h"
 #include "common/error.h"
+#include "exec/core/in_list_cache.h"
 #include "exec/core/like_pattern.h"
 #include "exec/core/scalar_functions.h"
 
@@ -372,6 +373,15 @@ bool int_constant_items(const Expr& e, const Vector& x, std::vector<int64_t>& it
 Vector eval_in_list(const Expr& e, const EvalContext& ctx) {
   Vector x = evaluate(*e.children[0], ctx);
   Vector r(Type::boolean(), ctx.n);
+  if (const InListItems* set = InListCache::find(e, x)) {  // a long list, prepared once
+    for (size_t i = 0; i < ctx.n; i++) {
+      const bool in = !x.is_null(i) && (set->strings ? std::binary_search(set->texts.begin(), set->texts.end(), x.string_at(i))
+                                                     : std::binary_search(set->words.begin(), set->words.end(), x.ints[i]));
+      r.ints[i] = !x.is_null(i) && in != e.negated;
+    }
+    r.nulls = x.nulls;
+    return r;
+  }
   std::vector<std::string_view> items;
   if ((x.kind == VectorKind::kString || x.kind == VectorKind::kCode) && string_constant_items(e, items)) {
     // One lookup per row in the sorted constants instead of a comparison vector per item.
@@ -522,6 +532,9 @@ bool may_be_null(const Expr& e) {
       if (!e.has_else) return true;
       break;
     case ExprKind::kIsNull: return false;
+    case ExprKind::kInList:
+      if (InListCache::items_known_non_null(e)) return may_be_null(*e.children[0]);
+      break;
     case ExprKind::kFunction:
       if (e.func == plan::ScalarFunc::kConcatSkipNull) return false;
       break;

@@ -354,6 +354,26 @@ bool string_constant_items(const Expr& e, std::vector<std::string_view>& items) 
   return true;
 }
 
+// A string of at most 8 bytes as (length, its bytes zero-padded in one word): two such
+// strings are equal exactly when both parts are, so an IN list of short strings
+// (substr(c_phone, 1, 2) IN ('13', ...)) is searched with integer compares, not memcmp.
+bool pack_short(std::string_view s, std::pair<uint64_t, uint64_t>& out) {
+  if (s.size() > 8) return false;
+  uint64_t w = 0;
+  for (size_t i = 0; i < s.size(); i++) w |= uint64_t(static_cast<unsigned char>(s[i])) << (8 * i);
+  out = {s.size(), w};
+  return true;
+}
+
+// The items packed by pack_short and sorted, when every item is at most 8 bytes.
+bool pack_short_items(const std::vector<std::string_view>& items, std::vector<std::pair<uint64_t, uint64_t>>& out) {
+  out.resize(items.size());
+  for (size_t k = 0; k < items.size(); k++)
+    if (!pack_short(items[k], out[k])) return false;
+  std::sort(out.begin(), out.end());
+  return true;
+}
+
 // The items' stored words when all are non-NULL constants that compare with x's words
 // directly (integer kinds of x's scale), sorted; false otherwise. Lists from IN
 // (subquery) come sorted, so this is one pass over them.
@@ -384,6 +404,17 @@ Vector eval_in_list(const Expr& e, const EvalContext& ctx) {
   }
   std::vector<std::string_view> items;
   if ((x.kind == VectorKind::kString || x.kind == VectorKind::kCode) && string_constant_items(e, items)) {
+    std::vector<std::pair<uint64_t, uint64_t>> packed;
+    if (pack_short_items(items, packed)) {
+      for (size_t i = 0; i < ctx.n; i++) {
+        std::pair<uint64_t, uint64_t> v;
+        const bool in = !x.is_null(i) && pack_short(x.string_at(i), v) &&
+                        std::binary_search(packed.begin(), packed.end(), v);
+        r.ints[i] = !x.is_null(i) && in != e.negated;
+      }
+      r.nulls = x.nulls;
+      return r;
+    }
     // One lookup per row in the sorted constants instead of a comparison vector per item.
     for (size_t i = 0; i < ctx.n; i++)
       r.ints[i] = !x.is_null(i) && std::binary_search(items.begin(), items.end(), x.string_at(i)) != e.negated;

@@ -62,9 +62,9 @@ size_t length(std::string_view s) {
   return n;
 }
 
-size_t offset_of(std::string_view s, uint64_t chars) {
-  size_t i = 0;
-  for (uint64_t k = 0; k < chars && i < s.size(); k++)
+size_t offset_of_from(std::string_view s, uint64_t chars, size_t from) {
+  size_t i = from;
+  for (uint64_t k = from; k < chars && i < s.size(); k++)
     i += std::min(char_bytes(static_cast<unsigned char>(s[i])), s.size() - i);
   return i;
 }

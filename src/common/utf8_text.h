@@ -17,8 +17,16 @@ inline size_t char_bytes(unsigned char lead) {
 
 // Number of characters in s.
 size_t length(std::string_view s);
+// offset_of past its ASCII prefix: `from` bytes (each one character) already skipped.
+size_t offset_of_from(std::string_view s, uint64_t chars, size_t from);
 // Byte offset of character `chars` (0-based) of s, or s.size() when s is shorter.
-size_t offset_of(std::string_view s, uint64_t chars);
+// Inline over ASCII (substr(c_phone, 1, 2) over every customer row), the rest out of line.
+inline size_t offset_of(std::string_view s, uint64_t chars) {
+  size_t i = 0;
+  while (i < chars && i < s.size() && static_cast<unsigned char>(s[i]) < 0x80) i++;
+  if (i == chars || i == s.size()) return i;
+  return offset_of_from(s, chars, i);
+}
 // s with every character upper- (or lower-) cased.
 std::string change_case(std::string_view s, bool upper);
 

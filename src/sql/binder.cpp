@@ -72,6 +72,7 @@ plan::LogicalQuery Binder::bind_inlined(const SelectStatement& in) {
   }
   q_.distinct = s.distinct;
   bind_order_by(s);
+  if (q_.distinct && !q_.is_aggregate && q_.windows.empty()) distinct_as_grouping();
   if (s.limit) q_.limit = bind_limit(*s.limit, "LIMIT");
   if (s.offset) q_.offset = bind_limit(*s.offset, "OFFSET");
   return std::move(q_);
@@ -222,6 +223,29 @@ void Binder::bind_group_by(const SelectStatement& s) {
     for (auto& k : q_.group_keys) duplicate = duplicate || plan::same_expr(*k, *key);
     if (!duplicate) q_.group_keys.push_back(key);
   }
+}
+
+// SELECT DISTINCT without aggregates is GROUP BY its select list: the executors'
+// parallel hash aggregation instead of projecting every row and removing duplicates
+// after (a 1.5 M-row DISTINCT took ten times as long as the same GROUP BY). NULLs form
+// one group in both. ORDER BY of a DISTINCT reads output columns only (bind_order_by),
+// which stay. A select list of constants only keeps DISTINCT: a grouping without keys
+// would return one row for no input rows. So does one with a DOUBLE: DISTINCT keeps the
+// first of -0 and 0 as PostgreSQL does, a group's key prints 0.
+void Binder::distinct_as_grouping() {
+  std::vector<ExprPtr> keys;
+  for (auto& e : q_.select) {
+    if (e->type.id == TypeId::kDouble) return;
+    if (e->kind == ExprKind::kConstant) continue;
+    bool duplicate = false;
+    for (auto& k : keys) duplicate = duplicate || plan::same_expr(*k, *e);
+    if (!duplicate) keys.push_back(e);
+  }
+  if (keys.empty()) return;
+  q_.group_keys = std::move(keys);
+  q_.is_aggregate = true;
+  q_.distinct = false;
+  for (auto& e : q_.select) e = to_post_aggregation(e);
 }
 
 ExprPtr Binder::to_post_aggregation(const ExprPtr& e) {

@@ -47,6 +47,7 @@ class Binder {
   // Replaces group keys by kGroupRef; any other column reference is an error.
   plan::ExprPtr to_post_aggregation(const plan::ExprPtr& e);
   void bind_order_by(const SelectStatement& s);
+  void distinct_as_grouping();  // SELECT DISTINCT without aggregates as GROUP BY
   int64_t bind_limit(const AstExpr& e, const char* what);
   // Index of the select entry that an ORDER BY / GROUP BY ordinal or name refers to, or -1.
   int ordinal(const AstExpr& e, const char* clause) const;

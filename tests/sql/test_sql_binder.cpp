@@ -239,9 +239,22 @@ TEST_F(SqlBinder, OrderByNulls) {
 }
 
 TEST_F(SqlBinder, Distinct) {
-  auto q = cat.bind("select distinct s, i + 1 from t order by s, i + 1 desc");
-  EXPECT_TRUE(q.distinct);
-  EXPECT_FALSE(q.is_aggregate);
+  // Without aggregates DISTINCT is a GROUP BY of the select list (the executors' hash
+  // aggregation); ORDER BY keeps reading the outputs.
+  auto q = cat.bind("select distinct s, i + 1, s from t order by s, i + 1 desc");
+  EXPECT_FALSE(q.distinct);
+  EXPECT_TRUE(q.is_aggregate);
+  EXPECT_TRUE(q.aggregates.empty());
+  ASSERT_EQ(q.group_keys.size(), 2u);  // s once
+  ASSERT_EQ(q.select.size(), 3u);
+  EXPECT_EQ(q.select[0]->kind, ExprKind::kGroupRef);
+  EXPECT_EQ(q.select[1]->kind, ExprKind::kGroupRef);
+  EXPECT_EQ(q.select[2]->ref_index, 0);
+  // Constants only (a grouping without keys gives a row for no input) and DOUBLE (-0
+  // and 0 print as the first one seen) stay DISTINCT.
+  EXPECT_TRUE(cat.bind("select distinct 1 from t").distinct);
+  EXPECT_TRUE(cat.bind("select distinct i, f from t").distinct);
+  EXPECT_FALSE(cat.bind("select distinct 1, i from t").distinct);
   ASSERT_EQ(q.order_by.size(), 2u);
   EXPECT_EQ(q.order_by[1].expr->kind, ExprKind::kOutputRef);
   EXPECT_EQ(q.order_by[1].expr->ref_index, 1);

@@ -7,6 +7,7 @@
 
 #include "common/expression_depth.h"
 #include "common/error.h"
+#include "exec/core/in_list_cache.h"
 #include "exec/core/like_pattern.h"
 #include "exec/core/scalar_functions.h"
 
@@ -353,6 +354,26 @@ bool string_constant_items(const Expr& e, std::vector<std::string_view>& items) 
   return true;
 }
 
+// A string of at most 8 bytes as (length, its bytes zero-padded in one word): two such
+// strings are equal exactly when both parts are, so an IN list of short strings
+// (substr(c_phone, 1, 2) IN ('13', ...)) is searched with integer compares, not memcmp.
+bool pack_short(std::string_view s, std::pair<uint64_t, uint64_t>& out) {
+  if (s.size() > 8) return false;
+  uint64_t w = 0;
+  for (size_t i = 0; i < s.size(); i++) w |= uint64_t(static_cast<unsigned char>(s[i])) << (8 * i);
+  out = {s.size(), w};
+  return true;
+}
+
+// The items packed by pack_short and sorted, when every item is at most 8 bytes.
+bool pack_short_items(const std::vector<std::string_view>& items, std::vector<std::pair<uint64_t, uint64_t>>& out) {
+  out.resize(items.size());
+  for (size_t k = 0; k < items.size(); k++)
+    if (!pack_short(items[k], out[k])) return false;
+  std::sort(out.begin(), out.end());
+  return true;
+}
+
 // The items' stored words when all are non-NULL constants that compare with x's words
 // directly (integer kinds of x's scale), sorted; false otherwise. Lists from IN
 // (subquery) come sorted, so this is one pass over them.
@@ -372,8 +393,28 @@ bool int_constant_items(const Expr& e, const Vector& x, std::vector<int64_t>& it
 Vector eval_in_list(const Expr& e, const EvalContext& ctx) {
   Vector x = evaluate(*e.children[0], ctx);
   Vector r(Type::boolean(), ctx.n);
+  if (const InListItems* set = InListCache::find(e, x)) {  // a long list, prepared once
+    for (size_t i = 0; i < ctx.n; i++) {
+      const bool in = !x.is_null(i) && (set->strings ? std::binary_search(set->texts.begin(), set->texts.end(), x.string_at(i))
+                                                     : std::binary_search(set->words.begin(), set->words.end(), x.ints[i]));
+      r.ints[i] = !x.is_null(i) && in != e.negated;
+    }
+    r.nulls = x.nulls;
+    return r;
+  }
   std::vector<std::string_view> items;
   if ((x.kind == VectorKind::kString || x.kind == VectorKind::kCode) && string_constant_items(e, items)) {
+    std::vector<std::pair<uint64_t, uint64_t>> packed;
+    if (pack_short_items(items, packed)) {
+      for (size_t i = 0; i < ctx.n; i++) {
+        std::pair<uint64_t, uint64_t> v;
+        const bool in = !x.is_null(i) && pack_short(x.string_at(i), v) &&
+                        std::binary_search(packed.begin(), packed.end(), v);
+        r.ints[i] = !x.is_null(i) && in != e.negated;
+      }
+      r.nulls = x.nulls;
+      return r;
+    }
     // One lookup per row in the sorted constants instead of a comparison vector per item.
     for (size_t i = 0; i < ctx.n; i++)
       r.ints[i] = !x.is_null(i) && std::binary_search(items.begin(), items.end(), x.string_at(i)) != e.negated;
@@ -522,6 +563,9 @@ bool may_be_null(const Expr& e) {
       if (!e.has_else) return true;
       break;
     case ExprKind::kIsNull: return false;
+    case ExprKind::kInList:
+      if (InListCache::items_known_non_null(e)) return may_be_null(*e.children[0]);
+      break;
     case ExprKind::kFunction:
       if (e.func == plan::ScalarFunc::kConcatSkipNull) return false;
       break;

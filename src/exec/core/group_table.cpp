@@ -38,6 +38,13 @@ void GroupTable::grow() {
   }
 }
 
+void GroupTable::reserve(size_t groups) {
+  if (direct_) return;
+  keys_.reserve(groups * size_t(width_));
+  hashes_.reserve(groups);
+  while (groups * 2 > slots_.size()) grow();
+}
+
 uint32_t GroupTable::find_or_insert_one(const int64_t* key) {
   if (direct_) {
     uint64_t g = uint64_t(key[0]);

@@ -17,6 +17,8 @@ class GroupTable {
   // Group ids for n rows of `width` words each.
   void find_or_insert(const int64_t* words, size_t n, uint32_t* gids);
   uint32_t find_or_insert_one(const int64_t* key);
+  // Room for `groups` groups without growing (hash mode; a merge knows its total).
+  void reserve(size_t groups);
   // Capacity of state arrays needed (direct: the range; hash: the group count).
   size_t state_size() const { return direct_ ? size_t(range_) : count_; }
   // Ids of the groups present, in ascending id order, and their key words.

@@ -371,8 +371,28 @@ std::vector<Vector> CpuQueryRun::merged_groups(std::vector<Vector>& keys, size_t
   // Per worker, its group ids as global ones (hash groups only: direct ids are the
   // packed keys, the same in every worker), for the in-place order statistics.
   std::vector<std::vector<uint32_t>> maps(workers_.size());
+  // The first hash table becomes the global one: inserting its groups into an empty
+  // table would give them the same ids in the same order (Q18's 1.5 M groups were
+  // inserted one by one on one thread); the rest are inserted once, into a table sized
+  // for all of them.
+  bool adopted = false;
+  if (!direct_) {
+    size_t total = 0;
+    for (auto& w : workers_) total += w.groups ? w.groups->group_count() : 0;
+    for (auto& w : workers_)
+      if (w.groups && !adopted) {
+        global = std::move(*w.groups);
+        w.groups = std::make_unique<GroupTable>(encoder_->width(), false, 0);
+        adopted = true;
+        global.reserve(total);
+        global_states.resize(global.state_size());
+        std::vector<uint32_t> ids = global.groups();
+        global_states.merge(*w.states, ids.data(), ids.data(), ids.size());
+        if (row_groups_) maps[size_t(&w - workers_.data())] = ids;
+      }
+  }
   for (auto& w : workers_) {
-    if (!w.groups) continue;
+    if (!w.groups || w.groups->group_count() == 0) continue;
     std::vector<uint32_t> src = w.groups->groups();
     std::vector<uint32_t> dst(src.size());
     for (size_t i = 0; i < src.size(); i++) {

@@ -26,7 +26,14 @@ sql::TempTable SubqueryRunner::materialize(plan::LogicalQuery q, const std::stri
   return b.finish();
 }
 
+namespace {
+thread_local uint64_t table_function_calls = 0;
+}  // namespace
+
+uint64_t table_functions_called() { return table_function_calls; }
+
 TablePtr SubqueryRunner::table_function(const std::string& name, const std::vector<std::string>& args) {
+  table_function_calls++;
   if (args.empty()) fail(ErrorKind::kBinder, "{} needs a file name: {}('file')", name, name);
   if (name == "read_parquet") return read_parquet_table(name, args);
   if (name == "read_csv_auto" || name == "read_csv") {

@@ -3,12 +3,17 @@
 // operation operand through `run` (Database::Impl::run_query with the statement's
 // options: backend, threads, settings), on the backend the query driver picks for it,
 // and keeps the rows as an sql::TempTable.
+#include <cstdint>
 #include <functional>
 
 #include "raydb/raydb.h"
 #include "sql/query_runner.h"
 
 namespace raydb::api {
+
+// Table functions called on this thread so far: a statement that read files while
+// binding is not kept in the plan cache (the files may change behind the catalog).
+uint64_t table_functions_called();
 
 class SubqueryRunner : public sql::QueryRunner {
  public:

@@ -2,13 +2,29 @@
 
 namespace raydb::api {
 
+void PlanCache::drop_older_locked(const CatalogVersion& version) {
+  if (version == newest_ || !version.at_or_after(newest_)) return;
+  newest_ = version;
+  for (auto it = lru_.begin(); it != lru_.end();) {
+    if (it->version == version) {
+      ++it;
+      continue;
+    }
+    by_sql_.erase(it->sql);
+    it = lru_.erase(it);
+  }
+}
+
 std::shared_ptr<const CachedPlan> PlanCache::find(const std::string& sql, const CatalogVersion& version) {
   std::lock_guard lock(mutex_);
+  drop_older_locked(version);
   auto it = by_sql_.find(sql);
   if (it == by_sql_.end()) return nullptr;
-  if (!(it->second->version == version)) {  // planned against another catalog: never valid again
-    lru_.erase(it->second);
-    by_sql_.erase(it);
+  if (!(it->second->version == version)) {
+    if (version.at_or_after(it->second->version)) {  // planned against an older catalog: never valid again
+      lru_.erase(it->second);
+      by_sql_.erase(it);
+    }
     return nullptr;
   }
   lru_.splice(lru_.begin(), lru_, it->second);
@@ -18,6 +34,8 @@ std::shared_ptr<const CachedPlan> PlanCache::find(const std::string& sql, const 
 void PlanCache::put(const std::string& sql, const CatalogVersion& version, std::shared_ptr<const CachedPlan> plan) {
   if (capacity_ == 0) return;
   std::lock_guard lock(mutex_);
+  drop_older_locked(version);
+  if (!(version == newest_)) return;  // planned against a catalog already replaced
   if (auto it = by_sql_.find(sql); it != by_sql_.end()) {
     lru_.erase(it->second);
     by_sql_.erase(it);

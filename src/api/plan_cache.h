@@ -24,6 +24,8 @@ struct CatalogVersion {
   uint64_t generation = 0;  // DatabaseDirectory::generation()
   uint64_t registered = 0;  // Database::Impl's count of register_table / unregister_table
   bool operator==(const CatalogVersion& o) const { return generation == o.generation && registered == o.registered; }
+  // Both counts only grow: a version at or past `o` in both was read after it.
+  bool at_or_after(const CatalogVersion& o) const { return generation >= o.generation && registered >= o.registered; }
 };
 
 struct CachedPlan {
@@ -47,7 +49,11 @@ class PlanCache {
     CatalogVersion version;
     std::shared_ptr<const CachedPlan> plan;
   };
+  // Once a newer version shows up, entries of older ones go at once: they hold tables
+  // (and so mapped files a commit has replaced) that no statement can use any more.
+  void drop_older_locked(const CatalogVersion& version);
   size_t capacity_;
+  CatalogVersion newest_;
   std::list<Entry> lru_;  // most recently used first
   std::unordered_map<std::string, std::list<Entry>::iterator> by_sql_;
   mutable std::mutex mutex_;

@@ -66,9 +66,9 @@ class DistributedConnection:
         # one each would leave a third worker unplaced on a 2-core machine); SPREAD puts
         # the workers on different machines where a cluster has several.
         # max_concurrency > 1: a worker takes the next call while Ray still ships the last
-        # answer; with as many engine connections (worker_connections, default the same)
-        # their statements also run at once (GPU work still one at a time), so one's host
-        # work hides behind another's run. worker_connections=1: one statement at a time.
+        # answer; with as many engine connections (worker_connections, default the same
+        # on GPU workers) their statements also run at once (GPU work still one at a
+        # time), so one's host work hides behind another's run.
         options = {"num_gpus": gpus, "num_cpus": num_cpus_per_worker or 0, "scheduling_strategy": "SPREAD",
                    "max_restarts": int(retries), "max_task_retries": int(retries),
                    "max_concurrency": max(1, int(worker_concurrency))}
@@ -80,8 +80,11 @@ class DistributedConnection:
         self._merger = None
         self._mergers = []  # merges run at once on separate in-process connections
         self._idle_mergers = queue.SimpleQueue()
-        connections = worker_connections if worker_connections is not None else options["max_concurrency"]
-        self._actors = [actor.remote(p, backend, threads, settings, max(1, int(connections)))
+        # Several statements at once pay where device work is serialized and host work can
+        # overlap it; a CPU statement already uses the worker's threads, so one at a time there.
+        if worker_connections is None:
+            worker_connections = options["max_concurrency"] if gpus else 1
+        self._actors = [actor.remote(p, backend, threads, settings, max(1, int(worker_connections)))
                         for p in self.layout.shard_paths()]
         try:
             self.schemas = self._shard_schemas()
@@ -261,8 +264,8 @@ def connect(shards, **options):
     num_gpus_per_worker (default 1 for cuda/rt, else 0), num_cpus_per_worker (CPUs Ray
     reserves per worker, default 0), worker_concurrency (calls a worker accepts at once,
     default 4: transfers overlap the next statement), worker_connections (statements a
-    worker runs at once on one open shard, default worker_concurrency; 1 runs them one
-    at a time), merge_threads (threads per coordinator merge, default 1),
+    worker runs at once on one open shard; default worker_concurrency for GPU workers,
+    1 for CPU ones), merge_threads (threads per coordinator merge, default 1),
     merge_connections (merges the coordinator runs at once, default 4), retries
     (restarts of a dead worker, its queries re-run; 0 = fail at once), timeout_s (per
     shard answer), ray_init (keyword arguments for ray.init when Ray is not running).

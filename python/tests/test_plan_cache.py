@@ -202,3 +202,18 @@ def test_a_writer_between_cached_reads_is_seen_by_every_reader(pair):
     assert set(seen) <= set(states)  # every answer is the table at some commit, none mixed
     for c in readers:  # and after the last write, the last state
         assert c.sql(q).fetchone() == states[-1]
+
+
+def test_statements_that_materialize_many_rows_while_binding_are_not_kept():
+    """A derived table or subquery is run while binding; the cache keeps such a plan only
+    when what it materialized is small (it would hold the rows)."""
+    n = 1_100_000  # over the 2^20 cells a kept plan may hold
+    with raydb.connect(backend="cpu", threads=1) as con:
+        con.register("big", pa.table({"x": pa.array(range(n), pa.int64())}))
+        con.register("small", pa.table({"x": pa.array(range(1000), pa.int64())}))
+        for sql, want, kept in [("select count(*) from (select x from big group by x) s", n, False),
+                                ("select count(*) from (select x from small group by x) s", 1000, True),
+                                ("select count(*) from big where x in (select x from small where x > 10)", 989, True)]:
+            assert con.sql(sql).fetchall() == [(want,)]
+            r = con.sql(sql)
+            assert r.fetchall() == [(want,)] and r.plan_cached is kept, sql

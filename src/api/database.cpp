@@ -360,6 +360,7 @@ QueryResult Database::Impl::run(const std::string& sql, QueryOptions& options) {
   // Read before binding: whatever changes from here on makes the plan's entry stale.
   const api::CatalogVersion version = catalog_version();
   const uint64_t files_read = api::table_functions_called();
+  const uint64_t cells = api::cells_materialized();
   api::SubqueryRunner runner([this, &options](plan::LogicalQuery q) { return run_query(std::move(q), options, false); });
   sql::BoundStatement stmt = sql::bind(
       std::move(parsed), [this, &options](std::string_view name) { return resolve(name, options); }, view_sql(),
@@ -379,8 +380,10 @@ QueryResult Database::Impl::run(const std::string& sql, QueryOptions& options) {
     default: return table_statement(stmt, options);
   }
   // A SELECT that read files while binding (read_parquet, read_csv_auto) is planned
-  // anew each time: the files may change without the catalog knowing.
-  if (cache && stmt.kind == sql::StatementKind::kSelect && api::table_functions_called() == files_read) {
+  // anew each time: the files may change without the catalog knowing. So is one whose
+  // binding materialized many rows (subqueries, views): the cache would hold them.
+  if (cache && stmt.kind == sql::StatementKind::kSelect && api::table_functions_called() == files_read &&
+      api::cells_materialized() - cells <= api::kPlanCacheMaxCells) {
     api::refresh_rt_views(*dir, *views);
     std::shared_ptr<const api::CachedPlan> planned = plan_select(std::move(stmt.query));
     plan_cache.put(sql, version, planned);

@@ -59,6 +59,11 @@ class PlanCache {
   mutable std::mutex mutex_;
 };
 
+// The most cells (rows x columns) that binding may have materialized (subqueries, WITH
+// queries, views' rows) for a statement's plan to be kept: 256 entries of at most 2^20
+// cells each bound what the cache can hold.
+inline constexpr uint64_t kPlanCacheMaxCells = uint64_t(1) << 20;
+
 // Whether `settings` let statements use the plan cache (setting plan_cache, default on).
 bool plan_cache_enabled(const Settings& settings);
 

@@ -9,8 +9,13 @@
 # across phases and, with CHECK_CPU=1, to the CPU backend in-process. Every number goes
 # to JSON under $OUT (default $WORK/out). First, without Ray, ssb_inprocess.py times
 # each query in one process on the whole database and on shard 0 (the most a row split
-# can gain per query).
+# can gain per query), with the plan cache off and on.
+# Each throughput run is made in two styles, in this order: "overlap" (workers run up to
+# 4 statements at once on one open shard, 4 merges at once, plan cache on: the default)
+# and "serial" (distributed_ssb.py --serial: one statement and one merge at a time, no
+# plan cache, as in session 13). The last line sums up the ratios.
 # Knobs: SF=40 BACKEND=cuda SHARDS=2 CONCURRENCY=8 ROUNDS=10 BATCH=both|0|1 CHECK_CPU=1
+#        STYLES="overlap serial"
 #        THREADS=8 (host threads per worker, 0: all cores; 8 keeps two workers and the
 #        coordinator off each other's cores) BUDGET=420 (s; later runs skipped)
 #        LATENCY=1 (also the per-query latency mode, one process vs the shards)
@@ -85,6 +90,7 @@ print(f"shard_database: {layout.fact_rows} rows per shard in {time.perf_counter(
 fi
 stamp "data ready: $(du -sh "$DB" | cut -f1) whole, shards in $SHARD_DIR"
 
+STYLES=${STYLES:-overlap serial}
 BUDGET=${BUDGET:-420}  # seconds after which a further benchmark run is skipped (a call has 600)
 bench() {  # bench NAME ARGS...: one distributed_ssb.py run, its JSON and log under $OUT
   local name=$1
@@ -98,22 +104,44 @@ bench() {  # bench NAME ARGS...: one distributed_ssb.py run, its JSON and log un
     --backend "$BACKEND" --threads "$THREADS" --gpus "$GPUS" --json "$OUT/$name.json" "$@" 2>&1 | tee "$OUT/$name.txt"
 }
 rc=0
-# The ceiling of a row split, without Ray: each query in-process on the whole and on one shard.
-stamp "ssb_inprocess.py: the whole database and shard 0 in one process"
-"$PY" "$P/python/benchmarks/ssb_inprocess.py" --backend "$BACKEND" --threads "$THREADS" --reps 10 \
-  --json "$OUT/inprocess.json" "$DB" "$SHARD_DIR/shard_0" 2>&1 | tee "$OUT/inprocess.txt" || rc=1
+# The ceiling of a row split, without Ray: each query in-process on the whole and on one
+# shard, planned every time (as before session 15) and from the plan cache.
+for cache in off on; do
+  stamp "ssb_inprocess.py: the whole database and shard 0 in one process, plan cache $cache"
+  "$PY" "$P/python/benchmarks/ssb_inprocess.py" --backend "$BACKEND" --threads "$THREADS" --reps 10 \
+    --plan-cache "$cache" --json "$OUT/inprocess_cache_$cache.json" "$DB" "$SHARD_DIR/shard_0" 2>&1 |
+    tee "$OUT/inprocess_cache_$cache.txt" || rc=1
+done
 cpu=()
 [ "$CHECK_CPU" = 1 ] && cpu=(--check-cpu)
-if [ "$BATCH" != 1 ]; then
-  bench "throughput_c${CONCURRENCY}" --concurrency "$CONCURRENCY" --rounds "$ROUNDS" "${cpu[@]}" || rc=1
-  cpu=()  # the CPU comparison once is enough
-fi
-if [ "$BATCH" != 0 ]; then
-  bench "throughput_c${CONCURRENCY}_batch" --concurrency "$CONCURRENCY" --rounds "$ROUNDS" --batch "${cpu[@]}" || rc=1
-fi
+for style in $STYLES; do
+  flags=()
+  [ "$style" = serial ] && flags=(--serial)
+  if [ "$BATCH" != 1 ]; then
+    bench "throughput_c${CONCURRENCY}_$style" --concurrency "$CONCURRENCY" --rounds "$ROUNDS" "${flags[@]}" \
+      "${cpu[@]}" || rc=1
+    cpu=()  # the CPU comparison once is enough
+  fi
+  if [ "$BATCH" != 0 ]; then
+    bench "throughput_c${CONCURRENCY}_${style}_batch" --concurrency "$CONCURRENCY" --rounds "$ROUNDS" --batch \
+      "${flags[@]}" "${cpu[@]}" || rc=1
+    cpu=()
+  fi
+done
 if [ "$LATENCY" = 1 ]; then
   bench latency --reps 5 || rc=1
 fi
+# One line: each run's throughput on $SHARDS GPUs over 1 GPU.
+"$PY" - "$OUT" "$SHARDS" <<'PY' | tee "$OUT/summary.txt"
+import glob, json, os, sys
+out, shards = sys.argv[1], sys.argv[2]
+parts = []
+for path in sorted(glob.glob(os.path.join(out, "throughput_*.json"))):
+    d = json.load(open(path))
+    qps = [p["queries_per_second"] for p in d["phases"]]
+    parts.append(f"{os.path.basename(path)[11:-5]} {d['speedup']}x ({qps[0]} -> {qps[-1]} q/s)")
+print(f"summary: {shards} GPUs over 1 GPU: " + ("; ".join(parts) if parts else "no throughput run finished"))
+PY
 stamp "done (rc $rc); results in $OUT"
 ls -la "$OUT"
 exit $rc

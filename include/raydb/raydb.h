@@ -68,6 +68,7 @@ class QueryResult {
   double device_ms = -1;      // GPU backends: device time of the query (CUDA events); -1 otherwise
   uint64_t device_bytes = 0;  // GPU backends: bytes of fact columns read, as stored on the device
   std::string explain;        // EXPLAIN text, when the statement was EXPLAIN
+  bool plan_cached = false;   // the SELECT's plan came from the plan cache (setting plan_cache)
   // The columns a GPU backend left on the device (QueryOptions::keep_result_on_device);
   // null when it did not. Opaque here: raydb/arrow_export.h reads it.
   std::shared_ptr<const DeviceResultColumns> device_columns;

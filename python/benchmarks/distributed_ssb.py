@@ -9,7 +9,9 @@ Throughput (--concurrency N): N client threads each run --rounds passes over the
 queries through the coordinator, first with 1 shard (the whole database on one worker,
 so one GPU with --backend cuda), then with --shards workers; queries/second, per-query
 latency medians and the workers' busy share per phase, every phase's answers checked
-equal to the first's (and to one in-process CPU connection with --check-cpu):
+equal to the first's (and to one in-process CPU connection with --check-cpu). --serial
+runs workers and merges one statement at a time without the plan cache, as in session
+13; by default a worker runs up to 4 statements at once:
 
     PYTHONPATH=build-pysite python3 python/benchmarks/distributed_ssb.py --db data/ssb-sf1 \
         --shards 2 --backend cuda --concurrency 8 --rounds 20 [--batch] --json tput.json
@@ -59,9 +61,18 @@ def main():
     p.add_argument("--batch", action="store_true", help="throughput mode: each pass as one sql_many batch")
     p.add_argument("--check-cpu", action="store_true", help="throughput mode: also compare with the CPU backend")
     p.add_argument("--gpus", type=int, help="GPUs Ray may use (default: what Ray detects)")
+    p.add_argument("--worker-connections", type=int,
+                   help="statements a worker runs at once (default: rd.connect's, 4; 1: one at a time)")
+    p.add_argument("--merge-connections", type=int, help="merges the coordinator runs at once (default 4)")
+    p.add_argument("--plan-cache", choices=["on", "off"], help="the workers' setting plan_cache (default on)")
+    p.add_argument("--serial", action="store_true",
+                   help="session 13's workers and coordinator: one statement and one merge at a time, no plan "
+                        "cache (--worker-connections 1 --merge-connections 1 --plan-cache off)")
     args = p.parse_args()
     if args.concurrency < 0 or args.rounds < 1 or args.shards < 1:
         p.error("--concurrency must be >= 0, --rounds and --shards >= 1")
+    if args.serial:
+        args.worker_connections, args.merge_connections, args.plan_cache = 1, 1, "off"
 
     tmp = None
     shard_dir = args.shard_dir
@@ -120,8 +131,13 @@ def throughput(args, shard_dir, shard_s, tmp):
     if args.gpus is not None:
         ray_init["num_gpus"] = args.gpus
 
+    options = {k: v for k, v in [("worker_connections", args.worker_connections),
+                                  ("merge_connections", args.merge_connections),
+                                  ("plan_cache", args.plan_cache)] if v is not None}
+
     def connect(shards):
-        return rd.connect(shards, fact="lineorder", backend=args.backend, threads=args.threads, ray_init=ray_init)
+        return rd.connect(shards, fact="lineorder", backend=args.backend, threads=args.threads, ray_init=ray_init,
+                          **options)
 
     layouts = [("1 shard", [os.path.abspath(args.db)]), (f"{args.shards} shards", shard_dir)]
     phases = run_throughput(connect, layouts, queries, concurrency=args.concurrency, rounds=args.rounds,
@@ -129,7 +145,7 @@ def throughput(args, shard_dir, shard_s, tmp):
     out = {"db": os.path.abspath(args.db), "shards": args.shards, "by": args.by, "backend": args.backend,
            "threads": args.threads, "shard_seconds": round(shard_s, 2),
            "fact_rows": rd.ShardLayout.read(shard_dir).fact_rows, "machine": platform.node(),
-           "cpus": os.cpu_count(), "load_average": os.getloadavg(), "phases": phases,
+           "cpus": os.cpu_count(), "load_average": os.getloadavg(), "options": options, "phases": phases,
            "speedup": phases[-1]["speedup_vs_first"]}
     print(f"throughput {args.shards} shards / 1 shard: {out['speedup']}x")
     if args.json:

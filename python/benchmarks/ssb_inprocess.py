@@ -18,9 +18,9 @@ import raydb
 QUERIES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "ssb", "queries")
 
 
-def measure(path, backend, threads, reps):
+def measure(path, backend, threads, reps, plan_cache="on"):
     out = {}
-    with raydb.connect(path, backend=backend, threads=threads) as con:
+    with raydb.connect(path, backend=backend, threads=threads, plan_cache=plan_cache) as con:
         for name in sorted(f[:-4] for f in os.listdir(QUERIES) if f.endswith(".sql")):
             sql = open(os.path.join(QUERIES, name + ".sql")).read()
             start = time.perf_counter()
@@ -44,19 +44,21 @@ def main():
     p.add_argument("--backend", default="cpu")
     p.add_argument("--threads", type=int, default=0)
     p.add_argument("--reps", type=int, default=10)
+    p.add_argument("--plan-cache", choices=["on", "off"], default="on",
+                   help="setting plan_cache (off: every run parses, binds and plans, as before session 15)")
     p.add_argument("--json")
     args = p.parse_args()
     results = {}
     for db in args.dbs:
-        results[db] = measure(db, args.backend, args.threads, args.reps)
+        results[db] = measure(db, args.backend, args.threads, args.reps, args.plan_cache)
         wall = sum(q["wall_ms"] for q in results[db].values())
         engine = sum(q["engine_ms"] for q in results[db].values())
         print(f"{db}: 13 queries {wall:.2f} ms wall from Python, {engine:.2f} ms in the engine "
-              f"(medians of {args.reps})", flush=True)
+              f"(medians of {args.reps}, plan cache {args.plan_cache})", flush=True)
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"backend": args.backend, "threads": args.threads, "reps": args.reps, "results": results}, f,
-                      indent=1)
+            json.dump({"backend": args.backend, "threads": args.threads, "reps": args.reps,
+                       "plan_cache": args.plan_cache, "results": results}, f, indent=1)
     return 0
 
 

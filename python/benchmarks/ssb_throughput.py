@@ -59,9 +59,10 @@ def run_phase(dist, queries, *, concurrency, rounds, batch):
            "seconds": round(wall, 3), "queries_per_second": round(done / wall, 2) if wall > 0 else None,
            "errors": errors, "first_ms": first_ms,
            "median_ms": {n: round(statistics.median(v), 3) for n, v in sorted(latencies.items()) if v},
-           # engine_share: the part of the wall time each worker's engine ran statements (near 1:
-           # the worker is the bottleneck; well below: the coordinator or the transport is).
-           # run_ms adds up concurrent calls, waits for the connection included.
+           # engine_share: the part of the wall time each worker's engine ran statements (near 1
+           # with one connection per worker: the worker is the bottleneck; well below: the
+           # coordinator or the transport is). With several connections the statements overlap
+           # and the share may exceed 1. run_ms adds up concurrent calls, waits included.
            "workers": [dict(s, engine_share=round(s["engine_ms"] / (wall * 1e3), 3) if wall > 0 else None,
                             engine_ms_per_statement=round(s["engine_ms"] / s["statements"], 3)
                             if s["statements"] else None) for s in stats]}

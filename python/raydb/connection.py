@@ -2,6 +2,7 @@
 import os
 import shutil
 import tempfile
+import weakref
 
 from raydb import _core
 from raydb.arrow_input import to_record_batch
@@ -29,6 +30,7 @@ def _setting_text(value):
 class Connection:
     def __init__(self, database=":memory:", *, backend="auto", threads=0, config=None, **settings):
         self._temp = None
+        self._cursors = weakref.WeakSet()
         if database in _MEMORY:
             # Tables live in files (mmap); a temporary directory is the in-memory form.
             self._temp = tempfile.mkdtemp(prefix="raydb-")
@@ -40,6 +42,18 @@ class Connection:
         except BaseException:
             self._remove_temp()
             raise
+
+    def cursor(self):
+        """Another connection to the same database, as DuckDB's cursor(): its own session
+        (settings start as this connection's), sharing the database's caches. Statements
+        of different cursors run at the same time from different threads; one connection
+        runs one statement at a time. Closing this connection closes its cursors."""
+        c = Connection.__new__(Connection)
+        c._temp, c._result, c._cursors = None, None, weakref.WeakSet()
+        c._native = self._connected().cursor()
+        c._parent = self  # the parent owns a temporary database's directory: kept while cursors live
+        self._cursors.add(c)
+        return c
 
     def configure(self, *, backend="auto", threads=0, config=None, **settings):
         """Sets the backend, threads and settings of this connection (all or nothing)."""
@@ -146,6 +160,8 @@ class Connection:
         return list(self._connected().stored_tables())
 
     def close(self):
+        for c in list(getattr(self, "_cursors", ())):
+            c.close()
         if self._native is not None:
             self._native.close()
         self._result = None

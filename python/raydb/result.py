@@ -49,6 +49,12 @@ class Result:
     def elapsed_ms(self):
         return self._native.elapsed_ms
 
+    @property
+    def plan_cached(self):
+        """Whether the statement ran from the plan cache (a SELECT run before with the same
+        text, the catalog unchanged since; setting plan_cache)."""
+        return self._native.plan_cached
+
     def __len__(self):
         return self._native.row_count
 

@@ -26,6 +26,7 @@ NB_MODULE(_core, m) {
       .def_prop_ro("column_types", &NativeResult::column_types)
       .def_prop_ro("backend", &NativeResult::backend)
       .def_prop_ro("elapsed_ms", &NativeResult::elapsed_ms)
+      .def_prop_ro("plan_cached", &NativeResult::plan_cached)
       .def("rows", &NativeResult::rows, nb::arg("begin"), nb::arg("end"))
       .def("__arrow_c_array__", [](const NativeResult& r, nb::object) { return r.arrow_c_array(); },
            nb::arg("requested_schema") = nb::none())
@@ -38,6 +39,7 @@ NB_MODULE(_core, m) {
 
   nb::class_<NativeConnection>(m, "NativeConnection")
       .def(nb::init<const std::string&, bool>(), nb::arg("path"), nb::arg("create"))
+      .def("cursor", &NativeConnection::cursor, nb::rv_policy::take_ownership)
       .def("configure", &NativeConnection::configure)
       .def("query", &NativeConnection::query, nb::arg("sql"), nb::arg("keep_on_device") = false)
       .def("register_arrow", &NativeConnection::register_arrow)

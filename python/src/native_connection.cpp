@@ -37,6 +37,17 @@ NativeConnection::NativeConnection(const std::string& path, bool create)
     : path_(path), db_(create ? Database::open_or_create(path) : Database::open(path)),
       con_(std::make_unique<Connection>(*db_)) {}
 
+NativeConnection::NativeConnection(std::string path, std::shared_ptr<Database> db, const QueryOptions& options)
+    : path_(std::move(path)), db_(std::move(db)), con_(std::make_unique<Connection>(*db_, options)) {}
+
+NativeConnection* NativeConnection::cursor() {
+  db();
+  std::lock_guard lock(mutex_);
+  QueryOptions o = con_->options();
+  o.cancel = nullptr;  // its own statements: cancelling one session leaves the other's alone
+  return new NativeConnection(path_, db_, o);
+}
+
 Database& NativeConnection::db() {
   if (!db_) closed();
   return *db_;

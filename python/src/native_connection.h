@@ -1,7 +1,9 @@
 #pragma once
 // One open database and a session on it (raydb::Connection): the object behind the
 // Python package's raydb.Connection. Queries run without the GIL, one at a time per
-// connection (a mutex), so other Python threads keep running.
+// connection (a mutex), so other Python threads keep running. cursor() opens another
+// session on the same database (shared caches, its own options), so that several
+// threads can run statements at once, as raydb::Database allows.
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -21,6 +23,9 @@ class NativeConnection {
   // Opens the database at `path`; with `create`, an empty one is made when `path` is
   // missing or an empty directory.
   NativeConnection(const std::string& path, bool create);
+  // Another session on this connection's database, starting with its options (owned by
+  // the caller: Python).
+  NativeConnection* cursor();
 
   // backend: auto|cpu|cuda|rt; threads: 0 = all; settings: name -> value as SET takes it.
   void configure(const std::string& backend, int threads, const std::vector<std::pair<std::string, std::string>>& settings);
@@ -37,9 +42,10 @@ class NativeConnection {
   void close();
 
  private:
+  NativeConnection(std::string path, std::shared_ptr<Database> db, const QueryOptions& options);
   Database& db();  // kInvalidInput (raised as ConnectionException) once closed
   std::string path_;
-  std::unique_ptr<Database> db_;
+  std::shared_ptr<Database> db_;  // shared with cursors; closed with the last of them
   std::unique_ptr<Connection> con_;
   std::mutex mutex_;
 };

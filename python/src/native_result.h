@@ -26,6 +26,7 @@ class NativeResult {
   std::vector<std::string> column_types() const;  // as SQL writes them: INTEGER, DECIMAL(15,2), ...
   const std::string& backend() const { return result_->backend; }
   double elapsed_ms() const { return result_->elapsed_ms; }
+  bool plan_cached() const { return result_->plan_cached; }
 
   // Rows [begin, end) as tuples: int, float, decimal.Decimal, datetime.date, str,
   // bool, None for NULL.

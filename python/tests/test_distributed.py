@@ -389,6 +389,52 @@ def test_concurrent_clients_get_their_own_answers(adhoc):
     assert not failures and not any(t.is_alive() for t in threads)
 
 
+def test_worker_connections_answer_as_one_at_a_time(adhoc):
+    """Several engine connections per worker (statements at once on one open shard) give
+    the answers of one connection and of the one-process database."""
+    queries = [sql for sql, _ in ADHOC[:12]]
+    want = [adhoc["single"].sql(q).fetchall() for q in queries]
+    for n in (1, 3):
+        with rd.connect(str(adhoc["root"] / "rows3"), backend="cpu", threads=1, worker_connections=n) as con:
+            assert [w["connections"] for w in con.workers()] == [n] * 3
+            failures = []
+
+            def client(offset, batch):
+                order = [(offset + k) % len(queries) for k in range(len(queries))]
+                got = (con.sql_many([queries[i] for i in order]) if batch else [con.sql(queries[i]) for i in order])
+                failures.extend(queries[i] for i, r in zip(order, got)
+                                if not _same_rows(r.fetchall(), want[i], 1e-12, _ordered(queries[i])))
+
+            threads = [threading.Thread(target=client, args=(i, i % 2 == 1)) for i in range(6)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(120)
+            assert not failures and not any(t.is_alive() for t in threads), n
+
+
+def test_shard_worker_connections_run_at_once_in_process(ssb):
+    """The worker's own pool, without Ray: run() from several threads on 3 connections
+    answers as the same statements run one at a time."""
+    from raydb.distributed.worker import ShardWorker
+
+    texts = [open(os.path.join(SSB_QUERIES, n + ".sql")).read() for n in SSB_NAMES]
+    worker = ShardWorker(ssb["whole"], backend="cpu", threads=1, connections=3)
+    want = [t.to_pylist() for _, t in worker.run(texts)]
+    got = {}
+
+    def call(i):
+        got[i] = [t.to_pylist() for _, t in worker.run(texts[i:] + texts[:i])]
+
+    threads = [threading.Thread(target=call, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert all(got[i] == want[i:] + want[:i] for i in range(6))
+    assert worker.stats()["statements"] == 7 * len(texts) and worker.info()["connections"] == 3
+
+
 def test_a_batch_answers_like_single_statements(adhoc):
     # one-shard (replicated tables only), rows, aggregate and order-statistic plans mixed
     queries = ["select region, count(*) from d group by region order by region", ADHOC[0][0], ADHOC[3][0],

@@ -9,6 +9,7 @@
 
 #include "access/rt_index/index_config.h"
 #include "api/database_impl.h"
+#include "api/plan_cache.h"
 #include "api/rt_view_ddl.h"
 #include "api/subquery_runner.h"
 #include "api/table_import.h"
@@ -71,10 +72,12 @@ void Database::register_table(const std::string& name, const std::vector<ColumnI
     fail(ErrorKind::kCatalog, "table {} exists in the database; register under another name", stored->name());
   std::lock_guard lock(impl_->registered_mutex);
   impl_->registered[to_lower(name)] = std::move(table);
+  impl_->registered_version++;  // plans bound to the old table are stale
 }
 
 bool Database::unregister_table(const std::string& name) {
   std::lock_guard lock(impl_->registered_mutex);
+  impl_->registered_version++;
   return impl_->registered.erase(to_lower(name)) > 0;
 }
 
@@ -338,6 +341,9 @@ QueryResult Database::Impl::run(const std::string& sql, QueryOptions& options) {
   // never do, so a write is either whole or absent.
   CancelScope cancel_scope(options.cancel.get());
   throw_if_cancelled();
+  const bool cache = api::plan_cache_enabled(options.settings);
+  if (cache)
+    if (std::optional<QueryResult> r = run_cached(sql, options, timer)) return std::move(*r);
   // --timing: parse and bind (subqueries run meanwhile add their own stages).
   std::optional<StageScope> plan_stage(std::in_place, Stage::kPlan);
   sql::Statement parsed = sql::parse(sql);
@@ -351,6 +357,10 @@ QueryResult Database::Impl::run(const std::string& sql, QueryOptions& options) {
   // new view counts as one level of nesting.
   const bool checking_view = parsed.type == sql::StatementType::kCreateView;
   ViewCheck check(*this, checking_view);
+  // Read before binding: whatever changes from here on makes the plan's entry stale.
+  const api::CatalogVersion version = catalog_version();
+  const uint64_t files_read = api::table_functions_called();
+  const uint64_t cells = api::cells_materialized();
   api::SubqueryRunner runner([this, &options](plan::LogicalQuery q) { return run_query(std::move(q), options, false); });
   sql::BoundStatement stmt = sql::bind(
       std::move(parsed), [this, &options](std::string_view name) { return resolve(name, options); }, view_sql(),
@@ -369,21 +379,63 @@ QueryResult Database::Impl::run(const std::string& sql, QueryOptions& options) {
     case sql::StatementKind::kExplain: break;
     default: return table_statement(stmt, options);
   }
+  // A SELECT that read files while binding (read_parquet, read_csv_auto) is planned
+  // anew each time: the files may change without the catalog knowing. So is one whose
+  // binding materialized many rows (subqueries, views): the cache would hold them.
+  if (cache && stmt.kind == sql::StatementKind::kSelect && api::table_functions_called() == files_read &&
+      api::cells_materialized() - cells <= api::kPlanCacheMaxCells) {
+    api::refresh_rt_views(*dir, *views);
+    std::shared_ptr<const api::CachedPlan> planned = plan_select(std::move(stmt.query));
+    plan_cache.put(sql, version, planned);
+    QueryResult r = execute_plan(*planned, options, false, false);
+    r.elapsed_ms = timer.elapsed_ms();
+    return r;
+  }
   QueryResult r = run_query(std::move(stmt.query), options, stmt.kind == sql::StatementKind::kExplain, stmt.analyze);
   r.elapsed_ms = timer.elapsed_ms();  // parse and bind included, as before
   return r;
 }
 
+std::optional<QueryResult> Database::Impl::run_cached(const std::string& sql, QueryOptions& options,
+                                                      const Timer& timer) {
+  std::shared_lock<std::shared_mutex> read_lock(catalog_mutex);
+  std::shared_ptr<const api::CachedPlan> planned;
+  {
+    StageScope plan_stage(Stage::kPlan);
+    api::refresh_rt_views(*dir, *views);  // may commit: before the version is read
+    planned = plan_cache.find(sql, catalog_version());
+  }
+  if (!planned) return std::nullopt;
+  QueryResult r = execute_plan(*planned, options, false, false);
+  r.plan_cached = true;
+  r.elapsed_ms = timer.elapsed_ms();
+  return r;
+}
+
+std::shared_ptr<const api::CachedPlan> Database::Impl::plan_select(plan::LogicalQuery query) {
+  StageScope plan_stage(Stage::kPlan);
+  auto logical = std::make_shared<plan::LogicalQuery>(std::move(query));
+  auto out = std::make_shared<api::CachedPlan>();
+  out->plan = plan::plan_query(logical, {});
+  out->indexes = indexes_on(*logical, *dir);
+  return out;
+}
+
 QueryResult Database::Impl::run_query(plan::LogicalQuery query, QueryOptions& options, bool explain, bool analyze) {
   Timer timer;
   api::refresh_rt_views(*dir, *views);  // a view whose base table was replaced is rebuilt first
-  std::optional<StageScope> plan_stage(std::in_place, Stage::kPlan);
-  auto logical = std::make_shared<plan::LogicalQuery>(std::move(query));
-  plan::PhysicalPlan physical = plan::plan_query(logical, {});
+  QueryResult r = execute_plan(*plan_select(std::move(query)), options, explain, analyze);
+  r.elapsed_ms = timer.elapsed_ms();
+  return r;
+}
+
+QueryResult Database::Impl::execute_plan(const api::CachedPlan& planned, QueryOptions& options, bool explain,
+                                         bool analyze) {
+  Timer timer;
+  plan::PhysicalPlan physical = planned.plan;  // a copy: the backends annotate it
+  const std::vector<exec::IndexOnTable>& indexes = planned.indexes;
   exec::ExecutionRequest request = request_for(options.backend);
   request.threads = options.threads;
-  const std::vector<exec::IndexOnTable> indexes = indexes_on(*logical, *dir);
-  plan_stage.reset();
   if (explain && analyze) return explain_analyze(physical, request, indexes, options);
   if (explain) {
     driver.prepare(physical, request, indexes, options.settings);

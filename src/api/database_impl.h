@@ -1,12 +1,16 @@
 #pragma once
 // Database::Impl, shared by the files of api/ that carry out statements (database.cpp:
 // queries, indexes, RT views, settings; table_ddl.cpp: tables, INSERT, COPY, views).
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 
+#include "api/plan_cache.h"
+#include "common/timer.h"
 #include "exec/cpu/cpu_backend.h"
 #include "exec/cuda/cuda_backend.h"
 #include "exec/index/index_catalog.h"
@@ -36,6 +40,14 @@ struct Database::Impl {
   // A bound SELECT planned and run (or explained; with `analyze`, run and explained
   // with what each operator did) on the connection's backend.
   QueryResult run_query(plan::LogicalQuery query, QueryOptions& options, bool explain, bool analyze = false);
+  // The planner's plan of a bound SELECT and the indexes on its tables (what the plan
+  // cache keeps), and a plan run (or explained) on the connection's backend.
+  std::shared_ptr<const api::CachedPlan> plan_select(plan::LogicalQuery query);
+  QueryResult execute_plan(const api::CachedPlan& planned, QueryOptions& options, bool explain, bool analyze);
+  // A SELECT whose text the plan cache holds for the current catalog, run from its
+  // plan; nullopt on a miss (the caller parses and plans).
+  std::optional<QueryResult> run_cached(const std::string& sql, QueryOptions& options, const Timer& timer);
+  api::CatalogVersion catalog_version() const { return {dir->generation(), registered_version.load()}; }
   QueryResult explain_analyze(plan::PhysicalPlan& physical, const exec::ExecutionRequest& request,
                               const std::vector<exec::IndexOnTable>& indexes, QueryOptions& options);
   // Looks a name up for the binder: a registered table (register_table), else a
@@ -81,6 +93,8 @@ struct Database::Impl {
   exec::QueryDriver driver;
   std::map<std::string, TablePtr> registered;  // by lower-case name; in memory only
   mutable std::mutex registered_mutex;
+  std::atomic<uint64_t> registered_version{0};  // raised by register_table / unregister_table
+  api::PlanCache plan_cache;
   // Statements that change the catalog or data hold it exclusively, all others shared,
   // so that a query never sees a catalog half changed by another thread.
   std::shared_mutex catalog_mutex;

@@ -12,6 +12,7 @@ sql::TempTable SubqueryRunner::materialize(plan::LogicalQuery q, const std::stri
   for (auto& e : q.select) types.push_back(e->type);
   const std::vector<std::string> names = q.output_names;
   QueryResult r = run_(std::move(q));
+  count_materialized(uint64_t(r.row_count()) * r.column_count());
   sql::TempTableBuilder b(name, names, types, what);
   b.reserve(r.row_count());
   const size_t n = r.row_count();
@@ -26,7 +27,17 @@ sql::TempTable SubqueryRunner::materialize(plan::LogicalQuery q, const std::stri
   return b.finish();
 }
 
+namespace {
+thread_local uint64_t table_function_calls = 0;
+thread_local uint64_t materialized_cells = 0;
+}  // namespace
+
+uint64_t table_functions_called() { return table_function_calls; }
+uint64_t cells_materialized() { return materialized_cells; }
+void count_materialized(uint64_t cells) { materialized_cells += cells; }
+
 TablePtr SubqueryRunner::table_function(const std::string& name, const std::vector<std::string>& args) {
+  table_function_calls++;
   if (args.empty()) fail(ErrorKind::kBinder, "{} needs a file name: {}('file')", name, name);
   if (name == "read_parquet") return read_parquet_table(name, args);
   if (name == "read_csv_auto" || name == "read_csv") {

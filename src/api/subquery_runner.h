@@ -3,12 +3,22 @@
 // operation operand through `run` (Database::Impl::run_query with the statement's
 // options: backend, threads, settings), on the backend the query driver picks for it,
 // and keeps the rows as an sql::TempTable.
+#include <cstdint>
 #include <functional>
 
 #include "raydb/raydb.h"
 #include "sql/query_runner.h"
 
 namespace raydb::api {
+
+// Table functions called on this thread so far: a statement that read files while
+// binding is not kept in the plan cache (the files may change behind the catalog).
+uint64_t table_functions_called();
+// Cells (rows x columns) that binding materialized on this thread so far (subqueries,
+// WITH queries, derived tables, plain views' rows): a statement that made many is not
+// kept in the plan cache, which would hold them in memory.
+uint64_t cells_materialized();
+void count_materialized(uint64_t cells);
 
 class SubqueryRunner : public sql::QueryRunner {
  public:

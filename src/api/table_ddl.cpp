@@ -194,6 +194,7 @@ TablePtr Database::Impl::view_rows(const ViewEntry& view, QueryOptions& options)
       return std::make_shared<const Table>(view.name, std::move(cols));
     }
     QueryResult r = run_query(std::move(st.query), options, false);
+    api::count_materialized(uint64_t(r.row_count()) * r.column_count());  // the plan cache's limit
     return result_table(view.name, r, "view");
   } catch (const Error& e) {
     if (std::string_view(e.what()).starts_with("view ")) throw;

@@ -61,6 +61,9 @@ const std::vector<SettingInfo> kSettings = {
     {"warmup_kernels", "RAYDB_WARMUP_KERNELS", "on or off",
      "GPU warm-up: once the context exists, load the fused fact kernels on the warm-up thread while the query "
      "reads its columns (off: loaded at their first launch)"},
+    {"plan_cache", "RAYDB_PLAN_CACHE", "on or off",
+     "reuse the parsed, bound and planned form of a SELECT run again with the same text, until the catalog or "
+     "its data change (off: plan every statement)"},
     {"upload_chunk", "RAYDB_UPLOAD_CHUNK", "a size such as 16M (whole MiB, 1M to 1G)",
      "CUDA backend: bytes per pinned staging buffer of the fast load path (two are pinned per process)"},
 };

@@ -7,6 +7,7 @@ Ray re-runs them on the restarted worker). The coordinator plans each statement
 twins), gathers the partials and merges them with the same engine.
 """
 import os
+import queue
 import re
 import threading
 
@@ -52,7 +53,7 @@ def _layout(shards, fact, by):
 class DistributedConnection:
     def __init__(self, shards, *, fact=None, by="rows", backend="cpu", threads=0, num_gpus_per_worker=None,
                  num_cpus_per_worker=None, retries=1, timeout_s=None, ray_init=None, worker_concurrency=4,
-                 merge_threads=1, **settings):
+                 worker_connections=None, merge_threads=1, merge_connections=4, **settings):
         self.layout = _layout(shards, fact, by)
         for path in self.layout.shard_paths():
             if not os.path.isfile(os.path.join(path, "manifest.json")):
@@ -65,7 +66,9 @@ class DistributedConnection:
         # one each would leave a third worker unplaced on a 2-core machine); SPREAD puts
         # the workers on different machines where a cluster has several.
         # max_concurrency > 1: a worker takes the next call while Ray still ships the last
-        # answer (its engine connection runs one statement at a time, the GIL released).
+        # answer; with as many engine connections (worker_connections, default the same
+        # on GPU workers) their statements also run at once (GPU work still one at a
+        # time), so one's host work hides behind another's run.
         options = {"num_gpus": gpus, "num_cpus": num_cpus_per_worker or 0, "scheduling_strategy": "SPREAD",
                    "max_restarts": int(retries), "max_task_retries": int(retries),
                    "max_concurrency": max(1, int(worker_concurrency))}
@@ -75,10 +78,20 @@ class DistributedConnection:
         self._plans = {}
         self._next = 0
         self._merger = None
-        self._actors = [actor.remote(p, backend, threads, settings) for p in self.layout.shard_paths()]
+        self._mergers = []  # merges run at once on separate in-process connections
+        self._idle_mergers = queue.SimpleQueue()
+        # Several statements at once pay where device work is serialized and host work can
+        # overlap it; a CPU statement already uses the worker's threads, so one at a time there.
+        if worker_connections is None:
+            worker_connections = options["max_concurrency"] if gpus else 1
+        self._actors = [actor.remote(p, backend, threads, settings, max(1, int(worker_connections)))
+                        for p in self.layout.shard_paths()]
         try:
             self.schemas = self._shard_schemas()
-            self._merger = Merger(self.schemas, threads=merge_threads)
+            self._merger = Merger(self.schemas, threads=merge_threads)  # planning, under the lock
+            for _ in range(max(1, int(merge_connections))):
+                self._mergers.append(Merger(self.schemas, threads=merge_threads))
+                self._idle_mergers.put(self._mergers[-1])
             self._planner = Planner(self.layout, self.schemas)
         except BaseException:
             self.close()
@@ -173,8 +186,8 @@ class DistributedConnection:
 
     def sql(self, query):
         """Runs one SELECT across the shards; returns a raydb Result (fetchall, arrow, df, pl).
-        Threads may call it at once: planning and the merge take turns, the shards' work
-        and the transfers overlap."""
+        Threads may call it at once: planning takes turns (a statement is planned once),
+        the shards' work, the transfers and up to merge_connections merges overlap."""
         return self.sql_many([query])[0]
 
     def sql_many(self, queries):
@@ -191,8 +204,11 @@ class DistributedConnection:
         for actors, ks in groups.values():
             for k, table in zip(ks, self._gather([prepared[k][0] for k in ks], actors)):
                 partials[k] = table
-        with self._lock:
-            return [self._merger.run(merge_sql, table) for (_, merge_sql), table in zip(prepared, partials)]
+        merger = self._idle_mergers.get()
+        try:
+            return [merger.run(merge_sql, table) for (_, merge_sql), table in zip(prepared, partials)]
+        finally:
+            self._idle_mergers.put(merger)
 
     query = sql
 
@@ -229,6 +245,9 @@ class DistributedConnection:
         if self._merger is not None:
             self._merger.close()
             self._merger = None
+        for m in getattr(self, "_mergers", []):
+            m.close()
+        self._mergers = []
 
     def __enter__(self):
         return self
@@ -244,8 +263,10 @@ def connect(shards, **options):
     backend ("cpu", "cuda", ...), threads and further settings apply to every worker;
     num_gpus_per_worker (default 1 for cuda/rt, else 0), num_cpus_per_worker (CPUs Ray
     reserves per worker, default 0), worker_concurrency (calls a worker accepts at once,
-    default 4: transfers overlap the next statement), merge_threads (the coordinator's
-    merge, default 1), retries
+    default 4: transfers overlap the next statement), worker_connections (statements a
+    worker runs at once on one open shard; default worker_concurrency for GPU workers,
+    1 for CPU ones), merge_threads (threads per coordinator merge, default 1),
+    merge_connections (merges the coordinator runs at once, default 4), retries
     (restarts of a dead worker, its queries re-run; 0 = fail at once), timeout_s (per
     shard answer), ray_init (keyword arguments for ray.init when Ray is not running).
     """

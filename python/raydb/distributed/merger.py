@@ -53,7 +53,8 @@ class Merger:
         # One thread by default: partials are a few rows per group and shard, and a team of
         # threads per merge costs more than the merge (32 ms against 0.1 ms for 600 rows
         # on a busy 2-core machine), all of it on the coordinator every query waits for.
-        self._con = raydb.connect(backend="cpu", threads=threads)
+        # No plan cache: each merge registers its partials, which makes cached plans stale.
+        self._con = raydb.connect(backend="cpu", threads=threads, plan_cache="off")
         try:
             for table, schema in schemas.items():
                 self._con.register(table, _empty(schema))

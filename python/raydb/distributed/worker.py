@@ -1,23 +1,34 @@
-"""ShardWorker: the Ray actor that holds one raydb connection over one shard.
+"""ShardWorker: the Ray actor that holds the raydb connections over one shard.
 
 The coordinator makes it remote (ray.remote(ShardWorker).options(num_gpus=...)), so Ray
 places it (with num_gpus=1 Ray also sets CUDA_VISIBLE_DEVICES, and the worker's CUDA
 backend sees its own GPU as device 0). Engine errors come back as values, not as
 raised exceptions, so the coordinator re-raises the engine's own class and message.
+
+`connections` sessions share one open database (Connection.cursor): calls that Ray
+runs at once (the actor's max_concurrency) each take an idle one, so one statement's
+host work (parse, plan, result, Arrow, Ray's transfer) overlaps another's run. The
+engine still runs GPU work one statement at a time.
 """
 import os
+import queue
 import threading
 import time
 
 
 class ShardWorker:
-    def __init__(self, path, backend="cpu", threads=0, settings=None):
+    def __init__(self, path, backend="cpu", threads=0, settings=None, connections=1):
         import raydb
 
         if not os.path.isfile(os.path.join(path, "manifest.json")):  # connect() would create one
             raise raydb.IOException(f"shard {path} is not a raydb database (no manifest.json)")
         self._path = path
         self._con = raydb.connect(path, backend=backend, threads=threads, **(settings or {}))
+        self._connections = max(1, int(connections))
+        self._idle = queue.SimpleQueue()  # connections no call is using
+        self._idle.put(self._con)
+        for _ in range(self._connections - 1):
+            self._idle.put(self._con.cursor())
         self._fault, self._stall_seconds = None, 0.0
         self._stats_lock = threading.Lock()  # run() may be called from several threads (max_concurrency)
         self._stats = {"statements": 0, "engine_ms": 0.0, "run_ms": 0.0}
@@ -31,13 +42,17 @@ class ShardWorker:
             time.sleep(self._stall_seconds)
         start, engine_ms = time.perf_counter(), 0.0
         out = []
-        for q in queries:
-            try:
-                r = self._con.sql(q)
-                engine_ms += r.elapsed_ms
-                out.append(("ok", r.arrow()))
-            except raydb.Error as e:
-                out.append(("error", type(e).__name__, str(e)))
+        con = self._idle.get()
+        try:
+            for q in queries:
+                try:
+                    r = con.sql(q)
+                    engine_ms += r.elapsed_ms
+                    out.append(("ok", r.arrow()))
+                except raydb.Error as e:
+                    out.append(("error", type(e).__name__, str(e)))
+        finally:
+            self._idle.put(con)
         with self._stats_lock:
             self._stats["statements"] += len(queries)
             self._stats["engine_ms"] += engine_ms
@@ -48,7 +63,8 @@ class ShardWorker:
 
     def stats(self, reset=False):
         """Statements run, the engine's own time in them and the time inside run() (ms; summed
-        over concurrent calls, so with several in flight it includes their waits)."""
+        over concurrent calls: with several connections the engine time may exceed the wall
+        time, and with one it includes the calls' waits)."""
         with self._stats_lock:
             out = dict(self._stats)
             if reset:
@@ -68,7 +84,8 @@ class ShardWorker:
             con.close()
 
     def info(self):
-        """Where this worker runs: its process, host, the GPUs Ray gave it and its shard."""
+        """Where this worker runs: its process, host, the GPUs Ray gave it, its shard and its
+        engine connections."""
         import socket
 
         try:
@@ -77,6 +94,7 @@ class ShardWorker:
         except Exception:  # outside Ray (a worker used in-process)
             gpus = []
         return {"pid": os.getpid(), "host": socket.gethostname(), "gpus": gpus, "path": self._path,
+                "connections": self._connections,
                 "cuda_visible_devices": os.environ.get("CUDA_VISIBLE_DEVICES")}
 
     def inject_fault(self, kind, seconds=0.0):

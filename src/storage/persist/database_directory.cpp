@@ -385,6 +385,11 @@ std::vector<std::string> DatabaseDirectory::table_names() const {
   return names;
 }
 
+uint64_t DatabaseDirectory::generation() const {
+  std::lock_guard<std::mutex> g(mutex_);
+  return state_->manifest.generation;
+}
+
 TablePtr DatabaseDirectory::table(std::string_view name) const {
   std::lock_guard<std::mutex> g(mutex_);
   int i = state_->manifest.find_table(name);

@@ -5,6 +5,7 @@
 // fsynced, then manifest.json is replaced by rename (and the directory fsynced);
 // files the new manifest no longer names are removed afterwards. A failed or killed
 // write leaves the previous manifest, and so the previous database, in force.
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -43,6 +44,8 @@ class DatabaseDirectory {
   static void check_creatable(const std::string& path);
 
   const std::string& path() const { return path_; }
+  // The manifest's commit generation: every commit, drop and catalog change raises it.
+  uint64_t generation() const;
   std::vector<std::string> table_names() const;   // sorted
   TablePtr table(std::string_view name) const;    // case-insensitive; nullptr when absent
 

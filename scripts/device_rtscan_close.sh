@@ -92,9 +92,9 @@ if [ "$PART" = all ] || [ "$PART" = pick ]; then
   {
     echo "# under this call's calibration (the engine's formula), the model alone"
     python3 "$B/scripts/rt_scan_pick_eval.py" "$OUT/scan_pick_sweep.jsonl" --calibration "$RAYDB_CALIBRATION" --verbose
-    echo "# the same with the refinement simulated on the medians (margin 0.25)"
+    echo "# the same with the refinement simulated on the medians (margin 0.5)"
     python3 "$B/scripts/rt_scan_pick_eval.py" "$OUT/scan_pick_sweep.jsonl" --calibration "$RAYDB_CALIBRATION" \
-      --adaptive-margin 0.25
+      --adaptive-margin 0.5
     echo "# the memory model fitted to the sweep's uniform rows (in-sample there)"
     python3 "$B/scripts/rt_scan_pick_eval.py" "$OUT/scan_pick_sweep.jsonl" --fit uniform --model new
   } > "$OUT/scan_pick_eval.txt" 2>&1

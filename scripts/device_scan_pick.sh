@@ -10,7 +10,7 @@
 # model's (model_pick, margin 0) and the planner's with the measured refinement
 # (pick, pick_source; margin MARGIN), replayed on each query's repetitions; both
 # counts are printed. Everything goes to $OUT.
-# Environment: REPS (5), ROWS (1e8), DATASETS, MARGIN (0.25), SWEEP_TIMEOUT (s, 330),
+# Environment: REPS (5), ROWS (1e8), DATASETS, MARGIN (0.5), SWEEP_TIMEOUT (s, 330),
 # CAL_TIMEOUT (s, 120).
 # Session 12's sweep with 9 repetitions took about 5 minutes on an H100; with 5 this
 # stays under 8 minutes with the calibration.
@@ -28,15 +28,15 @@ echo "== bench scan sweep" >&2
 timeout "${SWEEP_TIMEOUT:-330}" "$R" bench scan --rows "${ROWS:-1e8}" \
   --datasets "${DATASETS:-uniform,zipf1.1,zipf1.3,zipf1.5,normal,small}" --predicates 1,2,3,4 \
   --selectivity 0.01,0.1,0.5,0.9,1 --methods rt-gpu,gpu-scan,gpu-sieve --reps "${REPS:-5}" \
-  --adaptive-margin "${MARGIN:-0.25}" --json "$OUT/scan_pick_sweep.jsonl" > "$OUT/scan_pick_sweep.txt" 2> "$OUT/scan_pick_sweep.err"
+  --adaptive-margin "${MARGIN:-0.5}" --json "$OUT/scan_pick_sweep.jsonl" > "$OUT/scan_pick_sweep.txt" 2> "$OUT/scan_pick_sweep.err"
 echo "rc=$? after $(( $(date +%s) - start )) s" >> "$OUT/scan_pick_sweep.txt"
 echo "== offline evaluation" >&2
 {
   echo "# under this machine's calibration (the new model)"
   python3 "$B/scripts/rt_scan_pick_eval.py" "$OUT/scan_pick_sweep.jsonl" --calibration "$RAYDB_CALIBRATION" --verbose
-  echo "# the same with the refinement simulated offline on the medians (margin ${MARGIN:-0.25})"
+  echo "# the same with the refinement simulated offline on the medians (margin ${MARGIN:-0.5})"
   python3 "$B/scripts/rt_scan_pick_eval.py" "$OUT/scan_pick_sweep.jsonl" --calibration "$RAYDB_CALIBRATION" \
-    --adaptive-margin "${MARGIN:-0.25}"
+    --adaptive-margin "${MARGIN:-0.5}"
   echo "# the per-vector model of session 12, fitted to the sweep's uniform rows (in-sample there)"
   python3 "$B/scripts/rt_scan_pick_eval.py" "$OUT/scan_pick_sweep.jsonl" --fit uniform --model old
   echo "# the memory model, fitted to the sweep's uniform rows (in-sample there)"

@@ -30,7 +30,7 @@ struct ScanBenchOptions {
   int reps = 3, warmup = 1;
   // The measured refinement the planner applies (the rt_scan_adaptive_margin setting),
   // replayed on each query's repetitions for its scan-pick line; 0: the model alone.
-  double adaptive_margin = 0.25;
+  double adaptive_margin = 0.5;
   uint64_t seed = 42;
   bool check = true;  // brute-force every answer
   std::string json;   // JSON lines file ("" for none)

@@ -42,7 +42,7 @@ void register_bench_scan(CLI::App& bench) {
   cmd->add_option("--adaptive-margin", a->adaptive_margin,
                   "The pick per query, replayed over the repetitions as the planner refines it: every method "
                   "within this fraction of the model's pick is timed, near-ties until settled, the fastest measured "
-                  "kept (default: the rt_scan_adaptive_margin setting, 0.25; 0: the model alone)")
+                  "kept (default: the rt_scan_adaptive_margin setting, 0.5; 0: the model alone)")
       ->check(CLI::Range(0.0, 10.0));
   cmd->add_option("--seed", a->seed, "Generator seed (default 42)");
   cmd->add_flag("--no-check", a->no_check, "Skip the brute-force check");

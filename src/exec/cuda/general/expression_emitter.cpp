@@ -47,14 +47,16 @@ const Expr* single_column(const Expr& e) {
   return found;
 }
 
-int height(const Expr& e) {
+}  // namespace
+
+int ExpressionEmitter::height(const Expr& e) {
+  if (auto it = heights_.find(&e); it != heights_.end()) return it->second;
   ExpressionDepthGuard depth_guard;
   int h = 0;
   for (auto& c : e.children) h = std::max(h, height(*c));
+  heights_.emplace(&e, h + 1);
   return h + 1;
 }
-
-}  // namespace
 
 std::optional<Operand> ExpressionEmitter::emit(const Expr& e) {
   ExpressionDepthGuard depth_guard;  // one level of recursion (issue 14)

@@ -2,8 +2,13 @@
 // query reuses its dimensions' lookup arrays (EXPLAIN ANALYZE says so) and answers as the
 // CPU backend; another filter, other group keys or a changed dimension table build their
 // own; a statement mixing reused and new dimensions answers as the CPU; with the setting
-// off nothing is reused. Without a CUDA device every test reports SKIPPED.
+// off nothing is reused. Statements on several threads at once (the device lock is let go
+// while a star query decodes its result on the host) answer as the CPU backend. Without a
+// CUDA device every test reports SKIPPED.
 #include <gtest/gtest.h>
+
+#include <thread>
+#include <vector>
 
 #include "exec/cuda/cuda_backend.h"
 #include "support/fixtures.h"
@@ -82,6 +87,43 @@ TEST(GpuDimensionCache, RepeatedStatementsReuseArraysAndAnswerAsTheCpu) {
   EXPECT_EQ(reused(*db, q, off), 0);
   expect_as_cpu(*db, q, off);
   exec::cuda::clear_column_cache();
+}
+
+// Four threads run the 13 SSB queries on the CUDA backend at once, three rounds each, in
+// different orders: every answer equals the CPU backend's (kept arrays shared between
+// them, results decoded while another statement holds the device).
+TEST(GpuDimensionCache, ConcurrentStatementsAnswerAsTheCpu) {
+  REQUIRE_GPU();
+  OracleFixture& f = ssb_fixture("0.01");
+  ASSERT_TRUE(f.db) << f.error;
+  std::vector<std::string> sqls;
+  for (const char* q : {"q1.1", "q1.2", "q1.3", "q2.1", "q2.2", "q2.3", "q3.1", "q3.2", "q3.3", "q3.4", "q4.1", "q4.2",
+                        "q4.3"})
+    sqls.push_back(read_file(source_dir() + "/ssb/queries/" + q + ".sql"));
+  std::vector<QueryResult> want;
+  for (auto& s : sqls) want.push_back(f.db->query(s, QueryOptions{Backend::kCpu}));
+  std::vector<int> wrong(4, 0), errors(4, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; t++)
+    threads.emplace_back([&, t] {
+      QueryOptions o;
+      o.backend = Backend::kCuda;
+      for (int round = 0; round < 3; round++)
+        for (size_t k = 0; k < sqls.size(); k++) {
+          const size_t i = (k + size_t(t) * 3 + size_t(round)) % sqls.size();
+          try {
+            QueryResult got = f.db->query(sqls[i], o);
+            if (got.backend != "cuda" || !bool(same(want[i], got, sqls[i]))) wrong[size_t(t)]++;
+          } catch (const Error&) {
+            errors[size_t(t)]++;
+          }
+        }
+    });
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < 4; t++) {
+    EXPECT_EQ(wrong[size_t(t)], 0) << "thread " << t;
+    EXPECT_EQ(errors[size_t(t)], 0) << "thread " << t;
+  }
 }
 
 }  // namespace

@@ -117,6 +117,10 @@ ResultTable execute_star(const plan::PhysicalPlan& plan, const StarPlan& sp, con
   plan_accumulators(r);
   run_on_device(r);
   const double gpu_wall_ms = timer.elapsed_ms() - upload_ms;
+  // The device work is done and its results are on the host (decoding reads no device
+  // state): the next statement may use the GPU while this one decodes. A fixed host
+  // cost per statement, so on shards it limits scale-out when held under the lock.
+  if (options.device_lock && options.device_lock->owns_lock()) options.device_lock->unlock();
 
   decode_star_result(r, result);
   // Order statistics run after the stop event (a second pass and the selection):

@@ -1,7 +1,5 @@
 #include "sql/binder.h"
 
-#include <algorithm>
-
 #include "common/error.h"
 #include "sql/expression_binder.h"
 #include "sql/view_inliner.h"
@@ -23,12 +21,7 @@ plan::LogicalQuery Binder::bind(const SelectStatement& s) {
   bind_with(s.with);
   if (s.set_op != SetOp::kNone) return bind_set_operation(s);
   if (statement_has_window(s)) return bind_windowed(s);
-  // Simple derived tables are spliced in like views (view_inliner.h), so the planner
-  // joins their tables with the rest instead of materializing them; not where a CTE
-  // is in scope (the rewrite resolves FROM names as stored tables and views only).
-  const bool derived =
-      ctes_.empty() && std::any_of(s.from.begin(), s.from.end(), [](const TableItem& t) { return t.subquery; });
-  if (!derived && (!views_ || uses_query_structure(s))) return bind_inlined(s);
+  if (!views_ || uses_query_structure(s)) return bind_inlined(s);
   inlined_ = ViewInliner(resolve_, views_).inline_views(s);
   return bind_inlined(inlined_);
 }

@@ -50,14 +50,6 @@ bool is_simple(const SelectStatement& s) {
   return true;
 }
 
-// Whether `s` has subqueries, set operations, outer joins or table functions other
-// than derived tables in FROM (those are what the rewrite may splice in).
-bool has_structure_beyond_derived_tables(const SelectStatement& s) {
-  SelectStatement probe = s;
-  for (auto& t : probe.from) t.subquery = nullptr;
-  return statement_has_subquery(probe);
-}
-
 }  // namespace
 
 // A FROM item: a base table (its references get qualified with `qualifier`) or an
@@ -136,33 +128,23 @@ AstPtr RefRewriter::rewrite(const AstPtr& e) {
   return clone(hit->exprs[size_t(column)]);
 }
 
-bool ViewInliner::is_view(const std::string& name) const { return views_ && !name.empty() && views_(name); }
-
-// The statement a FROM item stands for when it is a view or a derived table.
-std::optional<SelectStatement> ViewInliner::statement_of(const TableItem& item, int depth) {
-  if (depth >= kMaxInlineDepth) return std::nullopt;
-  if (item.subquery) return inline_views(*item.subquery, depth + 1);
-  if (!is_view(item.name)) return std::nullopt;
+std::optional<ViewInliner::Expanded> ViewInliner::expand(const TableItem& item, int depth) {
+  const std::optional<std::string> sql = views_(item.name);
+  if (!sql || depth >= kMaxInlineDepth) return std::nullopt;
   Statement st;
   try {
-    st = Parser(*views_(item.name)).parse_statement();
+    st = Parser(*sql).parse_statement();
   } catch (const Error&) {
     return std::nullopt;  // the materializing path reports it
   }
   if (st.type != StatementType::kSelect || st.explain) return std::nullopt;
-  return inline_views(st.select, depth + 1);
-}
-
-std::optional<ViewInliner::Expanded> ViewInliner::expand(const TableItem& item, int depth) {
-  const std::optional<SelectStatement> statement = statement_of(item, depth);
-  if (!statement || !is_simple(*statement)) return std::nullopt;
-  const SelectStatement& inner = *statement;
+  const SelectStatement inner = inline_views(st.select, depth + 1);
+  if (!is_simple(inner)) return std::nullopt;
   Expanded out;
   out.source.alias = item.alias.empty() ? item.name : item.alias;
-  if (out.source.alias.empty()) return std::nullopt;
   std::vector<Source> tables;
   for (const TableItem& t : inner.from) {
-    if (is_view(t.name) || t.subquery) return std::nullopt;  // a view or derived table that could not be inlined
+    if (views_(t.name)) return std::nullopt;  // a view that could not be inlined
     Source s;
     s.alias = t.alias.empty() ? t.name : t.alias;
     s.table = tables_(t.name);
@@ -199,9 +181,6 @@ std::optional<ViewInliner::Expanded> ViewInliner::expand(const TableItem& item, 
     out.source.exprs.push_back(rw.rewrite(si.expr));
   }
   if (!rw.ok) return std::nullopt;
-  // FROM (SELECT ...) AS alias (c1, c2): the first columns take the listed names.
-  if (item.column_aliases.size() > out.source.names.size()) return std::nullopt;  // the binder reports it
-  for (size_t i = 0; i < item.column_aliases.size(); i++) out.source.names[i] = item.column_aliases[i];
   for (size_t i = 0; i < out.source.names.size(); i++)
     for (size_t j = 0; j < i; j++)
       if (iequals(out.source.names[i], out.source.names[j])) return std::nullopt;
@@ -209,14 +188,13 @@ std::optional<ViewInliner::Expanded> ViewInliner::expand(const TableItem& item, 
 }
 
 SelectStatement ViewInliner::inline_views(const SelectStatement& s, int depth) {
-  // Names inside subqueries would not be rewritten; derived tables in FROM are expanded.
-  if (has_structure_beyond_derived_tables(s) || statement_has_window(s)) return s;
+  if (statement_has_subquery(s) || statement_has_window(s)) return s;  // names inside subqueries would not be rewritten
   std::vector<std::optional<Expanded>> expanded;
   bool any = false, other_view = false;
   for (const TableItem& item : s.from) {
     expanded.push_back(expand(item, depth));
     any = any || expanded.back().has_value();
-    other_view = other_view || (!expanded.back() && (is_view(item.name) || item.subquery));
+    other_view = other_view || (!expanded.back() && views_(item.name));
   }
   // A view left as a FROM item would be materialized; its columns are not known
   // here, so unqualified names could not be resolved safely: inline nothing.

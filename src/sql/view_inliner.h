@@ -1,9 +1,7 @@
 #pragma once
-// Inlines plain views and derived tables into the query that names them, before
-// binding: a FROM item that names a simple view, or is a simple derived table
-// `(SELECT ...) AS alias [(columns)]` (a SELECT without DISTINCT, GROUP BY, HAVING,
-// aggregates, ORDER BY, LIMIT or OFFSET, over tables or other such views; TPC-H Q7,
-// Q8 and Q9 select from one) is replaced by the
+// Inlines plain views into the query that names them, before binding: a FROM item
+// that names a simple view (a SELECT without DISTINCT, GROUP BY, HAVING, aggregates,
+// ORDER BY, LIMIT or OFFSET, over tables or other such views) is replaced by the
 // view's tables (aliased "<view alias>.<table alias>"), its WHERE and ON conditions
 // join the outer WHERE, and every reference to a view column becomes the view's
 // expression for it. The planner then sees base tables only: predicates reach the
@@ -35,8 +33,6 @@ class ViewInliner {
 
  private:
   std::optional<Expanded> expand(const TableItem& item, int depth);
-  std::optional<SelectStatement> statement_of(const TableItem& item, int depth);
-  bool is_view(const std::string& name) const;
 
   const TableResolver& tables_;
   const ViewLookup& views_;

@@ -304,22 +304,5 @@ TEST_F(SqlBinder, ExplainAndStatementForms) {
   EXPECT_NE(cat.bind("select s, sum(i) from t group by s").to_string().find("sum(i)"), std::string::npos);
 }
 
-// A simple derived table is spliced into the outer block (sql/view_inliner.h): the
-// query reads the base tables, with no block to run first (these bind without a
-// connection, which materializing would need), and keeps its output names.
-TEST_F(SqlBinder, SimpleDerivedTablesAreSplicedIn) {
-  auto q = cat.bind("select d.k, v, u.s from (select i as k, b * 2 as v from t where i > 1) d, u where d.k = u.i");
-  ASSERT_EQ(q.tables.size(), 2u);
-  EXPECT_EQ(q.tables[0].name, "t");
-  EXPECT_EQ(q.tables[1].name, "u");
-  EXPECT_EQ(q.output_names, (std::vector<std::string>{"k", "v", "s"}));
-  EXPECT_EQ(q.select[1]->kind, ExprKind::kArith);
-  q = cat.bind("select k2, count(*) from (select k + 1 as k2 from (select k from u) a) b (k2) group by k2");
-  ASSERT_EQ(q.tables.size(), 1u);
-  EXPECT_EQ(q.tables[0].name, "u");
-  // Not simple (DISTINCT): run as a block of its own, which needs a connection.
-  EXPECT_THROW(cat.bind("select * from (select distinct i from t) d"), Error);
-}
-
 }  // namespace
 }  // namespace raydb::test

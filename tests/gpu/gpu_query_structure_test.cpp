@@ -24,7 +24,7 @@ const char* const kQueries[] = {
     "ORDER BY y.d_year",
     "SELECT n, count(*) FROM (SELECT lo_custkey, count(*) AS n FROM lineorder GROUP BY lo_custkey) d GROUP BY n "
     "ORDER BY n",
-    // a simple derived table, spliced into the outer block (sql/view_inliner.h)
+    // a derived table without grouping, with a column list
     "SELECT yr, sum(rev), count(*) FROM (SELECT d_year AS yr, lo_revenue AS rev FROM lineorder, date "
     "WHERE lo_orderdate = d_datekey AND d_year > 1995) x (yr) WHERE rev > 1000 GROUP BY yr ORDER BY yr",
     "SELECT count(*) FROM lineorder WHERE lo_quantity > (SELECT avg(lo_quantity) FROM lineorder)",

@@ -159,6 +159,36 @@ TEST(CudaAnalysis, GroupKeepWithoutDecidableTermsKeepsEveryGroup) {
   }
 }
 
+// 128-bit sums (low word + high word) and negative values and constants: group_kept
+// compares the two's-complement values exactly, for every operator.
+TEST(CudaAnalysis, GroupKeptComparesWideAndNegativeValues) {
+  const __int128 big = __int128(1) << 100;
+  const std::vector<__int128> values = {-big, -(__int128(1) << 64), -5, 0, 7, (__int128(1) << 70) + 3, big};
+  std::vector<unsigned long long> count(values.size(), 1), lo, hi;
+  for (__int128 v : values) {
+    lo.push_back((unsigned long long)(unsigned __int128)v);
+    hi.push_back((unsigned long long)((unsigned __int128)v >> 64));
+  }
+  const unsigned long long* fields[] = {count.data(), lo.data(), hi.data()};
+  for (__int128 k : values)
+    for (int op = exec::cuda::kCmpEq; op <= exec::cuda::kCmpGe; op++) {
+      exec::cuda::DevGroupKeep keep;
+      keep.nterms = 1;
+      keep.terms[0].lo = 1;
+      keep.terms[0].hi = 2;
+      keep.terms[0].op = op;
+      keep.terms[0].k_lo = int64_t((unsigned long long)(unsigned __int128)k);
+      keep.terms[0].k_hi = int64_t((unsigned long long)((unsigned __int128)k >> 64));
+      for (size_t g = 0; g < values.size(); g++) {
+        const __int128 v = values[g];
+        const bool want = op == exec::cuda::kCmpEq ? v == k : op == exec::cuda::kCmpNe ? v != k
+                        : op == exec::cuda::kCmpLt ? v < k : op == exec::cuda::kCmpLe ? v <= k
+                        : op == exec::cuda::kCmpGt ? v > k : v >= k;
+        EXPECT_EQ(exec::cuda::group_kept(keep, fields, g), want) << "value " << g << " op " << op;
+      }
+    }
+}
+
 // On the device: grouped by l_orderkey the star kernels compact the groups, and the
 // HAVING terms drop groups there; the rows must be the CPU's.
 TEST(GpuStarHaving, HavingOnTheDeviceEqualsCpu) {

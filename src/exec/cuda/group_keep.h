@@ -30,9 +30,11 @@ DevGroupKeep compile_group_keep(const plan::LogicalQuery& q, const StarPlan& sp,
 RAYDB_HOST_DEVICE bool group_kept(const DevGroupKeep& keep, const unsigned long long* const* fields, uint64_t g) {
   for (int t = 0; t < keep.nterms; t++) {
     const DevKeepTerm& k = keep.terms[t];
+    // Words joined unsigned (no shift of a negative value), then read as two's complement.
     const unsigned long long lo = fields[k.lo][g];
-    const __int128 v = k.hi >= 0 ? (__int128(int64_t(fields[k.hi][g])) << 64) | __int128(lo) : __int128(int64_t(lo));
-    const __int128 c = (__int128(k.k_hi) << 64) | __int128((unsigned long long)k.k_lo);
+    const __int128 v = k.hi >= 0 ? __int128((unsigned __int128)fields[k.hi][g] << 64 | lo) : __int128(int64_t(lo));
+    const __int128 c =
+        __int128((unsigned __int128)(unsigned long long)k.k_hi << 64 | (unsigned long long)k.k_lo);
     bool holds;
     switch (k.op) {
       case kCmpEq: holds = v == c; break;

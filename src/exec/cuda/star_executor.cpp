@@ -77,8 +77,8 @@ std::string profile_text(const StarRun& r, double upload_ms, double gpu_wall_ms,
     for (u64 c : r.fields[0]) aggregated += c;
   std::string s;
   for (auto& d : r.dims)
-    s += fmt::format("dimension {}: {} rows, {} passed filters, {} group codes\n", q.tables[size_t(d.dim->table)].alias,
-                     d.dim->key->size(), d.passed, d.codes);
+    s += fmt::format("dimension {}: {} rows, {} passed filters, {} group codes{}\n", q.tables[size_t(d.dim->table)].alias,
+                     d.dim->key->size(), d.passed, d.codes, d.reused ? " (arrays reused)" : "");
   s += fmt::format("fact {}: {} rows, {} passed fact filters, {} passed probes, {} groups{}\n",
                    q.tables[size_t(r.sp.root)].alias, r.sp.root_rows, r.nothing ? 0 : r.fact_filtered, aggregated,
                    r.present.empty() ? 0 : r.present.size(), blocks_text(r));

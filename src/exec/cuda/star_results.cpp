@@ -73,7 +73,7 @@ void copy_inverse_maps(StarRun& r, char* inv_host) {
   for (auto& d : r.dims) {
     if (d.codes)
       gpu::check_cuda(
-          cudaMemcpyAsync(inv_host + off * 4, d.inv.get(), d.codes * 4, cudaMemcpyDeviceToHost, r.ctx.stream), "copy");
+          cudaMemcpyAsync(inv_host + off * 4, d.arrays->inv.get(), d.codes * 4, cudaMemcpyDeviceToHost, r.ctx.stream), "copy");
     off += d.codes;
   }
 }

@@ -322,14 +322,7 @@ void add_probe(StarRun& r, DimRun& d, StarParams& p) {
 }  // namespace
 
 void plan_accumulators(StarRun& r) {
-  const auto& aggs = r.sp.aggs;
-  r.lo_field.assign(aggs.size(), -1);
-  r.hi_field.assign(aggs.size(), -1);
-  for (size_t a = 0; a < aggs.size(); a++) {
-    if (aggs[a].dev.func == kAggCount) continue;
-    r.lo_field[a] = r.nfields++;
-    if (aggs[a].dev.wide) r.hi_field[a] = r.nfields++;
-  }
+  r.nfields = number_accumulators(r.sp, r.lo_field, r.hi_field);
   r.radix_root.assign(r.sp.root_group_keys.size(), 0);
   r.stride_root.assign(r.sp.root_group_keys.size(), 0);
 }

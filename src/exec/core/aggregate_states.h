@@ -17,6 +17,7 @@
 
 #include "exec/core/key_encoder.h"
 #include "exec/core/exact_double_sum.h"
+#include "exec/core/group_runs.h"
 #include "exec/core/order_statistics/order_statistics.h"
 #include "exec/core/vector.h"
 #include "plan/logical/logical_query.h"
@@ -31,8 +32,9 @@ class AggregateStates {
   AggregateStates(const std::vector<plan::AggregateExpr>* aggs, StringInterner* interner);
 
   void resize(size_t groups);
-  // Adds n input rows for aggregate `a`; `arg` is null for COUNT(*).
-  void update(size_t a, const uint32_t* gids, size_t n, const Vector* arg);
+  // Adds n input rows for aggregate `a`; `arg` is null for COUNT(*). `runs` (optional):
+  // the same rows ordered by gids, for few groups (group_runs.h).
+  void update(size_t a, const uint32_t* gids, size_t n, const Vector* arg, const GroupRuns* runs = nullptr);
   // Folds `other`'s groups into this one: other's group src[i] becomes dst[i].
   void merge(const AggregateStates& other, const uint32_t* src, const uint32_t* dst, size_t count);
   // Sets the state of (non-DISTINCT) aggregate `a` from raw per-group arrays computed
@@ -107,6 +109,8 @@ class AggregateStates {
   static ExactDoubleSum& acc(State& s, uint32_t g);
   static double rounded_sum(const State& s, uint32_t g);
   static void add_wrapping(State& s, uint32_t g, __int128 x);
+  // SUM/AVG over kInt/kHuge: adds rows[0..m) of v to group g in registers.
+  static void add_run(State& s, uint32_t g, const Vector& v, const uint32_t* rows, size_t m);
 
   const std::vector<plan::AggregateExpr>* aggs_;
   StringInterner* interner_;

@@ -186,6 +186,13 @@ void CpuQueryRun::plan_aggregation() {
     encoder_.emplace(std::move(specs), interner_);
     direct_ = encoder_->packed() && encoder_->packed_range() <= kDirectGroupLimit;
   }
+  if (q_.is_aggregate) {
+    std::vector<const Expr*> roots;
+    for (auto& g : q_.group_keys) roots.push_back(g.get());
+    for (auto& a : q_.aggregates) roots.push_back(a.arg.get());
+    shared_.emplace(roots);
+    if (!shared_->any()) shared_.reset();
+  }
   // ORDER BY items evaluated per row in a non-aggregate query (not referring to outputs).
   if (!q_.is_aggregate)
     for (size_t i = 0; i < q_.order_by.size(); i++)
@@ -229,6 +236,7 @@ void CpuQueryRun::init_worker(PipelineWorker& w) const {
     w.states = std::make_unique<AggregateStates>(&q_.aggregates, interner_);
     if (!encoder_) w.states->resize(1);
     if (direct_) w.states->resize(w.groups->state_size());
+    if (shared_) w.shared.emplace(*shared_);
   }
 }
 
@@ -294,8 +302,13 @@ void CpuQueryRun::stream_batch(PipelineWorker& w, size_t b) {
   }
 }
 
-void CpuQueryRun::aggregate_batch(PipelineWorker& w, const EvalContext& ctx) const {
-  const size_t n = ctx.n;
+void CpuQueryRun::aggregate_batch(PipelineWorker& w, const EvalContext& batch_ctx) const {
+  const size_t n = batch_ctx.n;
+  EvalContext ctx = batch_ctx;
+  if (w.shared) {
+    w.shared->clear();
+    ctx.shared = &*w.shared;
+  }
   const uint32_t* gids = nullptr;
   if (encoder_) {
     std::vector<Vector> keys;
@@ -314,13 +327,18 @@ void CpuQueryRun::aggregate_batch(PipelineWorker& w, const EvalContext& ctx) con
   if (row_groups_)
     row_groups_->record(int(&w - workers_.data()), ctx.batch->rows[root_], gids, n,
                         gids ? w.groups->state_size() : 1);
+  const GroupRuns* runs = nullptr;
+  if (gids && w.groups->state_size() <= GroupRuns::kMaxGroups) {
+    w.runs.build(gids, n, w.groups->state_size());
+    runs = &w.runs;
+  }
   for (size_t a = 0; a < q_.aggregates.size(); a++) {
     if (column_stats_ && column_stats_->in_place(a)) continue;  // selected from the column at the end
     if (q_.aggregates[a].func == AggFunc::kCountStar) {
-      w.states->update(a, gids, n, nullptr);
+      w.states->update(a, gids, n, nullptr, runs);
     } else {
       Vector arg = evaluate(*q_.aggregates[a].arg, ctx);
-      w.states->update(a, gids, n, &arg);
+      w.states->update(a, gids, n, &arg, runs);
     }
   }
 }
@@ -395,9 +413,13 @@ std::vector<Vector> CpuQueryRun::merged_groups(std::vector<Vector>& keys, size_t
     if (!w.groups || w.groups->group_count() == 0) continue;
     std::vector<uint32_t> src = w.groups->groups();
     std::vector<uint32_t> dst(src.size());
-    for (size_t i = 0; i < src.size(); i++) {
-      w.groups->key_words(src[i], key.data());
-      dst[i] = global.find_or_insert_one(key.data());
+    if (!direct_) {  // ids 0..n-1, keys contiguous: one batch, its probes prefetched
+      global.find_or_insert(w.groups->key_data(), src.size(), dst.data());
+    } else {
+      for (size_t i = 0; i < src.size(); i++) {
+        w.groups->key_words(src[i], key.data());
+        dst[i] = global.find_or_insert_one(key.data());
+      }
     }
     if (row_groups_ && !direct_) {
       std::vector<uint32_t>& map = maps[size_t(&w - workers_.data())];

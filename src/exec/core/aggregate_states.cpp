@@ -49,7 +49,10 @@ void AggregateStates::resize(size_t groups) {
     if (f == AggFunc::kCount || f == AggFunc::kCountStar) continue;
     s.sum.resize(groups, is_min ? std::numeric_limits<__int128>::max()
                                 : (f == AggFunc::kMax ? std::numeric_limits<__int128>::min() : 0));
-    s.sum_d.resize(groups, is_min ? std::numeric_limits<double>::infinity()
+    // Only DOUBLE arguments keep doubles per group (MIN/MAX; SUM/AVG use accs).
+    const bool doubles = (*aggs_)[a].arg && (*aggs_)[a].arg->type.id == TypeId::kDouble;
+    if (doubles)
+      s.sum_d.resize(groups, is_min ? std::numeric_limits<double>::infinity()
                                   : (f == AggFunc::kMax ? -std::numeric_limits<double>::infinity() : 0.0));
     if ((f == AggFunc::kMin || f == AggFunc::kMax) && s.kind_known && s.kind == VectorKind::kString)
       s.str.resize(groups);

@@ -37,6 +37,7 @@ void GroupTable::rehash(size_t cap) {
   slots_.assign(cap, 0);
   mask_ = cap - 1;
   for (size_t g = 0; g < count_; g++) {
+    if (g + kPrefetchAhead < count_) __builtin_prefetch(&slots_[hashes_[g + kPrefetchAhead] & mask_], 1);
     uint64_t h = hashes_[g] & mask_;
     while (slots_[h]) h = (h + 1) & mask_;
     slots_[h] = slot_entry(uint32_t(g), hashes_[g]);

@@ -403,10 +403,10 @@ std::vector<Vector> CpuQueryRun::merged_groups(std::vector<Vector>& keys, size_t
         w.groups = std::make_unique<GroupTable>(encoder_->width(), false, 0);
         adopted = true;
         global.reserve(total);
-        global_states.resize(global.state_size());
-        std::vector<uint32_t> ids = global.groups();
-        global_states.merge(*w.states, ids.data(), ids.data(), ids.size());
-        if (row_groups_) maps[size_t(&w - workers_.data())] = ids;
+        // Its states too, sized once for every thread's groups (no copy as they grow).
+        global_states = std::move(*w.states);
+        global_states.resize(total);
+        if (row_groups_) maps[size_t(&w - workers_.data())] = global.groups();
       }
   }
   for (auto& w : workers_) {
@@ -432,9 +432,13 @@ std::vector<Vector> CpuQueryRun::merged_groups(std::vector<Vector>& keys, size_t
   std::vector<uint32_t> gids = global.groups();
   n = gids.size();
   select_column_order_stats(global_states, maps, gids, global.state_size());
-  std::vector<int64_t> words(n * width);
-  for (size_t i = 0; i < n; i++) global.key_words(gids[i], &words[i * width]);
-  keys = encoder_->decode(words.data(), n);
+  if (!direct_) {  // ids 0..n-1: the table's key words are already in order
+    keys = encoder_->decode(global.key_data(), n);
+  } else {
+    std::vector<int64_t> words(n * width);
+    for (size_t i = 0; i < n; i++) global.key_words(gids[i], &words[i * width]);
+    keys = encoder_->decode(words.data(), n);
+  }
   std::vector<Vector> aggs;
   for (size_t a = 0; a < q_.aggregates.size(); a++) aggs.push_back(global_states.finalize(a, gids));
   return aggs;

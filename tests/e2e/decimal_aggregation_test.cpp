@@ -3,7 +3,8 @@
 // batch) against SQLite over the same values stored as scaled integers, where its
 // arithmetic is exact: each DECIMAL sum is compared as an exact integer. NULLs in
 // arguments and a group whose arguments are all NULL; few groups (4) and many (997);
-// 1 and 2 threads. Overflow is still raised where a result leaves DECIMAL(18).
+// 1 and 2 threads; DISTINCT aggregates. Overflow is still raised where a result leaves
+// DECIMAL(18).
 #include <gtest/gtest.h>
 
 #include <random>
@@ -100,6 +101,20 @@ TEST(DecimalAggregation, RepeatedSubexpressionsMatchSqlite) {
       "SELECT k % 3, " + dec("sum(p * (100 - d))", 4) + ", " + dec("max(p * (100 - d))", 4) + ", " +
           dec("sum(CASE WHEN p * (100 - d) > 1000000 THEN p * (100 - d) ELSE 0 END)", 4) +
           ", count(p * (100 - d)) FROM t GROUP BY k % 3");
+}
+
+// DISTINCT aggregates (a flat set of (group, value) pairs, merged across threads):
+// DECIMAL, integer and string values, NULLs skipped, few and many groups.
+TEST(DecimalAggregation, DistinctAggregatesMatchSqlite) {
+  DecimalFixture f;
+  for (const char* key : {"g", "k"})
+    f.expect_same(fmt::format("SELECT {0}, count(DISTINCT d), CAST(sum(DISTINCT t) AS VARCHAR), count(DISTINCT p), "
+                              "CAST(max(DISTINCT d) AS VARCHAR), count(DISTINCT CAST(k % 7 AS VARCHAR)), "
+                              "sum(DISTINCT k % 11) FROM t GROUP BY {0}",
+                              key),
+                  fmt::format("SELECT {0}, count(DISTINCT d), {1}, count(DISTINCT p), {2}, "
+                              "count(DISTINCT CAST(k % 7 AS TEXT)), sum(DISTINCT k % 11) FROM t GROUP BY {0}",
+                              key, dec("sum(DISTINCT t)", 2), dec("max(DISTINCT d)", 2)));
 }
 
 // A result outside DECIMAL(18) is still an error, whichever path computes it.

@@ -260,11 +260,15 @@ void AggregateStates::merge(const AggregateStates& other, const uint32_t* src, c
       continue;
     }
     if (agg.distinct) {
-      // Re-key other's entries by the destination group ids.
-      std::unordered_map<uint32_t, uint32_t> remap;
+      // Re-key other's entries by the destination group ids (dense ids: an array).
+      uint32_t max_src = 0;
+      for (size_t i = 0; i < count; i++) max_src = std::max(max_src, src[i]);
+      std::vector<uint32_t> remap(count ? size_t(max_src) + 1 : 0, UINT32_MAX);
       for (size_t i = 0; i < count; i++) remap[src[i]] = dst[i];
-      for (auto e : o.distinct) {
-        e.gid = remap.at(e.gid);
+      for (DistinctEntry e : o.distinct) {
+        if (e.gid >= remap.size() || remap[e.gid] == UINT32_MAX)
+          fail(ErrorKind::kInternal, "DISTINCT merge: group {} has no destination", e.gid);
+        e.gid = remap[e.gid];
         s.distinct.insert(e);
       }
       continue;

@@ -12,10 +12,10 @@
 #include <cstdint>
 #include <functional>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include "exec/core/key_encoder.h"
+#include "exec/core/distinct_set.h"
 #include "exec/core/exact_double_sum.h"
 #include "exec/core/group_runs.h"
 #include "exec/core/order_statistics/order_statistics.h"
@@ -65,18 +65,6 @@ class AggregateStates {
   std::vector<int64_t> k_of_groups(const plan::Expr& k_expr, const std::vector<uint32_t>& gids) const;
 
  private:
-  struct DistinctEntry {
-    uint32_t gid;
-    int64_t w0, w1;
-    bool operator==(const DistinctEntry& o) const { return gid == o.gid && w0 == o.w0 && w1 == o.w1; }
-  };
-  struct DistinctHash {
-    size_t operator()(const DistinctEntry& e) const {
-      uint64_t h = uint64_t(e.gid) * 0x9E3779B97F4A7C15ull ^ uint64_t(e.w0) * 0xBF58476D1CE4E5B9ull ^
-                   uint64_t(e.w1) * 0x94D049BB133111EBull;
-      return size_t(h ^ (h >> 31));
-    }
-  };
   struct State {
     VectorKind kind = VectorKind::kInt;  // the argument's kind (set by the first update)
     bool kind_known = false;
@@ -95,7 +83,7 @@ class AggregateStates {
     std::vector<uint32_t> acc_slot;       // SUM/AVG over DOUBLE: 1 + index into accs, 0: none yet
     std::vector<ExactDoubleSum> accs;     // allocated per group on its first value
     std::vector<std::string> str;  // MIN/MAX over kString
-    std::unordered_set<DistinctEntry, DistinctHash> distinct;
+    DistinctSet distinct;
     // Order statistics: every non-NULL argument with its group (integers and DECIMAL
     // as int64, dictionary codes, DOUBLE bits); selected at the end (order_statistics/).
     std::vector<uint32_t> os_gids;

@@ -143,6 +143,9 @@ void CpuQueryRun::build_joins() {
     const TableFilter& f = filters_[size_t(plan_.joins[i].build_table)];
     return !f.columns.empty() || !f.programs.empty() || !f.generic.empty();
   });
+  // A step that a step not built yet could reduce by one key column waits for it
+  // while other steps make progress (column_reducers); when none can, it goes ahead.
+  bool waited_enough = false;
   for (size_t done = 0; done < n;) {
     const size_t before = done;
     for (size_t i : visit) {
@@ -154,16 +157,18 @@ void CpuQueryRun::build_joins() {
         if (ready && reduces_build(*built[k], q_)) semi.push_back({&*built[k], {}});
       }
       if (!ready) continue;
-      for (SemiReducer& r : semi)
-        for (auto& key : r.join->step->probe_keys) r.keys.push_back(key.get());
       std::vector<const BuiltJoin*> ready_steps(n, nullptr);
       for (size_t k = 0; k < n; k++)
         if (built[k]) ready_steps[k] = &*built[k];
+      if (!waited_enough && column_reducer_pending(plan_.joins, i, ready_steps)) continue;
+      for (SemiReducer& r : semi)
+        for (auto& key : r.join->step->probe_keys) r.keys.push_back(key.get());
       for (SemiReducer& r : key_equivalent_reducers(plan_.joins, i, ready_steps, q_)) {
         bool seen = false;  // already a sole dependent
         for (auto& have : semi) seen = seen || have.join == r.join;
         if (!seen) semi.push_back(std::move(r));
       }
+      for (SemiReducer& r : column_reducers(plan_.joins, i, ready_steps, q_)) semi.push_back(std::move(r));
       const plan::JoinStep& step = plan_.joins[i];
       const size_t bt = size_t(step.build_table);
       const plan::IndexScan* iscan =
@@ -173,6 +178,10 @@ void CpuQueryRun::build_joins() {
       built[i]->build_ms = build_timer.elapsed_ms();
       budget_.charge(built[i]->index.memory_bytes() + built[i]->cross_rows.size() * 4, "a join table");
       done++;
+    }
+    if (done == before && !waited_enough) {
+      waited_enough = true;  // the waiting steps go ahead without those reductions
+      continue;
     }
     if (done == before) fail(ErrorKind::kInternal, "join steps depend on each other in a cycle");
   }

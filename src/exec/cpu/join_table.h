@@ -5,6 +5,7 @@
 // words (one per join column, already encoded so equal SQL values give equal words).
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "common/int_math.h"
@@ -59,6 +60,10 @@ class JoinTable {
     return b < e ? rows_[b] : kNone;
   }
   const uint32_t* rows() const { return dense_ && unique_ ? first_.data() : rows_.data(); }
+
+  // The distinct values of key word m over the build rows, sorted; nullopt when the
+  // table keeps no key words (a semi-join reduction by one column, join_build.h).
+  std::optional<std::vector<int64_t>> column_keys(int m) const;
 
   // Hashed unique one-word tables, probed in batches: a key's first slot, prefetches of
   // that slot and (once it is cached) of the group it holds, and the lookup from it. A

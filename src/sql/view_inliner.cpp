@@ -199,6 +199,9 @@ std::optional<ViewInliner::Expanded> ViewInliner::expand(const TableItem& item, 
     }
     if (name.empty()) name = si.expr->to_string();
     out.source.names.push_back(name);
+    // A constant column stays materialized: spliced into the outer GROUP BY or ORDER
+    // BY, an integer literal would read as an output's ordinal.
+    if (si.expr->kind == AstKind::kLiteral) return std::nullopt;
     out.source.exprs.push_back(rw.rewrite(si.expr));
   }
   if (!rw.ok) return std::nullopt;

@@ -249,6 +249,7 @@ TEST_F(SqlTablesTest, SimpleViewsAreInlined) {
   both("INSERT INTO emp VALUES (1, 100, 'ann'), (2, 200, 'bob'), (3, 150, 'cy')");
   both("CREATE VIEW rich AS SELECT id, name, salary * 2 AS s2 FROM emp WHERE salary >= 100");
   both("CREATE VIEW per AS SELECT name, count(*) AS n FROM emp GROUP BY name");
+  both("CREATE VIEW two AS SELECT 2 AS k, name FROM emp");
   const std::string plan = conn_->query("EXPLAIN SELECT name FROM rich WHERE s2 > 250").explain;
   EXPECT_NE(plan.find("rich.emp.salary * 2) > 250"), std::string::npos) << plan;
   EXPECT_NE(plan.find("rich.emp.salary >= 100"), std::string::npos) << plan;
@@ -259,7 +260,9 @@ TEST_F(SqlTablesTest, SimpleViewsAreInlined) {
                         "SELECT count(*), sum(s2) FROM rich", "SELECT * FROM rich ORDER BY id",
                         // an alias that is also a column of the view's table (not of the view)
                         "SELECT name AS salary, count(*) AS n FROM rich GROUP BY salary ORDER BY salary",
-                        "SELECT name AS salary FROM rich ORDER BY salary"})
+                        "SELECT name AS salary FROM rich ORDER BY salary",
+                        // a constant column grouped by name, not as ordinal 2
+                        "SELECT k, count(*) FROM two GROUP BY k ORDER BY k"})
     EXPECT_TRUE(same(q));
   expect_error("SELECT nosuch FROM rich", "nosuch");
   expect_error("SELECT rich.salary FROM rich", "salary");  // not a column of the view
@@ -296,7 +299,9 @@ TEST_F(SqlTablesTest, SimpleDerivedTablesAreInlined) {
            "SELECT * FROM (SELECT name, dept FROM emp WHERE dept IS NOT NULL) d ORDER BY name",
            "SELECT d.name, dept.dname FROM (SELECT name, dept FROM emp) d JOIN dept ON d.dept = dept.did ORDER BY 1",
            "SELECT name AS salary, count(*) AS n FROM (SELECT name, salary FROM emp) r GROUP BY name ORDER BY salary",
-           // not inlined: an aggregate, a column list, a LEFT JOIN, a subquery beside it
+           // not inlined: a constant column (GROUP BY 2 would name an output), an
+           // aggregate, a column list, a LEFT JOIN, a subquery beside it
+           "SELECT one, count(*) FROM (SELECT 2 AS one, name FROM emp) d GROUP BY one ORDER BY one",
            "SELECT dept, n FROM (SELECT dept, count(*) AS n FROM emp GROUP BY dept) p WHERE n > 1",
            "SELECT dept.dname, d.name FROM dept LEFT JOIN (SELECT name, dept FROM emp) d ON d.dept = dept.did "
            "ORDER BY 1, 2",

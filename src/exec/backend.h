@@ -70,6 +70,16 @@ class Backend {
     (void)settings;
     return false;
   }
+  // Whether admit, defer and choose_access_paths for a plan with `indexes` (and these
+  // settings) touch no
+  // device state that a running statement uses (they only analyse the plan), so the
+  // driver need not hold the device lock for them. GPU statements still run one at a
+  // time; only their planning overlaps another's device work.
+  virtual bool plans_without_device_lock(const std::vector<IndexOnTable>& indexes, const Settings& settings) const {
+    (void)indexes;
+    (void)settings;
+    return false;
+  }
   // Sets plan.index_scans and the join steps' index joins. May throw
   // Error(kOutOfMemory / kNotImplemented) when an index cannot be built on its device.
   virtual void choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexOnTable>& indexes,

@@ -24,15 +24,21 @@ std::unique_lock<std::mutex> QueryDriver::device_lock(const Backend& b) const {
   return std::unique_lock<std::mutex>(device_mutex_);
 }
 
+std::unique_lock<std::mutex> QueryDriver::planning_lock(const Backend& b, const std::vector<IndexOnTable>& indexes,
+                                                        const Settings& settings) const {
+  if (b.plans_without_device_lock(indexes, settings)) return {};
+  return device_lock(b);
+}
+
 // The first backend from `first` on that exists here, honours the access policy and
 // admits the plan.
 size_t QueryDriver::admit_from(size_t first, plan::PhysicalPlan& plan, const ExecutionRequest& request,
-                               const Settings& settings) const {
+                               const std::vector<IndexOnTable>& indexes, const Settings& settings) const {
   for (size_t i = first; i < backends_.size(); i++) {
     const Backend& b = *backends_[i];
     if (request.backend && b.kind() != *request.backend) continue;
     plan.analysis.reset();
-    auto lock = device_lock(b);
+    auto lock = planning_lock(b, indexes, settings);
     // A forced backend says first that it has no device. Under `auto` the plan-only
     // checks come first: a plan handed on (unsupported, or sooner on the next backend)
     // never waits for the device probe (the CUDA driver's start-up, 100-140 ms).
@@ -62,7 +68,7 @@ size_t QueryDriver::prepare_from(size_t first, plan::PhysicalPlan& plan, const E
   if (first == 0 && plan.query) StageTimes::instance().add_bytes(ByteCount::kNeeded, plan::stored_bytes_read(*plan.query));
   for (size_t i = first;; i++) {
     // Planning reads no column: statistics come from the manifest (Column::stats).
-    i = admit_from(i, plan, request, settings);
+    i = admit_from(i, plan, request, indexes, settings);
     // Before the backend, an index build or a worker thread reads a column
     // (plan/logical/columns_read.h); columns the backend checks while loading them
     // are left to it, unless an index may read them on the host first.
@@ -73,7 +79,7 @@ size_t QueryDriver::prepare_from(size_t first, plan::PhysicalPlan& plan, const E
       });
     }
     try {
-      auto lock = device_lock(*backends_[i]);
+      auto lock = planning_lock(*backends_[i], indexes, settings);
       backends_[i]->choose_access_paths(plan, indexes, request.policy, settings);
       return i;
     } catch (const Error& e) {

@@ -39,7 +39,10 @@ class QueryDriver {
   size_t prepare_from(size_t first, plan::PhysicalPlan& plan, const ExecutionRequest& request,
                       const std::vector<IndexOnTable>& indexes, const Settings& settings) const;
   size_t admit_from(size_t first, plan::PhysicalPlan& plan, const ExecutionRequest& request,
-                    const Settings& settings) const;
+                    const std::vector<IndexOnTable>& indexes, const Settings& settings) const;
+  // device_lock, unless the backend plans this statement without it.
+  std::unique_lock<std::mutex> planning_lock(const Backend& b, const std::vector<IndexOnTable>& indexes,
+                                             const Settings& settings) const;
 
   // Held while a device backend (not the CPU) admits, prepares or runs a plan: GPU
   // queries from concurrent threads run one at a time (their caches assume one user).

@@ -172,6 +172,10 @@ void CudaBackend::choose_access_paths(plan::PhysicalPlan& plan, const std::vecto
   }
 }
 
+bool CudaBackend::plans_without_device_lock(const std::vector<IndexOnTable>& indexes, const Settings& settings) const {
+  return indexes.empty() && (!views_ || views_->views().empty()) && !settings.is_explicit("gpu_memory_limit");
+}
+
 bool CudaBackend::verifies_while_loading(const Column& c, const Settings& settings) const {
   return settings.fast_load() && c.narrowed() != nullptr;
 }

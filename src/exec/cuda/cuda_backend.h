@@ -29,6 +29,9 @@ class CudaBackend final : public Backend {
   bool verifies_while_loading(const Column& c, const Settings& settings) const override;
   void choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexOnTable>& indexes, AccessPolicy policy,
                            const Settings& settings) const override;
+  // Without indexes, RT views or a gpu_memory_limit of the statement's own, planning only
+  // reads the plan, the column cache and the memory pool (each locked on its own).
+  bool plans_without_device_lock(const std::vector<IndexOnTable>& indexes, const Settings& settings) const override;
   ResultTable execute(const plan::PhysicalPlan& plan, const ExecOptions& options) const override;
 
  private:

@@ -20,6 +20,7 @@
 #        coordinator off each other's cores) BUDGET=420 (s; later runs skipped)
 #        LATENCY=1 (also the per-query latency mode, one process vs the shards)
 #        WORKER_CONCURRENCY=4 (calls, and so statements, a worker runs at once)
+#        INPROCESS=1 (0: skip the in-process runs, for repeated throughput runs)
 #        DIM_CACHE="on" (the workers' cuda_dimension_cache; "on off" runs each style twice)
 #        WORK=/tmp/raydb-scaleout PYTHON=python3.12
 # A dry run on a machine without GPUs: BACKEND=cpu SF=0.1 GPUS=0.
@@ -111,13 +112,13 @@ bench() {  # bench NAME ARGS...: one distributed_ssb.py run, its JSON and log un
 rc=0
 # The ceiling of a row split, without Ray: each query in-process on the whole and on one
 # shard, planned every time (as before session 15) and from the plan cache.
-for cache in off on; do
+for cache in $([ "${INPROCESS:-1}" = 1 ] && echo off on); do
   stamp "ssb_inprocess.py: the whole database and shard 0 in one process, plan cache $cache"
   "$PY" "$P/python/benchmarks/ssb_inprocess.py" --backend "$BACKEND" --threads "$THREADS" --reps 10 \
     --plan-cache "$cache" --json "$OUT/inprocess_cache_$cache.json" "$DB" "$SHARD_DIR/shard_0" 2>&1 |
     tee "$OUT/inprocess_cache_$cache.txt" || rc=1
 done
-if [[ " $DIM_CACHE " == *" off "* ]]; then
+if [ "${INPROCESS:-1}" = 1 ] && [[ " $DIM_CACHE " == *" off "* ]]; then
   stamp "ssb_inprocess.py: plan cache on, cuda_dimension_cache off"
   "$PY" "$P/python/benchmarks/ssb_inprocess.py" --backend "$BACKEND" --threads "$THREADS" --reps 10 \
     --set cuda_dimension_cache=off --json "$OUT/inprocess_dimcache_off.json" "$DB" "$SHARD_DIR/shard_0" 2>&1 |

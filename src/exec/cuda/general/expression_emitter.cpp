@@ -76,6 +76,7 @@ std::optional<Operand> ExpressionEmitter::emit(const Expr& e) {
     case ExprKind::kNot: return not_(e);
     case ExprKind::kBetween: return between(e);
     case ExprKind::kInList: return in_list(e);
+    case ExprKind::kInKeySet: return in_key_set(e);
     case ExprKind::kLike: return like(e);
     case ExprKind::kIsNull: return is_null(e);
     case ExprKind::kCast: return cast(e);
@@ -273,6 +274,26 @@ std::optional<Operand> ExpressionEmitter::in_list(const Expr& e) {
     if (k > 1) b_.push_logic(e, kPOr, 2);
   }
   if (e.negated) b_.push_logic(e, kPNot, 1);
+  return boolean_result();
+}
+
+// x IN <a subquery's keys>: the set instruction over the KeySet's sorted words, copied
+// once into the program's lookup table (no constant per key to compile).
+std::optional<Operand> ExpressionEmitter::in_key_set(const Expr& e) {
+  auto x = emit(*e.children[0]);
+  if (!x) return std::nullopt;
+  if (x->kind != VectorKind::kInt || !e.key_set->comparable_with(x->type))
+    return b_.fail("a key set tested against a value of another kind");
+  CompiledProgram& p = b_.program();
+  ProgInstr in;
+  in.slot = int(p.lookups.size());
+  in.op = kPInSet;
+  in.flag = e.key_set->has_null() ? 1 : 0;
+  in.sub = e.negated ? 1 : 0;
+  HostLookup t;
+  t.values = e.key_set->words();
+  p.lookups.push_back(std::move(t));
+  b_.push(e, in, 1, 1);
   return boolean_result();
 }
 

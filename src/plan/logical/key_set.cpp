@@ -42,6 +42,9 @@ std::shared_ptr<const KeySet> KeySet::make(Type type, std::vector<int64_t> words
       s->runs_.push_back({w, w});
   }
   s->build_bitmap();
+  uint64_t h = has_null ? 0x9e3779b97f4a7c15ull : 0;
+  for (int64_t w : s->words_) h = (h ^ uint64_t(w)) * 0x100000001b3ull + (h >> 29);
+  s->fingerprint_ = h;
   return s;
 }
 
@@ -60,7 +63,8 @@ void KeySet::build_bitmap() {
 bool KeySet::contains_sorted(int64_t w) const { return std::binary_search(words_.begin(), words_.end(), w); }
 
 std::string KeySet::describe() const {
-  return fmt::format("<{} {} keys{}>", words_.size(), type_.to_string(), has_null_ ? " and NULL" : "");
+  return fmt::format("<{} {} keys{} #{:016x}>", words_.size(), type_.to_string(), has_null_ ? " and NULL" : "",
+                     fingerprint_);
 }
 
 }  // namespace raydb::plan

@@ -55,7 +55,8 @@ class KeySet {
     }
     return contains_sorted(w);
   }
-  // "x" IN set: "(IN <n keys>)" for EXPLAIN and error messages.
+  // "<n TYPE keys #fingerprint>" for EXPLAIN and error messages. The fingerprint (a hash
+  // of the words) keeps two sets of one size apart where a text names an expression.
   std::string describe() const;
 
  private:
@@ -68,6 +69,7 @@ class KeySet {
   std::vector<std::pair<int64_t, int64_t>> runs_;
   std::vector<uint64_t> bitmap_;
   int64_t bitmap_base_ = 0;
+  uint64_t fingerprint_ = 0;
   bool has_null_ = false;
 };
 

@@ -19,6 +19,8 @@
 #        THREADS=8 (host threads per worker, 0: all cores; 8 keeps two workers and the
 #        coordinator off each other's cores) BUDGET=420 (s; later runs skipped)
 #        LATENCY=1 (also the per-query latency mode, one process vs the shards)
+#        WORKER_CONCURRENCY=4 (calls, and so statements, a worker runs at once)
+#        DIM_CACHE="on" (the workers' cuda_dimension_cache; "on off" runs each style twice)
 #        WORK=/tmp/raydb-scaleout PYTHON=python3.12
 # A dry run on a machine without GPUs: BACKEND=cpu SF=0.1 GPUS=0.
 # Generated data stays in $WORK: a second call on the same machine goes straight to the
@@ -34,6 +36,8 @@ BATCH=${BATCH:-both}
 CHECK_CPU=${CHECK_CPU:-1}
 THREADS=${THREADS:-8}
 LATENCY=${LATENCY:-0}
+WORKER_CONCURRENCY=${WORKER_CONCURRENCY:-4}
+DIM_CACHE=${DIM_CACHE:-on}
 WORK=${WORK:-/tmp/raydb-scaleout}
 OUT=${OUT:-$WORK/out}
 mkdir -p "$WORK" "$OUT"
@@ -101,7 +105,8 @@ bench() {  # bench NAME ARGS...: one distributed_ssb.py run, its JSON and log un
   fi
   stamp "distributed_ssb.py $*"
   "$PY" "$P/python/benchmarks/distributed_ssb.py" --db "$DB" --shard-dir "$SHARD_DIR" --shards "$SHARDS" \
-    --backend "$BACKEND" --threads "$THREADS" --gpus "$GPUS" --json "$OUT/$name.json" "$@" 2>&1 | tee "$OUT/$name.txt"
+    --backend "$BACKEND" --threads "$THREADS" --gpus "$GPUS" --worker-concurrency "$WORKER_CONCURRENCY" \
+    --json "$OUT/$name.json" "$@" 2>&1 | tee "$OUT/$name.txt"
 }
 rc=0
 # The ceiling of a row split, without Ray: each query in-process on the whole and on one
@@ -112,21 +117,31 @@ for cache in off on; do
     --plan-cache "$cache" --json "$OUT/inprocess_cache_$cache.json" "$DB" "$SHARD_DIR/shard_0" 2>&1 |
     tee "$OUT/inprocess_cache_$cache.txt" || rc=1
 done
+if [[ " $DIM_CACHE " == *" off "* ]]; then
+  stamp "ssb_inprocess.py: plan cache on, cuda_dimension_cache off"
+  "$PY" "$P/python/benchmarks/ssb_inprocess.py" --backend "$BACKEND" --threads "$THREADS" --reps 10 \
+    --set cuda_dimension_cache=off --json "$OUT/inprocess_dimcache_off.json" "$DB" "$SHARD_DIR/shard_0" 2>&1 |
+    tee "$OUT/inprocess_dimcache_off.txt" || rc=1
+fi
 cpu=()
 [ "$CHECK_CPU" = 1 ] && cpu=(--check-cpu)
+for dim in $DIM_CACHE; do
 for style in $STYLES; do
-  flags=()
-  [ "$style" = serial ] && flags=(--serial)
+  flags=(--set "cuda_dimension_cache=$dim")
+  [ "$style" = serial ] && flags+=(--serial)
+  tag=$style
+  [ "$dim" = on ] || tag=${style}_dimcache_$dim
   if [ "$BATCH" != 1 ]; then
-    bench "throughput_c${CONCURRENCY}_$style" --concurrency "$CONCURRENCY" --rounds "$ROUNDS" "${flags[@]}" \
+    bench "throughput_c${CONCURRENCY}_$tag" --concurrency "$CONCURRENCY" --rounds "$ROUNDS" "${flags[@]}" \
       "${cpu[@]}" || rc=1
     cpu=()  # the CPU comparison once is enough
   fi
   if [ "$BATCH" != 0 ]; then
-    bench "throughput_c${CONCURRENCY}_${style}_batch" --concurrency "$CONCURRENCY" --rounds "$ROUNDS" --batch \
+    bench "throughput_c${CONCURRENCY}_${tag}_batch" --concurrency "$CONCURRENCY" --rounds "$ROUNDS" --batch \
       "${flags[@]}" "${cpu[@]}" || rc=1
     cpu=()
   fi
+done
 done
 if [ "$LATENCY" = 1 ]; then
   bench latency --reps 5 || rc=1

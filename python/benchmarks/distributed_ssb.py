@@ -63,7 +63,12 @@ def main():
     p.add_argument("--gpus", type=int, help="GPUs Ray may use (default: what Ray detects)")
     p.add_argument("--worker-connections", type=int,
                    help="statements a worker runs at once (default: rd.connect's, 4; 1: one at a time)")
+    p.add_argument("--worker-concurrency", type=int,
+                   help="calls a worker accepts at once (default: rd.connect's, 4; GPU workers open as many "
+                        "connections unless --worker-connections says otherwise)")
     p.add_argument("--merge-connections", type=int, help="merges the coordinator runs at once (default 4)")
+    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                   help="a setting for every worker's connections (repeatable), e.g. cuda_dimension_cache=off")
     p.add_argument("--plan-cache", choices=["on", "off"], help="the workers' setting plan_cache (default on)")
     p.add_argument("--serial", action="store_true",
                    help="session 13's workers and coordinator: one statement and one merge at a time, no plan "
@@ -131,9 +136,15 @@ def throughput(args, shard_dir, shard_s, tmp):
     if args.gpus is not None:
         ray_init["num_gpus"] = args.gpus
 
-    options = {k: v for k, v in [("worker_connections", args.worker_connections),
+    options = {k: v for k, v in [("worker_concurrency", args.worker_concurrency),
+                                  ("worker_connections", args.worker_connections),
                                   ("merge_connections", args.merge_connections),
                                   ("plan_cache", args.plan_cache)] if v is not None}
+    for item in args.set:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            sys.exit(f"error: --set takes NAME=VALUE, not {item!r}")
+        options[name] = value
 
     def connect(shards):
         return rd.connect(shards, fact="lineorder", backend=args.backend, threads=args.threads, ray_init=ray_init,

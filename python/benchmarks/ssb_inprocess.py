@@ -18,9 +18,9 @@ import raydb
 QUERIES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "ssb", "queries")
 
 
-def measure(path, backend, threads, reps, plan_cache="on"):
+def measure(path, backend, threads, reps, plan_cache="on", settings=None):
     out = {}
-    with raydb.connect(path, backend=backend, threads=threads, plan_cache=plan_cache) as con:
+    with raydb.connect(path, backend=backend, threads=threads, plan_cache=plan_cache, **(settings or {})) as con:
         for name in sorted(f[:-4] for f in os.listdir(QUERIES) if f.endswith(".sql")):
             sql = open(os.path.join(QUERIES, name + ".sql")).read()
             start = time.perf_counter()
@@ -46,19 +46,28 @@ def main():
     p.add_argument("--reps", type=int, default=10)
     p.add_argument("--plan-cache", choices=["on", "off"], default="on",
                    help="setting plan_cache (off: every run parses, binds and plans, as before session 15)")
+    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                   help="a further setting (repeatable), e.g. cuda_dimension_cache=off")
     p.add_argument("--json")
     args = p.parse_args()
+    settings = {}
+    for item in args.set:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            p.error(f"--set takes NAME=VALUE, not {item!r}")
+        settings[name] = value
     results = {}
     for db in args.dbs:
-        results[db] = measure(db, args.backend, args.threads, args.reps, args.plan_cache)
+        results[db] = measure(db, args.backend, args.threads, args.reps, args.plan_cache, settings)
         wall = sum(q["wall_ms"] for q in results[db].values())
         engine = sum(q["engine_ms"] for q in results[db].values())
         print(f"{db}: 13 queries {wall:.2f} ms wall from Python, {engine:.2f} ms in the engine "
-              f"(medians of {args.reps}, plan cache {args.plan_cache})", flush=True)
+              f"(medians of {args.reps}, plan cache {args.plan_cache}{''.join(', ' + i for i in args.set)})",
+              flush=True)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"backend": args.backend, "threads": args.threads, "reps": args.reps,
-                       "plan_cache": args.plan_cache, "results": results}, f, indent=1)
+                       "plan_cache": args.plan_cache, "settings": settings, "results": results}, f, indent=1)
     return 0
 
 

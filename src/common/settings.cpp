@@ -34,6 +34,9 @@ const std::vector<SettingInfo> kSettings = {
     {"cpu_memory_limit", "RAYDB_CPU_MEMORY_LIMIT", "a size such as 512M or 8G (0: half the memory available at query start)",
      "host memory one query's CPU executor may hold in group tables, join tables and result rows"},
     {"cuda_narrow_lookup", "RAYDB_CUDA_NARROW_LOOKUP", "on or off", "star kernels: 1-2 byte dimension lookups"},
+    {"cuda_dimension_cache", "RAYDB_CUDA_DIMENSION_CACHE", "on or off",
+     "star kernels: keep dimension lookup arrays on the device for later statements with the same dimension "
+     "filters and group keys"},
     {"cuda_smem_lookup", "RAYDB_CUDA_SMEM_LOOKUP", "on or off", "star kernels: dimension lookups in shared memory"},
     {"cuda_rowshape", "RAYDB_CUDA_ROWSHAPE", "on or off", "star kernels: row-shaped tiles"},
     {"cuda_layout", "RAYDB_CUDA_LAYOUT", "blocked or striped", "star kernels: tile layout"},
@@ -322,6 +325,10 @@ bool switch_value(const std::string& v, bool from_env, bool dflt, char off = '0'
 
 bool Settings::cuda_narrow_lookup() const {
   const Entry& e = entry("cuda_narrow_lookup");
+  return switch_value(e.text, e.from_env, true);
+}
+bool Settings::cuda_dimension_cache() const {
+  const Entry& e = entry("cuda_dimension_cache");
   return switch_value(e.text, e.from_env, true);
 }
 bool Settings::cuda_filter_passes() const {

@@ -105,7 +105,9 @@ ResultTable QueryDriver::run(plan::PhysicalPlan& plan, const ExecutionRequest& r
       reset_rt_scan_stats();
       auto lock = device_lock(*backends_[i]);
       StageScope stage(Stage::kExecute);
-      ResultTable r = backends_[i]->execute(plan, options);
+      ExecOptions run_options = options;
+      if (lock.owns_lock()) run_options.device_lock = &lock;
+      ResultTable r = backends_[i]->execute(plan, run_options);
       r.profile = rt_scan_profile() + r.profile;
       return r;
     } catch (const Error& e) {

@@ -21,7 +21,12 @@ plan::LogicalQuery Binder::bind(const SelectStatement& s) {
   bind_with(s.with);
   if (s.set_op != SetOp::kNone) return bind_set_operation(s);
   if (statement_has_window(s)) return bind_windowed(s);
-  if (!views_ || uses_query_structure(s)) return bind_inlined(s);
+  // Simple views and derived tables are inlined (view_inliner.h); anything else with
+  // structure of its own binds as written.
+  // (Not with WITH names in scope: the inliner resolves names as base tables.)
+  bool derived = false;
+  for (auto& t : s.from) derived = derived || (t.subquery && ctes_.empty() && s.with.empty());
+  if (!derived && (!views_ || uses_query_structure(s))) return bind_inlined(s);
   inlined_ = ViewInliner(resolve_, views_).inline_views(s);
   return bind_inlined(inlined_);
 }

@@ -41,6 +41,16 @@ AstPtr column_ref(const std::string& qualifier, const std::string& name) {
   return e;
 }
 
+bool is_inner_derived(const TableItem& t) { return t.subquery && !t.function && t.join == TableItem::Join::kInner; }
+
+// A subquery anywhere but as an inner-joined derived table of the FROM list.
+bool has_subquery_besides_derived(const SelectStatement& s) {
+  SelectStatement rest = s;  // shallow: the items' ASTs are shared
+  for (TableItem& t : rest.from)
+    if (is_inner_derived(t)) t.subquery = nullptr;  // its ON is still looked at
+  return statement_has_subquery(rest);
+}
+
 bool is_simple(const SelectStatement& s) {
   if (statement_has_subquery(s) || statement_has_window(s)) return false;  // WITH, set operations, subqueries, windows: materialized
   if (s.distinct || !s.group_by.empty() || s.having || !s.order_by.empty() || s.limit || s.offset || s.from.empty())
@@ -128,23 +138,34 @@ AstPtr RefRewriter::rewrite(const AstPtr& e) {
   return clone(hit->exprs[size_t(column)]);
 }
 
+bool ViewInliner::is_view(const std::string& name) const { return views_ && !name.empty() && views_(name); }
+
 std::optional<ViewInliner::Expanded> ViewInliner::expand(const TableItem& item, int depth) {
-  const std::optional<std::string> sql = views_(item.name);
-  if (!sql || depth >= kMaxInlineDepth) return std::nullopt;
-  Statement st;
-  try {
-    st = Parser(*sql).parse_statement();
-  } catch (const Error&) {
-    return std::nullopt;  // the materializing path reports it
+  if (depth >= kMaxInlineDepth) return std::nullopt;
+  SelectStatement inner;
+  if (item.subquery) {
+    // A derived table is a view written in place (FROM (SELECT ...) alias); renamed
+    // columns and outer joins keep the materializing path.
+    if (!is_inner_derived(item) || item.alias.empty() || !item.column_aliases.empty()) return std::nullopt;
+    inner = inline_views(*item.subquery, depth + 1);
+  } else {
+    const std::optional<std::string> sql = views_ && !item.name.empty() ? views_(item.name) : std::nullopt;
+    if (!sql) return std::nullopt;
+    Statement st;
+    try {
+      st = Parser(*sql).parse_statement();
+    } catch (const Error&) {
+      return std::nullopt;  // the materializing path reports it
+    }
+    if (st.type != StatementType::kSelect || st.explain) return std::nullopt;
+    inner = inline_views(st.select, depth + 1);
   }
-  if (st.type != StatementType::kSelect || st.explain) return std::nullopt;
-  const SelectStatement inner = inline_views(st.select, depth + 1);
   if (!is_simple(inner)) return std::nullopt;
   Expanded out;
   out.source.alias = item.alias.empty() ? item.name : item.alias;
   std::vector<Source> tables;
   for (const TableItem& t : inner.from) {
-    if (views_(t.name)) return std::nullopt;  // a view that could not be inlined
+    if (t.subquery || is_view(t.name)) return std::nullopt;  // one that could not be inlined
     Source s;
     s.alias = t.alias.empty() ? t.name : t.alias;
     s.table = tables_(t.name);
@@ -178,6 +199,9 @@ std::optional<ViewInliner::Expanded> ViewInliner::expand(const TableItem& item, 
     }
     if (name.empty()) name = si.expr->to_string();
     out.source.names.push_back(name);
+    // A constant column stays materialized: spliced into the outer GROUP BY or ORDER
+    // BY, an integer literal would read as an output's ordinal.
+    if (si.expr->kind == AstKind::kLiteral) return std::nullopt;
     out.source.exprs.push_back(rw.rewrite(si.expr));
   }
   if (!rw.ok) return std::nullopt;
@@ -188,13 +212,14 @@ std::optional<ViewInliner::Expanded> ViewInliner::expand(const TableItem& item, 
 }
 
 SelectStatement ViewInliner::inline_views(const SelectStatement& s, int depth) {
-  if (statement_has_subquery(s) || statement_has_window(s)) return s;  // names inside subqueries would not be rewritten
+  // Names inside subqueries would not be rewritten (derived tables are spliced in).
+  if (has_subquery_besides_derived(s) || statement_has_window(s)) return s;
   std::vector<std::optional<Expanded>> expanded;
   bool any = false, other_view = false;
   for (const TableItem& item : s.from) {
     expanded.push_back(expand(item, depth));
     any = any || expanded.back().has_value();
-    other_view = other_view || (!expanded.back() && views_(item.name));
+    other_view = other_view || (!expanded.back() && (item.subquery || is_view(item.name)));
   }
   // A view left as a FROM item would be materialized; its columns are not known
   // here, so unqualified names could not be resolved safely: inline nothing.

@@ -7,6 +7,9 @@
 // expression for it. The planner then sees base tables only: predicates reach the
 // scans, indexes and RT views apply, nothing is materialized.
 //
+// Derived tables of the same shape (FROM (SELECT ...) alias, inner-joined, without a
+// column list) are inlined the same way: TPC-H Q7, Q8 and Q9 aggregate one.
+//
 // The rewrite happens only when it is provably the same query: every outer column
 // reference must name exactly one FROM item's column (or a select-list alias), every
 // inner one exactly one of the view's tables. Otherwise the statement is returned
@@ -33,6 +36,7 @@ class ViewInliner {
 
  private:
   std::optional<Expanded> expand(const TableItem& item, int depth);
+  bool is_view(const std::string& name) const;
 
   const TableResolver& tables_;
   const ViewLookup& views_;

@@ -6,6 +6,7 @@
 #include <regex>
 
 #include "support/fixtures.h"
+#include "support/tpch_fixture.h"
 
 namespace raydb::test {
 namespace {
@@ -49,6 +50,31 @@ TEST(ExplainAnalyze, ParsesOnlyAfterExplain) {
   EXPECT_THROW(f.db->query("analyze select 1", QueryOptions{Backend::kCpu}), Error);
   QueryResult r = f.db->query("explain select count(*) from date", QueryOptions{Backend::kCpu});
   EXPECT_EQ(r.explain.find("actual"), std::string::npos) << r.explain;
+}
+
+// TPC-H Q5's join build sides as the semi-join reductions leave them: supplier keeps
+// the ASIA suppliers (nation, region), customer the customers of their nations (one
+// key column of supplier's (l_suppkey, c_nationkey) step), orders those customers'
+// orders of 1994.
+TEST(ExplainAnalyze, Q5ColumnReductionOfCustomer) {
+  OracleFixture& f = tpch_fixture("0.01", false);
+  ASSERT_TRUE(f.db) << f.error;
+  QueryResult r = f.db->query(
+      "explain analyze select n_name, sum(l_extendedprice * (1 - l_discount)) as revenue from customer, orders, "
+      "lineitem, supplier, nation, region where c_custkey = o_custkey and l_orderkey = o_orderkey and l_suppkey = "
+      "s_suppkey and c_nationkey = s_nationkey and s_nationkey = n_nationkey and n_regionkey = r_regionkey and "
+      "r_name = 'ASIA' and o_orderdate >= date '1994-01-01' and o_orderdate < date '1995-01-01' group by n_name",
+      QueryOptions{Backend::kCpu});
+  const std::string& t = r.explain;
+  const std::string asia_supplier_nations =
+      "(select s_nationkey from supplier, nation, region where s_nationkey = n_nationkey and n_regionkey = "
+      "r_regionkey and r_name = 'ASIA')";
+  EXPECT_EQ(number_after(t, "join customer: (\\d+) build rows"),
+            count_of(*f.db, "select count(*) from customer where c_nationkey in " + asia_supplier_nations)) << t;
+  EXPECT_EQ(number_after(t, "join orders: (\\d+) build rows"),
+            count_of(*f.db, "select count(*) from orders, customer where o_custkey = c_custkey and o_orderdate >= "
+                            "date '1994-01-01' and o_orderdate < date '1995-01-01' and c_nationkey in " +
+                                asia_supplier_nations)) << t;
 }
 
 }  // namespace

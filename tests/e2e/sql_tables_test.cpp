@@ -249,6 +249,7 @@ TEST_F(SqlTablesTest, SimpleViewsAreInlined) {
   both("INSERT INTO emp VALUES (1, 100, 'ann'), (2, 200, 'bob'), (3, 150, 'cy')");
   both("CREATE VIEW rich AS SELECT id, name, salary * 2 AS s2 FROM emp WHERE salary >= 100");
   both("CREATE VIEW per AS SELECT name, count(*) AS n FROM emp GROUP BY name");
+  both("CREATE VIEW two AS SELECT 2 AS k, name FROM emp");
   const std::string plan = conn_->query("EXPLAIN SELECT name FROM rich WHERE s2 > 250").explain;
   EXPECT_NE(plan.find("rich.emp.salary * 2) > 250"), std::string::npos) << plan;
   EXPECT_NE(plan.find("rich.emp.salary >= 100"), std::string::npos) << plan;
@@ -259,10 +260,58 @@ TEST_F(SqlTablesTest, SimpleViewsAreInlined) {
                         "SELECT count(*), sum(s2) FROM rich", "SELECT * FROM rich ORDER BY id",
                         // an alias that is also a column of the view's table (not of the view)
                         "SELECT name AS salary, count(*) AS n FROM rich GROUP BY salary ORDER BY salary",
-                        "SELECT name AS salary FROM rich ORDER BY salary"})
+                        "SELECT name AS salary FROM rich ORDER BY salary",
+                        // a constant column grouped by name, not as ordinal 2
+                        "SELECT k, count(*) FROM two GROUP BY k ORDER BY k"})
     EXPECT_TRUE(same(q));
   expect_error("SELECT nosuch FROM rich", "nosuch");
   expect_error("SELECT rich.salary FROM rich", "salary");  // not a column of the view
+}
+
+// Simple derived tables (FROM (SELECT ...) alias) are inlined as simple views are: the
+// plan reads the base tables with the inner and outer filters; derived tables with
+// aggregates, a column list, an outer join or next to another subquery keep the
+// materializing path. Every form gives SQLite's answer, NULLs included.
+TEST_F(SqlTablesTest, SimpleDerivedTablesAreInlined) {
+  both("CREATE TABLE emp (id INTEGER, salary INTEGER, name VARCHAR, dept INTEGER)");
+  both("INSERT INTO emp VALUES (1, 100, 'ann', 1), (2, 200, 'bob', 2), (3, 150, 'cy', 1), (4, NULL, 'dee', 2), "
+       "(5, 120, NULL, NULL), (6, 300, 'eve', 3)");
+  both("CREATE TABLE dept (did INTEGER, dname VARCHAR)");
+  both("INSERT INTO dept VALUES (1, 'x'), (2, 'y'), (4, 'z')");
+  const std::string plan =
+      conn_->query("EXPLAIN SELECT name FROM (SELECT id, name, salary * 2 AS s2 FROM emp WHERE salary >= 100) r "
+                   "WHERE s2 > 250")
+          .explain;
+  EXPECT_NE(plan.find("scan r.emp"), std::string::npos) << plan;  // no derived rows: the table itself
+  EXPECT_NE(plan.find("* 2) > 250"), std::string::npos) << plan;
+  EXPECT_NE(plan.find(">= 100"), std::string::npos) << plan;
+  const std::string agg =
+      conn_->query("EXPLAIN SELECT n FROM (SELECT dept, count(*) AS n FROM emp GROUP BY dept) p WHERE n > 1").explain;
+  EXPECT_EQ(agg.find("emp"), std::string::npos) << agg;  // the derived rows, computed first
+  for (const char* q : {
+           "SELECT name, s2 FROM (SELECT id, name, salary * 2 AS s2 FROM emp WHERE salary >= 100) r WHERE s2 > 250",
+           // Q9's shape: an aggregate over a join inside the derived table, grouped by its outputs
+           "SELECT dn, sum(amount), count(*) FROM (SELECT d.dname AS dn, e.salary - e.id AS amount FROM emp e, dept d "
+           "WHERE e.dept = d.did) profit GROUP BY dn ORDER BY dn",
+           "SELECT x FROM (SELECT a + 1 AS x FROM (SELECT salary AS a FROM emp WHERE id > 1) i) o ORDER BY x",
+           "SELECT a.name, b.name FROM (SELECT name, id FROM emp) a, (SELECT name, id + 1 AS id FROM emp "
+           "WHERE salary > 100) b WHERE a.id = b.id ORDER BY a.name",
+           "SELECT * FROM (SELECT name, dept FROM emp WHERE dept IS NOT NULL) d ORDER BY name",
+           "SELECT d.name, dept.dname FROM (SELECT name, dept FROM emp) d JOIN dept ON d.dept = dept.did ORDER BY 1",
+           "SELECT name AS salary, count(*) AS n FROM (SELECT name, salary FROM emp) r GROUP BY name ORDER BY salary",
+           // not inlined: a constant column (GROUP BY 2 would name an output), an
+           // aggregate, a column list, a LEFT JOIN, a subquery beside it
+           "SELECT one, count(*) FROM (SELECT 2 AS one, name FROM emp) d GROUP BY one ORDER BY one",
+           "SELECT dept, n FROM (SELECT dept, count(*) AS n FROM emp GROUP BY dept) p WHERE n > 1",
+           "SELECT dept.dname, d.name FROM dept LEFT JOIN (SELECT name, dept FROM emp) d ON d.dept = dept.did "
+           "ORDER BY 1, 2",
+           "SELECT name FROM (SELECT name, salary FROM emp) d WHERE salary > (SELECT avg(salary) FROM emp) ORDER BY 1"})
+    EXPECT_TRUE(same(q));
+  // SQLite has no column list on a derived table
+  EXPECT_TRUE(same("SELECT a, b FROM (SELECT id, name FROM emp) AS r(a, b) WHERE a > 2 ORDER BY a",
+                   "SELECT a, b FROM (SELECT id AS a, name AS b FROM emp) AS r WHERE a > 2 ORDER BY a NULLS LAST"));
+  expect_error("SELECT nosuch FROM (SELECT name FROM emp) d", "nosuch");
+  expect_error("SELECT d.salary FROM (SELECT name FROM emp) d", "salary");  // not a column of the derived table
 }
 
 // Views over views nest up to a limit (a clean error past it, never a stack

@@ -38,18 +38,37 @@ const char* const kStar =
 
 // SF 1: at SF 0.01 a statement's whole GPU part takes less time than starting the
 // canceller thread, so whether any cancel landed was luck (0 or 1 of 10 on the H100);
-// at SF 1 the joins and scans take milliseconds on the device.
+// at SF 1 the joins and scans take milliseconds on the device. With the plan cache and
+// kept dimension arrays a repeated star statement can finish in less time than the
+// canceller thread takes to start (0 of 12 landed on the H100 in session 16), so each
+// statement also runs with the flag raised before it starts (it must say cancelled), and
+// the star statement once more without either cache (a wait for its dimension counts).
 TEST(GpuCancel, CancelledAtRandomPointsFinishesExactlyOrSaysCancelled) {
   REQUIRE_GPU();
   OracleFixture& f = ssb_fixture("1");
   ASSERT_TRUE(f.db) << f.error;
-  int cancelled = 0, finished = 0;
-  for (const char* sql : {kGeneral, kStar}) {
+  int cancelled = 0, finished = 0, raised_before = 0;
+  QueryOptions uncached = on(Backend::kCuda);
+  uncached.settings.set("plan_cache", "off");
+  uncached.settings.set("cuda_dimension_cache", "off");
+  const std::pair<const char*, QueryOptions> runs[] = {
+      {kGeneral, on(Backend::kCuda)}, {kStar, on(Backend::kCuda)}, {kStar, uncached}};
+  for (const auto& [sql, base] : runs) {
     const QueryResult cpu = f.db->query(sql, on(Backend::kCpu));
-    f.db->query(sql, on(Backend::kCuda));  // columns resident: the cancels below fall in the query's own work
-    for (int delay_us : {0, 50, 200, 500, 1000, 5000}) {
-      QueryOptions o = on(Backend::kCuda);
-      o.cancel = std::make_shared<std::atomic<bool>>(false);
+    f.db->query(sql, base);  // columns resident: the cancels below fall in the query's own work
+    for (int delay_us : {-1, 0, 50, 200, 500, 1000, 5000}) {
+      QueryOptions o = base;
+      o.cancel = std::make_shared<std::atomic<bool>>(delay_us < 0);
+      if (delay_us < 0) {
+        try {
+          f.db->query(sql, o);
+          ADD_FAILURE() << "a statement cancelled before it started ran: " << sql;
+        } catch (const Error& e) {
+          EXPECT_EQ(e.kind(), ErrorKind::kCancelled) << e.what();
+          raised_before++;
+        }
+        continue;
+      }
       std::thread canceller([flag = o.cancel, delay_us] {
         std::this_thread::sleep_for(std::chrono::microseconds(delay_us));
         flag->store(true);
@@ -66,8 +85,11 @@ TEST(GpuCancel, CancelledAtRandomPointsFinishesExactlyOrSaysCancelled) {
       EXPECT_TRUE(same(cpu, f.db->query(sql, on(Backend::kCuda)), sql));
     }
   }
-  std::printf("GpuCancel: %d cancelled, %d finished before the cancel\n", cancelled, finished);
-  EXPECT_GT(cancelled, 0);
+  std::printf("GpuCancel: %d cancelled, %d finished before the cancel, %d raised before the start\n", cancelled,
+              finished, raised_before);
+  EXPECT_EQ(raised_before, 3);
+  EXPECT_EQ(cancelled + finished, 18);
+  EXPECT_GT(cancelled, 0);  // some cancel landed inside a run (the uncached statements wait on the device)
 }
 
 TEST(GpuLimitPrefix, CudaDeclinesAndAutoRunsItOnTheCpu) {

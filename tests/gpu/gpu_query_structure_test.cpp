@@ -24,6 +24,9 @@ const char* const kQueries[] = {
     "ORDER BY y.d_year",
     "SELECT n, count(*) FROM (SELECT lo_custkey, count(*) AS n FROM lineorder GROUP BY lo_custkey) d GROUP BY n "
     "ORDER BY n",
+    // a derived table without grouping, with a column list
+    "SELECT yr, sum(rev), count(*) FROM (SELECT d_year AS yr, lo_revenue AS rev FROM lineorder, date "
+    "WHERE lo_orderdate = d_datekey AND d_year > 1995) x (yr) WHERE rev > 1000 GROUP BY yr ORDER BY yr",
     "SELECT count(*) FROM lineorder WHERE lo_quantity > (SELECT avg(lo_quantity) FROM lineorder)",
     "SELECT count(*) FROM part p WHERE NOT EXISTS (SELECT * FROM lineorder WHERE lo_partkey = p.p_partkey)",
     "SELECT count(*) FROM supplier s WHERE EXISTS (SELECT * FROM lineorder WHERE lo_suppkey = s.s_suppkey "

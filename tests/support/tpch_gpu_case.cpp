@@ -34,7 +34,12 @@ class AdmittingRunner : public sql::QueryRunner {
     key_set_block = std::any_of(q.conjuncts.begin(), q.conjuncts.end(), [](auto& e) { return has_key_set(*e); });
     plan::PhysicalPlan p = plan::plan_query(std::make_shared<plan::LogicalQuery>(std::move(q)), {});
     auto r = exec::cuda::CudaBackend().admit(p, Settings{});
-    if (path) *path = r ? "refused" : exec::cuda::analysis_of(p)->describe();
+    if (path && r) *path = "refused";
+    if (path && !r) {
+      auto a = exec::cuda::analysis_of(p);
+      *path = a->describe();
+      if (!a->star) *path += " (star kernels: " + a->star_refusal + ")";
+    }
     return r ? r->reason : "";
   }
 

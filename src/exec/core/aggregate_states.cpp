@@ -49,7 +49,10 @@ void AggregateStates::resize(size_t groups) {
     if (f == AggFunc::kCount || f == AggFunc::kCountStar) continue;
     s.sum.resize(groups, is_min ? std::numeric_limits<__int128>::max()
                                 : (f == AggFunc::kMax ? std::numeric_limits<__int128>::min() : 0));
-    s.sum_d.resize(groups, is_min ? std::numeric_limits<double>::infinity()
+    // Only DOUBLE arguments keep doubles per group (MIN/MAX; SUM/AVG use accs).
+    const bool doubles = (*aggs_)[a].arg && (*aggs_)[a].arg->type.id == TypeId::kDouble;
+    if (doubles)
+      s.sum_d.resize(groups, is_min ? std::numeric_limits<double>::infinity()
                                   : (f == AggFunc::kMax ? -std::numeric_limits<double>::infinity() : 0.0));
     if ((f == AggFunc::kMin || f == AggFunc::kMax) && s.kind_known && s.kind == VectorKind::kString)
       s.str.resize(groups);
@@ -64,11 +67,46 @@ void AggregateStates::add_wrapping(State& s, uint32_t g, __int128 x) {
   }
 }
 
-void AggregateStates::update(size_t a, const uint32_t* gids, size_t n, const Vector* arg) {
+void AggregateStates::add_run(State& s, uint32_t g, const Vector& v, const uint32_t* rows, size_t m) {
+  const uint8_t* nulls = v.has_nulls() ? v.nulls.data() : nullptr;
+  __int128 sum = 0;
+  int64_t count = 0, wraps = 0;
+  if (v.kind == VectorKind::kInt) {  // m int64 values cannot leave int128
+    const int64_t* x = v.ints.data();
+    if (!nulls) {
+      for (size_t j = 0; j < m; j++) sum += x[rows[j]];
+      count = int64_t(m);
+    } else {
+      for (size_t j = 0; j < m; j++) {
+        const bool keep = !nulls[rows[j]];
+        sum += keep ? x[rows[j]] : 0;
+        count += keep;
+      }
+    }
+  } else {  // kHuge: adds modulo 2^128, counting wrap-arounds as add_wrapping does
+    const __int128* x = v.huge.data();
+    for (size_t j = 0; j < m; j++) {
+      if (nulls && nulls[rows[j]]) continue;
+      const __int128 y = x[rows[j]];
+      if (__builtin_add_overflow(sum, y, &sum)) wraps += y > 0 ? 1 : -1;
+      count++;
+    }
+  }
+  add_wrapping(s, g, sum);
+  if (wraps) {
+    if (s.wraps.size() <= g) s.wraps.resize(s.sum.size(), 0);
+    s.wraps[g] += wraps;
+  }
+  s.count[g] += count;
+}
+
+void AggregateStates::update(size_t a, const uint32_t* gids, size_t n, const Vector* arg, const GroupRuns* runs) {
   State& s = states_[a];
   const plan::AggregateExpr& agg = (*aggs_)[a];
   if (agg.func == AggFunc::kCountStar) {
-    if (!gids) {
+    if (gids && runs) {
+      for (size_t k = 0; k < runs->runs(); k++) s.count[runs->group(k)] += int64_t(runs->size(k));
+    } else if (!gids) {
       s.count[0] += int64_t(n);
     } else {
       for (size_t i = 0; i < n; i++) s.count[gids[i]]++;
@@ -126,7 +164,9 @@ void AggregateStates::update(size_t a, const uint32_t* gids, size_t n, const Vec
       return;
     case AggFunc::kSum:
     case AggFunc::kAvg:
-      if (v.kind == VectorKind::kInt) {
+      if (gids && runs && (v.kind == VectorKind::kInt || v.kind == VectorKind::kHuge)) {
+        for (size_t k = 0; k < runs->runs(); k++) add_run(s, runs->group(k), v, runs->rows(k), runs->size(k));
+      } else if (v.kind == VectorKind::kInt) {
         if (!gids && !nulls) {
           __int128 acc = 0;
           for (size_t i = 0; i < n; i++) acc += v.ints[i];
@@ -220,11 +260,15 @@ void AggregateStates::merge(const AggregateStates& other, const uint32_t* src, c
       continue;
     }
     if (agg.distinct) {
-      // Re-key other's entries by the destination group ids.
-      std::unordered_map<uint32_t, uint32_t> remap;
+      // Re-key other's entries by the destination group ids (dense ids: an array).
+      uint32_t max_src = 0;
+      for (size_t i = 0; i < count; i++) max_src = std::max(max_src, src[i]);
+      std::vector<uint32_t> remap(count ? size_t(max_src) + 1 : 0, UINT32_MAX);
       for (size_t i = 0; i < count; i++) remap[src[i]] = dst[i];
-      for (auto e : o.distinct) {
-        e.gid = remap.at(e.gid);
+      for (DistinctEntry e : o.distinct) {
+        if (e.gid >= remap.size() || remap[e.gid] == UINT32_MAX)
+          fail(ErrorKind::kInternal, "DISTINCT merge: group {} has no destination", e.gid);
+        e.gid = remap[e.gid];
         s.distinct.insert(e);
       }
       continue;

@@ -12,11 +12,12 @@
 #include <cstdint>
 #include <functional>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include "exec/core/key_encoder.h"
+#include "exec/core/distinct_set.h"
 #include "exec/core/exact_double_sum.h"
+#include "exec/core/group_runs.h"
 #include "exec/core/order_statistics/order_statistics.h"
 #include "exec/core/vector.h"
 #include "plan/logical/logical_query.h"
@@ -31,8 +32,9 @@ class AggregateStates {
   AggregateStates(const std::vector<plan::AggregateExpr>* aggs, StringInterner* interner);
 
   void resize(size_t groups);
-  // Adds n input rows for aggregate `a`; `arg` is null for COUNT(*).
-  void update(size_t a, const uint32_t* gids, size_t n, const Vector* arg);
+  // Adds n input rows for aggregate `a`; `arg` is null for COUNT(*). `runs` (optional):
+  // the same rows ordered by gids, for few groups (group_runs.h).
+  void update(size_t a, const uint32_t* gids, size_t n, const Vector* arg, const GroupRuns* runs = nullptr);
   // Folds `other`'s groups into this one: other's group src[i] becomes dst[i].
   void merge(const AggregateStates& other, const uint32_t* src, const uint32_t* dst, size_t count);
   // Sets the state of (non-DISTINCT) aggregate `a` from raw per-group arrays computed
@@ -63,18 +65,6 @@ class AggregateStates {
   std::vector<int64_t> k_of_groups(const plan::Expr& k_expr, const std::vector<uint32_t>& gids) const;
 
  private:
-  struct DistinctEntry {
-    uint32_t gid;
-    int64_t w0, w1;
-    bool operator==(const DistinctEntry& o) const { return gid == o.gid && w0 == o.w0 && w1 == o.w1; }
-  };
-  struct DistinctHash {
-    size_t operator()(const DistinctEntry& e) const {
-      uint64_t h = uint64_t(e.gid) * 0x9E3779B97F4A7C15ull ^ uint64_t(e.w0) * 0xBF58476D1CE4E5B9ull ^
-                   uint64_t(e.w1) * 0x94D049BB133111EBull;
-      return size_t(h ^ (h >> 31));
-    }
-  };
   struct State {
     VectorKind kind = VectorKind::kInt;  // the argument's kind (set by the first update)
     bool kind_known = false;
@@ -93,7 +83,7 @@ class AggregateStates {
     std::vector<uint32_t> acc_slot;       // SUM/AVG over DOUBLE: 1 + index into accs, 0: none yet
     std::vector<ExactDoubleSum> accs;     // allocated per group on its first value
     std::vector<std::string> str;  // MIN/MAX over kString
-    std::unordered_set<DistinctEntry, DistinctHash> distinct;
+    DistinctSet distinct;
     // Order statistics: every non-NULL argument with its group (integers and DECIMAL
     // as int64, dictionary codes, DOUBLE bits); selected at the end (order_statistics/).
     std::vector<uint32_t> os_gids;
@@ -107,6 +97,8 @@ class AggregateStates {
   static ExactDoubleSum& acc(State& s, uint32_t g);
   static double rounded_sum(const State& s, uint32_t g);
   static void add_wrapping(State& s, uint32_t g, __int128 x);
+  // SUM/AVG over kInt/kHuge: adds rows[0..m) of v to group g in registers.
+  static void add_run(State& s, uint32_t g, const Vector& v, const uint32_t* rows, size_t m);
 
   const std::vector<plan::AggregateExpr>* aggs_;
   StringInterner* interner_;

@@ -7,6 +7,7 @@
 
 #include "common/expression_depth.h"
 #include "common/error.h"
+#include "exec/core/exact_arith64.h"
 #include "exec/core/in_list_cache.h"
 #include "exec/core/like_pattern.h"
 #include "exec/core/scalar_functions.h"
@@ -136,35 +137,18 @@ Vector arith_exact(const Expr& e, const Vector& a, const Vector& b) {
   const __int128 lo = rt.id == TypeId::kDecimal ? -hi : (rt.id == TypeId::kHugeint ? std::numeric_limits<__int128>::min() : -hi - 1);
   const bool wide = r.kind == VectorKind::kHuge || a.kind == VectorKind::kHuge || b.kind == VectorKind::kHuge;
 
-  if (!wide && e.arith_op != ArithOp::kDiv && e.arith_op != ArithOp::kMod && sa == rs && sb == rs && !r.has_nulls() &&
-      e.arith_op != ArithOp::kMul) {
-    // Hot path: same-scale int64 + and -.
-    const int64_t* x = a.ints.data();
-    const int64_t* y = b.ints.data();
-    int64_t* z = r.ints.data();
-    bool bad = false;
-    if (e.arith_op == ArithOp::kAdd) {
-      for (size_t i = 0; i < n; i++) bad |= __builtin_add_overflow(x[i], y[i], &z[i]);
-    } else {
-      for (size_t i = 0; i < n; i++) bad |= __builtin_sub_overflow(x[i], y[i], &z[i]);
+  // Fast path: + - * in int64 (scales aligned by factors below 10^18); an
+  // intermediate that leaves int64 redoes the batch in int128 below, where the
+  // result may still fit.
+  if (!wide && (e.arith_op == ArithOp::kAdd || e.arith_op == ArithOp::kSub || e.arith_op == ArithOp::kMul) &&
+      (!add_like || (rs >= sa && rs >= sb && rs - sa <= 18 && rs - sb <= 18))) {
+    const int64_t fa = add_like ? int64_t(pow10_i128(rs - sa)) : 1, fb = add_like ? int64_t(pow10_i128(rs - sb)) : 1;
+    switch (arith_exact_int64(e.arith_op, a, b, fa, fb, int64_t(std::max<__int128>(lo, INT64_MIN)),
+                              int64_t(std::min<__int128>(hi, INT64_MAX)), r)) {
+      case Arith64::kDone: return r;
+      case Arith64::kOverflow: overflow(e);
+      case Arith64::kWiden: break;
     }
-    if (bad) overflow(e);
-    if (hi < INT64_MAX)
-      for (size_t i = 0; i < n; i++)
-        if (z[i] > hi || z[i] < lo) overflow(e);
-    return r;
-  }
-  if (!wide && e.arith_op == ArithOp::kMul && !r.has_nulls()) {
-    const int64_t* x = a.ints.data();
-    const int64_t* y = b.ints.data();
-    int64_t* z = r.ints.data();
-    bool bad = false;
-    for (size_t i = 0; i < n; i++) bad |= __builtin_mul_overflow(x[i], y[i], &z[i]);
-    if (bad) overflow(e);
-    if (hi < INT64_MAX)
-      for (size_t i = 0; i < n; i++)
-        if (z[i] > hi || z[i] < lo) overflow(e);
-    return r;
   }
   // General path in int128.
   const __int128 fa = add_like ? pow10_i128(rs - sa) : 1, fb = add_like ? pow10_i128(rs - sb) : 1;
@@ -755,7 +739,25 @@ Vector convert(Vector v, const Type& to) {
   return r;
 }
 
+namespace {
+Vector evaluate_node(const Expr& e, const EvalContext& ctx);
+}  // namespace
+
 Vector evaluate(const Expr& e, const EvalContext& ctx) {
+  if (ctx.shared) {
+    const int slot = ctx.shared->slot(e);
+    if (slot >= 0) {
+      if (const Vector* v = ctx.shared->value(slot)) return *v;
+      Vector r = evaluate_node(e, ctx);
+      ctx.shared->store(slot, r);
+      return r;
+    }
+  }
+  return evaluate_node(e, ctx);
+}
+
+namespace {
+Vector evaluate_node(const Expr& e, const EvalContext& ctx) {
   ExpressionDepthGuard depth_guard;  // one level of recursion (issue 14)
   switch (e.kind) {
     case ExprKind::kColumnRef: return gather_column(e, ctx);
@@ -808,6 +810,7 @@ Vector evaluate(const Expr& e, const EvalContext& ctx) {
   }
   fail(ErrorKind::kInternal, "unknown expression kind");
 }
+}  // namespace
 
 void evaluate_predicate(const Expr& e, const EvalContext& ctx, std::vector<uint8_t>& keep) {
   ExpressionDepthGuard depth_guard;

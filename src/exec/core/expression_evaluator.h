@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "exec/core/shared_subexpressions.h"
 #include "exec/core/vector.h"
 #include "plan/logical/logical_query.h"
 
@@ -24,6 +25,8 @@ struct EvalContext {
   const std::vector<Vector>* aggregates = nullptr;
   const std::vector<Vector>* outputs = nullptr;
   const std::vector<Vector>* windows = nullptr;  // window function results (kWindowRef)
+  // Repeated subexpressions of this batch, evaluated once (optional; per thread).
+  SharedSubexpressions* shared = nullptr;
   size_t n = 0;
 };
 

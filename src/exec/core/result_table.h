@@ -2,6 +2,7 @@
 // What every backend hands back, and the options every backend takes.
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,11 @@ struct ExecOptions {
   int threads = 0;  // 0: all hardware threads
   Settings settings;  // the connection's knobs (common/settings.h)
   bool keep_result_on_device = false;  // QueryOptions::keep_result_on_device
+  // The process's device lock, held by the query driver while a GPU backend runs (GPU
+  // work is one statement at a time). A backend may release it once its device work is
+  // done and only host work is left (decoding the result), so the next statement's
+  // device work starts meanwhile; it must take it again before any further device work.
+  std::unique_lock<std::mutex>* device_lock = nullptr;
 };
 
 // The columns of a finished query. Vectors may view strings owned by `interner`

@@ -143,6 +143,9 @@ void CpuQueryRun::build_joins() {
     const TableFilter& f = filters_[size_t(plan_.joins[i].build_table)];
     return !f.columns.empty() || !f.programs.empty() || !f.generic.empty();
   });
+  // A step that a step not built yet could reduce by one key column waits for it
+  // while other steps make progress (column_reducers); when none can, it goes ahead.
+  bool waited_enough = false;
   for (size_t done = 0; done < n;) {
     const size_t before = done;
     for (size_t i : visit) {
@@ -154,16 +157,18 @@ void CpuQueryRun::build_joins() {
         if (ready && reduces_build(*built[k], q_)) semi.push_back({&*built[k], {}});
       }
       if (!ready) continue;
-      for (SemiReducer& r : semi)
-        for (auto& key : r.join->step->probe_keys) r.keys.push_back(key.get());
       std::vector<const BuiltJoin*> ready_steps(n, nullptr);
       for (size_t k = 0; k < n; k++)
         if (built[k]) ready_steps[k] = &*built[k];
+      if (!waited_enough && column_reducer_pending(plan_.joins, i, ready_steps)) continue;
+      for (SemiReducer& r : semi)
+        for (auto& key : r.join->step->probe_keys) r.keys.push_back(key.get());
       for (SemiReducer& r : key_equivalent_reducers(plan_.joins, i, ready_steps, q_)) {
         bool seen = false;  // already a sole dependent
         for (auto& have : semi) seen = seen || have.join == r.join;
         if (!seen) semi.push_back(std::move(r));
       }
+      for (SemiReducer& r : column_reducers(plan_.joins, i, ready_steps, q_)) semi.push_back(std::move(r));
       const plan::JoinStep& step = plan_.joins[i];
       const size_t bt = size_t(step.build_table);
       const plan::IndexScan* iscan =
@@ -173,6 +178,10 @@ void CpuQueryRun::build_joins() {
       built[i]->build_ms = build_timer.elapsed_ms();
       budget_.charge(built[i]->index.memory_bytes() + built[i]->cross_rows.size() * 4, "a join table");
       done++;
+    }
+    if (done == before && !waited_enough) {
+      waited_enough = true;  // the waiting steps go ahead without those reductions
+      continue;
     }
     if (done == before) fail(ErrorKind::kInternal, "join steps depend on each other in a cycle");
   }
@@ -185,6 +194,13 @@ void CpuQueryRun::plan_aggregation() {
     for (auto& g : q_.group_keys) specs.push_back(group_key_spec(*g, q_));
     encoder_.emplace(std::move(specs), interner_);
     direct_ = encoder_->packed() && encoder_->packed_range() <= kDirectGroupLimit;
+  }
+  if (q_.is_aggregate) {
+    std::vector<const Expr*> roots;
+    for (auto& g : q_.group_keys) roots.push_back(g.get());
+    for (auto& a : q_.aggregates) roots.push_back(a.arg.get());
+    shared_.emplace(roots);
+    if (!shared_->any()) shared_.reset();
   }
   // ORDER BY items evaluated per row in a non-aggregate query (not referring to outputs).
   if (!q_.is_aggregate)
@@ -229,6 +245,7 @@ void CpuQueryRun::init_worker(PipelineWorker& w) const {
     w.states = std::make_unique<AggregateStates>(&q_.aggregates, interner_);
     if (!encoder_) w.states->resize(1);
     if (direct_) w.states->resize(w.groups->state_size());
+    if (shared_) w.shared.emplace(*shared_);
   }
 }
 
@@ -294,8 +311,13 @@ void CpuQueryRun::stream_batch(PipelineWorker& w, size_t b) {
   }
 }
 
-void CpuQueryRun::aggregate_batch(PipelineWorker& w, const EvalContext& ctx) const {
-  const size_t n = ctx.n;
+void CpuQueryRun::aggregate_batch(PipelineWorker& w, const EvalContext& batch_ctx) const {
+  const size_t n = batch_ctx.n;
+  EvalContext ctx = batch_ctx;
+  if (w.shared) {
+    w.shared->clear();
+    ctx.shared = &*w.shared;
+  }
   const uint32_t* gids = nullptr;
   if (encoder_) {
     std::vector<Vector> keys;
@@ -314,13 +336,18 @@ void CpuQueryRun::aggregate_batch(PipelineWorker& w, const EvalContext& ctx) con
   if (row_groups_)
     row_groups_->record(int(&w - workers_.data()), ctx.batch->rows[root_], gids, n,
                         gids ? w.groups->state_size() : 1);
+  const GroupRuns* runs = nullptr;
+  if (gids && w.groups->state_size() <= GroupRuns::kMaxGroups) {
+    w.runs.build(gids, n, w.groups->state_size());
+    runs = &w.runs;
+  }
   for (size_t a = 0; a < q_.aggregates.size(); a++) {
     if (column_stats_ && column_stats_->in_place(a)) continue;  // selected from the column at the end
     if (q_.aggregates[a].func == AggFunc::kCountStar) {
-      w.states->update(a, gids, n, nullptr);
+      w.states->update(a, gids, n, nullptr, runs);
     } else {
       Vector arg = evaluate(*q_.aggregates[a].arg, ctx);
-      w.states->update(a, gids, n, &arg);
+      w.states->update(a, gids, n, &arg, runs);
     }
   }
 }
@@ -385,19 +412,23 @@ std::vector<Vector> CpuQueryRun::merged_groups(std::vector<Vector>& keys, size_t
         w.groups = std::make_unique<GroupTable>(encoder_->width(), false, 0);
         adopted = true;
         global.reserve(total);
-        global_states.resize(global.state_size());
-        std::vector<uint32_t> ids = global.groups();
-        global_states.merge(*w.states, ids.data(), ids.data(), ids.size());
-        if (row_groups_) maps[size_t(&w - workers_.data())] = ids;
+        // Its states too, sized once for every thread's groups (no copy as they grow).
+        global_states = std::move(*w.states);
+        global_states.resize(total);
+        if (row_groups_) maps[size_t(&w - workers_.data())] = global.groups();
       }
   }
   for (auto& w : workers_) {
     if (!w.groups || w.groups->group_count() == 0) continue;
     std::vector<uint32_t> src = w.groups->groups();
     std::vector<uint32_t> dst(src.size());
-    for (size_t i = 0; i < src.size(); i++) {
-      w.groups->key_words(src[i], key.data());
-      dst[i] = global.find_or_insert_one(key.data());
+    if (!direct_) {  // ids 0..n-1, keys contiguous: one batch, its probes prefetched
+      global.find_or_insert(w.groups->key_data(), src.size(), dst.data());
+    } else {
+      for (size_t i = 0; i < src.size(); i++) {
+        w.groups->key_words(src[i], key.data());
+        dst[i] = global.find_or_insert_one(key.data());
+      }
     }
     if (row_groups_ && !direct_) {
       std::vector<uint32_t>& map = maps[size_t(&w - workers_.data())];
@@ -410,9 +441,13 @@ std::vector<Vector> CpuQueryRun::merged_groups(std::vector<Vector>& keys, size_t
   std::vector<uint32_t> gids = global.groups();
   n = gids.size();
   select_column_order_stats(global_states, maps, gids, global.state_size());
-  std::vector<int64_t> words(n * width);
-  for (size_t i = 0; i < n; i++) global.key_words(gids[i], &words[i * width]);
-  keys = encoder_->decode(words.data(), n);
+  if (!direct_) {  // ids 0..n-1: the table's key words are already in order
+    keys = encoder_->decode(global.key_data(), n);
+  } else {
+    std::vector<int64_t> words(n * width);
+    for (size_t i = 0; i < n; i++) global.key_words(gids[i], &words[i * width]);
+    keys = encoder_->decode(words.data(), n);
+  }
   std::vector<Vector> aggs;
   for (size_t a = 0; a < q_.aggregates.size(); a++) aggs.push_back(global_states.finalize(a, gids));
   return aggs;

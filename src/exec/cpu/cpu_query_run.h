@@ -66,6 +66,7 @@ class CpuQueryRun {
   std::vector<BuiltJoin*> order_;
   std::optional<KeyEncoder> encoder_;
   bool direct_ = false;
+  std::optional<SharedSubexpressions> shared_;  // among group keys and aggregate arguments
   std::vector<size_t> hidden_order_;
   // The pipeline's input: the root table, or its index scan's candidate rows.
   size_t root_ = 0;

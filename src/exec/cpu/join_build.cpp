@@ -161,9 +161,16 @@ void keep_rows_matching(std::vector<uint32_t>& rows, const std::vector<SemiReduc
       words.assign(n * width, 0);
       valid.assign(n, 1);
       for (size_t k = 0; k < width; k++) {
+        const JoinKeyCodec& codec = *d->codecs[reducer.column >= 0 ? size_t(reducer.column) : k];
         Vector v = evaluate(*reducer.keys[k], ctx);
-        if (d->codecs[k]->build_kind == VectorKind::kInt && v.kind == VectorKind::kHuge) return;  // probe's error
-        encode_join_key(v, *d->codecs[k], false, k, width, words.data(), valid.data());
+        if (codec.build_kind == VectorKind::kInt && v.kind == VectorKind::kHuge) return;  // probe's error
+        encode_join_key(v, codec, false, k, width, words.data(), valid.data());
+      }
+      if (reducer.column >= 0) {  // one column of d's keys: its distinct build words
+        for (size_t i = 0; i < n; i++)
+          if (!valid[i] || !std::binary_search(reducer.values.begin(), reducer.values.end(), words[i]))
+            keep[begin + i] = 0;
+        continue;
       }
       for (size_t i = 0; i < n; i++) {
         uint32_t b = 0, e = 0;
@@ -203,6 +210,45 @@ std::vector<SemiReducer> key_equivalent_reducers(const std::vector<plan::JoinSte
       }
   }
   return out;
+}
+
+namespace {
+// Probe key m of `d` when it reads only `table` and d has two or more keys; else -1.
+int column_of_table(const plan::JoinStep& d, int table) {
+  if (d.index_join || d.probe_keys.size() < 2 || d.build_keys.size() != d.probe_keys.size()) return -1;
+  for (size_t m = 0; m < d.probe_keys.size(); m++)
+    if (plan::tables_used(*d.probe_keys[m]) == (uint64_t(1) << table)) return int(m);
+  return -1;
+}
+}  // namespace
+
+std::vector<SemiReducer> column_reducers(const std::vector<plan::JoinStep>& steps, size_t i,
+                                         const std::vector<const BuiltJoin*>& built, const LogicalQuery& q) {
+  std::vector<SemiReducer> out;
+  const plan::JoinStep& s = steps[i];
+  if (s.index_join || s.build_keys.empty() || s.build_table < 0 || s.build_table >= 64) return out;
+  for (size_t k = 0; k < steps.size(); k++) {
+    const BuiltJoin* d = built[k];
+    if (k == i || !d || d->cross || !reduces_build(*d, q)) continue;
+    const int m = column_of_table(steps[k], s.build_table);
+    if (m < 0) continue;
+    std::optional<std::vector<int64_t>> values = d->index.column_keys(m);
+    if (!values) continue;
+    SemiReducer r{d, {steps[k].probe_keys[size_t(m)].get()}};
+    r.column = m;
+    r.values = std::move(*values);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+bool column_reducer_pending(const std::vector<plan::JoinStep>& steps, size_t i,
+                            const std::vector<const BuiltJoin*>& built) {
+  const plan::JoinStep& s = steps[i];
+  if (s.index_join || s.build_keys.empty() || s.build_table < 0 || s.build_table >= 64) return false;
+  for (size_t k = 0; k < steps.size(); k++)
+    if (k != i && !built[k] && column_of_table(steps[k], s.build_table) >= 0) return true;
+  return false;
 }
 
 BuiltJoin build_join(const plan::JoinStep& step, const TableFilter& filter, const plan::IndexScan* index_scan,

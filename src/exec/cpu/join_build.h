@@ -50,6 +50,11 @@ struct BuiltJoin {
 struct SemiReducer {
   const BuiltJoin* join = nullptr;
   std::vector<const plan::Expr*> keys;
+  // A reduction by one of join's key columns: keys holds one expression, encoded as
+  // join's key `column` is, and a row is kept when its word is among `values` (join's
+  // distinct build words there, sorted).
+  int column = -1;
+  std::vector<int64_t> values;
 };
 
 // Builds one step. `index_scan`: the build table's index scan, when it has one.
@@ -67,6 +72,16 @@ BuiltJoin build_join(const plan::JoinStep& step, const TableFilter& filter, cons
 std::vector<SemiReducer> key_equivalent_reducers(const std::vector<plan::JoinStep>& steps, size_t i,
                                                  const std::vector<const BuiltJoin*>& built,
                                                  const plan::LogicalQuery& q);
+
+// Built steps of two or more keys, one of whose probe keys reads only step i's build
+// table (TPC-H Q5: supplier on (l_suppkey, c_nationkey) for customer): every joined
+// row has that key equal to one of the step's build rows, so step i's rows whose value
+// is none of them are dropped.
+std::vector<SemiReducer> column_reducers(const std::vector<plan::JoinStep>& steps, size_t i,
+                                         const std::vector<const BuiltJoin*>& built, const plan::LogicalQuery& q);
+// Whether some step not built yet could reduce step i as column_reducers does.
+bool column_reducer_pending(const std::vector<plan::JoinStep>& steps, size_t i,
+                            const std::vector<const BuiltJoin*>& built);
 
 // Whether built step d drops rows of the table it is probed from: a join table (not an
 // index or cross join) holding fewer rows than its table.

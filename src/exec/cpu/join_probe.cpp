@@ -15,9 +15,44 @@ using plan::LogicalQuery;
 
 namespace {
 
+// A hashed unique table: the keys that can match, their home slots, then the lookups
+// with the slots kPrefetchSlot rows ahead and their groups kPrefetchGroup rows ahead
+// prefetched (join_table.h).
+template <typename T>
+size_t probe_hashed(const T* col, const uint32_t* probe_rows, size_t n, const JoinTable& index, uint32_t* sel,
+                    uint32_t* out) {
+  constexpr size_t kPrefetchSlot = 16, kPrefetchGroup = 8;
+  thread_local std::vector<int64_t> keys;  // per pipeline thread, reused across batches
+  thread_local std::vector<uint64_t> slots;
+  thread_local std::vector<uint32_t> at;
+  keys.resize(n);
+  slots.resize(n);
+  at.resize(n);
+  size_t c = 0;
+  for (size_t i = 0; i < n; i++) {
+    const int64_t k = int64_t(col[probe_rows[i]]);
+    keys[c] = k;
+    at[c] = uint32_t(i);
+    c += index.may_contain(k);
+  }
+  for (size_t j = 0; j < c; j++) slots[j] = index.home_slot(keys[j]);
+  for (size_t j = 0; j < std::min(c, kPrefetchSlot); j++) index.prefetch_slot(slots[j]);
+  size_t m = 0;
+  for (size_t j = 0; j < c; j++) {
+    if (j + kPrefetchSlot < c) index.prefetch_slot(slots[j + kPrefetchSlot]);
+    if (j + kPrefetchGroup < c) index.prefetch_group(slots[j + kPrefetchGroup]);
+    const uint32_t r = index.find_unique_from(keys[j], slots[j]);
+    sel[m] = at[j];
+    out[m] = r;
+    m += r != JoinTable::kNone;
+  }
+  return m;
+}
+
 template <typename T>
 size_t probe_fast(const T* col, const uint32_t* probe_rows, size_t n, const JoinTable& index, uint32_t* sel,
                   uint32_t* out) {
+  if (!index.dense()) return probe_hashed(col, probe_rows, n, index, sel, out);
   size_t m = 0;
   if (index.has_presence_bits()) {
     // Selective dimension: most probes stop at one bit; keep the branch (it predicts).

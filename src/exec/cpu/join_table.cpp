@@ -241,6 +241,15 @@ void JoinTable::find_hashed(const int64_t* key, uint32_t& begin, uint32_t& end) 
   begin = end = 0;
 }
 
+std::optional<std::vector<int64_t>> JoinTable::column_keys(int m) const {
+  if (m < 0 || m >= width_ || group_keys_.size() != distinct_ * uint64_t(width_)) return std::nullopt;
+  std::vector<int64_t> out(distinct_);
+  for (size_t g = 0; g < distinct_; g++) out[g] = group_keys_[g * size_t(width_) + size_t(m)];
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 size_t JoinTable::memory_bytes() const {
   return rows_.size() * 4 + offsets_.size() * 4 + first_.size() * 4 + bits_.size() * 8 +
          slots_.size() * 4 + group_keys_.size() * 8 + group_begin_.size() * 4;

@@ -5,6 +5,7 @@
 // words (one per join column, already encoded so equal SQL values give equal words).
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "common/int_math.h"
@@ -59,6 +60,36 @@ class JoinTable {
     return b < e ? rows_[b] : kNone;
   }
   const uint32_t* rows() const { return dense_ && unique_ ? first_.data() : rows_.data(); }
+
+  // The distinct values of key word m over the build rows, sorted; nullopt when the
+  // table keeps no key words (a semi-join reduction by one column, join_build.h).
+  std::optional<std::vector<int64_t>> column_keys(int m) const;
+
+  // Hashed unique one-word tables, probed in batches: a key's first slot, prefetches of
+  // that slot and (once it is cached) of the group it holds, and the lookup from it. A
+  // probe of a table larger than the cache misses two or three times in a row; batches
+  // keep the misses of rows in flight overlapping (TPC-H Q5: 6 M lineitem rows into
+  // 227 k orders).
+  bool may_contain(int64_t key) const {  // false only where presence bits rule it out
+    if (bits_.empty()) return true;
+    const uint64_t off = unsigned_span(min_key_, key);
+    return off < range_ && (bits_[off >> 6] >> (off & 63) & 1);
+  }
+  uint64_t home_slot(int64_t key) const { return hash(&key, 1) & mask_; }
+  void prefetch_slot(uint64_t h) const { __builtin_prefetch(&slots_[h]); }
+  void prefetch_group(uint64_t h) const {
+    if (const uint32_t s = slots_[h]) {
+      __builtin_prefetch(&group_keys_[s - 1]);
+      __builtin_prefetch(&group_begin_[s - 1]);
+    }
+  }
+  uint32_t find_unique_from(int64_t key, uint64_t h) const {
+    while (const uint32_t s = slots_[h]) {
+      if (group_keys_[s - 1] == key) return rows_[group_begin_[s - 1]];
+      h = (h + 1) & mask_;
+    }
+    return kNone;
+  }
 
   // Presence bits over a dense unique key range, built when few keys survived and
   // the row array is larger than L1: a probe tests one bit (the bitmap is 32x

@@ -4,11 +4,14 @@
 // projected chunks tagged with their batch number so scan order can be restored).
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "exec/core/aggregate_states.h"
+#include "exec/core/group_runs.h"
 #include "exec/core/group_table.h"
+#include "exec/core/shared_subexpressions.h"
 #include "exec/core/vector.h"
 #include "exec/cpu/joined_rows.h"
 
@@ -21,6 +24,8 @@ struct PipelineWorker {
   std::vector<int64_t> words;
   std::unique_ptr<GroupTable> groups;
   std::unique_ptr<AggregateStates> states;
+  GroupRuns runs;  // the batch's rows by group, when the groups are few
+  std::optional<SharedSubexpressions> shared;  // repeated aggregation inputs, once per batch
   std::vector<std::pair<size_t, std::vector<Vector>>> chunks;  // (batch, projected columns)
   // Row counts for EXPLAIN ANALYZE: root rows streamed and passing its filters, and
   // rows left after each join step (in probe order). A few adds per batch.

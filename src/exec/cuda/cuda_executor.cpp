@@ -35,6 +35,8 @@ ResultTable CudaExecutor::execute(const plan::PhysicalPlan& plan, const ExecOpti
     if (e.kind() != ErrorKind::kNotImplemented || device_count() == 0) throw;
     if (!a->general && std::holds_alternative<std::string>(general::analyze_general(plan))) throw;
   }
+  // The star path may have let the device lock go before it turned the plan down.
+  if (options.device_lock && !options.device_lock->owns_lock()) options.device_lock->lock();
   return run_general();
 }
 

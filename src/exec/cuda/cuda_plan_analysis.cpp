@@ -22,6 +22,7 @@ std::variant<std::shared_ptr<CudaPlanAnalysis>, std::string> analyze_for_cuda(co
     a->star = std::move(*sp);
     a->fused_pass_ms = fused_pass_cost_ms(*a->star);
   } else {
+    a->star_refusal = std::get<std::string>(star);
     auto g = general::analyze_general(plain);
     if (auto* why = std::get_if<std::string>(&g)) return *why;
     a->general = std::get<general::GeneralPlan>(std::move(g));

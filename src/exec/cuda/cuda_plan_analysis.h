@@ -20,6 +20,7 @@ namespace raydb::exec::cuda {
 struct CudaPlanAnalysis final : plan::BackendAnalysis {
   // The star kernels run the plan as analysed without index paths.
   std::optional<StarPlan> star;
+  std::string star_refusal;  // why the star kernels do not run it (tests and diagnostics)
   // The general path's programs: for plans the star kernels do not run, and for the
   // final plan when index paths were chosen (they run on the general path).
   std::optional<general::GeneralPlan> general;

@@ -6,6 +6,7 @@
 #include "common/settings.h"
 #include "common/stage_times.h"
 #include "exec/cuda/column_cache.h"
+#include "exec/cuda/dimension_cache.h"
 #include "exec/cuda/cuda_backend.h"
 #include "exec/cuda/cuda_plan_analysis.h"
 #include "exec/cuda/general/bound_program.h"
@@ -123,6 +124,7 @@ void set_memory_budget(uint64_t bytes) { gpu::MemoryPool::instance().set_budget(
 void clear_column_cache() {
   if (device_count() == 0) return;
   general::clear_double_columns();
+  DimensionCache::instance().clear();
   ColumnCache::instance().clear();
   HostColumnCache::instance().clear();
 }
@@ -135,6 +137,7 @@ uint64_t release_device_state() {
   if (device_count() == 0) return 0;
   release_gpu_indexes();
   general::clear_double_columns();
+  DimensionCache::instance().clear();
   HostColumnCache::instance().clear();
   ColumnCache::instance().clear();  // trims the pool too
   ColumnCache::instance().release_staging();

@@ -151,6 +151,24 @@ struct DevAgg {
                                   // per-aggregate pointer array (a runtime-indexed array is local memory)
 };
 
+// HAVING decided per group on the device before the groups are compacted and copied
+// back (exec/cuda/group_keep.h): a group stays when every term holds. A term compares
+// one accumulator field (field 0: the row count; a SUM's low word, sign-extended, or
+// with `hi` >= 0 its high word too, as 128 bits; a MIN/MAX word) with k = k_hi:k_lo.
+// The host finisher evaluates HAVING again, so the terms may keep more groups than
+// pass, never fewer.
+constexpr int kMaxKeepTerms = 4;
+struct DevKeepTerm {
+  int32_t lo = 0, hi = -1;
+  int32_t op = kCmpEq;
+  int32_t pad = 0;
+  int64_t k_lo = 0, k_hi = 0;
+};
+struct DevGroupKeep {
+  int32_t nterms = 0, pad = 0;
+  DevKeepTerm terms[kMaxKeepTerms];
+};
+
 // Per-group accumulators in device memory, each an array over the group range.
 struct DevAccum {
   unsigned long long* count = nullptr;                // rows per group

@@ -8,6 +8,7 @@
 #include "exec/cuda/block/load.cuh"
 #include "exec/cuda/block/pred.cuh"
 #include "exec/cuda/block/probe.cuh"
+#include "exec/cuda/group_keep.h"
 #include "exec/cuda/kernels.h"
 #include "gpu/launch.cuh"
 
@@ -323,10 +324,10 @@ __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constan
 }
 
 __global__ void compact_kernel(const unsigned long long* const* fields, int nfields, uint64_t groups,
-                               uint64_t capacity, unsigned long long* out, unsigned long long* gids,
-                               unsigned long long* n) {
+                               uint64_t capacity, const DevGroupKeep having, unsigned long long* out,
+                               unsigned long long* gids, unsigned long long* n) {
   const uint64_t g = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  const bool keep = g < groups && fields[0][g] != 0;
+  const bool keep = g < groups && fields[0][g] != 0 && group_kept(having, fields, g);
   // Warp-aggregated slot allocation: one atomic per warp.
   const unsigned mask = __ballot_sync(0xffffffffu, keep);
   if (!mask) return;
@@ -621,9 +622,11 @@ void preload_star_kernels(const std::atomic<bool>& stop) {
 }
 
 void launch_compact(const unsigned long long* const* fields, int nfields, uint64_t groups, uint64_t capacity,
-                    unsigned long long* out, unsigned long long* gids, unsigned long long* n, cudaStream_t stream) {
+                    const DevGroupKeep& keep, unsigned long long* out, unsigned long long* gids,
+                    unsigned long long* n, cudaStream_t stream) {
   if (groups == 0) return;
-  compact_kernel<<<gpu::item_blocks(groups), gpu::kThreads, 0, stream>>>(fields, nfields, groups, capacity, out, gids, n);
+  compact_kernel<<<gpu::item_blocks(groups), gpu::kThreads, 0, stream>>>(fields, nfields, groups, capacity, keep, out,
+                                                                         gids, n);
 }
 
 void launch_order_keys(const DevColumn& c, uint64_t n, void* out, int bytes, cudaStream_t stream) {

@@ -45,10 +45,12 @@ void launch_filter_passes(const FilterPassJob& job, cudaStream_t stream);
 // code + 1 (0 = filtered out). The caller checks that every code fits.
 void launch_narrow_lookup(const int32_t* in, uint64_t n, void* out, int width, cudaStream_t stream);
 
-// Keeps the groups with a non-zero count: gids[i], and `fields` accumulator arrays
-// (count first) gathered into out[f * capacity + i]; *n = groups kept.
+// Keeps the groups with a non-zero count whose accumulators satisfy `keep` (HAVING's
+// terms, group_keep.h; none: every group with rows): gids[i], and `fields`
+// accumulator arrays (count first) gathered into out[f * capacity + i]; *n = groups kept.
 void launch_compact(const unsigned long long* const* fields, int nfields, uint64_t groups, uint64_t capacity,
-                    unsigned long long* out, unsigned long long* gids, unsigned long long* n, cudaStream_t stream);
+                    const DevGroupKeep& keep, unsigned long long* out, unsigned long long* gids,
+                    unsigned long long* n, cudaStream_t stream);
 
 // p[0, n) = value.
 // out[i] = the SQL stored value of row i of column c (order statistics' keys), as

@@ -62,8 +62,8 @@ DimParams dim_params(StarRun& r, size_t i, const uint64_t* range_dev, u64* count
     p.groups[k].min = r.sp.key_specs[size_t(sd.group_keys[k])].min;
     p.groups[k].mult = d.mult[k];
   }
-  p.lookup = d.lookup.get<int32_t>();
-  p.flags = d.flags.get<uint32_t>();
+  p.lookup = d.arrays->lookup.get<int32_t>();
+  p.flags = d.arrays->flags.get<uint32_t>();
   p.passed = counts + 2 * i + 1;
   return p;
 }
@@ -73,21 +73,48 @@ DimParams dim_params(StarRun& r, size_t i, const uint64_t* range_dev, u64* count
 void build_dimension(StarRun& r, size_t i, const uint64_t* range_dev, u64* counts) {
   cudaStream_t s = r.ctx.stream;
   DimRun& d = r.dims[i];
-  d.lookup = gpu::DeviceBuffer(d.K * 4, "a dimension lookup array");
-  d.flags = gpu::DeviceBuffer(d.local * 4, "dimension group flags");
-  d.dense = gpu::DeviceBuffer(d.local * 4, "dimension group codes");
-  d.inv = gpu::DeviceBuffer(d.local * 4, "dimension group codes");
-  gpu::check_cuda(cudaMemsetAsync(d.lookup.get(), 0xff, d.K * 4, s), "cudaMemset");
-  gpu::check_cuda(cudaMemsetAsync(d.flags.get(), 0, d.local * 4, s), "cudaMemset");
+  d.arrays = std::make_shared<DimArrays>();
+  DimArrays& a = *d.arrays;
+  a.lookup = gpu::DeviceBuffer(d.K * 4, "a dimension lookup array");
+  a.flags = gpu::DeviceBuffer(d.local * 4, "dimension group flags");
+  a.dense = gpu::DeviceBuffer(d.local * 4, "dimension group codes");
+  a.inv = gpu::DeviceBuffer(d.local * 4, "dimension group codes");
+  gpu::check_cuda(cudaMemsetAsync(a.lookup.get(), 0xff, d.K * 4, s), "cudaMemset");
+  gpu::check_cuda(cudaMemsetAsync(a.flags.get(), 0, d.local * 4, s), "cudaMemset");
   launch_dim_build(dim_params(r, i, range_dev, counts), s);
-  launch_dim_rank(d.flags.get<uint32_t>(), d.local, d.dense.get<int32_t>(), d.inv.get<int32_t>(), counts + 2 * i, s);
+  launch_dim_rank(a.flags.get<uint32_t>(), d.local, a.dense.get<int32_t>(), a.inv.get<int32_t>(), counts + 2 * i, s);
   // One local code (no GROUP BY key on this dimension): dense[0] = 0, the remap is the identity.
-  if (d.local > 1) launch_dim_remap(d.lookup.get<int32_t>(), d.K, d.dense.get<int32_t>(), s);
+  if (d.local > 1) launch_dim_remap(a.lookup.get<int32_t>(), d.K, a.dense.get<int32_t>(), s);
   if (d.fk->dev.decode) {
-    d.translated = gpu::DeviceBuffer(d.fk->host_decode.size() * 4, "a translated lookup array");
-    launch_translate(d.lookup.get<int32_t>(), d.dim->key->stats().min, d.K, d.fk->dev.decode, d.fk->host_decode.size(),
-                     d.translated.get<int32_t>(), s);
+    a.translated = gpu::DeviceBuffer(d.fk->host_decode.size() * 4, "a translated lookup array");
+    launch_translate(a.lookup.get<int32_t>(), d.dim->key->stats().min, d.K, d.fk->dev.decode, d.fk->host_decode.size(),
+                     a.translated.get<int32_t>(), s);
   }
+}
+
+// What dimension i's arrays are made of (build_dimension and dim_params read nothing
+// else): the key, filter and group columns, the foreign key when its codes translate
+// the lookup, and the key range, filter ranges and group radices in stored values.
+DimKey dimension_key(const StarRun& r, size_t i) {
+  const DimRun& d = r.dims[i];
+  const StarDim& sd = *d.dim;
+  DimKey k;
+  k.columns.push_back(sd.key);
+  k.words = {d.K, uint64_t(sd.key->stats().min), d.local, sd.filters.size(), sd.group_keys.size()};
+  for (size_t f = 0; f < sd.filters.size(); f++) {
+    k.columns.push_back(sd.filters[f].column);
+    const auto from = r.ranges.begin() + ptrdiff_t(r.range_at[i][f]);
+    k.words.push_back(uint64_t(r.range_n[i][f]));
+    k.words.insert(k.words.end(), from, from + 2 * r.range_n[i][f]);
+  }
+  for (size_t g = 0; g < sd.group_keys.size(); g++) {
+    k.columns.push_back(group_column(r, sd.group_keys[g]));
+    k.words.push_back(uint64_t(r.sp.key_specs[size_t(sd.group_keys[g])].min));
+    k.words.push_back(d.mult[g]);
+  }
+  k.words.push_back(d.fk->dev.decode ? 1 : 0);
+  if (d.fk->dev.decode) k.columns.push_back(d.fk->owner);
+  return k;
 }
 
 }  // namespace
@@ -132,6 +159,8 @@ void collect_filter_ranges(StarRun& r) {
 
 // Every dimension's lookup array, then its code and pass counts on the host: dense
 // codes give each dimension its stride in the group id; none means no row can pass.
+// Arrays kept from an earlier statement (dimension_cache.h) are reused with their
+// counts; when every dimension is reused there is nothing to wait for.
 void build_dimensions(StarRun& r) {
   cudaStream_t s = r.ctx.stream;
   StarContext& ctx = r.ctx;
@@ -140,25 +169,48 @@ void build_dimensions(StarRun& r) {
     r.R = 1;
     return;
   }
-  gpu::DeviceBuffer range_buf(std::max<uint64_t>(r.ranges.size() * 8, 8), "filter ranges");
-  gpu::DeviceBuffer stats_buf(std::max<uint64_t>(r.dims.size() * 16, 16), "dimension counts");
-  gpu::check_cuda(cudaMemsetAsync(stats_buf.get(), 0, stats_buf.bytes(), s), "cudaMemset");
-  if (!r.ranges.empty()) {
-    ctx.host.ensure(r.ranges.size() * 8);
-    std::memcpy(ctx.host.get(), r.ranges.data(), r.ranges.size() * 8);
-    gpu::check_cuda(cudaMemcpyAsync(range_buf.get(), ctx.host.get(), r.ranges.size() * 8, cudaMemcpyHostToDevice, s),
-                    "copy");
+  const bool keep = r.settings.cuda_dimension_cache();
+  std::vector<DimKey> keys(r.dims.size());
+  bool all_reused = keep;
+  for (size_t i = 0; i < r.dims.size(); i++) {
+    DimRun& d = r.dims[i];
+    if (!keep) continue;
+    keys[i] = dimension_key(r, i);
+    d.arrays = DimensionCache::instance().find(keys[i]);
+    d.reused = d.arrays != nullptr;
+    all_reused = all_reused && d.reused;
   }
-  u64* counts = stats_buf.get<u64>();
-  for (size_t i = 0; i < r.dims.size(); i++) build_dimension(r, i, range_buf.get<uint64_t>(), counts);
-  gpu::check_cuda(cudaEventRecord(ctx.dims_done, s), "cudaEventRecord");
-  gpu::check_cuda(cudaMemcpyAsync(ctx.host.get(), counts, r.dims.size() * 16, cudaMemcpyDeviceToHost, s), "copy");
-  gpu::wait_cancellable(s, "dimension kernels");
+  if (!all_reused) {
+    gpu::DeviceBuffer range_buf(std::max<uint64_t>(r.ranges.size() * 8, 8), "filter ranges");
+    gpu::DeviceBuffer stats_buf(std::max<uint64_t>(r.dims.size() * 16, 16), "dimension counts");
+    gpu::check_cuda(cudaMemsetAsync(stats_buf.get(), 0, stats_buf.bytes(), s), "cudaMemset");
+    if (!r.ranges.empty()) {
+      ctx.host.ensure(r.ranges.size() * 8);
+      std::memcpy(ctx.host.get(), r.ranges.data(), r.ranges.size() * 8);
+      gpu::check_cuda(cudaMemcpyAsync(range_buf.get(), ctx.host.get(), r.ranges.size() * 8, cudaMemcpyHostToDevice, s),
+                      "copy");
+    }
+    u64* counts = stats_buf.get<u64>();
+    for (size_t i = 0; i < r.dims.size(); i++)
+      if (!r.dims[i].reused) build_dimension(r, i, range_buf.get<uint64_t>(), counts);
+    gpu::check_cuda(cudaEventRecord(ctx.dims_done, s), "cudaEventRecord");
+    gpu::check_cuda(cudaMemcpyAsync(ctx.host.get(), counts, r.dims.size() * 16, cudaMemcpyDeviceToHost, s), "copy");
+    gpu::wait_cancellable(s, "dimension kernels");
+    for (size_t i = 0; i < r.dims.size(); i++) {
+      DimRun& d = r.dims[i];
+      if (d.reused) continue;
+      d.arrays->codes = ctx.host.get<u64>()[2 * i];
+      d.arrays->passed = ctx.host.get<u64>()[2 * i + 1];
+      if (keep) DimensionCache::instance().put(std::move(keys[i]), d.arrays);
+    }
+  } else {
+    gpu::check_cuda(cudaEventRecord(ctx.dims_done, s), "cudaEventRecord");
+  }
   r.R = 1;
   for (size_t i = 0; i < r.dims.size(); i++) {
     DimRun& d = r.dims[i];
-    d.codes = ctx.host.get<u64>()[2 * i];
-    d.passed = ctx.host.get<u64>()[2 * i + 1];
+    d.codes = d.arrays->codes;
+    d.passed = d.arrays->passed;
     if (d.codes == 0) r.nothing = true;
     d.stride = r.R;
     r.R *= std::max<uint64_t>(d.codes, 1);

@@ -77,8 +77,8 @@ std::string profile_text(const StarRun& r, double upload_ms, double gpu_wall_ms,
     for (u64 c : r.fields[0]) aggregated += c;
   std::string s;
   for (auto& d : r.dims)
-    s += fmt::format("dimension {}: {} rows, {} passed filters, {} group codes\n", q.tables[size_t(d.dim->table)].alias,
-                     d.dim->key->size(), d.passed, d.codes);
+    s += fmt::format("dimension {}: {} rows, {} passed filters, {} group codes{}\n", q.tables[size_t(d.dim->table)].alias,
+                     d.dim->key->size(), d.passed, d.codes, d.reused ? " (arrays reused)" : "");
   s += fmt::format("fact {}: {} rows, {} passed fact filters, {} passed probes, {} groups{}\n",
                    q.tables[size_t(r.sp.root)].alias, r.sp.root_rows, r.nothing ? 0 : r.fact_filtered, aggregated,
                    r.present.empty() ? 0 : r.present.size(), blocks_text(r));
@@ -117,6 +117,10 @@ ResultTable execute_star(const plan::PhysicalPlan& plan, const StarPlan& sp, con
   plan_accumulators(r);
   run_on_device(r);
   const double gpu_wall_ms = timer.elapsed_ms() - upload_ms;
+  // The device work is done and its results are on the host (decoding reads no device
+  // state): the next statement may use the GPU while this one decodes. A fixed host
+  // cost per statement, so on shards it limits scale-out when held under the lock.
+  if (options.device_lock && options.device_lock->owns_lock()) options.device_lock->unlock();
 
   decode_star_result(r, result);
   // Order statistics run after the stop event (a second pass and the selection):

@@ -290,11 +290,11 @@ void add_probe(StarRun& r, DimRun& d, StarParams& p) {
   j.stride = d.stride;
   const int32_t* wide = nullptr;
   if (d.fk->dev.decode) {
-    wide = d.translated.get<int32_t>();
+    wide = d.arrays->translated.get<int32_t>();
     j.offset = 0;
     j.size = d.fk->host_decode.size();
   } else {
-    wide = d.lookup.get<int32_t>();
+    wide = d.arrays->lookup.get<int32_t>();
     j.offset = d.fk->dev.base - d.dim->key->stats().min;  // stored + offset = key - key_min
     j.size = d.K;
   }
@@ -307,9 +307,14 @@ void add_probe(StarRun& r, DimRun& d, StarParams& p) {
   const bool narrow_lookups = r.settings.cuda_narrow_lookup();
   const int width = !narrow_lookups ? 4 : d.codes <= 254 ? 1 : d.codes <= 65534 ? 2 : 4;
   if (width < 4) {
-    d.narrow = gpu::DeviceBuffer(j.size * uint64_t(width), "a narrowed lookup array");
-    launch_narrow_lookup(wide, j.size, d.narrow.get(), width, r.ctx.stream);
-    j.lookup = d.narrow.get();
+    // Made once per dimension arrays: a reused dimension (dimension_cache.h) has its copy.
+    DimArrays& a = *d.arrays;
+    if (a.narrow_width != width) {
+      a.narrow = gpu::DeviceBuffer(j.size * uint64_t(width), "a narrowed lookup array");
+      launch_narrow_lookup(wide, j.size, a.narrow.get(), width, r.ctx.stream);
+      a.narrow_width = width;
+    }
+    j.lookup = a.narrow.get();
     j.width = width;
   }
 }
@@ -317,14 +322,7 @@ void add_probe(StarRun& r, DimRun& d, StarParams& p) {
 }  // namespace
 
 void plan_accumulators(StarRun& r) {
-  const auto& aggs = r.sp.aggs;
-  r.lo_field.assign(aggs.size(), -1);
-  r.hi_field.assign(aggs.size(), -1);
-  for (size_t a = 0; a < aggs.size(); a++) {
-    if (aggs[a].dev.func == kAggCount) continue;
-    r.lo_field[a] = r.nfields++;
-    if (aggs[a].dev.wide) r.hi_field[a] = r.nfields++;
-  }
+  r.nfields = number_accumulators(r.sp, r.lo_field, r.hi_field);
   r.radix_root.assign(r.sp.root_group_keys.size(), 0);
   r.stride_root.assign(r.sp.root_group_keys.size(), 0);
 }

@@ -91,6 +91,11 @@ struct StarPlan {
 // A StarPlan, or the reason the plan is outside the CUDA backend's shapes.
 std::variant<StarPlan, std::string> analyze(const plan::PhysicalPlan& plan);
 
+// The accumulator fields of a star query: field 0 counts rows, then each aggregate
+// other than a COUNT has its low word (and its high word when wide). lo_field /
+// hi_field: per aggregate its field, -1 if none; returns the number of fields.
+int number_accumulators(const StarPlan& star, std::vector<int>& lo_field, std::vector<int>& hi_field);
+
 // Estimated device milliseconds of the star kernels' one fused pass over the fact
 // table: filter columns read whole, other fact columns only in the 16-row vectors
 // holding a selected row, dimensions whole.

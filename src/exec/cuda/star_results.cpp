@@ -13,6 +13,7 @@
 #include "exec/core/expression_evaluator.h"
 #include "exec/core/radix_order.h"
 #include "exec/core/result_finisher.h"
+#include "exec/cuda/group_keep.h"
 #include "exec/cuda/star_run.h"
 #include "gpu/stream_wait.h"
 
@@ -56,7 +57,11 @@ char* compact_groups(StarRun& r, const u64* base, uint64_t inv_words, Compaction
   gpu::check_cuda(
       cudaMemcpyAsync(c.field_ptrs.get(), r.ctx.host.get(), uint64_t(nfields) * 8, cudaMemcpyHostToDevice, s), "copy");
   gpu::check_cuda(cudaMemsetAsync(c.n.get(), 0, 8, s), "cudaMemset");
-  launch_compact(c.field_ptrs.get<const u64* const>(), nfields, R, R, c.out.get<u64>(), c.ids.get<u64>(),
+  // HAVING's terms decided here: only the groups that may pass come back (TPC-H Q18).
+  DevGroupKeep keep;
+  if (std::none_of(r.sp.aggs.begin(), r.sp.aggs.end(), [](auto& a) { return a.order_stat; }))
+    keep = compile_group_keep(r.q, r.sp, r.lo_field, r.hi_field);
+  launch_compact(c.field_ptrs.get<const u64* const>(), nfields, R, R, keep, c.out.get<u64>(), c.ids.get<u64>(),
                  c.n.get<u64>(), s);
   gpu::check_cuda(cudaStreamSynchronize(s), "compaction");  // ptrs must be read before host staging is reused
   return r.ctx.host.get<char>() + 64;
@@ -68,7 +73,7 @@ void copy_inverse_maps(StarRun& r, char* inv_host) {
   for (auto& d : r.dims) {
     if (d.codes)
       gpu::check_cuda(
-          cudaMemcpyAsync(inv_host + off * 4, d.inv.get(), d.codes * 4, cudaMemcpyDeviceToHost, r.ctx.stream), "copy");
+          cudaMemcpyAsync(inv_host + off * 4, d.arrays->inv.get(), d.codes * 4, cudaMemcpyDeviceToHost, r.ctx.stream), "copy");
     off += d.codes;
   }
 }

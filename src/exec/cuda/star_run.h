@@ -16,6 +16,7 @@
 #include "common/settings.h"
 #include "exec/core/result_table.h"
 #include "exec/cuda/column_cache.h"
+#include "exec/cuda/dimension_cache.h"
 #include "exec/cuda/kernels.h"
 #include "exec/core/order_statistics/order_statistics.h"
 #include "exec/cuda/star_blocks.h"
@@ -66,7 +67,9 @@ struct DimRun {
   uint64_t K = 0;              // key range (lookup entries)
   uint64_t local = 1;          // local code range
   std::vector<uint64_t> mult;  // per group key of the dim
-  gpu::DeviceBuffer lookup, flags, dense, inv, translated, narrow;
+  // Built by this statement or reused (dimension_cache.h); codes and passed copied from it.
+  std::shared_ptr<DimArrays> arrays;
+  bool reused = false;
   uint64_t codes = 0, passed = 0;
   uint64_t stride = 0;
   std::vector<int32_t> inv_host;

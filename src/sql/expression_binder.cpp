@@ -401,10 +401,10 @@ ExprPtr ExpressionBinder::bind_subquery(const AstExpr& e) {
 namespace {
 
 // The distinct values of a result column stored as integers (keys, dates, decimals),
-// sorted: by sorting the stored words instead of hashing each value's byte key, so an
-// IN list of millions of keys (a decorrelated subquery's) binds in a fraction of the
-// time. False for other columns.
-bool distinct_int_values(const TempTable& t, std::vector<Value>& out, bool& has_null) {
+// sorted, each as its stored word and a row holding it: by sorting the stored words
+// instead of hashing each value's byte key, so a subquery of millions of keys binds in
+// a fraction of the time. False for other columns.
+bool distinct_int_rows(const TempTable& t, std::vector<std::pair<int64_t, uint64_t>>& out, bool& has_null) {
   const Type type = t.type(0);
   const Column& col = t.table->column(0);
   const bool ints = type.id == TypeId::kInteger || type.id == TypeId::kBigint || type.id == TypeId::kDate ||
@@ -422,23 +422,20 @@ bool distinct_int_values(const TempTable& t, std::vector<Value>& out, bool& has_
   }
   std::sort(rows.begin(), rows.end());
   for (size_t i = 0; i < rows.size(); i++)
-    if (i == 0 || rows[i].first != rows[i - 1].first) out.push_back(t.value(rows[i].second, 0));
+    if (i == 0 || rows[i].first != rows[i - 1].first) out.push_back(rows[i]);
   return true;
 }
 
-}  // namespace
-
-// x IN (SELECT ...) is x IN (its distinct values): a constant list, which the
-// executors test as a set (sorted ranges or a hash of the values), NULLs as SQL says.
-ExprPtr ExpressionBinder::bind_in_subquery(const AstExpr& e) {
-  ExprPtr x = bind(*e.children[0]);
-  TempTable t = run_subquery(e, false);
-  std::vector<ExprPtr> items;
+// The distinct non-NULL values of column 0 of `t`, each once; has_null when a NULL came.
+std::vector<Value> distinct_values(const TempTable& t, bool& has_null) {
   std::vector<Value> seen;
+  std::vector<std::pair<int64_t, uint64_t>> rows;
+  if (distinct_int_rows(t, rows, has_null)) {
+    for (auto& [word, r] : rows) seen.push_back(t.value(r, 0));
+    return seen;
+  }
   std::unordered_set<std::string> keys;
-  bool has_null = false;
-  const bool fast = distinct_int_values(t, seen, has_null);
-  for (uint64_t r = 0; !fast && r < t.rows(); r++) {
+  for (uint64_t r = 0; r < t.rows(); r++) {
     Value v = t.value(r, 0);
     if (v.is_null()) {
       has_null = true;
@@ -448,12 +445,27 @@ ExprPtr ExpressionBinder::bind_in_subquery(const AstExpr& e) {
     append_value_key(key, v);
     if (keys.insert(std::move(key)).second) seen.push_back(std::move(v));
   }
+  return seen;
+}
+
+}  // namespace
+
+// x IN (SELECT ...) is x IN (its distinct values). Many integer-like keys (a
+// decorrelated semi or anti join's) become one KeySet; fewer, or other types, a list
+// of constants. The executors test either as a set, NULLs as SQL says.
+ExprPtr ExpressionBinder::bind_in_subquery(const AstExpr& e) {
+  ExprPtr x = bind(*e.children[0]);
+  TempTable t = run_subquery(e, false);
+  if (auto s = bind_key_set(x, t, e)) return s;
+  bool has_null = false;
+  std::vector<Value> seen = distinct_values(t, has_null);
   if (has_null) seen.push_back(Value::null(t.type(0)));
   if (seen.empty()) {  // IN of no rows is false, NOT IN true, whatever x is (even NULL)
     ExprPtr xi = x, item = Expr::constant(Value::null(t.type(0)));
     coerce_for_compare(xi, item, e);
     return Expr::constant(Value::boolean(e.negated));
   }
+  std::vector<ExprPtr> items;
   for (Value& v : seen) {
     ExprPtr item = Expr::constant(v);
     ExprPtr xi = x;
@@ -462,6 +474,22 @@ ExprPtr ExpressionBinder::bind_in_subquery(const AstExpr& e) {
     items.push_back(item);
   }
   return Expr::in_list(x, std::move(items), e.negated);
+}
+
+// x IN <the subquery's keys> when they are KeySet::kMinKeys or more integer-like words
+// that x compares with directly; null otherwise (the caller binds a constant list).
+ExprPtr ExpressionBinder::bind_key_set(const ExprPtr& x, const TempTable& t, const AstExpr& e) {
+  if (!plan::KeySet::holds(t.type(0))) return nullptr;
+  std::vector<std::pair<int64_t, uint64_t>> rows;
+  bool has_null = false;
+  if (!distinct_int_rows(t, rows, has_null) || rows.size() < plan::KeySet::kMinKeys) return nullptr;
+  ExprPtr xi = x, item = Expr::constant(Value::null(t.type(0)));
+  coerce_for_compare(xi, item, e);  // a NULL x takes the set's type; a DATE x becomes a TIMESTAMP
+  std::vector<int64_t> words(rows.size());
+  for (size_t i = 0; i < rows.size(); i++) words[i] = rows[i].first;
+  auto set = plan::KeySet::make(t.type(0), std::move(words), has_null);
+  if (!set->comparable_with(xi->type)) return nullptr;
+  return Expr::in_key_set(xi, std::move(set), e.negated);
 }
 
 ExprPtr ExpressionBinder::bind_in_list(const AstExpr& e) {

@@ -77,6 +77,7 @@ class ExpressionBinder {
   plan::ExprPtr bind_cast(const AstExpr& e);
   plan::ExprPtr bind_subquery(const AstExpr& e);     // (SELECT ...) and EXISTS (SELECT ...)
   plan::ExprPtr bind_in_subquery(const AstExpr& e);  // x [NOT] IN (SELECT ...)
+  plan::ExprPtr bind_key_set(const plan::ExprPtr& x, const TempTable& t, const AstExpr& e);
   TempTable run_subquery(const AstExpr& e, bool exists);
   // Makes a and b comparable: NULL constants take the other type, string constants
   // compared with DATEs become DATE constants; throws "cannot compare X and Y in ...".

@@ -3,6 +3,7 @@
 //   - civil_date.h (kPDatePart's arithmetic, compiled for host and device) against
 //     exec::date_function for every field, over a wide sweep of days and both int32 ends;
 //   - InSet (kPInSet's sorted set) against the evaluator's `x IN (...)`;
+//   - bitmap_set_contains (kPInBitmap) against a key set's own membership test;
 //   - DictionaryFunction (string functions mapped per dictionary code) against the
 //     evaluator row by row.
 #include <gtest/gtest.h>
@@ -15,9 +16,11 @@
 #include "common/error.h"
 #include "exec/core/expression_evaluator.h"
 #include "exec/core/scalar_functions.h"
+#include "exec/cuda/general/bitmap_set.h"
 #include "exec/cuda/general/civil_date.h"
 #include "exec/cuda/general/dictionary_function.h"
 #include "exec/cuda/general/in_set.h"
+#include "plan/logical/key_set.h"
 #include "storage/column.h"
 
 namespace raydb::exec {
@@ -231,6 +234,24 @@ TEST_F(DictionaryFunctionTest, RepeatedEvaluationReadsTheSameTables) {
   for (const char* w : {"zz", "yy", "zz"}) b.append_string(w);
   q.tables[0].table = std::make_shared<Table>("t", std::vector<ColumnPtr>{b.finish()});
   expect_rows_equal(e);
+}
+
+// kPInBitmap reads a key set's bitmap as the set answers membership, for every value
+// in and around its span, negative bases and int128 values beyond int64 included.
+TEST(BitmapSet, AnswersAsTheKeySet) {
+  std::mt19937_64 rng(16);
+  for (int64_t lo : {int64_t(-5000), int64_t(0), int64_t(1) << 40, INT64_MAX - 70000}) {
+    std::vector<int64_t> words;
+    for (int i = 0; i < 3000; i++) words.push_back(lo + int64_t(rng() % 60000));
+    auto set = plan::KeySet::make(Type::bigint(), words, false);
+    ASSERT_FALSE(set->bitmap().empty());
+    std::vector<int64_t> table(set->bitmap().begin(), set->bitmap().end());  // as the program's lookup holds it
+    for (int64_t v = lo - 200; v < lo + 60200; v++)
+      ASSERT_EQ(cuda::general::bitmap_set_contains(table.data(), table.size(), set->bitmap_base(), v), set->contains(v)) << v;
+    for (__int128 far : {__int128(INT64_MIN) - 1, __int128(INT64_MAX) + 1, __int128(INT64_MIN), __int128(INT64_MAX)})
+      EXPECT_EQ(cuda::general::bitmap_set_contains(table.data(), table.size(), set->bitmap_base(), far),
+                far >= INT64_MIN && far <= INT64_MAX && set->contains(int64_t(far)));
+  }
 }
 
 }  // namespace

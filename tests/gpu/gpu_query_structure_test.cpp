@@ -87,5 +87,46 @@ TEST(GpuQueryStructure, WindowsFallBackToTheCpu) {
   }
 }
 
+// Semi and anti joins as key sets (a subquery's 64 or more keys held as one array):
+// forced onto CUDA they must run and equal the CPU, with NULLs on either side (a NULL
+// in the set makes "not found" NULL, so NOT IN is never true; NULL x is NULL), the
+// correlated forms, and the set's test in a select list.
+TEST(GpuQueryStructure, KeySetSemiAndAntiJoinsEqualCpu) {
+  REQUIRE_GPU();
+  OracleFixture& f = ssb_fixture("0.01");
+  ASSERT_TRUE(f.db) << f.error;
+  const char* const queries[] = {
+      "SELECT count(*), sum(lo_revenue) FROM lineorder WHERE lo_custkey IN (SELECT c_custkey FROM customer "
+      "WHERE c_region <> 'ASIA')",
+      "SELECT count(*) FROM lineorder WHERE lo_custkey NOT IN (SELECT c_custkey FROM customer WHERE c_region <> 'ASIA')",
+      "SELECT count(*) FROM lineorder WHERE lo_custkey IN (SELECT CASE WHEN c_custkey % 50 = 0 THEN NULL ELSE "
+      "c_custkey END FROM customer)",
+      "SELECT count(*) FROM lineorder WHERE lo_custkey NOT IN (SELECT CASE WHEN c_custkey % 50 = 0 THEN NULL ELSE "
+      "c_custkey END FROM customer)",
+      "SELECT count(*) FROM lineorder WHERE CASE WHEN lo_discount > 8 THEN NULL ELSE lo_custkey END IN "
+      "(SELECT c_custkey FROM customer WHERE c_region <> 'ASIA')",
+      "SELECT lo_discount, count(*) FROM lineorder WHERE (CASE WHEN lo_discount > 8 THEN NULL ELSE lo_custkey END "
+      "NOT IN (SELECT c_custkey FROM customer WHERE c_region <> 'ASIA')) IS NULL GROUP BY lo_discount ORDER BY 1",
+      "SELECT lo_custkey IN (SELECT c_custkey FROM customer WHERE c_region <> 'ASIA') AS found, count(*) "
+      "FROM lineorder GROUP BY 1 ORDER BY 1",
+      "SELECT count(*) FROM customer c WHERE NOT EXISTS (SELECT * FROM lineorder WHERE lo_custkey = c.c_custkey "
+      "AND lo_discount = 3)",
+      "SELECT count(*) FROM part p WHERE EXISTS (SELECT * FROM lineorder WHERE lo_partkey = p.p_partkey "
+      "AND lo_quantity < 10)",
+      "SELECT sum(lo_revenue) FROM lineorder WHERE lo_orderdate IN (SELECT d_datekey FROM date WHERE d_year = 1995) "
+      "AND lo_suppkey NOT IN (SELECT s_suppkey FROM supplier WHERE s_region = 'EUROPE')",
+  };
+  for (const char* sql : queries) {
+    QueryResult cpu = f.db->query(sql, QueryOptions{Backend::kCpu});
+    try {
+      QueryResult gpu = f.db->query(sql, QueryOptions{Backend::kCuda});
+      EXPECT_EQ(gpu.backend, "cuda") << sql;
+      EXPECT_TRUE(same(cpu, gpu, sql));
+    } catch (const Error& e) {
+      ADD_FAILURE() << sql << " did not run on the CUDA backend: " << e.what();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace raydb::test

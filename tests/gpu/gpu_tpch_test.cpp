@@ -38,6 +38,24 @@ TEST(CudaAnalysis, Q13CountsOrdersPerCustomerOnTheStarKernels) {
   EXPECT_TRUE(per_key_on_star) << "q13's per-key count is not on the star kernels:" << all;
 }
 
+// Issue 12's semi and anti joins: q4's EXISTS, q21's and q22's decorrelated [NOT] EXISTS
+// test their subqueries' keys as key sets (one array, not a constant per key), and the
+// blocks holding them stay on CUDA.
+TEST(CudaAnalysis, SemiJoinKeySetsStayOnCuda) {
+  for (const char* q : {"q4", "q21", "q22"}) {
+    const std::vector<std::string> blocks = tpch_key_set_blocks("0.01", q);
+    std::string all;
+    for (auto& b : blocks) all += "\n  " + b;
+    EXPECT_FALSE(blocks.empty()) << q << " tests no key set";
+    for (auto& b : blocks) {
+      EXPECT_EQ(b.find("refused"), std::string::npos) << q << ":" << all;
+      EXPECT_NE(b.find(": "), std::string::npos) << q << ":" << all;  // "<block>: <path>", not an error
+      EXPECT_EQ(b.find("no database"), std::string::npos) << q << ":" << all;
+    }
+    RecordProperty(q, all);
+  }
+}
+
 // TPC-H Q1 on the star kernels: the DECIMAL rescaling of the constants in
 // sum(l_extendedprice * (1 - l_discount) * (1 + l_tax)) is folded into them, so the
 // program fits kMaxProgram (it took the general path: "aggregate expression too long").

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "exec/cpu/cpu_backend.h"
@@ -30,6 +31,7 @@ class AdmittingRunner : public sql::QueryRunner {
   // The CUDA backend's refusal of `q` ("" when admitted); `path` names the admitted
   // plan's path (the analysis's describe(): star kernels or general path).
   std::string refusal(plan::LogicalQuery q, std::string* path = nullptr) {
+    key_set_block = std::any_of(q.conjuncts.begin(), q.conjuncts.end(), [](auto& e) { return has_key_set(*e); });
     plan::PhysicalPlan p = plan::plan_query(std::make_shared<plan::LogicalQuery>(std::move(q)), {});
     auto r = exec::cuda::CudaBackend().admit(p, Settings{});
     if (path && r) *path = "refused";
@@ -45,6 +47,7 @@ class AdmittingRunner : public sql::QueryRunner {
     std::string path;
     if (std::string why = refusal(q, &path); !why.empty()) refusals.push_back(what + ": " + why);
     paths.push_back(what + ": " + path);
+    if (key_set_block) key_set_paths.push_back(paths.back());
     std::vector<Type> types;
     for (auto& e : q.select) types.push_back(e->type);
     const std::vector<std::string> names = q.output_names;
@@ -64,6 +67,13 @@ class AdmittingRunner : public sql::QueryRunner {
 
   std::vector<std::string> refusals;
   std::vector<std::string> paths;  // per block run: "what: path"
+  std::vector<std::string> key_set_paths;  // those of blocks testing a key set
+  bool key_set_block = false;              // the last block admitted tests one
+
+  static bool has_key_set(const plan::Expr& e) {
+    if (e.kind == plan::ExprKind::kInKeySet) return true;
+    return std::any_of(e.children.begin(), e.children.end(), [](auto& c) { return has_key_set(*c); });
+  }
 
  private:
   exec::QueryDriver cpu_;
@@ -87,6 +97,7 @@ std::string admit_blocks(const std::string& sf, const std::string& name, Admitti
   if (std::string why = runner.refusal(std::move(stmt.query), &path); !why.empty())
     runner.refusals.push_back("outer block: " + why);
   runner.paths.push_back("outer block: " + path);
+  if (runner.key_set_block) runner.key_set_paths.push_back(runner.paths.back());
   return "";
 }
 
@@ -102,6 +113,12 @@ std::vector<std::string> tpch_cuda_paths(const std::string& sf, const std::strin
   AdmittingRunner runner;
   if (std::string error = admit_blocks(sf, name, runner); !error.empty()) return {error};
   return runner.paths;
+}
+
+std::vector<std::string> tpch_key_set_blocks(const std::string& sf, const std::string& name) {
+  AdmittingRunner runner;
+  if (std::string error = admit_blocks(sf, name, runner); !error.empty()) return {error};
+  return runner.key_set_paths;
 }
 
 void expect_tpch_cuda_equals_cpu(const std::string& sf, const std::string& name) {

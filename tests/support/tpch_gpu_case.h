@@ -24,4 +24,8 @@ std::vector<std::string> tpch_cuda_refusals(const std::string& sf, const std::st
 // "<block>: refused"; the outer block last.
 std::vector<std::string> tpch_cuda_paths(const std::string& sf, const std::string& name);
 
+// The blocks of `name` at `sf` that test a key set (a subquery's keys held as one
+// array, ExprKind::kInKeySet), as "<block>: <path>", the path as tpch_cuda_paths says.
+std::vector<std::string> tpch_key_set_blocks(const std::string& sf, const std::string& name);
+
 }  // namespace raydb::test

@@ -212,6 +212,14 @@ std::optional<Ranges> ColumnPredicate::compile_ranges(const Expr& e, const plan:
       Ranges r = normalize(all);
       return e.negated ? normalize(complement(r)) : r;
     }
+    case ExprKind::kInKeySet: {
+      // A NULL in the set makes "not found" unknown, which ranges cannot say: generic path.
+      if (!is_column(*e.children[0]) || e.key_set->has_null()) return std::nullopt;
+      const Column* col = bind_column(*e.children[0]);
+      if (!col || !e.key_set->comparable_with(col->type())) return std::nullopt;
+      const Ranges& r = e.key_set->runs();  // the stored words themselves: sorted, disjoint
+      return e.negated ? normalize(complement(r)) : r;
+    }
     case ExprKind::kLike: {
       if (!is_column(*e.children[0])) return std::nullopt;
       const Column* col = bind_column(*e.children[0]);

@@ -430,6 +430,24 @@ Vector eval_in_list(const Expr& e, const EvalContext& ctx) {
   return r;
 }
 
+// x [NOT] IN key set: found is TRUE; not found is NULL when the set holds a NULL, else
+// FALSE; NULL x is NULL (the set is never empty: an empty one binds to a constant).
+Vector eval_in_key_set(const Expr& e, const EvalContext& ctx) {
+  Vector x = evaluate(*e.children[0], ctx);
+  if (x.kind != VectorKind::kInt) fail(ErrorKind::kInternal, "a key set tested against a {} value", x.type.to_string());
+  const plan::KeySet& set = *e.key_set;
+  Vector r(Type::boolean(), ctx.n);
+  r.nulls = x.nulls;
+  const int64_t* v = x.ints.data();
+  int64_t* out = r.ints.data();
+  const int64_t flip = e.negated ? 1 : 0;
+  for (size_t i = 0; i < ctx.n; i++) out[i] = int64_t(set.contains(v[i])) ^ flip;
+  if (set.has_null())
+    for (size_t i = 0; i < ctx.n; i++)
+      if (out[i] == flip) r.set_null(i);  // not found: unknown
+  return r;
+}
+
 Vector eval_like(const Expr& e, const EvalContext& ctx) {
   Vector x = evaluate(*e.children[0], ctx);
   const std::string& pattern = e.value.as_string();
@@ -550,6 +568,7 @@ bool may_be_null(const Expr& e) {
     case ExprKind::kInList:
       if (InListCache::items_known_non_null(e)) return may_be_null(*e.children[0]);
       break;
+    case ExprKind::kInKeySet: return e.key_set->has_null() || may_be_null(*e.children[0]);
     case ExprKind::kFunction:
       if (e.func == plan::ScalarFunc::kConcatSkipNull) return false;
       break;
@@ -772,6 +791,7 @@ Vector evaluate_node(const Expr& e, const EvalContext& ctx) {
       return r;
     }
     case ExprKind::kInList: return eval_in_list(e, ctx);
+    case ExprKind::kInKeySet: return eval_in_key_set(e, ctx);
     case ExprKind::kLike: return eval_like(e, ctx);
     case ExprKind::kIsNull: {
       Vector x = evaluate(*e.children[0], ctx);

@@ -125,6 +125,13 @@ ExprPtr Expr::in_list(ExprPtr x, std::vector<ExprPtr> items, bool negated) {
   e->negated = negated;
   return e;
 }
+ExprPtr Expr::in_key_set(ExprPtr x, KeySetPtr set, bool negated) {
+  auto e = make(ExprKind::kInKeySet, Type::boolean());
+  e->children = {std::move(x)};
+  e->key_set = std::move(set);
+  e->negated = negated;
+  return e;
+}
 ExprPtr Expr::like(ExprPtr x, std::string pattern, bool negated) {
   auto e = make(ExprKind::kLike, Type::boolean());
   e->children = {std::move(x)};
@@ -225,6 +232,8 @@ std::string Expr::to_string() const {
       for (size_t i = 1; i < children.size(); i++) s += (i > 1 ? ", " : "") + child(i);
       return s + "))";
     }
+    case ExprKind::kInKeySet:
+      return fmt::format("({} {}IN {})", child(0), negated ? "NOT " : "", key_set->describe());
     case ExprKind::kLike: return fmt::format("({} {}LIKE '{}')", child(0), negated ? "NOT " : "", value.to_string());
     case ExprKind::kIsNull: return fmt::format("({} IS {}NULL)", child(0), negated ? "NOT " : "");
     case ExprKind::kCast: return fmt::format("CAST({} AS {})", child(0), type.to_string());
@@ -264,6 +273,9 @@ bool same_expr(const Expr& a, const Expr& b) {
     case ExprKind::kConstant:
     case ExprKind::kLike:
       if (!(a.value == b.value)) return false;
+      break;
+    case ExprKind::kInKeySet:
+      if (a.key_set != b.key_set) return false;  // one set per subquery run
       break;
     case ExprKind::kGroupRef:
     case ExprKind::kAggregateRef:
@@ -349,6 +361,7 @@ bool is_plain_test(const Expr& e) {
     case ExprKind::kCompare:
     case ExprKind::kBetween:
     case ExprKind::kInList:
+    case ExprKind::kInKeySet:
     case ExprKind::kLike:
     case ExprKind::kIsNull:
     case ExprKind::kAnd:

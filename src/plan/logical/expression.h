@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "plan/logical/key_set.h"
 #include "raydb/types.h"
 #include "raydb/value.h"
 
@@ -50,6 +51,7 @@ enum class ExprKind {
   kNot,           // children[0]
   kBetween,       // children[0] BETWEEN children[1] AND children[2] (negated => NOT BETWEEN)
   kInList,        // children[0] IN (children[1..]) (negated => NOT IN); list items are constants
+  kInKeySet,      // children[0] IN key_set (negated => NOT IN): a subquery's distinct keys as one array
   kLike,          // children[0] LIKE pattern (constant string); negated => NOT LIKE
   kIsNull,        // children[0] IS NULL (negated => IS NOT NULL)
   kCast,          // children[0] cast to `type`
@@ -102,6 +104,7 @@ struct Expr {
   bool negated = false;   // kBetween, kInList, kLike, kIsNull
   bool has_else = false;  // kCase
   ScalarFunc func = ScalarFunc::kAbs;  // kFunction
+  KeySetPtr key_set;                   // kInKeySet
   std::vector<ExprPtr> children;
   std::string name;  // display text (e.g. "sum(lo_revenue)"), for EXPLAIN and column headers
 
@@ -125,6 +128,8 @@ struct Expr {
   static ExprPtr logical_not(ExprPtr e);
   static ExprPtr between(ExprPtr e, ExprPtr lo, ExprPtr hi, bool negated);
   static ExprPtr in_list(ExprPtr e, std::vector<ExprPtr> items, bool negated);
+  // x [NOT] IN set; x's type compares with the set's words (KeySet::comparable_with).
+  static ExprPtr in_key_set(ExprPtr e, KeySetPtr set, bool negated);
   static ExprPtr like(ExprPtr e, std::string pattern, bool negated);
   static ExprPtr is_null(ExprPtr e, bool negated);
   static ExprPtr cast(ExprPtr e, Type to);

@@ -55,6 +55,9 @@ enum ProgOp : uint8_t {
   // as the CPU's eval_in_list: NULL x gives NULL; not found gives NULL when flag (the
   // list holds a NULL), else FALSE; sub = 1 negates (NOT IN), NULL staying NULL.
   kPInSet,
+  // pop x; x IN a dense key set: bit x - base of the words lookups[slot].values (size
+  // words; bitmap_set.h), three-valued and negated as kPInSet.
+  kPInBitmap,
 };
 
 // Error codes a program can raise (the first one wins; the host turns it into the CPU

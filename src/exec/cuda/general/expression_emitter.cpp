@@ -76,6 +76,7 @@ std::optional<Operand> ExpressionEmitter::emit(const Expr& e) {
     case ExprKind::kNot: return not_(e);
     case ExprKind::kBetween: return between(e);
     case ExprKind::kInList: return in_list(e);
+    case ExprKind::kInKeySet: return in_key_set(e);
     case ExprKind::kLike: return like(e);
     case ExprKind::kIsNull: return is_null(e);
     case ExprKind::kCast: return cast(e);
@@ -273,6 +274,34 @@ std::optional<Operand> ExpressionEmitter::in_list(const Expr& e) {
     if (k > 1) b_.push_logic(e, kPOr, 2);
   }
   if (e.negated) b_.push_logic(e, kPNot, 1);
+  return boolean_result();
+}
+
+// x IN <a subquery's keys>: one instruction over the KeySet, copied once into the
+// program's lookup table (no constant per key to compile): its bitmap when it has one
+// (kPInBitmap), else its sorted words (kPInSet).
+std::optional<Operand> ExpressionEmitter::in_key_set(const Expr& e) {
+  auto x = emit(*e.children[0]);
+  if (!x) return std::nullopt;
+  if (x->kind != VectorKind::kInt || !e.key_set->comparable_with(x->type))
+    return b_.fail("a key set tested against a value of another kind");
+  const plan::KeySet& set = *e.key_set;
+  CompiledProgram& p = b_.program();
+  ProgInstr in;
+  in.slot = int(p.lookups.size());
+  in.flag = set.has_null() ? 1 : 0;
+  in.sub = e.negated ? 1 : 0;
+  HostLookup t;
+  if (!set.bitmap().empty()) {  // dense: one load per row
+    in.op = kPInBitmap;
+    t.values.assign(set.bitmap().begin(), set.bitmap().end());
+    t.base = set.bitmap_base();
+  } else {
+    in.op = kPInSet;
+    t.values = set.words();
+  }
+  p.lookups.push_back(std::move(t));
+  b_.push(e, in, 1, 1);
   return boolean_result();
 }
 

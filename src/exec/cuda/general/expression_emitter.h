@@ -34,6 +34,7 @@ class ExpressionEmitter {
   std::optional<Operand> not_(const plan::Expr& e);
   std::optional<Operand> between(const plan::Expr& e);
   std::optional<Operand> in_list(const plan::Expr& e);
+  std::optional<Operand> in_key_set(const plan::Expr& e);
   std::optional<Operand> in_set(const plan::Expr& e);
   std::optional<Operand> function(const plan::Expr& e);
   std::optional<Operand> date_part(const plan::Expr& e, uint8_t part);

@@ -6,6 +6,7 @@
 // every branch was evaluated, as the vectorized evaluator does).
 #include <cstdint>
 
+#include "exec/cuda/general/bitmap_set.h"
 #include "exec/cuda/general/civil_date.h"
 #include "exec/cuda/general/device_program.h"
 
@@ -422,6 +423,17 @@ __device__ __forceinline__ void op_in_set(ProgStack& s, int& sp, const ProgInstr
   s.v[sp - 1] = (found != (in.sub != 0)) ? 1 : 0;
 }
 
+__device__ __forceinline__ void op_in_bitmap(ProgStack& s, int& sp, const ProgInstr& in, const ProgLookup& t) {
+  if (s.nl[sp - 1]) return;
+  const bool found = bitmap_set_contains(t.values, t.size, t.base, s.v[sp - 1]);
+  if (!found && in.flag) {
+    s.nl[sp - 1] = true;
+    s.v[sp - 1] = 0;
+    return;
+  }
+  s.v[sp - 1] = (found != (in.sub != 0)) ? 1 : 0;
+}
+
 // Runs `p` for row i of the joined rows (rows[t][i] is table t's row id). Returns
 // false after raising an error (a cast error carries the value it could not convert).
 __device__ inline bool run_program(const DevProgram& p, const uint32_t* const* rows, uint64_t i, i128& out,
@@ -470,6 +482,7 @@ __device__ inline bool run_program(const DevProgram& p, const uint32_t* const* r
       case kPCastDouble: e = op_cast_double(s, sp, in); break;
       case kPDatePart: op_date_part(s, sp, in); break;
       case kPInSet: op_in_set(s, sp, in, p.lookups[in.slot]); break;
+      case kPInBitmap: op_in_bitmap(s, sp, in, p.lookups[in.slot]); break;
       default: break;
     }
     if (e != kErrNone) {

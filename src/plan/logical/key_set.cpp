@@ -1,0 +1,70 @@
+#include "plan/logical/key_set.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace raydb::plan {
+
+namespace {
+
+// A bitmap costs span/8 bytes against 8 bytes a key for the array: kept while it is
+// at most 16 bits a key or at most 8 MiB (6 M order keys at SF 1 is 0.75 MiB).
+constexpr uint64_t kBitsPerKey = 16;
+constexpr uint64_t kAlwaysBits = uint64_t(1) << 26;
+
+int family(const Type& t) {
+  switch (t.id) {
+    case TypeId::kInteger:
+    case TypeId::kBigint: return 1;
+    case TypeId::kDate: return 2;
+    case TypeId::kTimestamp: return 3;
+    default: return 0;
+  }
+}
+
+}  // namespace
+
+bool KeySet::holds(const Type& t) { return family(t) != 0; }
+
+bool KeySet::comparable_with(const Type& x) const { return family(x) != 0 && family(x) == family(type_); }
+
+std::shared_ptr<const KeySet> KeySet::make(Type type, std::vector<int64_t> words, bool has_null) {
+  std::shared_ptr<KeySet> s(new KeySet());
+  s->type_ = type;
+  s->has_null_ = has_null;
+  if (!std::is_sorted(words.begin(), words.end())) std::sort(words.begin(), words.end());
+  words.erase(std::unique(words.begin(), words.end()), words.end());
+  s->words_ = std::move(words);
+  for (int64_t w : s->words_) {
+    if (!s->runs_.empty() && s->runs_.back().second + 1 == w)
+      s->runs_.back().second = w;
+    else
+      s->runs_.push_back({w, w});
+  }
+  s->build_bitmap();
+  uint64_t h = has_null ? 0x9e3779b97f4a7c15ull : 0;
+  for (int64_t w : s->words_) h = (h ^ uint64_t(w)) * 0x100000001b3ull + (h >> 29);
+  s->fingerprint_ = h;
+  return s;
+}
+
+void KeySet::build_bitmap() {
+  if (words_.empty()) return;
+  const uint64_t span = uint64_t(max()) - uint64_t(min());  // wraps correctly for any int64 pair
+  if (span >= std::max(kAlwaysBits, kBitsPerKey * uint64_t(words_.size()))) return;
+  bitmap_base_ = min();
+  bitmap_.assign(size_t(span / 64 + 1), 0);
+  for (int64_t w : words_) {
+    const uint64_t off = uint64_t(w) - uint64_t(bitmap_base_);
+    bitmap_[off >> 6] |= uint64_t(1) << (off & 63);
+  }
+}
+
+bool KeySet::contains_sorted(int64_t w) const { return std::binary_search(words_.begin(), words_.end(), w); }
+
+std::string KeySet::describe() const {
+  return fmt::format("<{} {} keys{} #{:016x}>", words_.size(), type_.to_string(), has_null_ ? " and NULL" : "",
+                     fingerprint_);
+}
+
+}  // namespace raydb::plan

@@ -275,7 +275,12 @@ bool same_expr(const Expr& a, const Expr& b) {
       if (!(a.value == b.value)) return false;
       break;
     case ExprKind::kInKeySet:
-      if (a.key_set != b.key_set) return false;  // one set per subquery run
+      // Each binding of a subquery makes its own set (GROUP BY 1 binds the select
+      // expression again): equal when their keys are, as IN lists compare constants.
+      if (a.key_set != b.key_set &&
+          (!a.key_set || !b.key_set || !(a.key_set->type() == b.key_set->type()) ||
+           a.key_set->has_null() != b.key_set->has_null() || a.key_set->words() != b.key_set->words()))
+        return false;
       break;
     case ExprKind::kGroupRef:
     case ExprKind::kAggregateRef:

@@ -51,7 +51,8 @@ TEST(KeySet, SparseSetsUseBinarySearchAndMatchBruteForce) {
   for (int i = 0; i < 5000; i++) words.push_back(int64_t(rng()));  // all of int64
   words.push_back(std::numeric_limits<int64_t>::min());
   words.push_back(std::numeric_limits<int64_t>::max());
-  for (int64_t w : words) probes.push_back(w + 1), probes.push_back(w - 1);
+  // Neighbours of every word, wrapping at the ends of int64 (signed overflow is undefined).
+  for (int64_t w : words) probes.push_back(int64_t(uint64_t(w) + 1)), probes.push_back(int64_t(uint64_t(w) - 1));
   for (int i = 0; i < 5000; i++) probes.push_back(int64_t(rng()));
   expect_matches_brute_force(words, probes);
   EXPECT_TRUE(KeySet::make(Type::bigint(), words, false)->bitmap().empty());

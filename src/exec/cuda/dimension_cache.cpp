@@ -49,9 +49,4 @@ void DimensionCache::clear() {
   entries_.clear();
 }
 
-size_t DimensionCache::size() {
-  std::lock_guard<std::mutex> g(mutex_);
-  return entries_.size();
-}
-
 }  // namespace raydb::exec::cuda

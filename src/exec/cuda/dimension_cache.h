@@ -20,7 +20,8 @@
 
 namespace raydb::exec::cuda {
 
-// One dimension's built arrays and the counts the fact pass reads.
+// One dimension's built arrays and the counts the fact pass reads (flags and dense
+// only while it is built).
 struct DimArrays {
   gpu::DeviceBuffer lookup, flags, dense, inv, translated;
   // The probe's 1- or 2-byte copy of the lookup (star_fact_pass.cpp add_probe), made on
@@ -47,7 +48,6 @@ class DimensionCache {
   // Keeps `a` for `k`, dropping the least recently used entries beyond the limits.
   void put(DimKey k, std::shared_ptr<DimArrays> a);
   void clear();
-  size_t size();
 
   static constexpr size_t kMaxEntries = 64;
   static constexpr uint64_t kMaxBytes = uint64_t(256) << 20;

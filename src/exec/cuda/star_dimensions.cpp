@@ -172,9 +172,8 @@ void build_dimensions(StarRun& r) {
   const bool keep = r.settings.cuda_dimension_cache();
   std::vector<DimKey> keys(r.dims.size());
   bool all_reused = keep;
-  for (size_t i = 0; i < r.dims.size(); i++) {
+  for (size_t i = 0; i < r.dims.size() && keep; i++) {
     DimRun& d = r.dims[i];
-    if (!keep) continue;
     keys[i] = dimension_key(r, i);
     d.arrays = DimensionCache::instance().find(keys[i]);
     d.reused = d.arrays != nullptr;
@@ -201,6 +200,9 @@ void build_dimensions(StarRun& r) {
       if (d.reused) continue;
       d.arrays->codes = ctx.host.get<u64>()[2 * i];
       d.arrays->passed = ctx.host.get<u64>()[2 * i + 1];
+      // The build's scratch (the kernels finished above): not kept with the arrays.
+      d.arrays->flags.reset();
+      d.arrays->dense.reset();
       if (keep) DimensionCache::instance().put(std::move(keys[i]), d.arrays);
     }
   } else {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds raydb and runs the default test suite (everything but the `slow` label) and the
 # installed-package example (scripts/install_check.sh), then
-# repeats it in an AddressSanitizer + UndefinedBehaviorSanitizer build (build-asan/).
+# repeats it in an AddressSanitizer + UndefinedBehaviorSanitizer build (build-asan/),
+# leaving out the `release_only` label (tests too slow under the sanitizers).
 # Between the two, the Python package is built with pip and its pytest suite runs
 # (scripts/python_test.sh; RAYDB_SKIP_PYTHON=1 skips it). Skip the sanitizer pass with
 # RAYDB_SKIP_SANITIZE=1. Last, the libFuzzer targets (scripts/fuzz.sh: a clang build in
@@ -43,7 +44,7 @@ if [ "${RAYDB_SKIP_SANITIZE:-0}" != 1 ]; then
     # Findings abort the process, so the test fails; children (the raydb CLI) inherit this.
     ASAN_OPTIONS="abort_on_error=1:detect_leaks=1:strict_string_checks=1:check_initialization_order=1" \
     UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
-      ctest --test-dir build-asan -LE slow --output-on-failure -j "$jobs" || failed=1
+      ctest --test-dir build-asan -LE 'slow|release_only' --output-on-failure -j "$jobs" || failed=1
   else
     echo "test.sh: sanitizer build failed" >&2
     failed=1

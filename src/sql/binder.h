@@ -152,6 +152,18 @@ class Binder {
   TableItem group_join_rows(const SelectStatement& s, std::shared_ptr<SelectStatement> per_key, const AstPtr& lkey,
                             size_t counts, const SelectStatement& out);
   TempTable outer_join(std::vector<TableItem> left, TableItem right, const std::set<std::string>& names, bool star);
+  // One kept column of a joined side: the item it comes from, its name and type.
+  struct OuterJoinColumn {
+    std::string qualifier, name;
+    Type type;
+  };
+  // The parts (matched rows, then the unmatched rows of each preserved side) of an
+  // outer join whose ON is any condition, found by row numbers (binder_outer_join.cpp).
+  std::vector<TempTable> outer_join_by_rows(const std::vector<TableItem>& left, const TableItem& right,
+                                            TableItem::Join kind, const AstPtr& cond,
+                                            const std::vector<OuterJoinColumn>& lcols,
+                                            const std::vector<OuterJoinColumn>& rcols, const std::set<std::string>& on,
+                                            const char* what);
   std::vector<std::pair<std::string, TempTable>> join_sources(std::vector<TableItem>& items);
 
   const TableResolver& resolve_;

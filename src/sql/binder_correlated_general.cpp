@@ -95,7 +95,10 @@ AstPtr Binder::replace_outer(const AstPtr& e, const Correlation& c, OuterTuple& 
     int table = -1, column = -1;
     for (size_t i = 0; i < from_tables_; i++) {
       const bool named = e->qualifier.empty() || iequals(q_.tables[i].alias, e->qualifier);
-      const int at = named ? shapes_[i].find_column(e->name) : -1;
+      int at = named ? shapes_[i].find_column(e->name) : -1;
+      // An item inside an outer join's rows (TempTable::qualifiers).
+      if (at < 0 && !e->qualifier.empty() && shapes_[i].has_qualifier(e->qualifier))
+        at = shapes_[i].find_qualified(e->qualifier, e->name);
       if (at >= 0) {
         if (table >= 0) refuse(*e, "its outer column '" + e->to_string() + "' is ambiguous");
         table = int(i), column = at;

@@ -31,10 +31,15 @@ struct Binder::Correlation {
     } else if (in_inner("")) {
       return Side::kInner;
     }
-    for (size_t i = 0; i < outer->q_.tables.size(); i++)
+    for (size_t i = 0; i < outer->q_.tables.size(); i++) {
       if ((c.qualifier.empty() || iequals(outer->q_.tables[i].alias, c.qualifier)) &&
           outer->shapes_[i].find_column(c.name) >= 0)
         return Side::kOuter;
+      // An item inside an outer join's rows (TempTable::qualifiers), as bind_column sees it.
+      if (!c.qualifier.empty() && outer->shapes_[i].has_qualifier(c.qualifier) &&
+          outer->shapes_[i].find_qualified(c.qualifier, c.name) >= 0)
+        return Side::kOuter;
+    }
     return Side::kUnknown;
   }
   // Whether e (not looking into nested subqueries) reads outer, or inner, columns.

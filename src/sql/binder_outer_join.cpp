@@ -4,10 +4,13 @@
 //   matched rows     SELECT l.*, r.* FROM L, R WHERE <L's ON> AND cond
 //   unmatched of L   SELECT l.*, NULL... FROM L WHERE NOT matched_l  (LEFT, FULL)
 //   unmatched of R   SELECT NULL..., r.* FROM R WHERE NOT matched_r  (RIGHT, FULL)
-// cond must be one equality lkey = rkey between the sides plus conditions on one side
-// each; matched_l is (L-only conditions AND lkey IN (SELECT rkey FROM R WHERE R-only
+// When cond is one equality lkey = rkey between the sides plus conditions on one side
+// each, matched_l is (L-only conditions AND lkey IN (SELECT rkey FROM R WHERE R-only
 // conditions)), a semi join, and NOT of it is taken two-valued (CASE), so a NULL key or
-// an unknown condition counts as no match, as ON does. Later items join the result;
+// an unknown condition counts as no match, as ON does. Any other cond (no equality, a
+// non-equi or OR condition across the sides) numbers each side's rows first and takes
+// the unmatched rows as those whose number is not among the matched pairs' (see
+// outer_join_by_rows). Later items join the result;
 // WHERE applies after the join, as SQL says. Columns keep their items' names
 // (TempTable::qualifiers), so l.x, r.x and unambiguous x resolve as before. Only the
 // columns the statement names anywhere are kept.
@@ -43,12 +46,6 @@ AstPtr literal(Value v, const std::string& text) {
   e->text = text;
   return e;
 }
-
-// One column of a joined side: the item it comes from and its name.
-struct SideColumn {
-  std::string qualifier, name;
-  Type type;
-};
 
 using Sources = std::vector<std::pair<std::string, TempTable>>;
 
@@ -165,14 +162,14 @@ TempTable Binder::outer_join(std::vector<TableItem> left, TableItem right, const
 
   // The kept columns of each side, and which side a column reference reads.
   auto columns_of = [&](const std::vector<std::pair<std::string, TempTable>>& src) {
-    std::vector<SideColumn> cols;
+    std::vector<Binder::OuterJoinColumn> cols;
     for (auto& [alias, t] : src)
       for (size_t c = 0; c < t.columns(); c++)
         if (star || names.count(to_lower(t.name(c))))
           cols.push_back({t.qualifiers.empty() ? alias : t.qualifiers[c], t.name(c), t.type(c)});
     return cols;
   };
-  const std::vector<SideColumn> lcols = columns_of(lsrc), rcols = columns_of(rsrc);
+  const std::vector<Binder::OuterJoinColumn> lcols = columns_of(lsrc), rcols = columns_of(rsrc);
   auto reads = [](const std::vector<std::pair<std::string, TempTable>>& src, const AstExpr& c) {
     for (auto& [alias, t] : src) {
       if (c.qualifier.empty() ? t.find_column(c.name) != -1
@@ -196,10 +193,12 @@ TempTable Binder::outer_join(std::vector<TableItem> left, TableItem right, const
     for (auto& c : e.children) sides(*c, s);
   };
 
-  // cond = lkey = rkey AND L-only AND R-only.
+  // cond = lkey = rkey AND L-only AND R-only takes the semi-join form below; any other
+  // cond (no equality between the sides, or more terms reading both) the general one.
   std::vector<AstPtr> terms, lonly, ronly;
   split_and(cond, terms);
   AstPtr lkey, rkey;
+  bool general = false;
   for (const AstPtr& t : terms) {
     Sides s;
     sides(*t, s);
@@ -215,15 +214,11 @@ TempTable Binder::outer_join(std::vector<TableItem> left, TableItem right, const
       else if (b.left && !b.right && a.right && !a.left) lkey = t->children[1], rkey = t->children[0];
     }
     if (s.left && s.right && !(lkey && (t->children.size() == 2 && (t->children[0] == lkey || t->children[1] == lkey))))
-      fail(ErrorKind::kNotImplemented,
-           "{} ... ON is supported with one equality between the two sides and conditions on one side each, "
-           "not '{}'", what, t->to_string());
+      general = true;
   }
-  if (!lkey)
-    fail(ErrorKind::kNotImplemented, "{} ... ON needs an equality between the two sides (line {}, column {})", what,
-         right.line, right.column);
+  general = general || !lkey;
 
-  auto column_ast = [](const SideColumn& c) {
+  auto column_ast = [](const Binder::OuterJoinColumn& c) {
     auto e = std::make_shared<AstExpr>();
     e->kind = AstKind::kColumn;
     e->qualifier = c.qualifier;
@@ -231,7 +226,7 @@ TempTable Binder::outer_join(std::vector<TableItem> left, TableItem right, const
     e->quoted = true;
     return e;
   };
-  auto null_of = [](const SideColumn& c) {
+  auto null_of = [](const Binder::OuterJoinColumn& c) {
     auto e = std::make_shared<AstExpr>();
     e->kind = AstKind::kCast;
     e->cast_type = c.type;
@@ -279,7 +274,15 @@ TempTable Binder::outer_join(std::vector<TableItem> left, TableItem right, const
   };
 
   std::vector<TempTable> parts;
-  {
+  if (general) {
+    std::set<std::string> on;
+    bool on_star = false;
+    SelectStatement reads;
+    reads.where = cond;
+    statement_names(reads, on, on_star);
+    parts = outer_join_by_rows(left, right, kind, cond, lcols, rcols, on, what);
+  }
+  if (!general) {
     SelectStatement matched;
     matched.from = left;
     TableItem r = right;
@@ -288,14 +291,14 @@ TempTable Binder::outer_join(std::vector<TableItem> left, TableItem right, const
     select_list(matched, false, false);
     parts.push_back(materialize(matched, "joined", {}, what));
   }
-  if (kind != TableItem::Join::kRight) {
+  if (!general && kind != TableItem::Join::kRight) {
     SelectStatement l;
     l.from = left;
     l.where = unmatched(lkey, lonly, rkey, {right}, ronly);
     select_list(l, false, true);
     parts.push_back(materialize(l, "joined", {}, what));
   }
-  if (kind != TableItem::Join::kLeft) {
+  if (!general && kind != TableItem::Join::kLeft) {
     SelectStatement r;
     r.from = {right};
     r.where = unmatched(rkey, ronly, lkey, left, lonly);
@@ -313,6 +316,12 @@ TempTable Binder::outer_join(std::vector<TableItem> left, TableItem right, const
       shape.qualifiers.push_back(c.qualifier);
       shape.plain.push_back(c.name);
     }
+  if (internal.empty()) {  // only the rows count (count(*)): each part's constant first column
+    internal.push_back("\x01rows");
+    types.push_back(Type::integer());
+    shape.qualifiers.push_back("\x01rows");
+    shape.plain.push_back("\x01rows");
+  }
   TempTableBuilder b("joined", internal, types, what);
   for (const TempTable& p : parts)
     for (size_t c = 0; c < internal.size(); c++) append_part_column(b, p, c);
@@ -320,6 +329,131 @@ TempTable Binder::outer_join(std::vector<TableItem> left, TableItem right, const
   t.qualifiers = std::move(shape.qualifiers);
   t.plain = std::move(shape.plain);
   return t;
+}
+
+std::vector<TempTable> Binder::outer_join_by_rows(const std::vector<TableItem>& left, const TableItem& right,
+                                                  TableItem::Join kind, const AstPtr& cond,
+                                                  const std::vector<OuterJoinColumn>& lcols,
+                                                  const std::vector<OuterJoinColumn>& rcols,
+                                                  const std::set<std::string>& on, const char* what) {
+  auto column_ast = [](const std::string& qualifier, const std::string& name) {
+    auto e = std::make_shared<AstExpr>();
+    e->kind = AstKind::kColumn;
+    e->qualifier = qualifier;
+    e->name = name;
+    e->quoted = true;
+    return AstPtr(e);
+  };
+  // A result read by later statements as a hidden WITH query named `alias`.
+  auto hidden = [&](const TempTable& t, const std::string& alias) {
+    TableItem item;
+    item.name = "\x01outer" + std::to_string(ctes_.size());
+    item.alias = alias;
+    ctes_.emplace_back(item.name, t);
+    return item;
+  };
+  // One side's rows numbered 1..n (row_number() OVER (), "__row"), its kept columns and
+  // those cond reads (`on`), keeping the names of the items they come from, so that
+  // cond reads them as written.
+  auto numbered = [&](std::vector<TableItem> from, const std::vector<OuterJoinColumn>& kept, const std::string& alias) {
+    SelectStatement q;
+    q.from = std::move(from);
+    std::vector<OuterJoinColumn> cols = kept;
+    for (auto& [item, t] : join_sources(q.from))
+      for (size_t c = 0; c < t.columns(); c++) {
+        if (!on.count(to_lower(t.name(c)))) continue;
+        OuterJoinColumn oc{t.qualifiers.empty() ? item : t.qualifiers[c], t.name(c), t.type(c)};
+        bool have = false;
+        for (auto& k : cols) have = have || (iequals(k.qualifier, oc.qualifier) && iequals(k.name, oc.name));
+        if (!have) cols.push_back(oc);
+      }
+    std::vector<std::string> names;
+    for (auto& c : cols) {
+      q.select.push_back({column_ast(c.qualifier, c.name), ""});
+      names.push_back("c" + std::to_string(names.size() + 1));
+    }
+    auto rn = std::make_shared<AstExpr>();
+    rn->kind = AstKind::kFunction;
+    rn->name = "row_number";
+    rn->over = std::make_shared<WindowSpecAst>();
+    q.select.push_back({rn, "__row"});
+    names.push_back("__row");
+    TempTable t = materialize(q, "joined", names, what);
+    for (auto& c : cols) t.qualifiers.push_back(c.qualifier), t.plain.push_back(c.name);
+    t.qualifiers.push_back(alias);
+    t.plain.push_back("__row");
+    return hidden(t, alias);
+  };
+  const TableItem l = numbered(left, lcols, "\x01l"), r = numbered({right}, rcols, "\x01r");
+  auto side_columns = [&](SelectStatement& q, const std::vector<OuterJoinColumn>& cols, bool nulls) {
+    for (auto& c : cols) {
+      AstPtr v = column_ast(c.qualifier, c.name);
+      if (nulls) {
+        auto n = std::make_shared<AstExpr>();
+        n->kind = AstKind::kCast;
+        n->cast_type = c.type;
+        auto null = std::make_shared<AstExpr>();
+        null->kind = AstKind::kLiteral;
+        null->value = Value::null();
+        null->text = "NULL";
+        n->children = {null};
+        v = n;
+      }
+      q.select.push_back({v, ""});
+    }
+  };
+  // Nothing kept (count(*) only): a constant first column carries the rows.
+  auto constant_first = [&](SelectStatement& q) {
+    if (!lcols.empty() || !rcols.empty()) return;
+    auto zero = std::make_shared<AstExpr>();
+    zero->kind = AstKind::kLiteral;
+    zero->value = Value::integer(0);
+    zero->text = "0";
+    q.select.insert(q.select.begin(), {zero, ""});
+  };
+  auto named = [](const SelectStatement& q) {
+    std::vector<std::string> names;
+    for (size_t i = 0; i < q.select.size(); i++) names.push_back("c" + std::to_string(i + 1));
+    return names;
+  };
+  // The matched pairs, with both row numbers after the columns (which parts past the
+  // joined columns are not read: outer_join appends the first columns only).
+  SelectStatement m;
+  m.from = {l, r};
+  m.where = cond;
+  side_columns(m, lcols, false);
+  side_columns(m, rcols, false);
+  constant_first(m);
+  m.select.push_back({column_ast(l.alias, "__row"), ""});
+  m.select.push_back({column_ast(r.alias, "__row"), ""});
+  std::vector<std::string> mnames = named(m);
+  mnames[mnames.size() - 2] = "__lrow";
+  mnames.back() = "__rrow";
+  std::vector<TempTable> parts = {materialize(m, "joined", mnames, what)};
+  const TableItem matched = hidden(parts[0], "\x01m");
+  // A side's unmatched rows: its row number (never NULL, so NOT IN is two-valued) is
+  // not among the matched pairs'.
+  auto unmatched = [&](const TableItem& side, const char* row, bool left_side) {
+    auto rows = std::make_shared<SelectStatement>();
+    rows->from = {matched};
+    rows->select.push_back({column_ast("", row), ""});
+    auto in = std::make_shared<AstExpr>();
+    in->kind = AstKind::kInList;
+    in->negated = true;
+    in->children = {column_ast(side.alias, "__row")};
+    in->subquery = rows;
+    in->text = "(matched rows)";
+    SelectStatement q;
+    q.from = {side};
+    q.where = in;
+    side_columns(q, lcols, !left_side);
+    side_columns(q, rcols, left_side);
+    constant_first(q);
+    return materialize(q, "joined", named(q), what);
+  };
+  if (kind != TableItem::Join::kRight) parts.push_back(unmatched(l, "__lrow", true));
+  if (kind != TableItem::Join::kLeft) parts.push_back(unmatched(r, "__rrow", false));
+  return parts;
 }
 
 }  // namespace raydb::sql

@@ -512,8 +512,11 @@ TableItem Parser::parse_table_item() {
 
 // A table item, or a parenthesized join of inner and cross joins, `(a CROSS JOIN b)`,
 // whose items join the enclosing list as written without parentheses (inner joins
-// associate; ON conditions keep their order). Parenthesized outer joins are refused.
-std::vector<TableItem> Parser::parse_table_items() {
+// associate; ON conditions keep their order). A parenthesized outer join is taken the
+// same way only as FROM's first item (`FROM (a LEFT JOIN b ON c), x`: joins associate
+// to the left, so the parentheses change nothing); after other items they would
+// (`x, (a RIGHT JOIN b ON c)` is not `(x, a) RIGHT JOIN b`), and it is refused there.
+std::vector<TableItem> Parser::parse_table_items(bool first) {
   const Token& at = peek();
   if (!at.is_operator("(") || peek(1).is_keyword("select") || peek(1).is_keyword("with") || peek(1).is_operator("("))
     return {parse_table_item()};
@@ -521,7 +524,8 @@ std::vector<TableItem> Parser::parse_table_items() {
   SelectStatement group;
   parse_from(group);
   for (const TableItem& t : group.from)
-    if (t.join != TableItem::Join::kInner) not_supported_error(at, "a parenthesized outer join in FROM");
+    if (t.join != TableItem::Join::kInner && !first)
+      not_supported_error(at, "a parenthesized outer join after other FROM items");
   expect_operator(")");
   if (at_name() || peek().is_keyword("as")) not_supported_error(peek(), "an alias for a parenthesized join");
   return group.from;
@@ -531,7 +535,7 @@ void Parser::parse_from(SelectStatement& s) {
   auto append = [&s](std::vector<TableItem> items) {
     for (auto& t : items) s.from.push_back(std::move(t));
   };
-  append(parse_table_items());
+  append(parse_table_items(true));
   for (;;) {
     if (accept_operator(",")) {
       append(parse_table_items());

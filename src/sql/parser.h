@@ -60,7 +60,7 @@ class Parser {
   void parse_select_list(SelectStatement& s);
   void parse_from(SelectStatement& s);
   TableItem parse_table_item();
-  std::vector<TableItem> parse_table_items();
+  std::vector<TableItem> parse_table_items(bool first = false);
   void parse_order_by(SelectStatement& s);
   // [NULLS FIRST | NULLS LAST] after an ORDER BY key: 0 when absent, 1 FIRST, 2 LAST.
   int accept_nulls_order();

@@ -221,7 +221,8 @@ TEST(SqlParser, UnsupportedFeaturesSaySo) {
   ns("select a from t natural join u", "NATURAL JOIN");
   ns("select a from t join u using (a)", "JOIN ... USING");
   ns("with recursive x as (select 1) select 1", "WITH RECURSIVE");
-  ns("select a from (t left join u on t.a = u.a)", "parenthesized outer join");
+  ns("select a from x, (t left join u on t.a = u.a)", "parenthesized outer join after other FROM items");
+  ns("select a from x cross join (t right join u on t.a = u.a)", "parenthesized outer join after other FROM items");
   ns("select a from (t join u on t.a = u.a) x", "an alias for a parenthesized join");
   ns("(select a from t order by a) order by a", "ORDER BY or LIMIT after a parenthesized query");
   ns("select a from t where a similar to 'x'", "SIMILAR TO");

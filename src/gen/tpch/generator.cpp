@@ -3,11 +3,13 @@
 #include <omp.h>
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <optional>
 
 #include "common/error.h"
 #include "common/progress.h"
+#include "common/timer.h"
 #include "gen/tpch/tables.h"
 
 namespace raydb::tpch {
@@ -54,13 +56,11 @@ RowCounts row_counts(double sf) {
 std::vector<TablePtr> generate(const GenOptions& options) {
   if (options.threads < 0) fail(ErrorKind::kInvalidInput, "thread count must be positive, got {}", options.threads);
   const RowCounts counts = row_counts(options.scale_factor);
-  std::optional<Progress> progress;
-  if (options.progress) progress.emplace("generate text pool", 1);
-  const std::shared_ptr<const TextPool> text = TextPool::shared(options.seed);
-  if (progress) {
-    progress->add(1);
-    progress->finish();
-  }
+  Timer timer;
+  const std::shared_ptr<const TextPool> text = TextPool::shared(options.seed);  // one stream: not parallel
+  if (options.progress && !progress_quiet())
+    std::fprintf(stderr, "generate text pool: %lld MiB in %.2f s\n", (long long)(TextPool::kPoolBytes >> 20),
+                 timer.elapsed_ms() / 1e3);
   TableJob job{counts, options.seed, options.threads > 0 ? options.threads : omp_get_max_threads(), options.progress,
                text.get()};
   std::vector<TablePtr> tables = generate_orders_lineitem(job);  // lineitem, orders

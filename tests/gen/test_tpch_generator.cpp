@@ -80,6 +80,12 @@ TEST(TpchGenerator, RowCountsFollowTheScaleFactor) {
   EXPECT_EQ(c.clerks, 1000u);
   EXPECT_EQ(row_counts(0.01).clerks, 1000u);  // dbgen: at least 1,000 clerks (Clerk#000000951 at SF 0.01)
   EXPECT_EQ(row_counts(2).orders, 3000000u);
+  // Below SF 1 dbgen scales by int(1000 x SF) / 1000: its customer.tbl has 750 rows
+  // at -s 0.005 and 43,500 at -s 0.29, its supplier.tbl 50 and 2,900.
+  EXPECT_EQ(row_counts(0.005).customer, 750u);
+  EXPECT_EQ(row_counts(0.005).supplier, 50u);
+  EXPECT_EQ(row_counts(0.29).customer, 43500u);
+  EXPECT_EQ(row_counts(0.29).supplier, 2900u);
   EXPECT_EQ(rows("lineitem"), 60175u);  // dbgen's lineitem.tbl at SF 0.01
   EXPECT_THROW(row_counts(0), Error);
   EXPECT_THROW(row_counts(1000), Error);  // order keys beyond INTEGER

@@ -151,8 +151,9 @@ bool same_tbl_row(const std::string& expected, const std::string& actual) {
 }
 
 // Rows of the TPC-H kit's dbgen at SF 0.01 (`dbgen -s 0.01`, copied from its .tbl
-// files): first rows, and rows past the first block of each table, which the
-// generator reaches by skipping its streams ahead.
+// files): first and last rows, and rows past the first block of each table (1,024
+// parts or customers, 8,192 orders), which the generator reaches by skipping its
+// streams ahead.
 TEST(TpchGenerator, RowsEqualTheKitsDbgenAtSf001) {
   const std::vector<std::tuple<std::string, uint64_t, std::string>> expected = {
       {"nation", 0, "0|ALGERIA|0| haggle. carefully final deposits detect slyly agai|"},
@@ -161,6 +162,11 @@ TEST(TpchGenerator, RowsEqualTheKitsDbgenAtSf001) {
       {"customer", 0, "1|Customer#000000001|IVhzIApeRb ot,c,E|15|25-989-741-2988|711.56|BUILDING|to the even, regular platelets. regular, ironic epitaphs nag e|"},
       {"part", 999, "1000|wheat frosted chiffon aquamarine saddle|Manufacturer#2|Brand#24|ECONOMY BRUSHED NICKEL|10|SM DRUM|901.00|g fluf|"},
       {"partsupp", 4096, "1025|26|6647|310.87|, ironic forges. quickly special packages detect carefully accounts. slyly permanent frets print carefully. car|"},
+      {"partsupp", 4100, "1026|27|2474|473.62|he slyly unusual requests boost unusual, regular pinto beans. blithely enticing dependencies are slyly pack|"},
+      {"part", 1500, "1501|white seashell khaki almond antique|Manufacturer#1|Brand#11|PROMO ANODIZED BRASS|49|WRAP CAN|1402.50|urious|"},
+      {"customer", 1499, "1500|Customer#000001500|4zaoUzuWUTNFiNPbmu43|5|15-200-872-4790|6910.79|MACHINERY|s boost blithely above the fluffily ironic dolphins! ironic accounts|"},
+      {"supplier", 99, "100|Supplier#000000100|rIlN li8zvW22l2slbcx ECP4fL|21|31-351-324-5062|3191.70|es. regular instructions sleep carefully. slyly ironic packages across the foxes boost |"},
+      {"nation", 24, "24|UNITED STATES|1|y final packages. slow foxes cajole quickly. quickly silent platelets breach ironic accounts. unusual pinto be|"},
       {"orders", 0, "1|370|O|172799.49|1996-01-02|5-LOW|Clerk#000000951|0|nstructions sleep furiously among |"},
       {"orders", 8192, "32769|1000|O|93737.29|1997-01-22|2-HIGH|Clerk#000000956|0|y final requests haggle? qui|"},
       {"orders", 14999, "60000|1426|P|299401.61|1995-04-21|2-HIGH|Clerk#000000194|0|usual frets use alongside of the furiou|"},

@@ -13,7 +13,7 @@ namespace d = ssb::domains;  // colors, types and containers: dbgen's lists in d
 
 namespace {
 
-constexpr uint64_t kRowsPerBlock = 4096;
+constexpr uint64_t kRowsPerBlock = 1024;  // rows (parts) per parallel block
 
 // P_NAME: dbgen shuffles the 92 colors (a forward Fisher-Yates, one draw per
 // position) and joins the first five; those five need only the first five draws.

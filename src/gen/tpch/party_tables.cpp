@@ -11,7 +11,7 @@ namespace d = ssb::domains;  // the TPC nations, regions and market segments, in
 
 namespace {
 
-constexpr uint64_t kRowsPerBlock = 4096;
+constexpr uint64_t kRowsPerBlock = 1024;  // rows per parallel block
 
 // nation and region: names from the lists, a comment of 28..115 characters each.
 TablePtr code_table(const TableJob& job, bool nations) {

@@ -15,7 +15,7 @@ namespace raydb::bench {
 struct TpchBenchOptions {
   std::string dir;              // the TPC-H database (generated there when absent and generate_sf > 0)
   double generate_sf = 0;       // scale factor of that generation; 0: dir must hold TPC-H
-  uint64_t seed = 19920101;     // generator seed of that generation
+  uint64_t seed = 0;            // generator seed of that generation (0: dbgen's data)
   QueryOptions query;           // backend and threads
   int warmup = 1, reps = 10;
   std::vector<std::string> only;  // query names to run (empty: all 22)

@@ -50,7 +50,7 @@ void register_suite_bench(CLI::App& bench, const char* suite, const char* descri
     std::string db, backend = "auto", json, queries;
     double sf = 0;
     int reps = 10, warmup = 1, threads = 0, one_shot = 0;
-    uint64_t seed = 19920101;
+    uint64_t seed = std::is_same_v<Options, bench::TpchBenchOptions> ? 0 : 19920101;  // TPC-H 0: dbgen's data
   };
   auto a = std::make_shared<Args>();
   cmd->add_option("--db", a->db, fmt::format("{} database directory (generated there at --sf when absent{})", db_what,

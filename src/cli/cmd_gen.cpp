@@ -47,7 +47,9 @@ admin::SsbGenOptions parse_options(const GenSsbArgs& a) {
 }
 
 void run_gen_tpch(const GenSsbArgs& a) {
-  const admin::TpchGenOptions options = parse_options(a);
+  admin::TpchGenOptions options;
+  static_cast<admin::SsbGenOptions&>(options) = parse_options(a);
+  if (a.seed.empty()) options.seed = 0;  // dbgen's streams
   Timer timer;
   const admin::TpchGenSummary s = admin::generate_tpch(a.db, options);
   std::printf("generated TPC-H SF %g (seed %llu): %llu rows in %zu tables into %s in %.2f s\n", options.scale_factor,
@@ -81,12 +83,12 @@ void register_gen(CLI::App& app) {
   ssb->callback([args] { run_gen_ssb(*args); });
 
   auto targs = std::make_shared<GenSsbArgs>();
-  auto* tpch = gen->add_subcommand("tpch", "Generate the eight TPC-H tables (spec-conforming; raydb's own random "
-                                           "streams, not dbgen's)");
+  auto* tpch = gen->add_subcommand("tpch", "Generate the eight TPC-H tables (the same rows as the TPC-H kit's dbgen)");
   tpch->add_option("--sf", targs->sf, "Scale factor, > 0 (fractions such as 0.01 work)")->capture_default_str();
   tpch->add_option("--db", targs->db, "Database directory (created when missing; TPC-H tables are replaced)")
       ->required();
-  tpch->add_option("--seed", targs->seed, "Random seed (default 19920101); same seed, same data");
+  tpch->add_option("--seed", targs->seed, "Random seed (default 0: dbgen's seeds, the kit's data; any other value "
+                                          "changes every stream); same seed, same data");
   tpch->add_option("--tbl", targs->tbl, "Also write dbgen-style .tbl files into this directory");
   tpch->add_option("--threads", targs->threads, "Worker threads (default: all cores); output does not depend on it");
   tpch->add_option("--sort-by", targs->sort_by, "Sort the tables that have these columns by them (\"col[,col]\")");

@@ -3,21 +3,26 @@
 #include <omp.h>
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <optional>
 
 #include "common/error.h"
 #include "common/progress.h"
+#include "common/timer.h"
 #include "gen/tpch/tables.h"
 
 namespace raydb::tpch {
 
 namespace {
 
-// base x SF rounded down, at least 1 (as dbgen truncates scaled row counts); the
-// epsilon keeps 10,000 x 0.07 from rounding down to 699.
-uint64_t scaled(double base, double sf) {
-  return std::max<uint64_t>(1, uint64_t(std::floor(base * sf + 1e-6)));
+// dbgen's row count of a table of `base` rows at SF 1 (see row_counts).
+uint64_t scaled(uint64_t base, double sf) {
+  if (sf < 1) {
+    const uint64_t thousandths = uint64_t(1000 * sf);  // dbgen's int_scale, truncated like it
+    return std::max<uint64_t>(1, thousandths * base / 1000);
+  }
+  return uint64_t(double(base) * sf);
 }
 
 // A table other than lineitem and orders, with one progress line when it is done.
@@ -41,8 +46,7 @@ RowCounts row_counts(double sf) {
   c.supplier = scaled(10'000, sf);
   c.customer = scaled(150'000, sf);
   c.orders = scaled(1'500'000, sf);
-  c.clerks = scaled(1'000, sf);
-  c.comment_marks = scaled(5, sf);
+  c.clerks = std::max<uint64_t>(1'000, scaled(1'000, sf));
   // Sparse order keys reach about 4 x orders; o_orderkey is an INTEGER.
   if (c.orders > uint64_t(std::numeric_limits<int32_t>::max()) / 4 - 8)
     fail(ErrorKind::kInvalidInput, "scale factor {} is too large: TPC-H order keys would exceed the INTEGER range", sf);
@@ -51,9 +55,14 @@ RowCounts row_counts(double sf) {
 
 std::vector<TablePtr> generate(const GenOptions& options) {
   if (options.threads < 0) fail(ErrorKind::kInvalidInput, "thread count must be positive, got {}", options.threads);
-  const TextPool text(options.seed);
-  TableJob job{row_counts(options.scale_factor), options.seed,
-               options.threads > 0 ? options.threads : omp_get_max_threads(), options.progress, &text};
+  const RowCounts counts = row_counts(options.scale_factor);
+  Timer timer;
+  const std::shared_ptr<const TextPool> text = TextPool::shared(options.seed);  // one stream: not parallel
+  if (options.progress && !progress_quiet())
+    std::fprintf(stderr, "generate text pool: %lld MiB in %.2f s\n", (long long)(TextPool::kPoolBytes >> 20),
+                 timer.elapsed_ms() / 1e3);
+  TableJob job{counts, options.seed, options.threads > 0 ? options.threads : omp_get_max_threads(), options.progress,
+               text.get()};
   std::vector<TablePtr> tables = generate_orders_lineitem(job);  // lineitem, orders
   tables.push_back(timed(job, "generate customer", generate_customer));
   tables.push_back(timed(job, "generate part", generate_part));

@@ -1,35 +1,54 @@
 #pragma once
-// Counter-based random streams, as in gen/ssb: every row of every table gets its own
-// stream derived from (seed, table, row) by hashing, so a row's values never depend
-// on which thread generates it.
+// The random streams of the TPC-H kit's dbgen, reproduced so that raydb generates
+// the same rows: every column has its own Park-Miller "minimal standard" stream
+// (x' = 16807 x mod 2^31 - 1), and every row of a table consumes a fixed number of
+// draws from each of its streams whatever it uses (dbgen's row_stop). Row r of a
+// stream therefore starts at seed x 16807^(r x draws_per_row), which modular
+// exponentiation reaches directly: any block of rows can be generated on its own,
+// so generation is parallel and its output does not depend on the thread count.
 #include <cstdint>
-
-#include "gen/ssb/random.h"
 
 namespace raydb::tpch {
 
-enum class Stream : uint64_t {
-  kPart = 101, kPartSupp, kSupplier, kCustomer, kOrder, kOrderLines, kNation, kRegion, kTextPool, kSupplierMarks
-};
+constexpr int64_t kParkMillerModulus = 2147483647;  // 2^31 - 1
+constexpr int64_t kParkMillerMultiplier = 16807;
 
-class RowRandom {
+// 16807^n mod 2^31 - 1: the factor that advances a stream by n draws.
+int64_t park_miller_power(uint64_t n);
+
+class ColumnStream {
  public:
-  RowRandom(uint64_t seed, Stream stream, uint64_t row)
-      : state_(ssb::mix64(ssb::mix64(seed ^ (uint64_t(stream) * 0xD1B54A32D192ED03ull)) +
-                          row * 0x9E3779B97F4A7C15ull)) {}
+  ColumnStream() = default;
+  // The stream whose first value is `seed`, positioned at the start of row
+  // `first_row` (0-based) of a table that draws `draws_per_row` values per row.
+  ColumnStream(int64_t seed, int64_t draws_per_row, uint64_t first_row);
 
-  uint64_t next() {
-    state_ += 0x9E3779B97F4A7C15ull;
-    return ssb::mix64(state_);
-  }
-  // Uniform integer in [lo, hi] (multiply-high; bias below 2^-40 for these ranges).
+  // dbgen's UnifInt: a value in [lo, hi], computed in double precision exactly as
+  // the kit does (the draw divided by the modulus, times the range, truncated).
   int64_t uniform(int64_t lo, int64_t hi) {
-    unsigned __int128 span = uint64_t(hi - lo) + 1;
-    return lo + int64_t((span * next()) >> 64);
+    step();
+    return lo + int64_t(double(value_) / double(kParkMillerModulus) * double(hi - lo + 1));
   }
+  // dbgen's UnifInt(0, MAX_LONG) as the kit computes it: the range 2^31 overflows
+  // its 32-bit arithmetic to -2^31, so the value is <= 0. v-strings take 6 bits
+  // at a time from it.
+  int64_t alphabet_bits() {
+    step();
+    return int64_t(double(value_) / double(kParkMillerModulus) * -2147483648.0);
+  }
+  // Moves to the start of the next row, whatever this row drew.
+  void next_row() {
+    row_start_ = row_start_ * row_step_ % kParkMillerModulus;
+    value_ = row_start_;
+  }
+  int64_t value() const { return value_; }
 
  private:
-  uint64_t state_;
+  void step() { value_ = value_ * kParkMillerMultiplier % kParkMillerModulus; }
+
+  int64_t row_start_ = 1;
+  int64_t row_step_ = 1;  // 16807^draws_per_row
+  int64_t value_ = 1;
 };
 
 }  // namespace raydb::tpch

@@ -1,36 +1,47 @@
 #pragma once
 // The text values of TPC-H (clause 4.2.2): comments cut from a pool of sentences
-// made by the specification's grammar, random v-strings (addresses) and phone numbers.
+// made by the specification's grammar, random v-strings (addresses) and phone
+// numbers, each drawn as the TPC-H kit's dbgen draws them so that the text equals
+// dbgen's.
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <string_view>
 
 #include "gen/tpch/random.h"
 
 namespace raydb::tpch {
 
-// A pool of text made by the grammar of clause 4.2.2.14 (sentences of noun, verb and
-// prepositional phrases over the specification's word lists). Comments are
-// substrings of it: a random length in [min, max] at a random offset, as the
-// specification defines text strings. dbgen's pool is 300 MB; this one is smaller
-// (kPoolBytes), which only makes equal comments a little more likely.
+// dbgen's text pool: 300 MiB of sentences of the grammar (clause 4.2.2.14), made
+// from one stream before any table. Its size does not depend on the scale factor:
+// comments start at a random offset anywhere in it.
 class TextPool {
  public:
-  static constexpr size_t kPoolBytes = size_t(4) << 20;
+  static constexpr int64_t kPoolBytes = int64_t(300) << 20;
   explicit TextPool(uint64_t seed);
 
-  // A comment of [min, max] characters (max < kPoolBytes).
-  std::string text(RowRandom& rng, int min, int max) const;
-  const std::string& pool() const { return pool_; }
+  // The pool of `seed`, built once per process and kept while the last caller
+  // holds it (building it takes about a second; every generation needs it).
+  static std::shared_ptr<const TextPool> shared(uint64_t seed);
+
+  // A comment of [min, max] characters: dbgen draws the offset, then the length.
+  std::string_view text(ColumnStream& s, int min, int max) const {
+    const int64_t offset = s.uniform(0, kPoolBytes - max);
+    const int64_t length = s.uniform(min, max);
+    return std::string_view(pool_.get() + offset, size_t(length));
+  }
+  std::string_view pool() const { return std::string_view(pool_.get(), size_t(kPoolBytes)); }
 
  private:
-  std::string pool_;
+  std::unique_ptr<char[]> pool_;
 };
 
-// A v-string (clause 4.2.2.7): [min, max] characters from a 64-symbol alphabet.
-std::string random_vstring(RowRandom& rng, int min, int max);
+// A v-string (clause 4.2.2.7): [min, max] characters of a 64-symbol alphabet, five
+// characters from each draw.
+std::string random_vstring(ColumnStream& s, int min, int max);
 
 // A phone number (clause 4.2.2.9): "CC-LLL-LLL-LLLL", country code nation + 10, the
 // local parts uniform in [100, 999], [100, 999] and [1000, 9999].
-std::string random_phone(RowRandom& rng, int nation);
+std::string random_phone(ColumnStream& s, int nation);
 
 }  // namespace raydb::tpch

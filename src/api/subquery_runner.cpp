@@ -1,5 +1,9 @@
 #include "api/subquery_runner.h"
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
 #include "api/parquet/parquet_reader.h"
 #include "common/error.h"
 #include "storage/loaders/csv_loader.h"
@@ -11,7 +15,12 @@ sql::TempTable SubqueryRunner::materialize(plan::LogicalQuery q, const std::stri
   std::vector<Type> types;
   for (auto& e : q.select) types.push_back(e->type);
   const std::vector<std::string> names = q.output_names;
+  // RAYDB_TRACE_BLOCKS=1: each block bound as a table, its rows and times on stderr
+  // (where a multi-block statement spends its time, on any backend).
+  static const bool trace = std::getenv("RAYDB_TRACE_BLOCKS") != nullptr;
+  const auto t0 = std::chrono::steady_clock::now();
   QueryResult r = run_(std::move(q));
+  const auto t1 = std::chrono::steady_clock::now();
   count_materialized(uint64_t(r.row_count()) * r.column_count());
   sql::TempTableBuilder b(name, names, types, what);
   b.reserve(r.row_count());
@@ -24,7 +33,13 @@ sql::TempTable SubqueryRunner::materialize(plan::LogicalQuery q, const std::stri
     if (d.strings.size() >= n && n > 0 && b.append_strings(c, d.strings.data(), d.nulls, n)) continue;
     for (size_t row = 0; row < n; row++) b.append(c, r.get(row, c));
   }
-  return b.finish();
+  sql::TempTable t = b.finish();
+  if (trace) {
+    auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+    std::fprintf(stderr, "block %s: %zu rows, run %.3f ms, kept %.3f ms\n", what.c_str(), n, ms(t0, t1),
+                 ms(t1, std::chrono::steady_clock::now()));
+  }
+  return t;
 }
 
 namespace {

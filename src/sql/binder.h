@@ -98,6 +98,10 @@ class Binder {
                                      const AstPtr& outer_key, const AstPtr& inner_ne, const AstPtr& outer_ne);
   std::shared_ptr<SelectStatement> min_max_per_key(const SelectStatement& sub, std::vector<AstPtr> rest,
                                                    const AstPtr& inner_key, const AstPtr& inner_ne) const;
+  // The domain table built on the host from the domain's keys and per_key's rows.
+  std::optional<TempTable> domain_by_lookup(const std::shared_ptr<SelectStatement>& domain, const std::string& reduced,
+                                            const SelectStatement& per_key, const std::string& alias,
+                                            const std::string& what);
   // Binds `per_key` (a SELECT whose first column is the inner key, named k) over every
   // value of `outer_key` (a column of a stored outer table): a table with one row per
   // distinct value, joined to this block on outer_key = alias.k (domain_joins_), its

@@ -5,6 +5,7 @@
 #include "exec/core/result_finisher.h"
 #include "exec/cuda/cuda_device.h"
 #include "exec/cuda/general/arrow_columns.h"
+#include "exec/cuda/general/distinct_step.h"
 #include "exec/cuda/general/general_kernels.h"
 #include "exec/cuda/general/host_values.h"
 
@@ -155,6 +156,14 @@ void project_rows(GeneralQuery& g, const Tuples& cur, ResultTable& result) {
     if (sort_on_device(g, cols, n, result)) return;
     for (size_t i = 0; i < cols.size(); i++)
       outputs.push_back(host_vector(g.gp.outputs[i], cols[i], n, *result.interner, g.s));
+  } else if (distinct_on_device(g, n)) {
+    // Only the distinct rows come back (no ORDER BY here: the finisher keeps them as they are).
+    std::vector<Column128> cols;
+    for (auto& p : g.gp.outputs) cols.push_back(g.programs.eval(p, cur));
+    uint64_t rows = 0;
+    outputs = distinct_rows(g, cols, n, *result.interner, rows);
+    finish_rows(g.q, std::move(outputs), rows, result);
+    return;
   } else if (keeps_on_device(g, false)) {
     // A plain projection: the SELECT columns are the result as they are.
     std::vector<Column128> cols;

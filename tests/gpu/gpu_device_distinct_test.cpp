@@ -1,0 +1,90 @@
+// Session 17 (issue 12): shapes whose host round trips were cut on the CUDA backend,
+// forced onto CUDA and compared with the CPU backend (as multisets where unordered):
+//   - SELECT DISTINCT on the general path's device (distinct_step.h) for 65,536 rows or
+//     more: integers, dictionary codes, NULLs, several columns, joins, and results too
+//     small or empty for it (the host's DISTINCT);
+//   - tables over an outer key's domain built by key lookup (sql/domain_join.h): NOT
+//     EXISTS with an inner <> outer condition, correlated COUNT, select-list scalars.
+// TPC-H at SF 0.1 (lineitem: 600,000 rows). Without a CUDA device every test is SKIPPED.
+#include <gtest/gtest.h>
+
+#include "exec/cuda/cuda_backend.h"
+#include "support/result_rows.h"
+#include "support/tpch_fixture.h"
+
+namespace raydb::test {
+namespace {
+
+#define REQUIRE_GPU()                     \
+  if (exec::cuda::device_count() == 0) \
+  GTEST_SKIP() << "no CUDA device: " << exec::cuda::no_device_reason()
+
+void expect_cuda_equals_cpu(const char* const* queries, size_t n) {
+  OracleFixture& f = tpch_fixture("0.1", /*with_oracle=*/false);
+  ASSERT_TRUE(f.db) << f.error;
+  for (size_t i = 0; i < n; i++) {
+    const char* sql = queries[i];
+    QueryResult cpu = f.db->query(sql, QueryOptions{Backend::kCpu});
+    try {
+      QueryResult gpu = f.db->query(sql, QueryOptions{Backend::kCuda});
+      EXPECT_EQ(gpu.backend, "cuda") << sql;
+      EXPECT_TRUE(same(cpu, gpu, sql));
+    } catch (const Error& e) {
+      ADD_FAILURE() << sql << " did not run on the CUDA backend: " << e.what();
+    }
+  }
+}
+
+TEST(GpuDeviceDistinct, DistinctOnTheDeviceEqualsCpu) {
+  REQUIRE_GPU();
+  const char* const queries[] = {
+      "SELECT DISTINCT l_orderkey FROM lineitem WHERE l_commitdate < l_receiptdate",
+      "SELECT count(*), sum(k) FROM (SELECT DISTINCT l_orderkey AS k FROM lineitem WHERE l_commitdate < "
+      "l_receiptdate) d",
+      "SELECT DISTINCT l_suppkey, l_returnflag, l_linestatus FROM lineitem",
+      "SELECT DISTINCT l_shipmode FROM lineitem",
+      "SELECT DISTINCT CASE WHEN l_linenumber = 1 THEN NULL ELSE l_orderkey END FROM lineitem",
+      "SELECT DISTINCT CASE WHEN l_linenumber > 2 THEN NULL ELSE l_suppkey END, l_linenumber FROM lineitem",
+      "SELECT DISTINCT l_quantity * l_extendedprice FROM lineitem WHERE l_quantity > 45",
+      "SELECT DISTINCT l_shipdate, l_returnflag FROM lineitem",
+      "SELECT DISTINCT o_custkey FROM orders, lineitem WHERE o_orderkey = l_orderkey AND l_shipmode = 'AIR'",
+      // under the device's threshold, and empty: the host's DISTINCT
+      "SELECT DISTINCT l_orderkey FROM lineitem WHERE l_orderkey < 2000",
+      "SELECT DISTINCT l_orderkey FROM lineitem WHERE l_orderkey < 0",
+      // DISTINCT with ORDER BY or LIMIT stays on the host
+      "SELECT DISTINCT l_suppkey FROM lineitem ORDER BY l_suppkey DESC LIMIT 20",
+      // semi and anti joins whose key lists are DISTINCT blocks (TPC-H Q4, Q22 shapes)
+      "SELECT o_orderpriority, count(*) FROM orders WHERE EXISTS (SELECT * FROM lineitem WHERE l_orderkey = "
+      "o_orderkey AND l_commitdate < l_receiptdate) GROUP BY o_orderpriority ORDER BY 1",
+      "SELECT count(*) FROM orders WHERE o_orderkey NOT IN (SELECT l_orderkey FROM lineitem WHERE l_shipmode = "
+      "'MAIL')",
+  };
+  expect_cuda_equals_cpu(queries, std::size(queries));
+}
+
+TEST(GpuDeviceDistinct, DomainTablesByKeyLookupEqualCpu) {
+  REQUIRE_GPU();
+  const char* const queries[] = {
+      // NOT EXISTS with <> (TPC-H Q21's shape), with and without the key reduction
+      "SELECT count(*) FROM lineitem l1 WHERE l1.l_receiptdate > l1.l_commitdate AND NOT EXISTS (SELECT * FROM "
+      "lineitem l3 WHERE l3.l_orderkey = l1.l_orderkey AND l3.l_suppkey <> l1.l_suppkey AND l3.l_receiptdate > "
+      "l3.l_commitdate)",
+      "SELECT l_suppkey % 10, count(*) FROM lineitem l1, orders WHERE o_orderkey = l1.l_orderkey AND "
+      "o_orderstatus = 'F' AND NOT EXISTS (SELECT * FROM lineitem l3 WHERE l3.l_orderkey = l1.l_orderkey AND "
+      "l3.l_suppkey <> l1.l_suppkey AND l3.l_shipmode = 'RAIL') GROUP BY 1 ORDER BY 1",
+      // correlated COUNT: 0 for keys without inner rows
+      "SELECT count(*) FROM orders WHERE 2 < (SELECT count(*) FROM lineitem WHERE l_orderkey = o_orderkey AND "
+      "l_returnflag = 'R')",
+      "SELECT count(*) FROM orders WHERE o_orderdate < date '1993-01-01' AND 0 = (SELECT count(*) FROM lineitem "
+      "WHERE l_orderkey = o_orderkey AND l_shipmode = 'TRUCK')",
+      // scalar subqueries in the select list: NULL where no inner rows
+      "SELECT o_orderkey, (SELECT max(l_shipdate) FROM lineitem WHERE l_orderkey = o_orderkey AND l_quantity > 40) "
+      "FROM orders WHERE o_orderdate < date '1992-03-01'",
+      "SELECT o_orderkey, (SELECT sum(l_extendedprice) FROM lineitem WHERE l_orderkey = o_orderkey AND l_tax > "
+      "0.07) FROM orders WHERE o_orderdate < date '1992-03-01'",
+  };
+  expect_cuda_equals_cpu(queries, std::size(queries));
+}
+
+}  // namespace
+}  // namespace raydb::test

@@ -66,6 +66,7 @@ class Binder {
                         const std::string& what) const;
   TempTable run_subquery(const SelectStatement& s, bool exists) const;
   const TempTable* find_cte(const std::string& name) const;
+  std::optional<TempTable> cte_column(const SelectStatement& s) const;
   // Whether `s` reads derived tables, WITH queries or subqueries (then views are not inlined).
   bool uses_query_structure(const SelectStatement& s) const;
   // An expression binder over this block's tables, with their shapes and subqueries.

@@ -22,6 +22,11 @@ TEST_P(TpchAnalysis, EveryBlockAdmittedAtSf001) {
   std::string all;
   for (auto& r : tpch_cuda_refusals("0.01", GetParam())) all += "\n  " + r;
   EXPECT_TRUE(all.empty()) << GetParam() << " is refused by the CUDA backend:" << all;
+  // Each block's path (star kernels, or the general path with the star planner's reason)
+  // in the test's XML/JSON output, where the blocks on the general path are read.
+  std::string paths;
+  for (auto& p : tpch_cuda_paths("0.01", GetParam())) paths += "\n  " + p;
+  RecordProperty("paths", paths);
 }
 
 // TPC-H Q13 as a group-join (sql/binder_group_join.cpp): the orders are counted per

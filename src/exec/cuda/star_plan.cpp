@@ -217,10 +217,22 @@ struct Compiler {
   }
 };
 
+// `column IS NOT NULL` over a column that holds no NULL is true for every row: the
+// decorrelated semi joins put it on their keys (EXISTS: outer IS NOT NULL AND outer IN
+// (...)), and it kept those blocks off the star kernels.
+bool true_for_every_row(const plan::Expr& e, const LogicalQuery& q) {
+  if (e.kind != ExprKind::kIsNull || !e.negated || e.children.size() != 1) return false;
+  const plan::Expr& c = *e.children[0];
+  if (c.kind != ExprKind::kColumnRef || c.table_index < 0 || size_t(c.table_index) >= q.tables.size()) return false;
+  const Table& t = *q.tables[size_t(c.table_index)].table;
+  return c.column_index >= 0 && size_t(c.column_index) < t.column_count() && !t.column(size_t(c.column_index)).has_nulls();
+}
+
 std::optional<std::string> compile_filters(const std::vector<plan::ExprPtr>& conjuncts, const LogicalQuery& q,
                                            std::vector<StarFilter>& out, bool& always_false,
                                            std::vector<StarTree>* trees = nullptr) {
   for (auto& c : conjuncts) {
+    if (true_for_every_row(*c, q)) continue;
     auto p = ColumnPredicate::compile(*c, q);
     if (!p) {
       // The fact table also takes boolean programs (OR/NOT across columns, semi-linear).

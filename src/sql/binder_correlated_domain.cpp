@@ -14,7 +14,7 @@
 #include "common/error.h"
 #include "sql/ast_nodes.h"
 #include "sql/binder.h"
-#include "sql/domain_join.h"
+#include "sql/unique_key_join.h"
 
 namespace raydb::sql {
 
@@ -96,7 +96,7 @@ std::string Binder::join_over_domain(const AstPtr& outer_key, std::shared_ptr<Se
   return alias;
 }
 
-// The domain's rows LEFT JOIN per_key built on the host (sql/domain_join.h) when the
+// The domain's rows LEFT JOIN per_key built on the host (sql/unique_key_join.h) when the
 // keys allow it: the domain is the key reduction's table itself when there is one
 // (already distinct, so no block), per_key runs as one block; nullopt otherwise.
 std::optional<TempTable> Binder::domain_by_lookup(const std::shared_ptr<SelectStatement>& domain,

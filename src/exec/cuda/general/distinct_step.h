@@ -4,7 +4,7 @@
 // comes back, instead of every row (a semi join's key list: TPC-H Q4's EXISTS keeps
 // 1 M of 3 M rows at SF 20, Q21's key reduction 1.4 M of 1.5 M) being copied and
 // deduplicated by the host finisher. Rows come back in group order (ascending keys);
-// the finisher's DISTINCT then finds nothing to drop.
+// the host finisher then only copies them.
 #include <cstdint>
 #include <vector>
 

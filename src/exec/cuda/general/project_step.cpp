@@ -157,12 +157,14 @@ void project_rows(GeneralQuery& g, const Tuples& cur, ResultTable& result) {
     for (size_t i = 0; i < cols.size(); i++)
       outputs.push_back(host_vector(g.gp.outputs[i], cols[i], n, *result.interner, g.s));
   } else if (distinct_on_device(g, n)) {
-    // Only the distinct rows come back (no ORDER BY here: the finisher keeps them as they are).
+    // Only the distinct rows come back (no ORDER BY, LIMIT or OFFSET here).
     std::vector<Column128> cols;
     for (auto& p : g.gp.outputs) cols.push_back(g.programs.eval(p, cur));
     uint64_t rows = 0;
     outputs = distinct_rows(g, cols, n, *result.interner, rows);
-    finish_rows(g.q, std::move(outputs), rows, result);
+    plan::LogicalQuery distinct_done = g.q;  // the finisher need not hash the rows again
+    distinct_done.distinct = false;
+    finish_rows(distinct_done, std::move(outputs), rows, result);
     return;
   } else if (keeps_on_device(g, false)) {
     // A plain projection: the SELECT columns are the result as they are.

@@ -1,5 +1,6 @@
 #include "api/subquery_runner.h"
 
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -10,6 +11,21 @@
 #include "storage/loaders/csv_sniffer.h"
 
 namespace raydb::api {
+
+namespace {
+
+// `what` on one line (it quotes the subquery's text as written): whitespace runs as one space.
+std::string one_line(const std::string& what) {
+  std::string out;
+  for (char ch : what) {
+    const bool space = std::isspace(static_cast<unsigned char>(ch)) != 0;
+    if (!space) out += ch;
+    else if (!out.empty() && out.back() != ' ') out += ' ';
+  }
+  return out;
+}
+
+}  // namespace
 
 sql::TempTable SubqueryRunner::materialize(plan::LogicalQuery q, const std::string& name, const std::string& what) {
   std::vector<Type> types;
@@ -36,7 +52,7 @@ sql::TempTable SubqueryRunner::materialize(plan::LogicalQuery q, const std::stri
   sql::TempTable t = b.finish();
   if (trace) {
     auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
-    std::fprintf(stderr, "block %s: %zu rows, run %.3f ms, kept %.3f ms\n", what.c_str(), n, ms(t0, t1),
+    std::fprintf(stderr, "block %s: %zu rows, run %.3f ms, kept %.3f ms\n", one_line(what).c_str(), n, ms(t0, t1),
                  ms(t1, std::chrono::steady_clock::now()));
   }
   return t;

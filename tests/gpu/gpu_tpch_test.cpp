@@ -61,6 +61,26 @@ TEST(CudaAnalysis, SemiJoinKeySetsStayOnCuda) {
   }
 }
 
+// The decorrelated semi joins' `key IS NOT NULL` over a column without NULLs is true
+// for every row, so it no longer keeps their blocks off the star kernels: Q4's key
+// reduction, EXISTS key list and outer block, and Q21's two per-key min/max blocks.
+TEST(CudaAnalysis, SemiJoinBlocksOnTheStarKernels) {
+  std::string all;
+  for (auto& p : tpch_cuda_paths("0.01", "q4")) {
+    all += "\n  " + p;
+    EXPECT_NE(p.find(": star kernels"), std::string::npos) << "q4:" << all;
+  }
+  size_t exists_blocks = 0;
+  all.clear();
+  for (auto& p : tpch_cuda_paths("0.01", "q21")) {
+    all += "\n  " + p;
+    if (p.rfind("subquery EXISTS", 0) != 0) continue;
+    exists_blocks++;
+    EXPECT_NE(p.find(": star kernels"), std::string::npos) << "q21:" << all;
+  }
+  EXPECT_EQ(exists_blocks, 2u) << "q21:" << all;
+}
+
 // TPC-H Q1 on the star kernels: the DECIMAL rescaling of the constants in
 // sum(l_extendedprice * (1 - l_discount) * (1 + l_tax)) is folded into them, so the
 // program fits kMaxProgram (it took the general path: "aggregate expression too long").

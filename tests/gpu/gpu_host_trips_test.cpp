@@ -1,9 +1,9 @@
 // Session 17 (issue 12): shapes whose host round trips were cut on the CUDA backend,
 // forced onto CUDA and compared with the CPU backend (as multisets where unordered):
-//   - SELECT DISTINCT on the general path's device (distinct_step.h) for 65,536 rows or
-//     more: integers, dictionary codes, NULLs, several columns, joins, and results too
-//     small or empty for it (the host's DISTINCT);
-//   - tables over an outer key's domain built by key lookup (sql/domain_join.h): NOT
+//   - DISTINCT (bound as a grouping: only the groups come back) over the key lists of
+//     semi joins and key reductions: integers, dictionary codes, NULLs, several
+//     columns, joins, small and empty results;
+//   - tables over an outer key's domain built by key lookup (sql/unique_key_join.h): NOT
 //     EXISTS with an inner <> outer condition, correlated COUNT, select-list scalars;
 //   - `column IS NOT NULL` over a column without NULLs on the star kernels.
 // TPC-H at SF 0.1 (lineitem: 600,000 rows). Without a CUDA device every test is SKIPPED.
@@ -36,7 +36,7 @@ void expect_cuda_equals_cpu(const char* const* queries, size_t n) {
   }
 }
 
-TEST(GpuDeviceDistinct, DistinctOnTheDeviceEqualsCpu) {
+TEST(GpuKeyLists, DistinctKeyListsEqualCpu) {
   REQUIRE_GPU();
   const char* const queries[] = {
       "SELECT DISTINCT l_orderkey FROM lineitem WHERE l_commitdate < l_receiptdate",
@@ -49,10 +49,13 @@ TEST(GpuDeviceDistinct, DistinctOnTheDeviceEqualsCpu) {
       "SELECT DISTINCT l_quantity * l_extendedprice FROM lineitem WHERE l_quantity > 45",
       "SELECT DISTINCT l_shipdate, l_returnflag FROM lineitem",
       "SELECT DISTINCT o_custkey FROM orders, lineitem WHERE o_orderkey = l_orderkey AND l_shipmode = 'AIR'",
-      // under the device's threshold, and empty: the host's DISTINCT
+      // a snowflake join (general path), as Q21's key reduction
+      "SELECT DISTINCT l_orderkey FROM lineitem, supplier, nation WHERE l_suppkey = s_suppkey AND s_nationkey = "
+      "n_nationkey AND n_name = 'FRANCE' AND l_receiptdate > l_commitdate",
+      // small and empty results
       "SELECT DISTINCT l_orderkey FROM lineitem WHERE l_orderkey < 2000",
       "SELECT DISTINCT l_orderkey FROM lineitem WHERE l_orderkey < 0",
-      // DISTINCT with ORDER BY or LIMIT stays on the host
+      // DISTINCT with ORDER BY and LIMIT
       "SELECT DISTINCT l_suppkey FROM lineitem ORDER BY l_suppkey DESC LIMIT 20",
       // semi and anti joins whose key lists are DISTINCT blocks (TPC-H Q4, Q22 shapes)
       "SELECT o_orderpriority, count(*) FROM orders WHERE EXISTS (SELECT * FROM lineitem WHERE l_orderkey = "

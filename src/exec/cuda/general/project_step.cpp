@@ -5,7 +5,6 @@
 #include "exec/core/result_finisher.h"
 #include "exec/cuda/cuda_device.h"
 #include "exec/cuda/general/arrow_columns.h"
-#include "exec/cuda/general/distinct_step.h"
 #include "exec/cuda/general/general_kernels.h"
 #include "exec/cuda/general/host_values.h"
 
@@ -156,16 +155,6 @@ void project_rows(GeneralQuery& g, const Tuples& cur, ResultTable& result) {
     if (sort_on_device(g, cols, n, result)) return;
     for (size_t i = 0; i < cols.size(); i++)
       outputs.push_back(host_vector(g.gp.outputs[i], cols[i], n, *result.interner, g.s));
-  } else if (distinct_on_device(g, n)) {
-    // Only the distinct rows come back (no ORDER BY, LIMIT or OFFSET here).
-    std::vector<Column128> cols;
-    for (auto& p : g.gp.outputs) cols.push_back(g.programs.eval(p, cur));
-    uint64_t rows = 0;
-    outputs = distinct_rows(g, cols, n, *result.interner, rows);
-    plan::LogicalQuery distinct_done = g.q;  // the finisher need not hash the rows again
-    distinct_done.distinct = false;
-    finish_rows(distinct_done, std::move(outputs), rows, result);
-    return;
   } else if (keeps_on_device(g, false)) {
     // A plain projection: the SELECT columns are the result as they are.
     std::vector<Column128> cols;

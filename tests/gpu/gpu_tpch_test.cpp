@@ -81,6 +81,26 @@ TEST(CudaAnalysis, SemiJoinBlocksOnTheStarKernels) {
   EXPECT_EQ(exists_blocks, 2u) << "q21:" << all;
 }
 
+// A snowflake table that only filters (nation through supplier, star_chain_filter.h)
+// becomes a filter of its dimension: Q11's blocks and Q21's key reduction on the star
+// kernels (Q21's outer block keeps a condition across tables: the general path).
+TEST(CudaAnalysis, FilterOnlySnowflakeTablesOnTheStarKernels) {
+  std::string all;
+  for (auto& p : tpch_cuda_paths("0.01", "q11")) {
+    all += "\n  " + p;
+    EXPECT_NE(p.find(": star kernels"), std::string::npos) << "q11:" << all;
+  }
+  bool reduction = false;
+  all.clear();
+  for (auto& p : tpch_cuda_paths("0.01", "q21")) {
+    all += "\n  " + p;
+    if (p.rfind("key reduction", 0) != 0) continue;
+    reduction = true;
+    EXPECT_NE(p.find(": star kernels"), std::string::npos) << "q21:" << all;
+  }
+  EXPECT_TRUE(reduction) << "q21:" << all;
+}
+
 // TPC-H Q1 on the star kernels: the DECIMAL rescaling of the constants in
 // sum(l_extendedprice * (1 - l_discount) * (1 + l_tax)) is folded into them, so the
 // program fits kMaxProgram (it took the general path: "aggregate expression too long").

@@ -14,6 +14,7 @@
 #include "exec/core/constant_conjuncts.h"
 #include "exec/core/expression_evaluator.h"
 #include "exec/cuda/cuda_backend.h"
+#include "exec/cuda/star_chain_filter.h"
 #include "exec/cuda/star_cross_filters.h"
 #include "plan/physical/cost_model.h"
 
@@ -321,17 +322,33 @@ std::variant<StarPlan, std::string> analyze(const plan::PhysicalPlan& plan) {
   std::vector<int> dim_of_table(q.tables.size(), -1);
   std::vector<StarDimKey> dim_keys;
   std::vector<plan::ExprPtr> residuals;  // conditions across tables, applied below as fact filters
+  constexpr int kFolded = -2;  // dim_of_table: a table folded into a dimension's filters
+  size_t folded = 0;
   for (auto& step : plan.joins) {
     if (step.build_keys.size() != 1) return std::string("joins on several keys or cross joins");
     residuals.insert(residuals.end(), step.residuals.begin(), step.residuals.end());
     const Expr& pk = *step.probe_keys[0];
     const Expr& bk = *step.build_keys[0];
+    if (pk.kind == ExprKind::kColumnRef && pk.table_index != int(root) && pk.table_index >= 0 &&
+        dim_of_table[size_t(pk.table_index)] >= 0 && dim_of_table[size_t(step.build_table)] == -1) {
+      // A snowflake table that only filters its dimension (star_chain_filter.h).
+      if (std::optional<StarFilter> f = chain_join_filter(plan, step)) {
+        StarDim& d = sp.dims[size_t(dim_of_table[size_t(pk.table_index)])];
+        if (f->ranges.empty()) d.always_false = true;
+        d.filters.push_back(std::move(*f));
+        std::stable_sort(d.filters.begin(), d.filters.end(), [](auto& a, auto& b) { return a.coverage < b.coverage; });
+        if (d.filters.size() > size_t(kMaxDimFilters)) return std::string("too many filters on one dimension");
+        dim_of_table[size_t(step.build_table)] = kFolded;
+        folded++;
+        continue;
+      }
+    }
     if (pk.kind != ExprKind::kColumnRef || pk.table_index != int(root))
       return std::string("joins whose probe key is not a fact-table column (snowflake or chain joins)");
     if (bk.kind != ExprKind::kColumnRef || !integer_physical(bk.type) || !integer_physical(pk.type))
       return std::string("joins on non-integer keys");
     if (pk.type.id == TypeId::kDecimal || bk.type.id == TypeId::kDecimal) return std::string("joins on decimal keys");
-    if (dim_of_table[size_t(step.build_table)] >= 0) return std::string("a table joined twice");
+    if (dim_of_table[size_t(step.build_table)] != -1) return std::string("a table joined twice");
     StarDim d;
     d.table = step.build_table;
     d.key = q.tables[size_t(d.table)].table->column_ptr(size_t(bk.column_index));
@@ -346,7 +363,7 @@ std::variant<StarPlan, std::string> analyze(const plan::PhysicalPlan& plan) {
     dim_keys.push_back({d.table, bk.column_index, step.probe_keys[0]});
     sp.dims.push_back(std::move(d));
   }
-  if (sp.dims.size() + 1 != q.tables.size()) return std::string("tables that are not joined to the fact table");
+  if (sp.dims.size() + folded + 1 != q.tables.size()) return std::string("tables that are not joined to the fact table");
 
   // Root filters, with the conditions across tables (an OR across dimensions) as
   // membership sets on the foreign keys (star_cross_filters.h).

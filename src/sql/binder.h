@@ -97,6 +97,11 @@ class Binder {
   // table suffices (a key without inner rows makes EXISTS false, which drops the row).
   AstPtr exists_with_inequality_join(const AstPtr& e, std::vector<AstPtr> rest, const AstPtr& inner_key,
                                      const AstPtr& outer_key, const AstPtr& inner_ne, const AstPtr& outer_ne);
+  // The same EXISTS over the outer row's own table, its inner conditions among WHERE's:
+  // a key set of the keys with two or more distinct values (binder_self_exists.cpp);
+  // null when the shape does not hold.
+  AstPtr exists_on_own_rows(const AstPtr& e, const std::vector<AstPtr>& rest, const AstPtr& inner_key,
+                            const AstPtr& outer_key, const AstPtr& inner_ne, const AstPtr& outer_ne);
   std::shared_ptr<SelectStatement> min_max_per_key(const SelectStatement& sub, std::vector<AstPtr> rest,
                                                    const AstPtr& inner_key, const AstPtr& inner_ne) const;
   // The domain table built on the host from the domain's keys and per_key's rows.

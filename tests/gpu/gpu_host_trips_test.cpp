@@ -6,7 +6,8 @@
 //   - tables over an outer key's domain built by key lookup (sql/unique_key_join.h): NOT
 //     EXISTS with an inner <> outer condition, correlated COUNT, select-list scalars;
 //   - `column IS NOT NULL` over a column without NULLs on the star kernels;
-//   - snowflake tables that only filter, folded into their dimension's filters.
+//   - snowflake tables that only filter, folded into their dimension's filters;
+//   - [NOT] EXISTS over the outer row's own table as key sets.
 // TPC-H at SF 0.1 (lineitem: 600,000 rows). Without a CUDA device every test is SKIPPED.
 #include <gtest/gtest.h>
 
@@ -110,6 +111,26 @@ TEST(GpuStarChain, FilterOnlySnowflakeTablesEqualCpu) {
       "SELECT count(*) FROM (SELECT DISTINCT l_orderkey FROM lineitem, orders, supplier, nation WHERE "
       "l_suppkey = s_suppkey AND o_orderkey = l_orderkey AND o_orderstatus = 'F' AND l_receiptdate > l_commitdate "
       "AND s_nationkey = n_nationkey AND n_name = 'SAUDI ARABIA') k",
+  };
+  expect_cuda_equals_cpu(queries, std::size(queries));
+}
+
+// [NOT] EXISTS over the outer row's own table (sql/binder_self_exists.cpp): key sets of
+// the keys with two or more distinct values, fact filters on the star kernels.
+TEST(GpuSelfExists, OwnRowsExistsEqualsCpu) {
+  REQUIRE_GPU();
+  const char* const queries[] = {
+      "SELECT l1.l_returnflag, count(*) FROM lineitem l1 WHERE EXISTS (SELECT * FROM lineitem l2 WHERE "
+      "l2.l_orderkey = l1.l_orderkey AND l2.l_suppkey <> l1.l_suppkey) GROUP BY 1 ORDER BY 1",
+      "SELECT l1.l_linestatus, count(*) FROM lineitem l1 WHERE l1.l_shipmode = 'MAIL' AND NOT EXISTS (SELECT * "
+      "FROM lineitem l3 WHERE l3.l_orderkey = l1.l_orderkey AND l3.l_suppkey <> l1.l_suppkey AND l3.l_shipmode = "
+      "'MAIL') GROUP BY 1 ORDER BY 1",
+      "SELECT o_orderpriority, count(*) FROM lineitem l1, orders WHERE o_orderkey = l1.l_orderkey AND "
+      "l1.l_quantity > 30 AND EXISTS (SELECT * FROM lineitem l2 WHERE l2.l_orderkey = l1.l_orderkey AND "
+      "l2.l_partkey <> l1.l_partkey AND l2.l_quantity > 30) GROUP BY 1 ORDER BY 1",
+      "SELECT o_orderstatus, count(*) FROM lineitem l1, orders WHERE o_orderkey = l1.l_orderkey AND "
+      "l1.l_shipmode = 'AIR' AND NOT EXISTS (SELECT * FROM lineitem l3 WHERE l3.l_orderkey = l1.l_orderkey AND "
+      "l3.l_suppkey <> l1.l_suppkey AND l3.l_shipmode = 'AIR') GROUP BY 1 ORDER BY 1",
   };
   expect_cuda_equals_cpu(queries, std::size(queries));
 }

@@ -67,6 +67,8 @@ AstPtr Binder::exists_on_own_rows(const AstPtr& e, const std::vector<AstPtr>& re
   const TableItem& item = sub.from[0];
   if (item.subquery || item.function || item.on || find_cte(item.name) || (views_ && views_(item.name)))
     return nullptr;
+  for (auto& w : sub.with)
+    if (iequals(w.name, item.name)) return nullptr;  // the subquery's own WITH query, not the table
   for (const AstPtr* k : {&inner_key, &outer_key, &inner_ne, &outer_ne})
     if ((*k)->kind != AstKind::kColumn) return nullptr;
   const int t = from_table_of(*outer_key);

@@ -195,10 +195,12 @@ std::optional<TempTable> stored_rows_with_zeros(const Table& l, const std::vecto
 // SF 20: 3 M rows instead of a 2 M-row block plus 5 M concatenated). nullopt unless
 // lkey is an integer-stored column of L of p's key type and every kept column is
 // integer-stored.
-std::optional<TempTable> rows_with_counts(const TempTable& l, const std::string& alias, const std::vector<size_t>& columns,
-                                          const AstExpr& lkey, const TempTable& p, size_t counts,
+std::optional<TempTable> rows_with_counts(const TempTable& l, const std::string& alias,
+                                          const std::vector<size_t>& columns, const AstExpr& lkey, const TempTable& p,
+                                          size_t counts,
                                           const std::vector<std::string>& internal, const std::vector<Type>& types) {
-  if (lkey.kind != AstKind::kColumn || (!lkey.qualifier.empty() && !iequals(lkey.qualifier, alias))) return std::nullopt;
+  if (lkey.kind != AstKind::kColumn || (!lkey.qualifier.empty() && !iequals(lkey.qualifier, alias)))
+    return std::nullopt;
   const int key = l.find_column(lkey.name);
   if (key < 0 || p.columns() != 1 + counts) return std::nullopt;
   const std::optional<std::vector<uint32_t>> match = match_unique_keys(l, size_t(key), p);
@@ -312,7 +314,8 @@ TableItem Binder::group_join_rows(const SelectStatement& s, std::shared_ptr<Sele
   };
   std::optional<TempTable> looked_up, all;
   if (lsrc.size() == 1 && lsrc[0].second.is_stored()) {
-    looked_up = rows_with_counts(lsrc[0].second, lsrc[0].first, columns, *lkey, psrc[0].second, counts, internal, types);
+    looked_up =
+        rows_with_counts(lsrc[0].second, lsrc[0].first, columns, *lkey, psrc[0].second, counts, internal, types);
     if (!looked_up) all = stored_rows_with_zeros(*lsrc[0].second.table, columns, counts, internal, types);
   }
   TempTable joined;

@@ -226,7 +226,8 @@ bool true_for_every_row(const plan::Expr& e, const LogicalQuery& q) {
   const plan::Expr& c = *e.children[0];
   if (c.kind != ExprKind::kColumnRef || c.table_index < 0 || size_t(c.table_index) >= q.tables.size()) return false;
   const Table& t = *q.tables[size_t(c.table_index)].table;
-  return c.column_index >= 0 && size_t(c.column_index) < t.column_count() && !t.column(size_t(c.column_index)).has_nulls();
+  return c.column_index >= 0 && size_t(c.column_index) < t.column_count() &&
+         !t.column(size_t(c.column_index)).has_nulls();
 }
 
 std::optional<std::string> compile_filters(const std::vector<plan::ExprPtr>& conjuncts, const LogicalQuery& q,
@@ -363,7 +364,8 @@ std::variant<StarPlan, std::string> analyze(const plan::PhysicalPlan& plan) {
     dim_keys.push_back({d.table, bk.column_index, step.probe_keys[0]});
     sp.dims.push_back(std::move(d));
   }
-  if (sp.dims.size() + folded + 1 != q.tables.size()) return std::string("tables that are not joined to the fact table");
+  if (sp.dims.size() + folded + 1 != q.tables.size())
+    return std::string("tables that are not joined to the fact table");
 
   // Root filters, with the conditions across tables (an OR across dimensions) as
   // membership sets on the foreign keys (star_cross_filters.h).

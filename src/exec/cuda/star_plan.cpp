@@ -282,6 +282,51 @@ std::optional<std::string> bind_trees(StarPlan& sp, const Table& rt, FactCol&& f
   return std::nullopt;
 }
 
+// Join `step` (on a fact-table column, foreign key `fact_col`) as a star dimension.
+std::optional<std::string> add_dimension(const plan::PhysicalPlan& plan, const plan::JoinStep& step, int fact_col,
+                                         StarPlan& sp, std::vector<int>& dim_of_table,
+                                         std::vector<StarDimKey>& dim_keys) {
+  const LogicalQuery& q = *plan.query;
+  const Expr& bk = *step.build_keys[0];
+  StarDim d;
+  d.table = step.build_table;
+  d.key = q.tables[size_t(d.table)].table->column_ptr(size_t(bk.column_index));
+  d.fact_col = fact_col;
+  if (auto why = compile_filters(plan.table_filters[size_t(d.table)], q, d.filters, d.always_false)) return *why;
+  if (d.filters.size() > size_t(kMaxDimFilters)) return std::string("too many filters on one dimension");
+  const ColumnStats& ks = d.key->stats();
+  // The span in unsigned arithmetic: max - min of two int64 may not fit int64 (exact mod 2^64 when max >= min).
+  if (ks.min <= ks.max && uint64_t(ks.max) - uint64_t(ks.min) >= (uint64_t(1) << 28))
+    return fmt::format("join key {} spans more than 2^28 values (hash joins are not on the GPU yet)", d.key->name());
+  dim_of_table[size_t(d.table)] = int(sp.dims.size());
+  dim_keys.push_back({d.table, bk.column_index, step.probe_keys[0]});
+  sp.dims.push_back(std::move(d));
+  return std::nullopt;
+}
+
+// dim_of_table's mark of a table folded into a dimension's filters.
+constexpr int kFoldedTable = -2;
+
+// Folds join `step`, a snowflake table that only filters the dimension probing it
+// (star_chain_filter.h), into that dimension's filters: true when folded (`why` set
+// when the dimension then has too many filters); false to treat it as any join.
+bool fold_chain_join(const plan::PhysicalPlan& plan, const plan::JoinStep& step, StarPlan& sp,
+                     std::vector<int>& dim_of_table, std::optional<std::string>& why) {
+  const Expr& pk = *step.probe_keys[0];
+  if (pk.kind != ExprKind::kColumnRef || pk.table_index == plan.root_table || pk.table_index < 0 ||
+      dim_of_table[size_t(pk.table_index)] < 0 || dim_of_table[size_t(step.build_table)] != -1)
+    return false;
+  std::optional<StarFilter> f = chain_join_filter(plan, step);
+  if (!f) return false;
+  StarDim& d = sp.dims[size_t(dim_of_table[size_t(pk.table_index)])];
+  if (f->ranges.empty()) d.always_false = true;
+  d.filters.push_back(std::move(*f));
+  std::stable_sort(d.filters.begin(), d.filters.end(), [](auto& a, auto& b) { return a.coverage < b.coverage; });
+  if (d.filters.size() > size_t(kMaxDimFilters)) why = "too many filters on one dimension";
+  dim_of_table[size_t(step.build_table)] = kFoldedTable;
+  return true;
+}
+
 // Column-free conjuncts (an IN subquery without rows binds to FALSE: TPC-H Q18's
 // outer block at small SF) decide once on the host whether any row can pass, as every
 // backend decides them: true when none can; nullopt when one fails to evaluate.
@@ -323,26 +368,14 @@ std::variant<StarPlan, std::string> analyze(const plan::PhysicalPlan& plan) {
   std::vector<int> dim_of_table(q.tables.size(), -1);
   std::vector<StarDimKey> dim_keys;
   std::vector<plan::ExprPtr> residuals;  // conditions across tables, applied below as fact filters
-  constexpr int kFolded = -2;  // dim_of_table: a table folded into a dimension's filters
-  size_t folded = 0;
   for (auto& step : plan.joins) {
     if (step.build_keys.size() != 1) return std::string("joins on several keys or cross joins");
     residuals.insert(residuals.end(), step.residuals.begin(), step.residuals.end());
     const Expr& pk = *step.probe_keys[0];
     const Expr& bk = *step.build_keys[0];
-    if (pk.kind == ExprKind::kColumnRef && pk.table_index != int(root) && pk.table_index >= 0 &&
-        dim_of_table[size_t(pk.table_index)] >= 0 && dim_of_table[size_t(step.build_table)] == -1) {
-      // A snowflake table that only filters its dimension (star_chain_filter.h).
-      if (std::optional<StarFilter> f = chain_join_filter(plan, step)) {
-        StarDim& d = sp.dims[size_t(dim_of_table[size_t(pk.table_index)])];
-        if (f->ranges.empty()) d.always_false = true;
-        d.filters.push_back(std::move(*f));
-        std::stable_sort(d.filters.begin(), d.filters.end(), [](auto& a, auto& b) { return a.coverage < b.coverage; });
-        if (d.filters.size() > size_t(kMaxDimFilters)) return std::string("too many filters on one dimension");
-        dim_of_table[size_t(step.build_table)] = kFolded;
-        folded++;
-        continue;
-      }
+    if (std::optional<std::string> why; fold_chain_join(plan, step, sp, dim_of_table, why)) {
+      if (why) return *why;
+      continue;
     }
     if (pk.kind != ExprKind::kColumnRef || pk.table_index != int(root))
       return std::string("joins whose probe key is not a fact-table column (snowflake or chain joins)");
@@ -350,20 +383,10 @@ std::variant<StarPlan, std::string> analyze(const plan::PhysicalPlan& plan) {
       return std::string("joins on non-integer keys");
     if (pk.type.id == TypeId::kDecimal || bk.type.id == TypeId::kDecimal) return std::string("joins on decimal keys");
     if (dim_of_table[size_t(step.build_table)] != -1) return std::string("a table joined twice");
-    StarDim d;
-    d.table = step.build_table;
-    d.key = q.tables[size_t(d.table)].table->column_ptr(size_t(bk.column_index));
-    d.fact_col = fact_col(rt.column_ptr(size_t(pk.column_index)));
-    if (auto why = compile_filters(plan.table_filters[size_t(d.table)], q, d.filters, d.always_false)) return *why;
-    if (d.filters.size() > size_t(kMaxDimFilters)) return std::string("too many filters on one dimension");
-    const ColumnStats& ks = d.key->stats();
-    // The span in unsigned arithmetic: max - min of two int64 may not fit int64 (exact mod 2^64 when max >= min).
-    if (ks.min <= ks.max && uint64_t(ks.max) - uint64_t(ks.min) >= (uint64_t(1) << 28))
-      return fmt::format("join key {} spans more than 2^28 values (hash joins are not on the GPU yet)", d.key->name());
-    dim_of_table[size_t(d.table)] = int(sp.dims.size());
-    dim_keys.push_back({d.table, bk.column_index, step.probe_keys[0]});
-    sp.dims.push_back(std::move(d));
+    const int fk = fact_col(rt.column_ptr(size_t(pk.column_index)));
+    if (auto why = add_dimension(plan, step, fk, sp, dim_of_table, dim_keys)) return *why;
   }
+  const size_t folded = size_t(std::count(dim_of_table.begin(), dim_of_table.end(), kFoldedTable));
   if (sp.dims.size() + folded + 1 != q.tables.size())
     return std::string("tables that are not joined to the fact table");
 

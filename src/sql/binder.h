@@ -160,7 +160,9 @@ class Binder {
   // count grouped per join key below the join (binder_group_join.cpp); s where not.
   SelectStatement pre_aggregate_outer_join(const SelectStatement& s);
   TableItem group_join_rows(const SelectStatement& s, std::shared_ptr<SelectStatement> per_key, const AstPtr& lkey,
-                            size_t counts, const SelectStatement& out);
+                            size_t counts, const SelectStatement& out, bool& one_row_per_key);
+  void ungroup(SelectStatement& out);
+  bool reads_groups_only(const SelectStatement& out) const;
   TempTable outer_join(std::vector<TableItem> left, TableItem right, const std::set<std::string>& names, bool star);
   std::vector<std::pair<std::string, TempTable>> join_sources(std::vector<TableItem>& items);
 

@@ -243,13 +243,65 @@ SelectStatement Binder::pre_aggregate_outer_join(const SelectStatement& s) {
     if (!(o.expr = shape.replace(o.expr))) return s;
   if (!shape.counted() || shape.ambiguous()) return s;
 
-  out.from = {group_join_rows(s, shape.per_key(), shape.lkey(), shape.counts(), out)};
+  bool one_row_per_key = false;
+  out.from = {group_join_rows(s, shape.per_key(), shape.lkey(), shape.counts(), out, one_row_per_key)};
+  bool keyed = false;  // grouped by the join key itself
+  for (auto& g : out.group_by) keyed = keyed || g->to_string() == shape.lkey()->to_string();
+  if (one_row_per_key && keyed && !out.having && !out.distinct && reads_groups_only(out)) ungroup(out);
   return out;
+}
+
+// Whether out's select list and ORDER BY read L's columns only through its GROUP BY
+// expressions (as SQL requires of a grouped query; after ungroup() nothing would).
+bool Binder::reads_groups_only(const SelectStatement& out) const {
+  std::vector<std::string> groups;
+  for (auto& g : out.group_by) groups.push_back(g->to_string());
+  struct Walk {
+    const std::vector<std::string>& groups;
+    bool ok(const AstPtr& e) const {
+      if (!e) return true;
+      if (std::find(groups.begin(), groups.end(), e->to_string()) != groups.end()) return true;
+      if (e->kind == AstKind::kColumn) return e->qualifier == kAlias;
+      for (auto& c : e->children)
+        if (!ok(c)) return false;
+      return true;
+    }
+  } walk{groups};
+  for (auto& item : out.select)
+    if (!walk.ok(item.expr)) return false;
+  for (auto& o : out.order_by)
+    if (!walk.ok(o.expr)) return false;
+  return true;
+}
+
+// Every group of `out` holds one row (grouped by L's join key, whose values L holds
+// once each, over the looked-up rows: one per L row): the grouping dropped, each
+// CAST(sum(n) AS BIGINT) read as n, a projection of the hidden table (which the
+// connection keeps without running a block, api/subquery_runner). TPC-H Q13's
+// c_orders: 3 M customers, not regrouped.
+void Binder::ungroup(SelectStatement& out) {
+  struct Walk {
+    static AstPtr run(const AstPtr& e) {
+      if (!e) return e;
+      if (e->kind == AstKind::kCast && e->children.size() == 1 && e->children[0]->kind == AstKind::kFunction &&
+          e->children[0]->name == "sum" && e->children[0]->children.size() == 1) {
+        const AstPtr& n = e->children[0]->children[0];
+        if (n->kind == AstKind::kColumn && n->qualifier == kAlias) return n;
+      }
+      auto c = std::make_shared<AstExpr>(*e);
+      for (auto& x : c->children) x = run(x);
+      return c;
+    }
+  };
+  out.group_by.clear();
+  for (auto& item : out.select) item.expr = Walk::run(item.expr);
+  for (auto& o : out.order_by) o.expr = Walk::run(o.expr);
 }
 
 // The hidden table of both parts (the header's UNION ALL), read as out's one FROM item.
 TableItem Binder::group_join_rows(const SelectStatement& s, std::shared_ptr<SelectStatement> per_key,
-                                  const AstPtr& lkey, size_t counts, const SelectStatement& out) {
+                                  const AstPtr& lkey, size_t counts, const SelectStatement& out,
+                                  bool& one_row_per_key) {
   const TableItem& r = s.from[1];
   const std::string what = "LEFT JOIN";
   std::set<std::string> names;  // the L columns the rewritten statement reads
@@ -321,6 +373,8 @@ TableItem Binder::group_join_rows(const SelectStatement& s, std::shared_ptr<Sele
   TempTable joined;
   if (looked_up) {
     joined = std::move(*looked_up);
+    const int key = lkey->kind == AstKind::kColumn ? lsrc[0].second.find_column(lkey->name) : -1;
+    one_row_per_key = key >= 0 && distinct_int_column(lsrc[0].second, size_t(key));
   } else {
     const TempTable parts[2] = {part(true), all ? std::move(*all) : part(false)};
     TempTableBuilder b("joined", internal, types, what);

@@ -116,6 +116,21 @@ void append_matched(TempTableBuilder& b, size_t out, const TempTable& right, siz
     b.append(out, match[r] == kNoMatch ? (absent ? Value::bigint(*absent) : Value::null(t)) : right.value(match[r], c));
 }
 
+bool distinct_int_column(const TempTable& t, size_t c) {
+  if (c >= t.columns() || !int_stored(t.type(c)) || t.rows() >= kNoMatch) return false;
+  std::vector<int64_t> values;
+  std::vector<uint8_t> nulls;
+  read_ints(t, c, values, nulls);
+  if (!nulls.empty()) return false;
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (int64_t v : values) lo = std::min(lo, v), hi = std::max(hi, v);
+  const uint64_t span = lo > hi ? 0 : uint64_t(hi) - uint64_t(lo) + 1;
+  KeyIndex index(lo > hi ? 0 : lo, span == 0 && lo <= hi ? UINT64_MAX : span, values.size());
+  for (size_t r = 0; r < values.size(); r++)
+    if (!index.insert(values[r], uint32_t(r))) return false;
+  return true;
+}
+
 bool append_int_column(TempTableBuilder& b, size_t out, const TempTable& t, size_t c) {
   if (!int_stored(t.type(c))) return false;
   std::vector<int64_t> values;

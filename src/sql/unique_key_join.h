@@ -31,6 +31,9 @@ std::optional<std::vector<uint32_t>> match_unique_keys(const TempTable& left, si
 void append_matched(TempTableBuilder& b, size_t out, const TempTable& right, size_t c,
                     const std::vector<uint32_t>& match, std::optional<int64_t> absent = std::nullopt);
 
+// Whether column c of t is integer-stored, without NULLs, and holds no value twice.
+bool distinct_int_column(const TempTable& t, size_t c);
+
 // Column c of t (integer-stored) into the builder as column `out`, all rows.
 bool append_int_column(TempTableBuilder& b, size_t out, const TempTable& t, size_t c);
 

@@ -8,7 +8,8 @@
 #      $OUT/summary.txt.
 # Environment: SF (20), TPCH_DB (/tmp/tpch-sf$SF; an existing TPC-H database of that SF
 # is used as it is), CPU_THREADS (16), CUDA_REPS (3), CPU_REPS (1), CPU_WARMUP (1), and
-# QUERIES (a subset such as q1,q6; default all 22), and the timeouts in seconds
+# QUERIES (a subset such as q1,q6; default all 22), TRACE (queries traced block by
+# block, below), and the timeouts in seconds
 # GEN_TIMEOUT (240), CUDA_TIMEOUT (150), CPU_TIMEOUT (140): the defaults keep the whole
 # script under 9 minutes. bench tpch writes its JSON when all its queries ran, so a step
 # that times out leaves no rows in the table: split the queries with QUERIES then. A generation that does not finish
@@ -53,6 +54,14 @@ bench_step() {
 bench_step cuda "${CUDA_TIMEOUT:-150}" --backend cuda --reps "${CUDA_REPS:-3}"
 bench_step cpu "${CPU_TIMEOUT:-140}" --backend cpu --threads "${CPU_THREADS:-16}" --reps "${CPU_REPS:-1}" \
   --warmup "${CPU_WARMUP:-1}"
+# TRACE (e.g. q21,q13,q4): those queries once more on CUDA (a warm-up and one timed run)
+# with RAYDB_TRACE_BLOCKS=1 and the plan cache off: each block's rows, run and copy times
+# on stderr, in $OUT/trace.txt (where a multi-block query's time goes).
+if [ -n "${TRACE:-}" ]; then
+  RAYDB_TRACE_BLOCKS=1 RAYDB_PLAN_CACHE=off timeout "${TRACE_TIMEOUT:-120}" "$R" bench tpch --db "$DB" \
+    --backend cuda --reps 1 --queries "$TRACE" > "$OUT/trace.txt" 2>&1
+  echo "trace $TRACE: rc=$?" | tee -a "$OUT/trace.txt"
+fi
 
 python3 - "$SF" "$OUT/tpch_cuda.jsonl" "$OUT/tpch_cpu.jsonl" <<'PY' | tee "$OUT/summary.txt"
 import json, sys

@@ -66,6 +66,7 @@ class Binder {
                         const std::string& what) const;
   TempTable run_subquery(const SelectStatement& s, bool exists) const;
   const TempTable* find_cte(const std::string& name) const;
+  std::optional<TempTable> cte_column(const SelectStatement& s) const;
   // Whether `s` reads derived tables, WITH queries or subqueries (then views are not inlined).
   bool uses_query_structure(const SelectStatement& s) const;
   // An expression binder over this block's tables, with their shapes and subqueries.
@@ -96,8 +97,17 @@ class Binder {
   // table suffices (a key without inner rows makes EXISTS false, which drops the row).
   AstPtr exists_with_inequality_join(const AstPtr& e, std::vector<AstPtr> rest, const AstPtr& inner_key,
                                      const AstPtr& outer_key, const AstPtr& inner_ne, const AstPtr& outer_ne);
+  // The same EXISTS over the outer row's own table, its inner conditions among WHERE's:
+  // a key set of the keys with two or more distinct values (binder_self_exists.cpp);
+  // null when the shape does not hold.
+  AstPtr exists_on_own_rows(const AstPtr& e, const std::vector<AstPtr>& rest, const AstPtr& inner_key,
+                            const AstPtr& outer_key, const AstPtr& inner_ne, const AstPtr& outer_ne);
   std::shared_ptr<SelectStatement> min_max_per_key(const SelectStatement& sub, std::vector<AstPtr> rest,
                                                    const AstPtr& inner_key, const AstPtr& inner_ne) const;
+  // The domain table built on the host from the domain's keys and per_key's rows.
+  std::optional<TempTable> domain_by_lookup(const std::shared_ptr<SelectStatement>& domain, const std::string& reduced,
+                                            const SelectStatement& per_key, const std::string& alias,
+                                            const std::string& what);
   // Binds `per_key` (a SELECT whose first column is the inner key, named k) over every
   // value of `outer_key` (a column of a stored outer table): a table with one row per
   // distinct value, joined to this block on outer_key = alias.k (domain_joins_), its
@@ -150,7 +160,9 @@ class Binder {
   // count grouped per join key below the join (binder_group_join.cpp); s where not.
   SelectStatement pre_aggregate_outer_join(const SelectStatement& s);
   TableItem group_join_rows(const SelectStatement& s, std::shared_ptr<SelectStatement> per_key, const AstPtr& lkey,
-                            size_t counts, const SelectStatement& out);
+                            size_t counts, const SelectStatement& out, bool& one_row_per_key);
+  void ungroup(SelectStatement& out);
+  bool reads_groups_only(const SelectStatement& out) const;
   TempTable outer_join(std::vector<TableItem> left, TableItem right, const std::set<std::string>& names, bool star);
   // One kept column of a joined side: the item it comes from, its name and type.
   struct OuterJoinColumn {

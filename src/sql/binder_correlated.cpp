@@ -236,6 +236,8 @@ AstPtr Binder::decorrelate_exists(const AstPtr& e, const Correlation& c, bool to
     t->subquery = nullptr;
     return t;
   }
+  if (!ne_inner.empty() && top)
+    if (AstPtr own = exists_on_own_rows(e, rest, inner[0], outer[0], ne_inner[0], ne_outer[0])) return own;
   if (!ne_inner.empty()) {
     if (top && !e->negated) return exists_with_inequality_join(e, rest, inner[0], outer[0], ne_inner[0], ne_outer[0]);
     return exists_with_inequality(e, rest, inner[0], outer[0], ne_inner[0], ne_outer[0]);
@@ -326,6 +328,14 @@ void Binder::add_table(TempTable shape, const std::string& alias) {
 // their decorrelated forms; `top` when e is a conjunct of WHERE.
 AstPtr Binder::decorrelate(const AstPtr& e, bool top) {
   if (!e) return e;
+  // NOT EXISTS as a conjunct of WHERE: the negated EXISTS, still a conjunct (its forms
+  // over the outer row's own rows need to know).
+  if (top && e->kind == AstKind::kUnary && e->op == "not" && e->children.size() == 1 &&
+      e->children[0]->kind == AstKind::kSubquery && e->children[0]->op == "exists" && e->children[0]->subquery) {
+    auto negated = std::make_shared<AstExpr>(*e->children[0]);
+    negated->negated = !negated->negated;
+    if (is_correlated(*negated->subquery, correlation_of(*negated->subquery))) return decorrelate(negated, true);
+  }
   if (e->subquery && e->kind == AstKind::kSubquery) {
     Correlation c = correlation_of(*e->subquery);
     if (!is_correlated(*e->subquery, c)) return e;

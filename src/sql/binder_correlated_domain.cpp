@@ -14,6 +14,7 @@
 #include "common/error.h"
 #include "sql/ast_nodes.h"
 #include "sql/binder.h"
+#include "sql/unique_key_join.h"
 
 namespace raydb::sql {
 
@@ -72,6 +73,12 @@ std::string Binder::join_over_domain(const AstPtr& outer_key, std::shared_ptr<Se
   if (stored.name.empty()) stored.name = q_.tables[size_t(table)].name;
   domain->from.push_back(stored);
 
+  const std::string alias = "__domain_" + std::to_string(q_.tables.size());
+  if (std::optional<TempTable> merged = domain_by_lookup(domain, stored.name, *per_key, alias, what)) {
+    add_table(std::move(*merged), alias);
+    domain_joins_.push_back(binary("=", outer_key, col(alias, "k", at)));
+    return alias;
+  }
   SelectStatement full;
   full.select.push_back({col("d", "k", at), "k"});
   for (size_t i = 1; i < per_key->select.size(); i++)
@@ -84,10 +91,27 @@ std::string Binder::join_over_domain(const AstPtr& outer_key, std::shared_ptr<Se
   g.join = TableItem::Join::kLeft;
   g.on = binary("=", col("d", "k", at), col("g", "k", at));
   full.from = {d, g};
-  const std::string alias = "__domain_" + std::to_string(q_.tables.size());
   add_table(materialize(full, alias, {}, what), alias);
   domain_joins_.push_back(binary("=", outer_key, col(alias, "k", at)));
   return alias;
+}
+
+// The domain's rows LEFT JOIN per_key built on the host (sql/unique_key_join.h) when the
+// keys allow it: the domain is the key reduction's table itself when there is one
+// (already distinct, so no block), per_key runs as one block; nullopt otherwise.
+std::optional<TempTable> Binder::domain_by_lookup(const std::shared_ptr<SelectStatement>& domain,
+                                                  const std::string& reduced, const SelectStatement& per_key,
+                                                  const std::string& alias, const std::string& what) {
+  const TempTable* keys = find_cte(reduced);
+  std::optional<TempTable> ran;
+  if (!keys || keys->columns() != 1) {
+    ran = materialize(*domain, "d", {}, what);
+    keys = &*ran;
+  }
+  const TempTable per = materialize(per_key, "g", {}, what);
+  std::vector<std::string> names;
+  for (auto& item : per_key.select) names.push_back(item.alias);
+  return left_join_unique_keys(*keys, per, names, alias, what);
 }
 
 // SELECT ik AS k, min(ic) AS mn, max(ic) AS mx ... WHERE rest AND ik, ic NOT NULL GROUP BY ik

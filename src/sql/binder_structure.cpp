@@ -138,7 +138,29 @@ TempTable Binder::materialize(const SelectStatement& s, const std::string& name,
   return runner_->materialize(std::move(q), name, what);
 }
 
+// `SELECT column FROM <WITH query>` and nothing else (the IN list of a key reduction,
+// binder_key_reduction.cpp, or a user's CTE read as a key list): the column as the WITH
+// query holds it, without running a block that would only copy every row through a
+// backend and back. nullopt for any other statement.
+std::optional<TempTable> Binder::cte_column(const SelectStatement& s) const {
+  if (s.set_op != SetOp::kNone || s.distinct || !s.with.empty() || s.from.size() != 1 || s.where ||
+      !s.group_by.empty() || s.having || !s.windows.empty() || !s.order_by.empty() || s.limit || s.offset ||
+      s.select.size() != 1)
+    return std::nullopt;
+  const TableItem& item = s.from[0];
+  if (item.subquery || item.function || item.on || !item.column_aliases.empty()) return std::nullopt;
+  const AstExpr& e = *s.select[0].expr;
+  if (e.kind != AstKind::kColumn || !e.children.empty()) return std::nullopt;
+  if (!e.qualifier.empty() && !iequals(e.qualifier, item.alias.empty() ? item.name : item.alias)) return std::nullopt;
+  const TempTable* cte = find_cte(item.name);
+  if (!cte || cte->columns() != 1 || cte->table->column_count() < 1) return std::nullopt;
+  if (cte->find_column(e.name) != 0) return std::nullopt;
+  return cte->renamed("subquery", {"c1"});
+}
+
 TempTable Binder::run_subquery(const SelectStatement& s, bool exists) const {
+  if (!exists)
+    if (std::optional<TempTable> t = cte_column(s)) return std::move(*t);
   if (reads_outer_columns(s))
     fail(ErrorKind::kNotImplemented,
          "a correlated subquery is supported in WHERE (EXISTS, or a scalar aggregate compared in a condition) and "

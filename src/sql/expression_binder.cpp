@@ -420,7 +420,8 @@ bool distinct_int_rows(const TempTable& t, std::vector<std::pair<int64_t, uint64
     }
     rows.emplace_back(col.get_int(r), r);
   }
-  std::sort(rows.begin(), rows.end());
+  // Grouped results (a DISTINCT key list) mostly come in ascending key order already.
+  if (!std::is_sorted(rows.begin(), rows.end())) std::sort(rows.begin(), rows.end());
   for (size_t i = 0; i < rows.size(); i++)
     if (i == 0 || rows[i].first != rows[i - 1].first) out.push_back(rows[i]);
   return true;

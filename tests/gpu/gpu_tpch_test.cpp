@@ -22,6 +22,11 @@ TEST_P(TpchAnalysis, EveryBlockAdmittedAtSf001) {
   std::string all;
   for (auto& r : tpch_cuda_refusals("0.01", GetParam())) all += "\n  " + r;
   EXPECT_TRUE(all.empty()) << GetParam() << " is refused by the CUDA backend:" << all;
+  // Each block's path (star kernels, or the general path with the star planner's reason)
+  // in the test's XML/JSON output, where the blocks on the general path are read.
+  std::string paths;
+  for (auto& p : tpch_cuda_paths("0.01", GetParam())) paths += "\n  " + p;
+  RecordProperty("paths", paths);
 }
 
 // TPC-H Q13 as a group-join (sql/binder_group_join.cpp): the orders are counted per
@@ -54,6 +59,41 @@ TEST(CudaAnalysis, SemiJoinKeySetsStayOnCuda) {
     }
     RecordProperty(q, all);
   }
+}
+
+// The decorrelated semi joins' `key IS NOT NULL` over a column without NULLs is true
+// for every row, so it no longer keeps their blocks off the star kernels: Q4's key
+// reduction, EXISTS key list and outer block. Q21's EXISTS / NOT EXISTS over lineitem's
+// own rows are key sets (sql/binder_self_exists.cpp) and nation folds into supplier
+// (star_chain_filter.h): all four of its blocks on the star kernels.
+TEST(CudaAnalysis, SemiJoinBlocksOnTheStarKernels) {
+  for (const char* q : {"q4", "q21"}) {
+    std::string all;
+    const std::vector<std::string> paths = tpch_cuda_paths("0.01", q);
+    for (auto& p : paths) all += "\n  " + p;
+    EXPECT_EQ(paths.size(), std::string(q) == "q4" ? 3u : 4u) << q << ":" << all;
+    for (auto& p : paths) EXPECT_NE(p.find(": star kernels"), std::string::npos) << q << ":" << all;
+  }
+}
+
+// A snowflake table that only filters (nation through supplier, star_chain_filter.h)
+// becomes a filter of its dimension: Q11's blocks and Q21's key reduction on the star
+// kernels (Q21's outer block keeps a condition across tables: the general path).
+TEST(CudaAnalysis, FilterOnlySnowflakeTablesOnTheStarKernels) {
+  std::string all;
+  for (auto& p : tpch_cuda_paths("0.01", "q11")) {
+    all += "\n  " + p;
+    EXPECT_NE(p.find(": star kernels"), std::string::npos) << "q11:" << all;
+  }
+  bool reduction = false;
+  all.clear();
+  for (auto& p : tpch_cuda_paths("0.01", "q21")) {
+    all += "\n  " + p;
+    if (p.rfind("key reduction", 0) != 0) continue;
+    reduction = true;
+    EXPECT_NE(p.find(": star kernels"), std::string::npos) << "q21:" << all;
+  }
+  EXPECT_TRUE(reduction) << "q21:" << all;
 }
 
 // TPC-H Q1 on the star kernels: the DECIMAL rescaling of the constants in

@@ -8,6 +8,7 @@
 #include "exec/core/cuckoo_set.h"
 #include "exec/core/perfect_set.h"
 
+#include "exec/cuda/range_bitmap.h"
 #include "exec/cuda/star_run.h"
 #include "exec/cuda/star_stream.h"
 
@@ -45,15 +46,13 @@ void upload(StarRun& r, void* dst, const void* src, uint64_t bytes) {
 }
 
 // Sets longer than the inline ranges go to device memory: a bitmap when its span is
-// at most 2^20 bits (128 KB, mostly cache-resident: one probe per row), a cuckoo
+// small for its ranges (range_bitmap.h: one probe per row), a cuckoo
 // table when every range is one value (IN lists of far-apart keys: two independent
 // probes per row), else sorted pairs searched by bisection.
 void device_set(StarRun& r, DevPred& dp, const StoredRanges& sr) {
   const uint64_t lo = sr.front().first, span = sr.back().second - lo + 1;
-  if (span <= (uint64_t(1) << 20)) {
-    std::vector<uint32_t> bits(size_t((span + 31) / 32), 0);
-    for (auto [a, b] : sr)
-      for (uint64_t v = a; v <= b; v++) bits[size_t((v - lo) >> 5)] |= 1u << ((v - lo) & 31);
+  if (bitmap_pays(span, sr.size())) {  // range_bitmap.h
+    const std::vector<uint32_t> bits = range_bitmap(sr, lo, span);
     gpu::DeviceBuffer buf(bits.size() * 4, "a predicate bitmap");
     upload(r, buf.get(), bits.data(), bits.size() * 4);
     dp.bitmap = buf.get<uint32_t>();

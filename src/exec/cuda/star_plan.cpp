@@ -14,6 +14,7 @@
 #include "exec/core/constant_conjuncts.h"
 #include "exec/core/expression_evaluator.h"
 #include "exec/cuda/cuda_backend.h"
+#include "exec/cuda/star_chain_filter.h"
 #include "exec/cuda/star_cross_filters.h"
 #include "plan/physical/cost_model.h"
 
@@ -217,10 +218,23 @@ struct Compiler {
   }
 };
 
+// `column IS NOT NULL` over a column that holds no NULL is true for every row: the
+// decorrelated semi joins put it on their keys (EXISTS: outer IS NOT NULL AND outer IN
+// (...)), and it kept those blocks off the star kernels.
+bool true_for_every_row(const plan::Expr& e, const LogicalQuery& q) {
+  if (e.kind != ExprKind::kIsNull || !e.negated || e.children.size() != 1) return false;
+  const plan::Expr& c = *e.children[0];
+  if (c.kind != ExprKind::kColumnRef || c.table_index < 0 || size_t(c.table_index) >= q.tables.size()) return false;
+  const Table& t = *q.tables[size_t(c.table_index)].table;
+  return c.column_index >= 0 && size_t(c.column_index) < t.column_count() &&
+         !t.column(size_t(c.column_index)).has_nulls();
+}
+
 std::optional<std::string> compile_filters(const std::vector<plan::ExprPtr>& conjuncts, const LogicalQuery& q,
                                            std::vector<StarFilter>& out, bool& always_false,
                                            std::vector<StarTree>* trees = nullptr) {
   for (auto& c : conjuncts) {
+    if (true_for_every_row(*c, q)) continue;
     auto p = ColumnPredicate::compile(*c, q);
     if (!p) {
       // The fact table also takes boolean programs (OR/NOT across columns, semi-linear).
@@ -266,6 +280,51 @@ std::optional<std::string> bind_trees(StarPlan& sp, const Table& rt, FactCol&& f
     return fmt::format("more than {} range predicates in boolean fact-table filters", kMaxTreeLeaves);
   if (linears > size_t(kMaxLinears)) return fmt::format("more than {} semi-linear fact-table filters", kMaxLinears);
   return std::nullopt;
+}
+
+// Join `step` (on a fact-table column, foreign key `fact_col`) as a star dimension.
+std::optional<std::string> add_dimension(const plan::PhysicalPlan& plan, const plan::JoinStep& step, int fact_col,
+                                         StarPlan& sp, std::vector<int>& dim_of_table,
+                                         std::vector<StarDimKey>& dim_keys) {
+  const LogicalQuery& q = *plan.query;
+  const Expr& bk = *step.build_keys[0];
+  StarDim d;
+  d.table = step.build_table;
+  d.key = q.tables[size_t(d.table)].table->column_ptr(size_t(bk.column_index));
+  d.fact_col = fact_col;
+  if (auto why = compile_filters(plan.table_filters[size_t(d.table)], q, d.filters, d.always_false)) return *why;
+  if (d.filters.size() > size_t(kMaxDimFilters)) return std::string("too many filters on one dimension");
+  const ColumnStats& ks = d.key->stats();
+  // The span in unsigned arithmetic: max - min of two int64 may not fit int64 (exact mod 2^64 when max >= min).
+  if (ks.min <= ks.max && uint64_t(ks.max) - uint64_t(ks.min) >= (uint64_t(1) << 28))
+    return fmt::format("join key {} spans more than 2^28 values (hash joins are not on the GPU yet)", d.key->name());
+  dim_of_table[size_t(d.table)] = int(sp.dims.size());
+  dim_keys.push_back({d.table, bk.column_index, step.probe_keys[0]});
+  sp.dims.push_back(std::move(d));
+  return std::nullopt;
+}
+
+// dim_of_table's mark of a table folded into a dimension's filters.
+constexpr int kFoldedTable = -2;
+
+// Folds join `step`, a snowflake table that only filters the dimension probing it
+// (star_chain_filter.h), into that dimension's filters: true when folded (`why` set
+// when the dimension then has too many filters); false to treat it as any join.
+bool fold_chain_join(const plan::PhysicalPlan& plan, const plan::JoinStep& step, StarPlan& sp,
+                     std::vector<int>& dim_of_table, std::optional<std::string>& why) {
+  const Expr& pk = *step.probe_keys[0];
+  if (pk.kind != ExprKind::kColumnRef || pk.table_index == plan.root_table || pk.table_index < 0 ||
+      dim_of_table[size_t(pk.table_index)] < 0 || dim_of_table[size_t(step.build_table)] != -1)
+    return false;
+  std::optional<StarFilter> f = chain_join_filter(plan, step);
+  if (!f) return false;
+  StarDim& d = sp.dims[size_t(dim_of_table[size_t(pk.table_index)])];
+  if (f->ranges.empty()) d.always_false = true;
+  d.filters.push_back(std::move(*f));
+  std::stable_sort(d.filters.begin(), d.filters.end(), [](auto& a, auto& b) { return a.coverage < b.coverage; });
+  if (d.filters.size() > size_t(kMaxDimFilters)) why = "too many filters on one dimension";
+  dim_of_table[size_t(step.build_table)] = kFoldedTable;
+  return true;
 }
 
 // Column-free conjuncts (an IN subquery without rows binds to FALSE: TPC-H Q18's
@@ -314,27 +373,22 @@ std::variant<StarPlan, std::string> analyze(const plan::PhysicalPlan& plan) {
     residuals.insert(residuals.end(), step.residuals.begin(), step.residuals.end());
     const Expr& pk = *step.probe_keys[0];
     const Expr& bk = *step.build_keys[0];
+    if (std::optional<std::string> why; fold_chain_join(plan, step, sp, dim_of_table, why)) {
+      if (why) return *why;
+      continue;
+    }
     if (pk.kind != ExprKind::kColumnRef || pk.table_index != int(root))
       return std::string("joins whose probe key is not a fact-table column (snowflake or chain joins)");
     if (bk.kind != ExprKind::kColumnRef || !integer_physical(bk.type) || !integer_physical(pk.type))
       return std::string("joins on non-integer keys");
     if (pk.type.id == TypeId::kDecimal || bk.type.id == TypeId::kDecimal) return std::string("joins on decimal keys");
-    if (dim_of_table[size_t(step.build_table)] >= 0) return std::string("a table joined twice");
-    StarDim d;
-    d.table = step.build_table;
-    d.key = q.tables[size_t(d.table)].table->column_ptr(size_t(bk.column_index));
-    d.fact_col = fact_col(rt.column_ptr(size_t(pk.column_index)));
-    if (auto why = compile_filters(plan.table_filters[size_t(d.table)], q, d.filters, d.always_false)) return *why;
-    if (d.filters.size() > size_t(kMaxDimFilters)) return std::string("too many filters on one dimension");
-    const ColumnStats& ks = d.key->stats();
-    // The span in unsigned arithmetic: max - min of two int64 may not fit int64 (exact mod 2^64 when max >= min).
-    if (ks.min <= ks.max && uint64_t(ks.max) - uint64_t(ks.min) >= (uint64_t(1) << 28))
-      return fmt::format("join key {} spans more than 2^28 values (hash joins are not on the GPU yet)", d.key->name());
-    dim_of_table[size_t(d.table)] = int(sp.dims.size());
-    dim_keys.push_back({d.table, bk.column_index, step.probe_keys[0]});
-    sp.dims.push_back(std::move(d));
+    if (dim_of_table[size_t(step.build_table)] != -1) return std::string("a table joined twice");
+    const int fk = fact_col(rt.column_ptr(size_t(pk.column_index)));
+    if (auto why = add_dimension(plan, step, fk, sp, dim_of_table, dim_keys)) return *why;
   }
-  if (sp.dims.size() + 1 != q.tables.size()) return std::string("tables that are not joined to the fact table");
+  const size_t folded = size_t(std::count(dim_of_table.begin(), dim_of_table.end(), kFoldedTable));
+  if (sp.dims.size() + folded + 1 != q.tables.size())
+    return std::string("tables that are not joined to the fact table");
 
   // Root filters, with the conditions across tables (an OR across dimensions) as
   // membership sets on the foreign keys (star_cross_filters.h).

@@ -1,0 +1,23 @@
+#pragma once
+// The bitmap form of a long stored-value set for the star kernels' predicates
+// (DevPred::bitmap: bit v - lo of 32-bit word (v - lo) / 32): one load per row instead
+// of a bisection over the ranges. Pure host code, built in every configuration.
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace raydb::exec::cuda {
+
+// Whether a set of `ranges` sorted disjoint ranges spanning `span` values (0: all 2^64)
+// takes the bitmap: a small span (at most 2^20 bits, cache-resident), or a span of at
+// most 2^28 bits (32 MB, L2-sized on the H100) no larger than 512 bits per range, so
+// the bitmap is at most four times the pairs' 16 bytes per range (a semi join's key set
+// of ~1.4 M order keys over TPC-H's 120 M-wide key range at SF 20).
+bool bitmap_pays(uint64_t span, std::size_t ranges);
+
+// Bits [a - lo, b - lo] set for each range [a, b] of `sr` (sorted, disjoint, within
+// [lo, lo + span)), filled a word at a time.
+std::vector<uint32_t> range_bitmap(const std::vector<std::pair<uint64_t, uint64_t>>& sr, uint64_t lo, uint64_t span);
+
+}  // namespace raydb::exec::cuda

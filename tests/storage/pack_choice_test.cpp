@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "common/error.h"
+#include "common/settings.h"
 #include "storage/pack_choice.h"
 
 namespace raydb {
@@ -19,6 +20,10 @@ TEST(PackChoice, ParsesTheSetting) {
   EXPECT_EQ(parse_pack_mode("on"), PackMode::kOn);
   EXPECT_THROW(parse_pack_mode("yes"), Error);
   EXPECT_THROW(parse_pack_mode("ON"), Error);
+  Settings s;  // the setting takes the same words and rejects others
+  EXPECT_THROW(s.set("cuda_compression", "yes"), Error);
+  s.set("cuda_compression", "auto");
+  EXPECT_EQ(parse_pack_mode(s.get("cuda_compression")), PackMode::kAuto);
 }
 
 // Every choice holds all stored values in the fewest bits (at least 1), is narrower

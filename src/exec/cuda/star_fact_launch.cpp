@@ -30,19 +30,24 @@ bool packed_fact_columns(const StarRun& r, PackedCols& out) {
 
 }  // namespace
 
-void launch_fact_kernel(const StarRun& r, const StarParams& p) {
+void launch_fact_kernel(StarRun& r, const StarParams& p) {
   const StarKnobs knobs = star_knobs(r.settings);
   PackedCols packed;
   const PackedCols* pk = packed_fact_columns(r, packed) ? &packed : nullptr;
+  bool read_packed = false;
   if (!r.blocks) {
-    if (launch_star(p, knobs, r.ctx.stream, pk)) g_packed_launches++;
-    return;
+    read_packed = launch_star(p, knobs, r.ctx.stream, pk);
+  } else {
+    for (const RowRange& range : r.blocks->ranges) {
+      PackedCols at;
+      if (pk) at = packed_for_rows(packed, range);
+      read_packed = launch_star(params_for_rows(p, range), knobs, r.ctx.stream, pk ? &at : nullptr) || read_packed;
+    }
   }
-  for (const RowRange& range : r.blocks->ranges) {
-    PackedCols at;
-    if (pk) at = packed_for_rows(packed, range);
-    if (launch_star(params_for_rows(p, range), knobs, r.ctx.stream, pk ? &at : nullptr)) g_packed_launches++;
-  }
+  if (!read_packed) return;
+  g_packed_launches++;
+  r.packed_bits.assign(r.fact.size(), 0);
+  for (size_t c = 0; c < r.fact.size() && c < size_t(kMaxFactColumns); c++) r.packed_bits[c] = packed.bits[c];
 }
 
 uint64_t packed_fact_launches() { return g_packed_launches.load(); }

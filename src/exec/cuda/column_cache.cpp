@@ -13,6 +13,7 @@
 #include "exec/cuda/cuda_device.h"
 #include "exec/cuda/kernels.h"
 #include "exec/cuda/narrowed_upload.h"
+#include "gpu/memory_pool.h"
 #include "storage/narrow_encoder.h"
 #include "storage/packed_layout.h"
 
@@ -170,6 +171,11 @@ std::pair<const uint32_t*, int> ColumnCache::packed(const DeviceColumn& dc, Pack
   DeviceColumn& d = *it->second;
   if (d.packed_bits != bits) {
     const uint64_t bytes = packed_words(d.rows, bits) * 4;
+    // The copy comes on top of what the query planned for (the streaming choice and
+    // transfer cost count narrowed bytes only): keep a quarter of the budget free for
+    // the query's own scratch, else read the narrowed copy.
+    const gpu::PoolStats pool = gpu::MemoryPool::instance().stats();
+    if (pool.budget && pool.in_use + bytes > pool.budget - pool.budget / 4) return {nullptr, 0};
     try {
       d.packed = gpu::DeviceBuffer(bytes, "a packed column");
     } catch (const Error&) {  // over the memory budget: read the narrowed copy

@@ -46,6 +46,9 @@ const std::vector<SettingInfo> kSettings = {
      "star kernels: boolean trees and long IN sets evaluated by passes before the fused kernel (off: inside it)"},
     {"cuda_perfect_set_min", "RAYDB_CUDA_PERFECT_SET_MIN", "a key count from 0 to 128 (0: never)",
      "star kernels: IN lists of at least this many keys (default 4) looked up by a perfect hash in shared memory"},
+    {"cuda_compression", "RAYDB_CUDA_COMPRESSION", "off, auto or on",
+     "star kernels: read resident fact columns bit-packed where their statistics say it pays (auto), wherever "
+     "the kernels can decode the width (on), or never (off, the default until measured)"},
     {"cuda_stream", "RAYDB_CUDA_STREAM", "auto, on or off",
      "star kernels: stream the fact columns through the GPU in chunks when they do not fit the memory budget "
      "(on: always, for tests and benchmarks; off: never, the query is refused)"},
@@ -206,7 +209,7 @@ void Settings::set(std::string_view name, std::string_view value) {
     const std::string t(value);
     if (t.empty() || t.size() > 3 || t.find_first_not_of("0123456789") != std::string::npos || std::stoi(t) > 128)
       bad();
-  } else if (n == "cuda_stream") {
+  } else if (n == "cuda_stream" || n == "cuda_compression") {
     if (value != "auto" && value != "on" && value != "off") bad();
   } else if (n == "cuda_stream_chunk_rows") {
     if (!parse_count(value)) bad();

@@ -2,8 +2,9 @@
 // Frame-of-reference bit-packing, the CPU reference codec of the packed layout
 // (storage/packed_layout.h): values are stored as value - reference (the column's
 // minimum) in `bits` = 0..32 bits each. The CUDA backend packs resident fact columns
-// with pack_stored and unpacks them in registers inside its kernels; the tests check
-// the device against this codec.
+// in the same layout on the device (setting cuda_compression) and unpacks them in
+// registers inside its star kernels; the tests check the kernels' view of the layout
+// against this codec.
 #include <cstdint>
 #include <optional>
 #include <vector>

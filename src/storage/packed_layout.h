@@ -67,6 +67,17 @@ RAYDB_HOST_DEVICE uint64_t packed_word_of(uint64_t row, int bits, uint32_t* shif
   return packed_miniblock_word(row, bits) + uint64_t(s.bit / 32u) * kPackedLanes + s.lane;
 }
 
+// The fact kernels' view (block/load.cuh unpack_tile): in a tile starting at `base`
+// (a multiple of 4096 rows), lane `lane` of warp `warp` holds rows
+// base + 512 warp + 16 lane + i, i = 0..15. Word k of that lane's stream is at word
+// packed_lane_word(...) + 32 k, and item i starts at bit packed_item_bit(...) of it.
+RAYDB_HOST_DEVICE uint64_t packed_lane_word(uint64_t base, uint32_t warp, uint32_t lane, int bits) {
+  return packed_miniblock_word(base + uint64_t(warp) * kPackedHalfRows, bits) + lane;
+}
+RAYDB_HOST_DEVICE uint32_t packed_item_bit(uint32_t warp, uint32_t item, int bits) {
+  return ((warp & 1u) * 16u + item) * uint32_t(bits);
+}
+
 // Whether a value at `shift` continues into the lane's next word (32 words on).
 RAYDB_HOST_DEVICE bool packed_straddles(uint32_t shift, int bits) { return shift + uint32_t(bits) > 32u; }
 

@@ -134,5 +134,40 @@ TEST(BitPack, WordLayoutIsLaneInterleaved) {
   EXPECT_EQ(q->words[64], 0x76543210u);  // lane 0, slots 16..23: rows 512..519
 }
 
+// The fact kernels' view of a tile (packed_lane_word, packed_item_bit: what
+// block/load.cuh unpack_tile reads): every item of every thread of a 4096-row tile
+// finds its row's word and shift, and the kernel's extraction (the lane's word k and
+// k + 1 as 64 bits, shifted and masked) gives back the stored values, at every width
+// 1..32, over three tiles of 9,000 rows (the last one partial).
+TEST(BitPack, KernelTileViewFindsEveryRow) {
+  const uint64_t rows = 9000;
+  for (int bits = 1; bits <= 32; bits++) {
+    SCOPED_TRACE(bits);
+    std::vector<uint32_t> stored(rows);
+    std::mt19937_64 rng{uint64_t(bits)};
+    const uint64_t top = (uint64_t(1) << bits) - 1;
+    for (auto& x : stored) x = uint32_t(rng() & top);
+    std::vector<uint32_t> words(packed_words(rows, bits), 0);
+    pack_stored(stored.data(), 4, rows, bits, 0, ~uint64_t(0), words.data());
+    int mismatches = 0;
+    for (uint64_t base = 0; base < rows; base += 4096)
+      for (uint32_t warp = 0; warp < 8; warp++)
+        for (uint32_t lane = 0; lane < 32; lane++)
+          for (uint32_t i = 0; i < 16; i++) {
+            const uint64_t row = base + warp * 512 + lane * 16 + i;
+            if (row >= rows) continue;
+            const uint32_t bit = packed_item_bit(warp, i, bits), k = bit / 32, s = bit % 32;
+            const uint64_t at = packed_lane_word(base, warp, lane, bits) + 32 * uint64_t(k);
+            uint32_t shift = 0;
+            EXPECT_EQ(at, packed_word_of(row, bits, &shift));
+            EXPECT_EQ(s, shift);
+            const uint32_t hi = s + uint32_t(bits) > 32 ? words[at + 32] : 0u;
+            const uint32_t v = uint32_t(((uint64_t(hi) << 32) | words[at]) >> s) & uint32_t(top);
+            if (v != stored[row] && ++mismatches < 5) ADD_FAILURE() << "row " << row;
+          }
+    EXPECT_EQ(mismatches, 0);
+  }
+}
+
 }  // namespace
 }  // namespace raydb

@@ -11,8 +11,11 @@
 #include "common/error.h"
 #include "common/stage_times.h"
 #include "exec/cuda/cuda_device.h"
+#include "exec/cuda/kernels.h"
 #include "exec/cuda/narrowed_upload.h"
+#include "gpu/memory_pool.h"
 #include "storage/narrow_encoder.h"
+#include "storage/packed_layout.h"
 
 namespace raydb::exec::cuda {
 
@@ -156,6 +159,35 @@ const DeviceColumn& ColumnCache::get(const ColumnPtr& cp, cudaStream_t stream) {
   auto& ref = *d;
   columns_.emplace(cp.get(), std::move(d));
   return ref;
+}
+
+std::pair<const uint32_t*, int> ColumnCache::packed(const DeviceColumn& dc, PackMode mode, cudaStream_t stream) {
+  // Only 1-4 byte stored values: the packed kernels run on 32-bit values.
+  const int bits = dc.dev.width <= 4 ? choose_pack_bits(dc.stored_range(), dc.dev.width, dc.rows, mode) : 0;
+  if (bits == 0) return {nullptr, 0};
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = columns_.find(dc.owner.get());
+  if (it == columns_.end() || it->second.get() != &dc) return {nullptr, 0};  // dropped meanwhile
+  DeviceColumn& d = *it->second;
+  if (d.packed_bits != bits) {
+    const uint64_t bytes = packed_words(d.rows, bits) * 4;
+    // The copy comes on top of what the query planned for (the streaming choice and
+    // transfer cost count narrowed bytes only): keep a quarter of the budget free for
+    // the query's own scratch, else read the narrowed copy.
+    const gpu::PoolStats pool = gpu::MemoryPool::instance().stats();
+    if (pool.budget && pool.in_use + bytes > pool.budget - pool.budget / 4) return {nullptr, 0};
+    try {
+      d.packed = gpu::DeviceBuffer(bytes, "a packed column");
+    } catch (const Error&) {  // over the memory budget: read the narrowed copy
+      d.packed_bits = 0;
+      return {nullptr, 0};
+    }
+    gpu::check_cuda(cudaMemsetAsync(d.packed.get(), 0, bytes, stream), "packed column");
+    launch_pack(d.data.get(), d.dev.width, d.rows, bits, d.packed.get<uint32_t>(), stream);
+    gpu::check_cuda(cudaGetLastError(), "packing a column");
+    d.packed_bits = bits;
+  }
+  return {d.packed.get<uint32_t>(), bits};
 }
 
 // Today's path, and the one for databases without narrowed files: the mapped column

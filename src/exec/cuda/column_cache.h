@@ -14,6 +14,7 @@
 #include "gpu/pinned_buffer.h"
 #include "exec/cuda/kernel_params.h"
 #include "storage/column.h"
+#include "storage/pack_choice.h"
 
 namespace raydb::exec::cuda {
 
@@ -23,6 +24,11 @@ struct DeviceColumn {
   gpu::DeviceBuffer data, decode;
   std::vector<int64_t> host_decode;  // dictionary mode: sorted distinct values
   uint64_t rows = 0;
+  // The stored values bit-packed for the star kernels (setting cuda_compression),
+  // packed on the device from `data` on first request (ColumnCache::packed); beside
+  // `data`, which every other kernel reads. packed_bits 0: none.
+  gpu::DeviceBuffer packed;
+  int packed_bits = 0;
   uint64_t bytes() const { return rows * uint64_t(dev.width); }
   // Maps inclusive value ranges to inclusive stored ranges (empty ones dropped).
   std::vector<std::pair<uint64_t, uint64_t>> stored_ranges(const std::vector<std::pair<int64_t, int64_t>>& r) const;
@@ -41,6 +47,10 @@ class ColumnCache {
   const DeviceColumn& get(const ColumnPtr& c, cudaStream_t stream);
   bool resident(const Column* c);
   bool empty();  // no column uploaded (or all dropped)
+  // `d`'s packed copy at the width choose_pack_bits gives for `mode` (storage/
+  // pack_choice.h), made on first request; {nullptr, 0} when the rule keeps it
+  // unpacked or the memory budget has no room for the copy.
+  std::pair<const uint32_t*, int> packed(const DeviceColumn& d, PackMode mode, cudaStream_t stream);
   // Device bytes `c` would take (its narrowed width; dictionary mode not predicted).
   static uint64_t estimate_bytes(const Column& c);
   // True when the integer column's values are distinct (computed once, cached).

@@ -94,6 +94,10 @@ uint64_t release_device_state();
 // Queries whose ORDER BY / OFFSET / LIMIT ran on the device (general path, results of
 // 65536 rows or more) since the process started; 0 without CUDA.
 uint64_t device_sorted_queries();
+// Star fact passes (a statement's fact kernel launches, or its order-statistics pass)
+// that read bit-packed columns (setting cuda_compression) since the process started;
+// 0 without CUDA.
+uint64_t packed_fact_launches();
 // GROUP BY queries the general path grouped through its device hash table (the
 // default; RAYDB_CUDA_GROUP=sort sorts every row instead) since the process started.
 uint64_t hash_grouped_queries();

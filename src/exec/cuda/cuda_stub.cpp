@@ -30,6 +30,7 @@ void release_pooled_memory() {}
 uint64_t release_device_state() { return 0; }
 uint64_t device_sorted_queries() { return 0; }
 uint64_t hash_grouped_queries() { return 0; }
+uint64_t packed_fact_launches() { return 0; }
 uint64_t hash_join_builds() { return 0; }
 double measure_device_read_gbs() { return 0; }
 double measure_host_to_device_gbs() { return 0; }

@@ -25,12 +25,22 @@ constexpr int kStarTileRows = 4096;  // rows per fact-kernel tile (block/load.cu
 // A column as stored on the device. Offset mode: value = base + stored, with
 // stored an unsigned integer of `width` bytes. Dictionary mode (decode != null):
 // value = decode[stored], decode sorted ascending, so stored order is value order.
+// bits > 0 (only in the packed star kernels' parameters, launch_star): `data` is the
+// same stored values bit-packed at `bits` (storage/packed_layout.h), decoded exactly
+// by shifts and masks in block/load.cuh; every other kernel sees bits = 0.
 struct DevColumn {
   const void* data = nullptr;
   const int64_t* decode = nullptr;
   int64_t base = 0;
   int32_t width = 4;  // 1, 2, 4 or 8
-  int32_t pad = 0;
+  int32_t bits = 0;
+};
+
+// The packed copies of a star query's fact columns (column_cache.h), by fact column
+// index: words null where the column is read unpacked.
+struct PackedCols {
+  const uint32_t* words[kMaxFactColumns] = {};
+  int32_t bits[kMaxFactColumns] = {};
 };
 
 // A fact-table predicate: stored value in one of the inclusive ranges. Up to

@@ -23,6 +23,10 @@ using namespace block;
 namespace {
 
 constexpr int kStarMinBlocks = RAYDB_STAR_MIN_BLOCKS;
+#ifndef RAYDB_PACKED_MIN_BLOCKS
+#define RAYDB_PACKED_MIN_BLOCKS 3  // the packed instantiations: 80 registers, no spills (ptxas); at 4 they spilled
+#endif
+constexpr int kPackedMinBlocks = RAYDB_PACKED_MIN_BLOCKS;
 constexpr long long kI64Max = 0x7fffffffffffffffll;
 constexpr long long kI64Min = -kI64Max - 1;
 
@@ -248,7 +252,8 @@ __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constan
         for (int a = 0; a < p.naggs; a++) {
           const DevAgg& ag = p.aggs[a];
           if (ag.func == kAggCount) continue;
-          const int64_t v = ag.shape != kShapeProgram ? eval_shaped(ag, p.cols, row) : eval_program(ag, p.cols, row);
+          const int64_t v =
+              ag.shape != kShapeProgram ? eval_shaped<L>(ag, p.cols, row) : eval_program<L>(ag, p.cols, row);
           if (ag.func == kAggSum) {
             const unsigned long long u = (unsigned long long)v;
             r_lo[a] += u;
@@ -270,7 +275,8 @@ __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constan
         for (int a = 0; a < p.naggs; a++) {
           const DevAgg& ag = p.aggs[a];
           if (ag.func == kAggCount) continue;
-          const int64_t v = ag.shape != kShapeProgram ? eval_shaped(ag, p.cols, row) : eval_program(ag, p.cols, row);
+          const int64_t v =
+              ag.shape != kShapeProgram ? eval_shaped<L>(ag, p.cols, row) : eval_program<L>(ag, p.cols, row);
           if (M == 1)
             fold(ag, s_lo(a) + g, ag.wide ? s_hi(a) + g : nullptr, v);
           else
@@ -509,10 +515,61 @@ void launch_star_v(const StarParams& p, size_t smem, uint64_t tiles, cudaStream_
   launch_star_t<V, MINB, L, false>(p, smem, tiles, stream);
 }
 
+// Points the packed fact columns at their packed words; false when none is packed.
+bool substitute_packed(StarParams& p, const PackedCols& packed) {
+  bool any = false;
+  for (int c = 0; c < p.ncols; c++) {
+    if (!packed.words[c] || !packed.bits[c]) continue;
+    p.cols[c].data = packed.words[c];
+    p.cols[c].bits = packed.bits[c];
+    any = true;
+  }
+  return any;
+}
+
+// One thread per (miniblock, lane): the lane's 32 values in stream order through a
+// 64-bit buffer, written a word at a time (storage/bit_pack.cpp's packer, on the
+// device). Values are masked to `bits`, so the stored ones must fit (the host chose
+// `bits` from the stored range).
+template <typename T>
+__global__ void pack_kernel(const T* data, uint64_t rows, int bits, uint64_t lanes, uint32_t* words) {
+  const uint64_t t = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= lanes) return;
+  const uint64_t m = t / kPackedLanes;
+  const uint32_t lane = uint32_t(t % kPackedLanes);
+  const uint64_t first = m * kPackedMiniblockRows;
+  uint32_t* out = words + packed_miniblock_word(first, bits) + lane;
+  const uint64_t mask = (uint64_t(1) << bits) - 1;
+  uint64_t buf = 0;
+  int have = 0, k = 0;
+  for (uint32_t slot = 0; slot < 32; slot++) {
+    const uint64_t row = first + (slot / 16) * kPackedHalfRows + lane * 16 + slot % 16;
+    buf |= (row < rows ? uint64_t(data[row]) & mask : 0) << have;
+    have += bits;
+    if (have >= 32) {
+      out[uint64_t(k++) * kPackedLanes] = uint32_t(buf);
+      buf >>= 32;
+      have -= 32;
+    }
+  }
+}
+
 }  // namespace
 
-void launch_star(const StarParams& params, const StarKnobs& knobs, cudaStream_t stream) {
-  if (params.rows == 0) return;
+void launch_pack(const void* data, int width, uint64_t rows, int bits, uint32_t* words, cudaStream_t stream) {
+  const uint64_t lanes = (rows + kPackedMiniblockRows - 1) / kPackedMiniblockRows * kPackedLanes;
+  if (lanes == 0) return;
+  const unsigned blocks = unsigned(gpu::item_blocks(lanes));
+  const auto run = [&](auto* typed) {
+    pack_kernel<<<blocks, gpu::kThreads, 0, stream>>>(typed, rows, bits, lanes, words);
+  };
+  if (width == 1) run(static_cast<const uint8_t*>(data));
+  else if (width == 2) run(static_cast<const uint16_t*>(data));
+  else run(static_cast<const uint32_t*>(data));
+}
+
+bool launch_star(const StarParams& params, const StarKnobs& knobs, cudaStream_t stream, const PackedCols* packed) {
+  if (params.rows == 0) return false;
   StarParams p = params;
   size_t smem = star_shared_bytes(p);
   // Lookup arrays go to shared memory, smallest first, while the block stays within
@@ -579,8 +636,9 @@ void launch_star(const StarParams& params, const StarKnobs& knobs, cudaStream_t 
   for (int c = 0; c < p.ncols; c++) narrow = narrow && p.cols[c].width <= 4;
   for (int k = 0; k < p.njoins; k++) narrow = narrow && p.joins[k].idx32;
   if (!narrow) {  // 64-bit values: 3 blocks per SM (as tested)
-    if (blocked) return launch_star_v<uint64_t, 3, Layout::kBlocked>(p, smem, tiles, stream);
-    return launch_star_v<uint64_t, 3, Layout::kStriped>(p, smem, tiles, stream);
+    if (blocked) launch_star_v<uint64_t, 3, Layout::kBlocked>(p, smem, tiles, stream);
+    else launch_star_v<uint64_t, 3, Layout::kStriped>(p, smem, tiles, stream);
+    return false;
   }
   // 32-bit stored values: clamp the predicates' inline ranges to 32 bits (stored values
   // are below 2^32; device-array sets compare in 64 bits; the trees' leaves come from
@@ -598,10 +656,17 @@ void launch_star(const StarParams& params, const StarKnobs& knobs, cudaStream_t 
     if (n == 0) d.lo[n] = 1, d.hi[n] = 0, n = 1;  // never true
     d.nranges = n;
   }
+  // Packed columns (setting cuda_compression): their packed words and widths replace
+  // the narrowed ones in these parameters only, read by the kPacked instantiations.
+  if (blocked && packed && substitute_packed(p, *packed)) {
+    launch_star_v<uint32_t, kPackedMinBlocks, Layout::kPacked>(p, smem, tiles, stream);
+    return true;
+  }
   // Capped for 4 blocks per SM (64 registers, no spills; run 5: sum 12.30 ms against
   // 13.77 with 3).
-  if (blocked) return launch_star_v<uint32_t, kStarMinBlocks, Layout::kBlocked>(p, smem, tiles, stream);
-  launch_star_v<uint32_t, kStarMinBlocks, Layout::kStriped>(p, smem, tiles, stream);
+  if (blocked) launch_star_v<uint32_t, kStarMinBlocks, Layout::kBlocked>(p, smem, tiles, stream);
+  else launch_star_v<uint32_t, kStarMinBlocks, Layout::kStriped>(p, smem, tiles, stream);
+  return false;
 }
 
 void preload_star_kernels(const std::atomic<bool>& stop) {

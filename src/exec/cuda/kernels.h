@@ -34,7 +34,15 @@ struct StarKnobs {
   bool blocked = true;      // blocked (else striped) tiles
   bool tile_aggregate = true;  // one group, column-shaped aggregates: dense tiles folded from vector loads
 };
-void launch_star(const StarParams& p, const StarKnobs& knobs, cudaStream_t stream);
+// `packed` (or null): packed copies of fact columns. Used when the launch runs in the
+// blocked layout on 32-bit values: those columns are then read packed by the packed
+// instantiations (block/load.cuh Layout::kPacked); otherwise every column is read
+// unpacked, by the same kernels as without them. True when packed columns were read.
+bool launch_star(const StarParams& p, const StarKnobs& knobs, cudaStream_t stream,
+                 const PackedCols* packed = nullptr);
+// Packs a narrowed device column (`rows` stored values of `width` bytes) into `words`
+// (packed_words(rows, bits) words, storage/packed_layout.h), on `stream`.
+void launch_pack(const void* data, int width, uint64_t rows, int bits, uint32_t* words, cudaStream_t stream);
 // Loads the fused fact kernels of the default shapes and the dimension kernels ahead of
 // their first launch (the GPU warm-up, once the context exists), until `stop` is set;
 // errors are left to the launches, which make the same calls.

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "common/error.h"
+#include "storage/packed_layout.h"
 #include "storage/zone_map.h"
 
 namespace raydb::exec::cuda {
@@ -83,6 +84,13 @@ std::optional<BlockSelection> fact_blocks(const StarPlan& sp, const plan::Logica
   }
   if (!s || s->skipped == 0) return std::nullopt;
   return coalesce_ranges(*s, kMaxFactLaunches);
+}
+
+PackedCols packed_for_rows(const PackedCols& p, RowRange r) {
+  PackedCols s = p;
+  for (int c = 0; c < kMaxFactColumns; c++)
+    if (s.words[c]) s.words[c] += packed_miniblock_word(r.begin, s.bits[c]);
+  return s;
 }
 
 StarParams params_for_rows(const StarParams& p, RowRange r) {

@@ -38,5 +38,8 @@ std::optional<BlockSelection> fact_blocks(const StarPlan& sp, const plan::Logica
 // r.begin, which must be a multiple of the kernel's tile (kStarTileRows; zone-map
 // blocks are), so every vector load stays aligned and every per-row bit chunk whole.
 StarParams params_for_rows(const StarParams& p, RowRange r);
+// The packed copies for the same rows: each starts at r.begin's miniblock (a tile
+// start is a whole number of 1024-row miniblocks, storage/packed_layout.h).
+PackedCols packed_for_rows(const PackedCols& p, RowRange r);
 
 }  // namespace raydb::exec::cuda

@@ -82,8 +82,11 @@ std::string profile_text(const StarRun& r, double upload_ms, double gpu_wall_ms,
   s += fmt::format("fact {}: {} rows, {} passed fact filters, {} passed probes, {} groups{}\n",
                    q.tables[size_t(r.sp.root)].alias, r.sp.root_rows, r.nothing ? 0 : r.fact_filtered, aggregated,
                    r.present.empty() ? 0 : r.present.size(), blocks_text(r));
-  s += fmt::format("cuda star kernels: upload {:.2f} ms, device {:.3f} ms (host wall {:.3f} ms), fact bytes {}\n",
-                   upload_ms, r.device_ms, gpu_wall_ms, fact_bytes);
+  int packed = 0;
+  for (int bits : r.packed_bits) packed += bits ? 1 : 0;
+  s += fmt::format("cuda star kernels: upload {:.2f} ms, device {:.3f} ms (host wall {:.3f} ms), fact bytes {}{}\n",
+                   upload_ms, r.device_ms, gpu_wall_ms, fact_bytes,
+                   packed ? fmt::format(" ({} columns bit-packed)", packed) : std::string());
   s += stream_profile(r);
   if (!r.phases.empty()) s += "device phases: " + r.phases;
   if (r.order_stats_ms > 0) s += fmt::format("\norder statistics: group pass and selection {:.3f} ms", r.order_stats_ms);
@@ -109,13 +112,17 @@ ResultTable execute_star(const plan::PhysicalPlan& plan, const StarPlan& sp, con
   // EXPLAIN ANALYZE); with every block skipped no row can pass.
   r.blocks = fact_blocks(sp, r.q);
   if (r.blocks && r.blocks->ranges.empty()) r.nothing = true;
-  // The fact bytes the kernel's launches cover (the bandwidth floor `raydb bench` prints).
-  const uint64_t read_rows = r.blocks ? r.blocks->rows() : sp.root_rows;
-  uint64_t fact_bytes = 0;
-  for (auto* c : r.fact) fact_bytes += read_rows * uint64_t(c->dev.width);
   collect_filter_ranges(r);
   plan_accumulators(r);
   run_on_device(r);
+  // The fact bytes the kernel's launches cover (the bandwidth floor `raydb bench`
+  // prints): packed columns at their bits per row.
+  const uint64_t read_rows = r.blocks ? r.blocks->rows() : sp.root_rows;
+  uint64_t fact_bytes = 0;
+  for (size_t c = 0; c < r.fact.size(); c++) {
+    const int bits = c < r.packed_bits.size() ? r.packed_bits[c] : 0;
+    fact_bytes += bits ? (read_rows * uint64_t(bits) + 7) / 8 : read_rows * uint64_t(r.fact[c]->dev.width);
+  }
   const double gpu_wall_ms = timer.elapsed_ms() - upload_ms;
   // The device work is done and its results are on the host (decoding reads no device
   // state): the next statement may use the GPU while this one decodes. A fixed host

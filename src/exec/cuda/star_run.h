@@ -94,6 +94,9 @@ struct StarRun {
   std::shared_ptr<StreamRun> stream_run;  // the streamed pass's buffers and events (star_stream.h)
 
   std::vector<const DeviceColumn*> fact;
+  // Per fact column, the width the fact launches read it packed at (setting
+  // cuda_compression; 0: unpacked); empty when no launch read packed columns.
+  std::vector<int> packed_bits;
   std::vector<DimRun> dims;
   bool nothing = false;  // no row can pass: the device work is skipped
   // The fact blocks the kernel reads (star_blocks.h), or unset: the whole table.
@@ -146,7 +149,7 @@ void run_fact_pass(StarRun& r, StarParams& p, gpu::DeviceBuffer& acc);
 
 // star_fact_launch.cpp: the fact kernel over r.blocks' ranges, one launch each, or over
 // the whole table.
-void launch_fact_kernel(const StarRun& r, const StarParams& p);
+void launch_fact_kernel(StarRun& r, const StarParams& p);
 
 // star_results.cpp
 void copy_groups_back(StarRun& r, const StarParams& p, const gpu::DeviceBuffer& acc);

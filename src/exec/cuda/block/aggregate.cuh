@@ -13,6 +13,7 @@ __device__ __forceinline__ int64_t reg(int r, int64_t r0, int64_t r1, int64_t r2
 
 // Runs the program; the host proved every step stays within int64, so the unsigned
 // arithmetic below (no undefined overflow) gives the exact values.
+template <Layout L>
 __device__ __forceinline__ int64_t eval_program(const DevAgg& a, const DevColumn* cols, uint64_t row) {
   int64_t r0 = 0, r1 = 0, r2 = 0, r3 = 0;
   for (int k = 0; k < a.nins; k++) {
@@ -21,7 +22,7 @@ __device__ __forceinline__ int64_t eval_program(const DevAgg& a, const DevColumn
     int64_t z;
     switch (in.op) {
       case kOpLoad:
-        z = value_of(cols[in.col], load_stored(cols[in.col], row));
+        z = value_of(cols[in.col], load_row<L>(cols[in.col], row));
         break;
       case kOpConst: z = in.k; break;
       case kOpAdd: z = int64_t(uint64_t(x) + uint64_t(y)); break;
@@ -40,12 +41,13 @@ __device__ __forceinline__ int64_t eval_program(const DevAgg& a, const DevColumn
 // A shaped aggregate's argument for one row (launch_star's classify): column a, or
 // a (*, -, +) b, both loads issued before either is used (the interpreter runs them one
 // after the other and reads its instructions from parameter space).
+template <Layout L>
 __device__ __forceinline__ int64_t eval_shaped(const DevAgg& a, const DevColumn* cols, uint64_t row) {
   const DevColumn& ca = cols[a.ca];
   const DevColumn& cb = cols[a.cb];
   const int shape = a.shape;
-  const uint64_t sa = load_stored(ca, row);
-  const uint64_t sb = shape != kShapeCol ? load_stored(cb, row) : 0ull;
+  const uint64_t sa = load_row<L>(ca, row);
+  const uint64_t sb = shape != kShapeCol ? load_row<L>(cb, row) : 0ull;
   const uint64_t xa = uint64_t(value_of(ca, sa));
   if (shape == kShapeCol) return int64_t(xa);
   const uint64_t xb = uint64_t(value_of(cb, sb));

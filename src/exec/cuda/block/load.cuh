@@ -13,12 +13,18 @@
 //             contiguous bytes: whole lines, every sector used once (Crystal's
 //             striped loads, 4 rows wide so narrow columns still move 4+ bytes).
 //
+//   kPacked   kBlocked rows; a column with DevColumn::bits set is read from its
+//             bit-packed form (storage/packed_layout.h) and decoded in registers
+//             (unpack_tile). A layout of its own so the kernels without packed
+//             columns compile exactly as before (no extra registers or code).
+//
 // A vector is loaded only when one of its rows is still selected: once filters and
 // probes have dropped most rows, later columns are read only where a selected row
 // lives.
 #include <cstdint>
 
 #include "exec/cuda/kernel_params.h"
+#include "storage/packed_layout.h"
 
 namespace raydb::exec::cuda::block {
 
@@ -28,7 +34,9 @@ constexpr int kTile = kBlock * kItems;
 static_assert(kTile == kStarTileRows, "the host sizes per-row bit arrays by kStarTileRows");
 constexpr int kGroup = 4;  // rows per striped load
 
-enum class Layout { kBlocked, kStriped };
+enum class Layout { kBlocked, kStriped, kPacked };
+// Thread t holds rows t * kItems + i (kBlocked and kPacked).
+constexpr bool blocked_rows(Layout L) { return L != Layout::kStriped; }
 
 template <typename T>
 __device__ __forceinline__ uint64_t ldg(const void* p, uint64_t i) {
@@ -45,6 +53,22 @@ __device__ __forceinline__ uint64_t load_stored(const DevColumn& c, uint64_t row
   }
 }
 
+// Stored value of one row as the layout reads it: under kPacked, a packed column's
+// row found by packed_word_of (one or two words, a funnel shift; exact).
+template <Layout L>
+__device__ __forceinline__ uint64_t load_row(const DevColumn& c, uint64_t row) {
+  if constexpr (L == Layout::kPacked) {
+    if (c.bits) {
+      const uint32_t* d = static_cast<const uint32_t*>(c.data);
+      uint32_t shift = 0;
+      const uint64_t w = packed_word_of(row, c.bits, &shift);
+      const uint32_t hi = packed_straddles(shift, c.bits) ? __ldg(d + w + kPackedLanes) : 0u;
+      return packed_extract(__ldg(d + w), hi, shift, c.bits);
+    }
+  }
+  return load_stored(c, row);
+}
+
 // The SQL value (stored integer form) of a stored word: base + offset, or the
 // dictionary entry. Both are exact by construction (column_cache.cpp).
 __device__ __forceinline__ int64_t value_of(const DevColumn& c, uint64_t s) {
@@ -54,7 +78,7 @@ __device__ __forceinline__ int64_t value_of(const DevColumn& c, uint64_t s) {
 // The row of item i of this thread in the tile at `base`.
 template <Layout L>
 __device__ __forceinline__ uint64_t item_row(uint64_t base, int i) {
-  if constexpr (L == Layout::kBlocked) {
+  if constexpr (blocked_rows(L)) {
     return base + uint64_t(threadIdx.x) * kItems + unsigned(i);
   } else {
     const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -68,7 +92,7 @@ __device__ __forceinline__ uint64_t item_row(uint64_t base, int i) {
 // (base + 512 warp + 128 g) / 16 + lane / 4.
 template <Layout L>
 __device__ __forceinline__ uint32_t tile_bits(const uint16_t* bits, uint64_t base) {
-  if constexpr (L == Layout::kBlocked) {
+  if constexpr (blocked_rows(L)) {
     return __ldg(bits + (base >> 4) + threadIdx.x);
   } else {
     const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -107,7 +131,7 @@ __device__ __forceinline__ void unpack(const uint32_t (&w)[N], V* out) {
 template <typename T, typename V, Layout L>
 __device__ __forceinline__ void load_tile(const void* data, uint64_t base, uint32_t sel, V (&out)[kItems]) {
   const T* col = static_cast<const T*>(data);
-  if constexpr (L == Layout::kBlocked) {
+  if constexpr (blocked_rows(L)) {
     constexpr int kPer = 16 / int(sizeof(T));  // items per 16-byte vector
     const uint4* d = reinterpret_cast<const uint4*>(col + item_row<L>(base, 0));
 #pragma unroll
@@ -149,10 +173,43 @@ __device__ __forceinline__ void load_tile(const void* data, uint64_t base, uint3
   }
 }
 
+// A packed column's tile (blocked rows). Thread t (lane l of warp w) holds rows
+// base + 512 w + 16 l + i: slots 16 h + i of lane l in miniblock (base + 512 w) / 1024,
+// h = w & 1 (a tile starts at a multiple of 4096), at bit (16 h + i) * bits of the
+// lane's stream (storage/packed_layout.h). Each selected item reads the one or two
+// words holding it: a warp's load is 32 consecutive words (one 128-byte line, the
+// same line for neighbouring items, so mostly L1 hits), and nothing is held in a
+// runtime-indexed array. The width is a runtime value: one code path at every call
+// site (a switch over compile-time widths spilled the 64-register kernels: ptxas
+// showed 236 bytes of spill stores in the plain-scan instantiation). Integer shifts
+// and masks of the words the packer wrote: the values are exactly the stored ones.
+template <typename V>
+__device__ __forceinline__ void unpack_tile(const DevColumn& c, uint64_t base, uint32_t sel, V (&out)[kItems]) {
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const unsigned b = unsigned(c.bits);
+  const uint32_t* p = static_cast<const uint32_t*>(c.data) + packed_lane_word(base, warp, lane, int(b));
+  const uint32_t mask = b >= 32 ? ~0u : (1u << b) - 1u;
+  unsigned bit = packed_item_bit(warp, 0, int(b));
+#pragma unroll
+  for (int i = 0; i < kItems; i++, bit += b) {
+    uint32_t v = 0;
+    if ((sel >> i) & 1u) {
+      const unsigned k = bit / 32, s = bit % 32;
+      const uint32_t lo = __ldg(p + 32u * k);
+      const uint32_t hi = s + b > 32 ? __ldg(p + 32u * (k + 1)) : 0u;
+      v = uint32_t(((uint64_t(hi) << 32) | lo) >> s) & mask;
+    }
+    out[i] = V(v);
+  }
+}
+
 // Dispatches on the stored width once per tile, not per row. V is uint32_t when the
 // host proved every fact column is at most 4 bytes wide (launch_star), else uint64_t.
 template <typename V, Layout L>
 __device__ __forceinline__ void with_width(const DevColumn& c, uint64_t base, uint32_t sel, V (&out)[kItems]) {
+  if constexpr (L == Layout::kPacked) {
+    if (c.bits) return unpack_tile<V>(c, base, sel, out);
+  }
   switch (c.width) {
     case 1: load_tile<unsigned char, V, L>(c.data, base, sel, out); break;
     case 2: load_tile<unsigned short, V, L>(c.data, base, sel, out); break;

@@ -41,6 +41,22 @@ inline AstPtr literal(const Token& at, Value v, std::string text) {
   return e;
 }
 
+// x IS NOT NULL, at x's position.
+inline AstPtr not_null(AstPtr x) {
+  auto e = node(AstKind::kIsNull, *x);
+  e->negated = true;
+  e->children = {std::move(x)};
+  return e;
+}
+
+// f(arg), at arg's position.
+inline AstPtr call(const std::string& f, AstPtr arg) {
+  auto e = node(AstKind::kFunction, *arg);
+  e->name = f;
+  e->children = {std::move(arg)};
+  return e;
+}
+
 // A column reference by its exact (quoted) name.
 inline AstPtr col(const std::string& qualifier, const std::string& name, const AstExpr& at) {
   auto e = node(AstKind::kColumn, at);

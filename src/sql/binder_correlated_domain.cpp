@@ -20,20 +20,6 @@ namespace raydb::sql {
 
 namespace {
 
-AstPtr not_null(AstPtr x) {
-  auto e = node(AstKind::kIsNull, *x);
-  e->negated = true;
-  e->children = {std::move(x)};
-  return e;
-}
-
-AstPtr call(const std::string& f, AstPtr arg) {
-  auto e = node(AstKind::kFunction, *arg);
-  e->name = f;
-  e->children = {std::move(arg)};
-  return e;
-}
-
 AstPtr all_of(std::vector<AstPtr> terms) {
   AstPtr out;
   for (auto& t : terms) out = out ? binary("and", out, t) : t;

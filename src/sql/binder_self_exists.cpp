@@ -30,20 +30,6 @@ bool has_subquery(const AstExpr& e) {
   return false;
 }
 
-AstPtr not_null(AstPtr x) {
-  auto e = node(AstKind::kIsNull, *x);
-  e->negated = true;
-  e->children = {std::move(x)};
-  return e;
-}
-
-AstPtr call(const std::string& f, AstPtr arg) {
-  auto e = node(AstKind::kFunction, *arg);
-  e->name = f;
-  e->children = {std::move(arg)};
-  return e;
-}
-
 }  // namespace
 
 // e with its columns qualified by `alias`: those qualified `from` (empty: none) and the

@@ -47,6 +47,25 @@ AstPtr literal(Value v, const std::string& text) {
   return e;
 }
 
+// A column of a joined side by its item's name and its own (quoted: as stored).
+AstPtr side_column(const std::string& qualifier, const std::string& name) {
+  auto e = std::make_shared<AstExpr>();
+  e->kind = AstKind::kColumn;
+  e->qualifier = qualifier;
+  e->name = name;
+  e->quoted = true;
+  return e;
+}
+
+// NULL of a side column's type (the other side's columns of an unmatched row).
+AstPtr null_of(const Type& type) {
+  auto e = std::make_shared<AstExpr>();
+  e->kind = AstKind::kCast;
+  e->cast_type = type;
+  e->children = {literal(Value::null(), "NULL")};
+  return e;
+}
+
 using Sources = std::vector<std::pair<std::string, TempTable>>;
 
 // Whether e, over the columns of two sides, may be NULL (conservative: what is not
@@ -218,25 +237,12 @@ TempTable Binder::outer_join(std::vector<TableItem> left, TableItem right, const
   }
   general = general || !lkey;
 
-  auto column_ast = [](const Binder::OuterJoinColumn& c) {
-    auto e = std::make_shared<AstExpr>();
-    e->kind = AstKind::kColumn;
-    e->qualifier = c.qualifier;
-    e->name = c.name;
-    e->quoted = true;
-    return e;
-  };
-  auto null_of = [](const Binder::OuterJoinColumn& c) {
-    auto e = std::make_shared<AstExpr>();
-    e->kind = AstKind::kCast;
-    e->cast_type = c.type;
-    e->children = {literal(Value::null(), "NULL")};
-    return e;
-  };
+  auto column_ast = [](const Binder::OuterJoinColumn& c) { return side_column(c.qualifier, c.name); };
   auto select_list = [&](SelectStatement& q, bool left_nulls, bool right_nulls) {
     size_t n = 0;
-    for (auto& c : lcols) q.select.push_back({left_nulls ? null_of(c) : column_ast(c), "c" + std::to_string(++n)});
-    for (auto& c : rcols) q.select.push_back({right_nulls ? null_of(c) : column_ast(c), "c" + std::to_string(++n)});
+    for (auto& c : lcols) q.select.push_back({left_nulls ? null_of(c.type) : column_ast(c), "c" + std::to_string(++n)});
+    for (auto& c : rcols)
+      q.select.push_back({right_nulls ? null_of(c.type) : column_ast(c), "c" + std::to_string(++n)});
     if (q.select.empty()) q.select.push_back({literal(Value::integer(0), "0"), "c1"});
   };
   auto nullable = [&](const AstExpr& e) { return may_be_null(e, lsrc, rsrc); };
@@ -336,14 +342,6 @@ std::vector<TempTable> Binder::outer_join_by_rows(const std::vector<TableItem>& 
                                                   const std::vector<OuterJoinColumn>& lcols,
                                                   const std::vector<OuterJoinColumn>& rcols,
                                                   const std::set<std::string>& on, const char* what) {
-  auto column_ast = [](const std::string& qualifier, const std::string& name) {
-    auto e = std::make_shared<AstExpr>();
-    e->kind = AstKind::kColumn;
-    e->qualifier = qualifier;
-    e->name = name;
-    e->quoted = true;
-    return AstPtr(e);
-  };
   // A result read by later statements as a hidden WITH query named `alias`.
   auto hidden = [&](const TempTable& t, const std::string& alias) {
     TableItem item;
@@ -369,7 +367,7 @@ std::vector<TempTable> Binder::outer_join_by_rows(const std::vector<TableItem>& 
       }
     std::vector<std::string> names;
     for (auto& c : cols) {
-      q.select.push_back({column_ast(c.qualifier, c.name), ""});
+      q.select.push_back({side_column(c.qualifier, c.name), ""});
       names.push_back("c" + std::to_string(names.size() + 1));
     }
     auto rn = std::make_shared<AstExpr>();
@@ -386,30 +384,12 @@ std::vector<TempTable> Binder::outer_join_by_rows(const std::vector<TableItem>& 
   };
   const TableItem l = numbered(left, lcols, "\x01l"), r = numbered({right}, rcols, "\x01r");
   auto side_columns = [&](SelectStatement& q, const std::vector<OuterJoinColumn>& cols, bool nulls) {
-    for (auto& c : cols) {
-      AstPtr v = column_ast(c.qualifier, c.name);
-      if (nulls) {
-        auto n = std::make_shared<AstExpr>();
-        n->kind = AstKind::kCast;
-        n->cast_type = c.type;
-        auto null = std::make_shared<AstExpr>();
-        null->kind = AstKind::kLiteral;
-        null->value = Value::null();
-        null->text = "NULL";
-        n->children = {null};
-        v = n;
-      }
-      q.select.push_back({v, ""});
-    }
+    for (auto& c : cols) q.select.push_back({nulls ? null_of(c.type) : side_column(c.qualifier, c.name), ""});
   };
   // Nothing kept (count(*) only): a constant first column carries the rows.
   auto constant_first = [&](SelectStatement& q) {
     if (!lcols.empty() || !rcols.empty()) return;
-    auto zero = std::make_shared<AstExpr>();
-    zero->kind = AstKind::kLiteral;
-    zero->value = Value::integer(0);
-    zero->text = "0";
-    q.select.insert(q.select.begin(), {zero, ""});
+    q.select.insert(q.select.begin(), {literal(Value::integer(0), "0"), ""});
   };
   auto named = [](const SelectStatement& q) {
     std::vector<std::string> names;
@@ -424,8 +404,8 @@ std::vector<TempTable> Binder::outer_join_by_rows(const std::vector<TableItem>& 
   side_columns(m, lcols, false);
   side_columns(m, rcols, false);
   constant_first(m);
-  m.select.push_back({column_ast(l.alias, "__row"), ""});
-  m.select.push_back({column_ast(r.alias, "__row"), ""});
+  m.select.push_back({side_column(l.alias, "__row"), ""});
+  m.select.push_back({side_column(r.alias, "__row"), ""});
   std::vector<std::string> mnames = named(m);
   mnames[mnames.size() - 2] = "__lrow";
   mnames.back() = "__rrow";
@@ -436,11 +416,11 @@ std::vector<TempTable> Binder::outer_join_by_rows(const std::vector<TableItem>& 
   auto unmatched = [&](const TableItem& side, const char* row, bool left_side) {
     auto rows = std::make_shared<SelectStatement>();
     rows->from = {matched};
-    rows->select.push_back({column_ast("", row), ""});
+    rows->select.push_back({side_column("", row), ""});
     auto in = std::make_shared<AstExpr>();
     in->kind = AstKind::kInList;
     in->negated = true;
-    in->children = {column_ast(side.alias, "__row")};
+    in->children = {side_column(side.alias, "__row")};
     in->subquery = rows;
     in->text = "(matched rows)";
     SelectStatement q;

@@ -36,6 +36,7 @@ void register_bench(CLI::App& app) {
   register_bench_scan(*bench);   // cmd_bench_scan.cpp
   register_bench_views(*bench);  // cmd_bench_views.cpp
   register_bench_stream(*bench);  // cmd_bench_stream.cpp
+  register_bench_keysets(*bench);  // cmd_bench_keysets.cpp
 }
 
 namespace {

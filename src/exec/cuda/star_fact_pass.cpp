@@ -8,27 +8,13 @@
 #include "exec/core/cuckoo_set.h"
 #include "exec/core/perfect_set.h"
 
-#include "exec/cuda/range_bitmap.h"
+#include "exec/cuda/fact_set.h"
 #include "exec/cuda/star_run.h"
 #include "exec/cuda/star_stream.h"
 
 namespace raydb::exec::cuda {
 
 namespace {
-
-using StoredRanges = std::vector<std::pair<uint64_t, uint64_t>>;
-
-// Adjacent stored ranges merged (dictionary ranks of neighbouring value ranges touch).
-StoredRanges merged(StoredRanges sr) {
-  StoredRanges out;
-  for (auto& r : sr) {
-    if (!out.empty() && r.first <= out.back().second + 1)
-      out.back().second = std::max(out.back().second, r.second);
-    else
-      out.push_back(r);
-  }
-  return out;
-}
 
 // Copies host bytes to `dst` on the query's stream, through the pinned upload area
 // while it has room (then the copy is asynchronous; each query's uploads take their
@@ -45,45 +31,37 @@ void upload(StarRun& r, void* dst, const void* src, uint64_t bytes) {
   gpu::check_cuda(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, ctx.stream), "cudaMemcpy");
 }
 
-// Sets longer than the inline ranges go to device memory: a bitmap when its span is
-// small for its ranges (range_bitmap.h: one probe per row), a cuckoo
-// table when every range is one value (IN lists of far-apart keys: two independent
-// probes per row), else sorted pairs searched by bisection.
+// Sets longer than the inline ranges go to device memory in their host form
+// (fact_set.h: a bitmap, a cuckoo table or sorted pairs).
 void device_set(StarRun& r, DevPred& dp, const StoredRanges& sr) {
-  const uint64_t lo = sr.front().first, span = sr.back().second - lo + 1;
-  if (bitmap_pays(span, sr.size())) {  // range_bitmap.h
-    const std::vector<uint32_t> bits = range_bitmap(sr, lo, span);
-    gpu::DeviceBuffer buf(bits.size() * 4, "a predicate bitmap");
-    upload(r, buf.get(), bits.data(), bits.size() * 4);
+  const FactSet set = build_fact_set(sr);
+  if (set.kind == FactSet::Kind::kBitmap) {
+    gpu::DeviceBuffer buf(set.bits.size() * 4, "a predicate bitmap");
+    upload(r, buf.get(), set.bits.data(), set.bits.size() * 4);
     dp.bitmap = buf.get<uint32_t>();
-    dp.bm_lo = lo;
-    dp.bm_bits = span;
+    dp.bm_lo = set.lo;
+    dp.bm_bits = set.span;
     r.pred_sets.push_back(std::move(buf));
     return;
   }
-  if (std::all_of(sr.begin(), sr.end(), [](const auto& ab) { return ab.first == ab.second; })) {
-    std::vector<uint64_t> keys;
-    for (auto [a, b] : sr) keys.push_back(a);
-    if (std::optional<CuckooSet> set = build_cuckoo_set(keys)) {
-      // The table, then its prefilter (4-byte words after 8-byte ones: aligned).
-      const uint64_t table_bytes = set->table.size() * 8, filter_bytes = set->filter.size() * 4;
-      gpu::DeviceBuffer buf(table_bytes + filter_bytes, "a predicate hash set");
-      upload(r, buf.get(), set->table.data(), table_bytes);
-      upload(r, buf.get<char>() + table_bytes, set->filter.data(), filter_bytes);
-      dp.hash = buf.get<uint64_t>();
-      dp.hash_filter = reinterpret_cast<const uint32_t*>(buf.get<char>() + table_bytes);
-      dp.hash_filter_bits = set->filter_bits;
-      dp.hash_mul0 = set->mul0;
-      dp.hash_mul1 = set->mul1;
-      dp.hash_bits = set->bits;
-      r.pred_sets.push_back(std::move(buf));
-      return;
-    }
+  if (set.kind == FactSet::Kind::kHash) {
+    // The table, then its prefilter (4-byte words after 8-byte ones: aligned).
+    const CuckooSet& h = *set.hash;
+    const uint64_t table_bytes = h.table.size() * 8, filter_bytes = h.filter.size() * 4;
+    gpu::DeviceBuffer buf(table_bytes + filter_bytes, "a predicate hash set");
+    upload(r, buf.get(), h.table.data(), table_bytes);
+    upload(r, buf.get<char>() + table_bytes, h.filter.data(), filter_bytes);
+    dp.hash = buf.get<uint64_t>();
+    dp.hash_filter = reinterpret_cast<const uint32_t*>(buf.get<char>() + table_bytes);
+    dp.hash_filter_bits = h.filter_bits;
+    dp.hash_mul0 = h.mul0;
+    dp.hash_mul1 = h.mul1;
+    dp.hash_bits = h.bits;
+    r.pred_sets.push_back(std::move(buf));
+    return;
   }
-  std::vector<uint64_t> pairs;
-  for (auto [a, b] : sr) pairs.push_back(a), pairs.push_back(b);
-  gpu::DeviceBuffer buf(pairs.size() * 8, "predicate ranges");
-  upload(r, buf.get(), pairs.data(), pairs.size() * 8);
+  gpu::DeviceBuffer buf(set.pairs.size() * 8, "predicate ranges");
+  upload(r, buf.get(), set.pairs.data(), set.pairs.size() * 8);
   dp.ranges = buf.get<uint64_t>();
   r.pred_sets.push_back(std::move(buf));
 }

@@ -1,0 +1,43 @@
+#include "exec/cuda/fact_set.h"
+
+#include <algorithm>
+
+#include "exec/cuda/range_bitmap.h"
+
+namespace raydb::exec::cuda {
+
+StoredRanges merged(StoredRanges sr) {
+  StoredRanges out;
+  for (auto& r : sr) {
+    if (!out.empty() && r.first <= out.back().second + 1)
+      out.back().second = std::max(out.back().second, r.second);
+    else
+      out.push_back(r);
+  }
+  return out;
+}
+
+FactSet build_fact_set(const StoredRanges& sr) {
+  FactSet s;
+  const uint64_t lo = sr.front().first, span = sr.back().second - lo + 1;
+  if (bitmap_pays(span, sr.size())) {  // range_bitmap.h
+    s.kind = FactSet::Kind::kBitmap;
+    s.bits = range_bitmap(sr, lo, span);
+    s.lo = lo;
+    s.span = span;
+    return s;
+  }
+  if (std::all_of(sr.begin(), sr.end(), [](const auto& ab) { return ab.first == ab.second; })) {
+    std::vector<uint64_t> keys;
+    for (auto [a, b] : sr) keys.push_back(a);
+    if (std::optional<CuckooSet> set = build_cuckoo_set(keys)) {
+      s.kind = FactSet::Kind::kHash;
+      s.hash = std::move(set);
+      return s;
+    }
+  }
+  for (auto [a, b] : sr) s.pairs.push_back(a), s.pairs.push_back(b);
+  return s;
+}
+
+}  // namespace raydb::exec::cuda

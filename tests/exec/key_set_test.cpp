@@ -143,5 +143,65 @@ TEST(KeySet, EvaluatorAndColumnPredicateFollowSqlNulls) {
   }
 }
 
+// The ranges of x IN set, x NOT IN set and NOT (x IN set) equal the values of the
+// column's [min, max] that brute force says pass, as sorted, disjoint, non-adjacent
+// ranges: runs that cross the column's min or max, a set reaching past both ends, a
+// set wholly outside, and sets of long runs (the complement's long gaps) and single keys.
+void expect_ranges_equal_brute_force(const std::vector<int32_t>& column, const std::vector<int64_t>& words) {
+  plan::LogicalQuery q;
+  q.tables.push_back({"t", "t", std::make_shared<Table>("t", std::vector<ColumnPtr>{
+                                                                 make_column("k", Type::integer(), column)})});
+  const int64_t lo = *std::min_element(column.begin(), column.end());
+  const int64_t hi = *std::max_element(column.begin(), column.end());
+  const std::set<int64_t> keys(words.begin(), words.end());
+  auto set = KeySet::make(Type::integer(), words, false);
+  auto k = Expr::column(0, 0, Type::integer(), "k");
+  const std::vector<std::pair<plan::ExprPtr, bool>> forms = {{Expr::in_key_set(k, set, false), false},
+                                                             {Expr::in_key_set(k, set, true), true},
+                                                             {Expr::logical_not(Expr::in_key_set(k, set, false)), true}};
+  for (auto& [e, negated] : forms) {
+    auto p = ColumnPredicate::compile(*e, q);
+    ASSERT_TRUE(p.has_value()) << e->to_string();
+    std::vector<std::pair<int64_t, int64_t>> want;
+    for (int64_t v = lo; v <= hi; v++) {
+      if ((keys.count(v) == 1) == negated) continue;
+      if (!want.empty() && want.back().second + 1 == v)
+        want.back().second = v;
+      else
+        want.push_back({v, v});
+    }
+    ASSERT_EQ(p->ranges(), want) << "negated " << negated << " column [" << lo << ", " << hi << "]";
+    for (int64_t v = lo - 3; v <= hi + 3; v++)
+      ASSERT_EQ(p->test(v), v >= lo && v <= hi && (keys.count(v) == 1) != negated) << v;
+  }
+}
+
+TEST(KeySet, ColumnPredicateRangesEqualBruteForceInsideTheColumnsRange) {
+  std::mt19937_64 rng(15);
+  for (int t = 0; t < 60; t++) {
+    const int32_t lo = int32_t(rng() % 500), hi = lo + int32_t(rng() % 3000);
+    std::vector<int32_t> column = {lo, hi, int32_t(lo + (hi - lo) / 2)};
+    std::vector<int64_t> words;
+    int64_t v = lo - 200 + int64_t(rng() % 300);
+    const int mode = t % 3;  // single keys, long runs, a mix
+    while (v < hi + 200) {
+      const int64_t len = mode == 0 ? 1 : mode == 1 ? 1 + int64_t(rng() % 90) : (rng() % 2 ? 1 : 1 + int64_t(rng() % 40));
+      for (int64_t i = 0; i < len; i++) words.push_back(v + i);
+      v += len + 1 + int64_t(rng() % (mode == 1 ? 90 : 12));
+    }
+    if (words.size() < KeySet::kMinKeys) continue;
+    expect_ranges_equal_brute_force(column, words);
+  }
+  // Every key outside the column's range, and a set covering it whole.
+  std::vector<int64_t> below, all;
+  for (int64_t i = 0; i < 100; i++) below.push_back(i);
+  for (int64_t i = 990; i < 2100; i++) all.push_back(i);
+  expect_ranges_equal_brute_force({1000, 2000}, below);
+  expect_ranges_equal_brute_force({1000, 2000}, all);
+  // A column of one value, in and not in the set.
+  expect_ranges_equal_brute_force({50}, below);
+  expect_ranges_equal_brute_force({500}, below);
+}
+
 }  // namespace
 }  // namespace raydb::exec

@@ -47,6 +47,23 @@ TEST(CudaAnalysis, RangeBitmapEqualsMembership) {
   }
 }
 
+// Enough ranges to fill in parallel (more than 65,536), many sharing their first or
+// last word with a neighbour: an anti join's complement of a key set.
+TEST(CudaAnalysis, RangeBitmapOfManyRangesEqualsMembership) {
+  std::mt19937_64 rng(18);
+  for (int t = 0; t < 3; t++) {
+    Ranges sr;
+    uint64_t v = 7 + rng() % 64;
+    const uint64_t lo = v;
+    for (int i = 0; i < 200000; i++) {
+      const uint64_t len = t == 0 ? 0 : rng() % (t == 1 ? 8 : 120);
+      sr.push_back({v, v + len});
+      v += len + 2 + rng() % (t == 2 ? 3 : 40);
+    }
+    expect_bits_equal_ranges(sr, lo, sr.back().second - lo + 1);
+  }
+}
+
 TEST(CudaAnalysis, RangeBitmapTakenForDenseSpans) {
   EXPECT_TRUE(bitmap_pays(uint64_t(1) << 20, 2));          // small: always
   EXPECT_FALSE(bitmap_pays((uint64_t(1) << 20) + 1, 2));    // larger and sparse

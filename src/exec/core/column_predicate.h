@@ -43,6 +43,9 @@ class ColumnPredicate {
   // The stored values that pass, as inclusive sorted disjoint ranges (other backends and
   // index scans compile these into their own form).
   const std::vector<std::pair<int64_t, int64_t>>& ranges() const { return ranges_; }
+  // The ranges moved out of a predicate that is used no more (a key set's can be
+  // millions: no copy).
+  std::vector<std::pair<int64_t, int64_t>> take_ranges() && { return std::move(ranges_); }
 
  private:
   using Ranges = std::vector<std::pair<int64_t, int64_t>>;  // inclusive, sorted, disjoint

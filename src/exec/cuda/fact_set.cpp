@@ -7,14 +7,16 @@
 namespace raydb::exec::cuda {
 
 StoredRanges merged(StoredRanges sr) {
-  StoredRanges out;
-  for (auto& r : sr) {
-    if (!out.empty() && r.first <= out.back().second + 1)
-      out.back().second = std::max(out.back().second, r.second);
+  // In place: a key set's million ranges are not copied again.
+  size_t m = 0;
+  for (size_t i = 0; i < sr.size(); i++) {
+    if (m > 0 && sr[i].first <= sr[m - 1].second + 1)
+      sr[m - 1].second = std::max(sr[m - 1].second, sr[i].second);
     else
-      out.push_back(r);
+      sr[m++] = sr[i];
   }
-  return out;
+  sr.resize(m);
+  return sr;
 }
 
 FactSet build_fact_set(const StoredRanges& sr) {

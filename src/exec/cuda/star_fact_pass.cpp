@@ -7,6 +7,7 @@
 
 #include "exec/core/cuckoo_set.h"
 #include "exec/core/perfect_set.h"
+#include "common/timer.h"
 
 #include "exec/cuda/fact_set.h"
 #include "exec/cuda/star_run.h"
@@ -31,10 +32,8 @@ void upload(StarRun& r, void* dst, const void* src, uint64_t bytes) {
   gpu::check_cuda(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, ctx.stream), "cudaMemcpy");
 }
 
-// Sets longer than the inline ranges go to device memory in their host form
-// (fact_set.h: a bitmap, a cuckoo table or sorted pairs).
-void device_set(StarRun& r, DevPred& dp, const StoredRanges& sr) {
-  const FactSet set = build_fact_set(sr);
+// The set's device copy, pointed to by dp.
+void device_set_upload(StarRun& r, DevPred& dp, const FactSet& set) {
   if (set.kind == FactSet::Kind::kBitmap) {
     gpu::DeviceBuffer buf(set.bits.size() * 4, "a predicate bitmap");
     upload(r, buf.get(), set.bits.data(), set.bits.size() * 4);
@@ -64,6 +63,17 @@ void device_set(StarRun& r, DevPred& dp, const StoredRanges& sr) {
   upload(r, buf.get(), set.pairs.data(), set.pairs.size() * 8);
   dp.ranges = buf.get<uint64_t>();
   r.pred_sets.push_back(std::move(buf));
+}
+
+// Sets longer than the inline ranges go to device memory in their host form
+// (fact_set.h: a bitmap, a cuckoo table or sorted pairs).
+void device_set(StarRun& r, DevPred& dp, const StoredRanges& sr) {
+  Timer host;
+  const FactSet set = build_fact_set(sr);
+  r.sets_host_ms += host.elapsed_ms();
+  host.reset();
+  device_set_upload(r, dp, set);
+  r.set_uploads_host_ms += host.elapsed_ms();
 }
 
 // The smallest point set the star kernel looks up by perfect hash (setting
@@ -103,7 +113,9 @@ bool perfect_set(StarRun& r, DevPred& dp, const StoredRanges& sr) {
 // take a perfect set), not a tree leaf.
 bool fill_pred(StarRun& r, DevPred& dp, int col, const std::vector<std::pair<int64_t, int64_t>>& ranges,
                bool top = false) {
+  Timer host;
   const StoredRanges sr = merged(r.fact[size_t(col)]->stored_ranges(ranges));
+  r.ranges_host_ms += host.elapsed_ms();
   dp.col = col;
   dp.nranges = int(sr.size());
   if (top && perfect_set(r, dp, sr)) return true;

@@ -247,9 +247,9 @@ std::optional<std::string> compile_filters(const std::vector<plan::ExprPtr>& con
     StarFilter f;
     f.column = q.tables[size_t(p->table_index())].table->column_ptr(
         size_t(q.tables[size_t(p->table_index())].table->find_column(p->column().name())));
-    f.ranges = p->ranges();
     f.coverage = p->coverage();
     if (p->always_false()) always_false = true;
+    f.ranges = std::move(*p).take_ranges();
     out.push_back(std::move(f));
   }
   std::stable_sort(out.begin(), out.end(), [](auto& a, auto& b) { return a.coverage < b.coverage; });

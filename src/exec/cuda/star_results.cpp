@@ -130,8 +130,10 @@ std::string phase_times(const StarRun& r, const StarParams& p) {
   cudaEventElapsedTime(&k, ctx.fact_start, ctx.fact_done);
   cudaEventElapsedTime(&rest, ctx.fact_done, ctx.stop);
   return fmt::format("dims {:.3f} ms, sync+setup {:.3f} ms, fact kernel {:.3f} ms (mode {}, {} groups), result {:.3f} ms, "
-                     "total {:.3f} ms; host: params {:.3f} ms, enqueue {:.3f} ms",
-                     d, gap, k, p.mode, r.R, rest, r.device_ms, r.params_host_ms, r.enqueue_host_ms);
+                     "total {:.3f} ms; host: params {:.3f} ms (ranges {:.3f}, sets {:.3f}, set uploads {:.3f}), "
+                     "enqueue {:.3f} ms",
+                     d, gap, k, p.mode, r.R, rest, r.device_ms, r.params_host_ms, r.ranges_host_ms, r.sets_host_ms,
+                     r.set_uploads_host_ms, r.enqueue_host_ms);
 }
 
 // Group ids -> packed key words (the CPU's KeyEncoder layout).

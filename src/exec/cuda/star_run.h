@@ -109,6 +109,9 @@ struct StarRun {
   // Host time inside the device window (cuda_profile): the fact kernel's parameters
   // (sets, trees, filter passes) and the enqueueing of its pass.
   double params_host_ms = 0, enqueue_host_ms = 0;
+  // Inside params: stored ranges of the fact filters, their device-set forms
+  // (fact_set.h), and those sets' copies and allocations.
+  double ranges_host_ms = 0, sets_host_ms = 0, set_uploads_host_ms = 0;
   std::string phases;          // device phase times (EXPLAIN ANALYZE, cuda_profile)
 
   // Long range sets of fact predicates (bitmaps or sorted pairs), alive for the launch.

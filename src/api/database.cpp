@@ -1,6 +1,7 @@
 #include <charconv>
 #include <fmt/format.h>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -424,8 +425,14 @@ std::shared_ptr<const api::CachedPlan> Database::Impl::plan_select(plan::Logical
 QueryResult Database::Impl::run_query(plan::LogicalQuery query, QueryOptions& options, bool explain, bool analyze) {
   Timer timer;
   api::refresh_rt_views(*dir, *views);  // a view whose base table was replaced is rebuilt first
-  QueryResult r = execute_plan(*plan_select(std::move(query)), options, explain, analyze);
+  std::shared_ptr<const api::CachedPlan> planned = plan_select(std::move(query));
+  const double plan_ms = timer.elapsed_ms();
+  QueryResult r = execute_plan(*planned, options, explain, analyze);
   r.elapsed_ms = timer.elapsed_ms();
+  // RAYDB_TRACE_BLOCKS: each block's (and the statement's) plan / execute split, where
+  // execute_plan's own line splits the backend's run from the rows' conversion.
+  static const bool trace = std::getenv("RAYDB_TRACE_BLOCKS") != nullptr;
+  if (trace) std::fprintf(stderr, "trace: plan %.3f ms, execute %.3f ms\n", plan_ms, r.elapsed_ms - plan_ms);
   return r;
 }
 
@@ -450,7 +457,13 @@ QueryResult Database::Impl::execute_plan(const api::CachedPlan& planned, QueryOp
   eopts.settings = options.settings;
   eopts.keep_result_on_device = options.keep_result_on_device;
   exec::ResultTable table = driver.run(physical, request, indexes, eopts);
+  const double run_ms = timer.elapsed_ms();
   QueryResult r = to_query_result(table);
+  static const bool trace = std::getenv("RAYDB_TRACE_BLOCKS") != nullptr;
+  if (trace)
+    std::fprintf(stderr, "trace: backend %s run %.3f ms (device %.3f ms), %zu rows to the result %.3f ms\n",
+                 plan::backend_kind_name(physical.backend), run_ms, table.device_ms, size_t(table.rows),
+                 timer.elapsed_ms() - run_ms);
   r.device_columns = table.device_columns;
   r.backend = plan::backend_kind_name(physical.backend);
   r.elapsed_ms = timer.elapsed_ms();

@@ -89,15 +89,17 @@ TEST(GpuFastLoad, SsbOnAndOffEqualTheCpu) {
       EXPECT_EQ(got.backend, "cuda");
       EXPECT_TRUE(same(want, got, sql)) << w.name;
       EXPECT_GT(s.bytes_of(ByteCount::kToDevice), 0u);
-      if (w.fast)  // nothing narrowed on the host; the files read are the narrowed ones
+      if (w.fast) {  // nothing narrowed on the host; the files read are the narrowed ones
         EXPECT_EQ(s.ms_of(Stage::kNarrow), 0.0) << sql;
-      else
+      } else {
         EXPECT_GT(s.ms_of(Stage::kNarrow), 0.0) << sql;
+      }
       // Read ahead and uploaded on several streams only with prefetch on.
       EXPECT_EQ(s.bytes_of(ByteCount::kPrefetched) > 0, w.prefetch) << w.name << " " << sql;
       EXPECT_EQ(s.ms_of(Stage::kUpload) > 0, w.prefetch) << w.name << " " << sql;
-      if (w.prefetch)  // every file read once, by the read-ahead
+      if (w.prefetch) {  // every file read once, by the read-ahead
         EXPECT_EQ(s.bytes_of(ByteCount::kColumnFileRead), s.bytes_of(ByteCount::kPrefetched)) << sql;
+      }
     }
   }
   exec::cuda::clear_column_cache();

@@ -124,7 +124,7 @@ std::vector<IndexCandidate> gpu_candidates(const std::vector<IndexOnTable>& inde
 void CudaBackend::prefetch(plan::PhysicalPlan& plan, const Settings& settings) const {
   const auto a = std::dynamic_pointer_cast<const CudaPlanAnalysis>(plan.analysis);
   if (!a || !settings.prefetch() || !settings.fast_load()) return;
-  std::shared_ptr<PrefetchTicket> ticket = prefetch_columns(*a, settings);
+  std::shared_ptr<PrefetchTicket> ticket = prefetch_columns(*a, plan.query.get(), settings);
   if (!ticket) return;
   auto with_ticket = std::make_shared<CudaPlanAnalysis>(*a);
   with_ticket->prefetch = std::move(ticket);

@@ -91,7 +91,8 @@ void use_fast_load(bool on, uint64_t chunk_bytes);
 // available; the column cache uploads them on `upload_streams` streams through
 // `upload_staging` pinned bytes. Null when nothing is read ahead (and without CUDA).
 struct PrefetchTicket;
-std::shared_ptr<PrefetchTicket> prefetch_columns(const CudaPlanAnalysis& analysis, const Settings& settings);
+std::shared_ptr<PrefetchTicket> prefetch_columns(const CudaPlanAnalysis& analysis, const plan::LogicalQuery* q,
+                                                 const Settings& settings);
 // The prefetch upload's shape for the next uploads (settings upload_streams, upload_staging).
 void use_upload_streams(int streams, uint64_t staging_bytes);
 void release_pooled_memory();             // return the pool's free blocks to the device (memory measurements)

@@ -89,16 +89,22 @@ std::vector<DeviceInfo> devices() {
 
 namespace {
 
-// Calls `f` for each column the analysed plan reads on the device, dimensions first
-// (the order the star executor uploads them); a column may come more than once.
+// Calls `f` for each column the analysed plan reads on the device, in the order the
+// star executor uploads them (fact columns, then per dimension its key, filters and,
+// given the query, its group-by columns); a column may come more than once.
 template <typename F>
-void for_each_plan_column(const CudaPlanAnalysis& a, F&& f) {
+void for_each_plan_column(const CudaPlanAnalysis& a, const plan::LogicalQuery* q, F&& f) {
   if (const StarPlan* sp = a.star ? &*a.star : nullptr) {
+    for (auto& c : sp->fact_columns) f(c);
     for (auto& d : sp->dims) {
       f(d.key);
       for (auto& fl : d.filters) f(fl.column);
+      if (!q) continue;
+      for (int k : d.group_keys) {
+        const plan::Expr& g = *q->group_keys[size_t(k)];
+        f(q->tables[size_t(g.table_index)].table->column_ptr(size_t(g.column_index)));
+      }
     }
-    for (auto& c : sp->fact_columns) f(c);
   } else if (a.general) {
     for (auto& c : a.general->columns) f(c);
   }
@@ -109,7 +115,7 @@ uint64_t upload_bytes(const CudaPlanAnalysis& a, bool stored) {
   uint64_t b = 0;
   ColumnCache& cache = ColumnCache::instance();
   HostColumnCache& host = HostColumnCache::instance();
-  for_each_plan_column(a, [&](const ColumnPtr& c) {
+  for_each_plan_column(a, nullptr, [&](const ColumnPtr& c) {
     if (cache.resident(c.get())) return;
     // Host bytes: what the load reads (a narrowed file, else the column file it narrows);
     // none for a streamed column already in pinned host memory.
@@ -126,14 +132,15 @@ uint64_t bytes_to_upload(const CudaPlanAnalysis& a) { return upload_bytes(a, fal
 uint64_t host_bytes_to_upload(const CudaPlanAnalysis& a) { return upload_bytes(a, true); }
 bool device_in_use() { return !ColumnCache::instance().empty(); }
 
-std::shared_ptr<PrefetchTicket> prefetch_columns(const CudaPlanAnalysis& a, const Settings& settings) {
+std::shared_ptr<PrefetchTicket> prefetch_columns(const CudaPlanAnalysis& a, const plan::LogicalQuery* q,
+                                                 const Settings& settings) {
   if (!settings.fast_load() || may_stream(a, settings)) return nullptr;
   // Read-ahead keeps a host copy of each file until it is uploaded: at most half of
   // the memory available now, in upload order.
   uint64_t room = available_memory_bytes() / 2, bytes = 0;
   std::vector<ColumnPtr> columns;
   ColumnCache& cache = ColumnCache::instance();
-  for_each_plan_column(a, [&](const ColumnPtr& c) {
+  for_each_plan_column(a, q, [&](const ColumnPtr& c) {
     const NarrowedFile* f = c->narrowed().get();
     if (!f || f->rows != c->size() || cache.resident(c.get())) return;
     if (bytes + f->bytes() > room) return;

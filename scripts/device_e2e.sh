@@ -12,19 +12,25 @@
 # 4. Each of the 13 queries one-shot (a fresh `raydb query --timing` process), $RUNS
 #    runs each (median), in these ways:
 #      cuda  --backend cuda (GPU context made on a background thread from the start,
-#            dictionaries read when first used, narrowed files into pinned buffers)
+#            dictionaries read when first used, narrowed files read ahead on several
+#            threads while the context is made, then copied up on several streams)
 #      cold  --backend cuda --set device_warmup=off (the context made when the query
 #            first needs it: what the warm-up hides)
 #      cpu   --backend cpu (the oracle; every other answer must equal it)
 #      auto  --backend auto (what a user gets; since session 14 it starts no warm-up and
 #            decides before probing the device, so a CPU run pays nothing for the GPU)
-#      chunk64   as cuda with RAYDB_UPLOAD_CHUNK=64M (session 13's staging buffers; the
-#                default is now 16M)
+#      chunk64   as noprefetch with RAYDB_UPLOAD_CHUNK=64M (session 13's staging buffers;
+#                the default is 16M; upload_chunk sizes the chunked path only)
 #      nokernels as cuda with RAYDB_WARMUP_KERNELS=off (kernels loaded at first launch,
 #                not on the warm-up thread after the context)
+#      noprefetch as cuda with --set prefetch=off (narrowed files read, verified and
+#                copied one chunk at a time after the context, the path before session 18;
+#                cuda reads them ahead on several threads while the context is made and
+#                copies them up on several streams)
 #    A wrong answer prints MISMATCH and the script exits 1. Then two tables: the stage
-#    breakdown of each query's median cuda run (ms; "other" is time in no stage, warmup
-#    the background thread's own time, hidden behind the stages), and the medians with
+#    breakdown of each query's median cuda and noprefetch runs (ms; "other" is time in no
+#    stage, warmup and prefetch the background threads' own time, hidden behind the
+#    stages), and the medians with
 #    bytes copied to the device, the floor (those bytes / measured host-to-device
 #    bandwidth + the run's start-up), cuda / floor (issue target: <= 2), and the sums
 #    against session 10's one-shot path before narrowed files (12921 ms; issue target:
@@ -86,9 +92,11 @@ one() {  # one MODE OUTFILE ERRFILE SQL
     cold) timeout 60 "$R" query --db "$DB" --format csv --timing --backend cuda --set device_warmup=off "$sql" > "$out" 2> "$err" ;;
     cpu) timeout 60 "$R" query --db "$DB" --format csv --timing --backend cpu "$sql" > "$out" 2> "$err" ;;
     auto) timeout 60 "$R" query --db "$DB" --format csv --timing --backend auto "$sql" > "$out" 2> "$err" ;;
-    chunk64) RAYDB_UPLOAD_CHUNK=64M timeout 60 "$R" query --db "$DB" --format csv --timing --backend cuda "$sql" \
-      > "$out" 2> "$err" ;;
+    chunk64) RAYDB_UPLOAD_CHUNK=64M timeout 60 "$R" query --db "$DB" --format csv --timing --backend cuda \
+      --set prefetch=off "$sql" > "$out" 2> "$err" ;;
     nokernels) RAYDB_WARMUP_KERNELS=off timeout 60 "$R" query --db "$DB" --format csv --timing --backend cuda "$sql" \
+      > "$out" 2> "$err" ;;
+    noprefetch) timeout 60 "$R" query --db "$DB" --format csv --timing --backend cuda --set prefetch=off "$sql" \
       > "$out" 2> "$err" ;;
   esac
   local rc=$?
@@ -107,7 +115,7 @@ declare -A S10_OFF=([q1.1]=987 [q1.2]=943 [q1.3]=910 [q2.1]=818 [q2.2]=876 [q2.3
   [q3.3]=987 [q3.4]=911 [q4.1]=1217 [q4.2]=1090 [q4.3]=1456)
 declare -A S10_ON=([q1.1]=623 [q1.2]=615 [q1.3]=638 [q2.1]=638 [q2.2]=642 [q2.3]=621 [q3.1]=637 [q3.2]=666
   [q3.3]=650 [q3.4]=662 [q4.1]=755 [q4.2]=723 [q4.3]=805)
-STAGES="startup open plan read+verify device_init narrow pinned_staging host_to_device execute format"
+STAGES="startup open plan read+verify device_init narrow pinned_staging host_to_device prefetch_wait upload execute format"
 
 stamp one-shot
 TMP=$(mktemp -d)
@@ -115,12 +123,13 @@ TABLE=$TMP/table
 BREAK=$TMP/breakdown
 : > "$TABLE"
 : > "$BREAK"
+: > "$BREAK.noprefetch"
 for f in "$Q"/q*.sql; do
   name=$(basename "$f" .sql)
   sql=$(cat "$f")
   one cpu "$TMP/want.csv" "$TMP/err" "$sql" || { say "FAIL: $name on the CPU: $(tail -1 "$TMP/err")"; FAIL=1; continue; }
   declare -A med=()
-  for mode in cuda cold cpu auto chunk64 nokernels; do
+  for mode in cuda noprefetch cold cpu auto chunk64 nokernels; do
     : > "$TMP/times"
     for i in $(seq "$RUNS"); do
       if ! one "$mode" "$TMP/got.csv" "$TMP/err.$mode.$i" "$sql"; then
@@ -136,27 +145,34 @@ for f in "$Q"/q*.sql; do
     mi=$(awk -v m="$m" '$1 == m {print $2; exit}' "$TMP/times")
     [ -n "$mi" ] && cp "$TMP/err.$mode.$mi" "$TMP/best.$mode"
   done
-  for mode in cuda cold; do
+  for mode in cuda noprefetch cold; do
     say "-- $name: median one-shot breakdown, $mode"
     [ -f "$TMP/best.$mode" ] && sed 's/^/   /' "$TMP/best.$mode" | tee -a "$LOG"
   done
   ran=$(grep -o 'backend [a-z]*' "$TMP/best.auto" 2>/dev/null | head -1 | awk '{print $2}')
   echo "$name ${med[cuda]} ${med[cold]} ${med[cpu]} ${med[auto]} ${ran:-?} $(bytes_of "$TMP/best.cuda" to_device) \
 $(bytes_of "$TMP/best.cuda" needed) $(stage_of "$TMP/best.cuda" startup) ${S10_OFF[$name]:-0} ${S10_ON[$name]:-0}" >> "$TABLE"
-  row="$name"
-  for s in $STAGES; do v=$(stage_of "$TMP/best.cuda" "$s"); row="$row ${v:-0}"; done
-  other=$(grep -o 'other [0-9.]*' "$TMP/best.cuda" 2>/dev/null | awk '{print $2}')
-  warm=$(awk '$1 == "warmup" {print $2}' "$TMP/best.cuda" 2>/dev/null)
-  echo "$row ${other:-0} ${warm:--} ${med[cuda]}" >> "$BREAK"
-  echo "$name ${med[cuda]} ${med[chunk64]} ${med[nokernels]}" >> "$TMP/variants"
+  for mode in cuda noprefetch; do
+    row="$name"
+    for s in $STAGES; do v=$(stage_of "$TMP/best.$mode" "$s"); row="$row ${v:-0}"; done
+    other=$(grep -o 'other [0-9.]*' "$TMP/best.$mode" 2>/dev/null | awk '{print $2}')
+    warm=$(awk '$1 == "warmup" {print $2}' "$TMP/best.$mode" 2>/dev/null)
+    pre=$(awk '$1 == "prefetch" {print $2}' "$TMP/best.$mode" 2>/dev/null)
+    dest=$BREAK; [ "$mode" = cuda ] || dest=$BREAK.$mode
+    echo "$row ${other:-0} ${warm:--} ${pre:--} ${med[$mode]}" >> "$dest"
+  done
+  echo "$name ${med[cuda]} ${med[chunk64]} ${med[nokernels]} ${med[noprefetch]}" >> "$TMP/variants"
   rm -f "$TMP"/best.*
 done
 say ""
-say "stage breakdown of the median cuda run (ms; other = in no stage; warmup = the background thread, hidden):"
-awk -v stages="$STAGES" '
-  BEGIN { n = split(stages, st, " "); printf "%-6s", "query"; for (i = 1; i <= n; i++) printf " %9.9s", st[i];
-          printf " %9s %9s %9s\n", "other", "warmup", "total" }
-  { printf "%-6s", $1; for (i = 2; i <= NF; i++) printf " %9s", $i; printf "\n" }' "$BREAK" | tee -a "$LOG"
+for mode in cuda noprefetch; do
+  src=$BREAK; [ "$mode" = cuda ] || src=$BREAK.$mode
+  say "stage breakdown of the median $mode run (ms; other = in no stage; warmup, prefetch = background threads, hidden):"
+  awk -v stages="$STAGES" '
+    BEGIN { n = split(stages, st, " "); printf "%-6s", "query"; for (i = 1; i <= n; i++) printf " %9.9s", st[i];
+            printf " %9s %9s %9s %9s\n", "other", "warmup", "prefetch", "total" }
+    { printf "%-6s", $1; for (i = 2; i <= NF; i++) printf " %9s", $i; printf "\n" }' "$src" | tee -a "$LOG"
+done
 say ""
 say "one-shot medians (ms, $RUNS runs, page cache warm). floor = bytes copied to the device / ${H2D:-?} GB/s + start-up;"
 say "x_floor = cuda / floor (issue target: <= 2); s10_off / s10_fast = session 10 (before narrowed files / fast load)"
@@ -178,10 +194,11 @@ awk -v h2d="${H2D:-0}" '
     if (so > 0) printf "sum auto / session 10 before: %.3f; sum cpu: %.1f ms\n", sa / so, sp
   }' "$TABLE" | tee -a "$LOG"
 say ""
-say "switches of session 14 (medians, ms): cuda as above; chunk64 = RAYDB_UPLOAD_CHUNK=64M; nokernels = RAYDB_WARMUP_KERNELS=off"
-awk 'BEGIN { printf "%-6s %9s %9s %9s\n", "query", "cuda", "chunk64", "nokernels" }
-  { printf "%-6s %9.1f %9.1f %9.1f\n", $1, $2, $3, $4; a += $2; b += $3; c += $4 }
-  END { printf "%-6s %9.1f %9.1f %9.1f\n", "sum", a, b, c }' "$TMP/variants" | tee -a "$LOG"
+say "switches (medians, ms): cuda as above; chunk64 = noprefetch with RAYDB_UPLOAD_CHUNK=64M; nokernels = RAYDB_WARMUP_KERNELS=off;"
+say "noprefetch = --set prefetch=off (chunk by chunk after the context, as before session 18)"
+awk 'BEGIN { printf "%-6s %9s %9s %9s %10s\n", "query", "cuda", "chunk64", "nokernels", "noprefetch" }
+  { printf "%-6s %9.1f %9.1f %9.1f %10.1f\n", $1, $2, $3, $4, $5; a += $2; b += $3; c += $4; d += $5 }
+  END { printf "%-6s %9.1f %9.1f %9.1f %10.1f\n", "sum", a, b, c, d }' "$TMP/variants" | tee -a "$LOG"
 say "session 13 (call F2): cuda sum 7666.9 ms, auto 3791.7, cpu 2227.7"
 rm -rf "$TMP"
 

@@ -484,8 +484,11 @@ std::string stage_line(const StageTotals& before, const StageTotals& after) {
     if (d > 0) line += fmt::format(" {} {:.3f} ms", stage_name(Stage(i)), d);
   }
   line += "; bytes:";
-  for (size_t i = 0; i < size_t(ByteCount::kCount); i++)
-    line += fmt::format(" {} {}", byte_count_name(ByteCount(i)), after.bytes[i] - before.bytes[i]);
+  for (size_t i = 0; i < size_t(ByteCount::kCount); i++) {
+    const uint64_t n = after.bytes[i] - before.bytes[i];
+    if (ByteCount(i) == ByteCount::kPrefetched && n == 0) continue;  // only where a read-ahead ran
+    line += fmt::format(" {} {}", byte_count_name(ByteCount(i)), n);
+  }
   return line + "\n";
 }
 

@@ -40,6 +40,12 @@ void TimingReport::print(double elapsed_ms, const std::string& backend, double d
     std::fprintf(stderr, "  warmup          %10.3f ms  (GPU driver and context on a background thread)\n", w);
   else if (gpu_warmup_running())
     std::fprintf(stderr, "  warmup          running (GPU driver and context on a background thread, not waited for)\n");
+  // Read-ahead and staging work on background threads, hidden behind the stages (their
+  // waits are prefetch_wait and upload).
+  if (const double p = s.background_ms[size_t(Background::kPrefetch)]; p > 0)
+    std::fprintf(stderr, "  prefetch        %10.3f ms  (column files read and verified ahead on background threads)\n", p);
+  if (const double p = s.background_ms[size_t(Background::kStagingPinned)]; p > 0)
+    std::fprintf(stderr, "  staging_pinned  %10.3f ms  (pinned upload buffers made on the warm-up thread)\n", p);
   std::fprintf(stderr, "  bytes");
   for (size_t i = 0; i < size_t(ByteCount::kCount); i++)
     std::fprintf(stderr, " %s %llu", byte_count_name(ByteCount(i)), static_cast<unsigned long long>(s.bytes[i]));

@@ -1,5 +1,6 @@
 #pragma once
 // What machine a benchmark ran on (recorded with every benchmark line).
+#include <cstdint>
 #include <string>
 
 namespace raydb {
@@ -12,5 +13,8 @@ struct MachineInfo {
 };
 
 MachineInfo machine_info();
+// Host memory the system could give now (MemAvailable), else the physical memory; 0
+// when neither can be read.
+uint64_t available_memory_bytes();
 
 }  // namespace raydb

@@ -59,6 +59,9 @@ class Settings {
   bool device_warmup() const;          // the CLI makes the GPU context on a background thread at start
   bool warmup_kernels() const;         // the warm-up also loads the fused fact kernels once the context exists
   uint64_t upload_chunk() const;       // bytes per pinned staging buffer of the fast load path (default 16 MiB)
+  bool prefetch() const;               // fast load: narrowed files read ahead on several threads, uploaded on several streams
+  int upload_streams() const;          // prefetch: copying threads and streams (default 8)
+  uint64_t upload_staging() const;     // prefetch: pinned staging bytes in all (default 32 MiB)
 
  private:
   struct Entry {

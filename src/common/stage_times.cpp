@@ -34,6 +34,8 @@ const char* stage_name(Stage s) {
     case Stage::kNarrow: return "narrow";
     case Stage::kPinnedStaging: return "pinned_staging";
     case Stage::kHostToDevice: return "host_to_device";
+    case Stage::kPrefetchWait: return "prefetch_wait";
+    case Stage::kUpload: return "upload";
     case Stage::kExecute: return "execute";
     case Stage::kFormat: return "format";
     case Stage::kCount: break;
@@ -47,7 +49,17 @@ const char* byte_count_name(ByteCount b) {
     case ByteCount::kColumnFileRead: return "column_files_read";
     case ByteCount::kNeeded: return "needed";
     case ByteCount::kToDevice: return "to_device";
+    case ByteCount::kPrefetched: return "prefetched";
     case ByteCount::kCount: break;
+  }
+  return "?";
+}
+
+const char* background_name(Background b) {
+  switch (b) {
+    case Background::kPrefetch: return "prefetch";
+    case Background::kStagingPinned: return "staging_pinned";
+    case Background::kCount: break;
   }
   return "?";
 }
@@ -73,6 +85,11 @@ void StageTimes::add(Stage s, double ms, int64_t minflt, int64_t majflt) {
 void StageTimes::add_bytes(ByteCount b, uint64_t n) {
   std::lock_guard<std::mutex> g(mutex_);
   totals_.bytes[size_t(b)] += n;
+}
+
+void StageTimes::add_background(Background b, double ms) {
+  std::lock_guard<std::mutex> g(mutex_);
+  totals_.background_ms[size_t(b)] += ms;
 }
 
 StageTotals StageTimes::snapshot() const {

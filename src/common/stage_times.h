@@ -20,6 +20,8 @@ enum class Stage {
   kNarrow,         // columns narrowed and encoded for the device (host passes, allocation)
   kPinnedStaging,  // page-locked staging buffers allocated
   kHostToDevice,   // waiting for host-to-device copies (the part not overlapped)
+  kPrefetchWait,   // waiting for column files read ahead (setting prefetch): read+verify not hidden
+  kUpload,         // read-ahead columns copied to the device on several streams (staging copies, DMA)
   kExecute,        // the backend's execution: kernels or CPU operators, less the above
   kFormat,         // printing the result
   kCount
@@ -31,14 +33,25 @@ enum class ByteCount {
   kColumnFileRead,  // column file bytes read for the first time in this process
   kNeeded,          // stored bytes of the columns the query reads
   kToDevice,        // bytes copied host to device
+  kPrefetched,      // column file bytes given to the read-ahead threads (counted in column_files_read when read)
   kCount
 };
 const char* byte_count_name(ByteCount b);
+
+// Work on background threads, hidden behind the stages (the query's thread records
+// its waits for it as stages): wall milliseconds, for the --timing report.
+enum class Background {
+  kPrefetch,       // read-ahead threads: first start to last chunk read and hashed
+  kStagingPinned,  // pinned upload buffers made on the GPU warm-up thread after the context
+  kCount
+};
+const char* background_name(Background b);
 
 struct StageTotals {
   std::array<double, size_t(Stage::kCount)> ms{};
   std::array<int64_t, size_t(Stage::kCount)> minflt{}, majflt{};
   std::array<uint64_t, size_t(ByteCount::kCount)> bytes{};
+  std::array<double, size_t(Background::kCount)> background_ms{};
   double ms_of(Stage s) const { return ms[size_t(s)]; }
   uint64_t bytes_of(ByteCount b) const { return bytes[size_t(b)]; }
   double sum_ms() const;
@@ -49,6 +62,7 @@ class StageTimes {
   static StageTimes& instance();
   void add(Stage s, double ms, int64_t minflt, int64_t majflt);
   void add_bytes(ByteCount b, uint64_t n);
+  void add_background(Background b, double ms);
   StageTotals snapshot() const;
   void reset();
 

@@ -80,6 +80,13 @@ class Backend {
     (void)settings;
     return false;
   }
+  // The driver is about to run `plan` here (not for EXPLAIN): the backend may start
+  // reading what the plan will read, in the background, before choose_access_paths
+  // (which may wait for the device). Whatever it keeps for that lives in the plan.
+  virtual void prefetch(plan::PhysicalPlan& plan, const Settings& settings) const {
+    (void)plan;
+    (void)settings;
+  }
   // Sets plan.index_scans and the join steps' index joins. May throw
   // Error(kOutOfMemory / kNotImplemented) when an index cannot be built on its device.
   virtual void choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexOnTable>& indexes,

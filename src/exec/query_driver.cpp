@@ -63,7 +63,8 @@ size_t QueryDriver::admit_from(size_t first, plan::PhysicalPlan& plan, const Exe
 }
 
 size_t QueryDriver::prepare_from(size_t first, plan::PhysicalPlan& plan, const ExecutionRequest& request,
-                                 const std::vector<IndexOnTable>& indexes, const Settings& settings) const {
+                                 const std::vector<IndexOnTable>& indexes, const Settings& settings,
+                                 bool will_run) const {
   // raydb query --timing: the stored bytes of the columns the query reads.
   if (first == 0 && plan.query) StageTimes::instance().add_bytes(ByteCount::kNeeded, plan::stored_bytes_read(*plan.query));
   for (size_t i = first;; i++) {
@@ -78,6 +79,8 @@ size_t QueryDriver::prepare_from(size_t first, plan::PhysicalPlan& plan, const E
         return indexes.empty() && b.verifies_while_loading(c, settings);
       });
     }
+    // Reading ahead starts before the access paths, which may wait for the device.
+    if (will_run) backends_[i]->prefetch(plan, settings);
     try {
       auto lock = planning_lock(*backends_[i], indexes, settings);
       backends_[i]->choose_access_paths(plan, indexes, request.policy, settings);
@@ -93,7 +96,7 @@ size_t QueryDriver::prepare_from(size_t first, plan::PhysicalPlan& plan, const E
 
 void QueryDriver::prepare(plan::PhysicalPlan& plan, const ExecutionRequest& request,
                           const std::vector<IndexOnTable>& indexes, const Settings& settings) const {
-  prepare_from(0, plan, request, indexes, settings);
+  prepare_from(0, plan, request, indexes, settings, false);
 }
 
 ResultTable QueryDriver::run(plan::PhysicalPlan& plan, const ExecutionRequest& request,
@@ -103,7 +106,7 @@ ResultTable QueryDriver::run(plan::PhysicalPlan& plan, const ExecutionRequest& r
     // --timing: the backends' admission and access paths (their device and verify
     // work nested inside counts as those stages).
     StageScope stage(Stage::kPlan);
-    first = prepare_from(0, plan, request, indexes, options.settings);
+    first = prepare_from(0, plan, request, indexes, options.settings, true);
   }
   for (size_t i = first;;) {
     try {
@@ -121,7 +124,7 @@ ResultTable QueryDriver::run(plan::PhysicalPlan& plan, const ExecutionRequest& r
       // on the next backend (with that backend's own access paths).
       if (request.backend || !passes_on(e) || i + 1 >= backends_.size()) throw;
       plan.rejected_backends.push_back(note(*backends_[i], e.what()));
-      i = prepare_from(i + 1, plan, request, indexes, options.settings);
+      i = prepare_from(i + 1, plan, request, indexes, options.settings, true);
     }
   }
 }

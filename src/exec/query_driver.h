@@ -36,8 +36,9 @@ class QueryDriver {
   const std::vector<std::shared_ptr<const Backend>>& backends() const { return backends_; }
 
  private:
+  // will_run: the plan is executed afterwards (run), so the backend may read ahead.
   size_t prepare_from(size_t first, plan::PhysicalPlan& plan, const ExecutionRequest& request,
-                      const std::vector<IndexOnTable>& indexes, const Settings& settings) const;
+                      const std::vector<IndexOnTable>& indexes, const Settings& settings, bool will_run) const;
   size_t admit_from(size_t first, plan::PhysicalPlan& plan, const ExecutionRequest& request,
                     const std::vector<IndexOnTable>& indexes, const Settings& settings) const;
   // device_lock, unless the backend plans this statement without it.

@@ -210,6 +210,28 @@ TEST(CliTiming, UploadChunkTakesWholeMebibytes) {
   }
 }
 
+// The read-ahead's switches: prefetch on/off, upload_streams 1-64, upload_staging 1M-1G,
+// else one line naming the setting (from --set or the environment).
+TEST(CliTiming, PrefetchSettingsAreChecked) {
+  auto& f = ssb_fixture("0.01");
+  ASSERT_TRUE(f.db) << f.error;
+  const std::string db = " --format csv --db " + shell_quote(f.path) + " 'select count(*) from date'";
+  for (const char* good : {"prefetch=off", "prefetch=on", "upload_streams=1", "upload_streams=64", "upload_staging=1M",
+                           "upload_staging=3M", "upload_staging=1G"}) {
+    CommandResult ok = run_raydb(std::string("query --set ") + good + db);
+    ASSERT_EQ(ok.exit_code, 0) << good << ": " << ok.err;
+    EXPECT_EQ(ok.out, "count(*)\n2556\n");
+  }
+  for (const char* bad : {"prefetch=maybe", "upload_streams=0", "upload_streams=65", "upload_streams=x",
+                          "upload_staging=512K", "upload_staging=2G", "upload_staging=lots"}) {
+    CommandResult r = run_raydb(std::string("query --set ") + bad + db);
+    EXPECT_EQ(r.exit_code, 1) << bad;
+    const std::string name = std::string(bad).substr(0, std::string(bad).find('='));
+    EXPECT_NE(r.err.find("setting " + name), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
 TEST(CliTiming, WithoutTheFlagNothingIsPrinted) {
   auto& f = ssb_fixture("0.01");
   ASSERT_TRUE(f.db) << f.error;

@@ -13,6 +13,9 @@
 #include "exec/cuda/cuda_device.h"
 #include "exec/cuda/kernels.h"
 #include "exec/cuda/narrowed_upload.h"
+#include "exec/cuda/prefetch_registry.h"
+#include "exec/cuda/prefetched_upload.h"
+#include "exec/cuda/staging_ring.h"
 #include "gpu/memory_pool.h"
 #include "storage/narrow_encoder.h"
 #include "storage/packed_layout.h"
@@ -29,6 +32,8 @@ int64_t get_int(const Column& c, uint64_t i) {
 
 std::atomic<bool> g_fast_load{true};
 std::atomic<uint64_t> g_upload_chunk{uint64_t(16) << 20};
+std::atomic<int> g_upload_streams{8};
+std::atomic<uint64_t> g_upload_staging{uint64_t(32) << 20};
 
 }  // namespace
 
@@ -40,6 +45,11 @@ const NarrowedFile* fast_source(const Column& c) {
 void use_fast_load(bool on, uint64_t chunk_bytes) {
   g_fast_load.store(on);
   g_upload_chunk.store(chunk_bytes);
+}
+
+void use_upload_streams(int streams, uint64_t staging_bytes) {
+  g_upload_streams.store(streams);
+  g_upload_staging.store(staging_bytes);
 }
 
 std::vector<std::pair<uint64_t, uint64_t>> DeviceColumn::stored_ranges(
@@ -100,6 +110,7 @@ void ColumnCache::clear() {
 void ColumnCache::release_staging() {
   std::lock_guard<std::mutex> lock(mutex_);
   for (auto& b : staging_) b.release();
+  StagingRing::instance().release();
 }
 
 bool ColumnCache::unique(const ColumnPtr& c) {
@@ -144,7 +155,14 @@ const DeviceColumn& ColumnCache::get(const ColumnPtr& cp, cudaStream_t stream) {
     d->dev.base = f->base;
     d->dev.width = f->width;
     d->data = gpu::DeviceBuffer(std::max<uint64_t>(f->value_bytes(), 8), "a column");
-    upload_narrowed(*f, d->data.get(), d->host_decode, staging_, stream, g_upload_chunk.load());
+    if (auto ahead = PrefetchRegistry::instance().take(&c)) {
+      // Read ahead (setting prefetch): copied up on several streams, verified before use.
+      const int streams = g_upload_streams.load();
+      upload_prefetched(*ahead->file, d->data.get(), d->host_decode, StagingRing::instance(), streams,
+                        StagingRing::buffer_bytes(streams, g_upload_staging.load()));
+    } else {
+      upload_narrowed(*f, d->data.get(), d->host_decode, staging_, stream, g_upload_chunk.load());
+    }
   } else {
     upload_narrowing(c, *d, stream);
   }

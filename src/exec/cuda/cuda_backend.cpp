@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "common/settings.h"
 #include "common/stage_times.h"
 #include "exec/cuda/cuda_plan_analysis.h"
 #include "exec/cuda/gpu_index_catalog.h"
@@ -120,6 +121,16 @@ std::vector<IndexCandidate> gpu_candidates(const std::vector<IndexOnTable>& inde
 
 }  // namespace
 
+void CudaBackend::prefetch(plan::PhysicalPlan& plan, const Settings& settings) const {
+  const auto a = std::dynamic_pointer_cast<const CudaPlanAnalysis>(plan.analysis);
+  if (!a || !settings.prefetch() || !settings.fast_load()) return;
+  std::shared_ptr<PrefetchTicket> ticket = prefetch_columns(*a, plan.query.get(), settings);
+  if (!ticket) return;
+  auto with_ticket = std::make_shared<CudaPlanAnalysis>(*a);
+  with_ticket->prefetch = std::move(ticket);
+  plan.analysis = std::move(with_ticket);
+}
+
 void CudaBackend::choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexOnTable>& indexes,
                                       AccessPolicy policy, const Settings& settings) const {
   {
@@ -182,6 +193,7 @@ bool CudaBackend::verifies_while_loading(const Column& c, const Settings& settin
 
 ResultTable CudaBackend::execute(const plan::PhysicalPlan& plan, const ExecOptions& options) const {
   use_fast_load(options.settings.fast_load(), options.settings.upload_chunk());
+  use_upload_streams(options.settings.upload_streams(), options.settings.upload_staging());
   if (plan.view_scan) return run_view(plan, gpu_view_tracer());
   return CudaExecutor::execute(plan, options);
 }

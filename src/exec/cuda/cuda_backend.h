@@ -27,6 +27,8 @@ class CudaBackend final : public Backend {
   std::optional<Rejection> defer(const plan::PhysicalPlan& plan, const Settings& settings, int threads) const override;
   // fast_load: a column with a narrowed file is checksummed while it is copied up.
   bool verifies_while_loading(const Column& c, const Settings& settings) const override;
+  // Setting prefetch: the plan's narrowed files read ahead while the GPU context is made.
+  void prefetch(plan::PhysicalPlan& plan, const Settings& settings) const override;
   void choose_access_paths(plan::PhysicalPlan& plan, const std::vector<IndexOnTable>& indexes, AccessPolicy policy,
                            const Settings& settings) const override;
   // Without indexes, RT views or a gpu_memory_limit of the statement's own, planning only

@@ -4,6 +4,7 @@
 // Everything here exists in every build: without CUDA (RAYDB_HAVE_CUDA unset) there are no devices and
 // execute() fails with a clear message, so callers need no #ifdefs.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -84,6 +85,16 @@ void clear_column_cache();                // drop resident columns (end-to-end t
 // buffers and checksummed as they are copied (off: mapped, verified, narrowed here),
 // `chunk_bytes` at a time (setting upload_chunk).
 void use_fast_load(bool on, uint64_t chunk_bytes);
+// Setting prefetch: starts reading ahead, on background threads, the narrowed files of
+// the analysed plan's columns that are not on the device (nor being read ahead), unless
+// fast_load is off, the plan streams, or they would take over half the host memory
+// available; the column cache uploads them on `upload_streams` streams through
+// `upload_staging` pinned bytes. Null when nothing is read ahead (and without CUDA).
+struct PrefetchTicket;
+std::shared_ptr<PrefetchTicket> prefetch_columns(const CudaPlanAnalysis& analysis, const plan::LogicalQuery* q,
+                                                 const Settings& settings);
+// The prefetch upload's shape for the next uploads (settings upload_streams, upload_staging).
+void use_upload_streams(int streams, uint64_t staging_bytes);
 void release_pooled_memory();             // return the pool's free blocks to the device (memory measurements)
 // Drops every cached device object (resident columns, GPU indexes) and returns the
 // pool's blocks to the device; what queries still hold stays. Called before exit by

@@ -17,6 +17,8 @@
 
 namespace raydb::exec::cuda {
 
+struct PrefetchTicket;  // prefetch_registry.h
+
 struct CudaPlanAnalysis final : plan::BackendAnalysis {
   // The star kernels run the plan as analysed without index paths.
   std::optional<StarPlan> star;
@@ -34,6 +36,9 @@ struct CudaPlanAnalysis final : plan::BackendAnalysis {
   // cuda_stream=on); chosen with the access paths, when the budget is known.
   std::optional<StreamPlan> stream;
   std::string label;  // describe()'s text for a streamed plan
+  // The read-ahead of the plan's narrowed files (setting prefetch), started when the
+  // driver is about to run it; what was not uploaded is withdrawn when the plan is dropped.
+  std::shared_ptr<PrefetchTicket> prefetch;
 
   const char* describe() const override {
     if (!label.empty()) return label.c_str();

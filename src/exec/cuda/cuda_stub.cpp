@@ -26,6 +26,10 @@ MemoryStats memory_stats() { return {}; }
 void set_memory_budget(uint64_t) {}
 void clear_column_cache() {}
 void use_fast_load(bool, uint64_t) {}
+std::shared_ptr<PrefetchTicket> prefetch_columns(const CudaPlanAnalysis&, const plan::LogicalQuery*, const Settings&) {
+  return nullptr;
+}
+void use_upload_streams(int, uint64_t) {}
 void release_pooled_memory() {}
 uint64_t release_device_state() { return 0; }
 uint64_t device_sorted_queries() { return 0; }

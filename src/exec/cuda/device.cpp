@@ -1,8 +1,11 @@
 // Device discovery, memory statistics and calibration for the CUDA backend.
+#include <algorithm>
 #include <chrono>
+#include <thread>
 #include <cstring>
 
 #include "common/error.h"
+#include "common/machine_info.h"
 #include "common/settings.h"
 #include "common/stage_times.h"
 #include "exec/cuda/column_cache.h"
@@ -12,6 +15,8 @@
 #include "exec/cuda/general/bound_program.h"
 #include "exec/cuda/gpu_index_catalog.h"
 #include "exec/cuda/host_column_cache.h"
+#include "exec/cuda/prefetch_registry.h"
+#include "exec/cuda/staging_ring.h"
 #include "exec/cuda/star_run.h"
 #include "gpu/device_buffer.h"
 #include "gpu/event.h"
@@ -84,28 +89,40 @@ std::vector<DeviceInfo> devices() {
 
 namespace {
 
+// Calls `f` for each column the analysed plan reads on the device, in the order the
+// star executor uploads them (fact columns, then per dimension its key, filters and,
+// given the query, its group-by columns); a column may come more than once.
+template <typename F>
+void for_each_plan_column(const CudaPlanAnalysis& a, const plan::LogicalQuery* q, F&& f) {
+  if (const StarPlan* sp = a.star ? &*a.star : nullptr) {
+    for (auto& c : sp->fact_columns) f(c);
+    for (auto& d : sp->dims) {
+      f(d.key);
+      for (auto& fl : d.filters) f(fl.column);
+      if (!q) continue;
+      for (int k : d.group_keys) {
+        const plan::Expr& g = *q->group_keys[size_t(k)];
+        f(q->tables[size_t(g.table_index)].table->column_ptr(size_t(g.column_index)));
+      }
+    }
+  } else if (a.general) {
+    for (auto& c : a.general->columns) f(c);
+  }
+}
+
 // Sums over the plan's columns not resident yet: their device bytes, or their stored ones.
 uint64_t upload_bytes(const CudaPlanAnalysis& a, bool stored) {
   uint64_t b = 0;
   ColumnCache& cache = ColumnCache::instance();
   HostColumnCache& host = HostColumnCache::instance();
-  auto add = [&](const ColumnPtr& c) {
+  for_each_plan_column(a, nullptr, [&](const ColumnPtr& c) {
     if (cache.resident(c.get())) return;
     // Host bytes: what the load reads (a narrowed file, else the column file it narrows);
     // none for a streamed column already in pinned host memory.
     if (stored && host.holds(c.get())) return;
     b += stored ? (c->narrowed() ? c->narrowed()->bytes() : c->size() * uint64_t(c->type().physical_width()))
                 : ColumnCache::estimate_bytes(*c);
-  };
-  if (const StarPlan* sp = a.star ? &*a.star : nullptr) {
-    for (auto& c : sp->fact_columns) add(c);
-    for (auto& d : sp->dims) {
-      add(d.key);
-      for (auto& f : d.filters) add(f.column);
-    }
-  } else if (a.general) {
-    for (auto& c : a.general->columns) add(c);
-  }
+  });
   return b;
 }
 
@@ -114,6 +131,36 @@ uint64_t upload_bytes(const CudaPlanAnalysis& a, bool stored) {
 uint64_t bytes_to_upload(const CudaPlanAnalysis& a) { return upload_bytes(a, false); }
 uint64_t host_bytes_to_upload(const CudaPlanAnalysis& a) { return upload_bytes(a, true); }
 bool device_in_use() { return !ColumnCache::instance().empty(); }
+
+std::shared_ptr<PrefetchTicket> prefetch_columns(const CudaPlanAnalysis& a, const plan::LogicalQuery* q,
+                                                 const Settings& settings) {
+  if (!settings.fast_load() || may_stream(a, settings)) return nullptr;
+  // Read-ahead keeps a host copy of each file until it is uploaded: at most half of
+  // the memory available now, in upload order.
+  uint64_t room = available_memory_bytes() / 2, bytes = 0;
+  std::vector<ColumnPtr> columns;
+  ColumnCache& cache = ColumnCache::instance();
+  for_each_plan_column(a, q, [&](const ColumnPtr& c) {
+    const NarrowedFile* f = c->narrowed().get();
+    if (!f || f->rows != c->size() || cache.resident(c.get())) return;
+    if (bytes + f->bytes() > room) return;
+    bytes += f->bytes();
+    columns.push_back(c);
+  });
+  if (columns.empty()) return nullptr;
+  // Page-cache copies and hashing scale with cores; the warm-up thread needs one.
+  const int threads = std::clamp(int(std::thread::hardware_concurrency()) - 1, 1, 16);
+  constexpr uint64_t kPrefetchChunk = uint64_t(4) << 20;  // four checksum blocks per job
+  std::shared_ptr<PrefetchTicket> ticket;
+  try {
+    ticket = PrefetchRegistry::instance().offer(columns, threads, kPrefetchChunk);
+  } catch (const Error&) {
+    return nullptr;  // no memory to read ahead into: the upload reads the files itself
+  }
+  const int streams = settings.upload_streams();
+  if (ticket) StagingRing::instance().want(streams, StagingRing::buffer_bytes(streams, settings.upload_staging()));
+  return ticket;
+}
 
 MemoryStats memory_stats() {
   if (device_count() == 0) return {};

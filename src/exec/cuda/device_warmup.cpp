@@ -9,6 +9,7 @@
 #include "common/stage_times.h"
 #include "exec/cuda/cuda_device.h"
 #include "exec/cuda/kernels.h"
+#include "exec/cuda/staging_ring.h"
 
 namespace raydb::exec::cuda {
 
@@ -46,6 +47,13 @@ void DeviceWarmup::run() {
     ms_ = monotonic_ms() - t0;
   }
   finish_step(&context_);
+  // A query reading its columns ahead asked for pinned upload buffers: pinned here,
+  // slot by slot, while the query's thread goes on (an upload thread that reaches a
+  // slot first pins it itself; staging_ring.h). The kernels are loaded after.
+  if (ready) {
+    if (const double ms = StagingRing::instance().pin_wanted(); ms > 0)
+      StageTimes::instance().add_background(Background::kStagingPinned, ms);
+  }
   // The query's thread runs on meanwhile: a launch of a kernel being loaded here waits
   // for it (function-local statics in kernels.cu).
   if (ready && kernels_) {

@@ -9,7 +9,8 @@
 // with the one-line error it always gave), so errors stay where they were.
 // Once the context exists the thread goes on to load the fused fact kernels (setting
 // warmup_kernels; about 40 ms inside the first launch otherwise) while the query's
-// thread, no longer waiting, reads and copies its columns.
+// thread, no longer waiting, reads and copies its columns; before the kernels it pins
+// the upload buffers a query reading ahead asked for (setting prefetch, staging_ring.h).
 #include <atomic>
 #include <condition_variable>
 #include <mutex>

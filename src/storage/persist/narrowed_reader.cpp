@@ -1,7 +1,6 @@
 #include "storage/persist/narrowed_reader.h"
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
 
@@ -11,18 +10,12 @@
 
 #include "common/error.h"
 #include "storage/persist/checksum.h"
+#include "storage/persist/narrowed_io.h"
 
 namespace raydb::persist {
 
 NarrowedReader::NarrowedReader(const NarrowedFile& f) : file_(f) {
-  fd_ = ::open(f.path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd_ < 0) fail(ErrorKind::kCatalog, "missing narrowed column file {} ({}): {}", f.path, f.what, std::strerror(errno));
-  struct stat st;
-  if (::fstat(fd_, &st) != 0 || uint64_t(st.st_size) != f.bytes()) {
-    ::close(fd_);
-    fail(ErrorKind::kCatalog, "narrowed column file {} ({}) has {} bytes, the manifest says {}", f.path, f.what,
-         uint64_t(st.st_size), f.bytes());
-  }
+  fd_ = open_narrowed(f);
   // Sequential reads: ask the kernel for a large read-ahead window.
   ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
   block_sums_.reserve((f.bytes() + kChecksumBlockBytes - 1) / kChecksumBlockBytes);
@@ -46,32 +39,20 @@ uint64_t NarrowedReader::read(void* out, uint64_t cap) {
     const uint64_t at = uint64_t(b) * kChecksumBlockBytes;
     const uint64_t len = std::min<uint64_t>(kChecksumBlockBytes, n - at);
     char* p = static_cast<char*>(out) + at;
-    uint64_t done = 0;
-    while (done < len) {
-      const ssize_t r = ::pread(fd_, p + done, len - done, off_t(offset_ + at + done));
-      if (r < 0 && errno == EINTR) continue;
-      if (r <= 0) {
-        error.store(r < 0 ? errno : EIO);
-        break;
-      }
-      done += uint64_t(r);
+    if (const int e = read_range(fd_, offset_ + at, p, len)) {
+      error.store(e);
+      continue;
     }
-    if (done == len) block_sums_[first + size_t(b)] = XXH3_64bits(p, len);
+    block_sums_[first + size_t(b)] = XXH3_64bits(p, len);
   }
-  if (int e = error.load())
-    fail(ErrorKind::kIO, "cannot read narrowed column file {} ({}): {}", file_.path, file_.what, std::strerror(e));
+  if (int e = error.load()) fail_read(file_, e);
   offset_ += n;
   return n;
 }
 
 void NarrowedReader::verify() const {
   if (remaining() != 0) fail(ErrorKind::kInternal, "narrowed column file {} verified before its end", file_.path);
-  const uint64_t sum = file_.bytes() == 0
-                           ? file_checksum(nullptr, 0)
-                           : XXH3_64bits(block_sums_.data(), block_sums_.size() * sizeof(uint64_t));
-  if (sum != file_.checksum)
-    fail(ErrorKind::kCatalog, "narrowed column file {} ({}) is corrupted: its checksum does not match the manifest's",
-         file_.path, file_.what);
+  verify_block_sums(file_, block_sums_);
 }
 
 std::vector<int64_t> read_narrowed_values(const NarrowedFile& f) {

@@ -31,6 +31,9 @@ std::vector<Case> cases(const DecodeBenchOptions& o) {
   one.seed = o.seed;
   one.aggs = {A::kCountStar};
   out.push_back({"1 key, count(*), ids shuffled", one});
+  SynthShape windows = one;
+  windows.window = 4096;
+  out.push_back({"1 key, count(*), ids shuffled in 4096s", windows});
   SynthShape sorted = one;
   sorted.shuffled = false;
   out.push_back({"1 key, count(*), ids ascending", sorted});

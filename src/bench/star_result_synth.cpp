@@ -177,7 +177,13 @@ SynthStarResult make_synth_star_result(const SynthShape& s) {
   out.R = (dim ? s.dim_codes : 1) * (root ? s.root_range : 1);
   out.present = nkeys == 0 ? distinct_ids(std::min<uint64_t>(s.groups, 1), 1, rng)
                            : distinct_ids(s.groups, out.R, rng);
-  if (s.shuffled) std::shuffle(out.present.begin(), out.present.end(), rng);
+  if (s.shuffled) {
+    const size_t w = s.window ? size_t(s.window) : std::max<size_t>(out.present.size(), 1);
+    for (size_t at = 0; at < out.present.size(); at += w) {
+      const size_t end = std::min(out.present.size(), at + w);
+      std::shuffle(out.present.begin() + long(at), out.present.begin() + long(end), rng);
+    }
+  }
   std::vector<int> lo, hi;
   const int nfields = exec::cuda::number_accumulators(sp, lo, hi);
   const size_t n = out.present.size();

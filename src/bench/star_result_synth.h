@@ -19,7 +19,10 @@ struct SynthShape {
   uint64_t dim_local = 0;      // its local code range (>= dim_codes)
   bool dim_first = true;       // the dimension key is GROUP BY key 0 (the ids' digit order)
   bool dictionary_root = false;  // the root key in dictionary form (sorted distinct values)
-  bool shuffled = true;        // ids in a random order (a compaction's), else ascending
+  bool shuffled = true;        // ids in a random order, else ascending
+  // Shuffled within windows of this many ids, the windows in order (a compaction by
+  // atomics: blocks finish roughly in order); 0: one window.
+  uint64_t window = 0;
   bool having = false;         // HAVING count(*) > 2
   std::vector<SynthAgg> aggs = {SynthAgg::kCountStar};
   uint64_t seed = 1;

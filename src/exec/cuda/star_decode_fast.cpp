@@ -12,6 +12,7 @@
 
 #include "common/error.h"
 #include "common/int_math.h"
+#include "exec/cuda/group_keep.h"
 #include "exec/cuda/star_decode_steps.h"
 
 namespace raydb::exec::cuda {
@@ -126,70 +127,186 @@ bool fast_aggregate(const plan::AggregateExpr& agg, const StarAgg& sa) {
   }
 }
 
+// out[i] = f(at(i)) for i in [0, n), in parallel; f must not throw.
+template <typename T, typename At, typename F>
+void fill(size_t n, const At& at, T* out, const F& f) {
+  const long m = long(n);
+#pragma omp parallel for schedule(static) if (m > kParallelMin)
+  for (long i = 0; i < m; i++) out[i] = f(at(size_t(i)));
+}
+
 // One aggregate's results for groups i in [0, n) at present index `at(i)`, as
-// AggregateStates::finalize gives them after AggregateStates::load.
+// AggregateStates::finalize gives them after AggregateStates::load: one plain loop per
+// result kind (a switch per group kept the loops from being compiled tight).
 template <typename At>
 Vector fast_aggregate_vector(const StarGroups& g, size_t a, size_t n, const At& at) {
   const plan::AggregateExpr& agg = g.q->aggregates[a];
   const StarAgg& sa = g.sp->aggs[a];
   const auto& fields = *g.fields;
   const unsigned long long* count = fields[0].data();
-  const long m = long(n);
   Vector r(agg.type, n);
   if (agg.func == AggFunc::kCountStar || agg.func == AggFunc::kCount) {
-    int64_t* out = r.ints.data();
-#pragma omp parallel for schedule(static) if (m > kParallelMin)
-    for (long i = 0; i < m; i++) out[i] = int64_t(count[at(size_t(i))]);
+    fill(n, at, r.ints.data(), [count](size_t j) { return int64_t(count[j]); });
     return r;
   }
   const unsigned long long* lo = g.lo_field[a] >= 0 ? fields[size_t(g.lo_field[a])].data() : nullptr;
   const unsigned long long* hi = g.hi_field[a] >= 0 ? fields[size_t(g.hi_field[a])].data() : nullptr;
-  auto value = [&](size_t j) -> __int128 {
-    if (!lo) return 0;
-    return hi ? (__int128(int64_t(hi[j])) << 64) | __int128(lo[j]) : __int128(int64_t(lo[j]));
-  };
-  bool empty = false, overflow = false;
+  const auto wide = [lo, hi](size_t j) { return (__int128(int64_t(hi[j])) << 64) | __int128(lo[j]); };
+  const auto narrow = [lo](size_t j) { return int64_t(lo[j]); };
   if ((agg.func == AggFunc::kMin || agg.func == AggFunc::kMax) && sa.kind == VectorKind::kCode) {
     r.kind = VectorKind::kCode;
     r.strings.clear();
     r.ints.resize(n);
     r.dict = sa.dict;
   }
-  const long double scale =
-      sa.arg_type.id == TypeId::kDecimal ? (long double)pow10_i128(sa.arg_type.scale) : (long double)1;
-#pragma omp parallel for schedule(static) reduction(|| : empty, overflow) if (m > kParallelMin)
-  for (long i = 0; i < m; i++) {
-    const size_t j = at(size_t(i));
-    if (count[j] == 0) {
-      empty = true;
-      continue;
+  if (agg.func == AggFunc::kAvg) {
+    const bool decimal = sa.arg_type.id == TypeId::kDecimal;
+    const long double scale = decimal ? (long double)pow10_i128(sa.arg_type.scale) : (long double)1;
+    fill(n, at, r.doubles.data(), [&](size_t j) {
+      if (count[j] == 0) return 0.0;
+      long double x = (long double)(hi ? wide(j) : __int128(narrow(j))) / (long double)int64_t(count[j]);
+      if (decimal) x /= scale;
+      return double(x);
+    });
+  } else if (r.kind == VectorKind::kHuge) {
+    if (hi)
+      fill(n, at, r.huge.data(), wide);
+    else
+      fill(n, at, r.huge.data(), [narrow](size_t j) { return __int128(narrow(j)); });
+  } else if (r.kind == VectorKind::kDouble) {
+    fill(n, at, r.doubles.data(), [&](size_t j) { return double(hi ? wide(j) : __int128(narrow(j))); });
+  } else if (!hi) {
+    fill(n, at, r.ints.data(), narrow);
+  } else {  // a wide sum into BIGINT: AggregateStates raises numeric overflow outside int64
+    bool overflow = false;
+    const long m = long(n);
+    int64_t* out = r.ints.data();
+#pragma omp parallel for schedule(static) reduction(|| : overflow) if (m > kParallelMin)
+    for (long i = 0; i < m; i++) {
+      const size_t j = at(size_t(i));
+      const __int128 v = wide(j);
+      overflow = overflow || (count[j] != 0 && (v > INT64_MAX || v < INT64_MIN));
+      out[i] = int64_t(v);
     }
-    const __int128 s = value(j);
-    if (agg.func == AggFunc::kAvg) {
-      long double x = (long double)s / (long double)int64_t(count[j]);
-      if (sa.arg_type.id == TypeId::kDecimal) x /= scale;
-      r.doubles[size_t(i)] = double(x);
-      continue;
-    }
-    switch (r.kind) {
-      case VectorKind::kDouble: r.doubles[size_t(i)] = double(s); break;
-      case VectorKind::kHuge: r.huge[size_t(i)] = s; break;
-      case VectorKind::kInt:
-      case VectorKind::kCode:
-        if (agg.func == AggFunc::kSum && (s > INT64_MAX || s < INT64_MIN)) overflow = true;
-        r.ints[size_t(i)] = int64_t(s);
-        break;
-      default: break;
-    }
+    if (overflow) fail(ErrorKind::kExecution, "numeric overflow in {}", agg.name);
   }
-  if (overflow) fail(ErrorKind::kExecution, "numeric overflow in {}", agg.name);
+  // Groups without rows (only the one group of a query without GROUP BY): NULL.
+  bool empty = false;
+  const long m = long(n);
+#pragma omp parallel for schedule(static) reduction(|| : empty) if (m > kParallelMin)
+  for (long i = 0; i < m; i++) empty = empty || count[at(size_t(i))] == 0;
   if (empty)
     for (size_t i = 0; i < n; i++)
       if (count[at(i)] == 0) r.set_null(i);
   return r;
 }
 
+// The packed key word of group id `id` (KeyEncoder's layout), keys' digits by Divisor.
+struct PackedWords {
+  struct Key {
+    KeySource src;
+    Divisor stride{1}, codes{1}, mult{1}, range{1};
+    const int32_t* inv = nullptr;
+    const GroupRootDigit* root = nullptr;
+    int64_t min = 0;
+    int shift = 0;
+  };
+  std::vector<Key> keys;
+  PackedWords(const StarGroups& g) {
+    const std::vector<KeySource> src = key_sources(g);
+    for (size_t k = 0; k < src.size(); k++) {
+      const KeySpec& spec = g.sp->key_specs[k];
+      Key key;
+      key.src = src[k];
+      key.min = spec.min;
+      key.shift = g.sp->key_shifts[k];
+      if (src[k].dim < 0) {
+        key.root = &g.roots[src[k].at];
+        key.stride = Divisor(key.root->stride);
+        key.range = Divisor(key.root->radix);
+      } else {
+        const GroupDimDigit& d = g.dims[size_t(src[k].dim)];
+        key.stride = Divisor(d.stride);
+        key.codes = Divisor(d.codes);
+        key.mult = Divisor(d.mult[src[k].at]);
+        key.range = Divisor(value_count(spec.min, spec.max));
+        key.inv = d.inv->data();
+      }
+      keys.push_back(key);
+    }
+  }
+  int64_t operator()(uint64_t id) const {
+    uint64_t w = 0;
+    for (const Key& k : keys) {
+      const uint64_t q = k.stride.div(uint32_t(id));
+      uint64_t digit;
+      if (k.root)
+        digit = uint64_t(k.root->value(k.range.mod(uint32_t(q)))) - uint64_t(k.min);
+      else
+        digit = k.range.mod(uint32_t(k.mult.div(uint32_t(k.inv[k.codes.mod(uint32_t(q))]))));
+      w |= digit << k.shift;
+    }
+    return int64_t(w);
+  }
+};
+
 }  // namespace
+
+std::vector<uint64_t> packed_words(const StarGroups& g) {
+  const PackedWords packed(g);
+  const std::vector<uint64_t>& present = *g.present;
+  std::vector<uint64_t> words(present.size());
+  fill(present.size(), [](size_t i) { return i; }, words.data(),
+       [&](size_t i) { return uint64_t(packed(present[i])); });
+  return words;
+}
+
+std::vector<Vector> keys_from_words(const StarGroups& g, const std::vector<uint64_t>& words,
+                                    const std::vector<uint64_t>& sorted) {
+  const size_t n = words.size();
+  const uint64_t* w = sorted.empty() ? words.data() : sorted.data();
+  const int from = sorted.empty() ? 0 : 32;
+  std::vector<Vector> out;
+  for (size_t k = 0; k < g.sp->key_specs.size(); k++) {
+    const KeySpec& spec = g.sp->key_specs[k];
+    const uint64_t r = value_count(spec.min, spec.max);
+    const int bits = r <= 1 ? 0 : int(std::bit_width(r - 1));
+    const uint64_t mask = bits == 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+    const int shift = from + g.sp->key_shifts[k];
+    Vector v(spec.type, 0);
+    v.kind = spec.kind;
+    v.size = n;
+    v.ints.resize(n);
+    if (spec.kind == VectorKind::kCode) v.dict = spec.dict;
+    fill(n, [](size_t i) { return i; }, v.ints.data(),
+         [&](size_t i) { return int64_t(((w[i] >> shift) & mask) + uint64_t(spec.min)); });
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
+bool keep_by_terms(StarGroups& g) {
+  const plan::LogicalQuery& q = *g.q;
+  const size_t conjuncts = q.having->kind == plan::ExprKind::kAnd ? q.having->children.size() : 1;
+  const DevGroupKeep keep = compile_group_keep(q, *g.sp, g.lo_field, g.hi_field);
+  if (keep.nterms == 0 || size_t(keep.nterms) != conjuncts) return false;
+  const size_t n = g.present->size();
+  std::vector<const unsigned long long*> f;
+  for (auto& v : *g.fields) f.push_back(v.data());
+  std::vector<uint8_t> flags(n);
+  fill(n, [](size_t i) { return i; }, flags.data(), [&](size_t i) { return uint8_t(group_kept(keep, f.data(), i)); });
+  auto compact = [&](auto& v) {  // branch-free: about half the groups pass
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+      v[m] = v[i];
+      m += flags[i];
+    }
+    v.resize(m);
+  };
+  compact(*g.present);
+  for (auto& v : *g.fields) compact(v);
+  return true;
+}
 
 bool ids_follow_key_order(const StarGroups& g) {
   std::vector<int> seq;  // keys by digit, least significant first
@@ -245,8 +362,11 @@ std::vector<Vector> keys_from_ids(const StarGroups& g, const std::vector<uint64_
 
 bool fast_aggregates_apply(const StarGroups& g) {
   if (g.q->aggregates.size() != g.sp->aggs.size()) return false;
-  for (size_t a = 0; a < g.sp->aggs.size(); a++)
+  for (size_t a = 0; a < g.sp->aggs.size(); a++) {
+    const AggFunc f = g.q->aggregates[a].func;
     if (!fast_aggregate(g.q->aggregates[a], g.sp->aggs[a])) return false;
+    if (f != AggFunc::kCountStar && f != AggFunc::kCount && g.lo_field[a] < 0) return false;  // no words
+  }
   return true;
 }
 

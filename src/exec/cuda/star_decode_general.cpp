@@ -154,16 +154,15 @@ void keep_passing_groups(StarGroups& g, const std::vector<Vector>& aggs) {
   ctx.n = n;
   std::vector<uint8_t> keep;
   evaluate_predicate(*g.q->having, ctx, keep);
-  std::vector<uint64_t>& present = *g.present;
-  size_t m = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (!keep[i]) continue;
-    present[m] = present[i];
-    for (auto& f : *g.fields) f[m] = f[i];
-    m++;
-  }
-  present.resize(m);
-  for (auto& f : *g.fields) f.resize(m);
+  // Column by column: one sequential pass per array.
+  auto compact = [&](auto& v) {
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+      if (keep[i]) v[m++] = v[i];
+    v.resize(m);
+  };
+  compact(*g.present);
+  for (auto& f : *g.fields) compact(f);
 }
 
 }  // namespace raydb::exec::cuda

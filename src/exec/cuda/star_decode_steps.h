@@ -33,12 +33,21 @@ void keep_passing_groups(StarGroups& g, const std::vector<Vector>& aggs);
 // Whether ascending group ids are ascending packed words: the keys' digits in the
 // group id, least significant first, come in GROUP BY order (the packed word's).
 bool ids_follow_key_order(const StarGroups& g);
-// The present ids (all below 2^32) sorted, each as (id << 32 | its present index);
-// empty when they already ascend (copied back without compaction).
+// The present ids (or packed words), all below 2^32, sorted, each as (id << 32 | its
+// present index); empty when they already ascend.
 std::vector<uint64_t> sorted_ids(const std::vector<uint64_t>& present);
 // GROUP BY keys straight from the group ids (ids_follow_key_order), for groups
 // `sorted` (ids in the high words) or, when empty, *present in its order.
 std::vector<Vector> keys_from_ids(const StarGroups& g, const std::vector<uint64_t>& sorted);
+// The present groups' packed key words (KeyEncoder's layout), in present order, and
+// the keys decoded from them: from `sorted`'s high words (sorted_ids of the words) or,
+// when empty, from `words` in present order.
+std::vector<uint64_t> packed_words(const StarGroups& g);
+std::vector<Vector> keys_from_words(const StarGroups& g, const std::vector<uint64_t>& words,
+                                    const std::vector<uint64_t>& sorted);
+// HAVING decided by its terms over the accumulator words (group_keep.h), when every
+// conjunct is one: the present groups that fail are dropped. False when it does not apply.
+bool keep_by_terms(StarGroups& g);
 // Whether every aggregate is a COUNT, or a SUM / AVG / MIN / MAX of an integer kind
 // the fast aggregates finalize as AggregateStates does.
 bool fast_aggregates_apply(const StarGroups& g);

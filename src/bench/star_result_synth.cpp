@@ -174,6 +174,16 @@ SynthStarResult make_synth_star_result(const SynthShape& s) {
   if (s.having)
     q.having = Expr::compare(plan::CompareOp::kGt, Expr::aggregate_ref(0, Type::bigint(), q.aggregates[0].name),
                              Expr::constant(Value::bigint(2)));
+  if (s.having && s.having_more && q.aggregates.size() > 1) {
+    const plan::AggregateExpr& a = q.aggregates[1];
+    plan::ExprPtr zero = Expr::constant(Value::bigint(0));
+    if (a.type.id == TypeId::kDouble) zero = Expr::constant(Value::float64(0));
+    if (a.type.id == TypeId::kInteger) zero = Expr::constant(Value::integer(0));
+    if (a.type.id == TypeId::kHugeint) zero = Expr::constant(Value::hugeint(0));
+    if (a.type.id == TypeId::kDecimal) zero = Expr::constant(Value::decimal_wide(0, a.type.precision, a.type.scale));
+    plan::ExprPtr more = Expr::compare(plan::CompareOp::kGt, Expr::aggregate_ref(1, a.type, a.name), zero);
+    q.having = Expr::conjunction(true, {q.having, more});
+  }
   out.R = (dim ? s.dim_codes : 1) * (root ? s.root_range : 1);
   out.present = nkeys == 0 ? distinct_ids(std::min<uint64_t>(s.groups, 1), 1, rng)
                            : distinct_ids(s.groups, out.R, rng);

@@ -24,6 +24,7 @@ struct SynthShape {
   // atomics: blocks finish roughly in order); 0: one window.
   uint64_t window = 0;
   bool having = false;         // HAVING count(*) > 2
+  bool having_more = false;    // with having: AND aggregate 1 > 0 (when there is one)
   std::vector<SynthAgg> aggs = {SynthAgg::kCountStar};
   uint64_t seed = 1;
 };

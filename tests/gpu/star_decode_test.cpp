@@ -77,7 +77,7 @@ std::string describe(const SynthShape& s) {
   return "groups " + std::to_string(s.groups) + " root " + std::to_string(s.root_range) + " dim " +
          std::to_string(s.dim_codes) + "/" + std::to_string(s.dim_local) + (s.dim_first ? " dim first" : " root first") +
          (s.dictionary_root ? " dictionary" : "") + (s.shuffled ? " shuffled" : " ascending") +
-         (s.having ? " having" : "") + " aggs " + std::to_string(s.aggs.size()) + " seed " + std::to_string(s.seed);
+         (s.having ? " having" : "") + (s.having_more ? " and more" : "") + " aggs " + std::to_string(s.aggs.size()) + " seed " + std::to_string(s.seed);
 }
 
 TEST(StarDecode, FastEqualsGeneralOnRandomResults) {
@@ -102,6 +102,7 @@ TEST(StarDecode, FastEqualsGeneralOnRandomResults) {
     s.dictionary_root = rng() % 3 == 0;
     s.shuffled = rng() % 4 != 0;
     s.having = rng() % 3 == 0;
+    s.having_more = rng() % 2 == 0;
     s.aggs = {rng() % 2 ? SynthAgg::kCountStar : SynthAgg::kCount};
     const int more = int(rng() % 4);
     for (int a = 0; a < more; a++) s.aggs.push_back(kinds[rng() % kinds.size()]);
@@ -119,7 +120,15 @@ TEST(StarDecode, FastEqualsGeneralAtBlockSizes) {
   expect_fast_equals_general(s, "one root key");
   s.having = true;
   expect_fast_equals_general(s, "one root key, HAVING");
+  s.having_more = true;  // AND sum(x) > 0: a narrow term beside the count's
+  expect_fast_equals_general(s, "one root key, HAVING on two aggregates");
+  s.aggs = {SynthAgg::kCountStar, SynthAgg::kSumDecimal, SynthAgg::kAvg};  // a wide term
+  expect_fast_equals_general(s, "one root key, HAVING on a wide sum");
+  s.aggs = {SynthAgg::kCountStar, SynthAgg::kAvg, SynthAgg::kSumInt};  // not a term: the evaluator
+  expect_fast_equals_general(s, "one root key, HAVING on an average");
   s.having = false;
+  s.having_more = false;
+  s.aggs = {SynthAgg::kCountStar, SynthAgg::kSumInt, SynthAgg::kSumDecimal, SynthAgg::kAvg};
   s.dim_codes = 25;
   s.dim_local = 30;
   s.root_range = 1000000;

@@ -250,6 +250,38 @@ struct PackedWords {
   }
 };
 
+// flags[i] &= cmp(int64 word i, k): one plain loop per comparison.
+template <typename Cmp>
+void and_narrow(const unsigned long long* lo, int64_t k, size_t n, uint8_t* flags, Cmp cmp) {
+  const long m = long(n);
+#pragma omp parallel for schedule(static) if (m > kParallelMin)
+  for (long i = 0; i < m; i++) flags[i] &= uint8_t(cmp(int64_t(lo[i]), k));
+}
+
+// flags[i] &= HAVING term t of group i (group_kept's meaning): narrow words against a
+// constant within int64 in a loop per comparison, other terms group by group.
+void and_term(const DevKeepTerm& t, const unsigned long long* const* f, size_t n, uint8_t* flags) {
+  const __int128 k = __int128((unsigned __int128)(unsigned long long)t.k_hi << 64 | (unsigned long long)t.k_lo);
+  if (t.hi < 0 && k >= INT64_MIN && k <= INT64_MAX) {
+    const unsigned long long* lo = f[t.lo];
+    const int64_t c = int64_t(k);
+    switch (t.op) {
+      case kCmpEq: return and_narrow(lo, c, n, flags, [](int64_t v, int64_t x) { return v == x; });
+      case kCmpNe: return and_narrow(lo, c, n, flags, [](int64_t v, int64_t x) { return v != x; });
+      case kCmpLt: return and_narrow(lo, c, n, flags, [](int64_t v, int64_t x) { return v < x; });
+      case kCmpLe: return and_narrow(lo, c, n, flags, [](int64_t v, int64_t x) { return v <= x; });
+      case kCmpGt: return and_narrow(lo, c, n, flags, [](int64_t v, int64_t x) { return v > x; });
+      default: return and_narrow(lo, c, n, flags, [](int64_t v, int64_t x) { return v >= x; });
+    }
+  }
+  DevGroupKeep one;
+  one.nterms = 1;
+  one.terms[0] = t;
+  const long m = long(n);
+#pragma omp parallel for schedule(static) if (m > kParallelMin)
+  for (long i = 0; i < m; i++) flags[i] &= uint8_t(group_kept(one, f, uint64_t(i)));
+}
+
 }  // namespace
 
 std::vector<uint64_t> packed_words(const StarGroups& g) {
@@ -293,8 +325,8 @@ bool keep_by_terms(StarGroups& g) {
   const size_t n = g.present->size();
   std::vector<const unsigned long long*> f;
   for (auto& v : *g.fields) f.push_back(v.data());
-  std::vector<uint8_t> flags(n);
-  fill(n, [](size_t i) { return i; }, flags.data(), [&](size_t i) { return uint8_t(group_kept(keep, f.data(), i)); });
+  std::vector<uint8_t> flags(n, 1);
+  for (int t = 0; t < keep.nterms; t++) and_term(keep.terms[t], f.data(), n, flags.data());
   auto compact = [&](auto& v) {  // branch-free: about half the groups pass
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {

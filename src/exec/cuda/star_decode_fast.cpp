@@ -190,7 +190,9 @@ Vector fast_aggregate_vector(const StarGroups& g, size_t a, size_t n, const At& 
     }
     if (overflow) fail(ErrorKind::kExecution, "numeric overflow in {}", agg.name);
   }
-  // Groups without rows (only the one group of a query without GROUP BY): NULL.
+  // Groups without rows (only the one group of a query without GROUP BY: present
+  // groups have rows, star_groups.h): NULL.
+  if (!g.q->group_keys.empty()) return r;
   bool empty = false;
   const long m = long(n);
 #pragma omp parallel for schedule(static) reduction(|| : empty) if (m > kParallelMin)

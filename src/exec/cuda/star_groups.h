@@ -46,7 +46,7 @@ struct StarGroups {
   // Accumulator fields: 0 counts rows; per aggregate its low (and high) word or -1.
   int nfields = 1;
   std::vector<int> lo_field, hi_field;
-  std::vector<uint64_t>* present = nullptr;                  // group ids with rows
+  std::vector<uint64_t>* present = nullptr;  // group ids with rows (count > 0), any order
   std::vector<std::vector<unsigned long long>>* fields = nullptr;  // per field, per present group
   // Per aggregate (order statistics only), selected per group id; may be null.
   const std::vector<orderstat::OrderStats>* order_stats = nullptr;

@@ -37,6 +37,7 @@ void register_bench(CLI::App& app) {
   register_bench_views(*bench);  // cmd_bench_views.cpp
   register_bench_stream(*bench);  // cmd_bench_stream.cpp
   register_bench_keysets(*bench);  // cmd_bench_keysets.cpp
+  register_bench_decode(*bench);   // cmd_bench_decode.cpp
 }
 
 namespace {

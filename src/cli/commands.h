@@ -29,6 +29,7 @@ void register_bench_scan(CLI::App& bench);  // raydb bench scan (cmd_bench_scan.
 void register_bench_views(CLI::App& bench);  // raydb bench views (cmd_bench_views.cpp)
 void register_bench_stream(CLI::App& bench);  // raydb bench stream (cmd_bench_stream.cpp)
 void register_bench_keysets(CLI::App& bench);  // raydb bench keysets (cmd_bench_keysets.cpp)
+void register_bench_decode(CLI::App& bench);   // raydb bench decode (cmd_bench_decode.cpp)
 void register_ssb(CLI::App& app);       // raydb ssb (main job)
 void register_info(CLI::App& app);      // raydb info
 void register_calibrate(CLI::App& app);  // raydb calibrate (cmd_calibrate.cpp)

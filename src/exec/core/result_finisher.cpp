@@ -69,6 +69,14 @@ std::vector<Vector> select_rows(const std::vector<Vector>& cols, const std::vect
   return out;
 }
 
+// How often e reads each group key and aggregate.
+void count_reads(const plan::Expr& e, std::vector<int>& keys, std::vector<int>& aggs) {
+  if (e.kind == ExprKind::kGroupRef && e.ref_index >= 0 && size_t(e.ref_index) < keys.size()) keys[size_t(e.ref_index)]++;
+  if (e.kind == ExprKind::kAggregateRef && e.ref_index >= 0 && size_t(e.ref_index) < aggs.size())
+    aggs[size_t(e.ref_index)]++;
+  for (auto& c : e.children) count_reads(*c, keys, aggs);
+}
+
 }  // namespace
 
 std::vector<Vector> finish_aggregation(const LogicalQuery& q, std::vector<Vector> key_vectors,
@@ -90,7 +98,23 @@ std::vector<Vector> finish_aggregation(const LogicalQuery& q, std::vector<Vector
     n = idx.size();
     ctx.n = n;
   }
-  for (auto& e : q.select) outputs.push_back(evaluate(*e, ctx));
+  // A SELECT item that is a bare group key or aggregate read nowhere else takes its
+  // vector instead of a copy (millions of groups: a copy per column cost more than the
+  // rest of the finish).
+  std::vector<int> key_reads(key_vectors.size(), 0), agg_reads(agg_vectors.size(), 0);
+  for (auto& e : q.select) count_reads(*e, key_reads, agg_reads);
+  for (auto& o : q.order_by) count_reads(*o.expr, key_reads, agg_reads);
+  for (auto& e : q.select) {
+    std::vector<Vector>* src = e->kind == ExprKind::kGroupRef       ? &key_vectors
+                               : e->kind == ExprKind::kAggregateRef ? &agg_vectors
+                                                                    : nullptr;
+    const std::vector<int>& reads = e->kind == ExprKind::kGroupRef ? key_reads : agg_reads;
+    const size_t at = size_t(e->ref_index);
+    if (src && e->ref_index >= 0 && at < src->size() && reads[at] == 1 && (*src)[at].size == n)
+      outputs.push_back(std::move((*src)[at]));
+    else
+      outputs.push_back(evaluate(*e, ctx));
+  }
   // ORDER BY keys in the post-aggregation domain (may read outputs).
   if (!q.order_by.empty()) {
     ctx.outputs = &outputs;

@@ -1,6 +1,6 @@
 // A star query's results (star_run.h): accumulators and each dimension's group codes
-// back on the host, then decoded into the CPU's packed key words in the CPU's
-// direct-aggregation order and finished by the CPU's AggregateStates and finisher.
+// back on the host, then decoded by the host code of star_groups.h into the rows the
+// CPU's direct aggregation gives.
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -8,22 +8,14 @@
 #include <optional>
 
 #include "common/error.h"
-#include "common/int_math.h"
-#include "exec/core/aggregate_states.h"
-#include "exec/core/expression_evaluator.h"
-#include "exec/core/radix_order.h"
-#include "exec/core/result_finisher.h"
 #include "exec/cuda/group_keep.h"
+#include "exec/cuda/star_groups.h"
 #include "exec/cuda/star_run.h"
 #include "gpu/stream_wait.h"
 
 namespace raydb::exec::cuda {
 
-using plan::AggFunc;
-
 namespace {
-
-uint64_t key_range(const KeySpec& s) { return value_count(s.min, s.max); }
 
 // Few groups: every accumulator comes back and the host keeps the groups with rows.
 // Staging holds the accumulators and the filtered-row count after them (run_fact_pass
@@ -37,7 +29,7 @@ char* copy_all_groups(StarRun& r, const u64* base, uint64_t inv_words) {
 }
 
 struct Compaction {
-  gpu::DeviceBuffer out, ids, n, field_ptrs;
+  gpu::DeviceBuffer out, ids, n, field_ptrs, scratch;
 };
 
 // Many groups: the groups with rows are compacted on the device first. Staging then
@@ -50,6 +42,7 @@ char* compact_groups(StarRun& r, const u64* base, uint64_t inv_words, Compaction
   c.ids = gpu::DeviceBuffer(R * 8, "compacted groups");
   c.n = gpu::DeviceBuffer(8, "compacted groups");
   c.field_ptrs = gpu::DeviceBuffer(uint64_t(nfields) * 8, "compacted groups");
+  c.scratch = gpu::DeviceBuffer(compact_scratch_bytes(R), "compacted groups");
   std::vector<const u64*> ptrs(static_cast<size_t>(nfields));
   for (int f = 0; f < nfields; f++) ptrs[size_t(f)] = base + uint64_t(f) * R;
   r.ctx.host.ensure(std::max<uint64_t>(inv_words * 4 + 64, uint64_t(nfields) * 8 + 8));
@@ -61,8 +54,9 @@ char* compact_groups(StarRun& r, const u64* base, uint64_t inv_words, Compaction
   DevGroupKeep keep;
   if (std::none_of(r.sp.aggs.begin(), r.sp.aggs.end(), [](auto& a) { return a.order_stat; }))
     keep = compile_group_keep(r.q, r.sp, r.lo_field, r.hi_field);
-  launch_compact(c.field_ptrs.get<const u64* const>(), nfields, R, R, keep, c.out.get<u64>(), c.ids.get<u64>(),
-                 c.n.get<u64>(), s);
+  gpu::check_cuda(launch_compact(c.field_ptrs.get<const u64* const>(), nfields, R, R, keep, c.out.get<u64>(),
+                                 c.ids.get<u64>(), c.n.get<u64>(), c.scratch.get(), s),
+                  "compaction");
   gpu::check_cuda(cudaStreamSynchronize(s), "compaction");  // ptrs must be read before host staging is reused
   return r.ctx.host.get<char>() + 64;
 }
@@ -136,142 +130,39 @@ std::string phase_times(const StarRun& r, const StarParams& p) {
                      r.set_uploads_host_ms, r.enqueue_host_ms);
 }
 
-// Group ids -> packed key words (the CPU's KeyEncoder layout).
-int64_t packed_key(const StarRun& r, uint64_t g) {
-  const StarPlan& sp = r.sp;
-  uint64_t w = 0;
+// The host view of the result (star_groups.h): digits and fields, no device objects.
+StarGroups host_groups(const StarRun& r) {
+  StarGroups g;
+  g.q = &r.q;
+  g.sp = &r.sp;
   for (auto& d : r.dims) {
-    if (d.dim->group_keys.empty()) continue;
-    const uint64_t local = uint64_t(d.inv_host[(g / d.stride) % d.codes]);
-    for (size_t k = 0; k < d.dim->group_keys.size(); k++) {
-      const int key = d.dim->group_keys[k];
-      const uint64_t digit = (local / d.mult[k]) % key_range(sp.key_specs[size_t(key)]);
-      w |= digit << sp.key_shifts[size_t(key)];
-    }
+    GroupDimDigit digit;
+    digit.group_keys = d.dim->group_keys;
+    digit.mult = d.mult;
+    digit.stride = d.stride;
+    digit.codes = d.codes;
+    digit.inv = &d.inv_host;
+    g.dims.push_back(std::move(digit));
   }
-  for (size_t k = 0; k < sp.root_group_keys.size(); k++) {
-    const int key = sp.root_group_keys[k];
-    const uint64_t digit = (g / r.stride_root[k]) % r.radix_root[k];
-    const int64_t v = r.fact[size_t(sp.root_group_cols[k])]->value_of_stored(digit);
-    w |= uint64_t(v - sp.key_specs[size_t(key)].min) << sp.key_shifts[size_t(key)];
+  for (size_t k = 0; k < r.sp.root_group_keys.size(); k++) {
+    const DeviceColumn& c = *r.fact[size_t(r.sp.root_group_cols[k])];
+    GroupRootDigit digit;
+    digit.stride = r.stride_root[k];
+    digit.radix = r.radix_root[k];
+    digit.base = int64_t(c.dev.base);
+    digit.decode = c.dev.decode ? &c.host_decode : nullptr;
+    g.roots.push_back(digit);
   }
-  return int64_t(w);
-}
-
-// The present groups in the CPU's direct-aggregation order (ascending packed word),
-// their keys decoded; without GROUP BY one group, present even without rows.
-std::vector<uint32_t> order_groups(StarRun& r, ResultTable& result, std::vector<Vector>& key_vectors) {
-  std::vector<uint32_t> order;
-  if (r.q.group_keys.empty()) {
-    order = {0};
-    if (r.present.empty()) {
-      r.present.push_back(0);
-      for (int f = 0; f < r.nfields; f++) r.fields[size_t(f)].push_back(0);
-    }
-    return order;
-  }
-  KeyEncoder enc(r.sp.key_specs, result.interner.get());
-  if (!enc.packed()) fail(ErrorKind::kInternal, "CUDA backend: group keys did not pack");
-  std::vector<int64_t> packed(r.present.size(), 0);
-  for (size_t i = 0; i < r.present.size(); i++) packed[i] = packed_key(r, r.present[i]);
-  order = ascending_order(packed);  // radix: millions of groups (Q18's orders) sort in passes
-  std::vector<int64_t> words;
-  for (uint32_t i : order) words.push_back(packed[i]);
-  key_vectors = enc.decode(words.data(), order.size());
-  return order;
-}
-
-// Counts and (low word + high word) sums per group, in `order`, as AggregateStates
-// takes them; COUNT(*) states are loaded with the row counts too (sum unused).
-void load_star_aggregates(const StarRun& r, const std::vector<uint32_t>& order, AggregateStates& states) {
-  const size_t n = order.size();
-  const auto& aggs = r.sp.aggs;
-  for (size_t a = 0; a < aggs.size(); a++) {
-    std::vector<int64_t> count(n);
-    std::vector<__int128> sum;
-    for (size_t i = 0; i < n; i++) count[i] = int64_t(r.fields[0][order[i]]);
-    if (r.lo_field[a] >= 0) {
-      sum.resize(n);
-      for (size_t i = 0; i < n; i++) {
-        const u64 lo = r.fields[size_t(r.lo_field[a])][order[i]];
-        if (r.hi_field[a] >= 0) {
-          const u64 hi = r.fields[size_t(r.hi_field[a])][order[i]];
-          sum[i] = (__int128(int64_t(hi)) << 64) | __int128(lo);
-        } else {
-          sum[i] = __int128(int64_t(lo));
-        }
-      }
-    }
-    if (aggs[a].func == AggFunc::kCountStar) continue;  // count alone
-    if (aggs[a].order_stat) {  // selected on the device (star_order_stats.cpp), per group id
-      std::vector<orderstat::OrderStat> v(n);  // NULL where nothing was selected
-      const bool ran = a < r.order_stats.size() && !r.order_stats[a].values.empty();
-      for (size_t i = 0; i < n; i++)
-        if (ran && order[i] < r.present.size()) v[i] = r.order_stats[a].at(uint32_t(r.present[order[i]]), 0);
-      states.load_order_stat(a, std::move(v), ran ? r.os_key_types[a] : aggs[a].key_type, aggs[a].dict);
-      continue;
-    }
-    states.load(a, std::move(count), std::move(sum), aggs[a].kind, aggs[a].dict, aggs[a].arg_type);
-  }
-  for (size_t a = 0; a < aggs.size(); a++) {
-    if (aggs[a].func != AggFunc::kCountStar) continue;
-    std::vector<int64_t> count(n);
-    for (size_t i = 0; i < n; i++) count[i] = int64_t(r.fields[0][order[i]]);
-    states.load(a, std::move(count), {}, VectorKind::kInt, nullptr, Type::bigint());
-  }
-}
-
-// Whether e, a post-aggregation expression, reads aggregates and constants only.
-bool reads_only_aggregates(const plan::Expr& e) {
-  using plan::ExprKind;
-  if (e.kind == ExprKind::kGroupRef || e.kind == ExprKind::kOutputRef || e.kind == ExprKind::kColumnRef ||
-      e.kind == ExprKind::kWindowRef)
-    return false;
-  for (auto& c : e.children)
-    if (!reads_only_aggregates(*c)) return false;
-  return true;
-}
-
-// Below this many groups HAVING runs only in the finisher, as before.
-constexpr size_t kHavingFirstMinGroups = 65536;
-
-// Many groups and a HAVING over aggregates only (TPC-H Q18's subquery: 30 M orders at
-// SF 20, about 1,200 with sum(l_quantity) > 300): HAVING is evaluated once over the
-// groups as the kernels left them, with the CPU's evaluator, and only those that pass
-// stay present, so ordering, key decoding and the finisher (which evaluates HAVING
-// again and keeps them all) see a few. Order statistics are selected per group id
-// elsewhere, so their queries keep the plain path.
-void keep_having_groups(StarRun& r) {
-  const plan::LogicalQuery& q = r.q;
-  if (!q.having || q.group_keys.empty() || r.present.size() < kHavingFirstMinGroups) return;
-  if (!reads_only_aggregates(*q.having)) return;
-  for (auto& a : r.sp.aggs)
-    if (a.order_stat) return;
-  const size_t n = r.present.size();
-  std::vector<uint32_t> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  StringInterner interner;
-  AggregateStates states(&q.aggregates, &interner);
-  states.resize(n);
-  load_star_aggregates(r, order, states);
-  std::vector<Vector> aggs, keys;
-  for (size_t a = 0; a < q.aggregates.size(); a++) aggs.push_back(states.finalize(a, order));
-  EvalContext ctx;
-  ctx.query = &q;
-  ctx.group_keys = &keys;
-  ctx.aggregates = &aggs;
-  ctx.n = n;
-  std::vector<uint8_t> keep;
-  evaluate_predicate(*q.having, ctx, keep);
-  size_t m = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (!keep[i]) continue;
-    r.present[m] = r.present[i];
-    for (auto& f : r.fields) f[m] = f[i];
-    m++;
-  }
-  r.present.resize(m);
-  for (auto& f : r.fields) f.resize(m);
+  g.R = r.R;
+  g.nfields = r.nfields;
+  g.lo_field = r.lo_field;
+  g.hi_field = r.hi_field;
+  // Only decode_star_result changes them (through a StarRun it may change).
+  g.present = const_cast<std::vector<uint64_t>*>(&r.present);
+  g.fields = const_cast<std::vector<std::vector<u64>>*>(&r.fields);
+  g.order_stats = &r.order_stats;
+  g.os_key_types = &r.os_key_types;
+  return g;
 }
 
 }  // namespace
@@ -315,31 +206,12 @@ void finish_without_rows(StarRun& r) {
 }
 
 std::vector<int64_t> star_k_per_group(const StarRun& r, const plan::Expr& k_expr) {
-  std::vector<uint32_t> order(r.present.size());
-  std::iota(order.begin(), order.end(), 0);
-  StringInterner interner;
-  AggregateStates states(&r.q.aggregates, &interner);
-  states.resize(order.size());
-  load_star_aggregates(r, order, states);  // the order statistics not yet run load as NULL
-  const std::vector<int64_t> k = states.k_of_groups(k_expr, order);
-  std::vector<int64_t> out(std::max<uint64_t>(r.R, 1), 0);  // groups without rows: no k-th value
-  for (size_t i = 0; i < order.size(); i++) out[r.present[i]] = k[i];
-  return out;
+  return star_groups_k_per_group(host_groups(r), k_expr, r.R);
 }
 
 void decode_star_result(StarRun& r, ResultTable& result) {
-  keep_having_groups(r);
-  std::vector<Vector> key_vectors, agg_vectors;
-  const std::vector<uint32_t> order = order_groups(r, result, key_vectors);
-  size_t n = order.size();  // finish_aggregation may change it (HAVING)
-  AggregateStates states(&r.q.aggregates, result.interner.get());
-  states.resize(n);
-  load_star_aggregates(r, order, states);
-  std::vector<uint32_t> gids(n);
-  std::iota(gids.begin(), gids.end(), 0);
-  for (size_t a = 0; a < r.q.aggregates.size(); a++) agg_vectors.push_back(states.finalize(a, gids));
-  std::vector<Vector> outputs = finish_aggregation(r.q, std::move(key_vectors), std::move(agg_vectors), n);
-  finish_rows(r.q, std::move(outputs), n, result);
+  StarGroups g = host_groups(r);
+  decode_star_groups(g, result);
 }
 
 }  // namespace raydb::exec::cuda

@@ -1,0 +1,59 @@
+#pragma once
+// The steps of decode_star_groups (star_groups.h): the general ones, which work for
+// every star result, and the fast ones for the common shapes (keys that follow the
+// group id's digit order, counts and integer sums), each a pass over the groups.
+#include <cstdint>
+#include <vector>
+
+#include "exec/core/aggregate_states.h"
+#include "exec/cuda/star_groups.h"
+
+namespace raydb::exec::cuda {
+
+// ---- general (star_decode_general.cpp) ----
+
+// The group id's packed key word (the CPU's KeyEncoder layout).
+int64_t packed_key(const StarGroups& g, uint64_t id);
+// The present groups in ascending packed-word order, their keys decoded into `keys`;
+// without GROUP BY one group, present even without rows.
+std::vector<uint32_t> general_order(StarGroups& g, ResultTable& result, std::vector<Vector>& keys);
+// Counts and sums per group, in `order`, loaded into `states` (AggregateStates::load).
+void load_star_aggregates(const StarGroups& g, const std::vector<uint32_t>& order, AggregateStates& states);
+// Every aggregate through AggregateStates, for the groups in `order`.
+std::vector<Vector> general_aggregates(const StarGroups& g, const std::vector<uint32_t>& order,
+                                       StringInterner* interner);
+// Whether HAVING is decided before ordering (many groups, HAVING over aggregates only).
+bool having_first(const StarGroups& g);
+// Keeps the present groups whose aggregates `aggs` (one per aggregate, in present
+// order) pass HAVING.
+void keep_passing_groups(StarGroups& g, const std::vector<Vector>& aggs);
+
+// ---- fast (star_decode_fast.cpp) ----
+
+// Whether ascending group ids are ascending packed words: the keys' digits in the
+// group id, least significant first, come in GROUP BY order (the packed word's).
+bool ids_follow_key_order(const StarGroups& g);
+// The present ids (or packed words), all below 2^32, sorted, each as (id << 32 | its
+// present index); empty when they already ascend.
+std::vector<uint64_t> sorted_ids(const std::vector<uint64_t>& present);
+// GROUP BY keys straight from the group ids (ids_follow_key_order), for groups
+// `sorted` (ids in the high words) or, when empty, *present in its order.
+std::vector<Vector> keys_from_ids(const StarGroups& g, const std::vector<uint64_t>& sorted);
+// The present groups' packed key words (KeyEncoder's layout), in present order, and
+// the keys decoded from them: from `sorted`'s high words (sorted_ids of the words) or,
+// when empty, from `words` in present order.
+std::vector<uint64_t> packed_words(const StarGroups& g);
+std::vector<Vector> keys_from_words(const StarGroups& g, const std::vector<uint64_t>& words,
+                                    const std::vector<uint64_t>& sorted);
+// HAVING decided by its terms over the accumulator words (group_keep.h), when every
+// conjunct is one: the present groups that fail are dropped. False when it does not apply.
+bool keep_by_terms(StarGroups& g);
+// Whether every aggregate is a COUNT, or a SUM / AVG / MIN / MAX of an integer kind
+// the fast aggregates finalize as AggregateStates does.
+bool fast_aggregates_apply(const StarGroups& g);
+// The aggregates' result vectors straight from the fields, for the present indices
+// `*order`, else those in `sorted`'s low words, else *present in its order.
+std::vector<Vector> fast_aggregates(const StarGroups& g, const std::vector<uint64_t>& sorted,
+                                    const std::vector<uint32_t>* order = nullptr);
+
+}  // namespace raydb::exec::cuda

@@ -1,0 +1,187 @@
+// The host decode of star results (exec/cuda/star_groups.h), no device needed: the fast
+// steps against the general ones (the path the GPU tests hold to the CPU backend) on
+// randomized synthetic results of every key shape, aggregate kind and group count, and
+// both against a brute-force decode of the simplest shapes.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+#include <string>
+
+#include "bench/star_result_synth.h"
+#include "common/error.h"
+
+namespace raydb::exec::cuda {
+namespace {
+
+using bench::SynthAgg;
+using bench::SynthShape;
+using bench::SynthStarResult;
+
+struct Decoded {
+  ResultTable table;
+  std::string error;  // the error's message, when decoding failed
+};
+
+Decoded decode(const SynthStarResult& s, DecodeMode mode) {
+  std::vector<uint64_t> present = s.present;
+  std::vector<std::vector<unsigned long long>> fields = s.fields;
+  StarGroups g = s.view(&present, &fields);
+  Decoded d;
+  d.table.interner = std::make_shared<StringInterner>();
+  try {
+    decode_star_groups(g, d.table, mode);
+  } catch (const std::exception& e) {
+    d.error = e.what();
+  }
+  return d;
+}
+
+// Equal column by column, row by row: type, kind, NULLs and the payload.
+void expect_same(const ResultTable& a, const ResultTable& b, const std::string& what) {
+  ASSERT_EQ(a.rows, b.rows) << what;
+  ASSERT_EQ(a.columns.size(), b.columns.size()) << what;
+  for (size_t c = 0; c < a.columns.size(); c++) {
+    const Vector& x = a.columns[c];
+    const Vector& y = b.columns[c];
+    ASSERT_TRUE(x.type == y.type) << what << " column " << c;
+    ASSERT_EQ(int(x.kind), int(y.kind)) << what << " column " << c;
+    ASSERT_EQ(x.size, y.size) << what << " column " << c;
+    ASSERT_EQ(x.dict, y.dict) << what << " column " << c;
+    for (size_t i = 0; i < a.rows; i++) {
+      ASSERT_EQ(x.is_null(i), y.is_null(i)) << what << " column " << c << " row " << i;
+      if (x.is_null(i)) continue;
+      switch (x.kind) {
+        case VectorKind::kInt:
+        case VectorKind::kCode: ASSERT_EQ(x.ints[i], y.ints[i]) << what << " column " << c << " row " << i; break;
+        case VectorKind::kHuge: ASSERT_TRUE(x.huge[i] == y.huge[i]) << what << " column " << c << " row " << i; break;
+        case VectorKind::kDouble:
+          ASSERT_EQ(std::memcmp(&x.doubles[i], &y.doubles[i], 8), 0) << what << " column " << c << " row " << i;
+          break;
+        case VectorKind::kString: ASSERT_EQ(x.strings[i], y.strings[i]) << what; break;
+      }
+    }
+  }
+}
+
+void expect_fast_equals_general(const SynthShape& shape, const std::string& what) {
+  const SynthStarResult s = bench::make_synth_star_result(shape);
+  const Decoded general = decode(s, DecodeMode::kGeneral);
+  const Decoded fast = decode(s, DecodeMode::kFast);
+  ASSERT_EQ(fast.error, general.error) << what;
+  if (general.error.empty()) expect_same(general.table, fast.table, what);
+}
+
+std::string describe(const SynthShape& s) {
+  return "groups " + std::to_string(s.groups) + " root " + std::to_string(s.root_range) + " dim " +
+         std::to_string(s.dim_codes) + "/" + std::to_string(s.dim_local) + (s.dim_first ? " dim first" : " root first") +
+         (s.dictionary_root ? " dictionary" : "") + (s.shuffled ? " shuffled" : " ascending") +
+         (s.having ? " having" : "") + (s.having_more ? " and more" : "") + " aggs " + std::to_string(s.aggs.size()) + " seed " + std::to_string(s.seed);
+}
+
+TEST(StarDecode, FastEqualsGeneralOnRandomResults) {
+  const std::vector<SynthAgg> kinds = {SynthAgg::kCountStar, SynthAgg::kCount,  SynthAgg::kSumInt,
+                                       SynthAgg::kSumWide,   SynthAgg::kSumDecimal, SynthAgg::kAvg,
+                                       SynthAgg::kMin,       SynthAgg::kMax};
+  const std::vector<uint64_t> group_counts = {0, 1, 2, 7, 300, 5000, 70000};
+  std::mt19937_64 rng(2026);
+  for (int t = 0; t < 240; t++) {
+    SynthShape s;
+    s.seed = rng();
+    s.groups = group_counts[size_t(t) % group_counts.size()];
+    const int keys = int(rng() % 5);  // none, root, dim, dim + root, root + dim
+    s.root_range = keys == 2 || keys == 0 ? 0 : s.groups + rng() % (s.groups * 20 + 10);
+    if (keys >= 2) {
+      s.dim_codes = 1 + rng() % 40;
+      s.dim_local = s.dim_codes + rng() % 50;
+      s.dim_first = keys != 4;
+    }
+    if (keys == 2) s.groups = std::min(s.groups, s.dim_codes);
+    if (keys == 3 || keys == 4) s.root_range = std::max<uint64_t>(1, s.groups / s.dim_codes + rng() % 100);
+    s.dictionary_root = rng() % 3 == 0;
+    s.shuffled = rng() % 4 != 0;
+    s.having = rng() % 3 == 0;
+    s.having_more = rng() % 2 == 0;
+    s.aggs = {rng() % 2 ? SynthAgg::kCountStar : SynthAgg::kCount};
+    const int more = int(rng() % 4);
+    for (int a = 0; a < more; a++) s.aggs.push_back(kinds[rng() % kinds.size()]);
+    expect_fast_equals_general(s, describe(s));
+    if (HasFatalFailure()) return;
+  }
+}
+
+// Millions of groups out of a wide range (the TPC-H blocks' shape), each key shape.
+TEST(StarDecode, FastEqualsGeneralAtBlockSizes) {
+  SynthShape s;
+  s.groups = 300000;
+  s.root_range = 30000000;
+  s.aggs = {SynthAgg::kCountStar, SynthAgg::kSumInt, SynthAgg::kSumDecimal, SynthAgg::kAvg};
+  expect_fast_equals_general(s, "one root key");
+  s.having = true;
+  expect_fast_equals_general(s, "one root key, HAVING");
+  s.having_more = true;  // AND sum(x) > 0: a narrow term beside the count's
+  expect_fast_equals_general(s, "one root key, HAVING on two aggregates");
+  s.aggs = {SynthAgg::kCountStar, SynthAgg::kSumDecimal, SynthAgg::kAvg};  // a wide term
+  expect_fast_equals_general(s, "one root key, HAVING on a wide sum");
+  s.aggs = {SynthAgg::kCountStar, SynthAgg::kAvg, SynthAgg::kSumInt};  // not a term: the evaluator
+  expect_fast_equals_general(s, "one root key, HAVING on an average");
+  s.having = false;
+  s.having_more = false;
+  s.aggs = {SynthAgg::kCountStar, SynthAgg::kSumInt, SynthAgg::kSumDecimal, SynthAgg::kAvg};
+  s.dim_codes = 25;
+  s.dim_local = 30;
+  s.root_range = 1000000;
+  expect_fast_equals_general(s, "dimension and root keys");
+  s.dim_first = false;
+  expect_fast_equals_general(s, "root and dimension keys");
+}
+
+// The decode against a brute-force one: keys straight from each id's digits, the count
+// and the sum as the fields hold them, rows ordered by the last key, then the first.
+TEST(StarDecode, BothEqualBruteForce) {
+  for (int shape = 0; shape < 3; shape++) {
+    SynthShape s;
+    s.groups = 20000;
+    s.root_range = shape == 1 ? 0 : 50000;
+    s.dim_codes = shape == 0 ? 0 : 12;
+    s.dim_local = 20;
+    s.dim_first = shape != 2;
+    s.aggs = {SynthAgg::kCountStar, SynthAgg::kSumInt};
+    s.seed = 77 + uint64_t(shape);
+    if (shape == 1) s.groups = 12;
+    const SynthStarResult r = bench::make_synth_star_result(s);
+    std::vector<std::vector<int64_t>> want;  // k0 [, k1], count, sum
+    for (size_t i = 0; i < r.present.size(); i++) {
+      const uint64_t id = r.present[i];
+      std::vector<int64_t> row;
+      const uint64_t dim_digit = s.dim_codes ? id % s.dim_codes : 0;
+      const uint64_t root_digit = s.dim_codes ? id / s.dim_codes : id;
+      const int64_t dim_value = s.dim_codes ? 1 + int64_t(r.inv[dim_digit]) : 0;
+      const int64_t root_value = 1 + int64_t(root_digit);
+      if (shape == 0) row = {root_value};
+      if (shape == 1) row = {dim_value};
+      if (shape == 2) row = {root_value, dim_value};
+      row.push_back(int64_t(r.fields[0][i]));
+      row.push_back(int64_t(r.fields[1][i]));
+      want.push_back(row);
+    }
+    const size_t nkeys = shape == 2 ? 2 : 1;
+    std::sort(want.begin(), want.end(), [&](const auto& a, const auto& b) {
+      for (size_t k = nkeys; k-- > 0;)
+        if (a[k] != b[k]) return a[k] < b[k];
+      return false;
+    });
+    for (DecodeMode mode : {DecodeMode::kGeneral, DecodeMode::kFast}) {
+      const Decoded d = decode(r, mode);
+      ASSERT_EQ(d.error, "");
+      ASSERT_EQ(d.table.rows, want.size());
+      for (size_t i = 0; i < want.size(); i++)
+        for (size_t c = 0; c < want[i].size(); c++)
+          ASSERT_EQ(d.table.columns[c].ints[i], want[i][c]) << "shape " << shape << " row " << i << " column " << c;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace raydb::exec::cuda

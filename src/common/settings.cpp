@@ -40,6 +40,9 @@ const std::vector<SettingInfo> kSettings = {
      "filters and group keys"},
     {"cuda_smem_lookup", "RAYDB_CUDA_SMEM_LOOKUP", "on or off", "star kernels: dimension lookups in shared memory"},
     {"cuda_rowshape", "RAYDB_CUDA_ROWSHAPE", "on or off", "star kernels: row-shaped tiles"},
+    {"cuda_fast_decode", "RAYDB_CUDA_FAST_DECODE", "on or off",
+     "star kernels: decode large results with the fast host steps (exec/cuda/star_decode_fast; off: the "
+     "general steps, until the fast ones have run on a GPU)"},
     {"cuda_layout", "RAYDB_CUDA_LAYOUT", "blocked or striped", "star kernels: tile layout"},
     {"cuda_tile_aggregate", "RAYDB_CUDA_TILE_AGGREGATE", "on or off",
      "star kernels: one group's column aggregates folded per dense tile from vector loads"},
@@ -354,6 +357,10 @@ bool Settings::cuda_filter_passes() const {
 bool Settings::cuda_smem_lookup() const {
   const Entry& e = entry("cuda_smem_lookup");
   return switch_value(e.text, e.from_env, true);
+}
+bool Settings::cuda_fast_decode() const {
+  const Entry& e = entry("cuda_fast_decode");
+  return switch_value(e.text, e.from_env, false);
 }
 bool Settings::cuda_rowshape() const {
   const Entry& e = entry("cuda_rowshape");

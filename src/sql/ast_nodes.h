@@ -57,12 +57,20 @@ inline AstPtr call(const std::string& f, AstPtr arg) {
   return e;
 }
 
-// A column reference by its exact (quoted) name.
-inline AstPtr col(const std::string& qualifier, const std::string& name, const AstExpr& at) {
-  auto e = node(AstKind::kColumn, at);
+// A column reference by its exact (quoted) name; without `at`, of no position (a
+// rewrite's own column, which no error message points at).
+inline AstPtr col(const std::string& qualifier, const std::string& name) {
+  auto e = std::make_shared<AstExpr>();
+  e->kind = AstKind::kColumn;
   e->qualifier = qualifier;
   e->name = name;
   e->quoted = true;
+  return e;
+}
+inline AstPtr col(const std::string& qualifier, const std::string& name, const AstExpr& at) {
+  AstPtr e = col(qualifier, name);
+  e->line = at.line;
+  e->column = at.column;
   return e;
 }
 

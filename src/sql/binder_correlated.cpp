@@ -37,15 +37,6 @@ AstPtr make_and(std::vector<AstPtr> terms) {
   return out;
 }
 
-AstPtr column(const std::string& qualifier, const std::string& name) {
-  auto e = std::make_shared<AstExpr>();
-  e->kind = AstKind::kColumn;
-  e->qualifier = qualifier;
-  e->name = name;
-  e->quoted = true;
-  return e;
-}
-
 AstPtr is_null(AstPtr x, bool negated) {
   auto e = std::make_shared<AstExpr>();
   e->kind = AstKind::kIsNull;
@@ -210,7 +201,7 @@ AstPtr Binder::semi_join(const AstExpr& at, const SelectStatement& sub, const st
     eq->kind = AstKind::kBinary;
     eq->op = "=";
     eq->line = at.line, eq->column = at.column;
-    eq->children = {outer[i], column(alias, "k" + std::to_string(i + 1))};
+    eq->children = {outer[i], col(alias, "k" + std::to_string(i + 1))};
     terms.push_back(eq);
   }
   return make_and(terms);
@@ -305,11 +296,11 @@ AstPtr Binder::decorrelate_scalar(const AstPtr& conjunct, size_t side, const Cor
     eq->kind = AstKind::kBinary;
     eq->op = "=";
     eq->line = e.line, eq->column = e.column;
-    eq->children = {outer[i], column(alias, "k" + std::to_string(i + 1))};
+    eq->children = {outer[i], col(alias, "k" + std::to_string(i + 1))};
     terms.push_back(eq);
   }
   auto cmp = std::make_shared<AstExpr>(*conjunct);
-  cmp->children[side] = column(alias, "v");
+  cmp->children[side] = col(alias, "v");
   terms.push_back(cmp);
   return make_and(terms);
 }

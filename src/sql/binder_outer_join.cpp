@@ -47,16 +47,6 @@ AstPtr literal(Value v, const std::string& text) {
   return e;
 }
 
-// A column of a joined side by its item's name and its own (quoted: as stored).
-AstPtr side_column(const std::string& qualifier, const std::string& name) {
-  auto e = std::make_shared<AstExpr>();
-  e->kind = AstKind::kColumn;
-  e->qualifier = qualifier;
-  e->name = name;
-  e->quoted = true;
-  return e;
-}
-
 // NULL of a side column's type (the other side's columns of an unmatched row).
 AstPtr null_of(const Type& type) {
   auto e = std::make_shared<AstExpr>();
@@ -237,7 +227,7 @@ TempTable Binder::outer_join(std::vector<TableItem> left, TableItem right, const
   }
   general = general || !lkey;
 
-  auto column_ast = [](const Binder::OuterJoinColumn& c) { return side_column(c.qualifier, c.name); };
+  auto column_ast = [](const Binder::OuterJoinColumn& c) { return col(c.qualifier, c.name); };
   auto select_list = [&](SelectStatement& q, bool left_nulls, bool right_nulls) {
     size_t n = 0;
     for (auto& c : lcols) q.select.push_back({left_nulls ? null_of(c.type) : column_ast(c), "c" + std::to_string(++n)});
@@ -367,7 +357,7 @@ std::vector<TempTable> Binder::outer_join_by_rows(const std::vector<TableItem>& 
       }
     std::vector<std::string> names;
     for (auto& c : cols) {
-      q.select.push_back({side_column(c.qualifier, c.name), ""});
+      q.select.push_back({col(c.qualifier, c.name), ""});
       names.push_back("c" + std::to_string(names.size() + 1));
     }
     auto rn = std::make_shared<AstExpr>();
@@ -384,7 +374,7 @@ std::vector<TempTable> Binder::outer_join_by_rows(const std::vector<TableItem>& 
   };
   const TableItem l = numbered(left, lcols, "\x01l"), r = numbered({right}, rcols, "\x01r");
   auto side_columns = [&](SelectStatement& q, const std::vector<OuterJoinColumn>& cols, bool nulls) {
-    for (auto& c : cols) q.select.push_back({nulls ? null_of(c.type) : side_column(c.qualifier, c.name), ""});
+    for (auto& c : cols) q.select.push_back({nulls ? null_of(c.type) : col(c.qualifier, c.name), ""});
   };
   // Nothing kept (count(*) only): a constant first column carries the rows.
   auto constant_first = [&](SelectStatement& q) {
@@ -404,8 +394,8 @@ std::vector<TempTable> Binder::outer_join_by_rows(const std::vector<TableItem>& 
   side_columns(m, lcols, false);
   side_columns(m, rcols, false);
   constant_first(m);
-  m.select.push_back({side_column(l.alias, "__row"), ""});
-  m.select.push_back({side_column(r.alias, "__row"), ""});
+  m.select.push_back({col(l.alias, "__row"), ""});
+  m.select.push_back({col(r.alias, "__row"), ""});
   std::vector<std::string> mnames = named(m);
   mnames[mnames.size() - 2] = "__lrow";
   mnames.back() = "__rrow";
@@ -416,11 +406,11 @@ std::vector<TempTable> Binder::outer_join_by_rows(const std::vector<TableItem>& 
   auto unmatched = [&](const TableItem& side, const char* row, bool left_side) {
     auto rows = std::make_shared<SelectStatement>();
     rows->from = {matched};
-    rows->select.push_back({side_column("", row), ""});
+    rows->select.push_back({col("", row), ""});
     auto in = std::make_shared<AstExpr>();
     in->kind = AstKind::kInList;
     in->negated = true;
-    in->children = {side_column(side.alias, "__row")};
+    in->children = {col(side.alias, "__row")};
     in->subquery = rows;
     in->text = "(matched rows)";
     SelectStatement q;

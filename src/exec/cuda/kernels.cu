@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <cub/block/block_scan.cuh>
+#include <cub/device/device_scan.cuh>
 
 #include "exec/cuda/block/aggregate.cuh"
 #include "exec/cuda/block/load.cuh"
@@ -329,23 +330,43 @@ __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constan
   }
 }
 
-__global__ void compact_kernel(const unsigned long long* const* fields, int nfields, uint64_t groups,
-                               uint64_t capacity, const DevGroupKeep having, unsigned long long* out,
-                               unsigned long long* gids, unsigned long long* n) {
+// The compaction keeps group order (the host then finds the ids ascending and sorts
+// nothing): a first pass records each warp's keep bits and each block's kept count,
+// their exclusive scan gives each block its offset, and a second pass writes the kept
+// groups of each block from there in group order, reading the bits, not the fields.
+__device__ __forceinline__ bool compact_keep(const unsigned long long* const* fields, uint64_t groups,
+                                             const DevGroupKeep& having, uint64_t g) {
+  return g < groups && fields[0][g] != 0 && group_kept(having, fields, g);
+}
+
+__global__ void __launch_bounds__(gpu::kThreads)
+    compact_count_kernel(const unsigned long long* const* fields, uint64_t groups, const DevGroupKeep having,
+                         unsigned* bits, unsigned long long* counts) {
   const uint64_t g = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  const bool keep = g < groups && fields[0][g] != 0 && group_kept(having, fields, g);
-  // Warp-aggregated slot allocation: one atomic per warp.
+  const bool keep = compact_keep(fields, groups, having, g);
   const unsigned mask = __ballot_sync(0xffffffffu, keep);
-  if (!mask) return;
-  const int lane = threadIdx.x & 31;
-  const int leader = __ffs(mask) - 1;
-  unsigned long long base = 0;
-  if (lane == leader) base = atomicAdd(n, (unsigned long long)__popc(mask));
-  base = __shfl_sync(0xffffffffu, base, leader);
-  if (!keep) return;
-  const uint64_t pos = base + __popc(mask & ((1u << lane) - 1));
-  gids[pos] = g;
-  for (int f = 0; f < nfields; f++) out[uint64_t(f) * capacity + pos] = fields[f][g];
+  if ((threadIdx.x & 31) == 0) bits[g >> 5] = mask;
+  const int kept = __syncthreads_count(keep);
+  if (threadIdx.x == 0) counts[blockIdx.x] = (unsigned long long)kept;
+}
+
+__global__ void __launch_bounds__(gpu::kThreads)
+    compact_write_kernel(const unsigned long long* const* fields, int nfields, uint64_t capacity, const unsigned* bits,
+                         const unsigned long long* offsets, const unsigned long long* counts, unsigned long long* out,
+                         unsigned long long* gids, unsigned long long* n) {
+  using Scan = cub::BlockScan<int, gpu::kThreads>;
+  __shared__ typename Scan::TempStorage tmp;
+  const uint64_t g = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const bool keep = (bits[g >> 5] >> (threadIdx.x & 31)) & 1u;  // 0 past the last group
+  int pos = 0;
+  Scan(tmp).ExclusiveSum(keep ? 1 : 0, pos);
+  const unsigned long long base = offsets[blockIdx.x];
+  if (keep) {
+    const uint64_t p = base + uint64_t(pos);
+    gids[p] = g;
+    for (int f = 0; f < nfields; f++) out[uint64_t(f) * capacity + p] = fields[f][g];
+  }
+  if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) *n = base + counts[blockIdx.x];
 }
 
 // Order statistics on the star path: each row's value as a key input (value_of: the
@@ -683,15 +704,49 @@ void preload_star_kernels(const std::atomic<bool>& stop) {
   load(narrow_lookup_kernel<uint16_t>);
   if (!stop.load()) prepare_star_t<uint32_t, kStarMinBlocks, Layout::kBlocked, false>();
   if (!stop.load()) prepare_star_t<uint32_t, 2, Layout::kBlocked, true>();
-  load(compact_kernel);
+  load(compact_count_kernel);
+  load(compact_write_kernel);
 }
 
-void launch_compact(const unsigned long long* const* fields, int nfields, uint64_t groups, uint64_t capacity,
-                    const DevGroupKeep& keep, unsigned long long* out, unsigned long long* gids,
-                    unsigned long long* n, cudaStream_t stream) {
-  if (groups == 0) return;
-  compact_kernel<<<gpu::item_blocks(groups), gpu::kThreads, 0, stream>>>(fields, nfields, groups, capacity, keep, out,
-                                                                         gids, n);
+namespace {
+
+// The compaction's scratch: keep bits (a word per warp), per-block counts and offsets,
+// then the scan's temporary storage.
+struct CompactScratch {
+  uint64_t blocks = 0, bits_bytes = 0, counts_bytes = 0, scan_bytes = 0;
+  explicit CompactScratch(uint64_t groups) : blocks(gpu::item_blocks(groups)) {
+    bits_bytes = (blocks * gpu::kThreads / 32 * 4 + 255) / 256 * 256;
+    counts_bytes = (blocks * 8 + 255) / 256 * 256;
+    size_t bytes = 0;
+    cub::DeviceScan::ExclusiveSum(nullptr, bytes, static_cast<const unsigned long long*>(nullptr),
+                                  static_cast<unsigned long long*>(nullptr), int(blocks));
+    scan_bytes = bytes;
+  }
+  uint64_t total() const { return bits_bytes + 2 * counts_bytes + scan_bytes + 256; }
+};
+
+}  // namespace
+
+uint64_t compact_scratch_bytes(uint64_t groups) { return groups == 0 ? 256 : CompactScratch(groups).total(); }
+
+cudaError_t launch_compact(const unsigned long long* const* fields, int nfields, uint64_t groups, uint64_t capacity,
+                           const DevGroupKeep& keep, unsigned long long* out, unsigned long long* gids,
+                           unsigned long long* n, void* scratch, cudaStream_t stream) {
+  if (groups == 0) return cudaSuccess;
+  const CompactScratch sc(groups);
+  char* at = static_cast<char*>(scratch);
+  unsigned* bits = reinterpret_cast<unsigned*>(at);
+  unsigned long long* counts = reinterpret_cast<unsigned long long*>(at + sc.bits_bytes);
+  unsigned long long* offsets = reinterpret_cast<unsigned long long*>(at + sc.bits_bytes + sc.counts_bytes);
+  void* temp = at + sc.bits_bytes + 2 * sc.counts_bytes;
+  const unsigned blocks = unsigned(sc.blocks);
+  compact_count_kernel<<<blocks, gpu::kThreads, 0, stream>>>(fields, groups, keep, bits, counts);
+  size_t temp_bytes = sc.scan_bytes;
+  const cudaError_t e = cub::DeviceScan::ExclusiveSum(temp, temp_bytes, counts, offsets, int(blocks), stream);
+  if (e != cudaSuccess) return e;
+  compact_write_kernel<<<blocks, gpu::kThreads, 0, stream>>>(fields, nfields, capacity, bits, offsets, counts, out,
+                                                             gids, n);
+  return cudaGetLastError();
 }
 
 void launch_order_keys(const DevColumn& c, uint64_t n, void* out, int bytes, cudaStream_t stream) {

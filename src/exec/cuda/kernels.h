@@ -54,11 +54,14 @@ void launch_filter_passes(const FilterPassJob& job, cudaStream_t stream);
 void launch_narrow_lookup(const int32_t* in, uint64_t n, void* out, int width, cudaStream_t stream);
 
 // Keeps the groups with a non-zero count whose accumulators satisfy `keep` (HAVING's
-// terms, group_keep.h; none: every group with rows): gids[i], and `fields`
-// accumulator arrays (count first) gathered into out[f * capacity + i]; *n = groups kept.
-void launch_compact(const unsigned long long* const* fields, int nfields, uint64_t groups, uint64_t capacity,
-                    const DevGroupKeep& keep, unsigned long long* out, unsigned long long* gids,
-                    unsigned long long* n, cudaStream_t stream);
+// terms, group_keep.h; none: every group with rows): gids[i], ascending, and `fields`
+// accumulator arrays (count first) gathered into out[f * capacity + i]; *n = groups
+// kept. `scratch`: compact_scratch_bytes(groups) of device memory. Returns the
+// launches' error, if any.
+uint64_t compact_scratch_bytes(uint64_t groups);
+cudaError_t launch_compact(const unsigned long long* const* fields, int nfields, uint64_t groups, uint64_t capacity,
+                           const DevGroupKeep& keep, unsigned long long* out, unsigned long long* gids,
+                           unsigned long long* n, void* scratch, cudaStream_t stream);
 
 // p[0, n) = value.
 // out[i] = the SQL stored value of row i of column c (order statistics' keys), as

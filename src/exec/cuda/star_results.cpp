@@ -29,7 +29,7 @@ char* copy_all_groups(StarRun& r, const u64* base, uint64_t inv_words) {
 }
 
 struct Compaction {
-  gpu::DeviceBuffer out, ids, n, field_ptrs;
+  gpu::DeviceBuffer out, ids, n, field_ptrs, scratch;
 };
 
 // Many groups: the groups with rows are compacted on the device first. Staging then
@@ -42,6 +42,7 @@ char* compact_groups(StarRun& r, const u64* base, uint64_t inv_words, Compaction
   c.ids = gpu::DeviceBuffer(R * 8, "compacted groups");
   c.n = gpu::DeviceBuffer(8, "compacted groups");
   c.field_ptrs = gpu::DeviceBuffer(uint64_t(nfields) * 8, "compacted groups");
+  c.scratch = gpu::DeviceBuffer(compact_scratch_bytes(R), "compacted groups");
   std::vector<const u64*> ptrs(static_cast<size_t>(nfields));
   for (int f = 0; f < nfields; f++) ptrs[size_t(f)] = base + uint64_t(f) * R;
   r.ctx.host.ensure(std::max<uint64_t>(inv_words * 4 + 64, uint64_t(nfields) * 8 + 8));
@@ -53,8 +54,9 @@ char* compact_groups(StarRun& r, const u64* base, uint64_t inv_words, Compaction
   DevGroupKeep keep;
   if (std::none_of(r.sp.aggs.begin(), r.sp.aggs.end(), [](auto& a) { return a.order_stat; }))
     keep = compile_group_keep(r.q, r.sp, r.lo_field, r.hi_field);
-  launch_compact(c.field_ptrs.get<const u64* const>(), nfields, R, R, keep, c.out.get<u64>(), c.ids.get<u64>(),
-                 c.n.get<u64>(), s);
+  gpu::check_cuda(launch_compact(c.field_ptrs.get<const u64* const>(), nfields, R, R, keep, c.out.get<u64>(),
+                                 c.ids.get<u64>(), c.n.get<u64>(), c.scratch.get(), s),
+                  "compaction");
   gpu::check_cuda(cudaStreamSynchronize(s), "compaction");  // ptrs must be read before host staging is reused
   return r.ctx.host.get<char>() + 64;
 }

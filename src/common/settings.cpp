@@ -42,7 +42,7 @@ const std::vector<SettingInfo> kSettings = {
     {"cuda_rowshape", "RAYDB_CUDA_ROWSHAPE", "on or off", "star kernels: row-shaped tiles"},
     {"cuda_fast_decode", "RAYDB_CUDA_FAST_DECODE", "on or off",
      "star kernels: decode large results with the fast host steps (exec/cuda/star_decode_fast; off: the "
-     "general steps, until the fast ones have run on a GPU)"},
+     "general steps, kept as their reference)"},
     {"cuda_layout", "RAYDB_CUDA_LAYOUT", "blocked or striped", "star kernels: tile layout"},
     {"cuda_tile_aggregate", "RAYDB_CUDA_TILE_AGGREGATE", "on or off",
      "star kernels: one group's column aggregates folded per dense tile from vector loads"},
@@ -360,7 +360,7 @@ bool Settings::cuda_smem_lookup() const {
 }
 bool Settings::cuda_fast_decode() const {
   const Entry& e = entry("cuda_fast_decode");
-  return switch_value(e.text, e.from_env, false);
+  return switch_value(e.text, e.from_env, true);
 }
 bool Settings::cuda_rowshape() const {
   const Entry& e = entry("cuda_rowshape");

@@ -52,7 +52,7 @@ class Settings {
   bool cuda_filter_passes() const;     // star kernels: trees and long sets as passes before the kernel
   bool cuda_smem_lookup() const;       // star kernels: lookups in shared memory
   bool cuda_rowshape() const;          // star kernels: row-shaped tiles
-  bool cuda_fast_decode() const;       // star kernels: the host decode's fast steps (default off)
+  bool cuda_fast_decode() const;       // star kernels: the host decode's fast steps (default on)
   bool cuda_blocked_layout() const;    // star kernels: blocked (else striped) tiles
   bool cuda_profile() const;           // star path: per-phase device times on stderr
   bool cuda_disabled() const;          // hide CUDA devices (tests of the CPU fallback)

@@ -23,15 +23,21 @@ namespace {
 #if RAYDB_HAVE_CUDA
 using u64 = unsigned long long;
 
-// Device copy of `bytes`, freed with the object.
+// Device copy of `bytes`, freed with the object; moved, never copied (a copy would free
+// the memory twice, and cudaFree's error would surface at a later launch).
 struct DeviceCopy {
   void* p = nullptr;
+  DeviceCopy(const DeviceCopy&) = delete;
+  DeviceCopy& operator=(const DeviceCopy&) = delete;
+  DeviceCopy(DeviceCopy&& o) noexcept : p(o.p) { o.p = nullptr; }
   DeviceCopy(const void* host, size_t bytes) {
     EXPECT_EQ(cudaMalloc(&p, bytes > 0 ? bytes : 8), cudaSuccess);
     if (host && bytes) EXPECT_EQ(cudaMemcpy(p, host, bytes, cudaMemcpyHostToDevice), cudaSuccess);
     if (!host) EXPECT_EQ(cudaMemset(p, 0, bytes > 0 ? bytes : 8), cudaSuccess);
   }
-  ~DeviceCopy() { cudaFree(p); }
+  ~DeviceCopy() {
+    if (p) cudaFree(p);
+  }
   template <typename T>
   T* get() const { return static_cast<T*>(p); }
 };
@@ -52,6 +58,7 @@ void expect_compaction_equals_brute_force(uint64_t groups, double density, const
     if (fields[0][g] != 0 && group_kept(keep, host_ptrs.data(), g)) want_ids.push_back(g);
 
   std::vector<DeviceCopy> dev;
+  dev.reserve(fields.size());
   for (auto& f : fields) dev.emplace_back(f.data(), groups * 8);
   std::vector<const u64*> dev_ptrs;
   for (auto& d : dev) dev_ptrs.push_back(d.get<const u64>());

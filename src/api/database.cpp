@@ -24,6 +24,7 @@
 #include "exec/query_driver.h"
 #include "plan/physical/physical_planner.h"
 #include "raydb/raydb.h"
+#include "sql/expression_binder.h"
 #include "sql/sql.h"
 #include "storage/loaders/csv_loader.h"
 #include "storage/persist/database_directory.h"
@@ -348,6 +349,8 @@ QueryResult Database::Impl::run(const std::string& sql, QueryOptions& options) {
   // --timing: parse and bind (subqueries run meanwhile add their own stages).
   std::optional<StageScope> plan_stage(std::in_place, Stage::kPlan);
   sql::Statement parsed = sql::parse(sql);
+  const double parse_ms = timer.elapsed_ms();
+  const double sets0 = sql::ExpressionBinder::key_set_build_ms();
   const bool reads = parsed.type == sql::StatementType::kSelect || parsed.type == sql::StatementType::kSet ||
                      parsed.type == sql::StatementType::kReset || parsed.type == sql::StatementType::kShow;
   std::shared_lock<std::shared_mutex> read_lock(catalog_mutex, std::defer_lock);
@@ -368,6 +371,7 @@ QueryResult Database::Impl::run(const std::string& sql, QueryOptions& options) {
       &runner);
   check.done();
   plan_stage.reset();
+  const double bind_ms = timer.elapsed_ms() - parse_ms;
   switch (stmt.kind) {
     case sql::StatementKind::kCreateIndex: return create_index(std::move(stmt.index));
     case sql::StatementKind::kDropIndex: return drop_index(stmt.index.name, stmt.if_exists);
@@ -394,6 +398,16 @@ QueryResult Database::Impl::run(const std::string& sql, QueryOptions& options) {
   }
   QueryResult r = run_query(std::move(stmt.query), options, stmt.kind == sql::StatementKind::kExplain, stmt.analyze);
   r.elapsed_ms = timer.elapsed_ms();  // parse and bind included, as before
+  // RAYDB_TRACE_BLOCKS: the statement's split, where binding's own work (rewrites, key
+  // sets built from blocks' rows) is its time less the blocks it ran.
+  static const bool trace = std::getenv("RAYDB_TRACE_BLOCKS") != nullptr;
+  if (trace)
+    std::fprintf(stderr,
+                 "trace: statement %.3f ms: parse %.3f, bind %.3f (blocks %.3f, key sets %.3f, other %.3f), last block "
+                 "%.3f\n",
+                 r.elapsed_ms, parse_ms, bind_ms, runner.blocks_ms(), sql::ExpressionBinder::key_set_build_ms() - sets0,
+                 bind_ms - runner.blocks_ms() - (sql::ExpressionBinder::key_set_build_ms() - sets0),
+                 r.elapsed_ms - parse_ms - bind_ms);
   return r;
 }
 
@@ -526,7 +540,15 @@ QueryResult Database::Impl::explain_analyze(plan::PhysicalPlan& physical, const 
 }
 
 QueryResult Database::Impl::run_any_length(const std::string& sql, QueryOptions& options) {
-  if (sql.size() < kLargeStackSqlBytes) return run(sql, options);
+  if (sql.size() < kLargeStackSqlBytes) {
+    static const bool trace = std::getenv("RAYDB_TRACE_BLOCKS") != nullptr;
+    if (!trace) return run(sql, options);
+    Timer timer;
+    QueryResult r = run(sql, options);
+    // The statement's own objects (bound blocks, key sets, plans) are freed by now.
+    std::fprintf(stderr, "trace: statement returned after %.3f ms\n", timer.elapsed_ms());
+    return r;
+  }
   // A long text may hold a long chain (`1 + 1 + ...`): a deep tree that every stage
   // walks recursively. Run it on a large stack, and on one CPU thread so that the
   // evaluation stays on that stack (OpenMP workers have small ones).

@@ -90,8 +90,9 @@ sql::TempTable SubqueryRunner::materialize(plan::LogicalQuery q, const std::stri
     for (size_t row = 0; row < n; row++) b.append(c, r.get(row, c));
   }
   sql::TempTable t = b.finish();
+  auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+  blocks_ms_ += ms(t0, std::chrono::steady_clock::now());
   if (trace) {
-    auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
     std::fprintf(stderr, "block %s: %zu rows, run %.3f ms, kept %.3f ms\n", one_line(what).c_str(), n, ms(t0, t1),
                  ms(t1, std::chrono::steady_clock::now()));
   }

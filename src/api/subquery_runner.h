@@ -29,9 +29,13 @@ class SubqueryRunner : public sql::QueryRunner {
   // the files read into memory as the loaders read them, types as `raydb load` maps or
   // sniffs them; nothing is written.
   TablePtr table_function(const std::string& name, const std::vector<std::string>& args) override;
+  // Wall time spent in materialize (the blocks' runs and their rows kept), for the
+  // statement's trace line: binding minus this is the binder's own work.
+  double blocks_ms() const { return blocks_ms_; }
 
  private:
   Run run_;
+  double blocks_ms_ = 0;
 };
 
 }  // namespace raydb::api

@@ -1,6 +1,7 @@
 #include "sql/expression_binder.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <optional>
 #include <tuple>
@@ -479,8 +480,19 @@ ExprPtr ExpressionBinder::bind_in_subquery(const AstExpr& e) {
 
 // x IN <the subquery's keys> when they are KeySet::kMinKeys or more integer-like words
 // that x compares with directly; null otherwise (the caller binds a constant list).
+namespace {
+thread_local double key_set_ms = 0;
+}  // namespace
+
+double ExpressionBinder::key_set_build_ms() { return key_set_ms; }
+
 ExprPtr ExpressionBinder::bind_key_set(const ExprPtr& x, const TempTable& t, const AstExpr& e) {
   if (!plan::KeySet::holds(t.type(0))) return nullptr;
+  const auto t0 = std::chrono::steady_clock::now();
+  struct AddTime {
+    std::chrono::steady_clock::time_point t0;
+    ~AddTime() { key_set_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(); }
+  } add_time{t0};
   std::vector<std::pair<int64_t, uint64_t>> rows;
   bool has_null = false;
   if (!distinct_int_rows(t, rows, has_null) || rows.size() < plan::KeySet::kMinKeys) return nullptr;

@@ -24,7 +24,7 @@
 #include "exec/query_driver.h"
 #include "plan/physical/physical_planner.h"
 #include "raydb/raydb.h"
-#include "sql/expression_binder.h"
+#include "sql/key_set_builder.h"
 #include "sql/sql.h"
 #include "storage/loaders/csv_loader.h"
 #include "storage/persist/database_directory.h"
@@ -350,7 +350,7 @@ QueryResult Database::Impl::run(const std::string& sql, QueryOptions& options) {
   std::optional<StageScope> plan_stage(std::in_place, Stage::kPlan);
   sql::Statement parsed = sql::parse(sql);
   const double parse_ms = timer.elapsed_ms();
-  const double sets0 = sql::ExpressionBinder::key_set_build_ms();
+  const double sets0 = sql::key_set_build_ms();
   const bool reads = parsed.type == sql::StatementType::kSelect || parsed.type == sql::StatementType::kSet ||
                      parsed.type == sql::StatementType::kReset || parsed.type == sql::StatementType::kShow;
   std::shared_lock<std::shared_mutex> read_lock(catalog_mutex, std::defer_lock);
@@ -405,8 +405,8 @@ QueryResult Database::Impl::run(const std::string& sql, QueryOptions& options) {
     std::fprintf(stderr,
                  "trace: statement %.3f ms: parse %.3f, bind %.3f (blocks %.3f, key sets %.3f, other %.3f), last block "
                  "%.3f\n",
-                 r.elapsed_ms, parse_ms, bind_ms, runner.blocks_ms(), sql::ExpressionBinder::key_set_build_ms() - sets0,
-                 bind_ms - runner.blocks_ms() - (sql::ExpressionBinder::key_set_build_ms() - sets0),
+                 r.elapsed_ms, parse_ms, bind_ms, runner.blocks_ms(), sql::key_set_build_ms() - sets0,
+                 bind_ms - runner.blocks_ms() - (sql::key_set_build_ms() - sets0),
                  r.elapsed_ms - parse_ms - bind_ms);
   return r;
 }

@@ -1,7 +1,6 @@
 #include "sql/expression_binder.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <optional>
 #include <tuple>
@@ -11,6 +10,7 @@
 #include "common/error.h"
 #include "sql/constant_folder.h"
 #include "sql/edit_distance.h"
+#include "sql/key_set_builder.h"
 #include "sql/type_rules.h"
 
 namespace raydb::sql {
@@ -480,27 +480,11 @@ ExprPtr ExpressionBinder::bind_in_subquery(const AstExpr& e) {
 
 // x IN <the subquery's keys> when they are KeySet::kMinKeys or more integer-like words
 // that x compares with directly; null otherwise (the caller binds a constant list).
-namespace {
-thread_local double key_set_ms = 0;
-}  // namespace
-
-double ExpressionBinder::key_set_build_ms() { return key_set_ms; }
-
 ExprPtr ExpressionBinder::bind_key_set(const ExprPtr& x, const TempTable& t, const AstExpr& e) {
-  if (!plan::KeySet::holds(t.type(0))) return nullptr;
-  const auto t0 = std::chrono::steady_clock::now();
-  struct AddTime {
-    std::chrono::steady_clock::time_point t0;
-    ~AddTime() { key_set_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(); }
-  } add_time{t0};
-  std::vector<std::pair<int64_t, uint64_t>> rows;
-  bool has_null = false;
-  if (!distinct_int_rows(t, rows, has_null) || rows.size() < plan::KeySet::kMinKeys) return nullptr;
+  plan::KeySetPtr set = key_set_of_column(t);
+  if (!set || set->size() < plan::KeySet::kMinKeys) return nullptr;
   ExprPtr xi = x, item = Expr::constant(Value::null(t.type(0)));
   coerce_for_compare(xi, item, e);  // a NULL x takes the set's type; a DATE x becomes a TIMESTAMP
-  std::vector<int64_t> words(rows.size());
-  for (size_t i = 0; i < rows.size(); i++) words[i] = rows[i].first;
-  auto set = plan::KeySet::make(t.type(0), std::move(words), has_null);
   if (!set->comparable_with(xi->type)) return nullptr;
   return Expr::in_key_set(xi, std::move(set), e.negated);
 }

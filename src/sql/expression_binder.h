@@ -78,13 +78,6 @@ class ExpressionBinder {
   plan::ExprPtr bind_subquery(const AstExpr& e);     // (SELECT ...) and EXISTS (SELECT ...)
   plan::ExprPtr bind_in_subquery(const AstExpr& e);  // x [NOT] IN (SELECT ...)
   plan::ExprPtr bind_key_set(const plan::ExprPtr& x, const TempTable& t, const AstExpr& e);
-
- public:
-  // Wall time this thread spent building key sets from subqueries' rows (the trace of
-  // RAYDB_TRACE_BLOCKS splits binding with it).
-  static double key_set_build_ms();
-
- private:
   TempTable run_subquery(const AstExpr& e, bool exists);
   // Makes a and b comparable: NULL constants take the other type, string constants
   // compared with DATEs become DATE constants; throws "cannot compare X and Y in ...".

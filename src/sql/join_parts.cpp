@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "sql/column_words.h"
 
 namespace raydb::sql {
 
@@ -40,13 +41,14 @@ void append_part_column(TempTableBuilder& b, const TempTable& part, size_t c) {
   const bool ints = !col.has_nulls() && t.id != TypeId::kVarchar && t.id != TypeId::kDouble &&
                     t.id != TypeId::kHugeint && col.type().id != TypeId::kVarchar && col.type().id != TypeId::kDouble;
   if (ints) {
-    std::vector<int64_t> values(n);
+    std::vector<int64_t> values;
     std::vector<uint8_t> nulls;
-    for (uint64_t r = 0; r < n; r++) values[r] = col.get_int(r);
+    read_column_words(col, n, values);
     if (part.nullable(c)) {
-      const Column& flag = part.table->column(size_t(part.null_flag[c]));
+      std::vector<int64_t> flags;
+      read_column_words(part.table->column(size_t(part.null_flag[c])), n, flags);
       nulls.resize(n);
-      for (uint64_t r = 0; r < n; r++) nulls[r] = flag.get_int(r) != 0;
+      for (uint64_t r = 0; r < n; r++) nulls[r] = flags[r] != 0;
     }
     if (b.append_ints(c, values.data(), nulls, n)) return;
   }

@@ -6,6 +6,8 @@
 #include <memory>
 #include <vector>
 
+#include "sql/column_words.h"
+
 namespace raydb::sql {
 
 namespace {
@@ -26,15 +28,11 @@ thread_local std::array<CachedSet, kCached> cached;
 thread_local size_t next_slot = 0;
 
 // Stored words of a column of physical width 4 or 8, widened, rows flagged NULL by
-// `flag` (an INTEGER indicator: 1 = NULL) left out.
+// `flag` (an INTEGER indicator: 1 = NULL) left out (columns without NULL rows are read
+// by read_column_words).
 template <typename T>
 std::vector<int64_t> read_words(const T* v, uint64_t n, const Column* flag, bool& has_null) {
   std::vector<int64_t> words;
-  if (!flag) {
-    words.resize(n);
-    for (uint64_t r = 0; r < n; r++) words[r] = v[r];
-    return words;
-  }
   words.reserve(n);
   for (uint64_t r = 0; r < n; r++) {
     if (flag->get_int(r) != 0) {
@@ -52,9 +50,10 @@ plan::KeySetPtr build(const TempTable& t) {
   if (!plan::KeySet::holds(type) || col.type().id != type.id || col.has_nulls()) return nullptr;
   const Column* flag = t.nullable(0) ? &t.table->column(size_t(t.null_flag[0])) : nullptr;
   bool has_null = false;
-  std::vector<int64_t> words = col.type().physical_width() == 4
-                                   ? read_words(col.data<int32_t>(), t.rows(), flag, has_null)
-                                   : read_words(col.data<int64_t>(), t.rows(), flag, has_null);
+  std::vector<int64_t> words;
+  if (!flag) read_column_words(col, t.rows(), words);
+  else if (col.type().physical_width() == 4) words = read_words(col.data<int32_t>(), t.rows(), flag, has_null);
+  else words = read_words(col.data<int64_t>(), t.rows(), flag, has_null);
   return plan::KeySet::make(type, std::move(words), has_null);
 }
 

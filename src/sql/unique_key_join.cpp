@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "sql/column_words.h"
+
 namespace raydb::sql {
 
 namespace {
@@ -14,15 +16,14 @@ bool int_stored(const Type& t) {
 
 // Column c of t as stored words, and its NULL flags (empty: none).
 void read_ints(const TempTable& t, size_t c, std::vector<int64_t>& values, std::vector<uint8_t>& nulls) {
-  const Column& col = t.table->column(c);
   const uint64_t n = t.rows();
-  values.resize(n);
-  for (uint64_t r = 0; r < n; r++) values[r] = col.get_int(r);
+  read_column_words(t.table->column(c), n, values);
   nulls.clear();
   if (t.nullable(c)) {
-    const Column& flag = t.table->column(size_t(t.null_flag[c]));
+    std::vector<int64_t> flags;
+    read_column_words(t.table->column(size_t(t.null_flag[c])), n, flags);
     nulls.resize(n);
-    for (uint64_t r = 0; r < n; r++) nulls[r] = flag.get_int(r) != 0;
+    for (uint64_t r = 0; r < n; r++) nulls[r] = flags[r] != 0;
   }
 }
 

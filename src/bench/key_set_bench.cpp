@@ -11,7 +11,9 @@
 
 #include "common/error.h"
 #include "exec/core/column_predicate.h"
+#include "exec/core/key_set_window.h"
 #include "exec/cuda/fact_set.h"
+#include "exec/cuda/key_set_fact_set.h"
 #include "exec/cuda/star_plan.h"
 #include "plan/logical/key_set.h"
 #include "plan/physical/physical_planner.h"
@@ -50,7 +52,7 @@ void time_step(const char* name, int reps, const std::function<void()>& step) {
     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
   std::sort(ms.begin(), ms.end());
-  std::printf("%-28s median %9.3f ms  min %9.3f  max %9.3f\n", name, ms[ms.size() / 2], ms.front(), ms.back());
+  std::printf("%-36s median %9.3f ms  min %9.3f  max %9.3f\n", name, ms[ms.size() / 2], ms.front(), ms.back());
   std::fflush(stdout);
 }
 
@@ -69,16 +71,62 @@ plan::LogicalQuery count_query(const TablePtr& table, std::vector<plan::ExprPtr>
 
 // The star kernel's stored ranges of a fact filter in offset mode (stored = value - the
 // column's min, as DeviceColumn::stored_ranges maps a column the device holds as offsets).
-exec::cuda::StoredRanges offset_ranges(const exec::cuda::StarFilter& f) {
+exec::cuda::StoredRanges offset_ranges(const exec::cuda::StarFilter& f,
+                                       const std::vector<std::pair<int64_t, int64_t>>& ranges) {
   const ColumnStats& s = f.column->stats();
   exec::cuda::StoredRanges out;
-  out.reserve(f.ranges.size());
-  for (auto [lo, hi] : f.ranges) {
+  out.reserve(ranges.size());
+  for (auto [lo, hi] : ranges) {
     lo = std::max(lo, s.min);
     hi = std::min(hi, s.max);
     if (lo <= hi) out.emplace_back(uint64_t(lo - s.min), uint64_t(hi - s.min));
   }
   return out;
+}
+
+size_t set_bytes(const exec::cuda::FactSet& set) {
+  return set.bits.size() * 4 + set.pairs.size() * 8 + (set.hash ? set.hash->table.size() * 8 : 0);
+}
+
+// One fact filter's host steps on the star path, the path before key sets were read in
+// place (the filter's value ranges, their stored ranges merged, the fact set built from
+// them) and the path after (the set's window over the column, the bitmap from its runs
+// on first use, then the cached one), in one run; fails when the two sets differ.
+void time_fact_set(const exec::cuda::StarFilter& f, size_t i, int reps) {
+  const std::string tag = "filter " + std::to_string(i) + ": ";
+  std::vector<std::pair<int64_t, int64_t>> ranges;
+  exec::cuda::StoredRanges sr;
+  exec::cuda::FactSet before;
+  time_step((tag + "before: value ranges").c_str(), reps, [&] { ranges = f.value_ranges(); });
+  time_step((tag + "before: stored+merge").c_str(), reps, [&] { sr = exec::cuda::merged(offset_ranges(f, ranges)); });
+  if (sr.empty()) {
+    std::printf("  filter %zu: no ranges\n", i);
+    return;
+  }
+  time_step((tag + "before: fact set").c_str(), reps, [&] { before = exec::cuda::build_fact_set(sr); });
+  std::printf("  filter %zu: %zu ranges, %zu set bytes\n", i, sr.size(), set_bytes(before));
+  if (!f.key_set) return;
+  const ColumnStats& s = f.column->stats();
+  bool pays = false;
+  time_step((tag + "after: window").c_str(), reps, [&] {
+    const exec::KeySetWindow w(*f.key_set, f.negated, s.min, s.max);
+    pays = !w.empty() && exec::cuda::key_set_bitmap_pays(w);
+  });
+  if (!pays) {
+    std::printf("  filter %zu: no bitmap from the key set (ranges as before)\n", i);
+    return;
+  }
+  std::shared_ptr<const exec::cuda::FactSet> after;
+  time_step((tag + "after: bitmap (first)").c_str(), reps, [&] {
+    exec::cuda::clear_key_set_bitmaps();
+    after = exec::cuda::cached_key_set_bitmap(f.key_set, f.negated, s.min, s.max, s.min);
+  });
+  time_step((tag + "after: bitmap (cached)").c_str(), reps,
+            [&] { after = exec::cuda::cached_key_set_bitmap(f.key_set, f.negated, s.min, s.max, s.min); });
+  if (before.kind != exec::cuda::FactSet::Kind::kBitmap || !after || after->lo != before.lo ||
+      after->span != before.span || after->bits != before.bits)
+    fail(ErrorKind::kInternal, "bench keysets: the key set's bitmap differs from the ranges' fact set");
+  exec::cuda::clear_key_set_bitmaps();
 }
 
 }  // namespace
@@ -123,16 +171,7 @@ void run_key_set_bench(const KeySetBenchOptions& o) {
     if (auto* why = std::get_if<std::string>(&a)) fail(ErrorKind::kInternal, "bench keysets: not a star plan: {}", *why);
     sp = std::move(std::get<exec::cuda::StarPlan>(a));
   });
-  for (size_t i = 0; i < sp->fact_filters.size(); i++) {
-    const std::string name = "star set (filter " + std::to_string(i) + ")";
-    size_t bytes = 0;
-    time_step(name.c_str(), o.reps, [&] {
-      const exec::cuda::StoredRanges sr = exec::cuda::merged(offset_ranges(sp->fact_filters[i]));
-      const exec::cuda::FactSet set = exec::cuda::build_fact_set(sr);
-      bytes = set.bits.size() * 4 + set.pairs.size() * 8 + (set.hash ? set.hash->table.size() * 8 : 0);
-    });
-    std::printf("  filter %zu: %zu ranges, %zu set bytes\n", i, sp->fact_filters[i].ranges.size(), bytes);
-  }
+  for (size_t i = 0; i < sp->fact_filters.size(); i++) time_fact_set(sp->fact_filters[i], i, o.reps);
 }
 
 }  // namespace raydb::bench

@@ -13,7 +13,7 @@ namespace {
 using Ranges = std::vector<std::pair<uint64_t, uint64_t>>;
 
 void expect_bits_equal_ranges(const Ranges& sr, uint64_t lo, uint64_t span) {
-  const std::vector<uint32_t> bits = range_bitmap(sr, lo, span);
+  const BitWords bits = range_bitmap(sr, lo, span);
   ASSERT_EQ(bits.size(), size_t((span + 31) / 32));
   size_t k = 0;
   for (uint64_t off = 0; off < uint64_t(bits.size()) * 32; off++) {

@@ -6,6 +6,7 @@
 
 #include "exec/core/dictionary_like_cache.h"
 #include "exec/core/expression_evaluator.h"
+#include "exec/core/key_set_window.h"
 #include "exec/core/like_pattern.h"
 
 namespace raydb::exec {
@@ -161,30 +162,14 @@ std::optional<Ranges> ranges_for(const Column& col, CompareOp op, const Value& k
 }
 
 // `set`'s words inside the column's [min, max] as ranges (its runs), or with `negated`
-// the values of [min, max] outside them: one pass over the runs in that window, sorted
-// and disjoint as they come. Anything outside [min, max] is dropped here instead of by
-// compile()'s final clip, which gives the same ranges (every AND, OR and NOT of clipped
-// parts differs from the unclipped one only outside [min, max]). At SF 20 an anti
-// join's set holds 1.3 M order keys: the complement, normalize and clip of all of
-// int64 were three more passes and copies per compile.
+// the values of [min, max] outside them (key_set_window.h), sorted and disjoint as they
+// come. Anything outside [min, max] is dropped here instead of by compile()'s final
+// clip, which gives the same ranges (every AND, OR and NOT of clipped parts differs from
+// the unclipped one only outside [min, max]). At SF 20 an anti join's set holds 1.3 M
+// order keys: the complement, normalize and clip of all of int64 were three more passes
+// and copies per compile.
 Ranges key_set_ranges(const plan::KeySet& set, bool negated, const ColumnStats& s) {
-  Ranges out;
-  if (s.min > s.max) return out;  // empty column: compile() keeps nothing either way
-  const Ranges& runs = set.runs();
-  auto it = std::lower_bound(runs.begin(), runs.end(), s.min,
-                             [](const std::pair<int64_t, int64_t>& r, int64_t v) { return r.second < v; });
-  if (!negated) {
-    for (; it != runs.end() && it->first <= s.max; ++it) out.push_back({std::max(it->first, s.min), std::min(it->second, s.max)});
-    return out;
-  }
-  int64_t next = s.min;  // the smallest value not yet covered or excluded
-  for (; it != runs.end() && it->first <= s.max; ++it) {
-    if (it->first > next) out.push_back({next, it->first - 1});
-    if (it->second >= s.max) return out;  // the rest of [min, max] is in the set
-    next = std::max(next, it->second + 1);
-  }
-  out.push_back({next, s.max});
-  return out;
+  return KeySetWindow(set, negated, s.min, s.max).ranges();
 }
 
 bool is_column(const Expr& e) { return e.kind == ExprKind::kColumnRef; }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "exec/core/cuckoo_set.h"
+#include "exec/cuda/bit_words.h"
 
 namespace raydb::exec::cuda {
 
@@ -22,7 +23,7 @@ StoredRanges merged(StoredRanges sr);
 struct FactSet {
   enum class Kind { kBitmap, kHash, kPairs };
   Kind kind = Kind::kPairs;
-  std::vector<uint32_t> bits;  // kBitmap: bit v - lo of word (v - lo) / 32
+  BitWords bits;               // kBitmap: bit v - lo of word (v - lo) / 32
   uint64_t lo = 0, span = 0;   // kBitmap
   std::optional<CuckooSet> hash;
   std::vector<uint64_t> pairs;  // kPairs: lo0, hi0, lo1, hi1, ...

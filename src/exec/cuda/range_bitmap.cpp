@@ -30,8 +30,8 @@ bool bitmap_pays(uint64_t span, std::size_t ranges) {
   return span <= (uint64_t(1) << 28) && span <= 512 * uint64_t(ranges);
 }
 
-std::vector<uint32_t> range_bitmap(const std::vector<std::pair<uint64_t, uint64_t>>& sr, uint64_t lo, uint64_t span) {
-  std::vector<uint32_t> bits(std::size_t((span + 31) / 32), 0);
+BitWords range_bitmap(const std::vector<std::pair<uint64_t, uint64_t>>& sr, uint64_t lo, uint64_t span) {
+  BitWords bits(std::size_t((span + 31) / 32), 0u);
   uint32_t* out = bits.data();
   const long n = long(sr.size());
   // A semi join's 1.3 M keys or an anti join's complement at SF 20: in parallel.

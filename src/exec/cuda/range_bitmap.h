@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "exec/cuda/bit_words.h"
+
 namespace raydb::exec::cuda {
 
 // Whether a set of `ranges` sorted disjoint ranges spanning `span` values (0: all 2^64)
@@ -18,6 +20,6 @@ bool bitmap_pays(uint64_t span, std::size_t ranges);
 
 // Bits [a - lo, b - lo] set for each range [a, b] of `sr` (sorted, disjoint, within
 // [lo, lo + span)), filled a word at a time.
-std::vector<uint32_t> range_bitmap(const std::vector<std::pair<uint64_t, uint64_t>>& sr, uint64_t lo, uint64_t span);
+BitWords range_bitmap(const std::vector<std::pair<uint64_t, uint64_t>>& sr, uint64_t lo, uint64_t span);
 
 }  // namespace raydb::exec::cuda

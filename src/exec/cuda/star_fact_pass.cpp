@@ -10,6 +10,7 @@
 #include "common/timer.h"
 
 #include "exec/cuda/fact_set.h"
+#include "exec/cuda/key_set_fact_set.h"
 #include "exec/cuda/star_run.h"
 #include "exec/cuda/star_stream.h"
 
@@ -128,6 +129,32 @@ bool fill_pred(StarRun& r, DevPred& dp, int col, const std::vector<std::pair<int
   return !sr.empty();
 }
 
+// A root filter `x [NOT] IN key set` (StarFilter::key_set): on a column stored as
+// value - base, with a window that takes a device bitmap, the bitmap made once per set
+// from its runs (key_set_fact_set.h) and uploaded as it is; otherwise (a dictionary
+// column, few ranges, a sparse span) the window's ranges as any filter's. Both give the
+// stored ranges fill_pred would: offset mode only shifts the set's runs, which never
+// touch, so there is nothing to merge.
+bool fill_key_set_pred(StarRun& r, DevPred& dp, const StarFilter& f) {
+  Timer host;
+  const DeviceColumn& c = *r.fact[size_t(f.fact_col)];
+  const ColumnStats& s = c.owner->stats();
+  const KeySetWindow w(*f.key_set, f.negated, s.min, s.max);
+  const bool bitmap = c.rows > 0 && !c.dev.decode && !w.empty() && key_set_bitmap_pays(w);
+  r.ranges_host_ms += host.elapsed_ms();
+  if (!bitmap) return fill_pred(r, dp, f.fact_col, w.ranges(), true);
+  host.reset();
+  const std::shared_ptr<const FactSet> set = cached_key_set_bitmap(f.key_set, f.negated, s.min, s.max, c.dev.base);
+  r.sets_host_ms += host.elapsed_ms();
+  if (!set) fail(ErrorKind::kInternal, "no bitmap for a key set whose window takes one");
+  host.reset();
+  dp.col = f.fact_col;
+  dp.nranges = int(w.size());
+  device_set_upload(r, dp, *set);
+  r.set_uploads_host_ms += host.elapsed_ms();
+  return true;
+}
+
 static_assert(int(plan::CompareOp::kEq) == kCmpEq && int(plan::CompareOp::kNe) == kCmpNe &&
                   int(plan::CompareOp::kLt) == kCmpLt && int(plan::CompareOp::kLe) == kCmpLe &&
                   int(plan::CompareOp::kGt) == kCmpGt && int(plan::CompareOp::kGe) == kCmpGe,
@@ -244,8 +271,10 @@ void add_filter_passes(StarRun& r, StarParams& p, const DevTrees* t, int nleaves
 }
 
 void add_fact_predicates(StarRun& r, StarParams& p) {
-  for (auto& f : r.sp.fact_filters)
-    if (!fill_pred(r, p.preds[p.npreds++], f.fact_col, f.ranges, true)) r.nothing = true;
+  for (auto& f : r.sp.fact_filters) {
+    DevPred& dp = p.preds[p.npreds++];
+    if (!(f.key_set ? fill_key_set_pred(r, dp, f) : fill_pred(r, dp, f.fact_col, f.ranges, true))) r.nothing = true;
+  }
   DevTrees t;
   int nleaves = 0, nlinears = 0;
   const bool trees = build_fact_trees(r, t, nleaves, nlinears);

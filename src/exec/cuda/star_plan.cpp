@@ -13,12 +13,19 @@
 #include "exec/core/column_predicate.h"
 #include "exec/core/constant_conjuncts.h"
 #include "exec/core/expression_evaluator.h"
+#include "exec/core/key_set_window.h"
 #include "exec/cuda/cuda_backend.h"
 #include "exec/cuda/star_chain_filter.h"
 #include "exec/cuda/star_cross_filters.h"
 #include "plan/physical/cost_model.h"
 
 namespace raydb::exec::cuda {
+
+std::vector<std::pair<int64_t, int64_t>> StarFilter::value_ranges() const {
+  if (!key_set) return ranges;
+  const ColumnStats& s = column->stats();
+  return KeySetWindow(*key_set, negated, s.min, s.max).ranges();
+}
 
 using plan::AggFunc;
 using plan::Expr;
@@ -235,6 +242,19 @@ std::optional<std::string> compile_filters(const std::vector<plan::ExprPtr>& con
                                            std::vector<StarTree>* trees = nullptr) {
   for (auto& c : conjuncts) {
     if (true_for_every_row(*c, q)) continue;
+    // A root key set stays the set: the fact pass reads its runs (star_fact_pass.cpp).
+    if (auto k = trees ? match_key_set_predicate(*c, q) : std::nullopt) {
+      StarFilter f;
+      f.column = q.tables[size_t(k->table)].table->column_ptr(size_t(k->column));
+      const ColumnStats& s = f.column->stats();
+      const KeySetWindow w(*k->set, k->negated, s.min, s.max);
+      f.coverage = w.coverage();
+      if (w.empty()) always_false = true;
+      f.key_set = k->set;
+      f.negated = k->negated;
+      out.push_back(std::move(f));
+      continue;
+    }
     auto p = ColumnPredicate::compile(*c, q);
     if (!p) {
       // The fact table also takes boolean programs (OR/NOT across columns, semi-linear).

@@ -121,7 +121,26 @@ thread_local int Database::Impl::view_depth = 0;
 
 namespace {
 
-// Copies executor vectors into the API's owned result columns.
+// Moves executor vectors into the API's owned result columns (numbers are handed
+// over, not copied: `t` is not read again); strings are made per row.
+// The first n elements of `v` (moved from; a vector may hold more than the rows).
+template <typename T>
+std::vector<T> first_rows(std::vector<T>&& v, size_t n) {
+  if (v.size() < n) fail(ErrorKind::kInternal, "a result column holds {} values for {} rows", v.size(), n);
+  v.resize(n);  // shrinking keeps the storage
+  return std::move(v);
+}
+
+// A VARCHAR vector's n rows as strings (NULL: empty), made in parallel for large results.
+std::vector<std::string> result_strings(const exec::Vector& v, size_t n) {
+  std::vector<std::string> out(n);
+  const int64_t rows = int64_t(n);
+#pragma omp parallel for schedule(static) if (rows > (1 << 15))
+  for (int64_t i = 0; i < rows; i++)
+    if (!v.is_null(size_t(i))) out[size_t(i)] = std::string(v.string_at(size_t(i)));
+  return out;
+}
+
 QueryResult to_query_result(exec::ResultTable& t) {
   QueryResult r;
   auto& cols = r.columns();
@@ -132,16 +151,13 @@ QueryResult to_query_result(exec::ResultTable& t) {
     d.type = v.type;
     const size_t n = t.rows;
     switch (v.kind) {
-      case exec::VectorKind::kInt: d.ints.assign(v.ints.begin(), v.ints.begin() + long(n)); break;
-      case exec::VectorKind::kHuge: d.huge.assign(v.huge.begin(), v.huge.begin() + long(n)); break;
-      case exec::VectorKind::kDouble: d.doubles.assign(v.doubles.begin(), v.doubles.begin() + long(n)); break;
+      case exec::VectorKind::kInt: d.ints = first_rows(std::move(v.ints), n); break;
+      case exec::VectorKind::kHuge: d.huge = first_rows(std::move(v.huge), n); break;
+      case exec::VectorKind::kDouble: d.doubles = first_rows(std::move(v.doubles), n); break;
       case exec::VectorKind::kCode:
-      case exec::VectorKind::kString:
-        d.strings.reserve(n);
-        for (size_t i = 0; i < n; i++) d.strings.emplace_back(v.is_null(i) ? std::string_view() : v.string_at(i));
-        break;
+      case exec::VectorKind::kString: d.strings = result_strings(v, n); break;
     }
-    if (v.has_nulls()) d.nulls.assign(v.nulls.begin(), v.nulls.begin() + long(n));
+    if (v.has_nulls()) d.nulls = first_rows(std::move(v.nulls), n);
     cols.push_back(std::move(d));
   }
   r.set_row_count(t.rows);

@@ -82,10 +82,11 @@ sql::TempTable SubqueryRunner::materialize(plan::LogicalQuery q, const std::stri
   b.reserve(r.row_count());
   const size_t n = r.row_count();
   for (size_t c = 0; c < r.column_count(); c++) {
-    const QueryResult::ColumnData& d = r.columns()[c];
-    // Whole columns where the result holds them in their stored form; else value by value.
-    if (d.ints.size() >= n && n > 0 && b.append_ints(c, d.ints.data(), d.nulls, n)) continue;
-    if (d.doubles.size() >= n && n > 0 && b.append_doubles(c, d.doubles.data(), d.nulls, n)) continue;
+    QueryResult::ColumnData& d = r.columns()[c];
+    // Whole columns where the result holds them in their stored form: numbers handed
+    // over (the result is not read again), strings coded once; else value by value.
+    if (b.take_ints(c, std::move(d.ints), std::move(d.nulls), n)) continue;
+    if (b.take_doubles(c, std::move(d.doubles), std::move(d.nulls), n)) continue;
     if (d.strings.size() >= n && n > 0 && b.append_strings(c, d.strings.data(), d.nulls, n)) continue;
     for (size_t row = 0; row < n; row++) b.append(c, r.get(row, c));
   }

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "common/error.h"
+#include "storage/adopted_column.h"
 #include "storage/value_assign.h"
 
 namespace raydb::sql {
@@ -118,19 +119,28 @@ TempTableBuilder::TempTableBuilder(std::string table_name, const std::vector<std
     if (types[c].id == TypeId::kNull) types_[c] = Type::integer();
     columns_.emplace_back(names[c], stored_type(types[c], name_ + "." + names[c]));
   }
+  taken_.resize(names.size());
   nulls_.resize(names.size());
   any_null_.assign(names.size(), false);
 }
 
 void TempTableBuilder::reserve(uint64_t rows) {
-  for (size_t c = 0; c < columns_.size(); c++) {
-    columns_[c].reserve(rows);
-    nulls_[c].reserve(rows);
+  reserve_rows_ = rows;
+  reserved_.assign(columns_.size(), false);
+}
+
+ColumnBuilder& TempTableBuilder::appending(size_t c) {
+  if (taken_[c]) fail(ErrorKind::kInternal, "{}: rows appended to column {} taken whole", what_, c + 1);
+  if (reserve_rows_ > 0 && !reserved_[c]) {
+    reserved_[c] = true;
+    columns_[c].reserve(reserve_rows_);
+    nulls_[c].reserve(reserve_rows_);
   }
+  return columns_[c];
 }
 
 void TempTableBuilder::append(size_t c, const Value& v) {
-  ColumnBuilder& b = columns_[c];
+  ColumnBuilder& b = appending(c);
   nulls_[c].push_back(v.is_null() ? 1 : 0);
   if (v.is_null()) {
     any_null_[c] = true;
@@ -145,13 +155,15 @@ void TempTableBuilder::append(size_t c, const Value& v) {
   append_assigned(b, v, false, name_);
 }
 
-bool TempTableBuilder::append_ints(size_t c, const int64_t* v, const std::vector<uint8_t>& nulls, size_t n) {
+bool TempTableBuilder::holds_int64(size_t c) const {
   const Type& t = types_[c];
-  const bool fits = t.id == TypeId::kInteger || t.id == TypeId::kBigint || t.id == TypeId::kDate ||
-                    t.id == TypeId::kBoolean || t.id == TypeId::kTimestamp ||
-                    (t.id == TypeId::kDecimal && t.precision <= 18);
-  if (!fits) return false;
-  ColumnBuilder& b = columns_[c];
+  return t.id == TypeId::kInteger || t.id == TypeId::kBigint || t.id == TypeId::kDate || t.id == TypeId::kBoolean ||
+         t.id == TypeId::kTimestamp || (t.id == TypeId::kDecimal && t.precision <= 18);
+}
+
+bool TempTableBuilder::append_ints(size_t c, const int64_t* v, const std::vector<uint8_t>& nulls, size_t n) {
+  if (!holds_int64(c)) return false;
+  ColumnBuilder& b = appending(c);
   for (size_t i = 0; i < n; i++) {
     const bool null = !nulls.empty() && nulls[i];
     nulls_[c].push_back(null);
@@ -163,7 +175,7 @@ bool TempTableBuilder::append_ints(size_t c, const int64_t* v, const std::vector
 
 bool TempTableBuilder::append_doubles(size_t c, const double* v, const std::vector<uint8_t>& nulls, size_t n) {
   if (types_[c].id != TypeId::kDouble) return false;
-  ColumnBuilder& b = columns_[c];
+  ColumnBuilder& b = appending(c);
   for (size_t i = 0; i < n; i++) {
     const bool null = !nulls.empty() && nulls[i];
     nulls_[c].push_back(null);
@@ -175,7 +187,7 @@ bool TempTableBuilder::append_doubles(size_t c, const double* v, const std::vect
 
 bool TempTableBuilder::append_strings(size_t c, const std::string* v, const std::vector<uint8_t>& nulls, size_t n) {
   if (types_[c].id != TypeId::kVarchar) return false;
-  ColumnBuilder& b = columns_[c];
+  ColumnBuilder& b = appending(c);
   for (size_t i = 0; i < n; i++) {
     const bool null = !nulls.empty() && nulls[i];
     nulls_[c].push_back(null);
@@ -185,18 +197,54 @@ bool TempTableBuilder::append_strings(size_t c, const std::string* v, const std:
   return true;
 }
 
+bool TempTableBuilder::can_take(size_t c, size_t values, const std::vector<uint8_t>& nulls, size_t n) const {
+  return !taken_[c] && columns_[c].size() == 0 && nulls_[c].empty() && values >= n &&
+         (nulls.empty() || nulls.size() >= n);
+}
+
+template <typename T>
+void TempTableBuilder::take_nulls(size_t c, T* v, std::vector<uint8_t>&& nulls, size_t n) {
+  if (nulls.empty()) return;
+  const int64_t rows = int64_t(n);
+  int64_t count = 0;
+#pragma omp parallel for reduction(+ : count) schedule(static) if (rows > (1 << 16))
+  for (int64_t i = 0; i < rows; i++) {
+    const bool null = nulls[size_t(i)] != 0;
+    nulls[size_t(i)] = null;  // flags of 0/1, as the indicator column holds them
+    if (null) v[i] = T{};     // the placeholder the indicator hides
+    count += null;
+  }
+  if (count == 0) return;
+  any_null_[c] = true;
+  nulls.resize(n);
+  nulls_[c] = std::move(nulls);
+}
+
+bool TempTableBuilder::take_ints(size_t c, std::vector<int64_t>&& v, std::vector<uint8_t>&& nulls, size_t n) {
+  if (!holds_int64(c) || !can_take(c, v.size(), nulls, n)) return false;
+  take_nulls(c, v.data(), std::move(nulls), n);
+  taken_[c] = adopt_int_column(columns_[c].name(), columns_[c].type(), std::move(v), n);
+  return true;
+}
+
+bool TempTableBuilder::take_doubles(size_t c, std::vector<double>&& v, std::vector<uint8_t>&& nulls, size_t n) {
+  if (types_[c].id != TypeId::kDouble || !can_take(c, v.size(), nulls, n)) return false;
+  take_nulls(c, v.data(), std::move(nulls), n);
+  taken_[c] = adopt_double_column(columns_[c].name(), std::move(v), n);
+  return true;
+}
+
 TempTable TempTableBuilder::finish() {
   TempTable t;
   std::vector<ColumnPtr> cols;
-  for (auto& b : columns_) cols.push_back(b.finish());
+  for (size_t c = 0; c < columns_.size(); c++) cols.push_back(taken_[c] ? std::move(taken_[c]) : columns_[c].finish());
   t.types = types_;
   t.null_flag.assign(columns_.size(), -1);
   for (size_t c = 0; c < columns_.size(); c++) {
     if (!any_null_[c]) continue;
     t.null_flag[c] = int(cols.size());
-    std::vector<int32_t> flags(nulls_[c].begin(), nulls_[c].end());
     // The name cannot clash: visible names are checked, and hidden ones are never looked up.
-    cols.push_back(make_column<int32_t>("\x01null_" + std::to_string(c), Type::integer(), flags));
+    cols.push_back(flag_column("\x01null_" + std::to_string(c), nulls_[c], nulls_[c].size()));
   }
   t.table = std::make_shared<const Table>(name_, std::move(cols));
   return t;

@@ -61,6 +61,7 @@ class TempTableBuilder {
   // `what` names the table in errors ("derived table t", "WITH query x").
   TempTableBuilder(std::string table_name, const std::vector<std::string>& names, const std::vector<Type>& types,
                    std::string what);
+  // Room for `rows` rows in each column appended to (not in columns taken whole).
   void reserve(uint64_t rows);
   void append(size_t column, const Value& v);  // NULL allowed
   // Whole columns at once (nulls[i] = 1: NULL; empty: none), for results whose type is
@@ -69,14 +70,33 @@ class TempTableBuilder {
   bool append_ints(size_t column, const int64_t* v, const std::vector<uint8_t>& nulls, size_t n);
   bool append_doubles(size_t column, const double* v, const std::vector<uint8_t>& nulls, size_t n);
   bool append_strings(size_t column, const std::string* v, const std::vector<uint8_t>& nulls, size_t n);
+  // A whole column handed over (moved from) as the column's only rows, the first `n`
+  // of `v` (nulls as above; NULL slots are overwritten with the placeholder 0): its
+  // storage becomes the column's where the widths agree, else it is narrowed once in
+  // parallel (storage/adopted_column.h). The same table as append_ints/append_doubles
+  // would build. False (nothing taken, `v` untouched) for another type, a column that
+  // has rows already, or too few values or flags: append then.
+  bool take_ints(size_t column, std::vector<int64_t>&& v, std::vector<uint8_t>&& nulls, size_t n);
+  bool take_doubles(size_t column, std::vector<double>&& v, std::vector<uint8_t>&& nulls, size_t n);
   TempTable finish();
 
  private:
   std::string name_, what_;
   std::vector<Type> types_;
   std::vector<ColumnBuilder> columns_;
+  std::vector<ColumnPtr> taken_;  // a column handed over whole, instead of columns_[c]'s rows
   std::vector<std::vector<uint8_t>> nulls_;
   std::vector<bool> any_null_;
+  uint64_t reserve_rows_ = 0;
+  std::vector<bool> reserved_;
+
+  ColumnBuilder& appending(size_t column);  // reserved on first use
+
+  bool holds_int64(size_t column) const;  // stored from an int64 value per row
+  bool can_take(size_t column, size_t values, const std::vector<uint8_t>& nulls, size_t n) const;
+  // Takes `nulls` as the column's flags and zeroes the NULL slots of `v`.
+  template <typename T>
+  void take_nulls(size_t column, T* v, std::vector<uint8_t>&& nulls, size_t n);
 };
 
 }  // namespace raydb::sql

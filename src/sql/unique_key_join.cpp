@@ -111,7 +111,7 @@ void append_matched(TempTableBuilder& b, size_t out, const TempTable& right, siz
       nulls[r] = m == kNoMatch || (!src_null.empty() && src_null[m]);
       values[r] = nulls[r] ? 0 : src[m];
     }
-    if (b.append_ints(out, values.data(), nulls, n)) return;
+    if (b.take_ints(out, std::move(values), std::move(nulls), n)) return;
   }
   for (size_t r = 0; r < n; r++)
     b.append(out, match[r] == kNoMatch ? (absent ? Value::bigint(*absent) : Value::null(t)) : right.value(match[r], c));
@@ -137,7 +137,8 @@ bool append_int_column(TempTableBuilder& b, size_t out, const TempTable& t, size
   std::vector<int64_t> values;
   std::vector<uint8_t> nulls;
   read_ints(t, c, values, nulls);
-  return b.append_ints(out, values.data(), nulls, values.size());
+  const size_t n = values.size();
+  return b.take_ints(out, std::move(values), std::move(nulls), n);
 }
 
 std::optional<TempTable> left_join_unique_keys(const TempTable& keys, const TempTable& per_key,

@@ -14,7 +14,7 @@
 namespace raydb {
 
 Buffer::~Buffer() {
-  if (!data_) return;
+  if (!data_ || owner_) return;  // an adopted vector is freed by owner_
   if (mapped_)
     munmap(data_, size_);
   else
@@ -30,6 +30,23 @@ std::shared_ptr<Buffer> Buffer::allocate(size_t bytes) {
   b->size_ = bytes;
   return b;
 }
+
+template <typename T>
+std::shared_ptr<Buffer> Buffer::adopt(std::vector<T>&& values, size_t bytes) {
+  if (bytes > values.size() * sizeof(T))
+    fail(ErrorKind::kInternal, "Buffer::adopt: {} bytes asked of a vector of {}", bytes, values.size() * sizeof(T));
+  if (bytes == 0) return allocate(0);  // a valid pointer, as every empty heap buffer has
+  auto owner = std::make_shared<std::vector<T>>(std::move(values));
+  std::shared_ptr<Buffer> b(new Buffer());
+  b->data_ = owner->data();
+  b->size_ = bytes;
+  b->owner_ = std::move(owner);
+  return b;
+}
+
+template std::shared_ptr<Buffer> Buffer::adopt(std::vector<int64_t>&&, size_t);
+template std::shared_ptr<Buffer> Buffer::adopt(std::vector<int32_t>&&, size_t);
+template std::shared_ptr<Buffer> Buffer::adopt(std::vector<double>&&, size_t);
 
 std::shared_ptr<Buffer> Buffer::map_file(const std::string& path, size_t expected_bytes) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);

@@ -59,10 +59,11 @@ TEST(KeySet, SparseSetsUseBinarySearchAndMatchBruteForce) {
 }
 
 // Large unsorted inputs take the radix sort (64 K words and more): spans of a few bits,
-// of order keys (27 bits) and of all of int64 (every digit pass), duplicates included.
+// of dense keys (long runs across the parallel slices of runs_of), of order keys (27
+// bits) and of all of int64 (every digit pass), duplicates included.
 TEST(KeySet, LargeUnsortedSetsMatchBruteForce) {
   std::mt19937_64 rng(14);
-  for (uint64_t span : {uint64_t(5), uint64_t(120000000), uint64_t(0)}) {
+  for (uint64_t span : {uint64_t(5), uint64_t(400000), uint64_t(120000000), uint64_t(0)}) {
     std::vector<int64_t> words, probes;
     for (int i = 0; i < 200000; i++) words.push_back(span ? int64_t(rng() % span) - 3 : int64_t(rng()));
     if (!span) words.push_back(std::numeric_limits<int64_t>::min()), words.push_back(std::numeric_limits<int64_t>::max());

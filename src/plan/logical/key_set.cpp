@@ -1,5 +1,7 @@
 #include "plan/logical/key_set.h"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <fmt/format.h>
 
@@ -47,6 +49,48 @@ void sort_words(std::vector<int64_t>& words) {
   for (size_t i = 0; i < words.size(); i++) words[i] = int64_t(a[i] + uint64_t(base));
 }
 
+// Runs of consecutive words (sorted, distinct): slices counted in parallel, then each
+// run written by the slice holding its first word, its end found by scanning on past
+// the slice. A million sparse order keys make a million runs.
+std::vector<std::pair<int64_t, int64_t>> runs_of(const std::vector<int64_t>& w) {
+  const size_t n = w.size();
+  // w[i - 1] < w[i] (sorted, distinct), so w[i - 1] + 1 cannot overflow.
+  auto starts = [&](size_t i) { return i == 0 || w[i - 1] + 1 != w[i]; };
+  const size_t slices = n < (size_t(1) << 16) ? 1 : size_t(4 * omp_get_max_threads());
+  std::vector<size_t> at(slices + 1, 0);
+#pragma omp parallel for schedule(static) if (slices > 1)
+  for (size_t s = 0; s < slices; s++)
+    for (size_t i = n * s / slices; i < n * (s + 1) / slices; i++) at[s + 1] += starts(i);
+  for (size_t s = 0; s < slices; s++) at[s + 1] += at[s];
+  std::vector<std::pair<int64_t, int64_t>> runs(at[slices]);
+#pragma omp parallel for schedule(static) if (slices > 1)
+  for (size_t s = 0; s < slices; s++) {
+    size_t out = at[s];
+    for (size_t i = n * s / slices; i < n * (s + 1) / slices; i++) {
+      if (!starts(i)) continue;
+      size_t j = i;
+      while (j + 1 < n && !starts(j + 1)) j++;
+      runs[out++] = {w[i], w[j]};
+      i = j;
+    }
+  }
+  return runs;
+}
+
+// A hash of the words for describe(): a sum of mixed words, so slices add in parallel
+// (the words are distinct, so the sum tells sets of one size apart as well as a chain).
+uint64_t fingerprint_of(const std::vector<int64_t>& w, bool has_null) {
+  uint64_t h = 0;
+#pragma omp parallel for schedule(static) reduction(+ : h) if (w.size() > (size_t(1) << 16))
+  for (size_t i = 0; i < w.size(); i++) {
+    uint64_t z = uint64_t(w[i]) + 0x9e3779b97f4a7c15ull;  // splitmix64's finalizer
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    h += z ^ (z >> 31);
+  }
+  return has_null ? h ^ 0x9e3779b97f4a7c15ull : h;
+}
+
 }  // namespace
 
 bool KeySet::holds(const Type& t) { return family(t) != 0; }
@@ -60,19 +104,9 @@ std::shared_ptr<const KeySet> KeySet::make(Type type, std::vector<int64_t> words
   if (!std::is_sorted(words.begin(), words.end())) sort_words(words);
   words.erase(std::unique(words.begin(), words.end()), words.end());
   s->words_ = std::move(words);
-  size_t runs = 0;
-  for (size_t i = 0; i < s->words_.size(); i++) runs += i == 0 || s->words_[i - 1] + 1 != s->words_[i];
-  s->runs_.reserve(runs);
-  for (int64_t w : s->words_) {
-    if (!s->runs_.empty() && s->runs_.back().second + 1 == w)
-      s->runs_.back().second = w;
-    else
-      s->runs_.push_back({w, w});
-  }
+  s->runs_ = runs_of(s->words_);
   s->build_bitmap();
-  uint64_t h = has_null ? 0x9e3779b97f4a7c15ull : 0;
-  for (int64_t w : s->words_) h = (h ^ uint64_t(w)) * 0x100000001b3ull + (h >> 29);
-  s->fingerprint_ = h;
+  s->fingerprint_ = fingerprint_of(s->words_, has_null);
   return s;
 }
 

@@ -184,6 +184,13 @@ SynthStarResult make_synth_star_result(const SynthShape& s) {
     plan::ExprPtr more = Expr::compare(plan::CompareOp::kGt, Expr::aggregate_ref(1, a.type, a.name), zero);
     q.having = Expr::conjunction(true, {q.having, more});
   }
+  // TPC-H Q21's min(c) <> max(c), where the two aggregates are of one type.
+  if (s.having && s.having_pair && q.aggregates.size() > 2 && q.aggregates[1].type == q.aggregates[2].type) {
+    const plan::AggregateExpr &a = q.aggregates[1], &b = q.aggregates[2];
+    plan::ExprPtr pair = Expr::compare(plan::CompareOp::kNe, Expr::aggregate_ref(1, a.type, a.name),
+                                       Expr::aggregate_ref(2, b.type, b.name));
+    q.having = Expr::conjunction(true, {q.having, pair});
+  }
   out.R = (dim ? s.dim_codes : 1) * (root ? s.root_range : 1);
   out.present = nkeys == 0 ? distinct_ids(std::min<uint64_t>(s.groups, 1), 1, rng)
                            : distinct_ids(s.groups, out.R, rng);

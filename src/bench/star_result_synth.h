@@ -25,6 +25,7 @@ struct SynthShape {
   uint64_t window = 0;
   bool having = false;         // HAVING count(*) > 2
   bool having_more = false;    // with having: AND aggregate 1 > 0 (when there is one)
+  bool having_pair = false;    // with having: AND aggregate 1 <> aggregate 2 (two of one type)
   std::vector<SynthAgg> aggs = {SynthAgg::kCountStar};
   uint64_t seed = 1;
 };

@@ -129,7 +129,12 @@ INSTANTIATE_TEST_SUITE_P(
                       std::make_pair("sum(l_quantity) < 50.001", 1),
                       std::make_pair("sum(l_quantity) = 150", 1), std::make_pair("sum(l_quantity) <> 150", 1),
                       std::make_pair("200 < sum(l_quantity)", 1),       // constant first
-                      std::make_pair("count(*) >= 6 and max(l_quantity) = 50 and min(l_quantity) < 3", 3)),
+                      std::make_pair("count(*) >= 6 and max(l_quantity) = 50 and min(l_quantity) < 3", 3),
+                      // Two aggregates of one scale (TPC-H Q21's min(c) <> max(c)), a wide sum too.
+                      std::make_pair("min(l_quantity) <> max(l_quantity)", 1),
+                      std::make_pair("min(l_quantity) = max(l_quantity)", 1),
+                      std::make_pair("sum(l_quantity) > max(l_quantity) and count(*) < 4", 2),
+                      std::make_pair("max(l_quantity) <= sum(l_quantity) and min(l_quantity) >= 40", 2)),
     [](const auto& info) { return "case" + std::to_string(info.index); });
 
 // A conjunct the device cannot decide (AVG) is left to the finisher: the kept groups
@@ -152,7 +157,8 @@ TEST(CudaAnalysis, GroupKeepWithoutDecidableTermsKeepsEveryGroup) {
   OracleFixture& f = tpch_fixture("0.01", /*with_oracle=*/false);
   ASSERT_TRUE(f.db) << f.error;
   for (const char* having : {"sum(l_quantity) between 100 and 120", "sum(l_quantity) = 1.001",
-                             "sum(l_quantity) + 1 > 300", "avg(l_quantity) > 30"}) {
+                             "sum(l_quantity) + 1 > 300", "avg(l_quantity) > 30",
+                             "count(*) > max(l_quantity)"}) {  // scale 0 against scale 2
     const KeepRun run = device_keep(f, grouped(having));
     EXPECT_EQ(run.terms, 0) << having;
     EXPECT_EQ(run.kept.size(), accumulators(f).keys.size()) << having;
@@ -189,6 +195,34 @@ TEST(CudaAnalysis, GroupKeptComparesWideAndNegativeValues) {
     }
 }
 
+// Two fields compared (rlo, rhi): narrow and 128-bit values, negative ones, every
+// operator, both ways round.
+TEST(CudaAnalysis, GroupKeptComparesTwoFields) {
+  const __int128 big = __int128(1) << 100;
+  const std::vector<__int128> values = {-big, -(__int128(1) << 64), -5, 0, 7, (__int128(1) << 70) + 3, big};
+  const size_t n = values.size() * values.size();
+  std::vector<unsigned long long> count(n, 1), alo, ahi, blo, bhi;
+  for (__int128 a : values)
+    for (__int128 b : values) {
+      alo.push_back((unsigned long long)(unsigned __int128)a), ahi.push_back((unsigned long long)((unsigned __int128)a >> 64));
+      blo.push_back((unsigned long long)(unsigned __int128)b), bhi.push_back((unsigned long long)((unsigned __int128)b >> 64));
+    }
+  const unsigned long long* fields[] = {count.data(), alo.data(), ahi.data(), blo.data(), bhi.data()};
+  for (int op = exec::cuda::kCmpEq; op <= exec::cuda::kCmpGe; op++) {
+    exec::cuda::DevGroupKeep keep;
+    keep.nterms = 1;
+    keep.terms[0].lo = 1, keep.terms[0].hi = 2, keep.terms[0].rlo = 3, keep.terms[0].rhi = 4;
+    keep.terms[0].op = op;
+    for (size_t g = 0; g < n; g++) {
+      const __int128 v = values[g / values.size()], k = values[g % values.size()];
+      const bool want = op == exec::cuda::kCmpEq ? v == k : op == exec::cuda::kCmpNe ? v != k
+                      : op == exec::cuda::kCmpLt ? v < k : op == exec::cuda::kCmpLe ? v <= k
+                      : op == exec::cuda::kCmpGt ? v > k : v >= k;
+      EXPECT_EQ(exec::cuda::group_kept(keep, fields, g), want) << "pair " << g << " op " << op;
+    }
+  }
+}
+
 // On the device: grouped by l_orderkey the star kernels compact the groups, and the
 // HAVING terms drop groups there; the rows must be the CPU's.
 TEST(GpuStarHaving, HavingOnTheDeviceEqualsCpu) {
@@ -199,7 +233,8 @@ TEST(GpuStarHaving, HavingOnTheDeviceEqualsCpu) {
        {"sum(l_quantity) > 300", "sum(l_quantity) >= 250.005", "sum(l_quantity) <= 100.999", "300 < sum(l_quantity)",
         "count(*) >= 6 and max(l_quantity) = 50 and min(l_quantity) < 3", "sum(l_quantity) = 1.001",
         "sum(l_quantity) > 200 and avg(l_quantity) > 30", "sum(l_quantity) between 100 and 120",
-        "sum(l_quantity * l_extendedprice) > 30000000"}) {
+        "sum(l_quantity * l_extendedprice) > 30000000", "min(l_quantity) <> max(l_quantity)",
+        "sum(l_quantity) > max(l_quantity) and count(*) < 4"}) {
     const std::string sql = grouped(having);
     const QueryResult cpu = f.db->query(sql, QueryOptions{Backend::kCpu});
     const QueryResult gpu = f.db->query(sql, QueryOptions{Backend::kCuda});

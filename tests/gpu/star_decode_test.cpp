@@ -77,7 +77,7 @@ std::string describe(const SynthShape& s) {
   return "groups " + std::to_string(s.groups) + " root " + std::to_string(s.root_range) + " dim " +
          std::to_string(s.dim_codes) + "/" + std::to_string(s.dim_local) + (s.dim_first ? " dim first" : " root first") +
          (s.dictionary_root ? " dictionary" : "") + (s.shuffled ? " shuffled" : " ascending") +
-         (s.having ? " having" : "") + (s.having_more ? " and more" : "") + " aggs " + std::to_string(s.aggs.size()) + " seed " + std::to_string(s.seed);
+         (s.having ? " having" : "") + (s.having_more ? " and more" : "") + (s.having_pair ? " and a pair" : "") + " aggs " + std::to_string(s.aggs.size()) + " seed " + std::to_string(s.seed);
 }
 
 TEST(StarDecode, FastEqualsGeneralOnRandomResults) {
@@ -103,6 +103,7 @@ TEST(StarDecode, FastEqualsGeneralOnRandomResults) {
     s.shuffled = rng() % 4 != 0;
     s.having = rng() % 3 == 0;
     s.having_more = rng() % 2 == 0;
+    s.having_pair = rng() % 2 == 0;
     s.aggs = {rng() % 2 ? SynthAgg::kCountStar : SynthAgg::kCount};
     const int more = int(rng() % 4);
     for (int a = 0; a < more; a++) s.aggs.push_back(kinds[rng() % kinds.size()]);

@@ -85,9 +85,29 @@ std::optional<std::pair<CompareOp, i128>> in_field_domain(CompareOp op, i128 c, 
   }
 }
 
+// `aggregate op aggregate` over integers of one scale (TPC-H Q21's decorrelated
+// EXISTS: min(c) <> max(c)): the two fields compared as they are.
+std::optional<DevKeepTerm> field_term(const plan::LogicalQuery& q, const StarPlan& sp, const std::vector<int>& lo_field,
+                                      const std::vector<int>& hi_field, const Expr& e) {
+  const Expr& a = *e.children[0];
+  const Expr& b = *e.children[1];
+  if (a.kind != ExprKind::kAggregateRef || b.kind != ExprKind::kAggregateRef) return std::nullopt;
+  auto fa = field_of(q, sp, lo_field, hi_field, a);
+  auto fb = field_of(q, sp, lo_field, hi_field, b);
+  if (!fa || !fb || fa->scale != fb->scale) return std::nullopt;
+  DevKeepTerm t;
+  t.lo = fa->lo;
+  t.hi = fa->hi;
+  t.op = dev_cmp(e.compare_op);
+  t.rlo = fb->lo;
+  t.rhi = fb->hi;
+  return t;
+}
+
 std::optional<DevKeepTerm> term_of(const plan::LogicalQuery& q, const StarPlan& sp, const std::vector<int>& lo_field,
                                    const std::vector<int>& hi_field, const Expr& e) {
   if (e.kind != ExprKind::kCompare || e.children.size() != 2) return std::nullopt;
+  if (auto t = field_term(q, sp, lo_field, hi_field, e)) return t;
   const Expr* ref = e.children[0].get();
   const Expr* con = e.children[1].get();
   CompareOp op = e.compare_op;

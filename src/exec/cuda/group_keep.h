@@ -26,15 +26,21 @@ struct StarPlan;
 DevGroupKeep compile_group_keep(const plan::LogicalQuery& q, const StarPlan& sp, const std::vector<int>& lo_field,
                                 const std::vector<int>& hi_field);
 
+// Field lo of group g (with hi >= 0 its high word too) as the integer it holds.
+RAYDB_HOST_DEVICE __int128 field_value(const unsigned long long* const* fields, int lo, int hi, uint64_t g) {
+  const unsigned long long l = fields[lo][g];
+  return hi >= 0 ? __int128((unsigned __int128)fields[hi][g] << 64 | l) : __int128(int64_t(l));
+}
+
 // Whether the accumulators of group g (fields[f][g]) satisfy every term.
 RAYDB_HOST_DEVICE bool group_kept(const DevGroupKeep& keep, const unsigned long long* const* fields, uint64_t g) {
   for (int t = 0; t < keep.nterms; t++) {
     const DevKeepTerm& k = keep.terms[t];
     // Words joined unsigned (no shift of a negative value), then read as two's complement.
-    const unsigned long long lo = fields[k.lo][g];
-    const __int128 v = k.hi >= 0 ? __int128((unsigned __int128)fields[k.hi][g] << 64 | lo) : __int128(int64_t(lo));
-    const __int128 c =
-        __int128((unsigned __int128)(unsigned long long)k.k_hi << 64 | (unsigned long long)k.k_lo);
+    const __int128 v = field_value(fields, k.lo, k.hi, g);
+    const __int128 c = k.rlo >= 0 ? field_value(fields, k.rlo, k.rhi, g)
+                                  : __int128((unsigned __int128)(unsigned long long)k.k_hi << 64 |
+                                             (unsigned long long)k.k_lo);
     bool holds;
     switch (k.op) {
       case kCmpEq: holds = v == c; break;

@@ -164,13 +164,15 @@ struct DevAgg {
 // HAVING decided per group on the device before the groups are compacted and copied
 // back (exec/cuda/group_keep.h): a group stays when every term holds. A term compares
 // one accumulator field (field 0: the row count; a SUM's low word, sign-extended, or
-// with `hi` >= 0 its high word too, as 128 bits; a MIN/MAX word) with k = k_hi:k_lo.
-// The host finisher evaluates HAVING again, so the terms may keep more groups than
-// pass, never fewer.
+// with `hi` >= 0 its high word too, as 128 bits; a MIN/MAX word) with k = k_hi:k_lo,
+// or with `rlo` >= 0 with another field read the same way (rlo, rhi: TPC-H Q21's
+// min(c) <> max(c)). The host finisher evaluates HAVING again unless every conjunct is
+// a term, so the terms may keep more groups than pass, never fewer.
 constexpr int kMaxKeepTerms = 4;
 struct DevKeepTerm {
   int32_t lo = 0, hi = -1;
   int32_t op = kCmpEq;
+  int32_t rlo = -1, rhi = -1;
   int32_t pad = 0;
   int64_t k_lo = 0, k_hi = 0;
 };

@@ -260,11 +260,31 @@ void and_narrow(const unsigned long long* lo, int64_t k, size_t n, uint8_t* flag
   for (long i = 0; i < m; i++) flags[i] &= uint8_t(cmp(int64_t(lo[i]), k));
 }
 
+// flags[i] &= cmp(int64 word i, int64 word i of b): two narrow fields compared.
+template <typename Cmp>
+void and_narrow_fields(const unsigned long long* a, const unsigned long long* b, size_t n, uint8_t* flags, Cmp cmp) {
+  const long m = long(n);
+#pragma omp parallel for schedule(static) if (m > kParallelMin)
+  for (long i = 0; i < m; i++) flags[i] &= uint8_t(cmp(int64_t(a[i]), int64_t(b[i])));
+}
+
 // flags[i] &= HAVING term t of group i (group_kept's meaning): narrow words against a
-// constant within int64 in a loop per comparison, other terms group by group.
+// constant within int64, or two narrow fields, in a loop per comparison; other terms
+// group by group.
 void and_term(const DevKeepTerm& t, const unsigned long long* const* f, size_t n, uint8_t* flags) {
   const __int128 k = __int128((unsigned __int128)(unsigned long long)t.k_hi << 64 | (unsigned long long)t.k_lo);
-  if (t.hi < 0 && k >= INT64_MIN && k <= INT64_MAX) {
+  if (t.rlo >= 0 && t.hi < 0 && t.rhi < 0) {
+    const unsigned long long *a = f[t.lo], *b = f[t.rlo];
+    switch (t.op) {
+      case kCmpEq: return and_narrow_fields(a, b, n, flags, [](int64_t v, int64_t x) { return v == x; });
+      case kCmpNe: return and_narrow_fields(a, b, n, flags, [](int64_t v, int64_t x) { return v != x; });
+      case kCmpLt: return and_narrow_fields(a, b, n, flags, [](int64_t v, int64_t x) { return v < x; });
+      case kCmpLe: return and_narrow_fields(a, b, n, flags, [](int64_t v, int64_t x) { return v <= x; });
+      case kCmpGt: return and_narrow_fields(a, b, n, flags, [](int64_t v, int64_t x) { return v > x; });
+      default: return and_narrow_fields(a, b, n, flags, [](int64_t v, int64_t x) { return v >= x; });
+    }
+  }
+  if (t.rlo < 0 && t.hi < 0 && k >= INT64_MIN && k <= INT64_MAX) {
     const unsigned long long* lo = f[t.lo];
     const int64_t c = int64_t(k);
     switch (t.op) {

@@ -358,6 +358,7 @@ QueryResult Database::Impl::run(const std::string& sql, QueryOptions& options) {
   // Executors poll the flag (subqueries run while binding, so from here on); commits
   // never do, so a write is either whole or absent.
   CancelScope cancel_scope(options.cancel.get());
+  sql::KeySetScope key_sets;  // the key sets this statement's subqueries built, kept until its end
   throw_if_cancelled();
   const bool cache = api::plan_cache_enabled(options.settings);
   if (cache)

@@ -81,6 +81,10 @@ plan::KeySetPtr key_set_of_column(const TempTable& t) {
   return set;
 }
 
+KeySetScope::~KeySetScope() {
+  for (CachedSet& c : cached) c = CachedSet{};
+}
+
 double key_set_build_ms() { return build_ms; }
 
 }  // namespace raydb::sql

@@ -60,6 +60,23 @@ TEST(KeySetBuilder, TheSameBufferGivesTheSameSetAnotherBufferItsOwn) {
   expect_brute_force(b, *other);
 }
 
+// A statement's scope forgets its sets: the same buffer afterwards builds anew.
+TEST(KeySetBuilder, TheStatementScopeForgetsItsSets) {
+  std::vector<std::optional<int64_t>> a;
+  for (int i = 0; i < 500; i++) a.push_back(i * 7);
+  const TempTable t = table_of(a, Type::bigint());
+  plan::KeySetPtr first;
+  {
+    KeySetScope statement;
+    first = key_set_of_column(t);
+    EXPECT_EQ(key_set_of_column(t), first);
+  }
+  plan::KeySetPtr again = key_set_of_column(t);
+  ASSERT_NE(again, nullptr);
+  EXPECT_NE(again, first);
+  expect_brute_force(a, *again);
+}
+
 TEST(KeySetBuilder, OtherColumnsGiveNoSet) {
   TempTableBuilder b("t", {"s"}, {Type::varchar()}, "test table");
   b.append(0, Value::varchar("x"));

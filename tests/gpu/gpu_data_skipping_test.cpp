@@ -180,7 +180,7 @@ TEST(StarBlocks, PassingKeyRangeIsBruteForce) {
   d.key = k;
   EXPECT_FALSE(exec::cuda::passing_key_range(d, 1 << 20));  // no filter: no bound
   for (auto ranges : std::vector<std::vector<std::pair<int64_t, int64_t>>>{{{3, 3}}, {{0, 1}, {7, 8}}, {{11, 20}}}) {
-    d.filters = {exec::cuda::StarFilter{t, -1, ranges, 1}};
+    d.filters = {exec::cuda::StarFilter{t, -1, ranges, 1, nullptr, false}};
     int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
     for (size_t i = 0; i < keys.size(); i++)
       for (auto [a, b] : ranges)

@@ -418,13 +418,14 @@ QueryResult Database::Impl::run(const std::string& sql, QueryOptions& options) {
   // RAYDB_TRACE_BLOCKS: the statement's split, where binding's own work (rewrites, key
   // sets built from blocks' rows) is its time less the blocks it ran.
   static const bool trace = std::getenv("RAYDB_TRACE_BLOCKS") != nullptr;
-  if (trace)
+  if (trace) {
+    const double sets_ms = sql::key_set_build_ms() - sets0;
     std::fprintf(stderr,
                  "trace: statement %.3f ms: parse %.3f, bind %.3f (blocks %.3f, key sets %.3f, other %.3f), last block "
                  "%.3f\n",
-                 r.elapsed_ms, parse_ms, bind_ms, runner.blocks_ms(), sql::key_set_build_ms() - sets0,
-                 bind_ms - runner.blocks_ms() - (sql::key_set_build_ms() - sets0),
+                 r.elapsed_ms, parse_ms, bind_ms, runner.blocks_ms(), sets_ms, bind_ms - runner.blocks_ms() - sets_ms,
                  r.elapsed_ms - parse_ms - bind_ms);
+  }
   return r;
 }
 

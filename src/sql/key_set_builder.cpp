@@ -27,23 +27,6 @@ constexpr size_t kCached = 4;
 thread_local std::array<CachedSet, kCached> cached;
 thread_local size_t next_slot = 0;
 
-// Stored words of a column of physical width 4 or 8, widened, rows flagged NULL by
-// `flag` (an INTEGER indicator: 1 = NULL) left out (columns without NULL rows are read
-// by read_column_words).
-template <typename T>
-std::vector<int64_t> read_words(const T* v, uint64_t n, const Column* flag, bool& has_null) {
-  std::vector<int64_t> words;
-  words.reserve(n);
-  for (uint64_t r = 0; r < n; r++) {
-    if (flag->get_int(r) != 0) {
-      has_null = true;
-      continue;
-    }
-    words.push_back(v[r]);
-  }
-  return words;
-}
-
 plan::KeySetPtr build(const TempTable& t) {
   const Type type = t.type(0);
   const Column& col = t.table->column(0);
@@ -51,9 +34,18 @@ plan::KeySetPtr build(const TempTable& t) {
   const Column* flag = t.nullable(0) ? &t.table->column(size_t(t.null_flag[0])) : nullptr;
   bool has_null = false;
   std::vector<int64_t> words;
-  if (!flag) read_column_words(col, t.rows(), words);
-  else if (col.type().physical_width() == 4) words = read_words(col.data<int32_t>(), t.rows(), flag, has_null);
-  else words = read_words(col.data<int64_t>(), t.rows(), flag, has_null);
+  read_column_words(col, t.rows(), words);
+  if (flag) {  // rows the indicator flags NULL (1) left out
+    std::vector<int64_t> flags;
+    read_column_words(*flag, t.rows(), flags);
+    size_t kept = 0;
+    for (size_t r = 0; r < words.size(); r++) {
+      words[kept] = words[r];
+      kept += flags[r] == 0;
+    }
+    has_null = kept < words.size();
+    words.resize(kept);
+  }
   return plan::KeySet::make(type, std::move(words), has_null);
 }
 

@@ -15,20 +15,6 @@ namespace raydb::exec::cuda {
 
 namespace {
 
-// Bits [from, to] (offsets, inclusive) set with plain stores: the caller owns every
-// word they touch.
-void set_bits(uint32_t* bits, uint64_t from, uint64_t to) {
-  const uint64_t first = from >> 5, last = to >> 5;
-  const uint32_t head = ~0u << (from & 31), tail = ~0u >> (31 - (to & 31));
-  if (first == last) {
-    bits[first] |= head & tail;
-    return;
-  }
-  bits[first] |= head;
-  for (uint64_t w = first + 1; w < last; w++) bits[w] = ~0u;
-  bits[last] |= tail;
-}
-
 // Bitmap words [wb, we) of the window's ranges (bit offsets from `vlo`), each word
 // written by this call alone, so neighbouring ranges that share a word need no atomics
 // and threads own disjoint slices. In blocks of 16 KB: a block is zeroed (the first
@@ -52,7 +38,7 @@ void fill_words(const KeySetWindow& w, uint64_t vlo, uint32_t* bits, uint64_t wb
       const auto [a, b] = w.at(i);
       const uint64_t from = uint64_t(a) - vlo, to = uint64_t(b) - vlo;
       if (from >= end_bit) break;
-      set_bits(bits, std::max(from, from_bit), std::min(to, end_bit - 1));
+      set_bit_range<false>(bits, std::max(from, from_bit), std::min(to, end_bit - 1));
       if (to >= end_bit) break;  // continues in the next block
     }
   }

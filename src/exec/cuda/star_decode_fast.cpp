@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <functional>
 
 #include "common/error.h"
 #include "common/int_math.h"
@@ -252,20 +253,22 @@ struct PackedWords {
   }
 };
 
-// flags[i] &= cmp(int64 word i, k): one plain loop per comparison.
-template <typename Cmp>
-void and_narrow(const unsigned long long* lo, int64_t k, size_t n, uint8_t* flags, Cmp cmp) {
-  const long m = long(n);
+// flags[i] &= (int64 word i) op rhs(i): one plain loop per comparison.
+template <typename Rhs>
+void and_narrow(const unsigned long long* lo, const Rhs& rhs, int op, size_t n, uint8_t* flags) {
+  auto loop = [&](auto cmp) {
+    const long m = long(n);
 #pragma omp parallel for schedule(static) if (m > kParallelMin)
-  for (long i = 0; i < m; i++) flags[i] &= uint8_t(cmp(int64_t(lo[i]), k));
-}
-
-// flags[i] &= cmp(int64 word i, int64 word i of b): two narrow fields compared.
-template <typename Cmp>
-void and_narrow_fields(const unsigned long long* a, const unsigned long long* b, size_t n, uint8_t* flags, Cmp cmp) {
-  const long m = long(n);
-#pragma omp parallel for schedule(static) if (m > kParallelMin)
-  for (long i = 0; i < m; i++) flags[i] &= uint8_t(cmp(int64_t(a[i]), int64_t(b[i])));
+    for (long i = 0; i < m; i++) flags[i] &= uint8_t(cmp(int64_t(lo[i]), rhs(i)));
+  };
+  switch (op) {
+    case kCmpEq: return loop(std::equal_to<int64_t>());
+    case kCmpNe: return loop(std::not_equal_to<int64_t>());
+    case kCmpLt: return loop(std::less<int64_t>());
+    case kCmpLe: return loop(std::less_equal<int64_t>());
+    case kCmpGt: return loop(std::greater<int64_t>());
+    default: return loop(std::greater_equal<int64_t>());
+  }
 }
 
 // flags[i] &= HAVING term t of group i (group_kept's meaning): narrow words against a
@@ -274,27 +277,12 @@ void and_narrow_fields(const unsigned long long* a, const unsigned long long* b,
 void and_term(const DevKeepTerm& t, const unsigned long long* const* f, size_t n, uint8_t* flags) {
   const __int128 k = __int128((unsigned __int128)(unsigned long long)t.k_hi << 64 | (unsigned long long)t.k_lo);
   if (t.rlo >= 0 && t.hi < 0 && t.rhi < 0) {
-    const unsigned long long *a = f[t.lo], *b = f[t.rlo];
-    switch (t.op) {
-      case kCmpEq: return and_narrow_fields(a, b, n, flags, [](int64_t v, int64_t x) { return v == x; });
-      case kCmpNe: return and_narrow_fields(a, b, n, flags, [](int64_t v, int64_t x) { return v != x; });
-      case kCmpLt: return and_narrow_fields(a, b, n, flags, [](int64_t v, int64_t x) { return v < x; });
-      case kCmpLe: return and_narrow_fields(a, b, n, flags, [](int64_t v, int64_t x) { return v <= x; });
-      case kCmpGt: return and_narrow_fields(a, b, n, flags, [](int64_t v, int64_t x) { return v > x; });
-      default: return and_narrow_fields(a, b, n, flags, [](int64_t v, int64_t x) { return v >= x; });
-    }
+    const unsigned long long* b = f[t.rlo];
+    return and_narrow(f[t.lo], [b](long i) { return int64_t(b[i]); }, t.op, n, flags);
   }
   if (t.rlo < 0 && t.hi < 0 && k >= INT64_MIN && k <= INT64_MAX) {
-    const unsigned long long* lo = f[t.lo];
     const int64_t c = int64_t(k);
-    switch (t.op) {
-      case kCmpEq: return and_narrow(lo, c, n, flags, [](int64_t v, int64_t x) { return v == x; });
-      case kCmpNe: return and_narrow(lo, c, n, flags, [](int64_t v, int64_t x) { return v != x; });
-      case kCmpLt: return and_narrow(lo, c, n, flags, [](int64_t v, int64_t x) { return v < x; });
-      case kCmpLe: return and_narrow(lo, c, n, flags, [](int64_t v, int64_t x) { return v <= x; });
-      case kCmpGt: return and_narrow(lo, c, n, flags, [](int64_t v, int64_t x) { return v > x; });
-      default: return and_narrow(lo, c, n, flags, [](int64_t v, int64_t x) { return v >= x; });
-    }
+    return and_narrow(f[t.lo], [c](long) { return c; }, t.op, n, flags);
   }
   DevGroupKeep one;
   one.nterms = 1;

@@ -37,7 +37,9 @@ void run_on_device(StarRun& r) {
   gpu::check_cuda(cudaEventRecord(r.ctx.start, r.ctx.stream), "cudaEventRecord");
   if (!r.nothing) {
     build_dimensions(r);
+    r.marks.mark("dims");
     plan_root_groups(r);
+    r.marks.mark("root groups");
     // Between the dimension kernels and the fact pass: a cancelled statement stops
     // once the queued work is done.
     if (cancel_requested(current_cancel_flag())) {
@@ -48,12 +50,16 @@ void run_on_device(StarRun& r) {
       Timer host;
       StarParams p = fact_params(r);
       r.params_host_ms = host.elapsed_ms();
+      r.marks.mark("params");
       host.reset();
       gpu::DeviceBuffer acc;
       run_fact_pass(r, p, acc);
       r.enqueue_host_ms = host.elapsed_ms();
+      r.marks.mark("fact pass");
       copy_groups_back(r, p, acc);
+      r.marks.mark("copy back");
       run_order_statistics(r, p);
+      r.marks.mark("order stats");
     }
   }
   // A fact predicate found empty only while the kernel's parameters were made leaves
@@ -109,12 +115,14 @@ ResultTable execute_star(const plan::PhysicalPlan& plan, const StarPlan& sp, con
   upload_star_columns(r);
   throw_if_cancelled();
   const double upload_ms = timer.elapsed_ms();
+  r.marks.mark("upload");
   // Data skipping: decided on the host from zone maps (also when no row can pass, for
   // EXPLAIN ANALYZE); with every block skipped no row can pass.
   r.blocks = fact_blocks(sp, r.q);
   if (r.blocks && r.blocks->ranges.empty()) r.nothing = true;
   collect_filter_ranges(r);
   plan_accumulators(r);
+  r.marks.mark("blocks+ranges+accumulators");
   run_on_device(r);
   // The fact bytes the kernel's launches cover (the bandwidth floor `raydb bench`
   // prints): packed columns at their bits per row.
@@ -134,6 +142,7 @@ ResultTable execute_star(const plan::PhysicalPlan& plan, const StarPlan& sp, con
   decode_star_result(r, result);
   // cuda_profile: the host's part after the stop event (group ids to rows), which the
   // device phases above do not show.
+  if (r.marks.enabled()) std::fprintf(stderr, "cuda star steps (device/host ms): %s\n", r.marks.text().c_str());
   if (r.settings.cuda_profile())
     std::fprintf(stderr, "cuda decode: %.3f ms for %zu groups (host wall before it %.3f ms)\n", decode.elapsed_ms(),
                  r.present.size(), gpu_wall_ms);

@@ -25,6 +25,7 @@
 #include "gpu/current_device.h"
 #include "gpu/device_buffer.h"
 #include "gpu/event.h"
+#include "gpu/phase_marks.h"
 #include "gpu/pinned_buffer.h"
 #include "gpu/stream.h"
 
@@ -80,7 +81,13 @@ struct StreamRun;
 
 struct StarRun {
   StarRun(const StarPlan& sp, const plan::LogicalQuery& q, const Settings& settings, const StreamPlan* stream)
-      : sp(sp), q(q), settings(settings), ctx(StarContext::instance()), cache(ColumnCache::instance()), stream(stream) {}
+      : sp(sp),
+        q(q),
+        settings(settings),
+        ctx(StarContext::instance()),
+        cache(ColumnCache::instance()),
+        stream(stream),
+        marks(settings.cuda_profile(), ctx.stream) {}
 
   const StarPlan& sp;
   const plan::LogicalQuery& q;
@@ -113,6 +120,7 @@ struct StarRun {
   // (fact_set.h), and those sets' copies and allocations.
   double ranges_host_ms = 0, sets_host_ms = 0, set_uploads_host_ms = 0;
   std::string phases;          // device phase times (EXPLAIN ANALYZE, cuda_profile)
+  gpu::PhaseMarks marks;       // cuda_profile: device/host time of each step, upload to decode
 
   // Long range sets of fact predicates (bitmaps or sorted pairs), alive for the launch.
   std::vector<gpu::DeviceBuffer> pred_sets;

@@ -3,6 +3,7 @@
 // join_build / join_probe, group_step and project_step; they share one GeneralQuery.
 #include "exec/cuda/general/general_executor.h"
 
+#include <cstdio>
 #include <memory>
 
 #include "common/cancel.h"
@@ -55,9 +56,11 @@ Tuples join_rows(GeneralQuery& g) {
   for (auto& j : g.gp.joins) {
     stop_if_cancelled(g);
     sides.push_back(build_join_side(g, j));
+    g.marks.mark("build " + g.q.tables[size_t(j.build_table)].alias);
   }
   stop_if_cancelled(g);
   cur = scan_table(g, g.gp.root);
+  g.marks.mark(fmt::format("scan {} ({} rows)", g.q.tables[size_t(g.gp.root)].alias, cur.n));
   for (auto* side : order_join_sides(g, sides)) {
     stop_if_cancelled(g);
     // The CPU stops probing a batch once no row is left (later residuals never run).
@@ -66,6 +69,7 @@ Tuples join_rows(GeneralQuery& g) {
       continue;
     }
     probe_join_side(g, *side, cur);
+    g.marks.mark(fmt::format("probe {} ({} rows)", g.q.tables[size_t(side->j->build_table)].alias, cur.n));
   }
   cur.publish(g.s);
   return cur;
@@ -89,6 +93,7 @@ ResultTable GeneralExecutor::execute(const plan::PhysicalPlan& plan, const Gener
     aggregate_rows(g, cur, result);
   else
     project_rows(g, cur, result);
+  g.marks.mark(g.q.is_aggregate ? "aggregate" : "project");
   detach_domains(gp, result);
   gpu::check_cuda(cudaEventRecord(st.stop, g.s), "cudaEventRecord");
   gpu::wait_cancellable(g.s, "query");
@@ -96,6 +101,7 @@ ResultTable GeneralExecutor::execute(const plan::PhysicalPlan& plan, const Gener
   gpu::check_cuda(cudaEventElapsedTime(&ms, st.start, st.stop), "cudaEventElapsedTime");
   result.device_ms = ms;
   result.device_bytes = g.programs.bytes_read();
+  if (g.marks.enabled()) std::fprintf(stderr, "cuda general phases (device/host ms): %s\n", g.marks.text().c_str());
   result.profile = fmt::format("cuda (general path): device {:.3f} ms, host wall {:.3f} ms, {} joined rows{}", ms,
                                timer.elapsed_ms(), cur.n, g.skipped);
   return result;

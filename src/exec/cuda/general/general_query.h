@@ -9,12 +9,13 @@
 #include "common/settings.h"
 #include "exec/cuda/general/general_plan.h"
 #include "exec/cuda/general/program_runner.h"
+#include "gpu/phase_marks.h"
 
 namespace raydb::exec::cuda::general {
 
 struct GeneralQuery {
   GeneralQuery(const plan::PhysicalPlan& plan, const GeneralPlan& gp, const Settings& settings, cudaStream_t s)
-      : plan(plan), gp(gp), q(*plan.query), settings(settings), s(s), nt(q.tables.size()), programs(s) {}
+      : plan(plan), gp(gp), q(*plan.query), settings(settings), s(s), nt(q.tables.size()), programs(s), marks(settings.cuda_profile(), s) {}
 
   const plan::PhysicalPlan& plan;
   const GeneralPlan& gp;
@@ -25,6 +26,7 @@ struct GeneralQuery {
   bool keep_on_device = false;  // ExecOptions::keep_result_on_device
   ProgramRunner programs;
   std::string skipped;  // EXPLAIN ANALYZE: the scans' zone-map blocks (scan_step)
+  gpu::PhaseMarks marks;  // cuda_profile: device/host time per operator
 };
 
 }  // namespace raydb::exec::cuda::general

@@ -70,6 +70,18 @@ sql::TempTable SubqueryRunner::materialize(plan::LogicalQuery q, const std::stri
                    size_t(shared->rows()));
     return std::move(*shared);
   }
+  for (const Ran& r : ran_) {
+    if (!plan::same_query(r.q, q)) continue;
+    // The same rows under this block's name: the columns are shared, not copied.
+    sql::TempTable t = r.rows;
+    t.table = std::make_shared<const Table>(name, r.rows.table->columns());
+    count_materialized(t.rows() * t.columns());
+    if (std::getenv("RAYDB_TRACE_BLOCKS"))
+      std::fprintf(stderr, "block %s: %zu rows, the same as an earlier block of the statement (not run)\n",
+                   one_line(what).c_str(), size_t(t.rows()));
+    return t;
+  }
+  plan::LogicalQuery kept_q = q;
   const std::vector<std::string> names = q.output_names;
   // RAYDB_TRACE_BLOCKS=1: each block bound as a table, its rows and times on stderr
   // (where a multi-block statement spends its time, on any backend).
@@ -91,6 +103,7 @@ sql::TempTable SubqueryRunner::materialize(plan::LogicalQuery q, const std::stri
     for (size_t row = 0; row < n; row++) b.append(c, r.get(row, c));
   }
   sql::TempTable t = b.finish();
+  ran_.push_back(Ran{std::move(kept_q), t});
   auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
   blocks_ms_ += ms(t0, std::chrono::steady_clock::now());
   if (trace) {

@@ -5,6 +5,7 @@
 // and keeps the rows as an sql::TempTable.
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "raydb/raydb.h"
 #include "sql/query_runner.h"
@@ -36,6 +37,14 @@ class SubqueryRunner : public sql::QueryRunner {
  private:
   Run run_;
   double blocks_ms_ = 0;
+  // The blocks this statement ran and their rows: a block the same as one of them
+  // (plan::same_query: same tables, filters, output) takes its rows instead of running
+  // again. The statement's tables do not change while it binds.
+  struct Ran {
+    plan::LogicalQuery q;
+    sql::TempTable rows;
+  };
+  std::vector<Ran> ran_;
 };
 
 }  // namespace raydb::api

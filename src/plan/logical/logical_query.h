@@ -122,4 +122,12 @@ struct LogicalQuery {
   std::string to_string() const;  // for EXPLAIN
 };
 
+// Whether two blocks give the same rows: the same table objects, and structurally the
+// same filters, grouping, aggregates, HAVING, SELECT list (names too: they name the
+// result's columns), DISTINCT, ORDER BY and LIMIT (same_expr). Blocks with window
+// functions are never the same (not compared). A statement's binder materializes some
+// subqueries more than once (a correlated one's key reduction reads the same IN
+// subquery as the outer block); the runner keeps the first one's rows for the others.
+bool same_query(const LogicalQuery& a, const LogicalQuery& b);
+
 }  // namespace raydb::plan

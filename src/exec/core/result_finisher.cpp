@@ -1,12 +1,12 @@
 #include "exec/core/result_finisher.h"
 
 #include <algorithm>
-#include <cmath>
 #include <numeric>
 
 #include "exec/core/expression_evaluator.h"
 #include "exec/core/group_table.h"
 #include "exec/core/key_encoder.h"
+#include "exec/core/order_compare.h"
 
 namespace raydb::exec {
 
@@ -15,43 +15,14 @@ using plan::LogicalQuery;
 
 namespace {
 
-// Sorts row indices by ORDER BY keys: NULLs first or last per key as the item says
-// (the binder fills in PostgreSQL's default: last in ASC, first in DESC).
+// Sorts row indices by ORDER BY keys (order_compare.h), ties by row.
 std::vector<uint32_t> sort_rows(const std::vector<Vector>& keys, const std::vector<plan::OrderItem>& items, size_t n,
                                 int64_t limit) {
   std::vector<uint32_t> idx(n);
   std::iota(idx.begin(), idx.end(), 0);
   auto cmp = [&](uint32_t a, uint32_t b) {
-    for (size_t k = 0; k < keys.size(); k++) {
-      const Vector& v = keys[k];
-      const bool desc = items[k].descending;
-      bool na = v.is_null(a), nb = v.is_null(b);
-      if (na || nb) {
-        if (na && nb) continue;
-        // Independent of the direction: a NULL precedes a value exactly when NULLs go first.
-        return items[k].nulls_first ? na : nb;
-      }
-      int c = 0;
-      switch (v.kind) {
-        case VectorKind::kInt:
-        case VectorKind::kCode: c = (v.ints[a] > v.ints[b]) - (v.ints[a] < v.ints[b]); break;
-        case VectorKind::kHuge: c = (v.huge[a] > v.huge[b]) - (v.huge[a] < v.huge[b]); break;
-        case VectorKind::kDouble: {
-          // PostgreSQL's order: NaN above every number and equal to itself (a strict
-          // weak order; IEEE comparisons alone are not one, and std::sort needs one).
-          const double x = v.doubles[a], y = v.doubles[b];
-          const bool nx = std::isnan(x), ny = std::isnan(y);
-          c = (nx || ny) ? int(nx) - int(ny) : (x > y) - (x < y);
-          break;
-        }
-        case VectorKind::kString: {
-          int r = v.strings[a].compare(v.strings[b]);
-          c = (r > 0) - (r < 0);
-          break;
-        }
-      }
-      if (c != 0) return desc ? c > 0 : c < 0;
-    }
+    for (size_t k = 0; k < keys.size(); k++)
+      if (const int c = compare_order_rows(keys[k], items[k], a, b)) return c < 0;
     return a < b;  // stable
   };
   if (limit >= 0 && size_t(limit) < n) {

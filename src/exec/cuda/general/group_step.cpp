@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 #include "common/error.h"
 #include "exec/core/aggregate_states.h"
@@ -9,6 +10,7 @@
 #include "exec/core/key_encoder.h"
 #include "exec/core/radix_order.h"
 #include "exec/core/result_finisher.h"
+#include "exec/core/top_groups.h"
 #include "exec/cuda/general/general_kernels.h"
 #include "exec/cuda/general/group_aggregate.h"
 #include "exec/cuda/general/group_ids.h"
@@ -52,18 +54,31 @@ GroupIds group_ids(GeneralQuery& g, const std::vector<Column128>& keys, uint64_t
   return hash_group_ids(kcols, n, need_order, g.s);
 }
 
-// Group keys at each group's first row.
+// Group keys at the first row of each of `kept` groups (all groups when null).
 std::vector<Vector> group_key_vectors(GeneralQuery& g, const std::vector<Column128>& keys, const GroupIds& ids,
-                                      uint64_t groups, ResultTable& result) {
+                                      uint64_t groups, const std::vector<uint32_t>* kept, ResultTable& result) {
+  const uint64_t m = kept ? kept->size() : groups;
+  gpu::DeviceBuffer kept_first;
+  const uint32_t* first = ids.first.get<uint32_t>();
+  if (kept && m > 0) {
+    // The kept groups' first rows, picked on the host (a copy of 4 bytes a group).
+    std::vector<uint32_t> all(groups), picked(m);
+    gpu::check_cuda(cudaMemcpyAsync(all.data(), first, groups * 4, cudaMemcpyDeviceToHost, g.s), "group keys");
+    gpu::check_cuda(cudaStreamSynchronize(g.s), "group keys");
+    for (uint64_t i = 0; i < m; i++) picked[i] = all[(*kept)[i]];
+    kept_first = gpu::DeviceBuffer(m * 4, "group keys");
+    gpu::check_cuda(cudaMemcpyAsync(kept_first.get<uint32_t>(), picked.data(), m * 4, cudaMemcpyHostToDevice, g.s),
+                    "group keys");
+    first = kept_first.get<uint32_t>();
+  }
   std::vector<Vector> key_vectors;
   for (size_t k = 0; k < keys.size(); k++) {
     Column128 c;
-    c.values = gpu::DeviceBuffer(std::max<uint64_t>(groups, 1) * 16, "group keys");
-    c.nulls = gpu::DeviceBuffer(std::max<uint64_t>(groups, 1), "group keys");
-    launch_gather_i128(keys[k].v(), keys[k].nl(), ids.first.get<uint32_t>(), groups, c.values.get<__int128>(),
-                       c.nulls.get<uint8_t>(), g.s);
+    c.values = gpu::DeviceBuffer(std::max<uint64_t>(m, 1) * 16, "group keys");
+    c.nulls = gpu::DeviceBuffer(std::max<uint64_t>(m, 1), "group keys");
+    launch_gather_i128(keys[k].v(), keys[k].nl(), first, m, c.values.get<__int128>(), c.nulls.get<uint8_t>(), g.s);
     gpu::check_cuda(cudaStreamSynchronize(g.s), "group keys");
-    key_vectors.push_back(host_vector(g.gp.group_keys[k], c, groups, *result.interner, g.s));
+    key_vectors.push_back(host_vector(g.gp.group_keys[k], c, m, *result.interner, g.s));
   }
   return key_vectors;
 }
@@ -140,6 +155,20 @@ std::vector<uint32_t> group_order(GeneralQuery& g, std::vector<Vector>& key_vect
   return order;
 }
 
+// ORDER BY an aggregate LIMIT k over many groups: the groups that can reach the result
+// (exec/core/top_groups.h), decided before any group key leaves the device; nullopt
+// when the query cannot be pruned so or pruning would keep most groups.
+std::optional<std::vector<uint32_t>> top_groups(GeneralQuery& g, const AggregateStates& states, uint64_t groups) {
+  std::vector<bool> read;
+  if (groups < 2 || !prunable_top_groups(g.q, &read)) return std::nullopt;
+  std::vector<uint32_t> all(groups);
+  std::iota(all.begin(), all.end(), 0);
+  std::vector<Vector> ranked(g.gp.aggs.size());
+  for (size_t a = 0; a < ranked.size(); a++)
+    if (read[a]) ranked[a] = states.finalize(a, all);
+  return top_group_candidates(g.q, ranked, groups);
+}
+
 }  // namespace
 
 void aggregate_rows(GeneralQuery& g, const Tuples& cur, ResultTable& result) {
@@ -152,8 +181,6 @@ void aggregate_rows(GeneralQuery& g, const Tuples& cur, ResultTable& result) {
     ids = group_ids(g, keys, n);
     groups = ids.groups;
   }
-  std::vector<Vector> key_vectors = group_key_vectors(g, keys, ids, groups, result);
-
   GroupLayout layout;
   layout.n = n;
   layout.groups = groups;
@@ -163,10 +190,17 @@ void aggregate_rows(GeneralQuery& g, const Tuples& cur, ResultTable& result) {
   states.resize(groups);
   load_aggregates(g, cur, layout, states);
 
-  const std::vector<uint32_t> order = group_order(g, key_vectors, groups, result);
+  // The groups the finish reads (all, or the candidates of ORDER BY ... LIMIT), their
+  // keys, and their order (ascending key words) as group ids.
+  const std::optional<std::vector<uint32_t>> kept = top_groups(g, states, groups);
+  std::vector<Vector> key_vectors = group_key_vectors(g, keys, ids, groups, kept ? &*kept : nullptr, result);
+  const uint64_t m = kept ? kept->size() : groups;
+  std::vector<uint32_t> order = group_order(g, key_vectors, m, result);
+  if (kept)
+    for (auto& o : order) o = (*kept)[o];
   std::vector<Vector> agg_vectors;
   for (size_t a = 0; a < g.gp.aggs.size(); a++) agg_vectors.push_back(states.finalize(a, order));
-  size_t rows = groups;
+  size_t rows = m;
   std::vector<Vector> outputs = finish_aggregation(g.q, std::move(key_vectors), std::move(agg_vectors), rows);
   finish_rows(g.q, std::move(outputs), rows, result);
 }

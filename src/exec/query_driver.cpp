@@ -4,6 +4,10 @@
 
 #include "common/error.h"
 #include "common/stage_times.h"
+#include "common/timer.h"
+
+#include <cstdio>
+#include <cstdlib>
 #include "plan/logical/columns_read.h"
 
 namespace raydb::exec {
@@ -102,6 +106,10 @@ void QueryDriver::prepare(plan::PhysicalPlan& plan, const ExecutionRequest& requ
 ResultTable QueryDriver::run(plan::PhysicalPlan& plan, const ExecutionRequest& request,
                              const std::vector<IndexOnTable>& indexes, const ExecOptions& options) const {
   size_t first = 0;
+  // RAYDB_TRACE_BLOCKS: admission (analysis, access paths), the device lock's wait and
+  // the backend's run, per block.
+  static const bool trace = std::getenv("RAYDB_TRACE_BLOCKS") != nullptr;
+  Timer timer;
   {
     // --timing: the backends' admission and access paths (their device and verify
     // work nested inside counts as those stages).
@@ -112,12 +120,17 @@ ResultTable QueryDriver::run(plan::PhysicalPlan& plan, const ExecutionRequest& r
     try {
       // EXPLAIN ANALYZE: what the plan's RT scan paths did, before the executor's lines.
       reset_rt_scan_stats();
+      const double prepared_ms = timer.elapsed_ms();
       auto lock = device_lock(*backends_[i]);
+      const double locked_ms = timer.elapsed_ms();
       StageScope stage(Stage::kExecute);
       ExecOptions run_options = options;
       if (lock.owns_lock()) run_options.device_lock = &lock;
       ResultTable r = backends_[i]->execute(plan, run_options);
       r.profile = rt_scan_profile() + r.profile;
+      if (trace)
+        std::fprintf(stderr, "trace: driver prepare %.3f ms, device lock %.3f ms, backend execute %.3f ms\n",
+                     prepared_ms, locked_ms - prepared_ms, timer.elapsed_ms() - locked_ms);
       return r;
     } catch (const Error& e) {
       // Out of device memory or a shape turned down at run time: `auto` runs the plan

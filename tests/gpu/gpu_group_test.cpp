@@ -147,18 +147,20 @@ TEST(GpuHashGroup, OrderByAnAggregateLimitKeepsOnlyCandidateGroups) {
   // ORDER BY an aggregate LIMIT k over many groups: the general path turns only the
   // candidate groups' keys into values (exec/core/top_groups.h). NULL aggregates (first
   // in DESC), ties at the k-th value (counts), OFFSET, HAVING, DOUBLE averages and a
-  // string key from a join, each row for row against the CPU.
+  // string key from a join, each row for row against the CPU. Group keys break the
+  // ties last: rows tied on every ORDER BY item come in each backend's group order
+  // (the CPU's hash table's), so LIMIT may keep different ones of them.
   const char* sqls[] = {
       "select lo_custkey, c_name, sum(case when lo_quantity > 40 then null else lo_revenue end) r "
-      "from lineorder, customer where lo_custkey = c_custkey group by lo_custkey, c_name order by r desc limit 10",
+      "from lineorder, customer where lo_custkey = c_custkey group by lo_custkey, c_name order by r desc, lo_custkey limit 10",
       "select lo_custkey, c_city, count(*) c, sum(case when lo_tax > 4 then null else lo_revenue end) "
-      "from lineorder, customer where lo_custkey = c_custkey group by 1, 2 order by c desc limit 7 offset 2",
+      "from lineorder, customer where lo_custkey = c_custkey group by 1, 2 order by c desc, 1, 2 limit 7 offset 2",
       "select lo_orderkey % 50000 as k, count(*), sum(case when lo_tax > 4 then null else lo_quantity end) q "
-      "from lineorder group by 1 having count(*) > 3 order by q, count(*) desc limit 5",
+      "from lineorder group by 1 having count(*) > 3 order by q, count(*) desc, 1 limit 5",
       "select lo_custkey, avg(cast(lo_discount as double)) a, max(case when lo_tax > 6 then null else lo_tax end) "
       "from lineorder group by lo_custkey order by a desc, lo_custkey limit 9",
       "select lo_suppkey, lo_shipmode, sum(case when lo_tax > 4 then null else lo_revenue end) s from lineorder "
-      "group by 1, 2 order by s nulls first limit 4",
+      "group by 1, 2 order by s nulls first, 1, 2 limit 4",
   };
   for (const char* sql : sqls) check(*db, sql, true);
 }

@@ -1,4 +1,6 @@
 // The CUDA backend's entry: the star kernels (star_executor.h) or the general path.
+#include <optional>
+
 #include "common/error.h"
 #include "exec/cuda/cuda_backend.h"
 #include "exec/cuda/cuda_plan_analysis.h"
@@ -14,18 +16,22 @@ namespace raydb::exec::cuda {
 // plan's analysis (cuda_plan_analysis.h) says which, computed when it was admitted.
 ResultTable CudaExecutor::execute(const plan::PhysicalPlan& plan, const ExecOptions& options) {
   const std::shared_ptr<const CudaPlanAnalysis> a = analysis_of(plan);
-  auto general_plan = [&]() {
-    const bool paths = plan.has_index_paths();
-    if (a->general && a->general_with_index_paths == paths) return *a->general;
-    auto g = general::analyze_general(plan);
-    if (auto* why = std::get_if<std::string>(&g))
-      fail(ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: {}", *why);
-    return std::get<general::GeneralPlan>(std::move(g));
-  };
+  // The plan's compiled general path when admission compiled it for this plan (read in
+  // place: its lookup tables can be megabytes), else compiled now.
   auto run_general = [&]() {
-    general::GeneralPlan gp = general_plan();
+    std::optional<general::GeneralPlan> compiled;
+    const general::GeneralPlan* gp = nullptr;
+    if (a->general && a->general_with_index_paths == plan.has_index_paths()) {
+      gp = &*a->general;
+    } else {
+      auto g = general::analyze_general(plan);
+      if (auto* why = std::get_if<std::string>(&g))
+        fail(ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: {}", *why);
+      compiled = std::get<general::GeneralPlan>(std::move(g));
+      gp = &*compiled;
+    }
     if (device_count() == 0) fail(ErrorKind::kNotImplemented, "no CUDA device: {}", no_device_reason());
-    return general::GeneralExecutor::execute(plan, gp, options.settings, options.keep_result_on_device);
+    return general::GeneralExecutor::execute(plan, *gp, options.settings, options.keep_result_on_device);
   };
   // [gpuidx] Plans with index scans or index joins run on the general path (index_steps.h).
   if (plan.has_index_paths() || !a->star) return run_general();

@@ -120,9 +120,11 @@ ResultTable execute_star(const plan::PhysicalPlan& plan, const StarPlan& sp, con
   // EXPLAIN ANALYZE); with every block skipped no row can pass.
   r.blocks = fact_blocks(sp, r.q);
   if (r.blocks && r.blocks->ranges.empty()) r.nothing = true;
+  r.marks.mark("blocks");
   collect_filter_ranges(r);
+  r.marks.mark("ranges");
   plan_accumulators(r);
-  r.marks.mark("blocks+ranges+accumulators");
+  r.marks.mark("accumulators");
   run_on_device(r);
   // The fact bytes the kernel's launches cover (the bandwidth floor `raydb bench`
   // prints): packed columns at their bits per row.

@@ -58,6 +58,7 @@ char* compact_groups(StarRun& r, const u64* base, uint64_t inv_words, Compaction
                                  c.ids.get<u64>(), c.n.get<u64>(), c.scratch.get(), s),
                   "compaction");
   gpu::check_cuda(cudaStreamSynchronize(s), "compaction");  // ptrs must be read before host staging is reused
+  r.marks.mark("compaction");
   return r.ctx.host.get<char>() + 64;
 }
 
@@ -97,9 +98,10 @@ char* read_compacted(StarRun& r, const Compaction& c, char* inv_host, uint64_t i
         "copy");
   gpu::check_cuda(cudaEventRecord(ctx.stop, s), "cudaEventRecord");
   gpu::check_cuda(cudaStreamSynchronize(s), "result copy");
+  r.marks.mark("compacted groups to the host");
   r.fields.assign(size_t(nfields), {});
   const u64* h = ctx.host.get<u64>();
-  for (size_t i = 0; i < n; i++) r.present.push_back(h[uint64_t(nfields) * n + i]);
+  r.present.assign(h + uint64_t(nfields) * n, h + uint64_t(nfields) * n + n);
   for (int f = 0; f < nfields; f++) r.fields[size_t(f)].assign(h + uint64_t(f) * n, h + uint64_t(f) * n + n);
   return inv_host;
 }

@@ -22,6 +22,20 @@ namespace {
 
 Operand boolean_result() { return Operand{Type::boolean(), VectorKind::kInt, nullptr}; }
 
+// Bits [lo, hi] of a bitmap in 64-bit words (bitmap_set.h's layout).
+void set_code_bits(std::vector<int64_t>& words, uint64_t lo, uint64_t hi) {
+  auto* w = reinterpret_cast<uint64_t*>(words.data());
+  const uint64_t first = lo >> 6, last = hi >> 6;
+  const uint64_t head = ~uint64_t(0) << (lo & 63), tail = ~uint64_t(0) >> (63 - (hi & 63));
+  if (first == last) {
+    w[first] |= head & tail;
+    return;
+  }
+  w[first] |= head;
+  for (uint64_t i = first + 1; i < last; i++) w[i] = ~uint64_t(0);
+  w[last] |= tail;
+}
+
 bool has_null_constant(const Expr& e) {
   ExpressionDepthGuard depth_guard;
   if (e.kind == ExprKind::kConstant && e.value.is_null()) return true;
@@ -479,20 +493,26 @@ std::optional<Operand> ExpressionEmitter::column_table(const Expr& e) {
   auto pred = ColumnPredicate::compile(e, q);
   if (!pred) return std::nullopt;
   const Dictionary* dict = q.tables[size_t(col->table_index)].table->column(size_t(col->column_index)).dictionary();
+  // The codes that pass, as a bitmap over the dictionary (kPInBitmap: a NULL code stays
+  // NULL, every code lies inside): filled from the predicate's code ranges a word at a
+  // time. Over TPC-H's 4 M part names at SF 20 a table of one int64 and one NULL flag
+  // per code (36 MB) was built per code and uploaded per run.
   HostLookup t;
-  t.values.resize(dict->size());
-  t.nulls.assign(dict->size(), 0);
-  for (uint32_t c = 0; c < dict->size(); c++) t.values[c] = pred->test(int64_t(c)) ? 1 : 0;
+  t.values.assign((uint64_t(dict->size()) + 63) / 64, 0);
+  for (auto [lo, hi] : pred->ranges()) {
+    const int64_t a = std::max<int64_t>(lo, 0), b = std::min<int64_t>(hi, int64_t(dict->size()) - 1);
+    if (a <= b) set_code_bits(t.values, uint64_t(a), uint64_t(b));
+  }
   ProgInstr load;
   load.op = kPLoad;
   load.slot = b_.column_slot(*col);
   b_.push(*col, load, 0, 1);
   CompiledProgram& p = b_.program();
-  ProgInstr lk;
-  lk.op = kPLookup;
-  lk.slot = int(p.lookups.size());
+  ProgInstr in;
+  in.op = kPInBitmap;
+  in.slot = int(p.lookups.size());
   p.lookups.push_back(std::move(t));
-  b_.push(e, lk, 1, 1);
+  b_.push(e, in, 1, 1);
   return boolean_result();
 }
 

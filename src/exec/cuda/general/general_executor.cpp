@@ -93,7 +93,6 @@ ResultTable GeneralExecutor::execute(const plan::PhysicalPlan& plan, const Gener
     aggregate_rows(g, cur, result);
   else
     project_rows(g, cur, result);
-  g.marks.mark(g.q.is_aggregate ? "aggregate" : "project");
   detach_domains(gp, result);
   gpu::check_cuda(cudaEventRecord(st.stop, g.s), "cudaEventRecord");
   gpu::wait_cancellable(g.s, "query");

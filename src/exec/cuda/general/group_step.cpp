@@ -175,12 +175,14 @@ void aggregate_rows(GeneralQuery& g, const Tuples& cur, ResultTable& result) {
   const uint64_t n = cur.n;
   const size_t G = g.gp.group_keys.size();
   std::vector<Column128> keys = group_key_values(g, cur);
+  g.marks.mark("group key values");
   uint64_t groups = G == 0 ? 1 : 0;
   GroupIds ids;
   if (G > 0 && n > 0) {
     ids = group_ids(g, keys, n);
     groups = ids.groups;
   }
+  g.marks.mark(fmt::format("group ids ({} groups)", groups));
   GroupLayout layout;
   layout.n = n;
   layout.groups = groups;
@@ -189,20 +191,26 @@ void aggregate_rows(GeneralQuery& g, const Tuples& cur, ResultTable& result) {
   AggregateStates states(&g.q.aggregates, result.interner.get());
   states.resize(groups);
   load_aggregates(g, cur, layout, states);
+  g.marks.mark("aggregates");
 
   // The groups the finish reads (all, or the candidates of ORDER BY ... LIMIT), their
   // keys, and their order (ascending key words) as group ids.
   const std::optional<std::vector<uint32_t>> kept = top_groups(g, states, groups);
+  g.marks.mark("top groups");
   std::vector<Vector> key_vectors = group_key_vectors(g, keys, ids, groups, kept ? &*kept : nullptr, result);
+  g.marks.mark("keys to host");
   const uint64_t m = kept ? kept->size() : groups;
   std::vector<uint32_t> order = group_order(g, key_vectors, m, result);
+  g.marks.mark("group order");
   if (kept)
     for (auto& o : order) o = (*kept)[o];
   std::vector<Vector> agg_vectors;
   for (size_t a = 0; a < g.gp.aggs.size(); a++) agg_vectors.push_back(states.finalize(a, order));
+  g.marks.mark("finalize");
   size_t rows = m;
   std::vector<Vector> outputs = finish_aggregation(g.q, std::move(key_vectors), std::move(agg_vectors), rows);
   finish_rows(g.q, std::move(outputs), rows, result);
+  g.marks.mark("finish");
 }
 
 }  // namespace raydb::exec::cuda::general

@@ -171,6 +171,7 @@ void project_rows(GeneralQuery& g, const Tuples& cur, ResultTable& result) {
       outputs.push_back(host_vector(p, c, n, *result.interner, g.s));
     }
   }
+  g.marks.mark("outputs to host");
   // As the CPU: SELECT columns, then one column per ORDER BY item.
   if (!g.q.order_by.empty()) {
     std::vector<Vector> keys;
@@ -179,6 +180,7 @@ void project_rows(GeneralQuery& g, const Tuples& cur, ResultTable& result) {
     for (auto& k : keys) outputs.push_back(std::move(k));
   }
   finish_rows(g.q, std::move(outputs), n, result);
+  g.marks.mark("finish");
 }
 
 }  // namespace raydb::exec::cuda::general

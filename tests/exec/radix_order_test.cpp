@@ -49,5 +49,27 @@ TEST(RadixOrder, ExtremesTiesAndOneDistinctKey) {
   EXPECT_EQ(ascending_order(down), reference(down));
 }
 
+// Keys of several words: the stable lexicographic (signed) order, across widths,
+// small and wide spans per word, ties on leading words, below and above the radix cutoff.
+TEST(RadixOrder, RowsOfSeveralWordsEqualStableLexicographicSort) {
+  std::mt19937_64 rng(11);
+  for (const size_t width : {size_t(1), size_t(2), size_t(3)}) {
+    for (const size_t n : {size_t(0), size_t(1), size_t(7), size_t(4095), size_t(4096), size_t(30000)}) {
+      for (const int64_t span : {int64_t(0), int64_t(3), int64_t(100000), std::numeric_limits<int64_t>::max()}) {
+        std::vector<int64_t> words(n * width);
+        std::uniform_int_distribution<int64_t> d(-span, span);
+        for (size_t i = 0; i < words.size(); i++) words[i] = (i % width == width - 1) ? int64_t(rng() % 2) : d(rng);
+        std::vector<uint32_t> want(n);
+        std::iota(want.begin(), want.end(), 0);
+        std::stable_sort(want.begin(), want.end(), [&](uint32_t a, uint32_t b) {
+          return std::lexicographical_compare(words.begin() + long(a * width), words.begin() + long(a * width + width),
+                                              words.begin() + long(b * width), words.begin() + long(b * width + width));
+        });
+        EXPECT_EQ(ascending_order_rows(words, width), want) << "width " << width << " n " << n << " span " << span;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace raydb::exec

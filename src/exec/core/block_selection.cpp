@@ -130,6 +130,37 @@ const ZoneMap* usable_zone_map(const plan::LogicalQuery& q, size_t t, int c, uin
   return z && z->rows() == rows && z->block_rows() == ZoneMap::kBlockRows ? z.get() : nullptr;
 }
 
+// x [NOT] IN a subquery's key set (no NULL in it), x a column of table t.
+struct KeySetTerm {
+  const plan::KeySet* set = nullptr;
+  bool negated = false;
+  int column = -1;
+};
+
+std::optional<KeySetTerm> key_set_term(const Expr& e, size_t t, const plan::LogicalQuery& q) {
+  const bool is_not = e.kind == ExprKind::kNot && e.children[0]->kind == ExprKind::kInKeySet;
+  const Expr& k = is_not ? *e.children[0] : e;
+  if (k.kind != ExprKind::kInKeySet || !k.key_set || k.key_set->has_null()) return std::nullopt;
+  const Expr& x = *k.children[0];
+  if (x.kind != ExprKind::kColumnRef || size_t(x.table_index) != t || x.column_index < 0) return std::nullopt;
+  if (!k.key_set->comparable_with(q.tables[t].table->column(size_t(x.column_index)).type())) return std::nullopt;
+  return KeySetTerm{k.key_set.get(), k.negated != is_not, x.column_index};
+}
+
+// Whether block b may hold a value the term passes, from the set's runs: IN, a value in
+// a run; NOT IN, a value outside every run (the block's [min, max] not inside one run).
+// ColumnPredicate would first turn the runs into its own ranges and test structures:
+// 6-14 ms per block of TPC-H Q21 at SF 20 (1.3 M keys over lineitem's order keys).
+bool key_set_may_match(const ZoneMap& z, size_t b, const KeySetTerm& term) {
+  const std::vector<std::pair<int64_t, int64_t>>& runs = term.set->runs();
+  if (!term.negated) return z.may_match(b, runs);
+  const ZoneMap::Block& blk = z.block(b);
+  if (blk.min > blk.max) return false;  // only NULLs
+  auto it = std::lower_bound(runs.begin(), runs.end(), blk.min,
+                             [](const std::pair<int64_t, int64_t>& r, int64_t v) { return r.second < v; });
+  return !(it != runs.end() && it->first <= blk.min && it->second >= blk.max);
+}
+
 }  // namespace
 
 uint64_t BlockSelection::rows() const {
@@ -148,6 +179,13 @@ BlockSelection select_blocks(size_t t, const std::vector<ExprPtr>& conjuncts, co
   std::vector<uint8_t> keep;
   for (size_t i = 0; any_map && i < conjuncts.size(); i++) {
     const ExprPtr& conjunct = conjuncts[i];
+    if (auto term = key_set_term(*conjunct, t, q)) {
+      const ZoneMap* z = usable_zone_map(q, t, term->column, rows);
+      if (!z) continue;
+      if (keep.empty()) keep.assign(nblocks, 1);
+      for (size_t b = 0; b < nblocks; b++) keep[b] = keep[b] && key_set_may_match(*z, b, *term);
+      continue;
+    }
     const ExprPtr e = strip_null_reads(conjunct);
     const bool comparable = e == conjunct || !has_double_constant(*e);
     if (auto p = comparable ? ColumnPredicate::compile(*e, q) : std::nullopt; p && size_t(p->table_index()) == t) {

@@ -18,23 +18,24 @@ constexpr uint64_t kDigitMask = kDigits - 1;
 
 }  // namespace
 
-std::vector<uint32_t> ascending_order(const std::vector<int64_t>& keys) {
-  const size_t n = keys.size();
-  std::vector<uint32_t> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  if (n < 2) return order;
-  if (n < kRadixMinKeys) {
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
-    return order;
+namespace {
+
+// Reorders `order` stably by column `col` of the rows (signed, ascending).
+void stable_radix_pass(const std::vector<int64_t>& words, size_t width, size_t col, std::vector<uint32_t>& order) {
+  const size_t n = order.size();
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (size_t i = 0; i < n; i++) {
+    const int64_t v = words[i * width + col];
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
   }
-  const auto [lo, hi] = std::minmax_element(keys.begin(), keys.end());
   // Offsets from the minimum, unsigned: a - min is exact and keeps the signed order.
-  const uint64_t min = uint64_t(*lo);
-  const uint64_t span = uint64_t(*hi) - min;
-  if (span == 0) return order;
+  const uint64_t min = uint64_t(lo);
+  const uint64_t span = uint64_t(hi) - min;
+  if (span == 0) return;
   const int passes = (std::bit_width(span) + kDigitBits - 1) / kDigitBits;
   std::vector<uint64_t> offset(n), offset2(n);
-  for (size_t i = 0; i < n; i++) offset[i] = uint64_t(keys[i]) - min;
+  for (size_t i = 0; i < n; i++) offset[i] = uint64_t(words[size_t(order[i]) * width + col]) - min;
   std::vector<uint32_t> order2(n);
   std::vector<size_t> start(kDigits + 1);
   for (int b = 0; b < passes; b++) {
@@ -50,6 +51,25 @@ std::vector<uint32_t> ascending_order(const std::vector<int64_t>& keys) {
     offset.swap(offset2);
     order.swap(order2);
   }
+}
+
+}  // namespace
+
+std::vector<uint32_t> ascending_order(const std::vector<int64_t>& keys) { return ascending_order_rows(keys, 1); }
+
+std::vector<uint32_t> ascending_order_rows(const std::vector<int64_t>& words, size_t width) {
+  const size_t n = width ? words.size() / width : 0;
+  std::vector<uint32_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  if (n < 2) return order;
+  if (n < kRadixMinKeys) {
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+      return std::lexicographical_compare(words.begin() + long(a * width), words.begin() + long(a * width + width),
+                                          words.begin() + long(b * width), words.begin() + long(b * width + width));
+    });
+    return order;
+  }
+  for (size_t col = width; col-- > 0;) stable_radix_pass(words, width, col, order);
   return order;
 }
 

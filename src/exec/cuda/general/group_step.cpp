@@ -141,16 +141,7 @@ std::vector<uint32_t> group_order(GeneralQuery& g, std::vector<Vector>& key_vect
   KeyEncoder enc(std::move(specs), result.interner.get());
   std::vector<int64_t> words;
   enc.encode(key_vectors, groups, words);
-  const size_t w = size_t(enc.width());
-  if (w == 1) {
-    order = ascending_order(words);  // one key word: radix passes (millions of groups)
-    for (auto& kv : key_vectors) kv = kv.select(order.data(), order.size());
-    return order;
-  }
-  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    return std::lexicographical_compare(words.begin() + long(a * w), words.begin() + long(a * w + w),
-                                        words.begin() + long(b * w), words.begin() + long(b * w + w));
-  });
+  order = ascending_order_rows(words, size_t(enc.width()));  // radix passes (millions of groups)
   for (auto& kv : key_vectors) kv = kv.select(order.data(), order.size());
   return order;
 }

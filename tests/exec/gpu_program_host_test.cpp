@@ -165,14 +165,18 @@ class DictionaryFunctionTest : public ::testing::Test {
     Vector want = evaluate(*e, ctx);
     const Vector codes = evaluate(*col, ctx);  // the rows' dictionary codes
     ASSERT_EQ(codes.kind, VectorKind::kCode);
+    // The per-code table, shared with the cache (HostLookup::shared).
+    ASSERT_TRUE(f->map.shared);
+    const cuda::general::HostLookup& map = *f->map.shared;
+    ASSERT_EQ(map.values.size(), size_t(f->column ? codes.dict->size() : 0));
     for (size_t i = 0; i < n; i++) {
       const size_t code = size_t(codes.ints[i]);
-      ASSERT_EQ(f->map.nulls[code] != 0, want.is_null(i)) << e->to_string() << " row " << i;
+      ASSERT_EQ(map.nulls[code] != 0, want.is_null(i)) << e->to_string() << " row " << i;
       if (want.is_null(i)) continue;
       if (e->type.id == TypeId::kVarchar)
-        EXPECT_EQ(f->results->at(uint32_t(f->map.values[code])), want.string_at(i)) << e->to_string() << " row " << i;
+        EXPECT_EQ(f->results->at(uint32_t(map.values[code])), want.string_at(i)) << e->to_string() << " row " << i;
       else
-        EXPECT_EQ(f->map.values[code], want.int_at(i)) << e->to_string() << " row " << i;
+        EXPECT_EQ(map.values[code], want.int_at(i)) << e->to_string() << " row " << i;
     }
   }
 
@@ -221,8 +225,10 @@ TEST_F(DictionaryFunctionTest, RepeatedEvaluationReadsTheSameTables) {
   auto first = cuda::general::DictionaryFunction::evaluate(*e, q);
   auto second = cuda::general::DictionaryFunction::evaluate(*e, q);
   ASSERT_TRUE(first && second);
-  EXPECT_EQ(first->map.values, second->map.values);
-  EXPECT_EQ(first->map.nulls, second->map.nulls);
+  // The same cached table, not a copy of it.
+  ASSERT_TRUE(first->map.shared);
+  EXPECT_EQ(first->map.shared, second->map.shared);
+  EXPECT_TRUE(first->map.values.empty());
   ASSERT_EQ(first->results->size(), second->results->size());
   for (uint32_t c = 0; c < first->results->size(); c++) EXPECT_EQ(first->results->at(c), second->results->at(c));
   // Distinct results, sorted: codes order like the strings ("apple" twice gives one "ap").

@@ -13,7 +13,8 @@
 
 namespace raydb::exec::cuda::general {
 
-// Drops the DOUBLE columns kept on the device (as the column cache does for the rest).
+// Drops the DOUBLE columns and shared lookup tables kept on the device (as the column
+// cache does for the rest).
 void clear_double_columns();
 
 struct BoundProgram {
@@ -21,6 +22,7 @@ struct BoundProgram {
   DevProgram dev;
   gpu::DeviceBuffer ins, cols, lookups;
   std::vector<gpu::DeviceBuffer> tables;
+  std::vector<std::shared_ptr<const void>> shared_tables;  // device copies of shared lookups
 };
 
 // Adds the bytes of the columns it reads to bytes_read.

@@ -85,7 +85,7 @@ std::optional<DictionaryFunction> DictionaryFunction::evaluate(const Expr& e, co
   if (auto known = DictionaryFunctionCache::find(c.dictionary_ptr(), key)) {
     DictionaryFunction f;
     f.column = col;
-    f.map = known->map;
+    f.map.shared = std::shared_ptr<const HostLookup>(known, &known->map);
     f.results = known->results;
     return f;
   }
@@ -94,7 +94,7 @@ std::optional<DictionaryFunction> DictionaryFunction::evaluate(const Expr& e, co
   DictionaryFunctionCache::store(c.dictionary_ptr(), key, tables);
   DictionaryFunction f;
   f.column = col;
-  f.map = tables->map;
+  f.map.shared = std::shared_ptr<const HostLookup>(tables, &tables->map);
   f.results = tables->results;
   return f;
 }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <random>
 #include <set>
@@ -13,11 +14,14 @@
 #include "exec/core/dictionary_like_scan.h"
 #include "exec/core/expression_evaluator.h"
 #include "exec/core/like_pattern.h"
+#include "exec/core/literal_search.h"
 
 namespace raydb::exec {
 namespace {
 
-size_t utf8_len(unsigned char c) { return c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1; }
+size_t utf8_len(unsigned char c) {
+  return c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
+}
 
 // LIKE by its definition, by exhaustive recursion: % any run of whole characters, _ one
 // UTF-8 character, a backslash makes the next byte literal (a last one is itself).
@@ -55,8 +59,8 @@ class ReferenceLike {
 // patterns of wildcards, escapes, literals and non-ASCII characters.
 const std::vector<std::string> kTextChars = {"a", "b", "c", "s", "p", "%", "_", "\\", "\xc3\xa9", "\xe2\x82\xac",
                                              "\xf0\x9f\x98\x80"};
-const std::vector<std::string> kPatternPieces = {"a",  "b",     "c",     "sp", "ab", "%",       "%%",        "_",
-                                                 "__", "\\%",   "\\_",   "\\\\", "\\a", "\xc3\xa9", "\xe2\x82\xac", "ba"};
+const std::vector<std::string> kPatternPieces = {"a",   "b",   "c",    "sp",  "ab",       "%",           "%%", "_",
+                                                 "__",  "\\%", "\\_", "\\\\", "\\a", "\xc3\xa9", "\xe2\x82\xac", "ba"};
 
 std::string random_text(std::mt19937& rng, const std::vector<std::string>& chars, int max_len) {
   std::string s;
@@ -95,6 +99,31 @@ TEST(LikeMatchers, RequiredLiteralIsInEveryMatch) {
     const LikePattern like(pattern);
     if (like.matches(text))
       ASSERT_NE(text.find(like.required_literal()), std::string::npos) << "text '" << text << "' pattern '" << pattern;
+  }
+}
+
+TEST(FindLiteral, EqualsMemmem) {
+  // Small alphabets so needles occur, at every offset and near both ends; needles up to
+  // 40 bytes (longer than a vector step); high bytes and NULs included.
+  std::mt19937 rng(4242);
+  const std::string alphabet = std::string("ab\0\xff\x80", 5);
+  for (int i = 0; i < 20000; i++) {
+    std::string hay(rng() % 200, 'a'), needle(rng() % 41, 'a');
+    for (char& c : hay) c = alphabet[rng() % (i % 2 ? 2 : alphabet.size())];
+    for (char& c : needle) c = alphabet[rng() % (i % 2 ? 2 : alphabet.size())];
+    if (rng() % 4 == 0 && needle.size() <= hay.size()) {  // plant it, often at the very end
+      const size_t room = hay.size() - needle.size();
+      hay.replace(rng() % 2 ? room : rng() % (room + 1), needle.size(), needle);
+    }
+    const size_t from = hay.empty() ? 0 : rng() % (hay.size() + 1);  // a start inside the buffer
+    const char* want =
+        static_cast<const char*>(memmem(hay.data() + from, hay.size() - from, needle.data(), needle.size()));
+    ASSERT_EQ(find_literal(hay.data() + from, hay.size() - from, needle), want)
+        << "hay size " << hay.size() << " from " << from << " needle size " << needle.size();
+#if defined(__x86_64__)
+    ASSERT_EQ(find_literal_sse2(hay.data() + from, hay.size() - from, needle), want)
+        << "SSE2: hay size " << hay.size() << " from " << from << " needle size " << needle.size();
+#endif
   }
 }
 

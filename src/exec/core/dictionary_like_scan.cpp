@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "exec/core/literal_search.h"
+
 namespace raydb::exec {
 
 namespace {
@@ -21,7 +23,7 @@ void add_range(CodeRanges& out, int64_t lo, int64_t hi) {
 }
 
 // The codes in [lo, hi) whose entry `like` matches, ascending. With a required literal
-// only the entries holding it are tested: memmem runs over the block's bytes, and a
+// only the entries holding it are tested: find_literal runs over the block's bytes, and a
 // find that crosses an entry's end means that entry has no occurrence (the find is the
 // leftmost from the entry's start, and any later one crosses too), so the search goes
 // on from the next entry.
@@ -39,9 +41,9 @@ std::vector<uint32_t> matching_codes(const Dictionary& dict, const LikePattern& 
   uint64_t at = off[lo];
   uint32_t c = lo;  // at == off[c]
   while (at < end) {
-    const void* found = memmem(chars + at, size_t(end - at), lit.data(), lit.size());
+    const char* found = find_literal(chars + at, size_t(end - at), lit);
     if (!found) break;
-    const uint64_t pos = uint64_t(static_cast<const char*>(found) - chars);
+    const uint64_t pos = uint64_t(found - chars);
     if (pos >= off[c + 1])  // the entry holding pos: the last one starting at or before it
       c = uint32_t(std::upper_bound(off.begin() + c, off.begin() + hi + 1, pos) - off.begin() - 1);
     if (pos + lit.size() <= off[c + 1] && like.matches(dict.at(c))) hits.push_back(c);

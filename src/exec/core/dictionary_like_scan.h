@@ -1,7 +1,7 @@
 #pragma once
 // The codes of a dictionary that a LIKE pattern matches, found without testing every
 // entry: the entries are stored back to back (Dictionary::chars), so the pattern's
-// required literal is searched once over their bytes (memmem over long spans) and only
+// required literal is searched once over their bytes (find_literal over long spans) and only
 // the entries holding it are tested with the pattern. TPC-H Q13's
 // '%special%requests%' over 1.5 M o_comments per SF tests about 1% of them. Patterns
 // without a literal ('%', '_%') test every entry. Blocks of codes run in parallel on

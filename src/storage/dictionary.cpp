@@ -5,21 +5,42 @@
 
 namespace raydb {
 
+namespace {
+struct OwnedImage {
+  std::vector<uint64_t> offsets;
+  std::string chars;
+};
+}  // namespace
+
 Dictionary::Dictionary(const std::vector<std::string>& sorted_unique) {
-  offsets_.reserve(sorted_unique.size() + 1);
+  std::vector<uint64_t> offsets;
+  offsets.reserve(sorted_unique.size() + 1);
   size_t total = 0;
   for (auto& s : sorted_unique) total += s.size();
-  chars_.reserve(total);
-  offsets_.push_back(0);
+  std::string chars;
+  chars.reserve(total);
+  offsets.push_back(0);
   for (auto& s : sorted_unique) {
-    chars_ += s;
-    offsets_.push_back(chars_.size());
+    chars += s;
+    offsets.push_back(chars.size());
   }
+  own(std::move(offsets), std::move(chars));
 }
 
-Dictionary::Dictionary(std::vector<uint64_t> offsets, std::string chars)
-    : offsets_(std::move(offsets)), chars_(std::move(chars)) {
-  if (offsets_.empty()) offsets_.push_back(0);
+Dictionary::Dictionary(std::vector<uint64_t> offsets, std::string chars) {
+  if (offsets.empty()) offsets.push_back(0);
+  own(std::move(offsets), std::move(chars));
+}
+
+Dictionary::Dictionary(std::shared_ptr<const void> owner, const uint64_t* offsets, uint32_t entries,
+                       std::string_view chars)
+    : owner_(std::move(owner)), offsets_{offsets, size_t(entries) + 1}, chars_(chars) {}
+
+void Dictionary::own(std::vector<uint64_t> offsets, std::string chars) {
+  auto image = std::make_shared<OwnedImage>(OwnedImage{std::move(offsets), std::move(chars)});
+  offsets_ = {image->offsets.data(), image->offsets.size()};
+  chars_ = image->chars;
+  owner_ = std::move(image);
 }
 
 uint32_t Dictionary::lower_bound(std::string_view s) const {

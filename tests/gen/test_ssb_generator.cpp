@@ -2,6 +2,7 @@
 // raydb's SSB generator.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <regex>
@@ -113,7 +114,7 @@ bool same_column(const Column& a, const Column& b) {
     return false;
   if (!a.dictionary()) return !b.dictionary();
   return b.dictionary() && a.dictionary()->chars() == b.dictionary()->chars() &&
-         a.dictionary()->offsets() == b.dictionary()->offsets();
+         std::ranges::equal(a.dictionary()->offsets(), b.dictionary()->offsets());
 }
 
 std::vector<TablePtr> generate_with(double sf, uint64_t seed, int threads) {

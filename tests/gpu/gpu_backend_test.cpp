@@ -413,6 +413,30 @@ TEST(GpuShapes, GeneralPathShapes) {
   }
 }
 
+// LIKE inside device expressions: the general program's LIKE tables over a dictionary
+// (dictionary_like_ranges: the literal search over the entries' bytes) with _, NOT,
+// several pieces, an escape and patterns without a literal, against the CPU backend.
+TEST(GpuShapes, DictionaryLikeTablesEqualCpu) {
+  REQUIRE_GPU();
+  OracleFixture& f = ssb_fixture("0.01");
+  ASSERT_TRUE(f.db) << f.error;
+  const char* cases[] = {
+      "select count(*) from customer where c_name like '%0_1%' or c_city like 'UNITED K%'",
+      "select sum(case when p_name like '%green%' then 1 else 0 end), "
+      "sum(case when p_name not like '%e%n%' then 1 else 0 end), sum(case when p_color like 'r_d' then 1 else 0 end), "
+      "sum(case when p_name like '%' then 1 else 0 end), sum(case when p_name like '%\\_%' then 1 else 0 end) "
+      "from part",
+      "select c_nation, count(*) from customer where c_address like '%a%b%' or c_phone not like '1_-%' group by 1 "
+      "order by 1",
+  };
+  int on_gpu = 0;
+  for (const char* sql : cases) {
+    std::string why;
+    if (run_both(*f.db, sql, why)) on_gpu++;
+  }
+  EXPECT_GT(on_gpu, 0) << "no LIKE case ran on the CUDA backend";
+}
+
 // Run-time errors of the CPU evaluator (division by zero, overflow) are the GPU's too.
 TEST(GpuShapes, ErrorsMatchTheCpu) {
   REQUIRE_GPU();

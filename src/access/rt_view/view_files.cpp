@@ -61,7 +61,7 @@ std::vector<T> read_array(const std::string& dir, const std::string& file, size_
 json domain_json(const AttrDomain& d, const std::string& dir, const std::string& file, json& sums) {
   json j{{"name", d.name}, {"type", d.type.to_string()}, {"min", d.min}, {"size", d.size}};
   if (d.dict) {
-    write_array(dir, file + ".dict_offsets", d.dict->offsets(), sums);
+    write_checked(dir, file + ".dict_offsets", d.dict->offsets().data(), d.dict->offsets().size() * sizeof(uint64_t), sums);
     write_checked(dir, file + ".dict_chars", d.dict->chars().data(), d.dict->chars().size(), sums);
     j["dict_strings"] = d.dict->size();
     j["dict_chars"] = d.dict->chars().size();

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "exec/core/dictionary_like_cache.h"
+#include "exec/core/dictionary_like_scan.h"
 #include "exec/core/expression_evaluator.h"
 #include "exec/core/key_set_window.h"
 #include "exec/core/like_pattern.h"
@@ -240,16 +241,7 @@ std::optional<Ranges> ColumnPredicate::compile_ranges(const Expr& e, const plan:
       const Dictionary& d = *col->dictionary();
       const std::string& pattern = e.value.as_string();
       if (auto known = DictionaryLikeCache::find(col->dictionary_ptr(), pattern, e.negated)) return *known;
-      const LikePattern like(pattern);
-      Ranges r;
-      for (uint32_t c = 0; c < d.size(); c++) {
-        if (like.matches(d.at(c)) == e.negated) continue;
-        if (!r.empty() && r.back().second + 1 == c)  // adjacent codes: one range
-          r.back().second = c;
-        else
-          r.push_back({c, c});
-      }
-      r = normalize(r);
+      const Ranges r = dictionary_like_ranges(d, LikePattern(pattern), e.negated);
       DictionaryLikeCache::store(col->dictionary_ptr(), pattern, e.negated, r);
       return r;
     }

@@ -6,7 +6,25 @@
 
 namespace raydb::exec {
 
-LikePattern::LikePattern(std::string pattern) : pattern_(std::move(pattern)) {
+namespace {
+// The longest run of literal characters of `p`, read as like_match reads it: % and _
+// end a run, a backslash makes the next character literal (a last backslash is itself).
+std::string longest_literal(std::string_view p) {
+  std::string best, run;
+  for (size_t i = 0; i < p.size(); i++) {
+    if (p[i] == '%' || p[i] == '_') {
+      if (run.size() > best.size()) best = run;
+      run.clear();
+      continue;
+    }
+    if (p[i] == '\\' && i + 1 < p.size()) i++;
+    run += p[i];
+  }
+  return run.size() > best.size() ? run : best;
+}
+}  // namespace
+
+LikePattern::LikePattern(std::string pattern) : pattern_(std::move(pattern)), required_(longest_literal(pattern_)) {
   pieces_only_ = true;
   for (char c : pattern_)
     if (c == '_' || c == '\\' || static_cast<unsigned char>(c) >= 0x80) pieces_only_ = false;

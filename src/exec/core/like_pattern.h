@@ -5,6 +5,9 @@
 // before the first %, ends with the one after the last, and holds the pieces between
 // them in order (memmem; the leftmost find of each is as good as any later one).
 // Other patterns (_, escapes, non-ASCII bytes) use like_match.
+// required_literal() is a byte string every matching text contains (the longest run of
+// literal characters): a scan of many strings stored back to back (a dictionary)
+// searches it once over all of them and tests only the strings that hold it.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +18,9 @@ class LikePattern {
  public:
   explicit LikePattern(std::string pattern);
   bool matches(std::string_view text) const;
+  // The longest run of literal characters (escapes resolved), empty when none: every
+  // text that matches holds it (like_match matches literals byte for byte, in order).
+  const std::string& required_literal() const { return required_; }
 
  private:
   std::string pattern_;
@@ -22,6 +28,7 @@ class LikePattern {
   bool has_percent_ = false;
   std::string head_, tail_;          // before the first %, after the last
   std::vector<std::string> middle_;  // non-empty pieces between them, in order
+  std::string required_;
 };
 
 }  // namespace raydb::exec

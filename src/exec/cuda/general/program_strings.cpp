@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "exec/core/dictionary_like_scan.h"
 #include "exec/core/expression_evaluator.h"
+#include "exec/core/like_pattern.h"
 #include "exec/cuda/general/string_domain.h"
 
 namespace raydb::exec::cuda::general {
@@ -45,9 +47,11 @@ void ProgramStrings::fill_tables(CompiledProgram& p, const Dictionary* domain) c
   const uint32_t n = domain ? domain->size() : 0;
   for (auto& l : likes_) {
     HostLookup& t = p.lookups[size_t(l.slot)];
-    t.values.resize(n);
+    t.values.assign(n, 0);
     t.nulls.assign(n, 0);
-    for (uint32_t c = 0; c < n; c++) t.values[c] = like_match(domain->at(c), l.pattern) != l.negated;
+    if (!domain) continue;
+    for (const auto& [lo, hi] : dictionary_like_ranges(*domain, LikePattern(l.pattern), l.negated))
+      std::fill(t.values.begin() + lo, t.values.begin() + hi + 1, 1);
   }
   // As eval_in_list: found is TRUE; not found is NULL with a NULL item, else FALSE;
   // NOT IN negates (NULL stays NULL). A NULL x stays NULL through the lookup.

@@ -50,70 +50,89 @@ uint64_t double_key(double x) {
   return (b >> 63) ? ~b : b | (uint64_t(1) << 63);
 }
 
-// Of `rows` (ascending), those whose value of `vals` (one per row, ascending order)
-// is not above the k-th smallest (k <= vals.size()).
-template <typename T>
-std::vector<uint32_t> not_above_kth(std::vector<T> vals, const std::vector<uint32_t>& rows, size_t k) {
-  std::vector<T> pick = vals;
-  std::nth_element(pick.begin(), pick.begin() + long(k - 1), pick.end());
-  const T kth = pick[k - 1];
+// The k-th smallest of get(r) over the rows `use` accepts (k of them at least), by a
+// bounded max-heap: one pass, no copy of the keys (copies of a million 16-byte keys
+// cost more in page faults than the selection).
+template <typename T, typename Use, typename Get>
+T kth_smallest(const std::vector<uint32_t>& rows, size_t k, Use use, Get get) {
+  std::vector<T> heap;
+  heap.reserve(k);
+  for (uint32_t r : rows) {
+    if (!use(r)) continue;
+    const T v = get(r);
+    if (heap.size() < k) {
+      heap.push_back(v);
+      std::push_heap(heap.begin(), heap.end());
+    } else if (v < heap.front()) {
+      std::pop_heap(heap.begin(), heap.end());
+      heap.back() = v;
+      std::push_heap(heap.begin(), heap.end());
+    }
+  }
+  return heap.front();
+}
+
+// Of `rows` (ascending), the NULL ones where `with_nulls`, and the non-NULL ones whose
+// key is not above the k-th smallest non-NULL key (k >= 1, at most their number).
+template <typename T, typename Get>
+std::vector<uint32_t> keep_not_above(const Vector& key, const std::vector<uint32_t>& rows, size_t k, bool with_nulls,
+                                     Get get) {
+  auto valued = [&](uint32_t r) { return !key.is_null(r); };
+  const T kth = kth_smallest<T>(rows, k, valued, get);
   std::vector<uint32_t> out;
-  for (size_t i = 0; i < rows.size(); i++)
-    if (!(kth < vals[i])) out.push_back(rows[i]);
+  for (uint32_t r : rows)
+    if (key.is_null(r) ? with_nulls : !(kth < get(r))) out.push_back(r);
   return out;
 }
 
-// Values of `rows` (non-NULL in `key`) as keys whose ascending order is the item's.
-template <typename T, typename Get>
-std::vector<T> order_keys(const std::vector<uint32_t>& rows, bool descending, Get get) {
-  std::vector<T> v(rows.size());
-  for (size_t i = 0; i < rows.size(); i++) v[i] = descending ? ~get(rows[i]) : get(rows[i]);
-  return v;
-}
-
-// The non-NULL rows not after the k-th of them under `item` (flat keys: a comparison
-// through the generic comparator per step cost 24 ms over 763 K groups).
-std::vector<uint32_t> non_null_not_after(const Vector& key, const plan::OrderItem& item,
-                                         const std::vector<uint32_t>& rows, size_t k) {
+// Of `rows` (ascending), those not after the need-th under `item` (ties kept), in
+// ascending order. NULLs tie with each other and come before or after every value as
+// the item says. Keys are compared flat (int64, int128, DOUBLE bits) where they can be:
+// the generic comparator per step cost 24 ms over 763 K groups.
+std::vector<uint32_t> rows_not_after_kth(const Vector& key, const plan::OrderItem& item,
+                                         const std::vector<uint32_t>& rows, size_t need) {
+  size_t nulls = 0;
+  for (uint32_t r : rows) nulls += key.is_null(r) ? 1 : 0;
+  const size_t values = rows.size() - nulls;
+  if (item.nulls_first && nulls >= need) {
+    std::vector<uint32_t> out;
+    for (uint32_t r : rows)
+      if (key.is_null(r)) out.push_back(r);
+    return out;
+  }
+  if (!item.nulls_first && values < need) return rows;
+  const size_t k = item.nulls_first ? need - nulls : need;  // among the non-NULL keys
+  const bool with_nulls = item.nulls_first;
   const bool desc = item.descending;
   switch (key.kind) {
     case VectorKind::kInt:
     case VectorKind::kCode:  // signed order as unsigned: flip the sign bit
-      return not_above_kth(order_keys<uint64_t>(rows, desc, [&](uint32_t r) { return uint64_t(key.ints[r]) ^ (uint64_t(1) << 63); }), rows, k);
+      return keep_not_above<uint64_t>(key, rows, k, with_nulls, [&](uint32_t r) {
+        const uint64_t u = uint64_t(key.ints[r]) ^ (uint64_t(1) << 63);
+        return desc ? ~u : u;
+      });
     case VectorKind::kHuge:
-      return not_above_kth(order_keys<unsigned __int128>(rows, desc, [&](uint32_t r) {
-        return (unsigned __int128)key.huge[r] ^ ((unsigned __int128)1 << 127);
-      }), rows, k);
+      return keep_not_above<unsigned __int128>(key, rows, k, with_nulls, [&](uint32_t r) {
+        const unsigned __int128 u = (unsigned __int128)key.huge[r] ^ ((unsigned __int128)1 << 127);
+        return desc ? ~u : u;
+      });
     case VectorKind::kDouble:
-      return not_above_kth(order_keys<uint64_t>(rows, desc, [&](uint32_t r) { return double_key(key.doubles[r]); }), rows, k);
+      return keep_not_above<uint64_t>(key, rows, k, with_nulls, [&](uint32_t r) {
+        const uint64_t u = double_key(key.doubles[r]);
+        return desc ? ~u : u;
+      });
     case VectorKind::kString: break;
   }
-  std::vector<uint32_t> pick = rows;
+  // Strings: the generic comparator over the non-NULL rows.
+  std::vector<uint32_t> pick;
+  for (uint32_t r : rows)
+    if (!key.is_null(r)) pick.push_back(r);
   std::nth_element(pick.begin(), pick.begin() + long(k - 1), pick.end(),
                    [&](uint32_t a, uint32_t b) { return compare_order_rows(key, item, a, b) < 0; });
   const uint32_t kth = pick[k - 1];
   std::vector<uint32_t> out;
   for (uint32_t r : rows)
-    if (compare_order_rows(key, item, r, kth) <= 0) out.push_back(r);
-  return out;
-}
-
-// Of `rows` (ascending), those not after the need-th under `item` (ties kept). NULLs
-// tie with each other and come before or after every value as the item says.
-std::vector<uint32_t> rows_not_after_kth(const Vector& key, const plan::OrderItem& item,
-                                         const std::vector<uint32_t>& rows, size_t need) {
-  std::vector<uint32_t> nulls, values;
-  for (uint32_t r : rows) (key.is_null(r) ? nulls : values).push_back(r);
-  std::vector<uint32_t> out;
-  if (item.nulls_first) {
-    if (nulls.size() >= need) return nulls;
-    out = non_null_not_after(key, item, values, need - nulls.size());
-    out.insert(out.end(), nulls.begin(), nulls.end());
-  } else {
-    if (values.size() < need) return rows;
-    out = non_null_not_after(key, item, values, need);
-  }
-  std::sort(out.begin(), out.end());
+    if (key.is_null(r) ? with_nulls : compare_order_rows(key, item, r, kth) <= 0) out.push_back(r);
   return out;
 }
 
@@ -152,7 +171,11 @@ std::optional<std::vector<uint32_t>> top_group_candidates(const plan::LogicalQue
   }
   if (need >= rows.size() / 2) return std::nullopt;
   if (need == 0) return std::vector<uint32_t>{};
-  const Vector key = evaluate(first_order_expr(q), ctx);
+  // A bare aggregate is read in place (a copy of a million keys costs page faults).
+  const plan::Expr& first = first_order_expr(q);
+  std::optional<Vector> computed;
+  if (first.kind != ExprKind::kAggregateRef) computed = evaluate(first, ctx);
+  const Vector& key = computed ? *computed : aggs[size_t(first.ref_index)];
   std::vector<uint32_t> out = rows_not_after_kth(key, q.order_by.front(), rows, size_t(need));
   if (out.size() >= n / 2) return std::nullopt;
   return out;

@@ -136,6 +136,14 @@ std::vector<uint32_t> group_order(GeneralQuery& g, std::vector<Vector>& key_vect
   std::vector<uint32_t> order(groups);
   std::iota(order.begin(), order.end(), 0);
   if (key_vectors.empty() || groups <= 1) return order;
+  // One integer (or code) key without NULLs: the device numbered the groups in
+  // ascending key order (group_ids.h), which is also the encoded words' order, so the
+  // ids are the order (checked in one pass). Encoding and sorting 381 K keys on the
+  // host took 12.7 ms of TPC-H Q22's key reduction at SF 20.
+  const Vector& k0 = key_vectors[0];
+  if (key_vectors.size() == 1 && (k0.kind == VectorKind::kInt || k0.kind == VectorKind::kCode) && !k0.has_nulls() &&
+      std::is_sorted(k0.ints.begin(), k0.ints.begin() + long(groups)))
+    return order;
   std::vector<KeySpec> specs;
   for (auto& k : g.q.group_keys) specs.push_back(group_key_spec(*k, g.q));
   KeyEncoder enc(std::move(specs), result.interner.get());

@@ -214,7 +214,13 @@ std::vector<int64_t> star_k_per_group(const StarRun& r, const plan::Expr& k_expr
 void decode_star_result(StarRun& r, ResultTable& result) {
   StarGroups g = host_groups(r);
   // The general steps stay behind cuda_fast_decode=off as the fast ones' reference.
-  decode_star_groups(g, result, r.settings.cuda_fast_decode() ? DecodeMode::kFast : DecodeMode::kGeneral);
+  DecodeSteps steps;
+  decode_star_groups(g, result, r.settings.cuda_fast_decode() ? DecodeMode::kFast : DecodeMode::kGeneral,
+                     r.settings.cuda_profile() ? &steps : nullptr);
+  if (steps.ms.empty()) return;
+  std::string text;
+  for (auto& [name, ms] : steps.ms) text += fmt::format("{}{} {:.3f}", text.empty() ? "" : ", ", name, ms);
+  std::fprintf(stderr, "cuda decode steps (ms): %s\n", text.c_str());
 }
 
 }  // namespace raydb::exec::cuda

@@ -332,6 +332,7 @@ bool keep_by_terms(StarGroups& g) {
   const size_t conjuncts = q.having->kind == plan::ExprKind::kAnd ? q.having->children.size() : 1;
   const DevGroupKeep keep = compile_group_keep(q, *g.sp, g.lo_field, g.hi_field);
   if (keep.nterms == 0 || size_t(keep.nterms) != conjuncts) return false;
+  if (g.device_kept_terms == keep.nterms) return true;  // the compaction applied them all
   const size_t n = g.present->size();
   std::vector<const unsigned long long*> f;
   for (auto& v : *g.fields) f.push_back(v.data());

@@ -57,6 +57,7 @@ char* compact_groups(StarRun& r, const u64* base, uint64_t inv_words, Compaction
   gpu::check_cuda(launch_compact(c.field_ptrs.get<const u64* const>(), nfields, R, R, keep, c.out.get<u64>(),
                                  c.ids.get<u64>(), c.n.get<u64>(), c.scratch.get(), s),
                   "compaction");
+  r.device_kept_terms = keep.nterms;
   gpu::check_cuda(cudaStreamSynchronize(s), "compaction");  // ptrs must be read before host staging is reused
   r.marks.mark("compaction");
   return r.ctx.host.get<char>() + 64;
@@ -164,6 +165,7 @@ StarGroups host_groups(const StarRun& r) {
   g.fields = const_cast<std::vector<std::vector<u64>>*>(&r.fields);
   g.order_stats = &r.order_stats;
   g.os_key_types = &r.os_key_types;
+  g.device_kept_terms = r.device_kept_terms;
   return g;
 }
 

@@ -72,5 +72,22 @@ TEST(CudaAnalysis, RangeBitmapTakenForDenseSpans) {
   EXPECT_FALSE(bitmap_pays(0, 1000));                       // all 2^64 values
 }
 
+// set_bit_range over 64-bit words (the general path's kPInBitmap): the same bits as a
+// per-bit fill, for ranges inside one word, across word edges and over many words.
+TEST(CudaAnalysis, BitRangeOf64BitWordsEqualsPerBitFill) {
+  std::mt19937_64 rng(9);
+  for (int t = 0; t < 500; t++) {
+    const uint64_t nbits = 1 + rng() % 700;
+    std::vector<uint64_t> words((nbits + 63) / 64, 0), want(words.size(), 0);
+    for (int r = 0; r < 4; r++) {
+      uint64_t a = rng() % nbits, b = rng() % nbits;
+      if (a > b) std::swap(a, b);
+      set_bit_range<false>(words.data(), a, b);
+      for (uint64_t i = a; i <= b; i++) want[i / 64] |= uint64_t(1) << (i % 64);
+    }
+    ASSERT_EQ(words, want) << "trial " << t;
+  }
+}
+
 }  // namespace
 }  // namespace raydb::exec::cuda

@@ -1,9 +1,8 @@
 #include "exec/core/top_groups.h"
 
 #include <algorithm>
-#include <cmath>
-#include <cstring>
 
+#include "exec/core/exact_double_sum.h"
 #include "exec/core/expression_evaluator.h"
 #include "exec/core/order_compare.h"
 
@@ -19,35 +18,6 @@ const plan::Expr& first_order_expr(const plan::LogicalQuery& q) {
   if (e.kind == ExprKind::kOutputRef && e.ref_index >= 0 && size_t(e.ref_index) < q.select.size())
     return *q.select[size_t(e.ref_index)];
   return e;
-}
-
-// Whether e reads only aggregates and constants; marks the aggregates it reads.
-bool reads_only_aggregates(const plan::Expr& e, std::vector<bool>& read) {
-  switch (e.kind) {
-    case ExprKind::kColumnRef:
-    case ExprKind::kGroupRef:
-    case ExprKind::kOutputRef:
-    case ExprKind::kWindowRef:
-    case ExprKind::kInKeySet: return false;
-    case ExprKind::kAggregateRef:
-      if (e.ref_index < 0 || size_t(e.ref_index) >= read.size()) return false;
-      read[size_t(e.ref_index)] = true;
-      break;
-    default: break;
-  }
-  for (auto& c : e.children)
-    if (!reads_only_aggregates(*c, read)) return false;
-  return true;
-}
-
-// A DOUBLE as an unsigned key in the ORDER BY's ascending order (order_compare.h):
-// -0.0 and +0.0 equal, every NaN one value above +inf.
-uint64_t double_key(double x) {
-  if (std::isnan(x)) return ~uint64_t(0);
-  if (x == 0) x = 0;
-  uint64_t b;
-  std::memcpy(&b, &x, 8);
-  return (b >> 63) ? ~b : b | (uint64_t(1) << 63);
 }
 
 // The k-th smallest of get(r) over the rows `use` accepts (k of them at least), by a
@@ -118,7 +88,8 @@ std::vector<uint32_t> rows_not_after_kth(const Vector& key, const plan::OrderIte
       });
     case VectorKind::kDouble:
       return keep_not_above<uint64_t>(key, rows, k, with_nulls, [&](uint32_t r) {
-        const uint64_t u = double_key(key.doubles[r]);
+        // ORDER BY's DOUBLE order: -0.0 as +0.0, every NaN one key above +inf.
+        const uint64_t u = double_order_key(same_value_bits(double_bits(key.doubles[r])));
         return desc ? ~u : u;
       });
     case VectorKind::kString: break;
@@ -143,8 +114,8 @@ bool prunable_top_groups(const plan::LogicalQuery& q, std::vector<bool>* aggs_re
       !q.windows.empty())
     return false;
   std::vector<bool> read(q.aggregates.size(), false);
-  if (q.having && !reads_only_aggregates(*q.having, read)) return false;
-  if (!reads_only_aggregates(first_order_expr(q), read)) return false;
+  if (q.having && !plan::reads_only_aggregates(*q.having, &read)) return false;
+  if (!plan::reads_only_aggregates(first_order_expr(q), &read)) return false;
   if (aggs_read) *aggs_read = std::move(read);
   return true;
 }

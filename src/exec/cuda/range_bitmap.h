@@ -23,21 +23,24 @@ bool bitmap_pays(uint64_t span, std::size_t ranges);
 // between, O(words + 1) and no loop per bit. Whole words belong to this range alone;
 // with kSharedEnds the first and last word, which neighbouring ranges filled by other
 // threads may share, are OR-ed atomically, else with plain stores (the caller owns
-// every word the range touches).
-template <bool kSharedEnds>
-void set_bit_range(uint32_t* bits, uint64_t from, uint64_t to) {
-  auto set = [&](uint64_t w, uint32_t mask) {
-    if constexpr (kSharedEnds) std::atomic_ref<uint32_t>(bits[w]).fetch_or(mask, std::memory_order_relaxed);
+// every word the range touches). Words of 32 bits (the star kernels') or 64 (the general
+// path's kPInBitmap, bitmap_set.h); bit b is bit b % W of word b / W either way.
+template <bool kSharedEnds, typename Word = uint32_t>
+void set_bit_range(Word* bits, uint64_t from, uint64_t to) {
+  constexpr int kW = int(sizeof(Word) * 8);
+  constexpr Word kAll = Word(~Word(0));
+  auto set = [&](uint64_t w, Word mask) {
+    if constexpr (kSharedEnds) std::atomic_ref<Word>(bits[w]).fetch_or(mask, std::memory_order_relaxed);
     else bits[w] |= mask;
   };
-  const uint64_t first = from >> 5, last = to >> 5;
-  const uint32_t head = ~0u << (from & 31), tail = ~0u >> (31 - (to & 31));
+  const uint64_t first = from / kW, last = to / kW;
+  const Word head = Word(kAll << (from % kW)), tail = Word(kAll >> (kW - 1 - to % kW));
   if (first == last) {
-    set(first, head & tail);
+    set(first, Word(head & tail));
     return;
   }
   set(first, head);
-  for (uint64_t w = first + 1; w < last; w++) bits[w] = ~0u;
+  for (uint64_t w = first + 1; w < last; w++) bits[w] = kAll;
   set(last, tail);
 }
 

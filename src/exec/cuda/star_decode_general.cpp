@@ -19,17 +19,6 @@ namespace {
 
 uint64_t key_range(const KeySpec& s) { return value_count(s.min, s.max); }
 
-// Whether e, a post-aggregation expression, reads aggregates and constants only.
-bool reads_only_aggregates(const plan::Expr& e) {
-  using plan::ExprKind;
-  if (e.kind == ExprKind::kGroupRef || e.kind == ExprKind::kOutputRef || e.kind == ExprKind::kColumnRef ||
-      e.kind == ExprKind::kWindowRef)
-    return false;
-  for (auto& c : e.children)
-    if (!reads_only_aggregates(*c)) return false;
-  return true;
-}
-
 // Below this many groups HAVING runs only in the finisher, as before.
 constexpr size_t kHavingFirstMinGroups = 65536;
 
@@ -140,7 +129,7 @@ std::vector<Vector> general_aggregates(const StarGroups& g, const std::vector<ui
 bool having_first(const StarGroups& g) {
   const plan::LogicalQuery& q = *g.q;
   if (!q.having || q.group_keys.empty() || g.present->size() < kHavingFirstMinGroups) return false;
-  if (!reads_only_aggregates(*q.having)) return false;
+  if (!plan::reads_only_aggregates(*q.having)) return false;
   return std::none_of(g.sp->aggs.begin(), g.sp->aggs.end(), [](auto& a) { return a.order_stat; });
 }
 

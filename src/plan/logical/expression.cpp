@@ -263,6 +263,25 @@ uint64_t tables_used(const Expr& e) {
   return m;
 }
 
+bool reads_only_aggregates(const Expr& e, std::vector<bool>* read) {
+  ExpressionDepthGuard depth_guard;
+  switch (e.kind) {
+    case ExprKind::kColumnRef:
+    case ExprKind::kGroupRef:
+    case ExprKind::kOutputRef:
+    case ExprKind::kWindowRef: return false;
+    case ExprKind::kAggregateRef:
+      if (!read) break;
+      if (e.ref_index < 0 || size_t(e.ref_index) >= read->size()) return false;
+      (*read)[size_t(e.ref_index)] = true;
+      break;
+    default: break;
+  }
+  for (auto& c : e.children)
+    if (!reads_only_aggregates(*c, read)) return false;
+  return true;
+}
+
 bool same_expr(const Expr& a, const Expr& b) {
   ExpressionDepthGuard depth_guard;
   if (a.kind != b.kind || !(a.type == b.type) || a.children.size() != b.children.size()) return false;

@@ -143,6 +143,10 @@ struct Expr {
 
 // The set of tables (indices into LogicalQuery::tables) an expression reads.
 uint64_t tables_used(const Expr& e);  // bit mask; at most 64 tables per query
+// Whether e, a post-aggregation expression (HAVING, an ORDER BY item), reads aggregates
+// and constants only (no group key, output, column or window); with `read` (one flag per
+// aggregate of the query) marks the aggregates it reads, and an index outside it fails.
+bool reads_only_aggregates(const Expr& e, std::vector<bool>* read = nullptr);
 // Structural equality: same kind, type, references, constants, operators and
 // children; display names are ignored. The binder matches GROUP BY keys with it.
 bool same_expr(const Expr& a, const Expr& b);

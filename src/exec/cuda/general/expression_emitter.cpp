@@ -10,6 +10,7 @@
 #include "exec/cuda/general/civil_date.h"
 #include "exec/cuda/general/dictionary_function.h"
 #include "exec/cuda/general/in_set.h"
+#include "exec/cuda/range_bitmap.h"
 
 namespace raydb::exec::cuda::general {
 
@@ -21,20 +22,6 @@ using plan::ExprKind;
 namespace {
 
 Operand boolean_result() { return Operand{Type::boolean(), VectorKind::kInt, nullptr}; }
-
-// Bits [lo, hi] of a bitmap in 64-bit words (bitmap_set.h's layout).
-void set_code_bits(std::vector<int64_t>& words, uint64_t lo, uint64_t hi) {
-  auto* w = reinterpret_cast<uint64_t*>(words.data());
-  const uint64_t first = lo >> 6, last = hi >> 6;
-  const uint64_t head = ~uint64_t(0) << (lo & 63), tail = ~uint64_t(0) >> (63 - (hi & 63));
-  if (first == last) {
-    w[first] |= head & tail;
-    return;
-  }
-  w[first] |= head;
-  for (uint64_t i = first + 1; i < last; i++) w[i] = ~uint64_t(0);
-  w[last] |= tail;
-}
 
 bool has_null_constant(const Expr& e) {
   ExpressionDepthGuard depth_guard;
@@ -501,7 +488,7 @@ std::optional<Operand> ExpressionEmitter::column_table(const Expr& e) {
   t.values.assign((uint64_t(dict->size()) + 63) / 64, 0);
   for (auto [lo, hi] : pred->ranges()) {
     const int64_t a = std::max<int64_t>(lo, 0), b = std::min<int64_t>(hi, int64_t(dict->size()) - 1);
-    if (a <= b) set_code_bits(t.values, uint64_t(a), uint64_t(b));
+    if (a <= b) set_bit_range<false>(reinterpret_cast<uint64_t*>(t.values.data()), uint64_t(a), uint64_t(b));
   }
   ProgInstr load;
   load.op = kPLoad;

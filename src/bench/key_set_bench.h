@@ -3,7 +3,7 @@
 // at TPC-H sizes (default SF 20: 30 M order keys over a 120 M-wide key range, 1.34 M of
 // them in the set, as q21's blocks give), each timed alone with steady_clock, no device:
 //   result      a block's 1-column integer result kept as a temporary table
-//   key set     KeySet::make over its words
+//   key set     its words read from the kept column and KeySet::make over them
 //   pred in     ColumnPredicate::compile of `key IN set`
 //   pred not    ColumnPredicate::compile of `NOT (key IN set)`
 //   star plan   plan_query and the CUDA star analysis of a count(*) with both filters

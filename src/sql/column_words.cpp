@@ -10,13 +10,18 @@ void widen(const T* v, uint64_t n, int64_t* out) {
   for (uint64_t r = 0; r < n; r++) out[r] = v[r];
 }
 
-}  // namespace
-
-void read_column_words(const Column& col, uint64_t n, std::vector<int64_t>& out) {
+template <typename V>
+void read_words(const Column& col, uint64_t n, V& out) {
   out.resize(n);
   if (n == 0) return;
   if (col.type().physical_width() == 4) widen(col.data<int32_t>(), n, out.data());
   else widen(col.data<int64_t>(), n, out.data());
 }
+
+}  // namespace
+
+void read_column_words(const Column& col, uint64_t n, std::vector<int64_t>& out) { read_words(col, n, out); }
+
+void read_column_words(const Column& col, uint64_t n, FillVector<int64_t>& out) { read_words(col, n, out); }
 
 }  // namespace raydb::sql

@@ -7,10 +7,14 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/default_init_allocator.h"
 #include "storage/column.h"
 
 namespace raydb::sql {
 
 void read_column_words(const Column& col, uint64_t n, std::vector<int64_t>& out);
+// The same into a vector first written by the parallel pass (no zeroing on one thread
+// first: for millions of words that cost as much as the pass).
+void read_column_words(const Column& col, uint64_t n, FillVector<int64_t>& out);
 
 }  // namespace raydb::sql

@@ -33,7 +33,7 @@ plan::KeySetPtr build(const TempTable& t) {
   if (!plan::KeySet::holds(type) || col.type().id != type.id || col.has_nulls()) return nullptr;
   const Column* flag = t.nullable(0) ? &t.table->column(size_t(t.null_flag[0])) : nullptr;
   bool has_null = false;
-  std::vector<int64_t> words;
+  FillVector<int64_t> words;
   read_column_words(col, t.rows(), words);
   if (flag) {  // rows the indicator flags NULL (1) left out
     std::vector<int64_t> flags;

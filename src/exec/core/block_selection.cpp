@@ -152,12 +152,13 @@ std::optional<KeySetTerm> key_set_term(const Expr& e, size_t t, const plan::Logi
 // ColumnPredicate would first turn the runs into its own ranges and test structures:
 // 6-14 ms per block of TPC-H Q21 at SF 20 (1.3 M keys over lineitem's order keys).
 bool key_set_may_match(const ZoneMap& z, size_t b, const KeySetTerm& term) {
-  const std::vector<std::pair<int64_t, int64_t>>& runs = term.set->runs();
-  if (!term.negated) return z.may_match(b, runs);
+  const auto& runs = term.set->runs();
   const ZoneMap::Block& blk = z.block(b);
   if (blk.min > blk.max) return false;  // only NULLs
+  // The first run ending at or above the block's min.
   auto it = std::lower_bound(runs.begin(), runs.end(), blk.min,
-                             [](const std::pair<int64_t, int64_t>& r, int64_t v) { return r.second < v; });
+                             [](const plan::KeyRun& r, int64_t v) { return r.second < v; });
+  if (!term.negated) return it != runs.end() && it->first <= blk.max;  // a run starting by the max
   return !(it != runs.end() && it->first <= blk.min && it->second >= blk.max);
 }
 

@@ -12,10 +12,10 @@ KeySetWindow::KeySetWindow(const plan::KeySet& set, bool negated, int64_t min, i
   if (min > max) return;
   const auto& runs = set.runs();
   first_ = size_t(std::lower_bound(runs.begin(), runs.end(), min,
-                                   [](const std::pair<int64_t, int64_t>& r, int64_t v) { return r.second < v; }) -
+                                   [](const plan::KeyRun& r, int64_t v) { return r.second < v; }) -
                   runs.begin());
   end_ = size_t(std::upper_bound(runs.begin() + long(first_), runs.end(), max,
-                                 [](int64_t v, const std::pair<int64_t, int64_t>& r) { return v < r.first; }) -
+                                 [](int64_t v, const plan::KeyRun& r) { return v < r.first; }) -
                 runs.begin());
   const size_t k = end_ - first_;
   if (!negated) {

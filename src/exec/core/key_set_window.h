@@ -26,7 +26,7 @@ class KeySetWindow {
   // Range i (i < size()); the ranges ascend and never touch (runs are maximal). Inline:
   // the star bitmap's builder calls it once per range.
   std::pair<int64_t, int64_t> at(size_t i) const {
-    const std::pair<int64_t, int64_t>* runs = runs_;
+    const plan::KeyRun* runs = runs_;
     if (!negated_) {
       const auto& r = runs[first_ + i];
       return {r.first < min_ ? min_ : r.first, r.second > max_ ? max_ : r.second};
@@ -47,7 +47,7 @@ class KeySetWindow {
 
  private:
   const plan::KeySet* set_;
-  const std::pair<int64_t, int64_t>* runs_;  // the set's
+  const plan::KeyRun* runs_;  // the set's
   bool negated_;
   int64_t min_, max_;
   size_t first_ = 0, end_ = 0;  // the runs overlapping [min, max]

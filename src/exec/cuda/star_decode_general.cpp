@@ -126,9 +126,11 @@ std::vector<Vector> general_aggregates(const StarGroups& g, const std::vector<ui
 // key decoding and the finisher (which evaluates HAVING again and keeps them all) see
 // a few. Order statistics are selected per group id elsewhere, so their queries keep
 // the plain path.
-bool having_first(const StarGroups& g) {
+bool having_first(const StarGroups& g) { return having_first(g, g.present->size()); }
+
+bool having_first(const StarGroups& g, size_t groups) {
   const plan::LogicalQuery& q = *g.q;
-  if (!q.having || q.group_keys.empty() || g.present->size() < kHavingFirstMinGroups) return false;
+  if (!q.having || q.group_keys.empty() || groups < kHavingFirstMinGroups) return false;
   if (!plan::reads_only_aggregates(*q.having)) return false;
   return std::none_of(g.sp->aggs.begin(), g.sp->aggs.end(), [](auto& a) { return a.order_stat; });
 }

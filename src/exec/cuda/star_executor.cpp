@@ -82,12 +82,14 @@ std::string profile_text(const StarRun& r, double upload_ms, double gpu_wall_ms,
   uint64_t aggregated = 0;
   if (!r.fields.empty())
     for (u64 c : r.fields[0]) aggregated += c;
+  // The counts stayed on the device when nothing after the compaction read them.
+  const std::string probed = r.fields_left_on_device ? "(not counted)" : std::to_string(aggregated);
   std::string s;
   for (auto& d : r.dims)
     s += fmt::format("dimension {}: {} rows, {} passed filters, {} group codes{}\n", q.tables[size_t(d.dim->table)].alias,
                      d.dim->key->size(), d.passed, d.codes, d.reused ? " (arrays reused)" : "");
   s += fmt::format("fact {}: {} rows, {} passed fact filters, {} passed probes, {} groups{}\n",
-                   q.tables[size_t(r.sp.root)].alias, r.sp.root_rows, r.nothing ? 0 : r.fact_filtered, aggregated,
+                   q.tables[size_t(r.sp.root)].alias, r.sp.root_rows, r.nothing ? 0 : r.fact_filtered, probed,
                    r.present.empty() ? 0 : r.present.size(), blocks_text(r));
   int packed = 0;
   for (int bits : r.packed_bits) packed += bits ? 1 : 0;

@@ -55,6 +55,9 @@ struct StarGroups {
   // every present group passed them, so where they are the whole HAVING the host does
   // not test them again (9 ms per 1.3 M-group block of TPC-H Q21 at SF 20).
   int device_kept_terms = 0;
+  // Only the group ids came back (fields_unread): *fields are empty and the aggregates'
+  // vectors are empty stand-ins nothing reads.
+  bool fields_left_on_device = false;
 };
 
 // Host milliseconds per decode step, in the order they ran (raydb bench decode).

@@ -9,6 +9,7 @@
 
 #include "common/error.h"
 #include "exec/cuda/group_keep.h"
+#include "exec/cuda/star_decode_steps.h"
 #include "exec/cuda/star_groups.h"
 #include "exec/cuda/star_run.h"
 #include "gpu/stream_wait.h"
@@ -74,8 +75,11 @@ void copy_inverse_maps(StarRun& r, char* inv_host) {
   }
 }
 
+StarGroups host_groups(const StarRun& r);
+
 // The compacted groups to the host (after the inverse maps, moved out of the way
-// before the staging buffer grows). Returns where the inverse maps now are.
+// before the staging buffer grows): their ids, and their accumulator fields unless the
+// decode reads none (fields_unread). Returns where the inverse maps now are.
 char* read_compacted(StarRun& r, const Compaction& c, char* inv_host, uint64_t inv_words) {
   cudaStream_t s = r.ctx.stream;
   StarContext& ctx = r.ctx;
@@ -84,12 +88,13 @@ char* read_compacted(StarRun& r, const Compaction& c, char* inv_host, uint64_t i
   gpu::check_cuda(cudaMemcpyAsync(ctx.host.get(), c.n.get(), 8, cudaMemcpyDeviceToHost, s), "copy");
   gpu::check_cuda(cudaStreamSynchronize(s), "compaction");
   n = ctx.host.get<u64>()[0];
+  r.fields_left_on_device = r.settings.cuda_fast_decode() && fields_unread(host_groups(r), n);
   std::vector<char> inv_copy(inv_host, inv_host + inv_words * 4);
   ctx.host.ensure(n * uint64_t(nfields + 1) * 8 + inv_words * 4 + 64);
   std::memcpy(ctx.host.get<char>() + n * uint64_t(nfields + 1) * 8, inv_copy.data(), inv_copy.size());
   inv_host = ctx.host.get<char>() + n * uint64_t(nfields + 1) * 8;
   for (int f = 0; f < nfields; f++)
-    if (n)
+    if (n && !r.fields_left_on_device)
       gpu::check_cuda(cudaMemcpyAsync(ctx.host.get<u64>() + uint64_t(f) * n, c.out.get<u64>() + uint64_t(f) * r.R,
                                       n * 8, cudaMemcpyDeviceToHost, s),
                       "copy");
@@ -103,7 +108,8 @@ char* read_compacted(StarRun& r, const Compaction& c, char* inv_host, uint64_t i
   r.fields.assign(size_t(nfields), {});
   const u64* h = ctx.host.get<u64>();
   r.present.assign(h + uint64_t(nfields) * n, h + uint64_t(nfields) * n + n);
-  for (int f = 0; f < nfields; f++) r.fields[size_t(f)].assign(h + uint64_t(f) * n, h + uint64_t(f) * n + n);
+  if (!r.fields_left_on_device)
+    for (int f = 0; f < nfields; f++) r.fields[size_t(f)].assign(h + uint64_t(f) * n, h + uint64_t(f) * n + n);
   return inv_host;
 }
 
@@ -166,6 +172,7 @@ StarGroups host_groups(const StarRun& r) {
   g.order_stats = &r.order_stats;
   g.os_key_types = &r.os_key_types;
   g.device_kept_terms = r.device_kept_terms;
+  g.fields_left_on_device = r.fields_left_on_device;
   return g;
 }
 

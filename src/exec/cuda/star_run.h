@@ -121,6 +121,7 @@ struct StarRun {
   double ranges_host_ms = 0, sets_host_ms = 0, set_uploads_host_ms = 0;
   std::string phases;          // device phase times (EXPLAIN ANALYZE, cuda_profile)
   int device_kept_terms = 0;   // HAVING terms the compaction applied (StarGroups::device_kept_terms)
+  bool fields_left_on_device = false;  // only group ids came back (StarGroups::fields_left_on_device)
   gpu::PhaseMarks marks;       // cuda_profile: device/host time of each step, upload to decode
 
   // Long range sets of fact predicates (bitmaps or sorted pairs), alive for the launch.

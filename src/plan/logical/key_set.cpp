@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <functional>
 #include <fmt/format.h>
 
 namespace raydb::plan {
@@ -27,7 +28,7 @@ int family(const Type& t) {
 // Sorts words ascending: std::sort for short inputs, else an LSD radix sort of
 // (word - min) over only the digits the span needs (order keys at SF 20 span 27 bits:
 // 3 passes of 11 bits), a few ms for a million words where std::sort takes ~100.
-void sort_words(std::vector<int64_t>& words) {
+void sort_words(FillVector<int64_t>& words) {
   if (words.size() < (size_t(1) << 16)) {
     std::sort(words.begin(), words.end());
     return;
@@ -52,7 +53,7 @@ void sort_words(std::vector<int64_t>& words) {
 // Runs of consecutive words (sorted, distinct): slices counted in parallel, then each
 // run written by the slice holding its first word, its end found by scanning on past
 // the slice. A million sparse order keys make a million runs.
-std::vector<std::pair<int64_t, int64_t>> runs_of(const std::vector<int64_t>& w) {
+FillVector<KeyRun> runs_of(const FillVector<int64_t>& w) {
   const size_t n = w.size();
   // w[i - 1] < w[i] (sorted, distinct), so w[i - 1] + 1 cannot overflow.
   auto starts = [&](size_t i) { return i == 0 || w[i - 1] + 1 != w[i]; };
@@ -62,7 +63,7 @@ std::vector<std::pair<int64_t, int64_t>> runs_of(const std::vector<int64_t>& w) 
   for (size_t s = 0; s < slices; s++)
     for (size_t i = n * s / slices; i < n * (s + 1) / slices; i++) at[s + 1] += starts(i);
   for (size_t s = 0; s < slices; s++) at[s + 1] += at[s];
-  std::vector<std::pair<int64_t, int64_t>> runs(at[slices]);
+  FillVector<KeyRun> runs(at[slices]);  // every run written below
 #pragma omp parallel for schedule(static) if (slices > 1)
   for (size_t s = 0; s < slices; s++) {
     size_t out = at[s];
@@ -79,7 +80,7 @@ std::vector<std::pair<int64_t, int64_t>> runs_of(const std::vector<int64_t>& w) 
 
 // A hash of the words for describe(): a sum of mixed words, so slices add in parallel
 // (the words are distinct, so the sum tells sets of one size apart as well as a chain).
-uint64_t fingerprint_of(const std::vector<int64_t>& w, bool has_null) {
+uint64_t fingerprint_of(const FillVector<int64_t>& w, bool has_null) {
   uint64_t h = 0;
 #pragma omp parallel for schedule(static) reduction(+ : h) if (w.size() > (size_t(1) << 16))
   for (size_t i = 0; i < w.size(); i++) {
@@ -91,18 +92,39 @@ uint64_t fingerprint_of(const std::vector<int64_t>& w, bool has_null) {
   return has_null ? h ^ 0x9e3779b97f4a7c15ull : h;
 }
 
+// Whether w ascends strictly (sorted and distinct: what a block's grouped keys give),
+// checked in parallel slices when long: one pass instead of is_sorted and unique.
+bool strictly_ascending(const FillVector<int64_t>& w) {
+  const size_t n = w.size();
+  if (n < (size_t(1) << 16)) return std::adjacent_find(w.begin(), w.end(), std::greater_equal<int64_t>()) == w.end();
+  size_t bad = 0;
+#pragma omp parallel for schedule(static) reduction(+ : bad)
+  for (size_t i = 1; i < n; i++) bad += size_t(w[i - 1] >= w[i]);
+  return bad == 0;
+}
+
 }  // namespace
 
 bool KeySet::holds(const Type& t) { return family(t) != 0; }
 
 bool KeySet::comparable_with(const Type& x) const { return family(x) != 0 && family(x) == family(type_); }
 
-std::shared_ptr<const KeySet> KeySet::make(Type type, std::vector<int64_t> words, bool has_null) {
+std::shared_ptr<const KeySet> KeySet::make(Type type, const std::vector<int64_t>& words, bool has_null) {
+  return make(type, FillVector<int64_t>(words.begin(), words.end()), has_null);
+}
+
+std::shared_ptr<const KeySet> KeySet::make(Type type, std::initializer_list<int64_t> words, bool has_null) {
+  return make(type, FillVector<int64_t>(words), has_null);
+}
+
+std::shared_ptr<const KeySet> KeySet::make(Type type, FillVector<int64_t> words, bool has_null) {
   std::shared_ptr<KeySet> s(new KeySet());
   s->type_ = type;
   s->has_null_ = has_null;
-  if (!std::is_sorted(words.begin(), words.end())) sort_words(words);
-  words.erase(std::unique(words.begin(), words.end()), words.end());
+  if (!strictly_ascending(words)) {
+    if (!std::is_sorted(words.begin(), words.end())) sort_words(words);
+    words.erase(std::unique(words.begin(), words.end()), words.end());
+  }
   s->words_ = std::move(words);
   s->runs_ = runs_of(s->words_);
   s->build_bitmap();

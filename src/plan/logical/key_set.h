@@ -10,14 +10,22 @@
 // TIMESTAMP (microseconds). When the keys are dense enough in [min, max] a bitmap over
 // that span answers membership in one load; otherwise binary search of the array.
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "common/default_init_allocator.h"
 #include "raydb/types.h"
 
 namespace raydb::plan {
+
+// A run of consecutive keys [first, second], inclusive. Trivial (unlike std::pair), so
+// a million of them are not zeroed on one thread before the parallel fill writes them.
+struct KeyRun {
+  int64_t first, second;
+};
 
 class KeySet {
  public:
@@ -26,7 +34,9 @@ class KeySet {
   static constexpr size_t kMinKeys = 64;
 
   // `words` in any order, duplicates allowed; `has_null`: the subquery gave a NULL.
-  static std::shared_ptr<const KeySet> make(Type type, std::vector<int64_t> words, bool has_null);
+  static std::shared_ptr<const KeySet> make(Type type, FillVector<int64_t> words, bool has_null);
+  static std::shared_ptr<const KeySet> make(Type type, const std::vector<int64_t>& words, bool has_null);
+  static std::shared_ptr<const KeySet> make(Type type, std::initializer_list<int64_t> words, bool has_null);
   // Whether values of `t` can be held as words (INTEGER, BIGINT, DATE, TIMESTAMP).
   static bool holds(const Type& t);
   // Whether x of type `x` compares with this set's words directly (same word family:
@@ -39,10 +49,10 @@ class KeySet {
   bool has_null() const { return has_null_; }
   int64_t min() const { return words_.front(); }  // non-empty sets only
   int64_t max() const { return words_.back(); }
-  const std::vector<int64_t>& words() const { return words_; }  // sorted, distinct
+  const FillVector<int64_t>& words() const { return words_; }  // sorted, distinct
   // Runs of consecutive words as inclusive sorted disjoint ranges (order keys come in
   // runs of up to 8: fewer ranges than keys for ColumnPredicate and zone maps).
-  const std::vector<std::pair<int64_t, int64_t>>& runs() const { return runs_; }
+  const FillVector<KeyRun>& runs() const { return runs_; }
   // The bitmap over [bitmap_base(), bitmap_base() + 64 * bitmap().size()); empty when
   // the keys are too sparse for one.
   const std::vector<uint64_t>& bitmap() const { return bitmap_; }
@@ -65,8 +75,8 @@ class KeySet {
   void build_bitmap();
 
   Type type_;
-  std::vector<int64_t> words_;
-  std::vector<std::pair<int64_t, int64_t>> runs_;
+  FillVector<int64_t> words_;
+  FillVector<KeyRun> runs_;
   std::vector<uint64_t> bitmap_;
   int64_t bitmap_base_ = 0;
   uint64_t fingerprint_ = 0;

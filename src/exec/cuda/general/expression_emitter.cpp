@@ -299,7 +299,7 @@ std::optional<Operand> ExpressionEmitter::in_key_set(const Expr& e) {
     t.base = set.bitmap_base();
   } else {
     in.op = kPInSet;
-    t.values = set.words();
+    t.values.assign(set.words().begin(), set.words().end());
   }
   p.lookups.push_back(std::move(t));
   b_.push(e, in, 1, 1);

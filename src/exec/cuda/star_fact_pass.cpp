@@ -22,6 +22,21 @@ namespace {
 // while it has room (then the copy is asynchronous; each query's uploads take their
 // own offsets, and the next query starts after this one's stream has finished, so no
 // copy's source is overwritten before it is read), else from pageable memory.
+// Large ones (at least kLargeUpload) through StarContext::large_uploads, copied there
+// on all threads.
+constexpr uint64_t kLargeUpload = uint64_t(1) << 20;
+constexpr uint64_t kLargeUploadMax = uint64_t(256) << 20;  // larger: pageable, as before
+
+void parallel_copy(char* dst, const char* src, uint64_t bytes) {
+  constexpr uint64_t kChunk = uint64_t(1) << 18;
+  const long chunks = long((bytes + kChunk - 1) / kChunk);
+#pragma omp parallel for schedule(static)
+  for (long c = 0; c < chunks; c++) {
+    const uint64_t at = uint64_t(c) * kChunk;
+    std::memcpy(dst + at, src + at, std::min(kChunk, bytes - at));
+  }
+}
+
 void upload(StarRun& r, void* dst, const void* src, uint64_t bytes) {
   StarContext& ctx = r.ctx;
   const uint64_t at = (r.upload_at + 15) / 16 * 16;
@@ -29,6 +44,16 @@ void upload(StarRun& r, void* dst, const void* src, uint64_t bytes) {
     std::memcpy(ctx.uploads.get<char>() + at, src, bytes);
     r.upload_at = at + bytes;
     src = ctx.uploads.get<char>() + at;
+  } else if (bytes >= kLargeUpload && bytes <= kLargeUploadMax) {
+    const uint64_t lat = (r.large_at + 15) / 16 * 16;
+    if (lat + bytes > ctx.large_uploads.bytes()) {
+      // Growing reallocates: this query's earlier copies from the area must be done.
+      gpu::check_cuda(cudaStreamSynchronize(ctx.stream), "cudaMemcpy");
+      ctx.large_uploads.ensure(std::max<uint64_t>(2 * (lat + bytes), uint64_t(32) << 20));
+    }
+    parallel_copy(ctx.large_uploads.get<char>() + lat, static_cast<const char*>(src), bytes);
+    r.large_at = lat + bytes;
+    src = ctx.large_uploads.get<char>() + lat;
   }
   gpu::check_cuda(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, ctx.stream), "cudaMemcpy");
 }

@@ -50,6 +50,10 @@ struct StarContext {
   // query (StarRun::upload_at): from pageable memory a copy is staged by the driver
   // first, ~7 us inside the device time of a query with an IN list (H200).
   gpu::PinnedBuffer uploads;
+  // Uploads too large for that area (key-set bitmaps: 15 MB over TPC-H SF 20's order
+  // keys), staged here by a parallel copy instead of the driver's pageable path (about
+  // 6 GB/s); grown on demand, each query's at its own offsets (StarRun::large_at).
+  gpu::PinnedBuffer large_uploads;
   StarContext() {
     host.ensure(1 << 20);
     counter.ensure(8);
@@ -130,6 +134,7 @@ struct StarRun {
   // would only count them, is not launched (add_filter_passes).
   const unsigned long long* pass_count = nullptr;
   uint64_t upload_at = 0;  // bytes of StarContext::uploads this query has taken
+  uint64_t large_at = 0;   // and of StarContext::large_uploads
 
   // Ranges of all dimension filters, uploaded in one copy: per dimension and filter,
   // where its ranges start and how many.

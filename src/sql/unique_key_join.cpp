@@ -41,8 +41,8 @@ bool matchable(const TempTable& left, size_t key, const TempTable& right) {
          int_stored(left.type(key)) && left.rows() < kNoMatch && right.rows() < kNoMatch;
 }
 
-// Calls f(keys, nulls) with left's key column and its NULL indicators (nullptr: none)
-// as stored words.
+// Calls f(keys, nulls) with t's column c and its NULL indicators (nullptr: none) as
+// stored words.
 template <typename F>
 void with_keys(const TempTable& t, size_t c, F&& f) {
   const Column* nulls = null_flags(t, c);
@@ -81,7 +81,68 @@ ColumnPtr gather(const UniqueKeyIndex& index, const K* keys, const N* nulls, uin
   return std::make_shared<const Column>(src.name(), src.type(), std::move(buf), n, nullptr, stats);
 }
 
+// Whether column c of t holds no NULL and lo, lo + 1, ..., lo + rows - 1 in order
+// (its first value in lo): row r holds lo + r.
+bool dense_ascending(const TempTable& t, size_t c, int64_t& lo) {
+  const uint64_t n = t.rows();
+  if (n == 0 || t.nullable(c) || !int_stored(t.type(c))) return false;
+  return with_column_words(t.table->column(c), [&](auto* v) {
+    lo = v[0];
+    if (uint64_t(int64_t(v[n - 1])) - uint64_t(lo) != n - 1) return false;  // distinct and ascending: span n
+    bool up = true;
+#pragma omp parallel for schedule(static) reduction(&& : up) if (n > kParallelRows)
+    for (uint64_t r = 1; r < n; r++) up = up && v[r - 1] < v[r];
+    return up;
+  });
+}
+
+// src's value of each right row at its key's row of a dense ascending left key column
+// (row r: key lo + r), `absent` at rows no right key names; min/max found on the way.
+template <typename K, typename N, typename V>
+ColumnPtr scatter(const K* keys, const N* nulls, uint64_t m, int64_t lo, uint64_t n, const Column& src,
+                  const V* values, int64_t absent) {
+  std::shared_ptr<Buffer> buf = Buffer::allocate(n * sizeof(V));
+  V* out = static_cast<V*>(buf->mutable_data());
+#pragma omp parallel for schedule(static) if (n > kParallelRows)
+  for (uint64_t r = 0; r < n; r++) out[r] = V(absent);  // the first touch, in parallel
+  int64_t vlo = INT64_MAX, vhi = INT64_MIN;
+  uint64_t landed = 0;
+#pragma omp parallel for schedule(static) reduction(min : vlo) reduction(max : vhi) reduction(+ : landed) \
+    if (m > kParallelRows)
+  for (uint64_t j = 0; j < m; j++) {
+    if (nulls != nullptr && nulls[j] != 0) continue;
+    const uint64_t at = uint64_t(int64_t(keys[j])) - uint64_t(lo);  // below lo: wraps past n
+    if (at >= n) continue;
+    out[at] = values[j];
+    vlo = std::min<int64_t>(vlo, values[j]), vhi = std::max<int64_t>(vhi, values[j]);
+    landed++;
+  }
+  if (landed < n) vlo = std::min(vlo, absent), vhi = std::max(vhi, absent);
+  ColumnStats stats;
+  stats.min = vlo, stats.max = vhi;
+  return std::make_shared<const Column>(src.name(), src.type(), std::move(buf), n, nullptr, stats);
+}
+
 }  // namespace
+
+std::optional<std::vector<ColumnPtr>> scatter_int_columns(const TempTable& left, size_t key, const TempTable& right,
+                                                          const std::vector<size_t>& cs, int64_t absent) {
+  if (!matchable(left, key, right)) return std::nullopt;
+  for (size_t c : cs)
+    if (c >= right.columns() || !int_stored(right.type(c)) || right.nullable(c)) return std::nullopt;
+  int64_t lo = 0;
+  if (!dense_ascending(left, key, lo)) return std::nullopt;
+  std::vector<ColumnPtr> out;
+  for (size_t c : cs) {
+    const Column& src = right.table->column(c);
+    with_keys(right, 0, [&](auto* keys, auto* nulls) {
+      with_column_words(src, [&](auto* values) {
+        out.push_back(scatter(keys, nulls, right.rows(), lo, left.rows(), src, values, absent));
+      });
+    });
+  }
+  return out;
+}
 
 std::optional<std::vector<uint32_t>> match_unique_keys(const TempTable& left, size_t key, const TempTable& right) {
   if (!matchable(left, key, right)) return std::nullopt;

@@ -38,6 +38,15 @@ void append_matched(TempTableBuilder& b, size_t out, const TempTable& right, siz
 std::optional<std::vector<ColumnPtr>> lookup_int_columns(const TempTable& left, size_t key, const TempTable& right,
                                                          const std::vector<size_t>& cs, int64_t absent);
 
+// lookup_int_columns' columns with no index, when left's column `key` holds lo, lo + 1,
+// ..., lo + rows - 1 in order (a stored key column as loaded: TPC-H's c_custkey) and
+// right's non-NULL keys are known distinct (the keys of a GROUP BY): each right row's
+// values written at its key's row, every other row `absent`. nullopt when left's keys
+// are not so, or as lookup_int_columns. Right keys held twice are not detected here.
+std::optional<std::vector<ColumnPtr>> scatter_int_columns(const TempTable& left, size_t key,
+                                                          const TempTable& right_distinct,
+                                                          const std::vector<size_t>& cs, int64_t absent);
+
 // Whether column c of t is integer-stored, without NULLs, and holds no value twice.
 bool distinct_int_column(const TempTable& t, size_t c);
 

@@ -1,6 +1,6 @@
 // The group-join's host step (sql/binder_group_join.cpp: each left row's counts looked
 // up by its key, sql/unique_key_join.h) at sizes past its parallel loops' threshold,
-// against SQLite: left keys distinct in no order, with NULLs, or held twice (the
+// against SQLite: left keys distinct in no order or 1, 2, ... in order, with NULLs, or held twice (the
 // regrouping path); right keys that match no left row, NULL keys and NULL counted
 // values; one and two counts; 1 and 2 threads.
 #include <gtest/gtest.h>
@@ -26,7 +26,8 @@ struct GroupJoinFixture {
   std::unique_ptr<Database> db;
   SqliteOracle oracle;
 
-  // cu: distinct keys, shuffled; cun: some NULL keys; cud: some keys held twice.
+  // cu: distinct keys, shuffled; cua: keys 1, 2, ... in order (scattered to, no index);
+  // cun: some NULL keys; cud: some keys held twice.
   // od: orders of keys in and beyond cu's range, some NULL keys, ok and amt.
   GroupJoinFixture() {
     std::mt19937_64 rng(13);
@@ -36,13 +37,15 @@ struct GroupJoinFixture {
     keys.resize(kCustomers);
     const std::string path = dir.file("db");
     oracle.exec("BEGIN");
-    for (const char* name : {"cu", "cun", "cud"}) {
+    for (const char* name : {"cu", "cua", "cun", "cud"}) {
       const std::string n = name;
       std::string csv = "ck,grp\n";
       oracle.exec(fmt::format("CREATE TABLE {} (ck INTEGER, grp INTEGER)", n));
       for (int i = 0; i < kCustomers; i++) {
         const bool null = n == "cun" && i % 97 == 5;
-        const int key = n == "cud" && i % 1000 == 999 ? keys[size_t(i - 500)] : keys[size_t(i)];
+        const int key = n == "cua"                       ? i + 1
+                        : n == "cud" && i % 1000 == 999 ? keys[size_t(i - 500)]
+                                                        : keys[size_t(i)];
         csv += fmt::format("{},{}\n", null ? "" : std::to_string(key), key % 7);
         oracle.exec(fmt::format("INSERT INTO {} VALUES ({}, {})", n, null ? "NULL" : std::to_string(key), key % 7));
       }
@@ -91,18 +94,18 @@ TEST(GroupJoinLookup, Q13ShapeMatchesSqlite) {
       "SELECT c_count, count(*) AS custdist FROM (SELECT {0}.ck{1}, count(od.ok){2} FROM {0} LEFT JOIN od ON {0}.ck = "
       "od.ck AND od.note NOT LIKE '%special%requests%' GROUP BY {0}.ck) AS c_orders{3} "
       "GROUP BY c_count ORDER BY custdist DESC, c_count DESC";
-  for (const char* l : {"cu", "cun", "cud"})
+  for (const char* l : {"cu", "cua", "cun", "cud"})
     expect_same(fmt::format(fmt::runtime(q), l, "", "", " (c_custkey, c_count)"),
                 fmt::format(fmt::runtime(q), l, " AS c_custkey", " AS c_count", ""));
 }
 
 TEST(GroupJoinLookup, CountsPerKeyMatchSqlite) {
-  for (const char* l : {"cu", "cun", "cud"})
+  for (const char* l : {"cu", "cua", "cun", "cud"})
     expect_same(fmt::format("SELECT {0}.ck, count(od.ok) FROM {0} LEFT JOIN od ON {0}.ck = od.ck GROUP BY {0}.ck", l));
 }
 
 TEST(GroupJoinLookup, TwoCountsPerGroupMatchSqlite) {
-  for (const char* l : {"cu", "cun", "cud"})
+  for (const char* l : {"cu", "cua", "cun", "cud"})
     expect_same(fmt::format(
         "SELECT {0}.grp, count(od.ok), count(od.amt) FROM {0} LEFT JOIN od ON {0}.ck = od.ck GROUP BY {0}.grp", l));
 }

@@ -1,6 +1,7 @@
 // The host's unique-key joins (sql/unique_key_join.h over sql/unique_key_index.h)
 // against brute force (a std::unordered_map from each right key to its row): the match
-// of every left row, the counts looked up whole, the distinctness check, for few rows
+// of every left row, the counts looked up whole or scattered over dense ascending left
+// keys, the distinctness check, for few rows
 // and for many (past the sizes where the loops run in parallel), dense keys (the direct
 // array) and spread ones (open addressing), INTEGER and BIGINT keys, NULL keys on either
 // side, a key held twice (no match: the callers fall back), and statistics that do not
@@ -131,6 +132,43 @@ TEST(UniqueKeyJoin, MatchesAndCountsEqualBruteForce) {
       EXPECT_EQ(n.stats().min, lo);
       EXPECT_EQ(n.stats().max, hi);
     }
+  }
+}
+
+// Left keys lo, lo + 1, ... in order: the counts scattered to their rows equal the
+// looked-up ones; left keys in any other form are not scattered.
+TEST(UniqueKeyJoin, ScatterOverDenseAscendingKeysEqualsBruteForce) {
+  uint64_t seed = 50;
+  for (const Case& c : cases()) {
+    if (c.left_nulls || c.left_rows < 1) continue;
+    SCOPED_TRACE(name_of(c));
+    Tables t = generate(c, seed++);
+    const int64_t lo = c.type.id == TypeId::kBigint ? -(int64_t(1) << 40) - 3 : -1003;
+    std::iota(t.lk.v.begin(), t.lk.v.end(), lo);
+    const TempTable right = make_table({t.rk, t.rn}), left = make_table({t.lk});
+    const std::vector<uint32_t> want = brute_match(t);
+    const auto scattered = sql::scatter_int_columns(left, 0, right, {1}, -77);
+    ASSERT_TRUE(scattered.has_value());
+    const Column& n = *(*scattered)[0];
+    ASSERT_EQ(n.size(), want.size());
+    int64_t vlo = INT64_MAX, vhi = INT64_MIN;
+    for (size_t r = 0; r < want.size(); r++) {
+      const int64_t v = want[r] == kNoMatch ? -77 : t.rn.v[want[r]];
+      ASSERT_EQ(n.get_int(r), v) << "row " << r;
+      vlo = std::min(vlo, v), vhi = std::max(vhi, v);
+    }
+    EXPECT_EQ(n.stats().min, vlo);
+    EXPECT_EQ(n.stats().max, vhi);
+    if (t.lk.v.size() < 2) continue;
+    std::vector<int64_t> gap = t.lk.v, down = t.lk.v, repeated = t.lk.v;
+    gap.back() += 1;
+    std::reverse(down.begin(), down.end());
+    repeated[repeated.size() / 2] = repeated[repeated.size() / 2 - 1];  // one key held twice
+    for (const auto& keys : {gap, down, repeated})
+      EXPECT_FALSE(sql::scatter_int_columns(make_table({{c.type, keys, {}}}), 0, right, {1}, 0).has_value());
+    std::vector<uint8_t> nulls(t.lk.v.size(), 0);
+    nulls[0] = 1;
+    EXPECT_FALSE(sql::scatter_int_columns(make_table({{c.type, t.lk.v, nulls}}), 0, right, {1}, 0).has_value());
   }
 }
 

@@ -204,13 +204,25 @@ std::optional<TempTable> rows_with_counts(const TempTable& l, const std::string&
     return std::nullopt;
   const int key = l.find_column(lkey.name);
   if (key < 0 || p.columns() != 1 + counts) return std::nullopt;
-  const std::optional<std::vector<uint32_t>> match = match_unique_keys(l, size_t(key), p);
-  if (!match) return std::nullopt;
+  std::vector<size_t> cs;
+  for (size_t i = 0; i < counts; i++) cs.push_back(1 + i);
+  // The counts whole, one pass each: scattered to their keys' rows when L's keys are
+  // lo, lo + 1, ... in order (p's keys are distinct: its GROUP BY's), else gathered by
+  // a key index; a count not taken so (NULL-holding, or stored other than the builder
+  // stores it) is appended by a match array instead.
+  std::optional<std::vector<ColumnPtr>> looked = scatter_int_columns(l, size_t(key), p, cs, 0);
+  if (!looked) looked = lookup_int_columns(l, size_t(key), p, cs, 0);
+  std::optional<std::vector<uint32_t>> match;
+  if (!looked && !(match = match_unique_keys(l, size_t(key), p))) return std::nullopt;
   TempTableBuilder b("joined", internal, types, "LEFT JOIN");
-  b.reserve(match->size());
+  b.reserve(l.rows());
   for (size_t i = 0; i < columns.size(); i++)
     if (!append_int_column(b, i, l, columns[i])) return std::nullopt;
-  for (size_t i = 0; i < counts; i++) append_matched(b, columns.size() + i, p, 1 + i, *match, int64_t(0));
+  for (size_t i = 0; i < counts; i++) {
+    if (looked && b.take_column(columns.size() + i, (*looked)[i])) continue;
+    if (!match && !(match = match_unique_keys(l, size_t(key), p))) return std::nullopt;
+    append_matched(b, columns.size() + i, p, 1 + i, *match, int64_t(0));
+  }
   return b.finish();
 }
 

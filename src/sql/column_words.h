@@ -17,4 +17,13 @@ void read_column_words(const Column& col, uint64_t n, std::vector<int64_t>& out)
 // first: for millions of words that cost as much as the pass).
 void read_column_words(const Column& col, uint64_t n, FillVector<int64_t>& out);
 
+// Calls f with the column's stored words in place, as `const int32_t*` or `const
+// int64_t*` by its physical width: loops templated on the width read the column where
+// it lies, with no widened copy to allocate and fault in (tens of MB at SF 20).
+template <typename F>
+decltype(auto) with_column_words(const Column& col, F&& f) {
+  if (col.type().physical_width() == 4) return f(col.data<int32_t>());
+  return f(col.data<int64_t>());
+}
+
 }  // namespace raydb::sql

@@ -234,6 +234,14 @@ bool TempTableBuilder::take_doubles(size_t c, std::vector<double>&& v, std::vect
   return true;
 }
 
+bool TempTableBuilder::take_column(size_t c, const ColumnPtr& col) {
+  if (!col || col->has_nulls() || !(col->type() == columns_[c].type()) || !can_take(c, 0, {}, 0)) return false;
+  col->verify();  // a stored column's check runs before its bytes are shared unchecked
+  taken_[c] = std::make_shared<const Column>(columns_[c].name(), col->type(), col->buffer(), col->size(),
+                                             col->dictionary_ptr(), col->stats());
+  return true;
+}
+
 TempTable TempTableBuilder::finish() {
   TempTable t;
   std::vector<ColumnPtr> cols;

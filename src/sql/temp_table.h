@@ -78,6 +78,11 @@ class TempTableBuilder {
   // has rows already, or too few values or flags: append then.
   bool take_ints(size_t column, std::vector<int64_t>&& v, std::vector<uint8_t>&& nulls, size_t n);
   bool take_doubles(size_t column, std::vector<double>&& v, std::vector<uint8_t>&& nulls, size_t n);
+  // A whole column shared, not copied (a stored table's key column, a column built
+  // whole): its buffer, dictionary and statistics become the column's, under the
+  // column's name. False (nothing taken) unless its type is the column's stored type,
+  // it holds no NULL, and the column has no rows yet.
+  bool take_column(size_t column, const ColumnPtr& col);
   TempTable finish();
 
  private:

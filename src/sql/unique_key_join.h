@@ -8,18 +8,17 @@
 //    SF 20: 1.4 M keys);
 //  - the group-join's rows (binder_group_join.cpp; TPC-H Q13: 3 M customers, 2 M with
 //    orders).
-// One lookup per left row: a direct array over the keys' span when it is at most 4x
-// the right rows, else an open-addressing table.
+// One lookup per left row (sql/unique_key_index.h), in parallel, reading the columns in
+// place; a left column kept as it is shares its stored buffer.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "sql/temp_table.h"
+#include "sql/unique_key_index.h"
 
 namespace raydb::sql {
-
-constexpr uint32_t kNoMatch = UINT32_MAX;
 
 // Per row of `left`: the row of `right` whose column 0 equals left's column `key`, or
 // kNoMatch (a NULL key matches nothing, as in ON). nullopt unless both columns are
@@ -31,10 +30,29 @@ std::optional<std::vector<uint32_t>> match_unique_keys(const TempTable& left, si
 void append_matched(TempTableBuilder& b, size_t out, const TempTable& right, size_t c,
                     const std::vector<uint32_t>& match, std::optional<int64_t> absent = std::nullopt);
 
+// Per row of `left`: each column cs[i] of `right` at the row whose column 0 equals
+// left's column `key`, `absent` where none does (a NULL key matches none), as whole
+// columns of right's stored types, built in one parallel pass each with no match array
+// (TPC-H Q13's counts per customer). nullopt when match_unique_keys is, or a column is
+// not integer-stored or holds NULLs: append_matched then.
+std::optional<std::vector<ColumnPtr>> lookup_int_columns(const TempTable& left, size_t key, const TempTable& right,
+                                                         const std::vector<size_t>& cs, int64_t absent);
+
+// lookup_int_columns' columns with no index, when left's column `key` holds lo, lo + 1,
+// ..., lo + rows - 1 in order (a stored key column as loaded: TPC-H's c_custkey) and
+// right's non-NULL keys are known distinct (the keys of a GROUP BY): each right row's
+// values written at its key's row, every other row `absent`. nullopt when left's keys
+// are not so, or as lookup_int_columns. Right keys held twice are not detected here.
+std::optional<std::vector<ColumnPtr>> scatter_int_columns(const TempTable& left, size_t key,
+                                                          const TempTable& right_distinct,
+                                                          const std::vector<size_t>& cs, int64_t absent);
+
 // Whether column c of t is integer-stored, without NULLs, and holds no value twice.
 bool distinct_int_column(const TempTable& t, size_t c);
 
-// Column c of t (integer-stored) into the builder as column `out`, all rows.
+// Column c of t (integer-stored) into the builder as column `out`, all rows: its
+// buffer shared when it holds no NULL and is stored as the builder stores it (a stored
+// table's key column), else copied.
 bool append_int_column(TempTableBuilder& b, size_t out, const TempTable& t, size_t c);
 
 // keys (its column 0, the domain's distinct keys) LEFT JOIN per_key: columns names[0]

@@ -38,6 +38,9 @@ const std::vector<SettingInfo> kSettings = {
     {"cuda_dimension_cache", "RAYDB_CUDA_DIMENSION_CACHE", "on or off",
      "star kernels: keep dimension lookup arrays on the device for later statements with the same dimension "
      "filters and group keys"},
+    {"cuda_join_cache", "RAYDB_CUDA_JOIN_CACHE", "on or off",
+     "general path: keep the hash table of a join built over a whole table on plain integer key columns on the "
+     "device for later statements"},
     {"cuda_smem_lookup", "RAYDB_CUDA_SMEM_LOOKUP", "on or off", "star kernels: dimension lookups in shared memory"},
     {"cuda_rowshape", "RAYDB_CUDA_ROWSHAPE", "on or off", "star kernels: row-shaped tiles"},
     {"cuda_fast_decode", "RAYDB_CUDA_FAST_DECODE", "on or off",
@@ -348,6 +351,10 @@ bool Settings::cuda_narrow_lookup() const {
 }
 bool Settings::cuda_dimension_cache() const {
   const Entry& e = entry("cuda_dimension_cache");
+  return switch_value(e.text, e.from_env, true);
+}
+bool Settings::cuda_join_cache() const {
+  const Entry& e = entry("cuda_join_cache");
   return switch_value(e.text, e.from_env, true);
 }
 bool Settings::cuda_filter_passes() const {

@@ -49,6 +49,7 @@ class Settings {
   uint64_t cpu_memory_limit() const;   // a CPU query's budget in bytes (default: half of MemAvailable)
   bool cuda_narrow_lookup() const;     // star kernels: 1-2 byte lookup arrays
   bool cuda_dimension_cache() const;   // star kernels: dimension arrays kept between statements
+  bool cuda_join_cache() const;        // general path: whole-table join builds kept between statements
   bool cuda_filter_passes() const;     // star kernels: trees and long sets as passes before the kernel
   bool cuda_smem_lookup() const;       // star kernels: lookups in shared memory
   bool cuda_rowshape() const;          // star kernels: row-shaped tiles

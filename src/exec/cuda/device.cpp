@@ -10,6 +10,7 @@
 #include "common/stage_times.h"
 #include "exec/cuda/column_cache.h"
 #include "exec/cuda/dimension_cache.h"
+#include "exec/cuda/general/join_build_cache.h"
 #include "exec/cuda/cuda_backend.h"
 #include "exec/cuda/cuda_plan_analysis.h"
 #include "exec/cuda/general/bound_program.h"
@@ -171,6 +172,7 @@ void set_memory_budget(uint64_t bytes) { gpu::MemoryPool::instance().set_budget(
 void clear_column_cache() {
   if (device_count() == 0) return;
   general::clear_double_columns();
+  general::JoinBuildCache::instance().clear();
   DimensionCache::instance().clear();
   ColumnCache::instance().clear();
   HostColumnCache::instance().clear();
@@ -184,6 +186,7 @@ uint64_t release_device_state() {
   if (device_count() == 0) return 0;
   release_gpu_indexes();
   general::clear_double_columns();
+  general::JoinBuildCache::instance().clear();
   DimensionCache::instance().clear();
   HostColumnCache::instance().clear();
   ColumnCache::instance().clear();  // trims the pool too

@@ -56,7 +56,7 @@ Tuples join_rows(GeneralQuery& g) {
   for (auto& j : g.gp.joins) {
     stop_if_cancelled(g);
     sides.push_back(build_join_side(g, j));
-    g.marks.mark("build " + g.q.tables[size_t(j.build_table)].alias);
+    g.marks.mark("build " + g.q.tables[size_t(j.build_table)].alias + (sides.back()->reused ? " (kept)" : ""));
   }
   stop_if_cancelled(g);
   cur = scan_table(g, g.gp.root);

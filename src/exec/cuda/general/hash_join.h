@@ -43,6 +43,8 @@ class HashJoinTable {
 
   uint64_t rows() const { return rows_; }          // build rows with no NULL key
   uint64_t distinct() const { return distinct_; }  // distinct key tuples among them
+  // Device bytes the table holds (a kept build's size, join_build_cache.h).
+  uint64_t bytes() const { return slots_.bytes() + slot_kid_.bytes() + starts_.bytes() + order_.bytes(); }
 
   // Count pass + exclusive scan (synchronizes to read the total).
   HashJoinProbe count(const KeyColumns& probe, uint64_t n, cudaStream_t s) const;

@@ -1,10 +1,14 @@
 // Join build sides and their order (join_side.h).
+#include <algorithm>
+#include <optional>
+
 #include "common/error.h"
 #include "exec/core/join_order.h"
 #include "exec/cuda/general/cross_join.h"
 #include "exec/cuda/general/group_kernels.h"
 #include "exec/cuda/general/join_side.h"
 #include "exec/cuda/general/scan_step.h"
+#include "gpu/memory_pool.h"
 
 namespace raydb::exec::cuda::general {
 
@@ -48,6 +52,33 @@ void key_build_side(GeneralQuery& g, BuildSide& side) {
   side.keys.width = int(side.bk.size());
 }
 
+// The cache key of a build over the whole table on plain integer key columns (no
+// filter or index scan of the build table, hash join); nullopt for any other build.
+std::optional<JoinBuildKey> kept_build_key(const GeneralQuery& g, const GeneralJoin& j) {
+  if (!g.settings.cuda_join_cache() || g.settings.cuda_join() != CudaJoinAlgo::kHash) return std::nullopt;
+  const size_t t = size_t(j.build_table);
+  if (!g.gp.filters[t].empty() || (t < g.plan.table_filters.size() && !g.plan.table_filters[t].empty()))
+    return std::nullopt;
+  if (t < g.plan.index_scans.size() && g.plan.index_scans[t]) return std::nullopt;
+  JoinBuildKey k;
+  k.rows = g.q.tables[t].table->row_count();
+  for (const CompiledProgram& p : j.build_keys) {
+    // One instruction reading one column of the build table as integers: its values
+    // are the column's, whatever statement compiled it.
+    if (p.ins.size() != 1 || p.columns.size() != 1 || !p.lookups.empty() || p.domain || p.kind != VectorKind::kInt ||
+        p.source.size() != 1 || !p.source[0] || p.source[0]->kind != plan::ExprKind::kColumnRef ||
+        p.columns[0].table != j.build_table || !p.columns[0].column)
+      return std::nullopt;
+    k.columns.push_back(p.columns[0].column);
+  }
+  return k;
+}
+
+// Room for kept builds: JoinBuildCache::kMaxBytes, at most 1/16 of the memory budget.
+uint64_t kept_build_limit() {
+  return std::min(JoinBuildCache::kMaxBytes, gpu::MemoryPool::instance().stats().budget / 16);
+}
+
 }  // namespace
 
 std::unique_ptr<BuildSide> build_join_side(GeneralQuery& g, const GeneralJoin& j) {
@@ -65,11 +96,31 @@ std::unique_ptr<BuildSide> build_join_side(GeneralQuery& g, const GeneralJoin& j
     side->selectivity = 2.0 + double(nb);  // cpu_executor build_join: expands, runs last
     return side;
   }
-  key_build_side(g, *side);
+  const std::optional<JoinBuildKey> key = nb > 0 ? kept_build_key(g, j) : std::nullopt;
+  if (key && key->rows == nb) side->kept = JoinBuildCache::instance().find(*key);
+  if (side->kept) {  // the same build rows (all of the table, in order) and key columns
+    side->keys = side->kept->key_columns;
+    side->table = side->kept->table;
+    side->reused = true;
+  } else {
+    key_build_side(g, *side);
+  }
   uint64_t rows = 0, distinct = 0;
-  if (g.settings.cuda_join() == CudaJoinAlgo::kHash) {
-    side->table = std::make_unique<HashJoinTable>(side->keys, nb, g.s);
+  if (side->reused) {
     rows = side->table->rows(), distinct = side->table->distinct();
+  } else if (g.settings.cuda_join() == CudaJoinAlgo::kHash) {
+    side->table = std::make_shared<const HashJoinTable>(side->keys, nb, g.s);
+    rows = side->table->rows(), distinct = side->table->distinct();
+    if (key && key->rows == nb) {
+      // The key values move into the kept build; the table's slots keep pointing at
+      // the same device memory.
+      auto kept = std::make_shared<KeptJoinBuild>();
+      kept->keys = std::move(side->bk);
+      kept->key_columns = side->keys;
+      kept->table = side->table;
+      side->kept = kept;
+      JoinBuildCache::instance().put(*key, std::move(kept), kept_build_limit());
+    }
   } else {
     sort_build(g, *side, rows, distinct);
   }

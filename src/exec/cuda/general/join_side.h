@@ -12,6 +12,7 @@
 #include "exec/cuda/general/general_kernels.h"
 #include "exec/cuda/general/general_query.h"
 #include "exec/cuda/general/hash_join.h"
+#include "exec/cuda/general/join_build_cache.h"
 
 namespace raydb::exec::cuda::general {
 
@@ -21,7 +22,11 @@ struct BuildSide {
   std::vector<Column128> bk;
   KeyColumns keys;
   gpu::DeviceBuffer valid, hash, pos;    // the sort-based join's
-  std::unique_ptr<HashJoinTable> table;  // the hash join's (the default)
+  std::shared_ptr<const HashJoinTable> table;  // the hash join's (the default)
+  // A build kept from an earlier statement (join_build_cache.h): its key values, which
+  // `keys` and the table point at, live while it does.
+  std::shared_ptr<const KeptJoinBuild> kept;
+  bool reused = false;  // the table came from the cache (the trace's mark says so)
   double selectivity = 0;
   std::vector<const CompiledProgram*> residuals;
 };

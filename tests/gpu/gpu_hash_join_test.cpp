@@ -38,12 +38,19 @@ class JoinSwitch {
   ~JoinSwitch() { Settings::reset_default("cuda_join"); }
 };
 
+// These tests count hash tables built: none is taken from the kept builds.
+struct NoKeptBuilds {
+  NoKeptBuilds() { Settings::set_default("cuda_join_cache", "off"); }
+  ~NoKeptBuilds() { Settings::reset_default("cuda_join_cache"); }
+};
+
 // The CPU's result, then the CUDA backend's with the hash join, which must build at
 // least one hash table (so the query ran on the general path's join) and equal it.
 // Returns the CPU's rows.
 CellRows check_hash_join(Database& db, const std::string& sql) {
   QueryResult cpu = db.query(sql, QueryOptions{Backend::kCpu});
   JoinSwitch hash(nullptr);
+  NoKeptBuilds fresh;
   const uint64_t before = exec::cuda::hash_join_builds();
   try {
     QueryResult gpu = db.query(sql, QueryOptions{Backend::kCuda});

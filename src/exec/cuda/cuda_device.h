@@ -115,6 +115,10 @@ uint64_t hash_grouped_queries();
 // Hash tables built for equi-joins on the general path since the process started (the
 // default join; RAYDB_CUDA_JOIN=sort selects the sort-based join instead); 0 without CUDA.
 uint64_t hash_join_builds();
+// Join builds kept on the device for later statements (general/join_build_cache.h), and
+// how often a statement took one, since the process started; 0 without CUDA.
+uint64_t kept_join_builds();
+uint64_t kept_join_build_hits();
 
 // Calibration (raydb calibrate, raydb bench): GB/s, measured on device 0.
 double measure_device_read_gbs();  // a streaming reduction over 2 GiB

@@ -36,6 +36,8 @@ uint64_t device_sorted_queries() { return 0; }
 uint64_t hash_grouped_queries() { return 0; }
 uint64_t packed_fact_launches() { return 0; }
 uint64_t hash_join_builds() { return 0; }
+uint64_t kept_join_builds() { return 0; }
+uint64_t kept_join_build_hits() { return 0; }
 double measure_device_read_gbs() { return 0; }
 double measure_host_to_device_gbs() { return 0; }
 

@@ -1,5 +1,7 @@
 #include "exec/cuda/general/join_build_cache.h"
 
+#include "exec/cuda/cuda_device.h"
+
 namespace raydb::exec::cuda::general {
 
 uint64_t KeptJoinBuild::bytes() const {
@@ -54,3 +56,10 @@ void JoinBuildCache::clear() {
 }
 
 }  // namespace raydb::exec::cuda::general
+
+namespace raydb::exec::cuda {
+
+uint64_t kept_join_builds() { return general::JoinBuildCache::instance().size(); }
+uint64_t kept_join_build_hits() { return general::JoinBuildCache::instance().hits(); }
+
+}  // namespace raydb::exec::cuda

@@ -74,6 +74,12 @@ enum class DecodeMode { kFast, kGeneral };
 void decode_star_groups(StarGroups& g, ResultTable& result, DecodeMode mode = DecodeMode::kFast,
                         DecodeSteps* steps = nullptr);
 
+// The compacted groups as the result staging holds them (star_results.cpp): nfields
+// arrays of n accumulator words, then the n group ids. Copied into `present` and, when
+// `with_fields`, `fields` (else nfields empty vectors).
+void read_staged_groups(const unsigned long long* staged, uint64_t n, int nfields, bool with_fields,
+                        std::vector<uint64_t>& present, std::vector<std::vector<unsigned long long>>& fields);
+
 // k per group id (max(R, 1) entries) of a k-th value whose k is an expression of the
 // other aggregates (count(*) / 2), evaluated over the groups with rows as HAVING would.
 std::vector<int64_t> star_groups_k_per_group(const StarGroups& g, const plan::Expr& k_expr, uint64_t R);

@@ -105,11 +105,7 @@ char* read_compacted(StarRun& r, const Compaction& c, char* inv_host, uint64_t i
   gpu::check_cuda(cudaEventRecord(ctx.stop, s), "cudaEventRecord");
   gpu::check_cuda(cudaStreamSynchronize(s), "result copy");
   r.marks.mark("compacted groups to the host");
-  r.fields.assign(size_t(nfields), {});
-  const u64* h = ctx.host.get<u64>();
-  r.present.assign(h + uint64_t(nfields) * n, h + uint64_t(nfields) * n + n);
-  if (!r.fields_left_on_device)
-    for (int f = 0; f < nfields; f++) r.fields[size_t(f)].assign(h + uint64_t(f) * n, h + uint64_t(f) * n + n);
+  read_staged_groups(ctx.host.get<u64>(), n, nfields, !r.fields_left_on_device, r.present, r.fields);
   return inv_host;
 }
 

@@ -71,8 +71,8 @@ exec::ResultTable time_mode(const SynthStarResult& s, DecodeMode mode, int reps,
   exec::ResultTable result;
   const std::vector<unsigned long long> staged = staging_of(s);
   for (int i = 0; i < reps; i++) {
-    std::vector<uint64_t> present;
-    std::vector<std::vector<unsigned long long>> fields;
+    exec::cuda::GroupIds present;
+    exec::cuda::GroupFields fields;
     Timer c;
     exec::cuda::read_staged_groups(staged.data(), s.present.size(), int(s.fields.size()), true, present, fields);
     copy.push_back(c.elapsed_ms());

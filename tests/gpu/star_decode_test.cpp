@@ -27,8 +27,8 @@ struct Decoded {
 };
 
 Decoded decode(const SynthStarResult& s, DecodeMode mode) {
-  std::vector<uint64_t> present = s.present;
-  std::vector<std::vector<unsigned long long>> fields = s.fields;
+  GroupIds present = s.present;
+  GroupFields fields = s.fields;
   StarGroups g = s.view(&present, &fields);
   Decoded d;
   d.table.interner = std::make_shared<StringInterner>();
@@ -160,15 +160,15 @@ TEST(StarDecode, HavingKeptOnTheDeviceIsNotTestedAgain) {
     const Decoded want = decode(s, DecodeMode::kFast);
     ASSERT_TRUE(want.error.empty()) << want.error;
     // The device's filter: the keep terms over each present group's fields.
-    std::vector<uint64_t> present = s.present;
-    std::vector<std::vector<unsigned long long>> fields = s.fields;
+    GroupIds present = s.present;
+    GroupFields fields = s.fields;
     StarGroups g = s.view(&present, &fields);
     const DevGroupKeep keep = compile_group_keep(*g.q, *g.sp, g.lo_field, g.hi_field);
     if (keep.nterms == 0) continue;
     std::vector<const unsigned long long*> f;
     for (auto& v : fields) f.push_back(v.data());
-    std::vector<uint64_t> kept_present;
-    std::vector<std::vector<unsigned long long>> kept_fields(fields.size());
+    GroupIds kept_present;
+    GroupFields kept_fields(fields.size());
     for (size_t i = 0; i < present.size(); i++) {
       if (!group_kept(keep, f.data(), i)) continue;
       kept_present.push_back(present[i]);
@@ -182,8 +182,8 @@ TEST(StarDecode, HavingKeptOnTheDeviceIsNotTestedAgain) {
     expect_same(want.table, got.table, "seed " + std::to_string(seed));
     if (kept_present.size() == present.size()) continue;
     // Marked as kept but not filtered: the failing groups stay (no second test).
-    std::vector<uint64_t> all_present = s.present;
-    std::vector<std::vector<unsigned long long>> all_fields = s.fields;
+    GroupIds all_present = s.present;
+    GroupFields all_fields = s.fields;
     StarGroups u = s.view(&all_present, &all_fields);
     u.device_kept_terms = keep.nterms;
     Decoded unfiltered;
@@ -224,8 +224,8 @@ TEST(StarDecode, KeysOnlyNeedNoFieldsAfterDeviceHaving) {
     s.q.output_names = names;
     s.q.order_by.clear();
     // The device's compaction: the keep terms over each present group's fields.
-    std::vector<uint64_t> present = s.present;
-    std::vector<std::vector<unsigned long long>> fields = s.fields;
+    GroupIds present = s.present;
+    GroupFields fields = s.fields;
     int kept_terms = 0;
     if (shape.having) {
       StarGroups g = s.view(&present, &fields);
@@ -234,8 +234,8 @@ TEST(StarDecode, KeysOnlyNeedNoFieldsAfterDeviceHaving) {
       kept_terms = keep.nterms;
       std::vector<const unsigned long long*> f;
       for (auto& v : fields) f.push_back(v.data());
-      std::vector<uint64_t> kept_present;
-      std::vector<std::vector<unsigned long long>> kept_fields(fields.size());
+      GroupIds kept_present;
+      GroupFields kept_fields(fields.size());
       for (size_t i = 0; i < present.size(); i++) {
         if (!group_kept(keep, f.data(), i)) continue;
         kept_present.push_back(present[i]);
@@ -247,15 +247,15 @@ TEST(StarDecode, KeysOnlyNeedNoFieldsAfterDeviceHaving) {
     const std::string what = "seed " + std::to_string(seed);
     Decoded want;
     {
-      std::vector<uint64_t> p = present;
-      std::vector<std::vector<unsigned long long>> f = fields;
+      GroupIds p = present;
+      GroupFields f = fields;
       StarGroups g = s.view(&p, &f);
       g.device_kept_terms = kept_terms;
       want.table.interner = std::make_shared<StringInterner>();
       decode_star_groups(g, want.table, DecodeMode::kFast);
     }
-    std::vector<uint64_t> p = present;
-    std::vector<std::vector<unsigned long long>> none(fields.size());
+    GroupIds p = present;
+    GroupFields none(fields.size());
     StarGroups g = s.view(&p, &none);
     g.device_kept_terms = kept_terms;
     ASSERT_TRUE(fields_unread(g, p.size())) << what;
@@ -266,8 +266,8 @@ TEST(StarDecode, KeysOnlyNeedNoFieldsAfterDeviceHaving) {
     expect_same(want.table, got.table, what);
     checked += got.table.rows;
     // Reading an aggregate, or HAVING left to the host, needs the fields.
-    std::vector<uint64_t> p2 = present;
-    std::vector<std::vector<unsigned long long>> f2 = fields;
+    GroupIds p2 = present;
+    GroupFields f2 = fields;
     StarGroups a = with_aggregates.view(&p2, &f2);
     a.device_kept_terms = kept_terms;
     EXPECT_FALSE(fields_unread(a, p2.size())) << what;

@@ -163,8 +163,8 @@ StarGroups host_groups(const StarRun& r) {
   g.lo_field = r.lo_field;
   g.hi_field = r.hi_field;
   // Only decode_star_result changes them (through a StarRun it may change).
-  g.present = const_cast<std::vector<uint64_t>*>(&r.present);
-  g.fields = const_cast<std::vector<std::vector<u64>>*>(&r.fields);
+  g.present = const_cast<GroupIds*>(&r.present);
+  g.fields = const_cast<GroupFields*>(&r.fields);
   g.order_stats = &r.order_stats;
   g.os_key_types = &r.os_key_types;
   g.device_kept_terms = r.device_kept_terms;

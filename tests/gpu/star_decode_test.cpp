@@ -325,5 +325,43 @@ TEST(StarDecode, BothEqualBruteForce) {
   }
 }
 
+// The compacted groups as the staging buffer holds them (each field's words, then the
+// ids) read back by read_staged_groups: every id and word where the staging had it,
+// across the parallel copy's chunks (32768 words), and no fields when they stay on the
+// device. Stale contents of the target vectors must not survive.
+TEST(StarDecode, StagedGroupsReadBackInFull) {
+  for (uint64_t groups : {uint64_t(0), uint64_t(1), uint64_t(32767), uint64_t(32768), uint64_t(32769), uint64_t(200003)}) {
+    SynthShape shape;
+    shape.groups = groups;
+    shape.root_range = groups * 3 + 1;
+    shape.aggs = {SynthAgg::kCountStar, SynthAgg::kSumWide};
+    shape.seed = 9 + groups;
+    const SynthStarResult s = bench::make_synth_star_result(shape);
+    const uint64_t n = s.present.size();
+    const int nfields = int(s.fields.size());
+    ASSERT_EQ(nfields, 3);  // the count, the wide sum's two words
+    std::vector<unsigned long long> staged;
+    for (auto& f : s.fields) staged.insert(staged.end(), f.begin(), f.end());
+    staged.insert(staged.end(), s.present.begin(), s.present.end());
+    for (bool with_fields : {true, false}) {
+      GroupIds present(5, 7);
+      GroupFields fields(size_t(nfields + 2), FillVector<unsigned long long>(4, 1));
+      read_staged_groups(staged.data(), n, nfields, with_fields, present, fields);
+      const std::string what = std::to_string(groups) + " groups" + (with_fields ? "" : ", fields left");
+      ASSERT_TRUE(std::equal(present.begin(), present.end(), s.present.begin(), s.present.end())) << what;
+      ASSERT_EQ(fields.size(), size_t(nfields)) << what;
+      for (int f = 0; f < nfields; f++) {
+        if (!with_fields) {
+          EXPECT_TRUE(fields[size_t(f)].empty()) << what << " field " << f;
+          continue;
+        }
+        ASSERT_TRUE(std::equal(fields[size_t(f)].begin(), fields[size_t(f)].end(), s.fields[size_t(f)].begin(),
+                               s.fields[size_t(f)].end()))
+            << what << " field " << f;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace raydb::exec::cuda

@@ -54,15 +54,28 @@ std::vector<Case> cases(const DecodeBenchOptions& o) {
   return out;
 }
 
+// The result as the device's compaction leaves it in the host staging buffer: each
+// field's words, then the group ids (exec::cuda::read_staged_groups).
+std::vector<unsigned long long> staging_of(const SynthStarResult& s) {
+  std::vector<unsigned long long> out;
+  for (auto& f : s.fields) out.insert(out.end(), f.begin(), f.end());
+  out.insert(out.end(), s.present.begin(), s.present.end());
+  return out;
+}
+
 // One decode mode of one shape, `reps` times: per step and in total.
 exec::ResultTable time_mode(const SynthStarResult& s, DecodeMode mode, int reps, const char* label) {
   std::map<std::string, std::vector<double>> steps;
   std::vector<std::string> names;
-  std::vector<double> total;
+  std::vector<double> total, copy;
   exec::ResultTable result;
+  const std::vector<unsigned long long> staged = staging_of(s);
   for (int i = 0; i < reps; i++) {
-    std::vector<uint64_t> present = s.present;
-    std::vector<std::vector<unsigned long long>> fields = s.fields;
+    exec::cuda::GroupIds present;
+    exec::cuda::GroupFields fields;
+    Timer c;
+    exec::cuda::read_staged_groups(staged.data(), s.present.size(), int(s.fields.size()), true, present, fields);
+    copy.push_back(c.elapsed_ms());
     exec::cuda::StarGroups g = s.view(&present, &fields);
     exec::ResultTable r;
     r.interner = std::make_shared<exec::StringInterner>();
@@ -83,9 +96,25 @@ exec::ResultTable time_mode(const SynthStarResult& s, DecodeMode mode, int reps,
   std::sort(total.begin(), total.end());
   std::printf("  %-8s total median %8.2f ms  min %8.2f  max %8.2f  (%zu rows)\n", label, median(total), total.front(),
               total.back(), result.rows);
+  std::printf("    %-30s %8.2f ms  (from the staging copy, before the decode)\n", "copy back", median(copy));
   for (auto& n : names) std::printf("    %-30s %8.2f ms\n", n.c_str(), median(steps[n]));
   std::fflush(stdout);
   return result;
+}
+
+// The zero fill the decode's result vectors get before their parallel fill: `vectors`
+// exec::Vectors of n BIGINTs made as the decode makes them (the size constructor, one
+// thread), all alive at once as the decode's are; median of `reps`.
+double zero_fill_ms(size_t vectors, size_t n, int reps) {
+  std::vector<double> ms;
+  for (int i = 0; i < reps; i++) {
+    std::vector<exec::Vector> v;
+    Timer t;
+    for (size_t k = 0; k < vectors; k++) v.emplace_back(Type::bigint(), n);
+    ms.push_back(t.elapsed_ms());
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
 }
 
 bool same_rows(const exec::ResultTable& a, const exec::ResultTable& b) {
@@ -109,6 +138,8 @@ void run_decode_bench(const DecodeBenchOptions& o) {
     const exec::ResultTable general = time_mode(s, DecodeMode::kGeneral, o.reps, "general");
     const exec::ResultTable fast = time_mode(s, DecodeMode::kFast, o.reps, "fast");
     if (!same_rows(general, fast)) fail(ErrorKind::kInternal, "bench decode: the decodes differ on {}", c.name);
+    std::printf("  result vectors' zero fill (%zu x %zu ints, one thread; inside the fast steps) %.2f ms\n",
+                fast.columns.size(), fast.rows, zero_fill_ms(fast.columns.size(), fast.rows, o.reps));
   }
 }
 

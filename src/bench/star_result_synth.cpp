@@ -91,8 +91,7 @@ std::pair<uint64_t, uint64_t> agg_words(SynthAgg kind, std::mt19937_64& rng) {
 
 }  // namespace
 
-exec::cuda::StarGroups SynthStarResult::view(std::vector<uint64_t>* p,
-                                             std::vector<std::vector<unsigned long long>>* f) const {
+exec::cuda::StarGroups SynthStarResult::view(exec::cuda::GroupIds* p, exec::cuda::GroupFields* f) const {
   exec::cuda::StarGroups g;
   g.q = &q;
   g.sp = &sp;
@@ -192,8 +191,9 @@ SynthStarResult make_synth_star_result(const SynthShape& s) {
     q.having = Expr::conjunction(true, {q.having, pair});
   }
   out.R = (dim ? s.dim_codes : 1) * (root ? s.root_range : 1);
-  out.present = nkeys == 0 ? distinct_ids(std::min<uint64_t>(s.groups, 1), 1, rng)
-                           : distinct_ids(s.groups, out.R, rng);
+  const std::vector<uint64_t> ids = nkeys == 0 ? distinct_ids(std::min<uint64_t>(s.groups, 1), 1, rng)
+                                               : distinct_ids(s.groups, out.R, rng);
+  out.present.assign(ids.begin(), ids.end());
   if (s.shuffled) {
     const size_t w = s.window ? size_t(s.window) : std::max<size_t>(out.present.size(), 1);
     for (size_t at = 0; at < out.present.size(); at += w) {
@@ -204,7 +204,7 @@ SynthStarResult make_synth_star_result(const SynthShape& s) {
   std::vector<int> lo, hi;
   const int nfields = exec::cuda::number_accumulators(sp, lo, hi);
   const size_t n = out.present.size();
-  out.fields.assign(size_t(nfields), std::vector<unsigned long long>(n));
+  out.fields.assign(size_t(nfields), FillVector<unsigned long long>(n, 0));
   for (size_t i = 0; i < n; i++) {
     out.fields[0][i] = 1 + rng() % 5;
     for (size_t a = 0; a < s.aggs.size(); a++) {

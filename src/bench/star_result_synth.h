@@ -36,11 +36,11 @@ struct SynthStarResult {
   exec::cuda::StarPlan sp;
   std::vector<int32_t> inv;      // the dimension's dense -> local codes
   std::vector<int64_t> decode;   // the root key's dictionary form
-  std::vector<uint64_t> present;
-  std::vector<std::vector<unsigned long long>> fields;
+  exec::cuda::GroupIds present;
+  exec::cuda::GroupFields fields;
   uint64_t R = 1;
   // A view over `present` and `fields` (copies of this result's, which decoding changes).
-  exec::cuda::StarGroups view(std::vector<uint64_t>* present, std::vector<std::vector<unsigned long long>>* fields) const;
+  exec::cuda::StarGroups view(exec::cuda::GroupIds* present, exec::cuda::GroupFields* fields) const;
 };
 
 SynthStarResult make_synth_star_result(const SynthShape& shape);

@@ -27,8 +27,8 @@ struct Decoded {
 };
 
 Decoded decode(const SynthStarResult& s, DecodeMode mode) {
-  std::vector<uint64_t> present = s.present;
-  std::vector<std::vector<unsigned long long>> fields = s.fields;
+  GroupIds present = s.present;
+  GroupFields fields = s.fields;
   StarGroups g = s.view(&present, &fields);
   Decoded d;
   d.table.interner = std::make_shared<StringInterner>();
@@ -160,15 +160,15 @@ TEST(StarDecode, HavingKeptOnTheDeviceIsNotTestedAgain) {
     const Decoded want = decode(s, DecodeMode::kFast);
     ASSERT_TRUE(want.error.empty()) << want.error;
     // The device's filter: the keep terms over each present group's fields.
-    std::vector<uint64_t> present = s.present;
-    std::vector<std::vector<unsigned long long>> fields = s.fields;
+    GroupIds present = s.present;
+    GroupFields fields = s.fields;
     StarGroups g = s.view(&present, &fields);
     const DevGroupKeep keep = compile_group_keep(*g.q, *g.sp, g.lo_field, g.hi_field);
     if (keep.nterms == 0) continue;
     std::vector<const unsigned long long*> f;
     for (auto& v : fields) f.push_back(v.data());
-    std::vector<uint64_t> kept_present;
-    std::vector<std::vector<unsigned long long>> kept_fields(fields.size());
+    GroupIds kept_present;
+    GroupFields kept_fields(fields.size());
     for (size_t i = 0; i < present.size(); i++) {
       if (!group_kept(keep, f.data(), i)) continue;
       kept_present.push_back(present[i]);
@@ -182,8 +182,8 @@ TEST(StarDecode, HavingKeptOnTheDeviceIsNotTestedAgain) {
     expect_same(want.table, got.table, "seed " + std::to_string(seed));
     if (kept_present.size() == present.size()) continue;
     // Marked as kept but not filtered: the failing groups stay (no second test).
-    std::vector<uint64_t> all_present = s.present;
-    std::vector<std::vector<unsigned long long>> all_fields = s.fields;
+    GroupIds all_present = s.present;
+    GroupFields all_fields = s.fields;
     StarGroups u = s.view(&all_present, &all_fields);
     u.device_kept_terms = keep.nterms;
     Decoded unfiltered;
@@ -224,8 +224,8 @@ TEST(StarDecode, KeysOnlyNeedNoFieldsAfterDeviceHaving) {
     s.q.output_names = names;
     s.q.order_by.clear();
     // The device's compaction: the keep terms over each present group's fields.
-    std::vector<uint64_t> present = s.present;
-    std::vector<std::vector<unsigned long long>> fields = s.fields;
+    GroupIds present = s.present;
+    GroupFields fields = s.fields;
     int kept_terms = 0;
     if (shape.having) {
       StarGroups g = s.view(&present, &fields);
@@ -234,8 +234,8 @@ TEST(StarDecode, KeysOnlyNeedNoFieldsAfterDeviceHaving) {
       kept_terms = keep.nterms;
       std::vector<const unsigned long long*> f;
       for (auto& v : fields) f.push_back(v.data());
-      std::vector<uint64_t> kept_present;
-      std::vector<std::vector<unsigned long long>> kept_fields(fields.size());
+      GroupIds kept_present;
+      GroupFields kept_fields(fields.size());
       for (size_t i = 0; i < present.size(); i++) {
         if (!group_kept(keep, f.data(), i)) continue;
         kept_present.push_back(present[i]);
@@ -247,15 +247,15 @@ TEST(StarDecode, KeysOnlyNeedNoFieldsAfterDeviceHaving) {
     const std::string what = "seed " + std::to_string(seed);
     Decoded want;
     {
-      std::vector<uint64_t> p = present;
-      std::vector<std::vector<unsigned long long>> f = fields;
+      GroupIds p = present;
+      GroupFields f = fields;
       StarGroups g = s.view(&p, &f);
       g.device_kept_terms = kept_terms;
       want.table.interner = std::make_shared<StringInterner>();
       decode_star_groups(g, want.table, DecodeMode::kFast);
     }
-    std::vector<uint64_t> p = present;
-    std::vector<std::vector<unsigned long long>> none(fields.size());
+    GroupIds p = present;
+    GroupFields none(fields.size());
     StarGroups g = s.view(&p, &none);
     g.device_kept_terms = kept_terms;
     ASSERT_TRUE(fields_unread(g, p.size())) << what;
@@ -266,8 +266,8 @@ TEST(StarDecode, KeysOnlyNeedNoFieldsAfterDeviceHaving) {
     expect_same(want.table, got.table, what);
     checked += got.table.rows;
     // Reading an aggregate, or HAVING left to the host, needs the fields.
-    std::vector<uint64_t> p2 = present;
-    std::vector<std::vector<unsigned long long>> f2 = fields;
+    GroupIds p2 = present;
+    GroupFields f2 = fields;
     StarGroups a = with_aggregates.view(&p2, &f2);
     a.device_kept_terms = kept_terms;
     EXPECT_FALSE(fields_unread(a, p2.size())) << what;
@@ -321,6 +321,44 @@ TEST(StarDecode, BothEqualBruteForce) {
       for (size_t i = 0; i < want.size(); i++)
         for (size_t c = 0; c < want[i].size(); c++)
           ASSERT_EQ(d.table.columns[c].ints[i], want[i][c]) << "shape " << shape << " row " << i << " column " << c;
+    }
+  }
+}
+
+// The compacted groups as the staging buffer holds them (each field's words, then the
+// ids) read back by read_staged_groups: every id and word where the staging had it,
+// across the parallel copy's chunks (32768 words), and no fields when they stay on the
+// device. Stale contents of the target vectors must not survive.
+TEST(StarDecode, StagedGroupsReadBackInFull) {
+  for (uint64_t groups : {uint64_t(0), uint64_t(1), uint64_t(32767), uint64_t(32768), uint64_t(32769), uint64_t(200003)}) {
+    SynthShape shape;
+    shape.groups = groups;
+    shape.root_range = groups * 3 + 1;
+    shape.aggs = {SynthAgg::kCountStar, SynthAgg::kSumWide};
+    shape.seed = 9 + groups;
+    const SynthStarResult s = bench::make_synth_star_result(shape);
+    const uint64_t n = s.present.size();
+    const int nfields = int(s.fields.size());
+    ASSERT_EQ(nfields, 3);  // the count, the wide sum's two words
+    std::vector<unsigned long long> staged;
+    for (auto& f : s.fields) staged.insert(staged.end(), f.begin(), f.end());
+    staged.insert(staged.end(), s.present.begin(), s.present.end());
+    for (bool with_fields : {true, false}) {
+      GroupIds present(5, 7);
+      GroupFields fields(size_t(nfields + 2), FillVector<unsigned long long>(4, 1));
+      read_staged_groups(staged.data(), n, nfields, with_fields, present, fields);
+      const std::string what = std::to_string(groups) + " groups" + (with_fields ? "" : ", fields left");
+      ASSERT_TRUE(std::equal(present.begin(), present.end(), s.present.begin(), s.present.end())) << what;
+      ASSERT_EQ(fields.size(), size_t(nfields)) << what;
+      for (int f = 0; f < nfields; f++) {
+        if (!with_fields) {
+          EXPECT_TRUE(fields[size_t(f)].empty()) << what << " field " << f;
+          continue;
+        }
+        ASSERT_TRUE(std::equal(fields[size_t(f)].begin(), fields[size_t(f)].end(), s.fields[size_t(f)].begin(),
+                               s.fields[size_t(f)].end()))
+            << what << " field " << f;
+      }
     }
   }
 }

@@ -20,7 +20,7 @@ std::vector<uint32_t> identity_order(size_t n) {
 }
 
 // The present indices in `sorted`'s low words (sorted_ids), or 0..n-1 when empty.
-std::vector<uint32_t> order_of(const std::vector<uint64_t>& sorted, size_t n) {
+std::vector<uint32_t> order_of(const GroupIds& sorted, size_t n) {
   std::vector<uint32_t> order = identity_order(n);
   for (size_t i = 0; i < sorted.size(); i++) order[i] = uint32_t(sorted[i]);
   return order;
@@ -46,8 +46,8 @@ size_t packed_groups(StarGroups& g, ResultTable& result, std::vector<Vector>& ke
     const KeyEncoder enc(g.sp->key_specs, result.interner.get());
     if (!enc.packed()) fail(ErrorKind::kInternal, "CUDA backend: group keys did not pack");
     if (enc.packed_range() <= (uint64_t(1) << 32)) {
-      const std::vector<uint64_t> words = packed_words(g);
-      const std::vector<uint64_t> sorted = sorted_ids(words);
+      const GroupIds words = packed_words(g);
+      const GroupIds sorted = sorted_ids(words);
       clock.mark("order (packed words, fast)");
       keys = keys_from_words(g, words, sorted);
       clock.mark("keys from words");
@@ -91,7 +91,7 @@ void decode_star_groups(StarGroups& g, ResultTable& result, DecodeMode mode, Dec
   if (by_ids) {
     if (!KeyEncoder(g.sp->key_specs, result.interner.get()).packed())
       fail(ErrorKind::kInternal, "CUDA backend: group keys did not pack");
-    const std::vector<uint64_t> sorted = sorted_ids(*g.present);
+    const GroupIds sorted = sorted_ids(*g.present);
     clock.mark(sorted.empty() ? "ids (found sorted)" : "ids (radix sorted)");
     keys = keys_from_ids(g, sorted);
     clock.mark("keys from ids");

@@ -294,17 +294,17 @@ void and_term(const DevKeepTerm& t, const unsigned long long* const* f, size_t n
 
 }  // namespace
 
-std::vector<uint64_t> packed_words(const StarGroups& g) {
+GroupIds packed_words(const StarGroups& g) {
   const PackedWords packed(g);
-  const std::vector<uint64_t>& present = *g.present;
-  std::vector<uint64_t> words(present.size());
+  const GroupIds& present = *g.present;
+  GroupIds words(present.size());
   fill(present.size(), [](size_t i) { return i; }, words.data(),
        [&](size_t i) { return uint64_t(packed(present[i])); });
   return words;
 }
 
-std::vector<Vector> keys_from_words(const StarGroups& g, const std::vector<uint64_t>& words,
-                                    const std::vector<uint64_t>& sorted) {
+std::vector<Vector> keys_from_words(const StarGroups& g, const GroupIds& words,
+                                    const GroupIds& sorted) {
   const size_t n = words.size();
   const uint64_t* w = sorted.empty() ? words.data() : sorted.data();
   const int from = sorted.empty() ? 0 : 32;
@@ -363,7 +363,7 @@ bool ids_follow_key_order(const StarGroups& g) {
   return true;
 }
 
-std::vector<uint64_t> sorted_ids(const std::vector<uint64_t>& present) {
+GroupIds sorted_ids(const GroupIds& present) {
   const size_t n = present.size();
   // Found sorted (the compaction keeps the id order): checked in parallel, one read.
   size_t descents = 0;
@@ -374,7 +374,7 @@ std::vector<uint64_t> sorted_ids(const std::vector<uint64_t>& present) {
   const uint64_t top = *std::max_element(present.begin(), present.end());
   if (top >= (uint64_t(1) << 32) || n >= (uint64_t(1) << 32))
     fail(ErrorKind::kInternal, "CUDA backend: group ids above 2^32");
-  std::vector<uint64_t> a(n), b(n);
+  GroupIds a(n), b(n);
   const long m = long(n);
 #pragma omp parallel for schedule(static) if (m > kParallelMin)
   for (long i = 0; i < m; i++) a[size_t(i)] = present[size_t(i)] << 32 | uint64_t(i);
@@ -389,7 +389,7 @@ std::vector<uint64_t> sorted_ids(const std::vector<uint64_t>& present) {
   return a;
 }
 
-std::vector<Vector> keys_from_ids(const StarGroups& g, const std::vector<uint64_t>& sorted) {
+std::vector<Vector> keys_from_ids(const StarGroups& g, const GroupIds& sorted) {
   const std::vector<KeySource> src = key_sources(g);
   const size_t n = g.present->size();
   const uint64_t* ids = sorted.empty() ? g.present->data() : sorted.data();
@@ -440,7 +440,7 @@ bool fields_unread(const StarGroups& g, size_t groups) {
   return having_first(g, groups) && g.device_kept_terms > 0 && size_t(g.device_kept_terms) == conjuncts;
 }
 
-std::vector<Vector> fast_aggregates(const StarGroups& g, const std::vector<uint64_t>& sorted,
+std::vector<Vector> fast_aggregates(const StarGroups& g, const GroupIds& sorted,
                                     const std::vector<uint32_t>* order) {
   std::vector<Vector> out;
   const size_t n = order ? order->size() : g.present->size();

@@ -47,7 +47,7 @@ int64_t packed_key(const StarGroups& g, uint64_t id) {
 
 std::vector<uint32_t> general_order(StarGroups& g, ResultTable& result, std::vector<Vector>& keys) {
   std::vector<uint32_t> order;
-  std::vector<uint64_t>& present = *g.present;
+  GroupIds& present = *g.present;
   if (g.q->group_keys.empty()) {
     order = {0};
     if (present.empty()) {

@@ -37,16 +37,16 @@ void keep_passing_groups(StarGroups& g, const std::vector<Vector>& aggs);
 bool ids_follow_key_order(const StarGroups& g);
 // The present ids (or packed words), all below 2^32, sorted, each as (id << 32 | its
 // present index); empty when they already ascend.
-std::vector<uint64_t> sorted_ids(const std::vector<uint64_t>& present);
+GroupIds sorted_ids(const GroupIds& present);
 // GROUP BY keys straight from the group ids (ids_follow_key_order), for groups
 // `sorted` (ids in the high words) or, when empty, *present in its order.
-std::vector<Vector> keys_from_ids(const StarGroups& g, const std::vector<uint64_t>& sorted);
+std::vector<Vector> keys_from_ids(const StarGroups& g, const GroupIds& sorted);
 // The present groups' packed key words (KeyEncoder's layout), in present order, and
 // the keys decoded from them: from `sorted`'s high words (sorted_ids of the words) or,
 // when empty, from `words` in present order.
-std::vector<uint64_t> packed_words(const StarGroups& g);
-std::vector<Vector> keys_from_words(const StarGroups& g, const std::vector<uint64_t>& words,
-                                    const std::vector<uint64_t>& sorted);
+GroupIds packed_words(const StarGroups& g);
+std::vector<Vector> keys_from_words(const StarGroups& g, const GroupIds& words,
+                                    const GroupIds& sorted);
 // HAVING decided by its terms over the accumulator words (group_keep.h), when every
 // conjunct is one: the present groups that fail are dropped. False when it does not apply.
 bool keep_by_terms(StarGroups& g);
@@ -61,7 +61,7 @@ bool fast_aggregates_apply(const StarGroups& g);
 bool fields_unread(const StarGroups& g, size_t groups);
 // The aggregates' result vectors straight from the fields, for the present indices
 // `*order`, else those in `sorted`'s low words, else *present in its order.
-std::vector<Vector> fast_aggregates(const StarGroups& g, const std::vector<uint64_t>& sorted,
+std::vector<Vector> fast_aggregates(const StarGroups& g, const GroupIds& sorted,
                                     const std::vector<uint32_t>* order = nullptr);
 
 }  // namespace raydb::exec::cuda

@@ -7,6 +7,7 @@
 
 #include "exec/core/cuckoo_set.h"
 #include "exec/core/perfect_set.h"
+#include "common/parallel_copy.h"
 #include "common/timer.h"
 
 #include "exec/cuda/fact_set.h"
@@ -26,16 +27,6 @@ namespace {
 // on all threads.
 constexpr uint64_t kLargeUpload = uint64_t(1) << 20;
 constexpr uint64_t kLargeUploadMax = uint64_t(256) << 20;  // larger: pageable, as before
-
-void parallel_copy(char* dst, const char* src, uint64_t bytes) {
-  constexpr uint64_t kChunk = uint64_t(1) << 18;
-  const long chunks = long((bytes + kChunk - 1) / kChunk);
-#pragma omp parallel for schedule(static)
-  for (long c = 0; c < chunks; c++) {
-    const uint64_t at = uint64_t(c) * kChunk;
-    std::memcpy(dst + at, src + at, std::min(kChunk, bytes - at));
-  }
-}
 
 void upload(StarRun& r, void* dst, const void* src, uint64_t bytes) {
   StarContext& ctx = r.ctx;

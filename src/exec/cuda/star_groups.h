@@ -13,11 +13,18 @@
 #include <utility>
 #include <vector>
 
+#include "common/default_init_allocator.h"
 #include "exec/core/order_statistics/order_statistics.h"
 #include "exec/core/result_table.h"
 #include "exec/cuda/star_plan.h"
 
 namespace raydb::exec::cuda {
+
+// A result's group ids (and the decode's id and key words) and its accumulator
+// fields: FillVectors, written first by the parallel copies and fills that make them
+// (read_staged_groups, the decode's steps), never zeroed on one thread before.
+using GroupIds = FillVector<uint64_t>;
+using GroupFields = std::vector<FillVector<unsigned long long>>;
 
 // One dimension's digit of the group id: dense = (g / stride) % codes, local code =
 // inv[dense], key k's digit = (local / mult[k]) % its key range.
@@ -46,8 +53,8 @@ struct StarGroups {
   // Accumulator fields: 0 counts rows; per aggregate its low (and high) word or -1.
   int nfields = 1;
   std::vector<int> lo_field, hi_field;
-  std::vector<uint64_t>* present = nullptr;  // group ids with rows (count > 0), any order
-  std::vector<std::vector<unsigned long long>>* fields = nullptr;  // per field, per present group
+  GroupIds* present = nullptr;     // group ids with rows (count > 0), any order
+  GroupFields* fields = nullptr;   // per field, per present group
   // Per aggregate (order statistics only), selected per group id; may be null.
   const std::vector<orderstat::OrderStats>* order_stats = nullptr;
   const std::vector<orderstat::KeyType>* os_key_types = nullptr;
@@ -73,6 +80,13 @@ enum class DecodeMode { kFast, kGeneral };
 // shrink *present / *fields (HAVING decided early over many groups).
 void decode_star_groups(StarGroups& g, ResultTable& result, DecodeMode mode = DecodeMode::kFast,
                         DecodeSteps* steps = nullptr);
+
+// The compacted groups as the result staging holds them (star_results.cpp): nfields
+// arrays of n accumulator words, then the n group ids. Copied into `present` and, when
+// `with_fields`, `fields` (else nfields empty vectors), by parallel copies into memory
+// nothing wrote before (a 1.3 M-group block: 10 MB of ids, 10 MB a field).
+void read_staged_groups(const unsigned long long* staged, uint64_t n, int nfields, bool with_fields,
+                        GroupIds& present, GroupFields& fields);
 
 // k per group id (max(R, 1) entries) of a k-th value whose k is an expression of the
 // other aggregates (count(*) / 2), evaluated over the groups with rows as HAVING would.

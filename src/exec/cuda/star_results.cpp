@@ -105,11 +105,7 @@ char* read_compacted(StarRun& r, const Compaction& c, char* inv_host, uint64_t i
   gpu::check_cuda(cudaEventRecord(ctx.stop, s), "cudaEventRecord");
   gpu::check_cuda(cudaStreamSynchronize(s), "result copy");
   r.marks.mark("compacted groups to the host");
-  r.fields.assign(size_t(nfields), {});
-  const u64* h = ctx.host.get<u64>();
-  r.present.assign(h + uint64_t(nfields) * n, h + uint64_t(nfields) * n + n);
-  if (!r.fields_left_on_device)
-    for (int f = 0; f < nfields; f++) r.fields[size_t(f)].assign(h + uint64_t(f) * n, h + uint64_t(f) * n + n);
+  read_staged_groups(ctx.host.get<u64>(), n, nfields, !r.fields_left_on_device, r.present, r.fields);
   return inv_host;
 }
 
@@ -167,8 +163,8 @@ StarGroups host_groups(const StarRun& r) {
   g.lo_field = r.lo_field;
   g.hi_field = r.hi_field;
   // Only decode_star_result changes them (through a StarRun it may change).
-  g.present = const_cast<std::vector<uint64_t>*>(&r.present);
-  g.fields = const_cast<std::vector<std::vector<u64>>*>(&r.fields);
+  g.present = const_cast<GroupIds*>(&r.present);
+  g.fields = const_cast<GroupFields*>(&r.fields);
   g.order_stats = &r.order_stats;
   g.os_key_types = &r.os_key_types;
   g.device_kept_terms = r.device_kept_terms;

@@ -20,6 +20,7 @@
 #include "exec/cuda/kernels.h"
 #include "exec/core/order_statistics/order_statistics.h"
 #include "exec/cuda/star_blocks.h"
+#include "exec/cuda/star_groups.h"
 #include "exec/cuda/star_plan.h"
 #include "exec/cuda/stream_plan.h"
 #include "gpu/current_device.h"
@@ -149,8 +150,8 @@ struct StarRun {
   uint64_t R = 1;
   std::vector<uint64_t> radix_root, stride_root;
 
-  std::vector<uint64_t> present;        // group ids with rows
-  std::vector<std::vector<u64>> fields;  // per field, per present group
+  GroupIds present;     // group ids with rows
+  GroupFields fields;   // per field, per present group
   float device_ms = 0;
 };
 

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "common/error.h"
+#include "exec/cuda/general/arrow_kernels.h"
 
 namespace raydb::exec::cuda::general {
 
@@ -39,6 +40,20 @@ void detach(Vector& r, StringInterner& interner) {
   r.strings = std::move(views);
   r.ints.clear();
   r.dict = nullptr;
+}
+
+// r's NULL mask from the device's flags, only when one is set (as Vector::set_null
+// leaves it): a parallel count, then a parallel copy.
+void set_nulls(Vector& r, const FillVector<uint8_t>& nl) {
+  const int64_t rows = int64_t(nl.size());
+  int64_t nulls = 0;
+#pragma omp parallel for reduction(+ : nulls) schedule(static) if (rows > kParallelRows)
+  for (int64_t i = 0; i < rows; i++) nulls += nl[size_t(i)] != 0;
+  if (nulls == 0) return;
+  r.nulls.resize(nl.size());
+  uint8_t* out = r.nulls.data();
+#pragma omp parallel for schedule(static) if (rows > kParallelRows)
+  for (int64_t i = 0; i < rows; i++) out[i] = nl[size_t(i)] != 0;
 }
 
 }  // namespace
@@ -90,24 +105,45 @@ Vector to_vector(const CompiledProgram& p, const FillVector<__int128>& v, const 
     case VectorKind::kString:
       fail(ErrorKind::kInternal, "to_vector: a program of strings holds codes");
   }
-  int64_t nulls = 0;
-#pragma omp parallel for reduction(+ : nulls) schedule(static) if (rows > kParallelRows)
-  for (int64_t i = 0; i < rows; i++) nulls += nl[size_t(i)] != 0;
-  if (nulls > 0) {
-    r.nulls.resize(n);
-    uint8_t* out = r.nulls.data();
-#pragma omp parallel for schedule(static) if (rows > kParallelRows)
-    for (int64_t i = 0; i < rows; i++) out[i] = nl[size_t(i)] != 0;
-  }
+  set_nulls(r, nl);
   if (p.kind == VectorKind::kCode && p.domain && p.dict == p.domain.get()) detach(r, interner);
   return r;
 }
 
 Vector host_vector(const CompiledProgram& p, const Column128& c, uint64_t n, StringInterner& interner, cudaStream_t s) {
-  FillVector<__int128> v;
-  FillVector<uint8_t> nl;
-  to_host(c, n, v, nl, s);
-  return to_vector(p, v, nl, interner);
+  if (p.kind == VectorKind::kHuge || p.kind == VectorKind::kString || n == 0) {
+    FillVector<__int128> v;
+    FillVector<uint8_t> nl;
+    to_host(c, n, v, nl, s);
+    return to_vector(p, v, nl, interner);
+  }
+  // Integers, codes and DOUBLE bits are the values' low words: narrowed on the device
+  // (the Arrow kernel's int64 payload), so 8 bytes a row cross the bus instead of 16
+  // and land in the vector itself, with no narrowing pass on the host.
+  Vector r(p.type, 0);
+  r.size = n;
+  void* dst = nullptr;
+  if (p.kind == VectorKind::kDouble) {
+    r.doubles.resize(n);
+    dst = r.doubles.data();
+  } else {
+    if (p.kind == VectorKind::kCode) {
+      r.kind = VectorKind::kCode;
+      r.strings.clear();
+      r.dict = p.dict;
+    }
+    r.ints.resize(n);
+    dst = r.ints.data();
+  }
+  gpu::DeviceBuffer low(n * 8, "values to host");
+  launch_arrow_values(c.values.get<__int128>(), n, ArrowValueMode::kLow64, low.get(), s);
+  FillVector<uint8_t> nl(n);
+  gpu::check_cuda(cudaMemcpyAsync(dst, low.get(), n * 8, cudaMemcpyDeviceToHost, s), "copy");
+  gpu::check_cuda(cudaMemcpyAsync(nl.data(), c.nulls.get(), n, cudaMemcpyDeviceToHost, s), "copy");
+  gpu::check_cuda(cudaStreamSynchronize(s), "copy");
+  set_nulls(r, nl);
+  if (p.kind == VectorKind::kCode && p.domain && p.dict == p.domain.get()) detach(r, interner);
+  return r;
 }
 
 void detach_domains(const GeneralPlan& gp, ResultTable& result) {

@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <string_view>
-#include <unordered_map>
 
 #include "storage/buffer.h"
 #include "storage/dictionary.h"
+#include "storage/view_code_table.h"
 
 namespace raydb {
 
@@ -16,40 +16,29 @@ namespace {
 // Below this many rows one thread codes them all.
 constexpr uint64_t kParallelRows = 1 << 13;
 
-// One thread's slice: its distinct strings in first-seen order.
-struct Slice {
-  std::vector<std::string_view> distinct;
-};
-
 }  // namespace
 
 ColumnPtr build_string_column(std::string name, const std::string* v, const std::vector<uint8_t>& nulls, uint64_t n) {
   const int threads = n >= kParallelRows ? std::max(1, omp_get_max_threads()) : 1;
-  std::vector<Slice> slices(static_cast<size_t>(threads));
+  std::vector<ViewCodeTable> slices(static_cast<size_t>(threads));
   std::vector<int32_t> codes(n);  // local codes first, final codes after the remap
   auto at = [&](uint64_t i) { return !nulls.empty() && nulls[i] ? std::string_view() : std::string_view(v[i]); };
 #pragma omp parallel num_threads(threads)
   {
     const int t = omp_get_thread_num();
     const uint64_t a = n * uint64_t(t) / uint64_t(threads), b = n * uint64_t(t + 1) / uint64_t(threads);
-    std::unordered_map<std::string_view, int32_t> local;
-    Slice& s = slices[size_t(t)];
-    for (uint64_t i = a; i < b; i++) {
-      const std::string_view sv = at(i);
-      auto [it, inserted] = local.try_emplace(sv, int32_t(s.distinct.size()));
-      if (inserted) s.distinct.push_back(sv);
-      codes[i] = it->second;
-    }
+    ViewCodeTable& local = slices[size_t(t)];
+    for (uint64_t i = a; i < b; i++) codes[i] = local.code(at(i));
   }
   // The slices' distinct strings, merged and sorted: the dictionary.
   std::vector<std::string_view> all;
-  for (auto& s : slices) all.insert(all.end(), s.distinct.begin(), s.distinct.end());
+  for (auto& s : slices) all.insert(all.end(), s.distinct().begin(), s.distinct().end());
   std::sort(all.begin(), all.end());
   all.erase(std::unique(all.begin(), all.end()), all.end());
   if (all.empty() && n > 0) all.push_back(std::string_view());
   std::vector<std::vector<int32_t>> remap(slices.size());
   for (size_t t = 0; t < slices.size(); t++)
-    for (std::string_view sv : slices[t].distinct)
+    for (std::string_view sv : slices[t].distinct())
       remap[t].push_back(int32_t(std::lower_bound(all.begin(), all.end(), sv) - all.begin()));
 #pragma omp parallel num_threads(threads)
   {

@@ -1,6 +1,6 @@
 #pragma once
 // A VARCHAR column built from whole arrays of strings (a query result kept as a
-// table): each thread codes its own slice of rows with a local hash of views, the
+// table): each thread codes its own slice of rows with a local ViewCodeTable, the
 // slices' distinct strings are merged and sorted once, and the codes remapped in
 // parallel. The same column as appending the strings one by one through a
 // ColumnBuilder (order-preserving dictionary of the distinct strings), which hashed a

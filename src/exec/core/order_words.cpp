@@ -5,9 +5,9 @@
 #include <cmath>
 #include <numeric>
 #include <string_view>
-#include <unordered_map>
 
 #include "exec/core/radix_order.h"
+#include "storage/view_code_table.h"
 
 namespace raydb::exec {
 
@@ -26,15 +26,11 @@ int64_t double_word(double x) {
 // Per row, the rank of its string among the vector's distinct strings in byte order
 // (NULL rows 0): the distinct strings are sorted once instead of compared per pair.
 std::vector<int64_t> string_ranks(const Vector& v, size_t n) {
-  std::unordered_map<std::string_view, uint32_t> index;
-  std::vector<std::string_view> distinct;
-  std::vector<uint32_t> id(n, 0);
-  for (size_t i = 0; i < n; i++) {
-    if (v.is_null(i)) continue;
-    auto [it, inserted] = index.try_emplace(v.strings[i], uint32_t(distinct.size()));
-    if (inserted) distinct.push_back(v.strings[i]);
-    id[i] = it->second;
-  }
+  ViewCodeTable index;
+  std::vector<int32_t> id(n, 0);
+  for (size_t i = 0; i < n; i++)
+    if (!v.is_null(i)) id[i] = index.code(v.strings[i]);
+  const std::vector<std::string_view>& distinct = index.distinct();
   std::vector<uint32_t> by(distinct.size());
   std::iota(by.begin(), by.end(), 0);
   std::sort(by.begin(), by.end(), [&](uint32_t a, uint32_t b) { return distinct[a] < distinct[b]; });
@@ -42,7 +38,7 @@ std::vector<int64_t> string_ranks(const Vector& v, size_t n) {
   for (size_t r = 0; r < by.size(); r++) rank[by[r]] = int64_t(r);
   std::vector<int64_t> out(n, 0);
   for (size_t i = 0; i < n; i++)
-    if (!v.is_null(i)) out[i] = rank[id[i]];
+    if (!v.is_null(i)) out[i] = rank[size_t(id[i])];
   return out;
 }
 

@@ -99,6 +99,8 @@ sql::TempTable SubqueryRunner::materialize(plan::LogicalQuery q, const std::stri
     // over (the result is not read again), strings coded once; else value by value.
     if (b.take_ints(c, std::move(d.ints), std::move(d.nulls), n)) continue;
     if (b.take_doubles(c, std::move(d.doubles), std::move(d.nulls), n)) continue;
+    if (b.take_huge(c, d.huge, std::move(d.nulls), n)) continue;
+    if (d.strings.size() >= n && n > 0 && b.take_strings(c, d.strings.data(), std::move(d.nulls), n)) continue;
     if (d.strings.size() >= n && n > 0 && b.append_strings(c, d.strings.data(), d.nulls, n)) continue;
     for (size_t row = 0; row < n; row++) b.append(c, r.get(row, c));
   }

@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "storage/adopted_column.h"
+#include "storage/string_column_build.h"
 #include "storage/value_assign.h"
 
 namespace raydb::sql {
@@ -231,6 +232,44 @@ bool TempTableBuilder::take_doubles(size_t c, std::vector<double>&& v, std::vect
   if (types_[c].id != TypeId::kDouble || !can_take(c, v.size(), nulls, n)) return false;
   take_nulls(c, v.data(), std::move(nulls), n);
   taken_[c] = adopt_double_column(columns_[c].name(), std::move(v), n);
+  return true;
+}
+
+bool TempTableBuilder::take_huge(size_t c, const std::vector<__int128>& v, std::vector<uint8_t>&& nulls, size_t n) {
+  const Type& t = types_[c];
+  const Type& stored = columns_[c].type();
+  const bool decimal = t.id == TypeId::kDecimal && t.precision > 18 && stored.scale == t.scale;
+  if ((t.id != TypeId::kHugeint && !decimal) || !can_take(c, v.size(), nulls, n)) return false;
+  // The stored range, as append_assigned checks it.
+  const __int128 hi = decimal ? pow10_i128(stored.precision) - 1 : __int128(INT64_MAX);
+  const __int128 lo = decimal ? -hi : __int128(INT64_MIN);
+  std::vector<int64_t> out(n);
+  const int64_t rows = int64_t(n);
+  int64_t bad = 0;
+#pragma omp parallel for reduction(+ : bad) schedule(static) if (rows > (1 << 16))
+  for (int64_t i = 0; i < rows; i++) {
+    if (!nulls.empty() && nulls[size_t(i)]) continue;  // 0, the placeholder
+    const __int128 x = v[size_t(i)];
+    if (x < lo || x > hi) bad++;
+    else out[size_t(i)] = int64_t(x);
+  }
+  if (bad > 0) return false;
+  take_nulls(c, out.data(), std::move(nulls), n);
+  taken_[c] = adopt_int_column(columns_[c].name(), stored, std::move(out), n);
+  return true;
+}
+
+bool TempTableBuilder::take_strings(size_t c, const std::string* v, std::vector<uint8_t>&& nulls, size_t n) {
+  if (types_[c].id != TypeId::kVarchar || !can_take(c, n, nulls, n)) return false;
+  taken_[c] = build_string_column(columns_[c].name(), v, nulls, n);
+  if (nulls.empty()) return true;
+  // The flags as take_nulls keeps them (the strings' placeholders are already "").
+  int64_t count = 0;
+  for (size_t i = 0; i < n; i++) count += nulls[i] = nulls[i] != 0;
+  if (count == 0) return true;
+  any_null_[c] = true;
+  nulls.resize(n);
+  nulls_[c] = std::move(nulls);
   return true;
 }
 

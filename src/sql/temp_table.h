@@ -78,6 +78,14 @@ class TempTableBuilder {
   // has rows already, or too few values or flags: append then.
   bool take_ints(size_t column, std::vector<int64_t>&& v, std::vector<uint8_t>&& nulls, size_t n);
   bool take_doubles(size_t column, std::vector<double>&& v, std::vector<uint8_t>&& nulls, size_t n);
+  // A HUGEINT or DECIMAL(p > 18) column (int128 values) narrowed once, in parallel, to
+  // its stored 64-bit form. False (nothing taken, `nulls` untouched) for another type, a
+  // stored scale that differs (that rescale rounds), a value out of the stored range
+  // (append value by value then, which reports it), or as take_ints.
+  bool take_huge(size_t column, const std::vector<__int128>& v, std::vector<uint8_t>&& nulls, size_t n);
+  // A whole VARCHAR column coded at once (storage/string_column_build.h): the table
+  // append_strings would build. False for another type or as take_ints.
+  bool take_strings(size_t column, const std::string* v, std::vector<uint8_t>&& nulls, size_t n);
   // A whole column shared, not copied (a stored table's key column, a column built
   // whole): its buffer, dictionary and statistics become the column's, under the
   // column's name. False (nothing taken) unless its type is the column's stored type,

@@ -6,7 +6,7 @@
 #include "exec/core/expression_evaluator.h"
 #include "exec/core/group_table.h"
 #include "exec/core/key_encoder.h"
-#include "exec/core/order_compare.h"
+#include "exec/core/order_words.h"
 
 namespace raydb::exec {
 
@@ -14,25 +14,6 @@ using plan::ExprKind;
 using plan::LogicalQuery;
 
 namespace {
-
-// Sorts row indices by ORDER BY keys (order_compare.h), ties by row.
-std::vector<uint32_t> sort_rows(const std::vector<Vector>& keys, const std::vector<plan::OrderItem>& items, size_t n,
-                                int64_t limit) {
-  std::vector<uint32_t> idx(n);
-  std::iota(idx.begin(), idx.end(), 0);
-  auto cmp = [&](uint32_t a, uint32_t b) {
-    for (size_t k = 0; k < keys.size(); k++)
-      if (const int c = compare_order_rows(keys[k], items[k], a, b)) return c < 0;
-    return a < b;  // stable
-  };
-  if (limit >= 0 && size_t(limit) < n) {
-    std::partial_sort(idx.begin(), idx.begin() + limit, idx.end(), cmp);
-    idx.resize(size_t(limit));
-  } else {
-    std::sort(idx.begin(), idx.end(), cmp);
-  }
-  return idx;
-}
 
 std::vector<Vector> select_rows(const std::vector<Vector>& cols, const std::vector<uint32_t>& idx) {
   std::vector<Vector> out;
@@ -142,11 +123,12 @@ void finish_rows(const LogicalQuery& q, std::vector<Vector> outputs, size_t n, R
   // ORDER BY, OFFSET, LIMIT.
   std::vector<uint32_t> idx;
   if (!q.order_by.empty()) {
-    // The permutation and the kept rows' copy of it (4 bytes a row each).
-    if (budget) budget->charge(uint64_t(n) * 8, "the ORDER BY's sort");
     std::vector<Vector> keys(outputs.begin() + long(nsel), outputs.end());
+    // The permutation, the kept rows' copy of it (4 bytes a row each) and the key
+    // words (order_words.h).
+    if (budget) budget->charge(uint64_t(n) * (8 + 8 * order_width(keys)), "the ORDER BY's sort");
     int64_t need = q.limit >= 0 ? q.limit + q.offset : -1;
-    idx = sort_rows(keys, q.order_by, n, need);
+    idx = ordered_rows(keys, q.order_by, n, need);
   } else {
     idx.resize(n);
     std::iota(idx.begin(), idx.end(), 0);

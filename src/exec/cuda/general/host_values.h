@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "common/default_init_allocator.h"
 #include "exec/core/result_table.h"
 #include "exec/cuda/general/general_plan.h"
 #include "exec/cuda/general/tuples.h"
@@ -13,8 +14,8 @@
 namespace raydb::exec::cuda::general {
 
 // Host copies of the first n values (synchronizes the stream).
-void to_host(const Column128& c, uint64_t n, std::vector<__int128>& v, std::vector<uint8_t>& nl, cudaStream_t s);
-Vector to_vector(const CompiledProgram& p, const std::vector<__int128>& v, const std::vector<uint8_t>& nl,
+void to_host(const Column128& c, uint64_t n, FillVector<__int128>& v, FillVector<uint8_t>& nl, cudaStream_t s);
+Vector to_vector(const CompiledProgram& p, const FillVector<__int128>& v, const FillVector<uint8_t>& nl,
                  StringInterner& interner);
 // to_host, then to_vector.
 Vector host_vector(const CompiledProgram& p, const Column128& c, uint64_t n, StringInterner& interner, cudaStream_t s);

@@ -327,9 +327,19 @@ std::vector<Vector> keys_from_words(const StarGroups& g, const GroupIds& words,
   return out;
 }
 
+namespace {
+
+// HAVING's top-level conjuncts (1 when it is not an AND), which compile_group_keep's
+// terms must all be for the terms to decide it.
+size_t having_conjuncts(const plan::LogicalQuery& q) {
+  return q.having->kind == plan::ExprKind::kAnd ? q.having->children.size() : 1;
+}
+
+}  // namespace
+
 bool keep_by_terms(StarGroups& g) {
   const plan::LogicalQuery& q = *g.q;
-  const size_t conjuncts = q.having->kind == plan::ExprKind::kAnd ? q.having->children.size() : 1;
+  const size_t conjuncts = having_conjuncts(q);
   const DevGroupKeep keep = compile_group_keep(q, *g.sp, g.lo_field, g.hi_field);
   if (keep.nterms == 0 || size_t(keep.nterms) != conjuncts) return false;
   if (g.device_kept_terms == keep.nterms) return true;  // the compaction applied them all
@@ -418,25 +428,16 @@ bool fast_aggregates_apply(const StarGroups& g) {
   return true;
 }
 
-namespace {
-
-bool reads_aggregate(const plan::Expr& e) {
-  if (e.kind == plan::ExprKind::kAggregateRef) return true;
-  return std::any_of(e.children.begin(), e.children.end(), [](auto& c) { return reads_aggregate(*c); });
-}
-
-}  // namespace
-
 bool fields_unread(const StarGroups& g, size_t groups) {
   const plan::LogicalQuery& q = *g.q;
   if (!fast_aggregates_apply(g)) return false;
   if (std::any_of(g.sp->aggs.begin(), g.sp->aggs.end(), [](auto& a) { return a.order_stat; })) return false;
   for (auto& e : q.select)
-    if (reads_aggregate(*e)) return false;
+    if (plan::reads_aggregate(*e)) return false;
   for (auto& o : q.order_by)
-    if (reads_aggregate(*o.expr)) return false;
+    if (plan::reads_aggregate(*o.expr)) return false;
   if (!q.having) return true;
-  const size_t conjuncts = q.having->kind == plan::ExprKind::kAnd ? q.having->children.size() : 1;
+  const size_t conjuncts = having_conjuncts(q);
   return having_first(g, groups) && g.device_kept_terms > 0 && size_t(g.device_kept_terms) == conjuncts;
 }
 

@@ -282,6 +282,14 @@ bool reads_only_aggregates(const Expr& e, std::vector<bool>* read) {
   return true;
 }
 
+bool reads_aggregate(const Expr& e) {
+  ExpressionDepthGuard depth_guard;
+  if (e.kind == ExprKind::kAggregateRef) return true;
+  for (auto& c : e.children)
+    if (reads_aggregate(*c)) return true;
+  return false;
+}
+
 bool same_expr(const Expr& a, const Expr& b) {
   ExpressionDepthGuard depth_guard;
   if (a.kind != b.kind || !(a.type == b.type) || a.children.size() != b.children.size()) return false;

@@ -147,6 +147,8 @@ uint64_t tables_used(const Expr& e);  // bit mask; at most 64 tables per query
 // and constants only (no group key, output, column or window); with `read` (one flag per
 // aggregate of the query) marks the aggregates it reads, and an index outside it fails.
 bool reads_only_aggregates(const Expr& e, std::vector<bool>* read = nullptr);
+// Whether e reads any aggregate (an ExprKind::kAggregateRef anywhere in it).
+bool reads_aggregate(const Expr& e);
 // Structural equality: same kind, type, references, constants, operators and
 // children; display names are ignored. The binder matches GROUP BY keys with it.
 bool same_expr(const Expr& a, const Expr& b);

@@ -52,16 +52,18 @@ void key_build_side(GeneralQuery& g, BuildSide& side) {
   side.keys.width = int(side.bk.size());
 }
 
-// The cache key of a build over the whole table on plain integer key columns (no
-// filter or index scan of the build table, hash join); nullopt for any other build.
-std::optional<JoinBuildKey> kept_build_key(const GeneralQuery& g, const GeneralJoin& j) {
-  if (!g.settings.cuda_join_cache() || g.settings.cuda_join() != CudaJoinAlgo::kHash) return std::nullopt;
+// The cache key of a build over the whole table (its `nb` scanned rows are all of
+// them) on plain integer key columns (no filter or index scan of the build table, hash
+// join); nullopt for any other build.
+std::optional<JoinBuildKey> kept_build_key(const GeneralQuery& g, const GeneralJoin& j, uint64_t nb) {
+  if (nb == 0 || !g.settings.cuda_join_cache() || g.settings.cuda_join() != CudaJoinAlgo::kHash) return std::nullopt;
   const size_t t = size_t(j.build_table);
   if (!g.gp.filters[t].empty() || (t < g.plan.table_filters.size() && !g.plan.table_filters[t].empty()))
     return std::nullopt;
   if (t < g.plan.index_scans.size() && g.plan.index_scans[t]) return std::nullopt;
   JoinBuildKey k;
   k.rows = g.q.tables[t].table->row_count();
+  if (k.rows != nb) return std::nullopt;
   for (const CompiledProgram& p : j.build_keys) {
     // One instruction reading one column of the build table as integers: its values
     // are the column's, whatever statement compiled it.
@@ -96,33 +98,32 @@ std::unique_ptr<BuildSide> build_join_side(GeneralQuery& g, const GeneralJoin& j
     side->selectivity = 2.0 + double(nb);  // cpu_executor build_join: expands, runs last
     return side;
   }
-  const std::optional<JoinBuildKey> key = nb > 0 ? kept_build_key(g, j) : std::nullopt;
-  if (key && key->rows == nb) side->kept = JoinBuildCache::instance().find(*key);
+  const std::optional<JoinBuildKey> key = kept_build_key(g, j, nb);
+  if (key) side->kept = JoinBuildCache::instance().find(*key);
+  uint64_t rows = 0, distinct = 0;
   if (side->kept) {  // the same build rows (all of the table, in order) and key columns
     side->keys = side->kept->key_columns;
     side->table = side->kept->table;
     side->reused = true;
+    rows = side->table->rows(), distinct = side->table->distinct();
   } else {
     key_build_side(g, *side);
-  }
-  uint64_t rows = 0, distinct = 0;
-  if (side->reused) {
-    rows = side->table->rows(), distinct = side->table->distinct();
-  } else if (g.settings.cuda_join() == CudaJoinAlgo::kHash) {
-    side->table = std::make_shared<const HashJoinTable>(side->keys, nb, g.s);
-    rows = side->table->rows(), distinct = side->table->distinct();
-    if (key && key->rows == nb) {
-      // The key values move into the kept build; the table's slots keep pointing at
-      // the same device memory.
-      auto kept = std::make_shared<KeptJoinBuild>();
-      kept->keys = std::move(side->bk);
-      kept->key_columns = side->keys;
-      kept->table = side->table;
-      side->kept = kept;
-      JoinBuildCache::instance().put(*key, std::move(kept), kept_build_limit());
+    if (g.settings.cuda_join() != CudaJoinAlgo::kHash) {
+      sort_build(g, *side, rows, distinct);
+    } else {
+      side->table = std::make_shared<const HashJoinTable>(side->keys, nb, g.s);
+      rows = side->table->rows(), distinct = side->table->distinct();
+      if (key) {
+        // The key values move into the kept build; the table's slots keep pointing at
+        // the same device memory.
+        auto kept = std::make_shared<KeptJoinBuild>();
+        kept->keys = std::move(side->bk);
+        kept->key_columns = side->keys;
+        kept->table = side->table;
+        side->kept = kept;
+        JoinBuildCache::instance().put(*key, std::move(kept), kept_build_limit());
+      }
     }
-  } else {
-    sort_build(g, *side, rows, distinct);
   }
   // The CPU's JoinTable: build rows are those with non-NULL keys; unique when every
   // key has one row (then the fraction of the table kept, else 1 + rows per key).

@@ -165,6 +165,72 @@ TEST(GpuHashGroup, OrderByAnAggregateLimitKeepsOnlyCandidateGroups) {
   for (const char* sql : sqls) check(*db, sql, true);
 }
 
+// ORDER BY a COUNT or an exact SUM LIMIT k: the device chooses the candidates
+// (general/top_group_pick.h) and only theirs come back. Row for row against the CPU:
+// NULL sums (first in DESC, so a NULLS FIRST query keeps only NULL groups; NULLS LAST),
+// ties at the k-th value (counts), OFFSET, negative sums, 128-bit arguments and results,
+// each counted as decided on the device; and LIMIT 0. Queries outside its shape (HAVING,
+// an AVG first) stay on the host pruning, and a SUM that leaves int128 raises the CPU's
+// error on both backends.
+TEST(GpuHashGroup, DeviceChosenTopGroupsEqualTheCpu) {
+  REQUIRE_GPU();
+  auto db = ssb02();
+  ASSERT_TRUE(db);
+  const std::string nullable_rev = "case when lo_quantity > 40 then null else lo_revenue end";
+  const std::string picked[] = {
+      "select lo_orderkey, sum(" + nullable_rev + ") r from lineorder group by lo_orderkey order by r desc, 1 limit 10",
+      "select lo_orderkey, sum(" + nullable_rev + ") r from lineorder group by lo_orderkey "
+      "order by r desc nulls last, 1 limit 10 offset 3",
+      "select lo_orderkey, sum(" + nullable_rev + ") r from lineorder group by lo_orderkey "
+      "order by r nulls first, 1 limit 5000",
+      "select lo_orderkey, sum(" + nullable_rev + ") r from lineorder group by lo_orderkey order by r, 1 limit 8",
+      "select lo_orderkey % 50000 as k, count(*) c, sum(" + nullable_rev + ") from lineorder group by 1 "
+      "order by c desc, 1 limit 7",
+      "select lo_custkey, c_name, count(case when lo_tax > 4 then null else lo_tax end) c, min(lo_shipmode) "
+      "from lineorder, customer where lo_custkey = c_custkey group by 1, 2 order by c, 1 limit 6 offset 1",
+      "select lo_orderkey, sum(case when lo_tax > 4 then null else lo_revenue - 6000000 end) r, max(lo_discount) "
+      "from lineorder group by 1 order by r, 1 limit 9",
+      "select lo_orderkey % 70000 as k, sum(case when lo_tax > 6 then null else cast(lo_revenue as bigint) * "
+      "100000000000 end) r from lineorder group by 1 order by r desc, 1 limit 11",
+      "select lo_orderkey % 70000 as k, sum(case when lo_tax > 6 then null else lo_revenue * 4294967296 * 4294967296 "
+      "end) r from lineorder group by 1 order by r desc, 1 limit 4",
+  };
+  for (const std::string& sql : picked) {
+    const uint64_t before = exec::cuda::device_top_group_picks();
+    check(*db, sql, true);
+    EXPECT_EQ(exec::cuda::device_top_group_picks(), before + 2) << "not chosen on the device (hash and sort): " << sql;
+  }
+  check(*db, "select lo_orderkey, sum(" + nullable_rev + ") r from lineorder group by 1 order by r desc, 1 limit 0",
+        true);
+  const std::string host_pruned[] = {
+      "select lo_orderkey, sum(" + nullable_rev + ") r from lineorder group by 1 having count(*) > 2 "
+      "order by r desc, 1 limit 10",
+      "select lo_orderkey, avg(" + nullable_rev + ") a from lineorder group by 1 order by a desc, 1 limit 10",
+  };
+  for (const std::string& sql : host_pruned) {
+    const uint64_t before = exec::cuda::device_top_group_picks();
+    check(*db, sql, true);
+    EXPECT_EQ(exec::cuda::device_top_group_picks(), before) << sql;
+  }
+  // Some groups' sums leave int128: the CPU raises while finalizing; so does CUDA.
+  const std::string overflow =
+      "select lo_orderkey % 1000 as k, sum(case when lo_tax > 6 then null else lo_revenue * 4294967296 * 4294967296 * "
+      "4294967296 * 128 end) r from lineorder group by 1 order by r desc limit 1";
+  std::string cpu_error, cuda_error;
+  try {
+    db->query(overflow, QueryOptions{Backend::kCpu});
+  } catch (const Error& e) {
+    cpu_error = e.what();
+  }
+  try {
+    db->query(overflow, QueryOptions{Backend::kCuda});
+  } catch (const Error& e) {
+    cuda_error = e.what();
+  }
+  EXPECT_NE(cpu_error, "") << "the CPU did not raise: " << overflow;
+  EXPECT_EQ(cuda_error, cpu_error);
+}
+
 TEST(GpuHashGroup, SortAndHashGiveIdenticalResults) {
   REQUIRE_GPU();
   auto db = ssb02();

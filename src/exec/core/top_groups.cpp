@@ -12,14 +12,6 @@ using plan::ExprKind;
 
 namespace {
 
-// The first ORDER BY item's expression, a SELECT item when it names one.
-const plan::Expr& first_order_expr(const plan::LogicalQuery& q) {
-  const plan::Expr& e = *q.order_by.front().expr;
-  if (e.kind == ExprKind::kOutputRef && e.ref_index >= 0 && size_t(e.ref_index) < q.select.size())
-    return *q.select[size_t(e.ref_index)];
-  return e;
-}
-
 // The k-th smallest of get(r) over the rows `use` accepts (k of them at least), by a
 // bounded max-heap: one pass, no copy of the keys (copies of a million 16-byte keys
 // cost more in page faults than the selection).
@@ -109,13 +101,20 @@ std::vector<uint32_t> rows_not_after_kth(const Vector& key, const plan::OrderIte
 
 }  // namespace
 
+const plan::Expr& top_groups_order_expr(const plan::LogicalQuery& q) {
+  const plan::Expr& e = *q.order_by.front().expr;
+  if (e.kind == ExprKind::kOutputRef && e.ref_index >= 0 && size_t(e.ref_index) < q.select.size())
+    return *q.select[size_t(e.ref_index)];
+  return e;
+}
+
 bool prunable_top_groups(const plan::LogicalQuery& q, std::vector<bool>* aggs_read) {
   if (!q.is_aggregate || q.group_keys.empty() || q.order_by.empty() || q.limit < 0 || q.distinct ||
       !q.windows.empty())
     return false;
   std::vector<bool> read(q.aggregates.size(), false);
   if (q.having && !plan::reads_only_aggregates(*q.having, &read)) return false;
-  if (!plan::reads_only_aggregates(first_order_expr(q), &read)) return false;
+  if (!plan::reads_only_aggregates(top_groups_order_expr(q), &read)) return false;
   if (aggs_read) *aggs_read = std::move(read);
   return true;
 }
@@ -143,7 +142,7 @@ std::optional<std::vector<uint32_t>> top_group_candidates(const plan::LogicalQue
   if (need >= rows.size() / 2) return std::nullopt;
   if (need == 0) return std::vector<uint32_t>{};
   // A bare aggregate is read in place (a copy of a million keys costs page faults).
-  const plan::Expr& first = first_order_expr(q);
+  const plan::Expr& first = top_groups_order_expr(q);
   std::optional<Vector> computed;
   if (first.kind != ExprKind::kAggregateRef) computed = evaluate(first, ctx);
   const Vector& key = computed ? *computed : aggs[size_t(first.ref_index)];

@@ -25,6 +25,10 @@ namespace raydb::exec {
 // whether the decision reads it (the others need not be computed for every group).
 bool prunable_top_groups(const plan::LogicalQuery& q, std::vector<bool>* aggs_read = nullptr);
 
+// The expression the pruning ranks by: the first ORDER BY item, a SELECT item when it
+// names one.
+const plan::Expr& top_groups_order_expr(const plan::LogicalQuery& q);
+
 // The candidates, ascending, for a prunable query over n groups whose aggregates are
 // `aggs` (those aggs_read names hold n values each; others may be empty). nullopt when
 // pruning would keep at least half the groups (not worth a second pass).

@@ -112,6 +112,9 @@ uint64_t packed_fact_launches();
 // GROUP BY queries the general path grouped through its device hash table (the
 // default; RAYDB_CUDA_GROUP=sort sorts every row instead) since the process started.
 uint64_t hash_grouped_queries();
+// GROUP BY queries whose ORDER BY ... LIMIT candidates the device chose
+// (general/top_group_pick.h) since the process started; 0 without CUDA.
+uint64_t device_top_group_picks();
 // Hash tables built for equi-joins on the general path since the process started (the
 // default join; RAYDB_CUDA_JOIN=sort selects the sort-based join instead); 0 without CUDA.
 uint64_t hash_join_builds();

@@ -34,6 +34,7 @@ void release_pooled_memory() {}
 uint64_t release_device_state() { return 0; }
 uint64_t device_sorted_queries() { return 0; }
 uint64_t hash_grouped_queries() { return 0; }
+uint64_t device_top_group_picks() { return 0; }
 uint64_t packed_fact_launches() { return 0; }
 uint64_t hash_join_builds() { return 0; }
 uint64_t kept_join_builds() { return 0; }

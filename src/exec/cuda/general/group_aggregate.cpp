@@ -8,6 +8,7 @@
 #include "gpu/device_buffer.h"
 #include "exec/cuda/general/general_kernels.h"
 #include "exec/cuda/general/group_kernels.h"
+#include "exec/cuda/general/top_group_kernels.h"
 
 namespace raydb::exec::cuda::general {
 
@@ -22,6 +23,18 @@ std::vector<T> copy_back(const gpu::DeviceBuffer& b, uint64_t n, cudaStream_t s)
   return v;
 }
 
+// A per-group array of 8-byte words back to the host: every group's word, or the
+// picked groups' words gathered first. (The pool reuses the gathered buffer only for
+// later work on the same stream, which runs after the copy.)
+template <typename T>
+std::vector<T> copy_back(const gpu::DeviceBuffer& b, uint64_t groups, const GroupSubset* pick, cudaStream_t s) {
+  static_assert(sizeof(T) == 8);
+  if (!pick) return copy_back<T>(b, groups, s);
+  gpu::DeviceBuffer picked(std::max<uint64_t>(pick->m, 1) * 8, "aggregates");
+  launch_gather_u64(b.get<unsigned long long>(), pick->ids, pick->m, picked.get<unsigned long long>(), s);
+  return copy_back<T>(picked, pick->m, s);
+}
+
 }  // namespace
 
 bool needs_group_order(AggFunc func, bool distinct, VectorKind kind) {
@@ -29,8 +42,10 @@ bool needs_group_order(AggFunc func, bool distinct, VectorKind kind) {
 }
 
 GroupAggregateResult aggregate_group_values(AggFunc func, bool distinct, VectorKind kind, const GroupLayout& l,
-                                            const __int128* values, const uint8_t* nulls, cudaStream_t s) {
+                                            const __int128* values, const uint8_t* nulls, cudaStream_t s,
+                                            const GroupSubset* pick) {
   const uint64_t n = l.n, groups = l.groups, G1 = std::max<uint64_t>(groups, 1);
+  const uint64_t out = pick ? pick->m : groups;  // results per group that come back
   if (distinct) {
     // The first row of each (group, value) pair, grouped by group: the plain aggregate
     // over those rows is the DISTINCT aggregate (COUNT counts the pairs).
@@ -44,7 +59,7 @@ GroupAggregateResult aggregate_group_values(AggFunc func, bool distinct, VectorK
     d.groups = groups;
     d.gid = gid.get<uint32_t>();
     d.order = nullptr;  // already in (group, value) order
-    return aggregate_group_values(func, false, kind, d, vals.get<__int128>(), nl.get<uint8_t>(), s);
+    return aggregate_group_values(func, false, kind, d, vals.get<__int128>(), nl.get<uint8_t>(), s, pick);
   }
   GroupAggregateResult r;
   gpu::DeviceBuffer count(G1 * 8, "aggregates");
@@ -60,10 +75,10 @@ GroupAggregateResult aggregate_group_values(AggFunc func, bool distinct, VectorK
       gpu::DeviceBuffer bits(G1 * 8, "aggregates");
       launch_aggregate(1, l.gid, values, nulls, n, acc, s);
       launch_exact_double_sum(l.gid, l.order, values, nulls, n, groups, bits.get<unsigned long long>(), s);
-      std::vector<uint64_t> b = copy_back<uint64_t>(bits, groups, s);
+      std::vector<uint64_t> b = copy_back<uint64_t>(bits, groups, pick, s);
       gpu::check_cuda(cudaStreamSynchronize(s), "aggregate");
-      r.doubles.resize(groups);
-      if (groups) std::memcpy(r.doubles.data(), b.data(), groups * 8);
+      r.doubles.resize(out);
+      if (out) std::memcpy(r.doubles.data(), b.data(), out * 8);
     } else {
       gpu::DeviceBuffer lo(G1 * 8, "aggregates"), hi(G1 * 8, "aggregates");
       gpu::check_cuda(cudaMemsetAsync(lo.get(), 0, G1 * 8, s), "cudaMemset");
@@ -77,15 +92,15 @@ GroupAggregateResult aggregate_group_values(AggFunc func, bool distinct, VectorK
         acc.sum_top = top.get<unsigned long long>();
       }
       launch_aggregate(2, l.gid, values, nulls, n, acc, s);
-      std::vector<uint64_t> hl = copy_back<uint64_t>(lo, groups, s), hh = copy_back<uint64_t>(hi, groups, s);
-      std::vector<int64_t> ht = acc.sum_top ? copy_back<int64_t>(top, groups, s) : std::vector<int64_t>();
+      std::vector<uint64_t> hl = copy_back<uint64_t>(lo, groups, pick, s), hh = copy_back<uint64_t>(hi, groups, pick, s);
+      std::vector<int64_t> ht = acc.sum_top ? copy_back<int64_t>(top, groups, pick, s) : std::vector<int64_t>();
       gpu::check_cuda(cudaStreamSynchronize(s), "aggregate");
-      r.value.resize(groups);
-      for (uint64_t g = 0; g < groups; g++) r.value[g] = __int128((unsigned __int128)hh[g] << 64 | hl[g]);
+      r.value.resize(out);
+      for (uint64_t g = 0; g < out; g++) r.value[g] = __int128((unsigned __int128)hh[g] << 64 | hl[g]);
       // total = top * 2^128 + (hi:lo unsigned) = value + (top + [value < 0]) * 2^128.
       if (!ht.empty()) {
-        r.wraps.resize(groups);
-        for (uint64_t g = 0; g < groups; g++) r.wraps[g] = ht[g] + (r.value[g] < 0 ? 1 : 0);
+        r.wraps.resize(out);
+        for (uint64_t g = 0; g < out; g++) r.wraps[g] = ht[g] + (r.value[g] < 0 ? 1 : 0);
       }
     }
   } else if (func == AggFunc::kMin || func == AggFunc::kMax) {
@@ -96,11 +111,11 @@ GroupAggregateResult aggregate_group_values(AggFunc func, bool distinct, VectorK
       launch_fill_u64(lo.get<unsigned long long>(), G1, mn ? ~0ull : 0ull, s);
       launch_aggregate(1, l.gid, values, nulls, n, acc, s);
       launch_extreme_i128(mn, l.gid, values, nulls, n, hi.get<long long>(), lo.get<unsigned long long>(), s);
-      std::vector<int64_t> hh = copy_back<int64_t>(hi, groups, s);
-      std::vector<uint64_t> hl = copy_back<uint64_t>(lo, groups, s);
+      std::vector<int64_t> hh = copy_back<int64_t>(hi, groups, pick, s);
+      std::vector<uint64_t> hl = copy_back<uint64_t>(lo, groups, pick, s);
       gpu::check_cuda(cudaStreamSynchronize(s), "aggregate");
-      r.value.resize(groups);
-      for (uint64_t g = 0; g < groups; g++) r.value[g] = __int128((unsigned __int128)uint64_t(hh[g]) << 64 | hl[g]);
+      r.value.resize(out);
+      for (uint64_t g = 0; g < out; g++) r.value[g] = __int128((unsigned __int128)uint64_t(hh[g]) << 64 | hl[g]);
     } else {
       gpu::DeviceBuffer ext(G1 * 8, "aggregates"), keys;
       launch_fill_i64(ext.get<long long>(), G1, mn ? INT64_MAX : INT64_MIN, s);
@@ -113,11 +128,11 @@ GroupAggregateResult aggregate_group_values(AggFunc func, bool distinct, VectorK
         v = keys.get<__int128>();
       }
       launch_aggregate(mn ? 3 : 4, l.gid, v, nulls, n, acc, s);
-      std::vector<int64_t> he = copy_back<int64_t>(ext, groups, s);
+      std::vector<int64_t> he = copy_back<int64_t>(ext, groups, pick, s);
       gpu::check_cuda(cudaStreamSynchronize(s), "aggregate");
       if (is_double) {
-        r.doubles.resize(groups);
-        for (uint64_t g = 0; g < groups; g++) r.doubles[g] = order_key_to_double(he[g]);
+        r.doubles.resize(out);
+        for (uint64_t g = 0; g < out; g++) r.doubles[g] = order_key_to_double(he[g]);
       } else {
         r.value.assign(he.begin(), he.end());
       }
@@ -125,7 +140,7 @@ GroupAggregateResult aggregate_group_values(AggFunc func, bool distinct, VectorK
   } else {
     launch_aggregate(0, l.gid, nullptr, nullptr, n, acc, s);
   }
-  r.count = copy_back<int64_t>(count, groups, s);
+  r.count = copy_back<int64_t>(count, groups, pick, s);
   gpu::check_cuda(cudaStreamSynchronize(s), "aggregate");
   return r;
 }

@@ -26,6 +26,15 @@ struct GroupLayout {
                                     // (needed only where needs_group_order)
 };
 
+// The groups whose results come back, in this order (the device's ORDER BY ... LIMIT
+// candidates, top_group_pick.h): results then hold m entries, one per picked group,
+// gathered on the device so only those words cross the bus.
+struct GroupSubset {
+  const uint32_t* ids = nullptr;       // device
+  const uint32_t* host_ids = nullptr;  // the same ids on the host
+  uint64_t m = 0;
+};
+
 struct GroupAggregateResult {
   std::vector<int64_t> count;     // non-NULL arguments per group
   std::vector<__int128> value;    // exact kinds: SUM or the extreme value
@@ -38,8 +47,10 @@ struct GroupAggregateResult {
 // (exact SUM/AVG over DOUBLE); the others need only gid (DISTINCT sorts its own pairs).
 bool needs_group_order(plan::AggFunc func, bool distinct, VectorKind kind);
 
+// `pick` (may be null): the groups whose results come back (all groups when null).
 GroupAggregateResult aggregate_group_values(plan::AggFunc func, bool distinct, VectorKind kind, const GroupLayout& l,
-                                            const __int128* values, const uint8_t* nulls, cudaStream_t s);
+                                            const __int128* values, const uint8_t* nulls, cudaStream_t s,
+                                            const GroupSubset* pick = nullptr);
 
 // An order statistic per group (exec/cuda/ops: the device radix select): the values'
 // low words are the CPU's 64-bit keys (int64 values, DOUBLE bits, dictionary codes),

@@ -16,6 +16,7 @@
 #include "exec/cuda/general/group_ids.h"
 #include "exec/cuda/general/group_kernels.h"
 #include "exec/cuda/general/host_values.h"
+#include "exec/cuda/general/top_group_pick.h"
 
 namespace raydb::exec::cuda::general {
 
@@ -54,21 +55,24 @@ GroupIds group_ids(GeneralQuery& g, const std::vector<Column128>& keys, uint64_t
   return hash_group_ids(kcols, n, need_order, g.s);
 }
 
-// Group keys at the first row of each of `kept` groups (all groups when null).
+// Group keys at the first row of each of `kept` groups (all groups when null); kept_dev:
+// the same ids on the device when the device chose them.
 std::vector<Vector> group_key_vectors(GeneralQuery& g, const std::vector<Column128>& keys, const GroupIds& ids,
-                                      uint64_t groups, const std::vector<uint32_t>* kept, ResultTable& result) {
+                                      uint64_t groups, const std::vector<uint32_t>* kept, const uint32_t* kept_dev,
+                                      ResultTable& result) {
   const uint64_t m = kept ? kept->size() : groups;
-  gpu::DeviceBuffer kept_first;
+  gpu::DeviceBuffer kept_first, kept_ids;
   const uint32_t* first = ids.first.get<uint32_t>();
   if (kept && m > 0) {
-    // The kept groups' first rows, picked on the host (a copy of 4 bytes a group).
-    std::vector<uint32_t> all(groups), picked(m);
-    gpu::check_cuda(cudaMemcpyAsync(all.data(), first, groups * 4, cudaMemcpyDeviceToHost, g.s), "group keys");
-    gpu::check_cuda(cudaStreamSynchronize(g.s), "group keys");
-    for (uint64_t i = 0; i < m; i++) picked[i] = all[(*kept)[i]];
+    // The kept groups' first rows, gathered on the device (4 bytes a kept group cross
+    // the bus, not 4 bytes a group).
+    if (!kept_dev) {
+      kept_ids = gpu::DeviceBuffer(m * 4, "group keys");
+      gpu::check_cuda(cudaMemcpyAsync(kept_ids.get(), kept->data(), m * 4, cudaMemcpyHostToDevice, g.s), "group keys");
+      kept_dev = kept_ids.get<uint32_t>();
+    }
     kept_first = gpu::DeviceBuffer(m * 4, "group keys");
-    gpu::check_cuda(cudaMemcpyAsync(kept_first.get<uint32_t>(), picked.data(), m * 4, cudaMemcpyHostToDevice, g.s),
-                    "group keys");
+    launch_gather_u32(first, kept_dev, m, kept_first.get<uint32_t>(), g.s);
     first = kept_first.get<uint32_t>();
   }
   std::vector<Vector> key_vectors;
@@ -84,13 +88,14 @@ std::vector<Vector> group_key_vectors(GeneralQuery& g, const std::vector<Column1
 }
 
 // One aggregate's per-group results into `states`; k_per_group (indexed by group id)
-// replaces the constant k of a k-th value.
+// replaces the constant k of a k-th value. `pick`: only those groups' results, in its
+// order (no order statistics then, device_pick_applies).
 void load_aggregate(GeneralQuery& g, const Tuples& cur, const GroupLayout& layout, size_t a,
-                    const int64_t* k_per_group, AggregateStates& states) {
+                    const int64_t* k_per_group, const GroupSubset* pick, AggregateStates& states) {
   const GeneralAgg& ga = g.gp.aggs[a];
   if (!ga.has_arg) {
     GroupAggregateResult r =
-        aggregate_group_values(AggFunc::kCountStar, false, VectorKind::kInt, layout, nullptr, nullptr, g.s);
+        aggregate_group_values(AggFunc::kCountStar, false, VectorKind::kInt, layout, nullptr, nullptr, g.s, pick);
     states.load(a, std::move(r.count), {}, VectorKind::kInt, nullptr, Type::bigint());
     return;
   }
@@ -101,7 +106,8 @@ void load_aggregate(GeneralQuery& g, const Tuples& cur, const GroupLayout& layou
     states.load_order_stat(a, std::move(os.values), os.key_type, ga.arg.dict);
     return;
   }
-  GroupAggregateResult r = aggregate_group_values(ga.func, ga.distinct, ga.arg.kind, layout, arg.v(), arg.nl(), g.s);
+  GroupAggregateResult r =
+      aggregate_group_values(ga.func, ga.distinct, ga.arg.kind, layout, arg.v(), arg.nl(), g.s, pick);
   if (r.is_double)
     states.load_doubles(a, std::move(r.count), std::move(r.doubles), ga.arg.type);
   else
@@ -113,18 +119,19 @@ void load_aggregate(GeneralQuery& g, const Tuples& cur, const GroupLayout& layou
 // AggregateStates, which finalizes them as the CPU does.
 // A k-th value whose k is an expression of other aggregates (count(*) / 2) waits for
 // them: its k per group is evaluated like HAVING, then its ranks go to the device.
-void load_aggregates(GeneralQuery& g, const Tuples& cur, const GroupLayout& layout, AggregateStates& states) {
+void load_aggregates(GeneralQuery& g, const Tuples& cur, const GroupLayout& layout, const GroupSubset* pick,
+                     AggregateStates& states) {
   auto k_from_aggregates = [&](size_t a) {
     return g.gp.aggs[a].func == AggFunc::kOrderStat && g.q.aggregates[a].order_stat.k_expr != nullptr;
   };
   for (size_t a = 0; a < g.gp.aggs.size(); a++)
-    if (!k_from_aggregates(a)) load_aggregate(g, cur, layout, a, nullptr, states);
+    if (!k_from_aggregates(a)) load_aggregate(g, cur, layout, a, nullptr, pick, states);
   std::vector<uint32_t> gids(g.gp.group_keys.empty() ? 1 : layout.groups);
   std::iota(gids.begin(), gids.end(), 0);
   for (size_t a = 0; a < g.gp.aggs.size(); a++) {
     if (!k_from_aggregates(a)) continue;
     const std::vector<int64_t> k = states.k_of_groups(*g.q.aggregates[a].order_stat.k_expr, gids);
-    load_aggregate(g, cur, layout, a, k.data(), states);
+    load_aggregate(g, cur, layout, a, k.data(), pick, states);
   }
 }
 
@@ -188,20 +195,34 @@ void aggregate_rows(GeneralQuery& g, const Tuples& cur, ResultTable& result) {
   layout.gid = G == 0 ? nullptr : ids.gid.get<uint32_t>();
   layout.order = G == 0 ? nullptr : ids.order.get<uint32_t>();
   AggregateStates states(&g.q.aggregates, result.interner.get());
-  states.resize(groups);
-  load_aggregates(g, cur, layout, states);
-  g.marks.mark("aggregates");
-
   // The groups the finish reads (all, or the candidates of ORDER BY ... LIMIT), their
-  // keys, and their order (ascending key words) as group ids.
-  const std::optional<std::vector<uint32_t>> kept = top_groups(g, states, groups);
-  g.marks.mark("top groups");
-  std::vector<Vector> key_vectors = group_key_vectors(g, keys, ids, groups, kept ? &*kept : nullptr, result);
+  // keys, and their order (ascending key words) as group ids. The device decides the
+  // candidates where it can (top_group_pick.h): then only theirs come back, and the
+  // states hold the candidates alone, in `kept`'s order.
+  std::optional<GroupPick> pick;
+  if (G > 0 && n > 0 && device_pick_applies(g)) pick = device_top_groups(g, cur, layout);
+  std::optional<std::vector<uint32_t>> kept;
+  if (pick) {
+    g.marks.mark("top groups (device)");
+    const GroupSubset subset = pick->subset();
+    states.resize(subset.m);
+    load_aggregates(g, cur, layout, &subset, states);
+    g.marks.mark("aggregates");
+    kept = pick->host_ids;
+  } else {
+    states.resize(groups);
+    load_aggregates(g, cur, layout, nullptr, states);
+    g.marks.mark("aggregates");
+    kept = top_groups(g, states, groups);
+    g.marks.mark("top groups");
+  }
+  std::vector<Vector> key_vectors = group_key_vectors(g, keys, ids, groups, kept ? &*kept : nullptr,
+                                                      pick ? pick->ids.get<uint32_t>() : nullptr, result);
   g.marks.mark("keys to host");
   const uint64_t m = kept ? kept->size() : groups;
   std::vector<uint32_t> order = group_order(g, key_vectors, m, result);
   g.marks.mark("group order");
-  if (kept)
+  if (kept && !pick)  // states over all groups: positions to group ids
     for (auto& o : order) o = (*kept)[o];
   std::vector<Vector> agg_vectors;
   for (size_t a = 0; a < g.gp.aggs.size(); a++) agg_vectors.push_back(states.finalize(a, order));

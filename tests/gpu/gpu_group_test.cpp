@@ -138,6 +138,16 @@ TEST(GpuHashGroup, LimitWithoutOrderByIsTheCpuOrder) {
         "select lo_shipmode, lo_tax, count(*), max(case when lo_discount > 5 then null else lo_quantity end) "
         "from lineorder group by 1, 2 limit 12",
         true);
+  // Packed keys of 20,000 and 39,600 groups (ranges within the CPU's direct array):
+  // their words ordered on the device (group_step.cpp device_group_order).
+  check(*db,
+        "select lo_suppkey, lo_quantity, count(*), sum(case when lo_tax > 4 then null else lo_revenue end) "
+        "from lineorder group by 1, 2 limit 40 offset 9000",
+        true);
+  check(*db,
+        "select lo_tax, lo_suppkey, lo_discount, count(*), min(case when lo_tax > 5 then null else lo_revenue end) "
+        "from lineorder group by 1, 2, 3 limit 30 offset 20000",
+        true);
 }
 
 TEST(GpuHashGroup, OrderByAnAggregateLimitKeepsOnlyCandidateGroups) {

@@ -63,6 +63,8 @@ class KeyEncoder {
   std::vector<Vector> decode(const int64_t* words, size_t count) const;
 
   const std::vector<KeySpec>& specs() const { return specs_; }
+  // When packed: each key's bit offset in the word (the first key lowest).
+  const std::vector<int>& shifts() const { return shifts_; }
 
  private:
   std::vector<KeySpec> specs_;

@@ -43,6 +43,22 @@ __global__ void top_flags_kernel(const u128* key, const unsigned long long* coun
   }
 }
 
+struct PackedKeys {
+  const __int128* values[8];
+  long long mins[8];
+  int shifts[8];
+  int n;
+};
+
+__global__ void packed_words_kernel(PackedKeys k, uint64_t n, unsigned long long* out) {
+  GRID_LOOP(i, n) {
+    unsigned long long w = 0;
+    for (int j = 0; j < k.n; j++)
+      w |= ((unsigned long long)(long long)k.values[j][i] - (unsigned long long)k.mins[j]) << k.shifts[j];
+    out[i] = w;
+  }
+}
+
 __global__ void gather_u64_kernel(const unsigned long long* src, const uint32_t* idx, uint64_t n,
                                   unsigned long long* out) {
   GRID_LOOP(i, n) out[i] = src[idx[i]];
@@ -72,6 +88,14 @@ void sort_keys_u128(const u128* in, u128* out, uint64_t n, cudaStream_t s) {
   gpu::check_cuda(cub::DeviceRadixSort::SortKeys(nullptr, bytes, in, out, int(n), 0, 128, s), "cub (size query)");
   gpu::DeviceBuffer temp(std::max<size_t>(bytes, 16), "top groups sort");
   gpu::check_cuda(cub::DeviceRadixSort::SortKeys(temp.get(), bytes, in, out, int(n), 0, 128, s), "cub");
+}
+
+void launch_packed_words(const __int128* const* values, const long long* mins, const int* shifts, int nkeys,
+                         uint64_t n, unsigned long long* out, cudaStream_t s) {
+  PackedKeys k{};
+  k.n = nkeys;
+  for (int j = 0; j < nkeys && j < 8; j++) k.values[j] = values[j], k.mins[j] = mins[j], k.shifts[j] = shifts[j];
+  if (n) packed_words_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(k, n, out);
 }
 
 void launch_gather_u64(const unsigned long long* src, const uint32_t* idx, uint64_t n, unsigned long long* out,

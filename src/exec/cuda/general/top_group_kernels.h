@@ -29,6 +29,12 @@ void launch_top_flags(const unsigned __int128* key, const unsigned long long* co
 // Ascending radix sort of n 128-bit keys (CUB), out of place.
 void sort_keys_u128(const unsigned __int128* in, unsigned __int128* out, uint64_t n, cudaStream_t s);
 
+// The CPU's packed GROUP BY words (exec/core/key_encoder.h) of n groups whose int64 keys
+// are values[k][i]: sum over k of (values[k][i] - mins[k]) << shifts[k], as uint64.
+// At most 8 keys.
+void launch_packed_words(const __int128* const* values, const long long* mins, const int* shifts, int nkeys,
+                         uint64_t n, unsigned long long* out, cudaStream_t s);
+
 // out[i] = src[idx[i]] for 64-bit words.
 void launch_gather_u64(const unsigned long long* src, const uint32_t* idx, uint64_t n, unsigned long long* out,
                        cudaStream_t s);

@@ -241,6 +241,27 @@ TEST(GpuHashGroup, DeviceChosenTopGroupsEqualTheCpu) {
   EXPECT_EQ(cuda_error, cpu_error);
 }
 
+// Up to 1024 groups each block folds its rows into shared memory before one global add
+// per group (general_kernels.cu aggregate_shared_kernel): exact 128-bit sums with
+// carries across blocks and signs, MIN/MAX, COUNT of NULLable values, on both sides of
+// the 1024-group boundary and without GROUP BY.
+TEST(GpuHashGroup, FewGroupsFoldInSharedMemory) {
+  REQUIRE_GPU();
+  auto db = ssb02();
+  ASSERT_TRUE(db);
+  const std::string aggs =
+      "count(*), count(case when lo_tax > 6 then null else lo_tax end), "
+      "sum(case when lo_tax > 6 then null else (lo_revenue - 3000000) * 4294967296 * 4294967296 * 4096 end), "
+      "sum(case when lo_tax > 4 then null else lo_quantity - 26 end), "
+      "min(case when lo_tax > 5 then null else lo_revenue - 3000000 end), "
+      "max(case when lo_discount > 5 then null else lo_extendedprice end)";
+  for (const char* key : {"lo_orderkey % 7", "lo_orderkey % 1024", "lo_orderkey % 1025", "lo_shipmode"})
+    check(*db, "select " + std::string(key) + " as k, " + aggs + " from lineorder group by 1 order by 1", true);
+  const std::string global = "select " + aggs + " from lineorder where lo_quantity > 3";
+  EXPECT_TRUE(same_rows(rows_of(db->query(global, QueryOptions{Backend::kCpu})),
+                        rows_of(db->query(global, QueryOptions{Backend::kCuda})), true, global));
+}
+
 TEST(GpuHashGroup, SortAndHashGiveIdenticalResults) {
   REQUIRE_GPU();
   auto db = ssb02();

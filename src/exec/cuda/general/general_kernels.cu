@@ -1,6 +1,8 @@
 // Kernels of the general CUDA path (general_kernels.h): the expression interpreter
 // over joined rows, join build/probe over sorted hashes, grouping and aggregation.
 // Grid-stride loops with 64-bit indices; one thread per row.
+#include <algorithm>
+
 #include "exec/cuda/general/general_kernels.h"
 #include "gpu/launch.cuh"
 #include "exec/cuda/general/key_columns.cuh"
@@ -180,6 +182,71 @@ __global__ void aggregate_kernel(int func, const uint32_t* gid, const i128* valu
   }
 }
 
+// aggregate_kernel over few groups: each block folds its rows into shared words (the
+// same exact carries, into shared memory), then adds them to the global accumulators
+// once per group. Per-row global atomics on a few hundred addresses serialized in L2:
+// TPC-H q9's 6.5 M rows into 175 groups took 2.2 ms at SF 20.
+__global__ void aggregate_shared_kernel(int func, const uint32_t* gid, const i128* values, const uint8_t* nulls,
+                                        uint64_t n, uint32_t groups, AggAccumulators acc) {
+  extern __shared__ unsigned long long sh[];
+  unsigned long long* s_count = sh;
+  unsigned long long* s_lo = sh + groups;  // SUM: lo, hi, top; MIN/MAX: the extreme
+  unsigned long long* s_hi = sh + 2 * groups;
+  unsigned long long* s_top = sh + 3 * groups;
+  long long* s_ext = reinterpret_cast<long long*>(s_lo);
+  for (uint32_t g = threadIdx.x; g < groups; g += blockDim.x) {
+    s_count[g] = 0;
+    if (func == 2) s_lo[g] = s_hi[g] = s_top[g] = 0;
+    if (func == 3) s_ext[g] = INT64_MAX;
+    if (func == 4) s_ext[g] = INT64_MIN;
+  }
+  __syncthreads();
+  GRID_LOOP(i, n) {
+    const uint32_t g = gid ? gid[i] : 0;
+    if (func != 0 && nulls[i]) continue;
+    atomicAdd(s_count + g, 1ull);
+    if (func < 2) continue;
+    const i128 v = values[i];
+    if (func == 2) {  // as aggregate_kernel, into the shared words
+      const unsigned long long lo = (unsigned long long)(uint64_t(u128(v)));
+      const unsigned long long hi = (unsigned long long)(uint64_t(u128(v) >> 64));
+      const unsigned long long old = atomicAdd(s_lo + g, lo);
+      const unsigned long long add_hi = hi + (old + lo < old ? 1ull : 0ull);
+      unsigned long long top = (v < 0 ? ~0ull : 0ull) + (add_hi < hi ? 1ull : 0ull);
+      if (add_hi) {
+        const unsigned long long old_hi = atomicAdd(s_hi + g, add_hi);
+        top += old_hi + add_hi < old_hi ? 1ull : 0ull;
+      }
+      if (acc.sum_top && top) atomicAdd(s_top + g, top);
+    } else if (func == 3) {
+      atomicMin(s_ext + g, (long long)v);
+    } else {
+      atomicMax(s_ext + g, (long long)v);
+    }
+  }
+  __syncthreads();
+  for (uint32_t g = threadIdx.x; g < groups; g += blockDim.x) {
+    if (s_count[g] == 0) continue;
+    atomicAdd(acc.count + g, s_count[g]);
+    if (func == 2) {
+      // The block's 192-bit total (top:hi:lo) into the global one, carries included.
+      const unsigned long long lo = s_lo[g], hi = s_hi[g];
+      const unsigned long long old = atomicAdd(acc.sum_lo + g, lo);
+      const unsigned long long add_hi = hi + (old + lo < old ? 1ull : 0ull);
+      unsigned long long top = s_top[g] + (add_hi < hi ? 1ull : 0ull);
+      if (add_hi) {
+        const unsigned long long old_hi = atomicAdd(acc.sum_hi + g, add_hi);
+        top += old_hi + add_hi < old_hi ? 1ull : 0ull;
+      }
+      if (acc.sum_top && top) atomicAdd(acc.sum_top + g, top);
+    } else if (func == 3) {
+      atomicMin(acc.extreme + g, s_ext[g]);
+    } else if (func == 4) {
+      atomicMax(acc.extreme + g, s_ext[g]);
+    }
+  }
+}
+
 __global__ void fill_i64_kernel(long long* p, uint64_t n, long long v) {
   GRID_LOOP(i, n) p[i] = v;
 }
@@ -289,8 +356,17 @@ void launch_group_ids(const uint32_t* perm, const uint32_t* head, const uint32_t
   if (n) group_ids_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(perm, head, scan, n, gid, first);
 }
 void launch_aggregate(int func, const uint32_t* gid, const __int128* values, const uint8_t* nulls, uint64_t n,
-                      const AggAccumulators& acc, cudaStream_t s) {
-  if (n) aggregate_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(func, gid, values, nulls, n, acc);
+                      const AggAccumulators& acc, cudaStream_t s, uint64_t groups) {
+  if (n == 0) return;
+  if (groups <= kSharedAggregateGroups) {
+    // A few blocks per SM: each adds its groups once to the global words at the end.
+    const unsigned blocks = std::min<unsigned>(gpu::grid_blocks(n), unsigned(gpu::sm_count()) * 8);
+    const size_t shared = size_t(std::max<uint64_t>(groups, 1)) * 4 * 8;
+    aggregate_shared_kernel<<<blocks, gpu::kThreads, shared, s>>>(func, gid, values, nulls, n,
+                                                                   uint32_t(std::max<uint64_t>(groups, 1)), acc);
+    return;
+  }
+  aggregate_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(func, gid, values, nulls, n, acc);
 }
 void launch_fill_i64(long long* p, uint64_t n, long long v, cudaStream_t s) {
   if (n) fill_i64_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(p, n, v);

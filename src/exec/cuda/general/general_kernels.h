@@ -84,8 +84,11 @@ struct AggAccumulators {
   unsigned long long* sum_top = nullptr;
   long long* extreme = nullptr;
 };
+// `groups`: the accumulators' size; up to kSharedAggregateGroups each block folds into
+// shared memory first (unknown: ~0ull, the per-row global atomics).
+constexpr uint64_t kSharedAggregateGroups = 1024;
 void launch_aggregate(int func, const uint32_t* gid, const __int128* values, const uint8_t* nulls, uint64_t n,
-                      const AggAccumulators& acc, cudaStream_t s);
+                      const AggAccumulators& acc, cudaStream_t s, uint64_t groups = ~0ull);
 void launch_fill_i64(long long* p, uint64_t n, long long v, cudaStream_t s);
 // COUNT(DISTINCT): gid_key[i] = NULL argument ? UINT32_MAX : gid[i]; value[i] = (int64) argument.
 void launch_distinct_keys(const uint32_t* gid, const __int128* values, const uint8_t* nulls, uint64_t n,

@@ -69,11 +69,11 @@ GroupAggregateResult aggregate_group_values(AggFunc func, bool distinct, VectorK
   const bool is_double = kind == VectorKind::kDouble && func != AggFunc::kCount;
   r.is_double = is_double;
   if (func == AggFunc::kCount) {
-    launch_aggregate(1, l.gid, values, nulls, n, acc, s);
+    launch_aggregate(1, l.gid, values, nulls, n, acc, s, G1);
   } else if (func == AggFunc::kSum || func == AggFunc::kAvg) {
     if (is_double) {
       gpu::DeviceBuffer bits(G1 * 8, "aggregates");
-      launch_aggregate(1, l.gid, values, nulls, n, acc, s);
+      launch_aggregate(1, l.gid, values, nulls, n, acc, s, G1);
       launch_exact_double_sum(l.gid, l.order, values, nulls, n, groups, bits.get<unsigned long long>(), s);
       std::vector<uint64_t> b = copy_back<uint64_t>(bits, groups, pick, s);
       gpu::check_cuda(cudaStreamSynchronize(s), "aggregate");
@@ -91,7 +91,7 @@ GroupAggregateResult aggregate_group_values(AggFunc func, bool distinct, VectorK
         gpu::check_cuda(cudaMemsetAsync(top.get(), 0, G1 * 8, s), "cudaMemset");
         acc.sum_top = top.get<unsigned long long>();
       }
-      launch_aggregate(2, l.gid, values, nulls, n, acc, s);
+      launch_aggregate(2, l.gid, values, nulls, n, acc, s, G1);
       std::vector<uint64_t> hl = copy_back<uint64_t>(lo, groups, pick, s), hh = copy_back<uint64_t>(hi, groups, pick, s);
       std::vector<int64_t> ht = acc.sum_top ? copy_back<int64_t>(top, groups, pick, s) : std::vector<int64_t>();
       gpu::check_cuda(cudaStreamSynchronize(s), "aggregate");
@@ -109,7 +109,7 @@ GroupAggregateResult aggregate_group_values(AggFunc func, bool distinct, VectorK
       gpu::DeviceBuffer hi(G1 * 8, "aggregates"), lo(G1 * 8, "aggregates");
       launch_fill_i64(hi.get<long long>(), G1, mn ? INT64_MAX : INT64_MIN, s);
       launch_fill_u64(lo.get<unsigned long long>(), G1, mn ? ~0ull : 0ull, s);
-      launch_aggregate(1, l.gid, values, nulls, n, acc, s);
+      launch_aggregate(1, l.gid, values, nulls, n, acc, s, G1);
       launch_extreme_i128(mn, l.gid, values, nulls, n, hi.get<long long>(), lo.get<unsigned long long>(), s);
       std::vector<int64_t> hh = copy_back<int64_t>(hi, groups, pick, s);
       std::vector<uint64_t> hl = copy_back<uint64_t>(lo, groups, pick, s);
@@ -127,7 +127,7 @@ GroupAggregateResult aggregate_group_values(AggFunc func, bool distinct, VectorK
         launch_double_order_keys(values, n, keys.get<__int128>(), s);
         v = keys.get<__int128>();
       }
-      launch_aggregate(mn ? 3 : 4, l.gid, v, nulls, n, acc, s);
+      launch_aggregate(mn ? 3 : 4, l.gid, v, nulls, n, acc, s, G1);
       std::vector<int64_t> he = copy_back<int64_t>(ext, groups, pick, s);
       gpu::check_cuda(cudaStreamSynchronize(s), "aggregate");
       if (is_double) {
@@ -138,7 +138,7 @@ GroupAggregateResult aggregate_group_values(AggFunc func, bool distinct, VectorK
       }
     }
   } else {
-    launch_aggregate(0, l.gid, nullptr, nullptr, n, acc, s);
+    launch_aggregate(0, l.gid, nullptr, nullptr, n, acc, s, G1);
   }
   r.count = copy_back<int64_t>(count, groups, pick, s);
   gpu::check_cuda(cudaStreamSynchronize(s), "aggregate");

@@ -94,6 +94,9 @@ std::unique_ptr<BuildSide> build_join_side(GeneralQuery& g, const GeneralJoin& j
   }
   side->b = scan_table(g, j.build_table);
   const uint64_t nb = side->b.n;
+  // cuda_profile: the build's scan and key values apart from its table ("build <t>").
+  const std::string& alias = g.q.tables[size_t(j.build_table)].alias;
+  g.marks.mark(fmt::format("build {}: scan ({} rows)", alias, nb));
   if (j.build_keys.empty()) {
     side->selectivity = 2.0 + double(nb);  // cpu_executor build_join: expands, runs last
     return side;
@@ -108,6 +111,7 @@ std::unique_ptr<BuildSide> build_join_side(GeneralQuery& g, const GeneralJoin& j
     rows = side->table->rows(), distinct = side->table->distinct();
   } else {
     key_build_side(g, *side);
+    g.marks.mark("build " + alias + ": keys");
     if (g.settings.cuda_join() != CudaJoinAlgo::kHash) {
       sort_build(g, *side, rows, distinct);
     } else {

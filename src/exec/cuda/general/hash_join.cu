@@ -9,6 +9,7 @@
 #include "gpu/launch.cuh"
 #include "exec/cuda/general/key_columns.cuh"
 #include "exec/cuda/general/hash_join.h"
+#include "exec/cuda/general/program_interpreter.cuh"
 
 namespace raydb::exec::cuda::general {
 
@@ -22,16 +23,43 @@ std::atomic<uint64_t>& builds() {
   return n;
 }
 
+constexpr unsigned long long kHashSeed = 0x9E3779B97F4A7C15ull;
+
+// Key column c's value folded into the hash.
+__device__ __forceinline__ unsigned long long mix_key(unsigned long long h, __int128 v, int c) {
+  const unsigned long long lo = (unsigned long long)v, hi = (unsigned long long)(v >> 64);
+  return fmix64(h ^ lo ^ (hi * 0xC2B2AE3D27D4EB4Full) ^ (unsigned long long)c);
+}
+
 // False when some key column is NULL (such rows never match, as the CPU's join).
 __device__ __forceinline__ bool key_hash(const KeyColumns& k, uint64_t i, unsigned long long& h) {
-  h = 0x9E3779B97F4A7C15ull;
+  h = kHashSeed;
   for (int c = 0; c < k.width; c++) {
     if (k.nulls[c][i]) return false;
-    const __int128 v = k.values[c][i];
-    const unsigned long long lo = (unsigned long long)v, hi = (unsigned long long)(v >> 64);
-    h = fmix64(h ^ lo ^ (hi * 0xC2B2AE3D27D4EB4Full) ^ (unsigned long long)c);
+    h = mix_key(h, k.values[c][i], c);
   }
   return true;
+}
+
+// One probe row's key, as the probe passes read it: a materialized tuple, or one value
+// loaded from its column (hashed as a one-column tuple, so it finds the same slots).
+struct TupleRow {
+  const KeyColumns& k;
+  uint64_t i;
+  __device__ bool hash(unsigned long long& h) const { return key_hash(k, i, h); }
+  __device__ bool equals(const KeyColumns& b, uint64_t j) const { return keys_equal(k, i, b, j); }
+};
+struct ValueRow {
+  __int128 v;
+  __device__ bool hash(unsigned long long& h) const {
+    h = mix_key(kHashSeed, v, 0);
+    return true;
+  }
+  __device__ bool equals(const KeyColumns& b, uint64_t j) const { return b.values[0][j] == v; }
+};
+__device__ __forceinline__ TupleRow probe_row(const KeyColumns& k, uint64_t i) { return TupleRow{k, i}; }
+__device__ __forceinline__ ValueRow probe_row(const ColumnProbeKey& k, uint64_t i) {
+  return ValueRow{column_value(k.col, k.rows[i])};
 }
 
 __device__ __forceinline__ uint32_t tag_of(unsigned long long h) { return uint32_t(h >> 32); }
@@ -109,18 +137,19 @@ struct Table {
   uint64_t mask;
 };
 
-__global__ void probe_count_kernel(KeyColumns probe, uint64_t n, Table t, uint32_t* slot_out,
-                                   unsigned long long* count) {
+template <typename P>
+__global__ void probe_count_kernel(P probe, uint64_t n, Table t, uint32_t* slot_out, unsigned long long* count) {
   GRID_LOOP(i, n) {
     uint32_t found = kNoSlot;
     unsigned long long m = 0;
     unsigned long long h;
-    if (key_hash(probe, i, h)) {
+    const auto row = probe_row(probe, i);
+    if (row.hash(h)) {
       const uint32_t tag = tag_of(h);
       for (uint64_t s = h & t.mask;; s = (s + 1) & t.mask) {
         const unsigned long long cur = t.slots[s];
         if (cur == kEmpty) break;
-        if (uint32_t(cur) == tag && keys_equal(probe, i, t.keys, cur >> 32)) {
+        if (uint32_t(cur) == tag && row.equals(t.keys, cur >> 32)) {
           found = uint32_t(s);
           break;
         }
@@ -226,9 +255,9 @@ Table table_view(const KeyColumns& keys, const gpu::DeviceBuffer& slots, const g
   t.mask = capacity - 1;
   return t;
 }
-}  // namespace
 
-HashJoinProbe HashJoinTable::count(const KeyColumns& probe, uint64_t n, cudaStream_t s) const {
+template <typename P>
+HashJoinProbe count_probe(const Table& t, const P& probe, uint64_t n, cudaStream_t s) {
   HashJoinProbe p;
   p.n = n;
   const uint64_t n1 = std::max<uint64_t>(n, 1);
@@ -236,12 +265,21 @@ HashJoinProbe HashJoinTable::count(const KeyColumns& probe, uint64_t n, cudaStre
   p.offsets = gpu::DeviceBuffer(n1 * 8, "join offsets");
   if (n == 0) return p;
   gpu::DeviceBuffer count(n1 * 8, "join counts");
-  const Table t = table_view(keys_, slots_, slot_kid_, starts_, order_, capacity_);
   probe_count_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(probe, n, t, p.slot.get<uint32_t>(),
-                                                        count.get<unsigned long long>());
+                                                                  count.get<unsigned long long>());
   gpu::check_cuda(cudaGetLastError(), "hash join probe");
   p.pairs = exclusive_sum_u64(count.get<unsigned long long>(), p.offsets.get<unsigned long long>(), n, s);
   return p;
+}
+
+}  // namespace
+
+HashJoinProbe HashJoinTable::count(const KeyColumns& probe, uint64_t n, cudaStream_t s) const {
+  return count_probe(table_view(keys_, slots_, slot_kid_, starts_, order_, capacity_), probe, n, s);
+}
+
+HashJoinProbe HashJoinTable::count(const ColumnProbeKey& probe, uint64_t n, cudaStream_t s) const {
+  return count_probe(table_view(keys_, slots_, slot_kid_, starts_, order_, capacity_), probe, n, s);
 }
 
 void HashJoinTable::write(const HashJoinProbe& p, const uint32_t* build_rows, uint32_t* out_src, uint32_t* out_rows,

@@ -35,6 +35,15 @@ struct HashJoinProbe {
   uint64_t pairs = 0;    // output pairs
 };
 
+// A probe key read in place: one integer column at the probe rows, as a key program
+// that is a single column load computes it (never NULL), so the probe passes read the
+// column's stored bytes instead of materialized 17-byte values (a 120 M-row probe
+// wrote and read 2 GB of them).
+struct ColumnProbeKey {
+  ProgColumn col;
+  const uint32_t* rows = nullptr;  // the key table's row id per probe row
+};
+
 class HashJoinTable {
  public:
   // `keys` (n rows) must stay alive and unchanged while the table is probed: slots
@@ -48,6 +57,8 @@ class HashJoinTable {
 
   // Count pass + exclusive scan (synchronizes to read the total).
   HashJoinProbe count(const KeyColumns& probe, uint64_t n, cudaStream_t s) const;
+  // The same for a one-column table probed by a key read in place.
+  HashJoinProbe count(const ColumnProbeKey& probe, uint64_t n, cudaStream_t s) const;
   // out_src[k] = probe position, out_rows[k] = build_rows[build position], for the
   // p.pairs pairs.
   void write(const HashJoinProbe& p, const uint32_t* build_rows, uint32_t* out_src, uint32_t* out_rows,

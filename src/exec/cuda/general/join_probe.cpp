@@ -1,6 +1,9 @@
 // Probing the build sides (join_side.h): every step replaces the current rows by the
 // joined pairs, probe order kept, build rows ascending within a probe (the CPU's).
+#include <optional>
+
 #include "common/error.h"
+#include "exec/cuda/column_cache.h"
 #include "exec/cuda/general/cross_join.h"
 #include "exec/cuda/general/index_steps.h"
 #include "exec/cuda/general/join_side.h"
@@ -62,12 +65,33 @@ KeyColumns probe_keys(GeneralQuery& g, const GeneralJoin& j, const Tuples& cur, 
   return pkeys;
 }
 
+// The probe key read in place when it is one column load (not DOUBLE: those keys are
+// normalized) against a one-key hash table; nullopt otherwise.
+std::optional<ColumnProbeKey> column_probe_key(GeneralQuery& g, const BuildSide& side, const Tuples& cur) {
+  const GeneralJoin& j = *side.j;
+  if (!side.table || j.probe_keys.size() != 1 || side.keys.width != 1) return std::nullopt;
+  const CompiledProgram& p = j.probe_keys[0];
+  if (p.ins.size() != 1 || p.ins[0].op != kPLoad || p.columns.size() != 1 || p.kind == VectorKind::kDouble ||
+      p.columns[0].column->type().id == TypeId::kDouble)
+    return std::nullopt;
+  const size_t table = size_t(p.columns[0].table);
+  if (table >= cur.rows.size() || !cur.rows[table].bytes()) return std::nullopt;
+  const DeviceColumn& dc = ColumnCache::instance().get(p.columns[0].column, g.s);
+  g.programs.add_bytes_read(dc.bytes());
+  ColumnProbeKey k;
+  k.col.col = dc.dev;
+  k.col.table = int32_t(table);
+  k.rows = cur.rows[table].get<uint32_t>();
+  return k;
+}
+
 // An equi-join: count the matches per probe row, then write the (probe, build row)
 // pairs, through the hash table or the sorted hashes.
 void equi_join(GeneralQuery& g, BuildSide& side, Tuples& cur) {
   const GeneralJoin& j = *side.j;
   std::vector<Column128> pk;
-  const KeyColumns pkeys = probe_keys(g, j, cur, pk);
+  const std::optional<ColumnProbeKey> in_place = column_probe_key(g, side, cur);
+  const KeyColumns pkeys = in_place ? KeyColumns{} : probe_keys(g, j, cur, pk);
   JoinBuild jb;
   jb.keys = side.keys;
   jb.valid = side.valid.get<uint8_t>();
@@ -79,7 +103,10 @@ void equi_join(GeneralQuery& g, BuildSide& side, Tuples& cur) {
   gpu::DeviceBuffer count, offsets;
   HashJoinProbe hp;
   uint64_t m = 0;
-  if (side.table) {
+  if (in_place) {
+    hp = side.table->count(*in_place, n, g.s);
+    m = hp.pairs;
+  } else if (side.table) {
     hp = side.table->count(pkeys, n, g.s);
     m = hp.pairs;
   } else {

@@ -21,6 +21,8 @@ class ProgramRunner {
   void filter(const CompiledProgram& p, Tuples& t);
   // Bytes of columns the programs read so far.
   uint64_t bytes_read() const { return bytes_read_; }
+  // Bytes of columns a step read in place of a program (a probe key, hash_join.h).
+  void add_bytes_read(uint64_t bytes) { bytes_read_ += bytes; }
 
  private:
   void run(const BoundProgram& p, const Tuples& t, __int128* values, uint8_t* nulls, uint8_t* keep);

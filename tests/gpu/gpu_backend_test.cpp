@@ -590,7 +590,8 @@ TEST(GpuEdges, MoreThan2To20Groups) {
 
 // ORDER BY / OFFSET / LIMIT of large non-aggregate results on the device (stable
 // radix passes, only the window copied back): row for row the CPU's result, ties in
-// the input order included. Smaller results and DISTINCT keep the host finisher.
+// the input order included; from 4096 rows when a LIMIT keeps at most an eighth of them.
+// Smaller results and DISTINCT keep the host finisher.
 TEST(GpuEdges, LargeOrderByOnTheDevice) {
   REQUIRE_GPU();
   std::string error;
@@ -656,9 +657,25 @@ TEST(GpuEdges, LargeOrderByOnTheDevice) {
     EXPECT_TRUE(run_both(*db, sql, why)) << sql << ": " << why;
     EXPECT_EQ(exec::cuda::device_sorted_queries(), before + 1) << "not sorted on the device: " << sql;
   }
-  // Host finisher: results below 65536 rows, DISTINCT.
-  const std::vector<std::string> host = {
+  // Below 65536 rows with a LIMIT keeping at most an eighth of them (from 4096 rows):
+  // strings, decimals and ties, OFFSET.
+  const std::vector<std::string> device_top = {
       "select lo_orderkey, lo_quantity from lineorder where lo_orderkey % 100 = 0 order by lo_quantity limit 10",
+      "select lo_orderkey, lo_linenumber, lo_shipmode, lo_revenue * 0.25 as r from lineorder where lo_orderkey % 50 = 3 "
+      "order by lo_shipmode desc, r, lo_orderkey limit 100 offset 20",
+      "select lo_orderkey, lo_linenumber, c_name, c_city from lineorder, customer where lo_custkey = c_custkey "
+      "and lo_orderkey % 60 = 1 order by c_city, lo_quantity desc limit 50",
+  };
+  for (const std::string& sql : device_top) {
+    const uint64_t before = exec::cuda::device_sorted_queries();
+    std::string why;
+    EXPECT_TRUE(run_both(*db, sql, why)) << sql << ": " << why;
+    EXPECT_EQ(exec::cuda::device_sorted_queries(), before + 1) << "not sorted on the device: " << sql;
+  }
+  // Host finisher: small results, a LIMIT keeping more than an eighth, DISTINCT.
+  const std::vector<std::string> host = {
+      "select lo_orderkey, lo_quantity from lineorder where lo_orderkey % 1000 = 0 order by lo_quantity limit 10",
+      "select lo_orderkey, lo_quantity from lineorder where lo_orderkey % 100 = 0 order by lo_quantity limit 5000",
       "select distinct lo_quantity, lo_discount from lineorder order by 2 desc, 1 limit 100",
   };
   for (const std::string& sql : host) {

@@ -57,6 +57,9 @@ std::vector<std::pair<uint64_t, uint64_t>> DeviceColumn::stored_ranges(
   std::vector<std::pair<uint64_t, uint64_t>> out;
   const ColumnStats& s = owner->stats();
   if (rows == 0 || s.min > s.max) return out;
+  // At most one stored range per value range: one allocation, not a doubling series
+  // copied again at each growth (a NOT LIKE over a comment dictionary: ~10^5 ranges).
+  out.reserve(ranges.size());
   for (auto [lo, hi] : ranges) {
     lo = std::max(lo, s.min);
     hi = std::min(hi, s.max);

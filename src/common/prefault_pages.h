@@ -19,16 +19,23 @@ constexpr uint64_t kPrefaultMinBytes = uint64_t(1) << 20;
 // or memory it refuses, is left to fault on first write as before.
 void prefault_pages(void* p, uint64_t bytes);
 
+// v.reserve(n); when that reallocates for at least kPrefaultMinBytes more, the pages
+// past v's elements are populated in parallel (before a loop appends to it on one thread).
+template <typename V>
+void prefaulted_reserve(V& v, size_t n) {
+  using T = typename V::value_type;
+  if (n <= v.capacity()) return;
+  v.reserve(n);
+  if (uint64_t(n - v.size()) * sizeof(T) >= kPrefaultMinBytes)
+    prefault_pages(v.data() + v.size(), uint64_t(n - v.size()) * sizeof(T));
+}
+
 // v resized to n elements, the new ones value-initialized (zero) exactly as
-// v.resize(n) does; when that reallocates at least kPrefaultMinBytes, the new storage's
-// pages are populated in parallel first.
+// v.resize(n) does; when that reallocates for at least kPrefaultMinBytes more, the new
+// storage's pages are populated in parallel first.
 template <typename V>
 void zeroed_resize(V& v, size_t n) {
-  using T = typename V::value_type;
-  if (n > v.capacity() && uint64_t(n - v.size()) * sizeof(T) >= kPrefaultMinBytes) {
-    v.reserve(n);
-    prefault_pages(v.data() + v.size(), uint64_t(n - v.size()) * sizeof(T));
-  }
+  prefaulted_reserve(v, n);
   v.resize(n);
 }
 

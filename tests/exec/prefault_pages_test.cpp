@@ -7,6 +7,7 @@
 #include <cstring>
 #include <random>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/default_init_allocator.h"
@@ -63,6 +64,20 @@ TEST(PrefaultPages, ZeroedResizeIsResize) {
   FillVector<uint32_t> f;
   zeroed_resize(f, 5);
   EXPECT_EQ(f.size(), 5u);
+}
+
+TEST(PrefaultPages, PrefaultedReserveKeepsTheElements) {
+  const size_t big = size_t(kPrefaultMinBytes / 16) * 2 + 5;
+  std::vector<std::pair<uint64_t, uint64_t>> v = {{1, 2}, {7, 9}};
+  prefaulted_reserve(v, big);
+  EXPECT_GE(v.capacity(), big);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[1], std::make_pair(uint64_t(7), uint64_t(9)));
+  for (size_t i = 2; i < big; i++) v.emplace_back(i, i + 1);
+  EXPECT_EQ(v.back(), std::make_pair(uint64_t(big - 1), uint64_t(big)));
+  const auto* data = v.data();
+  prefaulted_reserve(v, 10);  // already has room: nothing moves
+  EXPECT_EQ(v.data(), data);
 }
 
 TEST(PrefaultPages, LargeVectorPayloadsAreZero) {

@@ -19,15 +19,16 @@ constexpr uint64_t kPrefaultMinBytes = uint64_t(1) << 20;
 // or memory it refuses, is left to fault on first write as before.
 void prefault_pages(void* p, uint64_t bytes);
 
-// v.reserve(n); when that reallocates for at least kPrefaultMinBytes more, the pages
-// past v's elements are populated in parallel (before a loop appends to it on one thread).
+// When v must grow by at least kPrefaultMinBytes to hold n elements: v.reserve(n) (room
+// for exactly n) and the pages past its elements populated in parallel, before a loop
+// appends to it or a resize zeroes them on one thread. Otherwise nothing (smaller
+// growth keeps the vector's own geometric steps).
 template <typename V>
 void prefaulted_reserve(V& v, size_t n) {
   using T = typename V::value_type;
-  if (n <= v.capacity()) return;
+  if (n <= v.capacity() || uint64_t(n - v.size()) * sizeof(T) < kPrefaultMinBytes) return;
   v.reserve(n);
-  if (uint64_t(n - v.size()) * sizeof(T) >= kPrefaultMinBytes)
-    prefault_pages(v.data() + v.size(), uint64_t(n - v.size()) * sizeof(T));
+  prefault_pages(v.data() + v.size(), uint64_t(n - v.size()) * sizeof(T));
 }
 
 // v resized to n elements, the new ones value-initialized (zero) exactly as

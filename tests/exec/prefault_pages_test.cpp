@@ -78,6 +78,9 @@ TEST(PrefaultPages, PrefaultedReserveKeepsTheElements) {
   const auto* data = v.data();
   prefaulted_reserve(v, 10);  // already has room: nothing moves
   EXPECT_EQ(v.data(), data);
+  std::vector<int64_t> small = {3};
+  prefaulted_reserve(small, 1000);  // small growth: left to the vector's own steps
+  EXPECT_EQ(small.capacity(), 1u);
 }
 
 TEST(PrefaultPages, LargeVectorPayloadsAreZero) {

@@ -1,11 +1,11 @@
 #pragma once
 // Fresh pages of a large buffer faulted in on all threads before one thread writes
 // them. A std::vector's resize zero-fills on one thread, and into fresh memory most of
-// that time is page faults: 10.7 MB (a 1.3 M-group star block's key column) took
-// 4.3-5.5 ms on the 16-core GPU host, 1.5 ms after its pages were populated first (0.7
-// for the populate in parallel, 0.75 for the zero fill into present pages). Where the
-// payload type is fixed (exec::Vector, the API's result columns) this keeps the zeroed
-// contents and moves the faults to all threads.
+// that time is page faults: 10.7 MB (a 1.3 M-group star block's key column), zeroed
+// and then filled in parallel, took 5.3-5.5 ms on the 16-core GPU host, 1.5-1.7 ms
+// with its pages populated first (0.7 for the populate in parallel, 0.75 for the zero
+// fill into present pages). Where the payload type is fixed (exec::Vector, the API's
+// result columns) this keeps the zeroed contents and moves the faults to all threads.
 #include <cstddef>
 #include <cstdint>
 

@@ -103,8 +103,9 @@ exec::ResultTable time_mode(const SynthStarResult& s, DecodeMode mode, int reps,
 }
 
 // The zero fill the decode's result vectors get before their parallel fill: `vectors`
-// exec::Vectors of n BIGINTs made as the decode makes them (the size constructor, one
-// thread), all alive at once as the decode's are; median of `reps`.
+// exec::Vectors of n BIGINTs made as the decode makes them (the size constructor: pages
+// populated on all threads, then zeroed on one), all alive at once as the decode's are;
+// median of `reps`.
 double zero_fill_ms(size_t vectors, size_t n, int reps) {
   std::vector<double> ms;
   for (int i = 0; i < reps; i++) {
@@ -138,7 +139,7 @@ void run_decode_bench(const DecodeBenchOptions& o) {
     const exec::ResultTable general = time_mode(s, DecodeMode::kGeneral, o.reps, "general");
     const exec::ResultTable fast = time_mode(s, DecodeMode::kFast, o.reps, "fast");
     if (!same_rows(general, fast)) fail(ErrorKind::kInternal, "bench decode: the decodes differ on {}", c.name);
-    std::printf("  result vectors' zero fill (%zu x %zu ints, one thread; inside the fast steps) %.2f ms\n",
+    std::printf("  result vectors' zero fill (%zu x %zu ints, prefaulted; inside the fast steps) %.2f ms\n",
                 fast.columns.size(), fast.rows, zero_fill_ms(fast.columns.size(), fast.rows, o.reps));
   }
 }

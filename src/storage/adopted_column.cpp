@@ -13,35 +13,40 @@ namespace {
 // Below this many rows a parallel region costs more than it saves.
 constexpr int64_t kParallelRows = 1 << 16;
 
-// Narrows rows [a, b) of the int64 words at `bytes` to int32 in place (row i's int32 at
-// byte 4i), folding them into lo/hi. memcpy: the two views of the bytes alias.
-void narrow_rows(unsigned char* bytes, int64_t a, int64_t b, int32_t& lo, int32_t& hi) {
-  int32_t l = lo, h = hi;
-#pragma omp parallel for reduction(min : l) reduction(max : h) schedule(static) if (b - a > kParallelRows)
-  for (int64_t i = a; i < b; i++) {
-    int64_t wide;
-    std::memcpy(&wide, bytes + 8 * i, sizeof wide);
-    const int32_t v = int32_t(wide);
-    std::memcpy(bytes + 4 * i, &v, sizeof v);
-    l = std::min(l, v);
-    h = std::max(h, v);
-  }
-  lo = l;
-  hi = h;
+// Narrows row i of the int64 words at `bytes` to int32 in place (row i's int32 at byte
+// 4i), folding it into lo/hi. memcpy: the two views of the bytes alias.
+inline void narrow_row(unsigned char* bytes, int64_t i, int32_t& lo, int32_t& hi) {
+  int64_t wide;
+  std::memcpy(&wide, bytes + 8 * i, sizeof wide);
+  const int32_t v = int32_t(wide);
+  std::memcpy(bytes + 4 * i, &v, sizeof v);
+  lo = std::min(lo, v);
+  hi = std::max(hi, v);
 }
 
 // Narrows n int64 words to int32 in the same storage and returns their min/max (one
 // pass, no new memory to fault in). Row i's write lands on the bytes of row i / 2, so
-// rows [a, 2a) may run in parallel once the rows below a are done: doubling rounds.
+// rows [a, 2a) may run in parallel once the rows below a are done: doubling rounds,
+// all in one parallel region (a barrier between rounds, not a fork per round).
 ColumnStats narrow_in_place(int64_t* words, int64_t n) {
   auto* bytes = reinterpret_cast<unsigned char*>(words);
   int32_t lo = std::numeric_limits<int32_t>::max(), hi = std::numeric_limits<int32_t>::lowest();
-  int64_t done = std::min<int64_t>(n, kParallelRows);
-  narrow_rows(bytes, 0, done, lo, hi);  // sequential: rows below kParallelRows
-  while (done < n) {
-    const int64_t end = std::min(n, 2 * done);
-    narrow_rows(bytes, done, end, lo, hi);
-    done = end;
+  const int64_t first = std::min<int64_t>(n, kParallelRows);
+  for (int64_t i = 0; i < first; i++) narrow_row(bytes, i, lo, hi);  // sequential: rows below kParallelRows
+  if (first < n) {
+#pragma omp parallel reduction(min : lo) reduction(max : hi)
+    {
+      // Every thread walks the same rounds; the worksharing loop's closing barrier
+      // orders a round's writes before the next round's reads of those bytes.
+      for (int64_t done = first; done < n; done = std::min(n, 2 * done)) {
+        const int64_t end = std::min(n, 2 * done);
+        int32_t l = lo, h = hi;  // locals of this thread: the loop keeps them in registers
+#pragma omp for schedule(static)
+        for (int64_t i = done; i < end; i++) narrow_row(bytes, i, l, h);
+        lo = l;
+        hi = h;
+      }
+    }
   }
   ColumnStats s;
   if (n > 0) {

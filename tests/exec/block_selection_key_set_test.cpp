@@ -26,9 +26,10 @@ std::vector<uint8_t> kept_blocks(const exec::BlockSelection& s, size_t nblocks) 
   return kept;
 }
 
-TEST(KeySetBlocks, RunsDecideLikeThePredicateAndKeepEveryPassingBlock) {
-  std::mt19937_64 rng(5);
-  const size_t nblocks = 24;
+// `trials` sets over a clustered column of `nblocks` blocks (64 and more: the blocks are
+// tested in parallel).
+void check_key_set_blocks(size_t nblocks, int trials) {
+  std::mt19937_64 rng(5 + nblocks);
   const uint64_t rows = nblocks * kB - 1000;
   // Clustered values (an order key as loaded): ascending with a little noise per block.
   std::vector<int32_t> vals(rows);
@@ -40,7 +41,7 @@ TEST(KeySetBlocks, RunsDecideLikeThePredicateAndKeepEveryPassingBlock) {
   plan::LogicalQuery q;
   q.tables.push_back({"t", "t", std::make_shared<Table>("t", std::vector<ColumnPtr>{col})});
   const int32_t top = vals.back() + 60;
-  for (int trial = 0; trial < 40; trial++) {
+  for (int trial = 0; trial < trials; trial++) {
     std::vector<int64_t> words;
     switch (trial % 4) {
       case 0: break;  // empty
@@ -71,6 +72,10 @@ TEST(KeySetBlocks, RunsDecideLikeThePredicateAndKeepEveryPassingBlock) {
     }
   }
 }
+
+TEST(KeySetBlocks, RunsDecideLikeThePredicateAndKeepEveryPassingBlock) { check_key_set_blocks(24, 40); }
+
+TEST(KeySetBlocks, ManyBlocksTestedInParallelDecideAlike) { check_key_set_blocks(80, 4); }
 
 }  // namespace
 }  // namespace raydb::test

@@ -1,12 +1,15 @@
 // The star kernels' bitmap of a key-set fact filter built from the set's runs
 // (exec/cuda/key_set_fact_set.h), on the host (no device needed): equal to the fact
 // set built from the window's stored ranges as before (build_fact_set), taken exactly
-// when that one is a bitmap, and cached per set, window and base while the set lives.
+// when that one is a bitmap, and every word written when filled into used memory (the
+// star pass's pinned staging).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <random>
 #include <variant>
+#include <vector>
 
 #include "exec/core/column_predicate.h"
 #include "exec/core/perfect_set.h"
@@ -47,19 +50,23 @@ void expect_bitmap_equals_ranges(const plan::KeySetPtr& set, bool negated, int64
   const FactSet want = from_ranges(w, base);
   const bool pays = key_set_bitmap_pays(w);
   if (w.size() > kMaxPerfectKeys) EXPECT_EQ(pays, want.kind == FactSet::Kind::kBitmap) << "negated " << negated;
-  if (!pays) {
-    EXPECT_EQ(cached_key_set_bitmap(set, negated, min, max, base), nullptr);
-    return;
-  }
+  if (!pays) return;
   const FactSet got = key_set_bitmap(w, base);
   ASSERT_EQ(got.kind, FactSet::Kind::kBitmap);
   EXPECT_EQ(got.lo, want.lo);
   EXPECT_EQ(got.span, want.span);
   ASSERT_EQ(got.bits, want.bits) << "negated " << negated << " window [" << min << ", " << max << "]";
-  const auto cached = cached_key_set_bitmap(set, negated, min, max, base);
-  ASSERT_NE(cached, nullptr);
-  EXPECT_EQ(cached->bits, want.bits);
-  EXPECT_EQ(cached->lo, want.lo);
+  // Filled into memory that holds other bits (reused staging): the same words, and
+  // nothing written past them.
+  const BitmapShape shape = key_set_bitmap_shape(w, base);
+  EXPECT_EQ(shape.lo, want.lo);
+  EXPECT_EQ(shape.span, want.span);
+  ASSERT_EQ(shape.words, want.bits.size());
+  std::vector<uint32_t> staging(size_t(shape.words) + 3, 0xA5A5A5A5u);
+  fill_key_set_bitmap(w, staging.data());
+  EXPECT_TRUE(std::equal(want.bits.begin(), want.bits.end(), staging.begin())) << "negated " << negated;
+  EXPECT_EQ(staging[size_t(shape.words)], 0xA5A5A5A5u);
+  EXPECT_EQ(staging.back(), 0xA5A5A5A5u);
 }
 
 // Small sets (one thread) and SF-1-sized ones (over 65,536 ranges: threads own slices
@@ -77,7 +84,6 @@ TEST(CudaAnalysis, KeySetBitmapEqualsFactSetOfItsRanges) {
       }
     }
   }
-  clear_key_set_bitmaps();
 }
 
 // Word boundaries: ranges that share a word with their neighbours, a one-word span, a
@@ -96,30 +102,6 @@ TEST(CudaAnalysis, KeySetBitmapWordBoundaries) {
     const auto set = KeySet::make(Type::bigint(), words, false);
     for (bool negated : {false, true}) expect_bitmap_equals_ranges(set, negated, words.front() - 3, words.back() + 100, 990);
   }
-  clear_key_set_bitmaps();
-}
-
-// One bitmap per set, window, negation and base, shared while the set lives; a set
-// made after the first is freed never sees the first one's bitmap.
-TEST(CudaAnalysis, KeySetBitmapCachedWhileTheSetLives) {
-  clear_key_set_bitmaps();
-  const auto words = order_keys(200000, 0.25, 44);
-  auto set = KeySet::make(Type::bigint(), words, false);
-  const int64_t top = words.back();
-  const auto a = cached_key_set_bitmap(set, false, 1, top, 1);
-  ASSERT_NE(a, nullptr);
-  EXPECT_EQ(cached_key_set_bitmap(set, false, 1, top, 1), a);       // shared
-  EXPECT_NE(cached_key_set_bitmap(set, true, 1, top, 1), a);        // NOT IN: another
-  EXPECT_NE(cached_key_set_bitmap(set, false, 1, top, 0), a);       // another base
-  EXPECT_NE(cached_key_set_bitmap(set, false, 1, top - 100, 1), a);  // another window
-  set.reset();
-  const auto other_words = order_keys(200000, 0.25, 45);
-  const auto other = KeySet::make(Type::bigint(), other_words, false);
-  const auto b = cached_key_set_bitmap(other, false, 1, top, 1);
-  ASSERT_NE(b, nullptr);
-  EXPECT_EQ(b->bits, key_set_bitmap(KeySetWindow(*other, false, 1, top), 1).bits);
-  EXPECT_NE(b->bits, a->bits);
-  clear_key_set_bitmaps();
 }
 
 // `select count(*) from t where <conjuncts>` over one integer column `k` of `values`.

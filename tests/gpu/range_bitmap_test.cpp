@@ -1,9 +1,11 @@
 // The star kernels' bitmap form of long stored-value sets (exec/cuda/range_bitmap.h),
 // on the host (no device needed): every bit against a brute-force membership test of
-// the ranges, and when the bitmap is taken.
+// the ranges, also when filled over used memory, and when the bitmap is taken.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
+#include <vector>
 
 #include "exec/cuda/range_bitmap.h"
 
@@ -23,6 +25,13 @@ void expect_bits_equal_ranges(const Ranges& sr, uint64_t lo, uint64_t span) {
     const bool bit = (bits[size_t(off >> 5)] >> (off & 31)) & 1u;
     ASSERT_EQ(bit, in) << "value " << v << " (offset " << off << ")";
   }
+  // Filled over memory that holds other bits (the star pass's reused staging): the same
+  // words, nothing written past them.
+  std::vector<uint32_t> staging(bits.size() + 2, 0x5A5A5A5Au);
+  fill_range_bitmap(sr, lo, span, staging.data());
+  ASSERT_TRUE(std::equal(bits.begin(), bits.end(), staging.begin()));
+  EXPECT_EQ(staging[bits.size()], 0x5A5A5A5Au);
+  EXPECT_EQ(staging.back(), 0x5A5A5A5Au);
 }
 
 TEST(CudaAnalysis, RangeBitmapEqualsMembership) {

@@ -129,7 +129,9 @@ void check_every_type(size_t n, Nulls nulls) {
 }
 
 TEST(TempTableTake, EveryTypeWithoutNulls) {
-  for (size_t n : {size_t(0), size_t(1), size_t(2), size_t(1000), size_t(300001)})
+  // 65536 and up: the in-place narrowing's doubling rounds, at and just past their edges.
+  for (size_t n : {size_t(0), size_t(1), size_t(2), size_t(1000), size_t(65536), size_t(65537), size_t(131073),
+                   size_t(300001)})
     check_every_type(n, Nulls::kNone);
 }
 

@@ -2,6 +2,8 @@
 
 #include <mutex>
 
+#include "common/prefault_pages.h"
+
 namespace raydb::exec {
 
 namespace {
@@ -33,7 +35,14 @@ std::optional<DictionaryLikeCache::Ranges> DictionaryLikeCache::find(const std::
   std::lock_guard<std::mutex> lock(cache_mutex());
   for (const Entry& e : entries()) {
     std::shared_ptr<const Dictionary> alive = e.dict.lock();
-    if (alive && alive.get() == dict.get() && e.negated == negated && e.pattern == pattern) return e.codes;
+    if (alive && alive.get() == dict.get() && e.negated == negated && e.pattern == pattern) {
+      // A NOT LIKE over SF 20's comments: 3 * 10^5 ranges, 5 MB copied into fresh
+      // pages, faulted in on all threads first rather than by the copy on one.
+      Ranges out;
+      prefaulted_reserve(out, e.codes.size());
+      out.assign(e.codes.begin(), e.codes.end());
+      return out;
+    }
   }
   return std::nullopt;
 }

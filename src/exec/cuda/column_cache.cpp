@@ -1,5 +1,7 @@
 #include "exec/cuda/column_cache.h"
+
 #include "common/int_math.h"
+#include "common/prefault_pages.h"
 
 #include <omp.h>
 
@@ -57,6 +59,10 @@ std::vector<std::pair<uint64_t, uint64_t>> DeviceColumn::stored_ranges(
   std::vector<std::pair<uint64_t, uint64_t>> out;
   const ColumnStats& s = owner->stats();
   if (rows == 0 || s.min > s.max) return out;
+  // At most one stored range per value range: when many, one allocation with its pages
+  // faulted in on all threads, not a doubling series copied again at each growth (a NOT
+  // LIKE over a comment dictionary: ~3 * 10^5 ranges at SF 20).
+  prefaulted_reserve(out, ranges.size());
   for (auto [lo, hi] : ranges) {
     lo = std::max(lo, s.min);
     hi = std::min(hi, s.max);

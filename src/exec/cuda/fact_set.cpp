@@ -19,14 +19,19 @@ StoredRanges merged(StoredRanges sr) {
   return sr;
 }
 
+std::optional<BitmapShape> bitmap_shape(const StoredRanges& sr) {
+  const uint64_t lo = sr.front().first, span = sr.back().second - lo + 1;
+  if (!bitmap_pays(span, sr.size())) return std::nullopt;  // range_bitmap.h
+  return BitmapShape{lo, span, (span + 31) / 32};
+}
+
 FactSet build_fact_set(const StoredRanges& sr) {
   FactSet s;
-  const uint64_t lo = sr.front().first, span = sr.back().second - lo + 1;
-  if (bitmap_pays(span, sr.size())) {  // range_bitmap.h
+  if (const std::optional<BitmapShape> shape = bitmap_shape(sr)) {
     s.kind = FactSet::Kind::kBitmap;
-    s.bits = range_bitmap(sr, lo, span);
-    s.lo = lo;
-    s.span = span;
+    s.bits = range_bitmap(sr, shape->lo, shape->span);
+    s.lo = shape->lo;
+    s.span = shape->span;
     return s;
   }
   if (std::all_of(sr.begin(), sr.end(), [](const auto& ab) { return ab.first == ab.second; })) {

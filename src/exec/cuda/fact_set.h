@@ -29,6 +29,15 @@ struct FactSet {
   std::vector<uint64_t> pairs;  // kPairs: lo0, hi0, lo1, hi1, ...
 };
 
+// Where a set's bitmap lies: bit v - lo for stored v, `span` bits in `words` 32-bit words.
+struct BitmapShape {
+  uint64_t lo = 0, span = 0, words = 0;
+};
+
+// The bitmap's shape when `sr` (sorted, disjoint, not empty) takes one (bitmap_pays,
+// range_bitmap.h), as build_fact_set decides; else nullopt.
+std::optional<BitmapShape> bitmap_shape(const StoredRanges& sr);
+
 // `sr`: sorted, disjoint, not empty.
 FactSet build_fact_set(const StoredRanges& sr);
 

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <mutex>
 #include <vector>
 
 #include "exec/core/perfect_set.h"
@@ -44,26 +43,6 @@ void fill_words(const KeySetWindow& w, uint64_t vlo, uint32_t* bits, uint64_t wb
   }
 }
 
-struct CachedBitmap {
-  std::weak_ptr<const plan::KeySet> set;
-  bool negated;
-  int64_t min, max, base;
-  std::shared_ptr<const FactSet> form;  // nullptr: no bitmap for this window
-};
-
-std::mutex g_mutex;
-std::vector<CachedBitmap> g_cache;  // oldest first
-
-// Bitmaps of sets still alive past this many bytes drop, oldest first (a process that
-// keeps many large sets, such as a plan cache, would otherwise pin all their bitmaps).
-constexpr uint64_t kCacheBytes = uint64_t(512) << 20;
-
-bool same_set(const std::weak_ptr<const plan::KeySet>& a, const plan::KeySetPtr& b) {
-  return !a.owner_before(b) && !b.owner_before(a);
-}
-
-uint64_t bytes_of(const CachedBitmap& c) { return c.form ? c.form->bits.size() * 4 : 0; }
-
 }  // namespace
 
 bool key_set_bitmap_pays(const KeySetWindow& w) {
@@ -71,47 +50,35 @@ bool key_set_bitmap_pays(const KeySetWindow& w) {
   return bitmap_pays(uint64_t(w.hi()) - uint64_t(w.lo()) + 1, w.size());  // span 0: all of 2^64
 }
 
-FactSet key_set_bitmap(const KeySetWindow& w, int64_t base) {
-  FactSet s;
-  s.kind = FactSet::Kind::kBitmap;
+BitmapShape key_set_bitmap_shape(const KeySetWindow& w, int64_t base) {
+  BitmapShape s;
   const uint64_t vlo = uint64_t(w.lo());
   s.lo = vlo - uint64_t(base);  // stored = value - base, so bit offsets are value offsets
   s.span = uint64_t(w.hi()) - vlo + 1;
-  const uint64_t nwords = (s.span + 31) / 32;
-  s.bits.resize(size_t(nwords));  // unwritten: fill_words writes every word
-  // A semi join's 1.3 M keys or an anti join's complement at SF 20: in parallel, one
-  // slice of words per thread.
-  const int parts = w.size() > 65536 ? std::max(1, omp_get_max_threads()) : 1;
-  uint32_t* bits = s.bits.data();
-#pragma omp parallel for schedule(static, 1) num_threads(parts) if (parts > 1)
-  for (int t = 0; t < parts; t++)
-    fill_words(w, vlo, bits, nwords * uint64_t(t) / uint64_t(parts), nwords * uint64_t(t + 1) / uint64_t(parts));
+  s.words = (s.span + 31) / 32;
   return s;
 }
 
-std::shared_ptr<const FactSet> cached_key_set_bitmap(const plan::KeySetPtr& set, bool negated, int64_t min,
-                                                     int64_t max, int64_t base) {
-  std::lock_guard<std::mutex> lock(g_mutex);
-  std::erase_if(g_cache, [](const CachedBitmap& c) { return c.set.expired(); });
-  for (const CachedBitmap& c : g_cache)
-    if (same_set(c.set, set) && c.negated == negated && c.min == min && c.max == max && c.base == base)
-      return c.form;
-  const KeySetWindow w(*set, negated, min, max);
-  std::shared_ptr<const FactSet> form;
-  if (!w.empty() && key_set_bitmap_pays(w)) form = std::make_shared<const FactSet>(key_set_bitmap(w, base));
-  g_cache.push_back({set, negated, min, max, base, form});
-  uint64_t total = 0;
-  for (const CachedBitmap& c : g_cache) total += bytes_of(c);
-  while (total > kCacheBytes && g_cache.size() > 1) {
-    total -= bytes_of(g_cache.front());
-    g_cache.erase(g_cache.begin());
-  }
-  return form;
+void fill_key_set_bitmap(const KeySetWindow& w, uint32_t* bits) {
+  const uint64_t vlo = uint64_t(w.lo());
+  const uint64_t nwords = key_set_bitmap_shape(w, 0).words;
+  // A semi join's 1.3 M keys or an anti join's complement at SF 20: in parallel, one
+  // slice of words per thread.
+  const int parts = w.size() > 65536 ? std::max(1, omp_get_max_threads()) : 1;
+#pragma omp parallel for schedule(static, 1) num_threads(parts) if (parts > 1)
+  for (int t = 0; t < parts; t++)
+    fill_words(w, vlo, bits, nwords * uint64_t(t) / uint64_t(parts), nwords * uint64_t(t + 1) / uint64_t(parts));
 }
 
-void clear_key_set_bitmaps() {
-  std::lock_guard<std::mutex> lock(g_mutex);
-  g_cache.clear();
+FactSet key_set_bitmap(const KeySetWindow& w, int64_t base) {
+  FactSet s;
+  s.kind = FactSet::Kind::kBitmap;
+  const BitmapShape shape = key_set_bitmap_shape(w, base);
+  s.lo = shape.lo;
+  s.span = shape.span;
+  s.bits.resize(size_t(shape.words));  // unwritten: fill_key_set_bitmap writes every word
+  fill_key_set_bitmap(w, s.bits.data());
+  return s;
 }
 
 }  // namespace raydb::exec::cuda

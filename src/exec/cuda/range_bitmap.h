@@ -47,5 +47,9 @@ void set_bit_range(Word* bits, uint64_t from, uint64_t to) {
 // Bits [a - lo, b - lo] set for each range [a, b] of `sr` (sorted, disjoint, within
 // [lo, lo + span)), filled a word at a time.
 BitWords range_bitmap(const std::vector<std::pair<uint64_t, uint64_t>>& sr, uint64_t lo, uint64_t span);
+// The same bits written over all (span + 31) / 32 words at `bits`, whatever they held
+// (the star pass's pinned staging): zeroed, then the ranges set, each in parallel.
+void fill_range_bitmap(const std::vector<std::pair<uint64_t, uint64_t>>& sr, uint64_t lo, uint64_t span,
+                       uint32_t* bits);
 
 }  // namespace raydb::exec::cuda

@@ -13,6 +13,7 @@
 
 #include "common/error.h"
 #include "common/int_math.h"
+#include "common/prefault_pages.h"
 #include "exec/cuda/group_keep.h"
 #include "exec/cuda/star_decode_steps.h"
 
@@ -145,7 +146,15 @@ Vector fast_aggregate_vector(const StarGroups& g, size_t a, size_t n, const At& 
   const StarAgg& sa = g.sp->aggs[a];
   const auto& fields = *g.fields;
   const unsigned long long* count = fields[0].data();
-  Vector r(agg.type, n);
+  // MIN / MAX of a coded VARCHAR stays codes of its dictionary: no string payload made.
+  const bool code = (agg.func == AggFunc::kMin || agg.func == AggFunc::kMax) && sa.kind == VectorKind::kCode;
+  Vector r(agg.type, code ? 0 : n);
+  if (code) {
+    r.kind = VectorKind::kCode;
+    r.size = n;
+    zeroed_resize(r.ints, n);
+    r.dict = sa.dict;
+  }
   if (agg.func == AggFunc::kCountStar || agg.func == AggFunc::kCount) {
     fill(n, at, r.ints.data(), [count](size_t j) { return int64_t(count[j]); });
     return r;
@@ -154,12 +163,6 @@ Vector fast_aggregate_vector(const StarGroups& g, size_t a, size_t n, const At& 
   const unsigned long long* hi = g.hi_field[a] >= 0 ? fields[size_t(g.hi_field[a])].data() : nullptr;
   const auto wide = [lo, hi](size_t j) { return (__int128(int64_t(hi[j])) << 64) | __int128(lo[j]); };
   const auto narrow = [lo](size_t j) { return int64_t(lo[j]); };
-  if ((agg.func == AggFunc::kMin || agg.func == AggFunc::kMax) && sa.kind == VectorKind::kCode) {
-    r.kind = VectorKind::kCode;
-    r.strings.clear();
-    r.ints.resize(n);
-    r.dict = sa.dict;
-  }
   if (agg.func == AggFunc::kAvg) {
     const bool decimal = sa.arg_type.id == TypeId::kDecimal;
     const long double scale = decimal ? (long double)pow10_i128(sa.arg_type.scale) : (long double)1;
@@ -318,7 +321,7 @@ std::vector<Vector> keys_from_words(const StarGroups& g, const GroupIds& words,
     Vector v(spec.type, 0);
     v.kind = spec.kind;
     v.size = n;
-    v.ints.resize(n);
+    zeroed_resize(v.ints, n);  // filled in parallel below; its pages faulted in on all threads
     if (spec.kind == VectorKind::kCode) v.dict = spec.dict;
     fill(n, [](size_t i) { return i; }, v.ints.data(),
          [&](size_t i) { return int64_t(((w[i] >> shift) & mask) + uint64_t(spec.min)); });
@@ -410,7 +413,7 @@ std::vector<Vector> keys_from_ids(const StarGroups& g, const GroupIds& sorted) {
     Vector v(spec.type, 0);
     v.kind = spec.kind;
     v.size = n;
-    v.ints.resize(n);
+    zeroed_resize(v.ints, n);  // filled in parallel below; its pages faulted in on all threads
     if (spec.kind == VectorKind::kCode) v.dict = spec.dict;
     fill_key(g, src[k], spec, n, [&](size_t i) { return ids[i] >> shift; }, v.ints.data());
     out.push_back(std::move(v));

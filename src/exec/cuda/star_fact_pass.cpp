@@ -12,6 +12,7 @@
 
 #include "exec/cuda/fact_set.h"
 #include "exec/cuda/key_set_fact_set.h"
+#include "exec/cuda/range_bitmap.h"
 #include "exec/cuda/star_run.h"
 #include "exec/cuda/star_stream.h"
 
@@ -28,25 +29,50 @@ namespace {
 constexpr uint64_t kLargeUpload = uint64_t(1) << 20;
 constexpr uint64_t kLargeUploadMax = uint64_t(256) << 20;  // larger: pageable, as before
 
-void upload(StarRun& r, void* dst, const void* src, uint64_t bytes) {
+// Room for `bytes` in the pinned upload areas (the copy from there is asynchronous),
+// or nullptr: the bytes go from pageable memory.
+char* pinned_room(StarRun& r, uint64_t bytes) {
   StarContext& ctx = r.ctx;
   const uint64_t at = (r.upload_at + 15) / 16 * 16;
   if (at + bytes <= ctx.uploads.bytes()) {
-    std::memcpy(ctx.uploads.get<char>() + at, src, bytes);
     r.upload_at = at + bytes;
-    src = ctx.uploads.get<char>() + at;
-  } else if (bytes >= kLargeUpload && bytes <= kLargeUploadMax) {
-    const uint64_t lat = (r.large_at + 15) / 16 * 16;
-    if (lat + bytes > ctx.large_uploads.bytes()) {
-      // Growing reallocates: this query's earlier copies from the area must be done.
-      gpu::check_cuda(cudaStreamSynchronize(ctx.stream), "cudaMemcpy");
-      ctx.large_uploads.ensure(std::max<uint64_t>(2 * (lat + bytes), uint64_t(32) << 20));
-    }
-    parallel_copy(ctx.large_uploads.get<char>() + lat, static_cast<const char*>(src), bytes);
-    r.large_at = lat + bytes;
-    src = ctx.large_uploads.get<char>() + lat;
+    return ctx.uploads.get<char>() + at;
   }
-  gpu::check_cuda(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, ctx.stream), "cudaMemcpy");
+  if (bytes < kLargeUpload || bytes > kLargeUploadMax) return nullptr;
+  const uint64_t lat = (r.large_at + 15) / 16 * 16;
+  if (lat + bytes > ctx.large_uploads.bytes()) {
+    // Growing reallocates: this query's earlier copies from the area must be done.
+    gpu::check_cuda(cudaStreamSynchronize(ctx.stream), "cudaMemcpy");
+    ctx.large_uploads.ensure(std::max<uint64_t>(2 * (lat + bytes), uint64_t(32) << 20));
+  }
+  r.large_at = lat + bytes;
+  return ctx.large_uploads.get<char>() + lat;
+}
+
+void upload(StarRun& r, void* dst, const void* src, uint64_t bytes) {
+  if (char* room = pinned_room(r, bytes)) {
+    if (bytes >= kLargeUpload)
+      parallel_copy(room, static_cast<const char*>(src), bytes);
+    else
+      std::memcpy(room, src, bytes);
+    src = room;
+  }
+  gpu::check_cuda(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, r.ctx.stream), "cudaMemcpy");
+}
+
+// `bytes` written by `fill` (every byte) where the copy to `dst` reads them: in the
+// pinned staging when it has room, else in a host buffer uploaded as upload() does.
+template <typename Fill>
+void upload_filled(StarRun& r, void* dst, uint64_t bytes, const Fill& fill) {
+  if (char* room = pinned_room(r, bytes)) {
+    fill(room);
+    gpu::check_cuda(cudaMemcpyAsync(dst, room, bytes, cudaMemcpyHostToDevice, r.ctx.stream), "cudaMemcpy");
+    return;
+  }
+  FillVector<char> host;
+  host.resize(size_t(bytes));  // unwritten: fill writes every byte
+  fill(host.data());
+  upload(r, dst, host.data(), bytes);
 }
 
 // The set's device copy, pointed to by dp.
@@ -82,9 +108,35 @@ void device_set_upload(StarRun& r, DevPred& dp, const FactSet& set) {
   r.pred_sets.push_back(std::move(buf));
 }
 
+// A bitmap predicate of `shape` (fact_set.h) whose words `fill` writes (all of them)
+// straight into the upload staging, where its copy to the device reads them: no host
+// bitmap in fresh memory first (15 MB a key set at SF 20: page faults) copied there
+// after. cuda_profile: the fill as "sets", the staging and the copy as "set uploads".
+template <typename Fill>
+void upload_bitmap(StarRun& r, DevPred& dp, const BitmapShape& shape, const Fill& fill) {
+  Timer host;
+  gpu::DeviceBuffer buf(shape.words * 4, "a predicate bitmap");
+  double fill_ms = 0;
+  upload_filled(r, buf.get(), shape.words * 4, [&](char* at) {
+    Timer t;
+    fill(reinterpret_cast<uint32_t*>(at));
+    fill_ms = t.elapsed_ms();
+  });
+  dp.bitmap = buf.get<uint32_t>();
+  dp.bm_lo = shape.lo;
+  dp.bm_bits = shape.span;
+  r.pred_sets.push_back(std::move(buf));
+  r.sets_host_ms += fill_ms;
+  r.set_uploads_host_ms += host.elapsed_ms() - fill_ms;
+}
+
 // Sets longer than the inline ranges go to device memory in their host form
-// (fact_set.h: a bitmap, a cuckoo table or sorted pairs).
+// (fact_set.h: a bitmap, a cuckoo table or sorted pairs); a bitmap filled in the staging.
 void device_set(StarRun& r, DevPred& dp, const StoredRanges& sr) {
+  if (const std::optional<BitmapShape> shape = bitmap_shape(sr)) {
+    upload_bitmap(r, dp, *shape, [&](uint32_t* bits) { fill_range_bitmap(sr, shape->lo, shape->span, bits); });
+    return;
+  }
   Timer host;
   const FactSet set = build_fact_set(sr);
   r.sets_host_ms += host.elapsed_ms();
@@ -146,11 +198,11 @@ bool fill_pred(StarRun& r, DevPred& dp, int col, const std::vector<std::pair<int
 }
 
 // A root filter `x [NOT] IN key set` (StarFilter::key_set): on a column stored as
-// value - base, with a window that takes a device bitmap, the bitmap made once per set
-// from its runs (key_set_fact_set.h) and uploaded as it is; otherwise (a dictionary
-// column, few ranges, a sparse span) the window's ranges as any filter's. Both give the
-// stored ranges fill_pred would: offset mode only shifts the set's runs, which never
-// touch, so there is nothing to merge.
+// value - base, with a window that takes a device bitmap, the bitmap filled from the
+// set's runs (key_set_fact_set.h) straight into the upload staging; otherwise (a
+// dictionary column, few ranges, a sparse span) the window's ranges as any filter's.
+// Both give the stored ranges fill_pred would: offset mode only shifts the set's runs,
+// which never touch, so there is nothing to merge.
 bool fill_key_set_pred(StarRun& r, DevPred& dp, const StarFilter& f) {
   Timer host;
   const DeviceColumn& c = *r.fact[size_t(f.fact_col)];
@@ -159,15 +211,9 @@ bool fill_key_set_pred(StarRun& r, DevPred& dp, const StarFilter& f) {
   const bool bitmap = c.rows > 0 && !c.dev.decode && !w.empty() && key_set_bitmap_pays(w);
   r.ranges_host_ms += host.elapsed_ms();
   if (!bitmap) return fill_pred(r, dp, f.fact_col, w.ranges(), true);
-  host.reset();
-  const std::shared_ptr<const FactSet> set = cached_key_set_bitmap(f.key_set, f.negated, s.min, s.max, c.dev.base);
-  r.sets_host_ms += host.elapsed_ms();
-  if (!set) fail(ErrorKind::kInternal, "no bitmap for a key set whose window takes one");
-  host.reset();
   dp.col = f.fact_col;
   dp.nranges = int(w.size());
-  device_set_upload(r, dp, *set);
-  r.set_uploads_host_ms += host.elapsed_ms();
+  upload_bitmap(r, dp, key_set_bitmap_shape(w, c.dev.base), [&](uint32_t* bits) { fill_key_set_bitmap(w, bits); });
   return true;
 }
 

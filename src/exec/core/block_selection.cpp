@@ -162,13 +162,17 @@ bool key_set_may_match(const ZoneMap& z, size_t b, const KeySetTerm& term) {
   return !(it != runs.end() && it->first <= blk.min && it->second >= blk.max);
 }
 
-// keep[b] = keep[b] && may(b) for every block: in parallel from 64 blocks (4 M rows),
-// as each test bisects up to a million runs or ranges (TPC-H Q21's key set over
-// lineitem's 1,831 blocks at SF 20, Q13's NOT LIKE over the comment codes).
+// keep[b] = keep[b] && may(b) for every block: in parallel from 64 blocks (4 M rows)
+// when each test bisects many runs or ranges (`searched`: TPC-H Q21's key set of a
+// million runs over lineitem's 1,831 blocks at SF 20, Q13's NOT LIKE over the comment
+// codes); a test against a few ranges costs less than waking the threads (Q6's four
+// range conjuncts took 0.35 ms more in parallel).
+constexpr size_t kParallelSearch = 4096;  // runs or ranges per block test
+
 template <typename May>
-void keep_blocks(std::vector<uint8_t>& keep, const May& may) {
+void keep_blocks(std::vector<uint8_t>& keep, size_t searched, const May& may) {
   const long n = long(keep.size());
-#pragma omp parallel for schedule(static) if (n >= 64)
+#pragma omp parallel for schedule(static) if (n >= 64 && searched >= kParallelSearch)
   for (long b = 0; b < n; b++) keep[size_t(b)] = keep[size_t(b)] && may(size_t(b));
 }
 
@@ -194,7 +198,7 @@ BlockSelection select_blocks(size_t t, const std::vector<ExprPtr>& conjuncts, co
       const ZoneMap* z = usable_zone_map(q, t, term->column, rows);
       if (!z) continue;
       if (keep.empty()) keep.assign(nblocks, 1);
-      keep_blocks(keep, [&](size_t b) { return key_set_may_match(*z, b, *term); });
+      keep_blocks(keep, term->set->runs().size(), [&](size_t b) { return key_set_may_match(*z, b, *term); });
       continue;
     }
     const ExprPtr e = strip_null_reads(conjunct);
@@ -205,12 +209,12 @@ BlockSelection select_blocks(size_t t, const std::vector<ExprPtr>& conjuncts, co
         if (&q.tables[t].table->column(c) == &p->column()) z = usable_zone_map(q, t, int(c), rows);
       if (!z) continue;
       if (keep.empty()) keep.assign(nblocks, 1);
-      keep_blocks(keep, [&](size_t b) { return z->may_match(b, p->ranges()); });
+      keep_blocks(keep, p->ranges().size(), [&](size_t b) { return z->may_match(b, p->ranges()); });
     } else if (auto d = double_bounds(*e, q); d && size_t(d->table) == t) {
       const ZoneMap* z = usable_zone_map(q, t, d->column, rows);
       if (!z) continue;
       if (keep.empty()) keep.assign(nblocks, 1);
-      keep_blocks(keep, [&](size_t b) { return z->may_match_double(b, d->lo, d->lo_open, d->hi, d->hi_open); });
+      keep_blocks(keep, 1, [&](size_t b) { return z->may_match_double(b, d->lo, d->lo_open, d->hi, d->hi_open); });
     }
   }
   if (keep.empty()) {

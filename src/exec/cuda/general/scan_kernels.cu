@@ -12,22 +12,6 @@ namespace raydb::exec::cuda::general {
 
 namespace {
 
-// The row at scan position i: the candidate, or the range holding i (the last range
-// starting at or before it; zone-map selections have few ranges).
-__device__ __forceinline__ uint32_t scan_row(const ScanRows& r, uint64_t i) {
-  if (r.ids) return r.ids[i];
-  if (r.ranges <= 1) return r.first + uint32_t(i);
-  int lo = 0, hi = r.ranges - 1;
-  while (lo < hi) {
-    const int mid = (lo + hi + 1) / 2;
-    if (r.range_at[mid] <= i)
-      lo = mid;
-    else
-      hi = mid - 1;
-  }
-  return r.range_first[lo] + uint32_t(i - r.range_at[lo]);
-}
-
 struct RowAtPosition {
   ScanRows r;
   __device__ uint32_t operator()(uint32_t i) const { return scan_row(r, i); }

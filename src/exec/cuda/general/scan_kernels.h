@@ -8,7 +8,9 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <vector>
 
+#include "common/host_device.h"
 #include "exec/cuda/general/device_program.h"
 
 namespace raydb::exec::cuda::general {
@@ -22,6 +24,37 @@ struct ScanRows {
   int ranges = 0;
   uint32_t first = 0;                             // ranges <= 1: the row at position 0
 };
+
+// The row at scan position i: the candidate, or the range holding i (the last range
+// starting at or before it; zone-map selections have few ranges). Host-testable.
+RAYDB_HOST_DEVICE uint32_t scan_row(const ScanRows& r, uint64_t i) {
+  if (r.ids) return r.ids[i];
+  if (r.ranges <= 1) return r.first + uint32_t(i);
+  int lo = 0, hi = r.ranges - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (r.range_at[mid] <= i)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return r.range_first[lo] + uint32_t(i - r.range_at[lo]);
+}
+
+// ScanRows' range arrays for ranges (begin, end) laid end to end: each one's first row
+// and first position.
+template <typename Range>
+void scan_range_arrays(const std::vector<Range>& ranges, std::vector<uint32_t>& first,
+                       std::vector<unsigned long long>& at) {
+  first.clear();
+  at.clear();
+  unsigned long long pos = 0;
+  for (const Range& r : ranges) {
+    first.push_back(uint32_t(r.begin));
+    at.push_back(pos);
+    pos += r.end - r.begin;
+  }
+}
 
 // keep[i] = position i is TRUE in every program of progs[0..np) (a device array), run
 // in order per row. Errors as device_program.h's DevError, keyed (conjunct << 32) |

@@ -34,6 +34,15 @@ std::vector<const CompiledProgram*> scan_filters(const GeneralQuery& g, int tabl
   return fs;
 }
 
+// The scan's row ids in `t`, then one pass per conjunct, each compacting the rows
+// (ProgramRunner::filter): scans without filters, and every scan with cuda_scan_pass
+// off (comparisons).
+Tuples filter_by_passes(GeneralQuery& g, const std::vector<const CompiledProgram*>& filters, Tuples& t) {
+  t.publish(g.s);
+  for (const CompiledProgram* f : filters) g.programs.filter(*f, t);
+  return std::move(t);
+}
+
 }  // namespace
 
 Tuples scan_table(GeneralQuery& g, int table) {
@@ -64,35 +73,29 @@ Tuples scan_table(GeneralQuery& g, int table) {
     if (blocks.blocks > 0)
       g.skipped += fmt::format("; scan {}: blocks: {} scanned, {} skipped", g.q.tables[size_t(table)].alias,
                                blocks.blocks - blocks.skipped, blocks.skipped);
-    if (filters.empty() || n == 0) {
+    if (filters.empty() || n == 0 || !g.settings.cuda_scan_pass()) {
       t.n = n;
       t.rows[size_t(table)] = block_row_ids(blocks, n, g.s);
-      t.publish(g.s);
-      return t;
+      return filter_by_passes(g, filters, t);
     }
     scan.ranges = int(blocks.ranges.size());
     scan.first = uint32_t(blocks.ranges.front().begin);
     if (scan.ranges > 1) {
       std::vector<uint32_t> first;
       std::vector<unsigned long long> at;
-      uint64_t pos = 0;
-      for (const RowRange& r : blocks.ranges) {
-        first.push_back(uint32_t(r.begin));
-        at.push_back(pos);
-        pos += r.end - r.begin;
-      }
+      scan_range_arrays(blocks.ranges, first, at);
       upload(range_first, first, "scan ranges", g.s);
       upload(range_at, at, "scan ranges", g.s);
       scan.range_first = range_first.get<uint32_t>();
       scan.range_at = range_at.get<unsigned long long>();
     }
   }
-  if (filters.empty() || n == 0) {
+  if (filters.empty() || n == 0 || !g.settings.cuda_scan_pass()) {
     t.n = n;
     t.rows[size_t(table)] = std::move(candidates.rows);
-  } else {
-    t.n = g.programs.filter_scan(filters, scan, n, t.rows[size_t(table)]);
+    return filter_by_passes(g, filters, t);
   }
+  t.n = g.programs.filter_scan(filters, scan, n, t.rows[size_t(table)]);
   t.publish(g.s);
   return t;
 }

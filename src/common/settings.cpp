@@ -41,6 +41,9 @@ const std::vector<SettingInfo> kSettings = {
     {"cuda_join_cache", "RAYDB_CUDA_JOIN_CACHE", "on or off",
      "general path: keep the hash table of a join built over a whole table on plain integer key columns on the "
      "device for later statements"},
+    {"cuda_scan_pass", "RAYDB_CUDA_SCAN_PASS", "on or off",
+     "general path: a table scan's filters in one pass over its rows (off: one pass per conjunct, each "
+     "compacting the rows, as before; for comparisons)"},
     {"cuda_smem_lookup", "RAYDB_CUDA_SMEM_LOOKUP", "on or off", "star kernels: dimension lookups in shared memory"},
     {"cuda_rowshape", "RAYDB_CUDA_ROWSHAPE", "on or off", "star kernels: row-shaped tiles"},
     {"cuda_fast_decode", "RAYDB_CUDA_FAST_DECODE", "on or off",
@@ -359,6 +362,10 @@ bool Settings::cuda_join_cache() const {
 }
 bool Settings::cuda_filter_passes() const {
   const Entry& e = entry("cuda_filter_passes");
+  return switch_value(e.text, e.from_env, true);
+}
+bool Settings::cuda_scan_pass() const {
+  const Entry& e = entry("cuda_scan_pass");
   return switch_value(e.text, e.from_env, true);
 }
 bool Settings::cuda_smem_lookup() const {

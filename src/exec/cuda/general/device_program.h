@@ -99,6 +99,9 @@ struct DevProgram {
 // zeroed slot means none); the host then reruns that row alone with `report` set, which
 // stops at the row's first failing instruction and fills instr and value. So the
 // error is the one of the first row in the input order, as on the CPU for one batch.
+// A table scan's filters (scan_kernels.h) key a row's error by conjunct, then row
+// ((conjunct << 32) | position): the first conjunct that fails on a row its earlier
+// conjuncts kept, at its first such row, as when each conjunct ran as its own pass.
 struct DevError {
   int32_t code = 0;
   int32_t instr = 0;

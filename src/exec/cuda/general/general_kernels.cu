@@ -16,7 +16,7 @@ __device__ __forceinline__ void program_row(const DevProgram& p, const uint32_t*
                                             uint8_t* nulls, uint8_t* keep, DevError* err) {
   i128 v = 0;
   bool nl = true;
-  if (!run_program(p, rows, i, v, nl, err)) return;
+  if (!run_program(p, JoinedRow{rows, i}, i, v, nl, err)) return;
   if (keep) {
     keep[i] = !nl && v != 0;
   } else {

@@ -154,9 +154,9 @@ __device__ inline bool cast_double_exact(uint64_t bits, uint64_t pm, int pe, u12
   return true;
 }
 
-__device__ __forceinline__ void raise_error(DevError* err, int code, int instr, i128 v, uint64_t row) {
+__device__ __forceinline__ void raise_error(DevError* err, int code, int instr, i128 v, uint64_t key) {
   if (!err->report) {
-    atomicMax(&err->first_row_inv, ~(unsigned long long)row);
+    atomicMax(&err->first_row_inv, ~(unsigned long long)key);
     atomicExch(&err->code, code);
     return;
   }
@@ -434,10 +434,26 @@ __device__ __forceinline__ void op_in_bitmap(ProgStack& s, int& sp, const ProgIn
   s.v[sp - 1] = (found != (in.sub != 0)) ? 1 : 0;
 }
 
-// Runs `p` for row i of the joined rows (rows[t][i] is table t's row id). Returns
-// false after raising an error (a cast error carries the value it could not convert).
-__device__ inline bool run_program(const DevProgram& p, const uint32_t* const* rows, uint64_t i, i128& out,
-                                   bool& out_null, DevError* err) {
+// Row sources of run_program: table t's row id of the row being run.
+// JoinedRow: row i of joined rows (rows[t][i]); ScannedRow: one table's row, the
+// same id for every column (a table scan's filters read only their table).
+struct JoinedRow {
+  const uint32_t* const* rows;
+  uint64_t i;
+  __device__ __forceinline__ uint32_t operator()(int t) const { return rows[t][i]; }
+};
+struct ScannedRow {
+  uint32_t row;
+  __device__ __forceinline__ uint32_t operator()(int) const { return row; }
+};
+
+// Runs `p` for the row that row_of names. Returns false after raising an error (a cast
+// error carries the value it could not convert); err_key orders the errors of a
+// launch (raise_error keeps the smallest; the row's position, or a scan's conjunct
+// and position).
+template <typename RowOf>
+__device__ inline bool run_program(const DevProgram& p, RowOf row_of, uint64_t err_key, i128& out, bool& out_null,
+                                   DevError* err) {
   ProgStack s;
   int sp = 0;
   for (int pc = 0; pc < p.n; pc++) {
@@ -446,7 +462,7 @@ __device__ inline bool run_program(const DevProgram& p, const uint32_t* const* r
     switch (in.op) {
       case kPLoad: {
         const ProgColumn& c = p.cols[in.slot];
-        s.v[sp] = column_value(c, rows[c.table][i]);
+        s.v[sp] = column_value(c, row_of(c.table));
         s.nl[sp] = false;
         sp++;
         break;
@@ -486,7 +502,7 @@ __device__ inline bool run_program(const DevProgram& p, const uint32_t* const* r
       default: break;
     }
     if (e != kErrNone) {
-      raise_error(err, e, pc, e == kErrCast ? s.v[sp - 1] : i128(0), i);
+      raise_error(err, e, pc, e == kErrCast ? s.v[sp - 1] : i128(0), err_key);
       return false;
     }
   }

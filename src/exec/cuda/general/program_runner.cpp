@@ -15,19 +15,27 @@ ProgramRunner::ProgramRunner(cudaStream_t s) : s_(s) {
 }
 
 void ProgramRunner::run(const BoundProgram& p, const Tuples& t, __int128* values, uint8_t* nulls, uint8_t* keep) {
-  launch_program(p.dev, t.dev(), t.n, values, nulls, keep, err_.get<DevError>(), s_);
+  run_checked(
+      [&](uint64_t only) { launch_program(p.dev, t.dev(), t.n, values, nulls, keep, err_.get<DevError>(), s_, only); },
+      [&](uint64_t) -> const BoundProgram& { return p; });
+}
+
+void ProgramRunner::run_checked(const std::function<void(uint64_t)>& launch,
+                                const std::function<const BoundProgram&(uint64_t key)>& failed) {
+  launch(~0ull);
   DevError e;
   gpu::check_cuda(cudaMemcpyAsync(&e, err_.get(), sizeof(e), cudaMemcpyDeviceToHost, s_), "copy");
   gpu::wait_cancellable(s_, "GPU program");
   if (e.code == kErrNone) return;
+  const uint64_t key = ~e.first_row_inv;
   DevError report;
   report.report = 1;
   gpu::check_cuda(cudaMemcpyAsync(err_.get(), &report, sizeof(report), cudaMemcpyHostToDevice, s_), "copy");
-  launch_program(p.dev, t.dev(), t.n, values, nulls, keep, err_.get<DevError>(), s_, ~e.first_row_inv);
+  launch(key);
   gpu::check_cuda(cudaMemcpyAsync(&e, err_.get(), sizeof(e), cudaMemcpyDeviceToHost, s_), "copy");
   gpu::check_cuda(cudaStreamSynchronize(s_), "GPU program");
   if (e.code == kErrNone) fail(ErrorKind::kInternal, "a GPU program error did not repeat on its row");
-  raise(p, e);
+  raise(failed(key), e);
 }
 
 void ProgramRunner::raise(const BoundProgram& p, const DevError& e) const {
@@ -77,6 +85,38 @@ void ProgramRunner::filter(const CompiledProgram& p, Tuples& t) {
   }
   t.n = m;
   t.publish(s_);
+}
+
+uint64_t ProgramRunner::filter_scan(const std::vector<const CompiledProgram*>& ps, const ScanRows& rows, uint64_t n,
+                                    gpu::DeviceBuffer& out) {
+  std::vector<std::unique_ptr<BoundProgram>> bound;
+  std::vector<DevProgram> dev;
+  for (const CompiledProgram* p : ps) {
+    bound.push_back(bind(*p, s_, bytes_read_));
+    dev.push_back(bound.back()->dev);
+  }
+  gpu::DeviceBuffer progs;
+  upload(progs, dev, "GPU programs", s_);
+  gpu::DeviceBuffer keep(std::max<uint64_t>(n, 1), "filter flags");
+  // An error's key is (conjunct << 32) | position (scan_kernels.h): rerun that position.
+  run_checked(
+      [&](uint64_t key) {
+        launch_scan_filter(progs.get<DevProgram>(), int(dev.size()), rows, n, keep.get<uint8_t>(), err_.get<DevError>(),
+                           s_, key == ~0ull ? key : (key & 0xFFFFFFFFull));
+      },
+      [&](uint64_t key) -> const BoundProgram& {
+        if ((key >> 32) >= bound.size()) fail(ErrorKind::kInternal, "a GPU scan error names no filter");
+        return *bound[size_t(key >> 32)];
+      });
+  out = gpu::DeviceBuffer(std::max<uint64_t>(n, 1) * 4, "row ids");
+  const uint64_t m = select_scan_rows(rows, keep.get<uint8_t>(), n, out.get<uint32_t>(), s_);
+  if (m < n / 2) {
+    // A selective scan keeps only its rows' room for the rest of the query.
+    gpu::DeviceBuffer exact(std::max<uint64_t>(m, 1) * 4, "row ids");
+    if (m) gpu::check_cuda(cudaMemcpyAsync(exact.get(), out.get(), m * 4, cudaMemcpyDeviceToDevice, s_), "copy");
+    out = std::move(exact);
+  }
+  return m;
 }
 
 }  // namespace raydb::exec::cuda::general

@@ -4,8 +4,46 @@
 #include "exec/core/block_selection.h"
 #include "exec/cuda/general/general_kernels.h"
 #include "exec/cuda/general/index_steps.h"
+#include "exec/cuda/general/scan_kernels.h"
 
 namespace raydb::exec::cuda::general {
+
+namespace {
+
+// The row ids of `blocks`, ascending (a scan without filters keeps them all).
+gpu::DeviceBuffer block_row_ids(const BlockSelection& blocks, uint64_t n, cudaStream_t s) {
+  gpu::DeviceBuffer ids(std::max<uint64_t>(n, 1) * 4, "row ids");
+  uint64_t at = 0;
+  for (const RowRange& r : blocks.ranges) {
+    launch_iota(ids.get<uint32_t>() + at, r.end - r.begin, uint32_t(r.begin), s);
+    at += r.end - r.begin;
+  }
+  return ids;
+}
+
+// The table's filters the scan runs (an index scan's own predicate is answered by its
+// candidates), in the CPU's order. Each reads only this table: the scan names one row.
+std::vector<const CompiledProgram*> scan_filters(const GeneralQuery& g, int table, const plan::IndexScan* index) {
+  std::vector<const CompiledProgram*> fs;
+  for (const CompiledProgram& f : g.gp.filters[size_t(table)]) {
+    if (index && answered_by_index(f, *index)) continue;  // [gpuidx]
+    for (const auto& c : f.columns)
+      if (c.table != table) fail(ErrorKind::kInternal, "a filter of table {} reads table {}", table, c.table);
+    fs.push_back(&f);
+  }
+  return fs;
+}
+
+// The scan's row ids in `t`, then one pass per conjunct, each compacting the rows
+// (ProgramRunner::filter): scans without filters, and every scan with cuda_scan_pass
+// off (comparisons).
+Tuples filter_by_passes(GeneralQuery& g, const std::vector<const CompiledProgram*>& filters, Tuples& t) {
+  t.publish(g.s);
+  for (const CompiledProgram* f : filters) g.programs.filter(*f, t);
+  return std::move(t);
+}
+
+}  // namespace
 
 Tuples scan_table(GeneralQuery& g, int table) {
   Tuples t;
@@ -13,33 +51,52 @@ Tuples scan_table(GeneralQuery& g, int table) {
   const uint64_t rows = g.q.tables[size_t(table)].table->row_count();
   if (rows > kMaxRows) fail(ErrorKind::kNotImplemented, "not supported on the CUDA backend yet: tables of 2^31 rows or more");
   const auto& index_scans = g.plan.index_scans;
-  const bool indexed = size_t(table) < index_scans.size() && index_scans[size_t(table)];
-  if (indexed) {
+  const plan::IndexScan* index =
+      size_t(table) < index_scans.size() && index_scans[size_t(table)] ? &*index_scans[size_t(table)] : nullptr;
+  const std::vector<const CompiledProgram*> filters = scan_filters(g, table, index);
+  ScanRows scan;
+  DeviceRowIds candidates;
+  gpu::DeviceBuffer range_first, range_at;
+  uint64_t n = 0;
+  if (index) {
     // [gpuidx] index scan: the candidates from the table's GPU index (index_steps.h),
     // ascending; every filter below still runs on them.
-    DeviceRowIds ids = index_scan_rows(*index_scans[size_t(table)], g.q, g.s);
-    t.n = ids.n;
-    t.rows[size_t(table)] = std::move(ids.rows);
+    candidates = index_scan_rows(*index, g.q, g.s);
+    n = candidates.n;
+    scan.ids = candidates.rows.get<uint32_t>();
   } else {
-    // Data skipping: the row ids of the blocks whose zone maps leave a row that can
-    // pass the table's filters (all of which run below), ascending; without a usable
-    // zone map the one range is the whole table.
+    // Data skipping: the blocks whose zone maps leave a row that can pass the table's
+    // filters (all of which run below), ascending; without a usable zone map the one
+    // range is the whole table.
     const BlockSelection blocks = select_blocks(size_t(table), g.plan.table_filters[size_t(table)], g.q);
-    t.n = blocks.rows();
-    t.rows[size_t(table)] = gpu::DeviceBuffer(std::max<uint64_t>(t.n, 1) * 4, "row ids");
-    uint64_t at = 0;
-    for (const RowRange& r : blocks.ranges) {
-      launch_iota(t.rows[size_t(table)].get<uint32_t>() + at, r.end - r.begin, uint32_t(r.begin), g.s);
-      at += r.end - r.begin;
-    }
+    n = blocks.rows();
     if (blocks.blocks > 0)
       g.skipped += fmt::format("; scan {}: blocks: {} scanned, {} skipped", g.q.tables[size_t(table)].alias,
                                blocks.blocks - blocks.skipped, blocks.skipped);
+    if (filters.empty() || n == 0 || !g.settings.cuda_scan_pass()) {
+      t.n = n;
+      t.rows[size_t(table)] = block_row_ids(blocks, n, g.s);
+      return filter_by_passes(g, filters, t);
+    }
+    scan.ranges = int(blocks.ranges.size());
+    scan.first = uint32_t(blocks.ranges.front().begin);
+    if (scan.ranges > 1) {
+      std::vector<uint32_t> first;
+      std::vector<unsigned long long> at;
+      scan_range_arrays(blocks.ranges, first, at);
+      upload(range_first, first, "scan ranges", g.s);
+      upload(range_at, at, "scan ranges", g.s);
+      scan.range_first = range_first.get<uint32_t>();
+      scan.range_at = range_at.get<unsigned long long>();
+    }
   }
+  if (filters.empty() || n == 0 || !g.settings.cuda_scan_pass()) {
+    t.n = n;
+    t.rows[size_t(table)] = std::move(candidates.rows);
+    return filter_by_passes(g, filters, t);
+  }
+  t.n = g.programs.filter_scan(filters, scan, n, t.rows[size_t(table)]);
   t.publish(g.s);
-  for (auto& f : g.gp.filters[size_t(table)])
-    if (!(indexed && answered_by_index(f, *index_scans[size_t(table)])))  // [gpuidx]
-      g.programs.filter(f, t);
   return t;
 }
 

@@ -35,13 +35,17 @@ class NarrowEncoder {
 
  private:
   int64_t value(uint64_t row) const;
+  uint64_t rank(int64_t v) const;  // dictionary mode: v's code
   const void* data_;
   uint64_t rows_;
   bool wide_;  // 8-byte stored values (else 4)
   int width_ = 8;
   int64_t base_ = 0;
   std::vector<int64_t> decode_;
-  std::vector<int64_t> rank_;  // dictionary mode: value - base -> rank
+  // Dictionary mode: bit value - base set for each distinct value, and per 64-bit word
+  // the number of values below it.
+  std::vector<uint64_t> rank_bits_;
+  std::vector<uint32_t> rank_before_;
 };
 
 }  // namespace raydb

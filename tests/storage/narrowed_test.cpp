@@ -8,6 +8,8 @@
 
 #include <cstring>
 #include <limits>
+#include <random>
+#include <algorithm>
 
 #include <nlohmann/json.hpp>
 
@@ -64,6 +66,50 @@ std::string nar_file(const std::string& dir, const std::string& column) {
   for (auto& c : j["tables"][0]["columns"])
     if (c["name"] == column) return c["narrowed"]["file"];
   return "";
+}
+
+// The encoder's dictionary form: each stored code names the row's value in decode(),
+// codes ascending with the values; few rows (one thread) and over a million rows (a
+// bitmap per thread), BIGINT and INTEGER, a range near the 2^26 limit, and just past
+// the 65536 distinct values it allows (offset form then).
+TEST(NarrowEncoderForms, DictionaryCodesNameTheirValues) {
+  std::mt19937_64 rng(7);
+  struct Case {
+    uint64_t rows, distinct;
+    int64_t span;
+    bool wide;
+  };
+  const Case cases[] = {{118304, 43464, 4000000, false}, {2500000, 60000, (int64_t(1) << 26) - 1, true},
+                        {200000, 65537, 3000000, true}, {70000, 3, 1 << 20, false}};
+  for (const Case& c : cases) {
+    std::vector<int64_t> pool(c.distinct);
+    for (auto& v : pool) v = -1000 + int64_t(rng() % uint64_t(c.span));
+    pool[0] = -1000, pool[1] = -1000 + c.span - 1;  // both ends of the range
+    std::vector<int64_t> v64(c.rows);
+    for (uint64_t i = 0; i < c.rows; i++) v64[i] = pool[i < c.distinct ? i : rng() % c.distinct];
+    std::vector<int32_t> v32(v64.begin(), v64.end());
+    ColumnStats st;
+    st.min = *std::min_element(v64.begin(), v64.end());
+    st.max = *std::max_element(v64.begin(), v64.end());
+    const NarrowEncoder enc(c.wide ? Type::bigint() : Type::integer(),
+                            c.wide ? static_cast<const void*>(v64.data()) : static_cast<const void*>(v32.data()), c.rows,
+                            st);
+    std::vector<int64_t> distinct = v64;
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    if (distinct.size() > 65536) {
+      EXPECT_TRUE(enc.decode().empty());
+      EXPECT_EQ(enc.width(), 4);
+      continue;
+    }
+    ASSERT_EQ(enc.decode(), distinct);
+    ASSERT_EQ(enc.width(), 2);
+    std::vector<uint16_t> codes(c.rows);
+    const uint64_t half = c.rows / 2;  // two chunks, as the uploads write them
+    enc.encode(0, half, codes.data());
+    enc.encode(half, c.rows - half, codes.data() + half);
+    for (uint64_t i = 0; i < c.rows; i++) ASSERT_EQ(enc.decode()[codes[i]], v64[i]) << "row " << i;
+  }
 }
 
 TEST(NarrowedFiles, HoldTheColumnsValuesInTheirNarrowestForm) {

@@ -51,7 +51,7 @@ const std::vector<SettingInfo> kSettings = {
      "star kernels: one group's column aggregates folded per dense tile from vector loads"},
     {"cuda_filter_passes", "RAYDB_CUDA_FILTER_PASSES", "on or off",
      "star kernels: boolean trees and long IN sets evaluated by passes before the fused kernel (off: inside it)"},
-    {"cuda_few_groups", "RAYDB_CUDA_FEW_GROUPS", "a group count from 0 to 64 (0: never)",
+    {"cuda_few_groups", "RAYDB_CUDA_FEW_GROUPS", "a group count from 0 to 15 (0: never)",
      "star kernels: GROUP BY results of at most this many group ids (default 8) aggregated per warp, without a "
      "shared-memory atomic per row"},
     {"cuda_perfect_set_min", "RAYDB_CUDA_PERFECT_SET_MIN", "a key count from 0 to 128 (0: never)",
@@ -240,8 +240,8 @@ void Settings::set(std::string_view name, std::string_view value) {
     if (value != "blocked" && value != "striped") bad();
   } else if (n == "cuda_few_groups") {
     const std::string t(value);
-    if (t.empty() || t.size() > 2 || t.find_first_not_of("0123456789") != std::string::npos || std::stoi(t) > 64)
-      bad();
+    if (t.empty() || t.size() > 2 || t.find_first_not_of("0123456789") != std::string::npos || std::stoi(t) > 15)
+      bad();  // the fact kernel's kMaxFewGroups (exec/cuda/kernel_params.h)
   } else if (n == "cuda_perfect_set_min") {
     const std::string t(value);
     if (t.empty() || t.size() > 3 || t.find_first_not_of("0123456789") != std::string::npos || std::stoi(t) > 128)

@@ -21,6 +21,7 @@ constexpr int kMaxProgram = 12;
 constexpr int kMaxRootGroups = 4;
 constexpr int kProgramRegisters = 4;
 constexpr int kStarTileRows = 4096;  // rows per fact-kernel tile (block/load.cuh kTile)
+constexpr uint64_t kMaxFewGroups = 15;  // group ids of the fact kernel's mode 5 (nibbles: block/few_groups.cuh)
 
 // A column as stored on the device. Offset mode: value = base + stored, with
 // stored an unsigned integer of `width` bytes. Dictionary mode (decode != null):

@@ -612,7 +612,8 @@ bool launch_star(const StarParams& params, const StarKnobs& knobs, cudaStream_t 
   // each class): they cut the rows that reach the L2 probes.
   // knobs.smem_lookup off (cuda_smem_lookup) keeps every lookup in global memory.
   const bool smem_lookup = knobs.smem_lookup;
-  const size_t budget = shared_budget();
+  // Mode 5's row lists (block/few_groups.cuh) are static shared memory beside this.
+  const size_t budget = shared_budget() - (p.mode == 5 ? std::min(shared_budget(), kFewListBytes) : 0);
   int by_size[kMaxJoins];
   for (int k = 0; k < p.njoins; k++) {
     p.joins[k].shared_off = -1;

@@ -392,17 +392,18 @@ StarParams fact_params(StarRun& r) {
 }
 
 // The most group ids the fact kernel aggregates per warp (mode 5; setting
-// cuda_few_groups, 0: never). Mode 5's tile costs grow with the group count (each
-// group id is a warp-uniform pass: a mask over the thread's 16 items, and a reduction
-// per aggregate where the warp holds rows of it) while mode 1's atomics spread over
-// more addresses as it grows; 8 covers two-flag groupings such as TPC-H Q1's 6 ids
-// and stays where a warp's 32 x 16 rows hold rows of most groups. A first choice,
-// to be measured by sweeping the setting.
+// cuda_few_groups, 0: never; at most 15, the kernel keeps group ids in nibbles).
+// Mode 5's tile costs grow with the group count (each group id is a warp-uniform
+// pass: a mask over the thread's 16 items, a list, and a reduction per aggregate where
+// the warp holds rows of it) while mode 1's atomics spread over more addresses as it
+// grows; 8 covers two-flag groupings such as TPC-H Q1's 6 ids and stays where a
+// warp's 32 x 16 rows hold rows of most groups. A first choice, to be measured by
+// sweeping the setting.
 uint64_t few_groups_limit(const Settings& settings) {
   const std::string v = settings.get("cuda_few_groups");  // validated by set(); from the environment not
   if (v.empty()) return 8;
-  if (v.size() > 2 || v.find_first_not_of("0123456789") != std::string::npos || std::stoul(v) > 64)
-    fail(ErrorKind::kInvalidInput, "invalid value '{}' for setting cuda_few_groups (expected a group count from 0 to 64)",
+  if (v.size() > 2 || v.find_first_not_of("0123456789") != std::string::npos || std::stoul(v) > kMaxFewGroups)
+    fail(ErrorKind::kInvalidInput, "invalid value '{}' for setting cuda_few_groups (expected a group count from 0 to 15)",
          v);
   return uint64_t(std::stoul(v));
 }

@@ -3,11 +3,12 @@
 // few groups (TPC-H Q1: 6 group ids) without a shared-memory atomic per row. Mode 1
 // issues one atomic per row and aggregate, every thread of the block on the same few
 // addresses, and those atomics serialize (measured: Q1 at SF 20, 16.5 ms for ~2 GB
-// read). Here each thread folds its own items of one group into registers, the warp
-// reduces the 32 partials with shuffles (exactly: 64-bit wrap-around sums, 128-bit
-// sums as low word + high word with carries, MIN/MAX), and lane 0 adds the warp's
-// result into the block's shared accumulators: one atomic per (warp, group present
-// in the warp, aggregate) per tile instead of one per row.
+// read). Here, per group id, a warp lists its rows of the group, its lanes fold the
+// list's rows into registers, the warp reduces the 32 partials with shuffles (exactly:
+// 64-bit wrap-around sums, 128-bit sums as low word + high word with carries,
+// MIN/MAX), and lane 0 adds the result into the block's shared accumulators: one
+// atomic per (warp, group present in the warp, aggregate) per tile instead of one per
+// row.
 #include "exec/cuda/block/aggregate.cuh"
 
 namespace raydb::exec::cuda::block {
@@ -15,12 +16,6 @@ namespace raydb::exec::cuda::block {
 constexpr unsigned kFullWarp = 0xffffffffu;
 
 // Warp-wide reductions: every lane of the warp calls them, every lane gets the result.
-__device__ __forceinline__ uint32_t warp_sum32(uint32_t v) {
-#pragma unroll
-  for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(kFullWarp, v, o);
-  return v;
-}
-
 // Sums mod 2^64: exact whenever the host proved the total fits (a narrow SUM).
 __device__ __forceinline__ unsigned long long warp_sum64(unsigned long long v) {
 #pragma unroll
@@ -94,32 +89,69 @@ __device__ __forceinline__ unsigned long long few_init(const DevAgg& a) {
   return a.func == kAggMin ? 0x7fffffffffffffffull : a.func == kAggMax ? 0x8000000000000000ull : 0ull;
 }
 
+// A warp's rows in a tile, and the per-warp lists of tile-relative rows the mode keeps
+// in static shared memory (only its kernels declare them): launch_star leaves them out
+// of the budget for lookup arrays, so the block keeps its share of the SM.
+constexpr int kWarpRows = 32 * kItems;
+// Group ids are kept as nibbles (kernel_params.h kMaxFewGroups); 15 marks no group.
+constexpr uint32_t kNoGroup = 15;
+static_assert(kMaxFewGroups <= kNoGroup);
+constexpr size_t kFewListBytes = size_t(kBlock / 32) * kWarpRows * sizeof(uint16_t);
+
+// Inclusive prefix sum over the warp's lanes.
+__device__ __forceinline__ uint32_t warp_inclusive_sum(uint32_t v) {
+  const unsigned lane = threadIdx.x & 31;
+#pragma unroll
+  for (int o = 1; o < 32; o *= 2) {
+    const uint32_t t = __shfl_up_sync(kFullWarp, v, o);
+    if (lane >= unsigned(o)) v += t;
+  }
+  return v;
+}
+
 // A tile's selected items (`sel`, group ids `gid`) into the block's shared
 // accumulators: smem[g] counts rows, aggregate a's words lie at smem + slot * G (+ G:
 // the high words when wide), the layout of mode 1. Every lane of every warp must call
 // it (the last tile's lanes without rows too): the group loop and the reductions are
-// warp-uniform. Per group, each lane walks only its own items of that group, so the
-// rows' values are each evaluated once per aggregate, as in mode 1.
+// warp-uniform. Per group id the warp lists its rows of that group (each lane's at its
+// prefix-sum offset) and its lanes take the list 32 rows at a time, so a lane's share
+// does not depend on how its own 16 items split over the groups (walking each lane's
+// own items would run every group as long as its busiest lane). Each row's values
+// are evaluated once per aggregate, as in mode 1.
 template <Layout L>
 __device__ __forceinline__ void few_groups_tile(const StarParams& p, unsigned long long* smem, uint64_t G,
                                                 uint64_t base, uint32_t sel, const uint32_t (&gid)[kItems]) {
-  const bool leader = (threadIdx.x & 31) == 0;
+  __shared__ uint16_t lists[kBlock / 32][kWarpRows];
+  uint16_t* list = lists[threadIdx.x / 32];
+  const unsigned lane = threadIdx.x & 31;
+  // Item i's group id in nibble i (kNoGroup: not selected): two registers across the
+  // group loop instead of 16 (with gid live the kernel spilled to local memory).
+  uint64_t nibbles = 0;
+#pragma unroll
+  for (int i = 0; i < kItems; i++) nibbles |= uint64_t(((sel >> i) & 1u) ? gid[i] : kNoGroup) << (4 * i);
 #pragma unroll 1
   for (uint32_t g = 0; g < uint32_t(G); g++) {
     uint32_t m = 0;  // this lane's items in group g
 #pragma unroll
-    for (int i = 0; i < kItems; i++) m |= uint32_t(((sel >> i) & 1u) && gid[i] == g) << i;
-    if (!__any_sync(kFullWarp, m)) continue;
-    const uint32_t n = warp_sum32(uint32_t(__popc(m)));
-    if (leader) atomicAdd(smem + g, (unsigned long long)n);
+    for (int i = 0; i < kItems; i++) m |= uint32_t(((nibbles >> (4 * i)) & 15u) == g) << i;
+    const uint32_t mine = uint32_t(__popc(m));
+    const uint32_t upto = warp_inclusive_sum(mine);
+    const uint32_t n = __shfl_sync(kFullWarp, upto, 31);  // the warp's rows in group g
+    if (n == 0) continue;
+    uint32_t at = upto - mine;
+#pragma unroll 1
+    for (uint32_t rest = m; rest; rest &= rest - 1)
+      list[at++] = uint16_t(item_row<L>(base, __ffs(int(rest)) - 1) - base);  // < kTile: fits 16 bits
+    __syncwarp();
+    if (lane == 0) atomicAdd(smem + g, (unsigned long long)n);
 #pragma unroll 1
     for (int a = 0; a < p.naggs; a++) {
       const DevAgg& ag = p.aggs[a];
       if (ag.func == kAggCount) continue;
       unsigned long long lo = few_init(ag), hi = 0;
 #pragma unroll 1
-      for (uint32_t rest = m; rest; rest &= rest - 1) {
-        const uint64_t row = item_row<L>(base, __ffs(int(rest)) - 1);
+      for (uint32_t j = lane; j < n; j += 32) {
+        const uint64_t row = base + list[j];
         const int64_t v =
             ag.shape != kShapeProgram ? eval_shaped<L>(ag, p.cols, row) : eval_program<L>(ag, p.cols, row);
         fold_register(ag, lo, hi, v);
@@ -127,6 +159,7 @@ __device__ __forceinline__ void few_groups_tile(const StarParams& p, unsigned lo
       unsigned long long* s_lo = smem + uint64_t(ag.slot) * G + g;
       warp_flush(ag, s_lo, ag.wide ? s_lo + G : nullptr, lo, hi);
     }
+    __syncwarp();  // every lane has read the list before the next group writes it
   }
 }
 

@@ -138,8 +138,8 @@ TEST(CudaAnalysis, FewGroupQueriesAreStarPlans) {
 
 // `sql` on the CUDA backend with `settings`: equal to the CPU's rows, and whether its
 // fact pass ran in mode 5.
-bool few_groups_ran(Database& db, const std::string& sql, const std::vector<std::pair<std::string, std::string>>& settings,
-                    const QueryResult& cpu) {
+using SettingList = std::vector<std::pair<std::string, std::string>>;
+bool few_groups_ran(Database& db, const std::string& sql, const SettingList& settings, const QueryResult& cpu) {
   QueryOptions o{Backend::kCuda};
   std::string what = sql;
   for (const auto& [key, value] : settings) {
@@ -156,7 +156,7 @@ bool few_groups_ran(Database& db, const std::string& sql, const std::vector<std:
 TEST(GpuFewGroups, ModeFiveEqualsCpuAndModeOne) {
   REQUIRE_GPU();
   Database& db = *fixture().db;
-  const std::vector<std::vector<std::pair<std::string, std::string>>> variants = {
+  const std::vector<SettingList> variants = {
       {},
       {{"cuda_layout", "striped"}},
       {{"cuda_rowshape", "off"}},           // every aggregate through the interpreter

@@ -29,6 +29,14 @@ constexpr int kStarMinBlocks = RAYDB_STAR_MIN_BLOCKS;
 #define RAYDB_PACKED_MIN_BLOCKS 3  // the packed instantiations: 80 registers, no spills (ptxas); at 4 they spilled
 #endif
 constexpr int kPackedMinBlocks = RAYDB_PACKED_MIN_BLOCKS;
+#ifndef RAYDB_FEW_MIN_BLOCKS
+#define RAYDB_FEW_MIN_BLOCKS 4  // mode 5's cap where the others take kStarMinBlocks (not yet measured against 3)
+#endif
+// Mode 5's blocks per SM: the kernels capped for kStarMinBlocks are capped for this
+// instead (ptxas, blocked 32-bit kernel: at 4, 64 registers and ~120 bytes of spills,
+// the outer loops' values by the look of it, where mode 1 spills 12; at 3, 80
+// registers and none); the others keep theirs.
+constexpr int few_min_blocks(int minb) { return minb == kStarMinBlocks ? RAYDB_FEW_MIN_BLOCKS : minb; }
 constexpr long long kI64Max = 0x7fffffffffffffffll;
 constexpr long long kI64Min = -kI64Max - 1;
 
@@ -496,14 +504,14 @@ void prepare_star_t() {
     allow_shared(star_kernel<2, V, MINB, L, T>);
     allow_shared(star_kernel<3, V, MINB, L, T>);
     allow_shared(star_kernel<4, V, MINB, L, T>);
-    allow_shared(star_kernel<5, V, MINB, L, T>);
+    allow_shared(star_kernel<5, V, few_min_blocks(MINB), L, T>);
     cudaFuncAttributes a;  // loads the kernel when allow_shared had nothing to set
     cudaFuncGetAttributes(&a, star_kernel<0, V, MINB, L, T>);
     cudaFuncGetAttributes(&a, star_kernel<1, V, MINB, L, T>);
     cudaFuncGetAttributes(&a, star_kernel<2, V, MINB, L, T>);
     cudaFuncGetAttributes(&a, star_kernel<3, V, MINB, L, T>);
     cudaFuncGetAttributes(&a, star_kernel<4, V, MINB, L, T>);
-    cudaFuncGetAttributes(&a, star_kernel<5, V, MINB, L, T>);
+    cudaFuncGetAttributes(&a, star_kernel<5, V, few_min_blocks(MINB), L, T>);
     return true;
   }();
   (void)allowed;
@@ -520,7 +528,10 @@ void launch_star_t(const StarParams& p, size_t smem, uint64_t tiles, cudaStream_
     case 0: cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, star_kernel<0, V, MINB, L, T>, kBlock, smem); break;
     case 1: cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, star_kernel<1, V, MINB, L, T>, kBlock, smem); break;
     case 2: cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, star_kernel<2, V, MINB, L, T>, kBlock, smem); break;
-    case 5: cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, star_kernel<5, V, MINB, L, T>, kBlock, smem); break;
+    case 5:
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, star_kernel<5, V, few_min_blocks(MINB), L, T>, kBlock,
+                                                    smem);
+      break;
     default: cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, star_kernel<3, V, MINB, L, T>, kBlock, smem); break;
   }
   // Persistent blocks: enough to fill the GPU, each striding over tiles, so the
@@ -531,7 +542,7 @@ void launch_star_t(const StarParams& p, size_t smem, uint64_t tiles, cudaStream_
     case 0: star_kernel<0, V, MINB, L, T><<<unsigned(grid), kBlock, smem, stream>>>(p); break;
     case 1: star_kernel<1, V, MINB, L, T><<<unsigned(grid), kBlock, smem, stream>>>(p); break;
     case 2: star_kernel<2, V, MINB, L, T><<<unsigned(grid), kBlock, smem, stream>>>(p); break;
-    case 5: star_kernel<5, V, MINB, L, T><<<unsigned(grid), kBlock, smem, stream>>>(p); break;
+    case 5: star_kernel<5, V, few_min_blocks(MINB), L, T><<<unsigned(grid), kBlock, smem, stream>>>(p); break;
     default: star_kernel<3, V, MINB, L, T><<<unsigned(grid), kBlock, smem, stream>>>(p); break;
   }
 }

@@ -403,8 +403,8 @@ uint64_t few_groups_limit(const Settings& settings) {
   const std::string v = settings.get("cuda_few_groups");  // validated by set(); from the environment not
   if (v.empty()) return 8;
   if (v.size() > 2 || v.find_first_not_of("0123456789") != std::string::npos || std::stoul(v) > kMaxFewGroups)
-    fail(ErrorKind::kInvalidInput, "invalid value '{}' for setting cuda_few_groups (expected a group count from 0 to 15)",
-         v);
+    fail(ErrorKind::kInvalidInput,
+         "invalid value '{}' for setting cuda_few_groups (expected a group count from 0 to 15)", v);
   return uint64_t(std::stoul(v));
 }
 

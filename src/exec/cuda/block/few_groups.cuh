@@ -129,6 +129,9 @@ __device__ __forceinline__ void few_groups_tile(const StarParams& p, unsigned lo
   uint64_t nibbles = 0;
 #pragma unroll
   for (int i = 0; i < kItems; i++) nibbles |= uint64_t(((sel >> i) & 1u) ? gid[i] : kNoGroup) << (4 * i);
+  bool counts_only = true;  // then no row's value is read (TPC-H Q4: count(*) per priority)
+#pragma unroll 1
+  for (int a = 0; a < p.naggs; a++) counts_only = counts_only && p.aggs[a].func == kAggCount;
 #pragma unroll 1
   for (uint32_t g = 0; g < uint32_t(G); g++) {
     uint32_t m = 0;  // this lane's items in group g
@@ -138,12 +141,13 @@ __device__ __forceinline__ void few_groups_tile(const StarParams& p, unsigned lo
     const uint32_t upto = warp_inclusive_sum(mine);
     const uint32_t n = __shfl_sync(kFullWarp, upto, 31);  // the warp's rows in group g
     if (n == 0) continue;
+    if (lane == 0) atomicAdd(smem + g, (unsigned long long)n);
+    if (counts_only) continue;
     uint32_t at = upto - mine;
 #pragma unroll 1
     for (uint32_t rest = m; rest; rest &= rest - 1)
       list[at++] = uint16_t(item_row<L>(base, __ffs(int(rest)) - 1) - base);  // < kTile: fits 16 bits
     __syncwarp();
-    if (lane == 0) atomicAdd(smem + g, (unsigned long long)n);
 #pragma unroll 1
     for (int a = 0; a < p.naggs; a++) {
       const DevAgg& ag = p.aggs[a];

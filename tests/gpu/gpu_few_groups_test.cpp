@@ -3,12 +3,12 @@
 // against the CPU backend and against the same kernel's mode 1 (cuda_few_groups=0), on
 // a table built for it: 128-bit sums of BIGINTs near +-2^62 whose totals carry across
 // 2^64 (negative in some groups), MIN/MAX, COUNT, AVG, Q1's decimal products, filters
-// that empty a group, group ids from dimension probes and from two fact keys with an
-// unused combination, 1 to 9 and 15 group ids around the limits, the tile layouts, the
-// interpreter, boolean filters inside the kernel, packed columns, NULLable inputs and
-// empty inputs. Each query that should run in mode 5 must have (the counter
-// few_group_fact_passes grew). The queries' star plans are checked without a device
-// (CudaAnalysis); without one the rest reports SKIPPED.
+// that empty a group, COUNT-only groupings, group ids from dimension probes and from
+// two fact keys with an unused combination, 1 to 9 and 15 group ids around the limits,
+// the tile layouts, the interpreter, boolean filters inside the kernel, packed
+// columns, NULLable inputs and empty inputs. Each query that should run in mode 5 must
+// have (the counter few_group_fact_passes grew). The queries' star plans are checked
+// without a device (CudaAnalysis); without one the rest reports SKIPPED.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -118,6 +118,8 @@ std::vector<std::string> few_group_queries() {
   q.push_back("select g4, sum(nn), max(nn), min(nn) from f group by g4 order by 1");  // NULLable, no NULLs
   q.push_back("select g6, count(*), sum(big), min(big) from f where x > 500 or big < 0 group by g6 order by 1");
   q.push_back("select g3, sum(big), count(*) from f where big > 0 and x < 0 group by g3 order by 1");  // one sign
+  q.push_back("select g7, count(*) from f where x < 100 group by g7 order by 1");  // counts only: no row lists
+  q.push_back("select a3, b2, count(*), count(x) from f group by a3, b2 order by 1, 2");
   return q;
 }
 

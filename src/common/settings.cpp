@@ -54,6 +54,9 @@ const std::vector<SettingInfo> kSettings = {
      "star kernels: one group's column aggregates folded per dense tile from vector loads"},
     {"cuda_filter_passes", "RAYDB_CUDA_FILTER_PASSES", "on or off",
      "star kernels: boolean trees and long IN sets evaluated by passes before the fused kernel (off: inside it)"},
+    {"cuda_few_groups", "RAYDB_CUDA_FEW_GROUPS", "a group count from 0 to 15 (0: never)",
+     "star kernels: GROUP BY results of at most this many group ids (default 8) aggregated per warp, without a "
+     "shared-memory atomic per row"},
     {"cuda_perfect_set_min", "RAYDB_CUDA_PERFECT_SET_MIN", "a key count from 0 to 128 (0: never)",
      "star kernels: IN lists of at least this many keys (default 4) looked up by a perfect hash in shared memory"},
     {"cuda_compression", "RAYDB_CUDA_COMPRESSION", "off, auto or on",
@@ -238,6 +241,10 @@ void Settings::set(std::string_view name, std::string_view value) {
     if (value != "auto" && value != "histograms" && value != "segments" && value != "collect") bad();
   } else if (n == "cuda_layout") {
     if (value != "blocked" && value != "striped") bad();
+  } else if (n == "cuda_few_groups") {
+    const std::string t(value);
+    if (t.empty() || t.size() > 2 || t.find_first_not_of("0123456789") != std::string::npos || std::stoi(t) > 15)
+      bad();  // the fact kernel's kMaxFewGroups (exec/cuda/kernel_params.h)
   } else if (n == "cuda_perfect_set_min") {
     const std::string t(value);
     if (t.empty() || t.size() > 3 || t.find_first_not_of("0123456789") != std::string::npos || std::stoi(t) > 128)

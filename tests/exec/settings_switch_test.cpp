@@ -50,4 +50,14 @@ TEST(SettingsSwitch, PerfectSetMinIsAKeyCount) {
   for (const char* bad : {"129", "-1", "4x", "", "1000"}) EXPECT_THROW(s.set("cuda_perfect_set_min", bad), Error) << bad;
 }
 
+// cuda_few_groups: a group count from 0 to 15, nothing else.
+TEST(SettingsSwitch, FewGroupsIsAGroupCount) {
+  Settings s;
+  for (const char* ok : {"0", "8", "15"}) {
+    s.set("cuda_few_groups", ok);
+    EXPECT_EQ(s.get("cuda_few_groups"), ok);
+  }
+  for (const char* bad : {"16", "64", "-1", "8x", "", "100"}) EXPECT_THROW(s.set("cuda_few_groups", bad), Error) << bad;
+}
+
 }  // namespace raydb

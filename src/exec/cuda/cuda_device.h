@@ -109,6 +109,9 @@ uint64_t device_sorted_queries();
 // that read bit-packed columns (setting cuda_compression) since the process started;
 // 0 without CUDA.
 uint64_t packed_fact_launches();
+// Star fact passes whose kernel aggregated a few groups per warp (mode 5, setting
+// cuda_few_groups) since the process started; 0 without CUDA.
+uint64_t few_group_fact_passes();
 // GROUP BY queries the general path grouped through its device hash table (the
 // default; RAYDB_CUDA_GROUP=sort sorts every row instead) since the process started.
 uint64_t hash_grouped_queries();

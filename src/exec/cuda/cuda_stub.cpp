@@ -36,6 +36,7 @@ uint64_t device_sorted_queries() { return 0; }
 uint64_t hash_grouped_queries() { return 0; }
 uint64_t device_top_group_picks() { return 0; }
 uint64_t packed_fact_launches() { return 0; }
+uint64_t few_group_fact_passes() { return 0; }
 uint64_t hash_join_builds() { return 0; }
 uint64_t kept_join_builds() { return 0; }
 uint64_t kept_join_build_hits() { return 0; }

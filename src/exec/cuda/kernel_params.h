@@ -21,6 +21,7 @@ constexpr int kMaxProgram = 12;
 constexpr int kMaxRootGroups = 4;
 constexpr int kProgramRegisters = 4;
 constexpr int kStarTileRows = 4096;  // rows per fact-kernel tile (block/load.cuh kTile)
+constexpr uint64_t kMaxFewGroups = 15;  // group ids of the fact kernel's mode 5 (nibbles: block/few_groups.cuh)
 
 // A column as stored on the device. Offset mode: value = base + stored, with
 // stored an unsigned integer of `width` bytes. Dictionary mode (decode != null):
@@ -192,7 +193,8 @@ struct StarParams {
   uint64_t rows = 0;
   uint64_t groups = 1;  // group id range
   int32_t ncols = 0, npreds = 0, njoins = 0, nroot_groups = 0, naggs = 0;
-  int32_t mode = 0;  // 0: one group in registers, 1: shared-memory groups, 2: global atomics, 3: rows' groups out
+  int32_t mode = 0;  // 0: one group in registers, 1: shared-memory groups, 2: global atomics, 3: rows' groups out,
+                     // 5: mode 1 reduced per warp (a few groups: setting cuda_few_groups)
   int32_t count_only = 0;  // mode 0 and every aggregate a COUNT: rows counted per tile, not per row
   int32_t tile_aggs = 0;   // mode 0 and every aggregate shaped (DevShape, not a program): dense tiles
                            // folded from the columns' vector loads (launch_star)

@@ -6,6 +6,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include "exec/cuda/block/aggregate.cuh"
+#include "exec/cuda/block/few_groups.cuh"
 #include "exec/cuda/block/load.cuh"
 #include "exec/cuda/block/pred.cuh"
 #include "exec/cuda/block/probe.cuh"
@@ -28,6 +29,14 @@ constexpr int kStarMinBlocks = RAYDB_STAR_MIN_BLOCKS;
 #define RAYDB_PACKED_MIN_BLOCKS 3  // the packed instantiations: 80 registers, no spills (ptxas); at 4 they spilled
 #endif
 constexpr int kPackedMinBlocks = RAYDB_PACKED_MIN_BLOCKS;
+#ifndef RAYDB_FEW_MIN_BLOCKS
+#define RAYDB_FEW_MIN_BLOCKS 4  // mode 5's cap where the others take kStarMinBlocks (not yet measured against 3)
+#endif
+// Mode 5's blocks per SM: the kernels capped for kStarMinBlocks are capped for this
+// instead (ptxas, blocked 32-bit kernel: at 4, 64 registers and ~120 bytes of spills,
+// the outer loops' values by the look of it, where mode 1 spills 12; at 3, 80
+// registers and none); the others keep theirs.
+constexpr int few_min_blocks(int minb) { return minb == kStarMinBlocks ? RAYDB_FEW_MIN_BLOCKS : minb; }
 constexpr long long kI64Max = 0x7fffffffffffffffll;
 constexpr long long kI64Min = -kI64Max - 1;
 
@@ -133,7 +142,9 @@ __device__ __forceinline__ bool copy_to_shared(const StarParams& p, unsigned lon
 }
 
 // MODE 2: groups in global memory; MODE 3: rows' groups out; MODE 4: mode 0 without
-// probes or GROUP BY keys. Modes 0, 1 and 4 flush to global at the end.
+// probes or GROUP BY keys; MODE 5: mode 1 for a few groups, each tile reduced per warp
+// (block/few_groups.cuh) instead of an atomic per row. Modes 0, 1, 4 and 5 flush to
+// global at the end.
 // EXT: the query has boolean fact filters (p.trees) or sets in device memory (launched
 // at 2 blocks per SM, see launch_star_v); kernels without them never call tree_mask
 // nor carry the set code, so they keep the
@@ -143,8 +154,9 @@ template <int MODE, typename V, int MINB, Layout L, bool EXT>
 __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constant__ StarParams p) {
   // MODE 4: mode 0 without probes or GROUP BY keys (launch_star_t): no per-item group
   // ids or probe code, so it fits the 64-register cap without spilling on every tile.
-  constexpr int M = MODE == 4 ? 0 : MODE;
+  constexpr int M = MODE == 4 ? 0 : MODE == 5 ? 1 : MODE;
   constexpr bool PLAIN = MODE == 4;
+  constexpr bool FEW = MODE == 5;  // mode 1's accumulators, filled per warp
   constexpr uint64_t TILE = uint64_t(kBlock) * kItems;
   extern __shared__ __align__(128) unsigned long long smem[];
   const uint64_t G = M == 0 ? 1 : (M == 1 ? p.groups : 0);
@@ -226,6 +238,10 @@ __global__ void __launch_bounds__(kBlock, MINB) star_kernel(const __grid_constan
     // run it once per selected row from a non-unrolled loop over a bit mask, so the
     // kernel's instruction footprint stays small (unrolling it per item thrashed the
     // instruction cache: measured 5.6 ms for q1.1 at SF 20 with 16 unrolled copies).
+    if constexpr (FEW) {  // every lane of the block reaches this point in every tile
+      few_groups_tile<L>(p, smem, G, base, mask, gid);
+      continue;
+    }
     if (M == 0 && p.count_only) {  // COUNT only, one group: no per-row work
       r_count += __popc(mask);
       mask = 0;
@@ -445,7 +461,7 @@ void classify(DevAgg& a) {
 }
 
 size_t star_shared_bytes(const StarParams& p) {
-  if (p.mode >= 2) return 0;
+  if (p.mode != 0 && p.mode != 1 && p.mode != 5) return 0;  // modes 2 and 3 keep no groups in shared memory
   const uint64_t G = p.mode == 0 ? 1 : p.groups;
   uint64_t words = G;
   for (int a = 0; a < p.naggs; a++) words += G * (p.aggs[a].wide ? 2 : 1);
@@ -477,7 +493,7 @@ void allow_shared(K kernel) {
     cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared_budget()));
 }
 
-// Loads the five modes of one fact-kernel shape (lazy module loading loads a kernel
+// Loads the six modes of one fact-kernel shape (lazy module loading loads a kernel
 // at its first use) and opts them into the shared-memory budget, once per process;
 // a second thread asking meanwhile waits for the first.
 template <typename V, int MINB, Layout L, bool T>
@@ -488,12 +504,14 @@ void prepare_star_t() {
     allow_shared(star_kernel<2, V, MINB, L, T>);
     allow_shared(star_kernel<3, V, MINB, L, T>);
     allow_shared(star_kernel<4, V, MINB, L, T>);
+    allow_shared(star_kernel<5, V, few_min_blocks(MINB), L, T>);
     cudaFuncAttributes a;  // loads the kernel when allow_shared had nothing to set
     cudaFuncGetAttributes(&a, star_kernel<0, V, MINB, L, T>);
     cudaFuncGetAttributes(&a, star_kernel<1, V, MINB, L, T>);
     cudaFuncGetAttributes(&a, star_kernel<2, V, MINB, L, T>);
     cudaFuncGetAttributes(&a, star_kernel<3, V, MINB, L, T>);
     cudaFuncGetAttributes(&a, star_kernel<4, V, MINB, L, T>);
+    cudaFuncGetAttributes(&a, star_kernel<5, V, few_min_blocks(MINB), L, T>);
     return true;
   }();
   (void)allowed;
@@ -510,6 +528,10 @@ void launch_star_t(const StarParams& p, size_t smem, uint64_t tiles, cudaStream_
     case 0: cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, star_kernel<0, V, MINB, L, T>, kBlock, smem); break;
     case 1: cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, star_kernel<1, V, MINB, L, T>, kBlock, smem); break;
     case 2: cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, star_kernel<2, V, MINB, L, T>, kBlock, smem); break;
+    case 5:
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, star_kernel<5, V, few_min_blocks(MINB), L, T>, kBlock,
+                                                    smem);
+      break;
     default: cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, star_kernel<3, V, MINB, L, T>, kBlock, smem); break;
   }
   // Persistent blocks: enough to fill the GPU, each striding over tiles, so the
@@ -520,6 +542,7 @@ void launch_star_t(const StarParams& p, size_t smem, uint64_t tiles, cudaStream_
     case 0: star_kernel<0, V, MINB, L, T><<<unsigned(grid), kBlock, smem, stream>>>(p); break;
     case 1: star_kernel<1, V, MINB, L, T><<<unsigned(grid), kBlock, smem, stream>>>(p); break;
     case 2: star_kernel<2, V, MINB, L, T><<<unsigned(grid), kBlock, smem, stream>>>(p); break;
+    case 5: star_kernel<5, V, few_min_blocks(MINB), L, T><<<unsigned(grid), kBlock, smem, stream>>>(p); break;
     default: star_kernel<3, V, MINB, L, T><<<unsigned(grid), kBlock, smem, stream>>>(p); break;
   }
 }
@@ -600,7 +623,8 @@ bool launch_star(const StarParams& params, const StarKnobs& knobs, cudaStream_t 
   // each class): they cut the rows that reach the L2 probes.
   // knobs.smem_lookup off (cuda_smem_lookup) keeps every lookup in global memory.
   const bool smem_lookup = knobs.smem_lookup;
-  const size_t budget = shared_budget();
+  // Mode 5's row lists (block/few_groups.cuh) are static shared memory beside this.
+  const size_t budget = shared_budget() - (p.mode == 5 ? std::min(shared_budget(), kFewListBytes) : 0);
   int by_size[kMaxJoins];
   for (int k = 0; k < p.njoins; k++) {
     p.joins[k].shared_off = -1;

@@ -24,7 +24,7 @@ void launch_translate(const int32_t* lookup, int64_t key_min, uint64_t key_range
                       int32_t* out, cudaStream_t stream);
 
 // The fused fact kernel: filter -> probe -> group code -> aggregate, one pass.
-// Returns the shared memory bytes it needs for p.mode (0 when mode 2).
+// Returns the shared memory bytes it needs for p.mode (0 in modes 2 and 3).
 size_t star_shared_bytes(const StarParams& p);
 // Switches of the star kernels (the settings cuda_smem_lookup, cuda_rowshape and
 // cuda_layout), for measuring each technique.

@@ -1,6 +1,7 @@
 // The fused fact pass of a star query (star_run.h): one kernel streams the fact table
 // once (tile load, predicates, probes, group code, aggregate).
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <numeric>
 #include <optional>
@@ -19,6 +20,8 @@
 namespace raydb::exec::cuda {
 
 namespace {
+
+std::atomic<uint64_t> g_few_group_passes{0};
 
 // Copies host bytes to `dst` on the query's stream, through the pinned upload area
 // while it has room (then the copy is asynchronous; each query's uploads take their
@@ -428,7 +431,27 @@ StarParams fact_params(StarRun& r) {
   p.count_only = p.mode == 0 && std::all_of(sp.aggs.begin(), sp.aggs.end(),
                                              [](const StarAgg& a) { return a.dev.func == kAggCount; });
   if (p.mode == 1 && star_shared_bytes(p) > kSharedLimit) p.mode = 2;
+  // Few groups: every row's atomic in mode 1 lands on the same few shared words and
+  // they serialize; mode 5 reduces each tile per warp instead (block/few_groups.cuh).
+  if (p.mode == 1 && p.groups <= few_groups_limit(r.settings)) p.mode = 5;
   return p;
+}
+
+// The most group ids the fact kernel aggregates per warp (mode 5; setting
+// cuda_few_groups, 0: never; at most 15, the kernel keeps group ids in nibbles).
+// Mode 5's tile costs grow with the group count (each group id is a warp-uniform
+// pass: a mask over the thread's 16 items, a list, and a reduction per aggregate where
+// the warp holds rows of it) while mode 1's atomics spread over more addresses as it
+// grows; 8 covers two-flag groupings such as TPC-H Q1's 6 ids and stays where a
+// warp's 32 x 16 rows hold rows of most groups. A first choice, to be measured by
+// sweeping the setting.
+uint64_t few_groups_limit(const Settings& settings) {
+  const std::string v = settings.get("cuda_few_groups");  // validated by set(); from the environment not
+  if (v.empty()) return 8;
+  if (v.size() > 2 || v.find_first_not_of("0123456789") != std::string::npos || std::stoul(v) > kMaxFewGroups)
+    fail(ErrorKind::kInvalidInput,
+         "invalid value '{}' for setting cuda_few_groups (expected a group count from 0 to 15)", v);
+  return uint64_t(std::stoul(v));
 }
 
 StarKnobs star_knobs(const Settings& settings) {
@@ -466,9 +489,12 @@ void run_fact_pass(StarRun& r, StarParams& p, gpu::DeviceBuffer& acc) {
     gpu::check_cuda(cudaMemcpyAsync(p.filtered, r.pass_count, 8, cudaMemcpyDeviceToDevice, s), "cudaMemcpy");
   } else if (!r.nothing) {
     r.stream ? launch_fact_streamed(r, p) : launch_fact_kernel(r, p);
+    if (p.mode == 5) g_few_group_passes++;
   }
   gpu::check_cuda(cudaEventRecord(r.ctx.fact_done, s), "cudaEventRecord");
   gpu::check_cuda(cudaGetLastError(), "fact kernel launch");
 }
+
+uint64_t few_group_fact_passes() { return g_few_group_passes.load(); }
 
 }  // namespace raydb::exec::cuda

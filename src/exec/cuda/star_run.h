@@ -178,6 +178,8 @@ std::vector<int64_t> star_k_per_group(const StarRun& r, const plan::Expr& k_expr
 // star_order_stats: the order statistics' selections, after the groups are known.
 void run_order_statistics(StarRun& r, const StarParams& p);
 StarKnobs star_knobs(const Settings& settings);
+// The most group ids the fact kernel aggregates per warp (mode 5; setting cuda_few_groups).
+uint64_t few_groups_limit(const Settings& settings);
 void finish_without_rows(StarRun& r);
 // Groups decoded into the CPU's key words and aggregate states, then finished.
 void decode_star_result(StarRun& r, ResultTable& result);

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <thread>
 
 #include "cli/commands.h"
 #include "common/error.h"
@@ -11,6 +12,9 @@
 #include "raydb/system.h"
 
 namespace {
+
+// Machines of at most this many cores wait passively at OpenMP barriers (run() says why).
+constexpr unsigned kPassiveWaitMaxCores = 4;
 
 int run(int argc, char** argv);
 
@@ -38,7 +42,11 @@ int run(int argc, char** argv) {
   // OpenMP workers that spin at barriers steal the cores from the ones still working
   // when a machine has more runnable threads than cores (13 SSB queries at SF 1 on 2
   // cores at load 7: 745 ms spinning, 236 ms passive; on an idle machine passive
-  // costs nothing: 75 vs 79 ms). libgomp reads the policy when it loads, before
+  // costs nothing: 75 vs 79 ms). On many cores the opposite: every parallel region
+  // then wakes sleeping workers, and the GPU path's host steps run many short ones
+  // (TPC-H SF 20 on CUDA with 16 cores, sum of the 22: passive 230-241 ms, libgomp's
+  // default of spinning a while before sleeping 215 ms, always spinning 224 ms). So
+  // passive on small machines only. libgomp reads the policy when it loads, before
   // main, so set it and start again once, unless the user chose a policy.
   //
   // glibc's malloc likewise reads its tunables before main. By default every
@@ -51,7 +59,7 @@ int run(int argc, char** argv) {
   // 2.2x (464 -> 211 ms, page faults 82 k -> 4 k; docs/benchmarks/tpch-sf1-cpu.md,
   // session 14).
   bool restart = false;
-  if (!std::getenv("OMP_WAIT_POLICY")) {
+  if (!std::getenv("OMP_WAIT_POLICY") && std::thread::hardware_concurrency() <= kPassiveWaitMaxCores) {
     setenv("OMP_WAIT_POLICY", "passive", 1);
     restart = true;
   }

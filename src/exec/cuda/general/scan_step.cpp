@@ -35,12 +35,23 @@ std::vector<const CompiledProgram*> scan_filters(const GeneralQuery& g, int tabl
 }
 
 // The scan's row ids in `t`, then one pass per conjunct, each compacting the rows
-// (ProgramRunner::filter): scans without filters, and every scan with cuda_scan_pass
-// off (comparisons).
+// (ProgramRunner::filter): scans without filters, with more than two conjuncts, and
+// every scan with cuda_scan_pass off (comparisons).
 Tuples filter_by_passes(GeneralQuery& g, const std::vector<const CompiledProgram*>& filters, Tuples& t) {
   t.publish(g.s);
   for (const CompiledProgram* f : filters) g.programs.filter(*f, t);
   return std::move(t);
+}
+
+// Whether the filters run in one pass (scan_kernels.h). Up to two conjuncts: measured
+// on an H200 at TPC-H SF 20 (warm, one machine, passes against one pass), one pass won
+// with one or two (q3 10.7-11.3 -> 9.9-10.1 ms, q14 5.0-5.2 -> 4.6, q7 and q10 0.3 ms)
+// and lost with more (q12's five: scan 4.5 -> 7.5 ms; q19's: 3.8 -> 11.7 ms), for a
+// reason not found yet; so more go conjunct by conjunct, each pass on fewer rows.
+constexpr size_t kOnePassMaxConjuncts = 2;
+
+bool one_pass(const GeneralQuery& g, const std::vector<const CompiledProgram*>& filters, uint64_t n) {
+  return !filters.empty() && n > 0 && filters.size() <= kOnePassMaxConjuncts && g.settings.cuda_scan_pass();
 }
 
 }  // namespace
@@ -73,7 +84,7 @@ Tuples scan_table(GeneralQuery& g, int table) {
     if (blocks.blocks > 0)
       g.skipped += fmt::format("; scan {}: blocks: {} scanned, {} skipped", g.q.tables[size_t(table)].alias,
                                blocks.blocks - blocks.skipped, blocks.skipped);
-    if (filters.empty() || n == 0 || !g.settings.cuda_scan_pass()) {
+    if (!one_pass(g, filters, n)) {
       t.n = n;
       t.rows[size_t(table)] = block_row_ids(blocks, n, g.s);
       return filter_by_passes(g, filters, t);
@@ -90,7 +101,7 @@ Tuples scan_table(GeneralQuery& g, int table) {
       scan.range_at = range_at.get<unsigned long long>();
     }
   }
-  if (filters.empty() || n == 0 || !g.settings.cuda_scan_pass()) {
+  if (!one_pass(g, filters, n)) {
     t.n = n;
     t.rows[size_t(table)] = std::move(candidates.rows);
     return filter_by_passes(g, filters, t);

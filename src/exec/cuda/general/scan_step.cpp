@@ -35,23 +35,22 @@ std::vector<const CompiledProgram*> scan_filters(const GeneralQuery& g, int tabl
 }
 
 // The scan's row ids in `t`, then one pass per conjunct, each compacting the rows
-// (ProgramRunner::filter): scans without filters, with more than two conjuncts, and
-// every scan with cuda_scan_pass off (comparisons).
+// (ProgramRunner::filter): scans without filters, and every scan with cuda_scan_pass
+// off (comparisons).
 Tuples filter_by_passes(GeneralQuery& g, const std::vector<const CompiledProgram*>& filters, Tuples& t) {
   t.publish(g.s);
   for (const CompiledProgram* f : filters) g.programs.filter(*f, t);
   return std::move(t);
 }
 
-// Whether the filters run in one pass (scan_kernels.h). Up to two conjuncts: measured
-// on an H200 at TPC-H SF 20 (warm, one machine, passes against one pass), one pass won
-// with one or two (q3 10.7-11.3 -> 9.9-10.1 ms, q14 5.0-5.2 -> 4.6, q7 and q10 0.3 ms)
-// and lost with more (q12's five: scan 4.5 -> 7.5 ms; q19's: 3.8 -> 11.7 ms), for a
-// reason not found yet; so more go conjunct by conjunct, each pass on fewer rows.
-constexpr size_t kOnePassMaxConjuncts = 2;
-
+// Whether the scan's first conjunct runs in the one pass over the scanned positions
+// (scan_kernels.h), the rest conjunct by conjunct on the rows it kept. All conjuncts in
+// the one pass measured slower with several (H200, TPC-H SF 20: q12's five 4.5 -> 7.5
+// ms, q19's 3.8 -> 11.7): a warp keeps running a later conjunct while any of its lanes
+// is still in, so each one costs nearly a full pass over every row, where a pass over
+// the compacted rows costs only theirs.
 bool one_pass(const GeneralQuery& g, const std::vector<const CompiledProgram*>& filters, uint64_t n) {
-  return !filters.empty() && n > 0 && filters.size() <= kOnePassMaxConjuncts && g.settings.cuda_scan_pass();
+  return !filters.empty() && n > 0 && g.settings.cuda_scan_pass();
 }
 
 }  // namespace
@@ -106,8 +105,9 @@ Tuples scan_table(GeneralQuery& g, int table) {
     t.rows[size_t(table)] = std::move(candidates.rows);
     return filter_by_passes(g, filters, t);
   }
-  t.n = g.programs.filter_scan(filters, scan, n, t.rows[size_t(table)]);
+  t.n = g.programs.filter_scan({filters.front()}, scan, n, t.rows[size_t(table)]);
   t.publish(g.s);
+  for (size_t f = 1; f < filters.size() && t.n > 0; f++) g.programs.filter(*filters[f], t);
   return t;
 }
 

@@ -4,10 +4,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <string_view>
 #include <thread>
 
 #include "cli/commands.h"
 #include "common/error.h"
+#include "common/wall_sampler.h"
 #include "raydb/build_config.h"
 #include "raydb/system.h"
 
@@ -69,6 +71,8 @@ int run(int argc, char** argv) {
     restart = true;
   }
   if (restart) execv("/proc/self/exe", argv);  // returns only on failure: run on as we are
+  // RAYDB_SAMPLE=FILE: where the main thread spends its time (a benchmark: its timed runs).
+  raydb::wall_sampler::start_from_env(argc > 1 && std::string_view(argv[1]) == "bench");
   CLI::App app{"raydb: a database engine that uses GPU ray tracing beside CUDA cores and CPUs"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "raydb " RAYDB_VERSION);

@@ -44,6 +44,9 @@ const std::vector<SettingInfo> kSettings = {
     {"cuda_scan_pass", "RAYDB_CUDA_SCAN_PASS", "on or off",
      "general path: a table scan's filters in one pass over its rows (off: one pass per conjunct, each "
      "compacting the rows, as before; for comparisons)"},
+    {"cuda_scan_terms", "RAYDB_CUDA_SCAN_TERMS", "on or off",
+     "general path: a table scan's simple conjuncts (column op constant, column op column, column IN a set) "
+     "tested straight from the columns in one pass, without the expression interpreter"},
     {"cuda_smem_lookup", "RAYDB_CUDA_SMEM_LOOKUP", "on or off", "star kernels: dimension lookups in shared memory"},
     {"cuda_rowshape", "RAYDB_CUDA_ROWSHAPE", "on or off", "star kernels: row-shaped tiles"},
     {"cuda_fast_decode", "RAYDB_CUDA_FAST_DECODE", "on or off",
@@ -373,6 +376,10 @@ bool Settings::cuda_filter_passes() const {
 }
 bool Settings::cuda_scan_pass() const {
   const Entry& e = entry("cuda_scan_pass");
+  return switch_value(e.text, e.from_env, true);
+}
+bool Settings::cuda_scan_terms() const {
+  const Entry& e = entry("cuda_scan_terms");
   return switch_value(e.text, e.from_env, true);
 }
 bool Settings::cuda_smem_lookup() const {

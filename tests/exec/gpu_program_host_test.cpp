@@ -19,7 +19,9 @@
 #include "exec/cuda/general/bitmap_set.h"
 #include "exec/cuda/general/civil_date.h"
 #include "exec/cuda/general/dictionary_function.h"
+#include "exec/cuda/general/expression_compiler.h"
 #include "exec/cuda/general/in_set.h"
+#include "exec/cuda/general/scan_terms.h"
 #include "plan/logical/key_set.h"
 #include "storage/column.h"
 
@@ -258,6 +260,146 @@ TEST(BitmapSet, AnswersAsTheKeySet) {
       EXPECT_EQ(cuda::general::bitmap_set_contains(table.data(), table.size(), set->bitmap_base(), far),
                 far >= INT64_MIN && far <= INT64_MAX && set->contains(int64_t(far)));
   }
+}
+
+}  // namespace
+}  // namespace raydb::exec
+
+namespace raydb::exec {
+namespace {
+
+using cuda::general::TermShape;
+
+bool compare_i128(int op, __int128 x, __int128 y) {
+  switch (op) {
+    case 0: return x == y;
+    case 2: return x < y;
+    case 3: return x <= y;
+    case 4: return x > y;
+    default: return x >= y;
+  }
+}
+
+// A scan term's column comparison as a range (scan_terms.h): lo <= x <= hi exactly when
+// x * f (op) K, for x around K / f and at the int64 ends, K of both signs, multiples
+// of f and not, and K beyond what any int64 times f reaches.
+TEST(ScanTerms, CompareRangeIsTheComparison) {
+  const __int128 big = __int128(1) << 100;
+  for (__int128 f : {__int128(1), __int128(10), __int128(7), __int128(100), __int128(1000000007)}) {
+    std::vector<__int128> ks = {0, 1, -1, 5, -5, f, -f, 3 * f, -3 * f, 3 * f + 1, -3 * f - 1, big, -big,
+                                __int128(INT64_MAX) * f, __int128(INT64_MIN) * f, __int128(INT64_MAX) * f + 1};
+    for (__int128 K : ks)
+      for (int op : {0, 2, 3, 4, 5}) {
+        int64_t lo, hi;
+        cuda::general::compare_range(op, K, f, lo, hi);
+        std::vector<int64_t> xs = {INT64_MIN, INT64_MIN + 1, INT64_MAX, INT64_MAX - 1, 0};
+        const __int128 q = K / f;
+        for (int d = -3; d <= 3; d++)
+          if (q + d >= INT64_MIN && q + d <= INT64_MAX) xs.push_back(int64_t(q + d));
+        for (int64_t x : xs)
+          EXPECT_EQ(x >= lo && x <= hi, compare_i128(op, __int128(x) * f, K))
+              << "op " << op << " f " << int64_t(f) << " K " << double(K) << " x " << x;
+      }
+  }
+}
+
+// Conjuncts compiled for the GPU over INTEGER, DECIMAL, DATE and BIGINT columns: the
+// matcher takes ANDs of simple comparisons and IN lists, and its terms applied to the
+// columns' stored values keep exactly the rows where the CPU evaluator gives TRUE; it
+// declines ORs, arithmetic and NULL constants.
+TEST(ScanTerms, MatchedConjunctsKeepTheCpuRows) {
+  plan::LogicalQuery q;
+  ColumnBuilder ca("a", Type::integer()), cm("m", Type::decimal(8, 2)), cd("d", Type::date()), cb("b", Type::bigint());
+  const int n = 3000;
+  for (int i = 0; i < n; i++) {
+    ca.append_int(i % 13 - 6);
+    cm.append_int((i * 37) % 2001 - 1000);  // -10.00 .. 10.00
+    cd.append_int(9000 + i % 400);
+    cb.append_int(i % 2 ? INT64_MAX - i : INT64_MIN + i);
+  }
+  q.tables.push_back({"t", "t", std::make_shared<Table>("t", std::vector<ColumnPtr>{ca.finish(), cm.finish(), cd.finish(), cb.finish()})});
+  const ExprPtr a = Expr::column(0, 0, Type::integer(), "a"), m = Expr::column(0, 1, Type::decimal(8, 2), "m"),
+                d = Expr::column(0, 2, Type::date(), "d"), b = Expr::column(0, 3, Type::bigint(), "b");
+  auto i = [](int v) { return Expr::constant(Value::integer(v)); };
+  auto dec = [](int64_t s, int scale) { return Expr::constant(Value::decimal(s, 18, scale)); };
+  using plan::CompareOp;
+  const std::vector<ExprPtr> matched = {
+      Expr::compare(CompareOp::kLt, a, i(3)), Expr::compare(CompareOp::kGt, i(3), a),
+      Expr::compare(CompareOp::kNe, a, i(0)), Expr::compare(CompareOp::kEq, m, dec(25, 1)),
+      Expr::compare(CompareOp::kGe, m, dec(-3005, 3)), Expr::compare(CompareOp::kLe, a, dec(25, 1)),
+      Expr::compare(CompareOp::kEq, a, dec(25, 1)), Expr::compare(CompareOp::kGt, m, a),
+      Expr::compare(CompareOp::kLt, a, d), Expr::compare(CompareOp::kGe, d, Expr::constant(Value::date(9200))),
+      Expr::compare(CompareOp::kGt, b, Expr::constant(Value::bigint(INT64_MAX - 1500))),
+      Expr::between(a, i(-2), i(4), false),
+      Expr::conjunction(true, {Expr::compare(CompareOp::kGt, m, dec(0, 0)), Expr::compare(CompareOp::kNe, a, i(2))}),
+      Expr::in_list(a, {i(1), i(3), i(-5)}, false), Expr::in_list(a, {i(1), i(3)}, true),
+      Expr::in_list(a, {i(1), dec(25, 1), i(-5), i(1)}, false),
+      Expr::conjunction(false, {Expr::compare(CompareOp::kEq, a, i(2)), Expr::compare(CompareOp::kEq, a, i(-6))}),
+      Expr::logical_not(Expr::compare(CompareOp::kLt, m, dec(15, 1))),
+  };
+  const std::vector<ExprPtr> declined = {
+      Expr::in_list(a, {i(1), Expr::constant(Value::null(Type::integer()))}, true),
+      Expr::conjunction(false, {Expr::compare(CompareOp::kEq, a, i(2)), Expr::compare(CompareOp::kEq, m, dec(1, 0))}),
+      Expr::conjunction(false, {Expr::compare(CompareOp::kLt, a, i(0)), Expr::compare(CompareOp::kGt, a, i(3))}),
+      Expr::compare(CompareOp::kGt, Expr::arith(plan::ArithOp::kAdd, a, i(1), Type::integer()), i(3)),
+      Expr::compare(CompareOp::kEq, a, Expr::constant(Value::null(Type::integer()))),
+  };
+  std::vector<uint32_t> rows(n);
+  for (int r = 0; r < n; r++) rows[size_t(r)] = uint32_t(r);
+  BatchRows batch;
+  batch.n = size_t(n);
+  batch.rows = {rows.data()};
+  EvalContext ctx;
+  ctx.query = &q;
+  ctx.batch = &batch;
+  ctx.n = size_t(n);
+  cuda::general::ExpressionCompiler compiler(q);
+  for (const ExprPtr& e : matched) {
+    SCOPED_TRACE(e->to_string());
+    auto compiled = compiler.compile(*e);
+    ASSERT_TRUE(std::holds_alternative<cuda::general::CompiledProgram>(compiled)) << std::get<std::string>(compiled);
+    const auto& p = std::get<cuda::general::CompiledProgram>(compiled);
+    EXPECT_FALSE(cuda::general::may_raise(p));
+    const auto terms = cuda::general::match_scan_terms(p);
+    ASSERT_TRUE(terms);
+    const Vector want = evaluate(*e, ctx);
+    for (int r = 0; r < n; r++) {
+      bool keep = true;
+      for (const TermShape& t : *terms) {
+        const Table& tab = *q.tables[0].table;
+        auto value = [&](int slot) {
+          const auto& c = p.columns[size_t(slot)].column;
+          (void)tab;
+          return c->get_int(uint64_t(r));
+        };
+        const int64_t x = value(t.a);
+        switch (t.kind) {
+          case cuda::general::kTermRange: keep &= (x >= t.lo && x <= t.hi) != t.negate; break;
+          case cuda::general::kTermColumns:
+            keep &= compare_i128(t.sub == 1 ? 0 : t.sub, __int128(x) * t.fa, __int128(value(t.b)) * t.fb) != (t.sub == 1);
+            break;
+          default: {
+            const auto& vals = t.own_values ? t.values : p.lookups[size_t(t.slot)].values;
+            const bool found = t.kind == cuda::general::kTermSet
+                                   ? std::binary_search(vals.begin(), vals.end(), x)
+                                   : cuda::general::bitmap_set_contains(vals.data(), vals.size(),
+                                                                        p.lookups[size_t(t.slot)].base, x);
+            keep &= found ? t.keep_found : t.keep_absent;
+          }
+        }
+      }
+      EXPECT_EQ(keep, !want.is_null(size_t(r)) && want.int_at(size_t(r)) != 0) << "row " << r;
+    }
+  }
+  for (const ExprPtr& e : declined) {
+    auto compiled = compiler.compile(*e);
+    ASSERT_TRUE(std::holds_alternative<cuda::general::CompiledProgram>(compiled)) << e->to_string();
+    EXPECT_FALSE(cuda::general::match_scan_terms(std::get<cuda::general::CompiledProgram>(compiled))) << e->to_string();
+  }
+  // Arithmetic may overflow: such a conjunct may raise, so terms after it wait for it.
+  auto arith = compiler.compile(
+      *Expr::compare(CompareOp::kGt, Expr::arith(plan::ArithOp::kAdd, a, i(1), Type::integer()), i(3)));
+  EXPECT_TRUE(cuda::general::may_raise(std::get<cuda::general::CompiledProgram>(arith)));
 }
 
 }  // namespace

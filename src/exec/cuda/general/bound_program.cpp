@@ -150,6 +150,8 @@ std::unique_ptr<BoundProgram> bind(const CompiledProgram& p, cudaStream_t s, uin
   b->dev.cols = b->cols.get<ProgColumn>();
   b->dev.lookups = b->lookups.get<ProgLookup>();
   b->dev.n = int(p.ins.size());
+  b->host_cols = std::move(cols);
+  b->host_lookups = std::move(lks);
   return b;
 }
 

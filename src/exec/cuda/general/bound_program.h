@@ -23,6 +23,8 @@ struct BoundProgram {
   gpu::DeviceBuffer ins, cols, lookups;
   std::vector<gpu::DeviceBuffer> tables;
   std::vector<std::shared_ptr<const void>> shared_tables;  // device copies of shared lookups
+  std::vector<ProgColumn> host_cols;    // what dev.cols holds, on the host (scan terms bind from it)
+  std::vector<ProgLookup> host_lookups;  // likewise dev.lookups
 };
 
 // Adds the bytes of the columns it reads to bytes_read.

@@ -5,6 +5,7 @@
 #include "common/error.h"
 #include "exec/core/vector.h"
 #include "exec/cuda/general/general_kernels.h"
+#include "exec/cuda/general/scan_terms.h"
 #include "gpu/stream_wait.h"
 
 namespace raydb::exec::cuda::general {
@@ -108,8 +109,12 @@ uint64_t ProgramRunner::filter_scan(const std::vector<const CompiledProgram*>& p
         if ((key >> 32) >= bound.size()) fail(ErrorKind::kInternal, "a GPU scan error names no filter");
         return *bound[size_t(key >> 32)];
       });
+  return select_into(rows, keep.get<uint8_t>(), n, out);
+}
+
+uint64_t ProgramRunner::select_into(const ScanRows& rows, const uint8_t* keep, uint64_t n, gpu::DeviceBuffer& out) {
   out = gpu::DeviceBuffer(std::max<uint64_t>(n, 1) * 4, "row ids");
-  const uint64_t m = select_scan_rows(rows, keep.get<uint8_t>(), n, out.get<uint32_t>(), s_);
+  const uint64_t m = select_scan_rows(rows, keep, n, out.get<uint32_t>(), s_);
   if (m < n / 2) {
     // A selective scan keeps only its rows' room for the rest of the query.
     gpu::DeviceBuffer exact(std::max<uint64_t>(m, 1) * 4, "row ids");
@@ -117,6 +122,54 @@ uint64_t ProgramRunner::filter_scan(const std::vector<const CompiledProgram*>& p
     out = std::move(exact);
   }
   return m;
+}
+
+namespace {
+
+// A term's columns and set as the bound program reads them; a short IN list's values
+// uploaded into `owned`.
+ScanTerm bind_term(const TermShape& sh, const BoundProgram& b, std::vector<gpu::DeviceBuffer>& owned, cudaStream_t s) {
+  ScanTerm t;
+  t.kind = sh.kind;
+  t.a = b.host_cols[size_t(sh.a)];
+  if (sh.kind == kTermColumns) t.b = b.host_cols[size_t(sh.b)];
+  if (sh.own_values) {
+    owned.emplace_back();
+    upload(owned.back(), sh.values, "scan term values", s);
+    t.set.values = owned.back().get<int64_t>();
+    t.set.size = sh.values.size();
+  } else if (sh.kind == kTermBitmap || sh.kind == kTermSet) {
+    t.set = b.host_lookups[size_t(sh.slot)];
+  }
+  t.sub = sh.sub;
+  t.negate = sh.negate;
+  t.keep_found = sh.keep_found;
+  t.keep_absent = sh.keep_absent;
+  t.lo = sh.lo;
+  t.hi = sh.hi;
+  t.fa = sh.fa;
+  t.fb = sh.fb;
+  return t;
+}
+
+}  // namespace
+
+uint64_t ProgramRunner::filter_scan_terms(const std::vector<const CompiledProgram*>& ps, const ScanRows& rows,
+                                          uint64_t n, gpu::DeviceBuffer& out) {
+  std::vector<std::unique_ptr<BoundProgram>> bound;  // holds the columns and sets until the pass is done
+  std::vector<ScanTerm> terms;
+  std::vector<gpu::DeviceBuffer> owned;
+  for (const CompiledProgram* p : ps) {
+    const std::optional<std::vector<TermShape>> shapes = match_scan_terms(*p);
+    if (!shapes) fail(ErrorKind::kInternal, "a scan conjunct is not made of scan terms");
+    bound.push_back(bind(*p, s_, bytes_read_));
+    for (const TermShape& sh : *shapes) terms.push_back(bind_term(sh, *bound.back(), owned, s_));
+  }
+  gpu::DeviceBuffer dev_terms;
+  upload(dev_terms, terms, "scan terms", s_);
+  gpu::DeviceBuffer keep(std::max<uint64_t>(n, 1), "filter flags");
+  launch_scan_terms(dev_terms.get<ScanTerm>(), int(terms.size()), rows, n, keep.get<uint8_t>(), s_);
+  return select_into(rows, keep.get<uint8_t>(), n, out);  // synchronizes: `bound` may go
 }
 
 }  // namespace raydb::exec::cuda::general

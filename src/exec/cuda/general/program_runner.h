@@ -27,12 +27,19 @@ class ProgramRunner {
   // (ascending); returns their number.
   uint64_t filter_scan(const std::vector<const CompiledProgram*>& ps, const ScanRows& rows, uint64_t n,
                        gpu::DeviceBuffer& out);
+  // The same for programs that are ANDs of scan terms (scan_terms.h: match_scan_terms
+  // holds for each), tested straight from the columns; nothing can raise.
+  uint64_t filter_scan_terms(const std::vector<const CompiledProgram*>& ps, const ScanRows& rows, uint64_t n,
+                             gpu::DeviceBuffer& out);
   // Bytes of columns the programs read so far.
   uint64_t bytes_read() const { return bytes_read_; }
   // Bytes of columns a step read in place of a program (a probe key, hash_join.h).
   void add_bytes_read(uint64_t bytes) { bytes_read_ += bytes; }
 
  private:
+  // The ids of the positions with keep set into `out` (trimmed when selective); synchronizes.
+  uint64_t select_into(const ScanRows& rows, const uint8_t* keep, uint64_t n, gpu::DeviceBuffer& out);
+
   void run(const BoundProgram& p, const Tuples& t, __int128* values, uint8_t* nulls, uint8_t* keep);
   // Runs `launch(~0)` (every row); on an error, `launch(key)` again for the first
   // failing key alone and raises the error of program `failed(key)`.

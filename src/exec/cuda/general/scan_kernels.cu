@@ -5,6 +5,7 @@
 
 #include "exec/cuda/general/program_interpreter.cuh"
 #include "exec/cuda/general/scan_kernels.h"
+#include "exec/cuda/general/scan_terms.h"
 #include "gpu/device_buffer.h"
 #include "gpu/launch.cuh"
 
@@ -37,6 +38,42 @@ __global__ void scan_filter_kernel(const DevProgram* progs, int np, ScanRows row
   GRID_LOOP(i, n) scan_filter_row(progs, np, rows, i, keep, err);
 }
 
+// A bound scan term (scan_terms.h) at one row; no term can raise.
+__device__ __forceinline__ bool term_holds(const ScanTerm& t, uint32_t row) {
+  const int64_t a = column_value(t.a, row);
+  switch (t.kind) {
+    case kTermRange: return (a >= t.lo && a <= t.hi) != (t.negate != 0);
+    case kTermColumns: {
+      const int64_t b = column_value(t.b, row);
+      return compare(t.sub, i128(a) * t.fa, i128(b) * t.fb);
+    }
+    case kTermBitmap:
+      return bitmap_set_contains(t.set.values, t.set.size, t.set.base, a) ? t.keep_found != 0 : t.keep_absent != 0;
+    default: {
+      uint64_t lo = 0, hi = t.set.size;  // first index with values[i] >= a
+      while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo) / 2;
+        if (t.set.values[mid] < a)
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      const bool found = lo < t.set.size && t.set.values[lo] == a;
+      return found ? t.keep_found != 0 : t.keep_absent != 0;
+    }
+  }
+}
+
+// Every lane reads the same term (a broadcast load); a warp stops once all its lanes failed.
+__global__ void scan_terms_kernel(const ScanTerm* terms, int nt, ScanRows rows, uint64_t n, uint8_t* keep) {
+  GRID_LOOP(i, n) {
+    const uint32_t row = scan_row(rows, i);
+    bool ok = true;
+    for (int t = 0; t < nt && ok; t++) ok = term_holds(terms[t], row);
+    keep[i] = ok ? 1 : 0;
+  }
+}
+
 // The error report pass: one position alone.
 __global__ void scan_filter_one_kernel(const DevProgram* progs, int np, ScanRows rows, uint64_t i, uint8_t* keep,
                                        DevError* err) {
@@ -52,6 +89,10 @@ void launch_scan_filter(const DevProgram* progs, int np, const ScanRows& rows, u
     return;
   }
   if (n) scan_filter_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(progs, np, rows, n, keep, err);
+}
+
+void launch_scan_terms(const ScanTerm* terms, int nt, const ScanRows& rows, uint64_t n, uint8_t* keep, cudaStream_t s) {
+  if (n) scan_terms_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(terms, nt, rows, n, keep);
 }
 
 uint64_t select_scan_rows(const ScanRows& rows, const uint8_t* keep, uint64_t n, uint32_t* out, cudaStream_t s) {

@@ -62,6 +62,11 @@ void scan_range_arrays(const std::vector<Range>& ranges, std::vector<uint32_t>& 
 void launch_scan_filter(const DevProgram* progs, int np, const ScanRows& rows, uint64_t n, uint8_t* keep, DevError* err,
                         cudaStream_t s, uint64_t only = ~0ull);
 
+struct ScanTerm;
+
+// keep[i] = position i passes every term of terms[0..nt) (a device array; scan_terms.h).
+void launch_scan_terms(const ScanTerm* terms, int nt, const ScanRows& rows, uint64_t n, uint8_t* keep, cudaStream_t s);
+
 // The row ids of the positions with keep[i] != 0, ascending, into out (n of room);
 // returns their number (synchronizing).
 uint64_t select_scan_rows(const ScanRows& rows, const uint8_t* keep, uint64_t n, uint32_t* out, cudaStream_t s);

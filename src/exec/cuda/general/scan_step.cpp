@@ -5,6 +5,7 @@
 #include "exec/cuda/general/general_kernels.h"
 #include "exec/cuda/general/index_steps.h"
 #include "exec/cuda/general/scan_kernels.h"
+#include "exec/cuda/general/scan_terms.h"
 
 namespace raydb::exec::cuda::general {
 
@@ -53,6 +54,28 @@ bool one_pass(const GeneralQuery& g, const std::vector<const CompiledProgram*>& 
   return !filters.empty() && n > 0 && g.settings.cuda_scan_pass();
 }
 
+// A scan's conjuncts split for the term pass (scan_terms.h) and the interpreter, each
+// list in the CPU's order. A conjunct that may raise an error runs on exactly the rows
+// the CPU runs it on, those that passed every conjunct before it: so terms after one
+// stay behind it, and terms before it (which raise nothing) may all run first.
+struct ScanSplit {
+  std::vector<const CompiledProgram*> terms, rest;
+};
+
+ScanSplit split_scan_terms(const GeneralQuery& g, const std::vector<const CompiledProgram*>& filters) {
+  ScanSplit split;
+  bool raising = false;  // a conjunct left to the interpreter may raise
+  for (const CompiledProgram* f : filters) {
+    if (!raising && g.settings.cuda_scan_terms() && match_scan_terms(*f)) {
+      split.terms.push_back(f);
+    } else {
+      split.rest.push_back(f);
+      raising = raising || may_raise(*f);
+    }
+  }
+  return split;
+}
+
 }  // namespace
 
 Tuples scan_table(GeneralQuery& g, int table) {
@@ -64,6 +87,7 @@ Tuples scan_table(GeneralQuery& g, int table) {
   const plan::IndexScan* index =
       size_t(table) < index_scans.size() && index_scans[size_t(table)] ? &*index_scans[size_t(table)] : nullptr;
   const std::vector<const CompiledProgram*> filters = scan_filters(g, table, index);
+  const ScanSplit split = split_scan_terms(g, filters);
   ScanRows scan;
   DeviceRowIds candidates;
   gpu::DeviceBuffer range_first, range_at;
@@ -83,7 +107,7 @@ Tuples scan_table(GeneralQuery& g, int table) {
     if (blocks.blocks > 0)
       g.skipped += fmt::format("; scan {}: blocks: {} scanned, {} skipped", g.q.tables[size_t(table)].alias,
                                blocks.blocks - blocks.skipped, blocks.skipped);
-    if (!one_pass(g, filters, n)) {
+    if (n == 0 || (split.terms.empty() && !one_pass(g, filters, n))) {  // no ranges to read when n == 0
       t.n = n;
       t.rows[size_t(table)] = block_row_ids(blocks, n, g.s);
       return filter_by_passes(g, filters, t);
@@ -99,6 +123,13 @@ Tuples scan_table(GeneralQuery& g, int table) {
       scan.range_first = range_first.get<uint32_t>();
       scan.range_at = range_at.get<unsigned long long>();
     }
+  }
+  if (!split.terms.empty() && n > 0) {
+    // The simple conjuncts from the columns, then the rest conjunct by conjunct.
+    t.n = g.programs.filter_scan_terms(split.terms, scan, n, t.rows[size_t(table)]);
+    t.publish(g.s);
+    for (size_t f = 0; f < split.rest.size() && t.n > 0; f++) g.programs.filter(*split.rest[f], t);
+    return t;
   }
   if (!one_pass(g, filters, n)) {
     t.n = n;

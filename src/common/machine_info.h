@@ -13,8 +13,8 @@ struct MachineInfo {
 };
 
 MachineInfo machine_info();
-// Host memory the system could give now (MemAvailable), else the physical memory; 0
-// when neither can be read.
+// Host memory the system could give now (MemAvailable, read at most every 250 ms),
+// else the physical memory; 0 when neither can be read.
 uint64_t available_memory_bytes();
 
 }  // namespace raydb

@@ -47,6 +47,9 @@ const std::vector<SettingInfo> kSettings = {
     {"cuda_scan_terms", "RAYDB_CUDA_SCAN_TERMS", "on or off",
      "general path: a table scan's simple conjuncts (column op constant, column op column, column IN a set) "
      "tested straight from the columns in one pass, without the expression interpreter"},
+    {"cuda_unique_probe", "RAYDB_CUDA_UNIQUE_PROBE", "on or off",
+     "general path: a hash join whose build side has one row per key writes each probe row's slot and selects "
+     "the rows that found one (off: count, scan and write passes over every probe row)"},
     {"cuda_smem_lookup", "RAYDB_CUDA_SMEM_LOOKUP", "on or off", "star kernels: dimension lookups in shared memory"},
     {"cuda_rowshape", "RAYDB_CUDA_ROWSHAPE", "on or off", "star kernels: row-shaped tiles"},
     {"cuda_fast_decode", "RAYDB_CUDA_FAST_DECODE", "on or off",
@@ -380,6 +383,10 @@ bool Settings::cuda_scan_pass() const {
 }
 bool Settings::cuda_scan_terms() const {
   const Entry& e = entry("cuda_scan_terms");
+  return switch_value(e.text, e.from_env, true);
+}
+bool Settings::cuda_unique_probe() const {
+  const Entry& e = entry("cuda_unique_probe");
   return switch_value(e.text, e.from_env, true);
 }
 bool Settings::cuda_smem_lookup() const {

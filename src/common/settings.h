@@ -52,6 +52,7 @@ class Settings {
   bool cuda_join_cache() const;        // general path: whole-table join builds kept between statements
   bool cuda_filter_passes() const;     // star kernels: trees and long sets as passes before the kernel
   bool cuda_scan_terms() const;        // general path: a scan's simple conjuncts without the interpreter
+  bool cuda_unique_probe() const;      // general path: joins to one-row-per-key builds by slots and a selection
   bool cuda_scan_pass() const;         // general path: a scan's filters in one pass (off: per conjunct)
   bool cuda_smem_lookup() const;       // star kernels: lookups in shared memory
   bool cuda_rowshape() const;          // star kernels: row-shaped tiles

@@ -301,6 +301,21 @@ TEST(GpuScanFilter, ScanTermsEqualTheCpu) {
   }
 }
 
+// Large results after a term pass (many rows, many groups) equal the CPU's.
+TEST(GpuScanFilter, LargeResultsEqualTheCpu) {
+  REQUIRE_GPU();
+  auto db = Database::open(terms_db());
+  for (const char* sql : {"select k, a, big, m, s, d from u where k % 3 <> 1 order by k",
+                          "select a, k % 50000 as g, count(*), sum(m), min(s) from u group by a, k % 50000 order by 1, 2"}) {
+    SCOPED_TRACE(sql);
+    const QueryResult cpu = db->query(sql, on(Backend::kCpu));
+    EXPECT_GT(cpu.row_count(), 50000u);
+    const QueryResult gpu = db->query(sql, on(Backend::kCuda));
+    EXPECT_EQ(gpu.backend, "cuda");
+    EXPECT_TRUE(same(cpu, gpu, sql));
+  }
+}
+
 // A conjunct that raises on a kept row after terms, and terms behind it, raise the CPU's error.
 TEST(GpuScanFilter, ScanTermsKeepTheCpuErrors) {
   REQUIRE_GPU();

@@ -1,6 +1,9 @@
 // The general path's GPU hash join (hash_join.h): table build, key ids and CSR
 // ranges, probe count and write passes.
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 
 #include <atomic>
 
@@ -137,35 +140,52 @@ struct Table {
   uint64_t mask;
 };
 
+// The slot holding the probe row's key, kNoSlot when absent (or a NULL key).
+template <typename Row>
+__device__ __forceinline__ uint32_t find_slot(const Table& t, const Row& row) {
+  unsigned long long h;
+  if (!row.hash(h)) return kNoSlot;
+  const uint32_t tag = tag_of(h);
+  for (uint64_t s = h & t.mask;; s = (s + 1) & t.mask) {
+    const unsigned long long cur = t.slots[s];
+    if (cur == kEmpty) return kNoSlot;
+    if (uint32_t(cur) == tag && row.equals(t.keys, cur >> 32)) return uint32_t(s);
+  }
+}
+
 template <typename P>
 __global__ void probe_count_kernel(P probe, uint64_t n, Table t, uint32_t* slot_out, unsigned long long* count) {
   GRID_LOOP(i, n) {
-    uint32_t found = kNoSlot;
+    const uint32_t found = find_slot(t, probe_row(probe, i));
     unsigned long long m = 0;
-    unsigned long long h;
-    const auto row = probe_row(probe, i);
-    if (row.hash(h)) {
-      const uint32_t tag = tag_of(h);
-      for (uint64_t s = h & t.mask;; s = (s + 1) & t.mask) {
-        const unsigned long long cur = t.slots[s];
-        if (cur == kEmpty) break;
-        if (uint32_t(cur) == tag && row.equals(t.keys, cur >> 32)) {
-          found = uint32_t(s);
-          break;
-        }
-      }
-      if (found != kNoSlot) {
-        if (t.starts) {
-          const uint32_t kid = t.slot_kid[found];
-          m = t.starts[kid + 1] - t.starts[kid];
-        } else {
-          m = 1;
-        }
+    if (found != kNoSlot) {
+      if (t.starts) {
+        const uint32_t kid = t.slot_kid[found];
+        m = t.starts[kid + 1] - t.starts[kid];
+      } else {
+        m = 1;
       }
     }
     slot_out[i] = found;
     count[i] = m;
   }
+}
+
+// Unique builds: only each probe row's slot.
+template <typename P>
+__global__ void probe_slot_kernel(P probe, uint64_t n, Table t, uint32_t* slot_out) {
+  GRID_LOOP(i, n) slot_out[i] = find_slot(t, probe_row(probe, i));
+}
+
+struct SlotFound {
+  __host__ __device__ bool operator()(uint32_t slot) const { return slot != kNoSlot; }
+};
+
+// The selected positions' build rows, through their slots (a slot's representative is
+// its one build row).
+__global__ void unique_rows_kernel(const uint32_t* src, uint64_t m, const uint32_t* slot, Table t,
+                                   const uint32_t* build_rows, uint32_t* out_rows) {
+  GRID_LOOP(j, m) out_rows[j] = build_rows[t.slots[slot[src[j]]] >> 32];
 }
 
 __global__ void probe_write_kernel(const uint32_t* slot, const unsigned long long* offsets, uint64_t n, Table t,
@@ -272,7 +292,50 @@ HashJoinProbe count_probe(const Table& t, const P& probe, uint64_t n, cudaStream
   return p;
 }
 
+template <typename P>
+uint64_t select_unique(const Table& t, const P& probe, uint64_t n, const uint32_t* build_rows, uint32_t* out_src,
+                       gpu::DeviceBuffer& out_rows, cudaStream_t s) {
+  if (n == 0) {
+    out_rows = gpu::DeviceBuffer(4, "row ids");
+    return 0;
+  }
+  gpu::DeviceBuffer slot(n * 4, "join slots"), count(8, "join pairs");
+  probe_slot_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(probe, n, t, slot.get<uint32_t>());
+  gpu::check_cuda(cudaGetLastError(), "hash join probe");
+  const thrust::counting_iterator<uint32_t> positions(0);
+  const auto found = thrust::make_transform_iterator(slot.get<const uint32_t>(), SlotFound{});
+  size_t bytes = 0;
+  gpu::check_cuda(cub::DeviceSelect::Flagged(nullptr, bytes, positions, found, out_src, count.get<int>(), int(n), s),
+                  "cub (size query)");
+  {
+    gpu::DeviceBuffer temp(std::max<size_t>(bytes, 16), "selection scratch");
+    gpu::check_cuda(cub::DeviceSelect::Flagged(temp.get(), bytes, positions, found, out_src, count.get<int>(), int(n), s),
+                    "cub");
+  }
+  int m = 0;
+  gpu::check_cuda(cudaMemcpyAsync(&m, count.get(), sizeof(m), cudaMemcpyDeviceToHost, s), "copy");
+  gpu::check_cuda(cudaStreamSynchronize(s), "hash join probe");
+  out_rows = gpu::DeviceBuffer(std::max<uint64_t>(uint64_t(m), 1) * 4, "row ids");
+  if (m > 0)
+    unique_rows_kernel<<<gpu::grid_blocks(uint64_t(m)), gpu::kThreads, 0, s>>>(out_src, uint64_t(m), slot.get<uint32_t>(),
+                                                                               t, build_rows, out_rows.get<uint32_t>());
+  gpu::check_cuda(cudaGetLastError(), "hash join probe");
+  return uint64_t(m);
+}
+
 }  // namespace
+
+uint64_t HashJoinTable::probe_unique(const KeyColumns& probe, uint64_t n, const uint32_t* build_rows, uint32_t* out_src,
+                                     gpu::DeviceBuffer& out_rows, cudaStream_t s) const {
+  return select_unique(table_view(keys_, slots_, slot_kid_, starts_, order_, capacity_), probe, n, build_rows, out_src,
+                       out_rows, s);
+}
+
+uint64_t HashJoinTable::probe_unique(const ColumnProbeKey& probe, uint64_t n, const uint32_t* build_rows,
+                                     uint32_t* out_src, gpu::DeviceBuffer& out_rows, cudaStream_t s) const {
+  return select_unique(table_view(keys_, slots_, slot_kid_, starts_, order_, capacity_), probe, n, build_rows, out_src,
+                       out_rows, s);
+}
 
 HashJoinProbe HashJoinTable::count(const KeyColumns& probe, uint64_t n, cudaStream_t s) const {
   return count_probe(table_view(keys_, slots_, slot_kid_, starts_, order_, capacity_), probe, n, s);

@@ -100,6 +100,17 @@ void equi_join(GeneralQuery& g, BuildSide& side, Tuples& cur) {
   jb.rows = side.b.rows[size_t(j.build_table)].get<uint32_t>();
   jb.n = side.b.n;
   const uint64_t n = cur.n;
+  if (side.table && side.table->unique() && g.settings.cuda_unique_probe()) {
+    // At most one build row per probe row: slots, then one ordered selection (hash_join.h).
+    gpu::DeviceBuffer src(std::max<uint64_t>(n, 1) * 4, "join pairs"), rows;
+    const uint64_t m = in_place ? side.table->probe_unique(*in_place, n, jb.rows, src.get<uint32_t>(), rows, g.s)
+                                : side.table->probe_unique(pkeys, n, jb.rows, src.get<uint32_t>(), rows, g.s);
+    gather_rows(g, cur, src.get<uint32_t>(), m);
+    cur.rows[size_t(j.build_table)] = std::move(rows);
+    cur.n = m;
+    cur.publish(g.s);
+    return;
+  }
   gpu::DeviceBuffer count, offsets;
   HashJoinProbe hp;
   uint64_t m = 0;

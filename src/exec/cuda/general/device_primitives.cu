@@ -5,6 +5,7 @@
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 
 #include "gpu/device_buffer.h"
 #include "exec/cuda/general/general_kernels.h"
@@ -39,6 +40,24 @@ uint64_t select_flagged(const uint8_t* flags, uint64_t n, uint32_t* out, cudaStr
   if (n == 0) return 0;
   gpu::DeviceBuffer count(8, "selection count");
   thrust::counting_iterator<uint32_t> it(0);
+  with_temp([&](void* t, size_t& b) {
+    return cub::DeviceSelect::Flagged(t, b, it, flags, out, count.get<int>(), items(n), s);
+  }, s);
+  return read_back(count.get(), sizeof(int), s);
+}
+
+namespace {
+struct IsPresent {
+  uint32_t absent;
+  __host__ __device__ bool operator()(uint32_t v) const { return v != absent; }
+};
+}  // namespace
+
+uint64_t select_present(const uint32_t* values, uint32_t absent, uint64_t n, uint32_t* out, cudaStream_t s) {
+  if (n == 0) return 0;
+  gpu::DeviceBuffer count(8, "selection count");
+  thrust::counting_iterator<uint32_t> it(0);
+  const auto flags = thrust::make_transform_iterator(values, IsPresent{absent});
   with_temp([&](void* t, size_t& b) {
     return cub::DeviceSelect::Flagged(t, b, it, flags, out, count.get<int>(), items(n), s);
   }, s);

@@ -27,6 +27,8 @@ void launch_gather_i128(const __int128* src, const uint8_t* src_nulls, const uin
 
 // Positions i with flags[i] != 0, ascending, into out; returns their number.
 uint64_t select_flagged(const uint8_t* flags, uint64_t n, uint32_t* out, cudaStream_t s);
+// Positions i with values[i] != absent, ascending, into out; returns their number.
+uint64_t select_present(const uint32_t* values, uint32_t absent, uint64_t n, uint32_t* out, cudaStream_t s);
 
 // Join keys: the values of up to kMaxKeyColumns programs per row.
 struct KeyColumns {

@@ -1,9 +1,6 @@
 // The general path's GPU hash join (hash_join.h): table build, key ids and CSR
 // ranges, probe count and write passes.
 #include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_select.cuh>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
 
 #include <atomic>
 
@@ -11,6 +8,7 @@
 #include "exec/cuda/cuda_device.h"
 #include "gpu/launch.cuh"
 #include "exec/cuda/general/key_columns.cuh"
+#include "exec/cuda/general/general_kernels.h"
 #include "exec/cuda/general/hash_join.h"
 #include "exec/cuda/general/program_interpreter.cuh"
 
@@ -177,10 +175,6 @@ __global__ void probe_slot_kernel(P probe, uint64_t n, Table t, uint32_t* slot_o
   GRID_LOOP(i, n) slot_out[i] = find_slot(t, probe_row(probe, i));
 }
 
-struct SlotFound {
-  __host__ __device__ bool operator()(uint32_t slot) const { return slot != kNoSlot; }
-};
-
 // The selected positions' build rows, through their slots (a slot's representative is
 // its one build row).
 __global__ void unique_rows_kernel(const uint32_t* src, uint64_t m, const uint32_t* slot, Table t,
@@ -299,28 +293,16 @@ uint64_t select_unique(const Table& t, const P& probe, uint64_t n, const uint32_
     out_rows = gpu::DeviceBuffer(4, "row ids");
     return 0;
   }
-  gpu::DeviceBuffer slot(n * 4, "join slots"), count(8, "join pairs");
+  gpu::DeviceBuffer slot(n * 4, "join slots");
   probe_slot_kernel<<<gpu::grid_blocks(n), gpu::kThreads, 0, s>>>(probe, n, t, slot.get<uint32_t>());
   gpu::check_cuda(cudaGetLastError(), "hash join probe");
-  const thrust::counting_iterator<uint32_t> positions(0);
-  const auto found = thrust::make_transform_iterator(slot.get<const uint32_t>(), SlotFound{});
-  size_t bytes = 0;
-  gpu::check_cuda(cub::DeviceSelect::Flagged(nullptr, bytes, positions, found, out_src, count.get<int>(), int(n), s),
-                  "cub (size query)");
-  {
-    gpu::DeviceBuffer temp(std::max<size_t>(bytes, 16), "selection scratch");
-    gpu::check_cuda(cub::DeviceSelect::Flagged(temp.get(), bytes, positions, found, out_src, count.get<int>(), int(n), s),
-                    "cub");
-  }
-  int m = 0;
-  gpu::check_cuda(cudaMemcpyAsync(&m, count.get(), sizeof(m), cudaMemcpyDeviceToHost, s), "copy");
-  gpu::check_cuda(cudaStreamSynchronize(s), "hash join probe");
-  out_rows = gpu::DeviceBuffer(std::max<uint64_t>(uint64_t(m), 1) * 4, "row ids");
+  const uint64_t m = select_present(slot.get<uint32_t>(), kNoSlot, n, out_src, s);
+  out_rows = gpu::DeviceBuffer(std::max<uint64_t>(m, 1) * 4, "row ids");
   if (m > 0)
-    unique_rows_kernel<<<gpu::grid_blocks(uint64_t(m)), gpu::kThreads, 0, s>>>(out_src, uint64_t(m), slot.get<uint32_t>(),
-                                                                               t, build_rows, out_rows.get<uint32_t>());
+    unique_rows_kernel<<<gpu::grid_blocks(m), gpu::kThreads, 0, s>>>(out_src, m, slot.get<uint32_t>(), t, build_rows,
+                                                                     out_rows.get<uint32_t>());
   gpu::check_cuda(cudaGetLastError(), "hash join probe");
-  return uint64_t(m);
+  return m;
 }
 
 }  // namespace

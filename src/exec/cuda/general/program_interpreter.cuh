@@ -401,11 +401,9 @@ __device__ __forceinline__ void op_date_part(ProgStack& s, int& sp, const ProgIn
   s.v[sp - 1] = date_part(int32_t(int64_t(s.v[sp - 1])), in.sub);
 }
 
-// Binary search of the sorted set; values outside int64 are never in it (the compiler
-// keeps only int64 members and only int64-kind operands).
-__device__ __forceinline__ void op_in_set(ProgStack& s, int& sp, const ProgInstr& in, const ProgLookup& t) {
-  if (s.nl[sp - 1]) return;
-  const i128 x = s.v[sp - 1];
+// Whether x is among the sorted values of t (binary search); values outside int64 are
+// never in it (the compiler keeps only int64 members and only int64-kind operands).
+__device__ __forceinline__ bool sorted_set_contains(const ProgLookup& t, i128 x) {
   uint64_t lo = 0, hi = t.size;  // first index with values[i] >= x
   while (lo < hi) {
     const uint64_t mid = lo + (hi - lo) / 2;
@@ -414,7 +412,12 @@ __device__ __forceinline__ void op_in_set(ProgStack& s, int& sp, const ProgInstr
     else
       hi = mid;
   }
-  const bool found = lo < t.size && i128(t.values[lo]) == x;
+  return lo < t.size && i128(t.values[lo]) == x;
+}
+
+__device__ __forceinline__ void op_in_set(ProgStack& s, int& sp, const ProgInstr& in, const ProgLookup& t) {
+  if (s.nl[sp - 1]) return;
+  const bool found = sorted_set_contains(t, s.v[sp - 1]);
   if (!found && in.flag) {
     s.nl[sp - 1] = true;
     s.v[sp - 1] = 0;

@@ -154,16 +154,14 @@ ScanTerm bind_term(const TermShape& sh, const BoundProgram& b, std::vector<gpu::
 
 }  // namespace
 
-uint64_t ProgramRunner::filter_scan_terms(const std::vector<const CompiledProgram*>& ps, const ScanRows& rows,
-                                          uint64_t n, gpu::DeviceBuffer& out) {
+uint64_t ProgramRunner::filter_scan_terms(const std::vector<TermConjunct>& cs, const ScanRows& rows, uint64_t n,
+                                          gpu::DeviceBuffer& out) {
   std::vector<std::unique_ptr<BoundProgram>> bound;  // holds the columns and sets until the pass is done
   std::vector<ScanTerm> terms;
   std::vector<gpu::DeviceBuffer> owned;
-  for (const CompiledProgram* p : ps) {
-    const std::optional<std::vector<TermShape>> shapes = match_scan_terms(*p);
-    if (!shapes) fail(ErrorKind::kInternal, "a scan conjunct is not made of scan terms");
-    bound.push_back(bind(*p, s_, bytes_read_));
-    for (const TermShape& sh : *shapes) terms.push_back(bind_term(sh, *bound.back(), owned, s_));
+  for (const TermConjunct& c : cs) {
+    bound.push_back(bind(*c.program, s_, bytes_read_));
+    for (const TermShape& sh : c.terms) terms.push_back(bind_term(sh, *bound.back(), owned, s_));
   }
   gpu::DeviceBuffer dev_terms;
   upload(dev_terms, terms, "scan terms", s_);

@@ -11,6 +11,7 @@
 
 #include "exec/cuda/general/bound_program.h"
 #include "exec/cuda/general/scan_kernels.h"
+#include "exec/cuda/general/scan_terms.h"
 #include "exec/cuda/general/tuples.h"
 
 namespace raydb::exec::cuda::general {
@@ -27,9 +28,9 @@ class ProgramRunner {
   // (ascending); returns their number.
   uint64_t filter_scan(const std::vector<const CompiledProgram*>& ps, const ScanRows& rows, uint64_t n,
                        gpu::DeviceBuffer& out);
-  // The same for programs that are ANDs of scan terms (scan_terms.h: match_scan_terms
-  // holds for each), tested straight from the columns; nothing can raise.
-  uint64_t filter_scan_terms(const std::vector<const CompiledProgram*>& ps, const ScanRows& rows, uint64_t n,
+  // The same for conjuncts that are ANDs of scan terms (scan_terms.h), tested straight
+  // from the columns; nothing can raise.
+  uint64_t filter_scan_terms(const std::vector<TermConjunct>& cs, const ScanRows& rows, uint64_t n,
                              gpu::DeviceBuffer& out);
   // Bytes of columns the programs read so far.
   uint64_t bytes_read() const { return bytes_read_; }

@@ -49,18 +49,7 @@ __device__ __forceinline__ bool term_holds(const ScanTerm& t, uint32_t row) {
     }
     case kTermBitmap:
       return bitmap_set_contains(t.set.values, t.set.size, t.set.base, a) ? t.keep_found != 0 : t.keep_absent != 0;
-    default: {
-      uint64_t lo = 0, hi = t.set.size;  // first index with values[i] >= a
-      while (lo < hi) {
-        const uint64_t mid = lo + (hi - lo) / 2;
-        if (t.set.values[mid] < a)
-          lo = mid + 1;
-        else
-          hi = mid;
-      }
-      const bool found = lo < t.set.size && t.set.values[lo] == a;
-      return found ? t.keep_found != 0 : t.keep_absent != 0;
-    }
+    default: return sorted_set_contains(t.set, a) ? t.keep_found != 0 : t.keep_absent != 0;
   }
 }
 

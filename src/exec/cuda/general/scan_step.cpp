@@ -59,15 +59,18 @@ bool one_pass(const GeneralQuery& g, const std::vector<const CompiledProgram*>& 
 // the CPU runs it on, those that passed every conjunct before it: so terms after one
 // stay behind it, and terms before it (which raise nothing) may all run first.
 struct ScanSplit {
-  std::vector<const CompiledProgram*> terms, rest;
+  std::vector<TermConjunct> terms;
+  std::vector<const CompiledProgram*> rest;
 };
 
 ScanSplit split_scan_terms(const GeneralQuery& g, const std::vector<const CompiledProgram*>& filters) {
   ScanSplit split;
   bool raising = false;  // a conjunct left to the interpreter may raise
   for (const CompiledProgram* f : filters) {
-    if (!raising && g.settings.cuda_scan_terms() && match_scan_terms(*f)) {
-      split.terms.push_back(f);
+    std::optional<std::vector<TermShape>> terms;
+    if (!raising && g.settings.cuda_scan_terms()) terms = match_scan_terms(*f);
+    if (terms) {
+      split.terms.push_back({f, std::move(*terms)});
     } else {
       split.rest.push_back(f);
       raising = raising || may_raise(*f);

@@ -58,6 +58,12 @@ struct ScanTerm {
 // become one set term); nullopt otherwise.
 std::optional<std::vector<TermShape>> match_scan_terms(const CompiledProgram& p);
 
+// A conjunct for the term pass with its terms, as match_scan_terms found them.
+struct TermConjunct {
+  const CompiledProgram* program = nullptr;
+  std::vector<TermShape> terms;
+};
+
 // Whether running the program can raise an error (overflow, division by zero, a cast):
 // a scan may test other conjuncts before it only where it cannot.
 bool may_raise(const CompiledProgram& p);
